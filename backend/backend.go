@@ -1,0 +1,202 @@
+// Package backend defines what the evaluator hands a backend: typed plans
+// (trees of Nodes whose operands already share a dtype) and the Tensors they
+// produce. Backends never decide promotion; every Node carries its result
+// dtype and shape, worked out by the evaluator through promote/ and
+// broadcast/.
+//
+// The CPU backend (backend/cpu) and the CUDA backend (backend/cuda) implement
+// Backend.
+package backend
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// A Tensor is a dense, row-major array.
+//
+// On the CPU, Data holds a slice whose Go type follows the dtype:
+//
+//	bool                    []bool
+//	i8 i16 i32 i64          []int8 []int16 []int32 []int64
+//	u8 u16 u32              []uint8 []uint16 []uint32
+//	u64 index address       []uint64
+//	f16 bf16                []uint16 (the format's bits)
+//	f8e4m3 f8e5m2           []uint8 (the format's bits)
+//	f32 tf32                []float32 (tf32 values are rounded to 10 mantissa bits)
+//	f64                     []float64
+//	c64 c128                []complex64 []complex128
+//
+// A 0-d tensor has an empty Shape and one element. Other backends may keep
+// their own handle in Data; Backend.Fetch turns it into the CPU form.
+type Tensor struct {
+	DType dtypes.DType
+	Shape []int
+	Data  any
+}
+
+// Size returns the number of elements of shape.
+func Size(shape []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	return n
+}
+
+// Len returns the number of elements of t.
+func (t *Tensor) Len() int { return Size(t.Shape) }
+
+// An Op is the operation of a Node.
+type Op uint8
+
+// The operations. Elementwise operations broadcast their arguments to the
+// Node's Shape (NumPy rules, already checked); their arguments share one
+// dtype, given by the first argument.
+const (
+	OpInput Op = iota // a materialised tensor: Node.Tensor
+	OpCast            // convert Args[0] to Node.DType (exact rounding; ints wrap)
+
+	// Elementwise unary: result dtype = argument dtype unless noted.
+	OpNeg
+	OpAbs
+	OpInvert // bitwise not (logical not on bool)
+	OpNot    // logical not; result bool
+	OpRelu
+	OpExp
+	OpLog
+	OpLog1p
+	OpSin
+	OpCos
+	OpTanh
+	OpSqrt
+	OpRsqrt
+	OpErf
+	OpSigmoid
+	OpSilu
+	OpGelu // exact (erf) gelu
+	OpFloor
+	OpCeil
+	OpRound     // half away from zero
+	OpRoundEven // half to even
+	OpTrunc
+	OpIsNaN // result bool
+	OpIsInf // result bool
+
+	// Elementwise binary.
+	OpAdd
+	OpSub
+	OpMul
+	OpDiv      // true division for floats; integer division (see CDiv) for ints
+	OpFloorDiv // floor (or C-truncating, see CDiv) division
+	OpMod      // floor (Python) or C remainder (see CDiv)
+	OpPow
+	OpMax // elementwise maximum (NaN propagates)
+	OpMin
+	OpEq // result bool
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	OpBitAnd // logical on bool
+	OpBitOr
+	OpBitXor
+	OpShl
+	OpShr
+	OpAnd // logical, result bool
+	OpOr
+
+	// Elementwise ternary.
+	OpWhere // Args: cond (bool), a, b (same dtype)
+
+	// Reductions over Node.Axes (all axes when empty), keeping them as
+	// size-1 dims when KeepDims. Args[0] has the accumulation dtype.
+	OpSum
+	OpProd
+	OpMean
+	OpReduceMax
+	OpReduceMin
+	OpArgMax // result Node.DType (an int dtype); Axes has at most one axis
+	OpArgMin
+	OpAny // result bool
+	OpAll
+
+	// Structural operations.
+	OpSoftmax     // along Axes[0]
+	OpLogSoftmax  // along Axes[0]
+	OpMatMul      // NumPy matmul semantics (1-d promotion, batch broadcast)
+	OpReshape     // to Node.Shape
+	OpTranspose   // permutation Axes
+	OpBroadcastTo // to Node.Shape
+	OpConcat      // along Axes[0]
+	OpSlice       // Node.Slices, one per dimension of Args[0]
+
+	NumOps
+)
+
+var opNames = [...]string{
+	"input", "cast",
+	"neg", "abs", "invert", "not", "relu", "exp", "log", "log1p", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf",
+	"sigmoid", "silu", "gelu", "floor", "ceil", "round", "roundeven", "trunc", "is_nan", "is_inf",
+	"add", "sub", "mul", "div", "floordiv", "mod", "pow", "max", "min", "eq", "ne", "lt", "le", "gt", "ge",
+	"bitand", "bitor", "bitxor", "shl", "shr", "and", "or",
+	"where",
+	"sum", "prod", "mean", "reduce_max", "reduce_min", "argmax", "argmin", "any", "all",
+	"softmax", "logsoftmax", "matmul", "reshape", "transpose", "broadcast_to", "concat", "slice",
+}
+
+func (op Op) String() string {
+	if op < NumOps {
+		return opNames[op]
+	}
+	return fmt.Sprintf("Op(%d)", uint8(op))
+}
+
+// IsElementwise reports whether op works element by element (and so can be
+// fused with its neighbours).
+func (op Op) IsElementwise() bool { return op >= OpCast && op <= OpWhere }
+
+// A Slice selects along one dimension: Start, Stop, Step as in Python after
+// normalisation (0 <= Start, Stop <= dim for Step > 0; Stop may be -1 for
+// Step < 0). Drop removes the dimension (an integer index: Stop = Start+1).
+type Slice struct {
+	Start, Stop, Step int
+	Drop              bool
+}
+
+// A Node is one operation of a plan.
+type Node struct {
+	Op    Op
+	DType dtypes.DType // result dtype
+	Shape []int        // result shape
+	Args  []*Node
+
+	Tensor   *Tensor // OpInput
+	Axes     []int   // reductions, softmax, concat, transpose (normalised, non-negative)
+	KeepDims bool    // reductions
+	CDiv     bool    // OpDiv on ints, OpFloorDiv, OpMod: truncate toward zero like C
+	// ZeroDivError makes integer division or remainder by zero fail with
+	// ErrDivideByZero; otherwise x/0 and x%0 give 0 for integers, as NumPy does.
+	ZeroDivError bool
+	Slices       []Slice // OpSlice
+}
+
+// A Backend evaluates plans.
+type Backend interface {
+	// Name is "cpu" or "cuda".
+	Name() string
+	// Run evaluates the plan rooted at n. It stops early with ctx.Err()
+	// when ctx is cancelled.
+	Run(ctx context.Context, n *Node) (*Tensor, error)
+	// Fetch returns t in the CPU form described at Tensor.
+	Fetch(t *Tensor) (*Tensor, error)
+	// Upload returns t (in CPU form) as this backend's own tensor.
+	Upload(t *Tensor) (*Tensor, error)
+}
+
+// ErrDivideByZero is returned for integer division or remainder by zero
+// when the Node asks for it (Node.ZeroDivError).
+var ErrDivideByZero = fmt.Errorf("integer division or modulo by zero")

@@ -1,0 +1,3 @@
+module github.com/tensorsh/tensorsh
+
+go 1.26.8
