@@ -16,14 +16,18 @@ type format struct {
 	// infinities, the all-ones exponent holds ordinary numbers, and only the
 	// all-ones exponent with the all-ones mantissa is NaN.
 	fn bool
+	// canonNaN makes every NaN the format's one quiet NaN (with the sign
+	// kept), as Eigen and ml_dtypes do for bfloat16 and float8; otherwise
+	// the top bits of the NaN payload are kept, as NumPy does for float16.
+	canonNaN bool
 }
 
 var (
 	fmtF16    = format{mant: 10, exp: 5}
-	fmtBF16   = format{mant: 7, exp: 8}
+	fmtBF16   = format{mant: 7, exp: 8, canonNaN: true}
 	fmtTF32   = format{mant: 10, exp: 8}
-	fmtE4M3FN = format{mant: 3, exp: 4, fn: true}
-	fmtE5M2   = format{mant: 2, exp: 5}
+	fmtE4M3FN = format{mant: 3, exp: 4, fn: true, canonNaN: true}
+	fmtE5M2   = format{mant: 2, exp: 5, canonNaN: true}
 )
 
 func (f format) bias() int       { return 1<<(f.exp-1) - 1 }
@@ -33,13 +37,17 @@ func (f format) mantMask() uint64 {
 }
 func (f format) signBit() uint64 { return 1 << (f.mant + f.exp) }
 
-// nan returns the quiet NaN of f with the given sign bit (0 or signBit) and
-// as much of the float64 NaN payload bits as fit.
+// nan returns the quiet NaN of f with the given sign bit (0 or signBit) and,
+// unless f.canonNaN, as many of the top bits of the float64 NaN payload of x
+// as fit.
 func (f format) nan(sign uint64, x float64) uint64 {
 	if f.fn {
 		return sign | f.expMask()<<f.mant | f.mantMask()
 	}
-	payload := (math.Float64bits(x) & (1<<52 - 1)) >> (52 - f.mant)
+	var payload uint64
+	if !f.canonNaN && math.IsNaN(x) {
+		payload = (math.Float64bits(x) & (1<<52 - 1)) >> (52 - f.mant)
+	}
 	return sign | f.expMask()<<f.mant | payload | 1<<(f.mant-1)
 }
 
@@ -140,9 +148,11 @@ func F16FromFloat64(x float64) uint16 { return uint16(fmtF16.encode(x)) }
 func F16ToFloat64(b uint16) float64 { return fmtF16.decode(uint64(b)) }
 
 // BF16FromFloat32 returns the bfloat16 bits of x rounded to nearest with ties
-// to even. NaN stays NaN: a NaN whose payload lies only in the low 16 bits
-// (such as 0x7F800001) becomes the quiet NaN 0x7FC0 with its sign, never
-// Inf as a plain "add 0x7FFF and shift" rounding would give.
+// to even. Every NaN becomes the quiet NaN 0x7FC0 with its sign kept (0xFFC0
+// when negative), as Eigen's float_to_bfloat16_rtne (ml_dtypes' bfloat16)
+// does; a NaN whose payload lies only in the low 16 bits, such as
+// 0x7F800001, never becomes Inf as a plain "add 0x7FFF and shift" rounding
+// would make it.
 func BF16FromFloat32(x float32) uint16 { return uint16(fmtBF16.encode(float64(x))) }
 
 // BF16FromFloat64 returns the bfloat16 bits of x, rounded the way the
@@ -156,7 +166,7 @@ func BF16FromFloat32(x float32) uint16 { return uint16(fmtBF16.encode(float64(x)
 // rounding to BF16. It differs from a single direct rounding only when x is
 // not a float32 and rounds to a float32 that is a bfloat16 tie (the midpoint
 // of two bfloat16 numbers): 1+2^-8+2^-40 gives 1.0 here, where a direct
-// rounding gives 1+2^-7. NaN stays a quiet NaN with its sign.
+// rounding gives 1+2^-7. NaN gives 0x7FC0 or 0xFFC0.
 func BF16FromFloat64(x float64) uint16 {
 	if math.IsNaN(x) {
 		return uint16(fmtBF16.encode(x))
@@ -172,6 +182,10 @@ func BF16ToFloat64(b uint16) float64 { return fmtBF16.decode(uint64(b)) }
 // nearest with ties to even, with ml_dtypes semantics (no saturation): a value
 // whose rounding would pass 448 (|x| > 464; 464 itself ties to 448) and ±Inf
 // give NaN with the sign kept (0x7F or 0xFF); NaN gives NaN; -0 stays -0.
+// This is ml_dtypes' ConvertImpl<double, float8_e4m3fn> (include/float8.h),
+// used by its scalar constructor from a Python float. (ml_dtypes' NumPy
+// array casts from float64 go through float32 first; the two differ only
+// for float64 values that float32 rounds onto a float8 tie.)
 func F8E4M3FromFloat64(x float64) uint8 { return uint8(fmtE4M3FN.encode(x)) }
 
 // F8E4M3ToFloat64 returns the exact value of the float8_e4m3fn bits b
@@ -180,7 +194,8 @@ func F8E4M3ToFloat64(b uint8) float64 { return fmtE4M3FN.decode(uint64(b)) }
 
 // F8E5M2FromFloat64 returns the float8_e5m2 bits of x (IEEE-like: bias 15,
 // infinities and NaNs, largest finite 57344), rounded once and directly to
-// nearest with ties to even; |x| >= 61440 gives ±Inf.
+// nearest with ties to even, like ml_dtypes' ConvertImpl; |x| >= 61440
+// gives ±Inf; every NaN gives the quiet NaN 0x7E, or 0xFE when negative.
 func F8E5M2FromFloat64(x float64) uint8 { return uint8(fmtE5M2.encode(x)) }
 
 // F8E5M2ToFloat64 returns the exact value of the float8_e5m2 bits b.

@@ -61,6 +61,8 @@ func TestF16FromFloat64Table(t *testing.T) {
 		{"-inf", negInf, 0xFC00},
 		{"nan", nan, 0x7E00},
 		{"-nan", negNaN, 0xFE00},
+		{"nan keeps its top payload bits", math.Float64frombits(0x7FFABC0000000000), 0x7EAF},
+		{"signalling nan becomes quiet", math.Float64frombits(0xFFF0000000000001), 0xFE00},
 		{"min normal", p2(-14), 0x0400},
 		{"max subnormal", 1023 * p2(-24), 0x03FF},
 		{"max subnormal rounds up to min normal", 1023.5 * p2(-24), 0x0400},
@@ -222,8 +224,9 @@ func TestBF16FromFloat32Table(t *testing.T) {
 		{"signalling NaN low payload stays NaN", 0x7F800001, 0x7FC0},
 		{"-signalling NaN low payload", 0xFF800001, 0xFFC0},
 		{"quiet NaN", 0x7FC00000, 0x7FC0},
-		{"NaN with payload", 0x7FFFFFFF, 0x7FFF},
-		{"NaN high payload", 0x7F810000, 0x7FC1},
+		{"NaN with payload is canonical", 0x7FFFFFFF, 0x7FC0},
+		{"NaN high payload is canonical", 0x7F810000, 0x7FC0},
+		{"-quiet NaN with payload", 0xFFE00001, 0xFFC0},
 		{"f32 min subnormal", 0x00000001, 0x0000},
 		{"subnormal tie to zero", 0x00008000, 0x0000},
 		{"subnormal above tie", 0x00008001, 0x0001},
@@ -245,8 +248,8 @@ func TestBF16FromFloat32Sweep(t *testing.T) {
 		f := math.Float32frombits(uint32(i))
 		got := BF16FromFloat32(f)
 		if f != f {
-			if got&0x7F80 != 0x7F80 || got&0x7F == 0 || got>>15 != uint16(i>>31) {
-				t.Fatalf("NaN %#08x -> %#04x is not a NaN of the same sign", i, got)
+			if want := uint16(i>>16)&0x8000 | 0x7FC0; got != want {
+				t.Fatalf("NaN %#08x -> %#04x, want %#04x", i, got, want)
 			}
 			continue
 		}
@@ -268,6 +271,7 @@ func TestBF16FromFloat64Table(t *testing.T) {
 		{"-zero", negZ, 0x8000},
 		{"nan", nan, 0x7FC0},
 		{"-nan", negNaN, 0xFFC0},
+		{"nan with payload", math.Float64frombits(0x7FFFFFFFFFFFFFFF), 0x7FC0},
 		{"inf", inf, 0x7F80},
 		{"1e39 overflows", 1e39, 0x7F80},
 		{"-1e39 overflows", -1e39, 0xFF80},
@@ -322,15 +326,13 @@ func TestBF16RoundTripAll(t *testing.T) {
 		if ref := float64(math.Float32frombits(uint32(b) << 16)); !sameFloat(x, ref) {
 			t.Fatalf("BF16ToFloat64(%#04x) = %v, want %v", b, x, ref)
 		}
-		isNaN := b&0x7F80 == 0x7F80 && b&0x7F != 0
+		want := b
+		if b&0x7F80 == 0x7F80 && b&0x7F != 0 { // NaN: canonical, sign kept
+			want = b&0x8000 | 0x7FC0
+		}
 		for _, back := range []uint16{BF16FromFloat64(x), BF16FromFloat32(float32(x))} {
-			switch {
-			case !isNaN && back != b:
-				t.Fatalf("round trip %#04x -> %v -> %#04x", b, x, back)
-			case isNaN && (back&0x7F80 != 0x7F80 || back&0x7F == 0 || back&0x8000 != b&0x8000):
-				t.Fatalf("NaN %#04x -> %#04x is not a NaN of the same sign", b, back)
-			case isNaN && b&0x40 != 0 && back != b:
-				t.Fatalf("quiet NaN %#04x -> %#04x changed", b, back)
+			if back != want {
+				t.Fatalf("round trip %#04x -> %v -> %#04x, want %#04x", b, x, back, want)
 			}
 		}
 	}
@@ -362,6 +364,7 @@ func TestF8E4M3Table(t *testing.T) {
 		{"-inf is -NaN", negInf, 0xFF},
 		{"nan", nan, 0x7F},
 		{"-nan", negNaN, 0xFF},
+		{"nan with payload", math.Float64frombits(0x7FF0000000000001), 0x7F},
 		{"min normal", p2(-6), 0x08},
 		{"max subnormal", 7 * p2(-9), 0x07},
 		{"min subnormal", p2(-9), 0x01},
@@ -404,6 +407,8 @@ func TestF8E5M2Table(t *testing.T) {
 		{"-inf", negInf, 0xFC},
 		{"nan", nan, 0x7E},
 		{"-nan", negNaN, 0xFE},
+		{"signalling nan is canonical", math.Float64frombits(0x7FF4000000000000), 0x7E},
+		{"nan with payload is canonical", math.Float64frombits(0xFFFFFFFFFFFFFFFF), 0xFE},
 		{"min normal", p2(-14), 0x04},
 		{"max subnormal", 3 * p2(-16), 0x03},
 		{"min subnormal", p2(-16), 0x01},
@@ -460,10 +465,11 @@ func TestF8RoundTripAll(t *testing.T) {
 		from   func(float64) uint8
 		isNaN  func(uint8) bool
 		maxPos uint8 // the largest finite positive pattern
+		nan    uint8 // the positive canonical NaN
 	}
 	formats := []f8{
-		{"e4m3fn", F8E4M3ToFloat64, F8E4M3FromFloat64, func(b uint8) bool { return b&0x7F == 0x7F }, 0x7E},
-		{"e5m2", F8E5M2ToFloat64, F8E5M2FromFloat64, func(b uint8) bool { return b&0x7C == 0x7C && b&3 != 0 }, 0x7B},
+		{"e4m3fn", F8E4M3ToFloat64, F8E4M3FromFloat64, func(b uint8) bool { return b&0x7F == 0x7F }, 0x7E, 0x7F},
+		{"e5m2", F8E5M2ToFloat64, F8E5M2FromFloat64, func(b uint8) bool { return b&0x7C == 0x7C && b&3 != 0 }, 0x7B, 0x7E},
 	}
 	for _, f := range formats {
 		nans := 0
@@ -473,7 +479,7 @@ func TestF8RoundTripAll(t *testing.T) {
 			back := f.from(x)
 			if f.isNaN(b) {
 				nans++
-				if !math.IsNaN(x) || !f.isNaN(back) || back&0x80 != b&0x80 {
+				if !math.IsNaN(x) || back != b&0x80|f.nan {
 					t.Errorf("%s: NaN %#02x -> %v -> %#02x", f.name, b, x, back)
 				}
 				continue
