@@ -204,8 +204,8 @@ func F8E5M2ToFloat64(b uint8) float64 { return fmtE5M2.decode(uint64(b)) }
 // TF32Round returns x rounded to TensorFloat-32 precision (8 exponent bits,
 // 10 explicit mantissa bits) to nearest with ties to even, as a float32. NaN
 // and ±Inf are kept; a value that rounds past the largest TF32 number gives
-// ±Inf. (NVIDIA's cvt.rna.tf32.f32 rounds ties away from zero instead; RNE
-// is the IEEE default and what cuBLAS' RN mode uses.)
+// ±Inf. (PTX's cvt.rna.tf32.f32 rounds ties away from zero instead; a
+// backend that uses it differs from this only on exact ties.)
 func TF32Round(x float32) float32 {
 	if math.IsNaN(float64(x)) {
 		return x
