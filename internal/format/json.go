@@ -1,0 +1,134 @@
+package format
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// JSON returns t as one JSON object (SPEC §5):
+//
+//	{"dtype":"float32","weak":true,"shape":[3],"values":[2.5,3.5,4.5]}
+//
+// dtype is the full name of typ.DType, which must be t's dtype, and weak is
+// typ.Weak. values nests lists like numpy's tolist(), a bare value for a
+// 0-d tensor, with every element (no elision). Floats use the shortest
+// decimal that rounds back to the same value of their dtype (2.5, 0.1,
+// 1.0, 1e+16); NaN and infinities are the strings "nan", "inf" and "-inf";
+// complex values are [re, im] pairs; integers are exact (18446744073709551615
+// for the largest uint64); bools are true and false.
+func JSON(t *backend.Tensor, typ dtypes.Type) ([]byte, error) {
+	if err := Check(t); err != nil {
+		return nil, err
+	}
+	if typ.DType != t.DType {
+		return nil, fmt.Errorf("format: type %v does not match the tensor's dtype %v", typ, t.DType)
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"dtype":`)
+	writeJSONString(&b, typ.DType.FullName())
+	b.WriteString(`,"weak":`)
+	b.WriteString(strconv.FormatBool(typ.Weak))
+	b.WriteString(`,"shape":[`)
+	for i, d := range t.Shape {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(d))
+	}
+	b.WriteString(`],"values":`)
+	e := newElems(t)
+	strides := make([]int, len(t.Shape))
+	s := 1
+	for i := len(t.Shape) - 1; i >= 0; i-- {
+		strides[i] = s
+		s *= t.Shape[i]
+	}
+	var rec func(axis, offset int)
+	rec = func(axis, offset int) {
+		if axis == len(t.Shape) {
+			writeJSONElem(&b, e, offset)
+			return
+		}
+		b.WriteByte('[')
+		for i := 0; i < t.Shape[axis]; i++ {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			rec(axis+1, offset+i*strides[axis])
+		}
+		b.WriteByte(']')
+	}
+	rec(0, 0)
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func writeJSONElem(b *bytes.Buffer, e elems, i int) {
+	switch e.kind {
+	case kindFloat:
+		writeJSONFloat(b, e.floatAt(i), e.ff)
+	case kindComplex:
+		re, im := e.complexAt(i)
+		b.WriteByte('[')
+		writeJSONFloat(b, re, e.ff)
+		b.WriteByte(',')
+		writeJSONFloat(b, im, e.ff)
+		b.WriteByte(']')
+	default:
+		b.WriteString(e.repr(i)) // true, false and integers are JSON as they are
+	}
+}
+
+// writeJSONFloat writes v as a JSON number in its shortest round-tripping
+// form (Python's repr: a valid JSON number), or as a string when it is not
+// finite.
+func writeJSONFloat(b *bytes.Buffer, v float64, f floatFormat) {
+	s := floatRepr(v, f, false)
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	b.WriteString(s)
+}
+
+// writeJSONString writes s as a JSON string, leaving <, > and & as they are.
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)       // a string always encodes
+	b.Truncate(b.Len() - 1) // Encode adds a newline
+}
+
+// DTypeJSON returns a dtype value (what promote(…) and dtype(x) give) as
+// JSON: {"kind":"dtype","dtype":"int16","weak":false}.
+func DTypeJSON(typ dtypes.Type) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"kind":"dtype","dtype":`)
+	writeJSONString(&b, typ.DType.FullName())
+	b.WriteString(`,"weak":`)
+	b.WriteString(strconv.FormatBool(typ.Weak))
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// ErrorJSON returns an error as JSON: {"error":"…","pos":"1:9"}, without
+// "pos" when pos is empty.
+func ErrorJSON(msg, pos string) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"error":`)
+	writeJSONString(&b, msg)
+	if pos != "" {
+		b.WriteString(`,"pos":`)
+		writeJSONString(&b, pos)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
