@@ -87,9 +87,11 @@ func FuzzParse(f *testing.F) {
 					t.Errorf("Check(%q) = %v, want incomplete", src, status)
 				}
 				// A REPL adds a newline after each line: that keeps the
-				// input incomplete, except after a '\' continuation, which
-				// the newline completes (as in Python's codeop).
-				if _, err2 := Parse("f.tsh", src+"\n"); !IsIncomplete(err2) && ie.Open != `\` {
+				// input incomplete, except after a '\' continuation (in a
+				// one-line string or not), which the newline ends, as in
+				// Python's codeop.
+				continued := ie.Open == `\` || ie.Open == `"` || ie.Open == `'`
+				if _, err2 := Parse("f.tsh", src+"\n"); !IsIncomplete(err2) && !continued {
 					t.Errorf("%q is incomplete but with a newline: %v", src, err2)
 				}
 			case errors.As(err, &e):

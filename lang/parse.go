@@ -1,6 +1,9 @@
 package lang
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // maxDepth bounds the nesting of expressions, so that no input can
 // exhaust the stack.
@@ -102,10 +105,14 @@ func describe(t token) string {
 	case INT, FLOAT, IMAG:
 		return fmt.Sprintf("number %s", t.raw)
 	case STRING:
-		if len(t.raw) > 20 {
-			return "string " + t.raw[:17] + "..."
+		s := t.raw
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			s = s[:i] + "..."
 		}
-		return "string " + t.raw
+		if n := runeCount(s); n > 20 {
+			s = string([]rune(s)[:17]) + "..."
+		}
+		return "string " + s
 	case DIRECTIVE:
 		return "directive ':" + t.name + "'"
 	}

@@ -388,6 +388,8 @@ var errorTests = []struct{ src, want string }{
 	{`1, 2`, `x.tsh:1:2: unexpected ','; write (a, b) for a tuple`},
 	{`x y`, `x.tsh:1:3: unexpected name y`},
 	{`x "s"`, `x.tsh:1:3: unexpected string "s"`},
+	{`x "abcdefghijklmnopqrstuvwxyz"`, `x.tsh:1:3: unexpected string "abcdefghijklmnop...`},
+	{"x '''a\nb'''", `x.tsh:1:3: unexpected string '''a...`},
 	{`a < b < c`, `x.tsh:1:7: chained comparisons such as a < b < c are not supported; write (a < b) and (b < c)`},
 	{`a == b != c`, `x.tsh:1:8: chained comparisons such as a < b < c are not supported; write (a < b) and (b < c)`},
 	{`a < b | c < d`, `x.tsh:1:11: chained comparisons such as a < b < c are not supported; write (a < b) and (b < c)`},
