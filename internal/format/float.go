@@ -84,10 +84,10 @@ func parseDecimal(s string) decimal {
 	return decimal{s, exp}
 }
 
-// shortest returns the shortest decimal that lies strictly inside the
-// rounding interval of v in format f, and among those the closest to v:
-// what numpy's Dragon4 prints in unique mode. v must be finite and
-// non-negative and a value of format f.
+// shortest returns the shortest decimal that lies in the rounding interval
+// of v in format f (the decimals that read back as v), and among those the
+// closest to v: what numpy's Dragon4 prints in unique mode. v must be
+// finite, non-negative and a value of format f.
 //
 // The interval's end points belong to it when round-half-even maps them to
 // v, that is when v's significand is even (as in numpy's Dragon4, Go's
@@ -96,6 +96,10 @@ func shortest(v float64, f floatFormat) decimal {
 	if v == 0 {
 		return decimal{"0", 0}
 	}
+	if f.bitSize != 0 {
+		// strconv's shortest mode follows the same rules.
+		return parseDecimal(strconv.FormatFloat(v, 'e', -1, f.bitSize))
+	}
 	// v = fr × 2^e2 with fr in [0.5, 1): its binade is [2^k, 2^(k+1)).
 	fr, e2 := math.Frexp(v)
 	k := e2 - 1
@@ -103,91 +107,68 @@ func shortest(v float64, f floatFormat) decimal {
 	if k < f.emin {
 		k = f.emin
 	}
-	halfUlp := new(big.Rat).SetFrac(big.NewInt(1), big.NewInt(1)) // 2^(k-mant-1)
-	pow2(halfUlp, k-f.mant-1)
-	rv := new(big.Rat).SetFloat64(v)
-	hi := new(big.Rat).Add(rv, halfUlp)
-	lo := new(big.Rat).Set(halfUlp)
+	// The formats handled here have at most 10 mantissa bits and exponents
+	// far inside float64's, so the interval's ends are exact in float64.
+	halfUlp := math.Ldexp(1, k-f.mant-1)
+	hi, lo := v+halfUlp, v-halfUlp
 	if lowUnequal {
-		lo.Quo(lo, big.NewRat(2, 1))
+		lo = v - halfUlp/2
 	}
-	lo.Sub(rv, lo)
-	even := int64(math.Ldexp(v, f.mant-k))%2 == 0
-
-	n := 1
-	if f.bitSize != 0 {
-		// strconv finds the shortest member of the same interval.
-		n = len(parseDecimal(strconv.FormatFloat(v, 'e', -1, f.bitSize)).digits)
+	closed := int64(math.Ldexp(v, f.mant-k))%2 == 0
+	in := func(m int64, q int) bool {
+		cl, ch := cmpDecimal(m, q, lo), cmpDecimal(m, q, hi)
+		if closed {
+			return cl >= 0 && ch <= 0
+		}
+		return cl > 0 && ch < 0
 	}
-	for ; n <= 17; n++ {
+	for n := 1; n <= 17; n++ {
 		d := parseDecimal(strconv.FormatFloat(v, 'e', n-1, 64))
 		// d is the n-digit decimal closest to v; the other candidate of n
 		// digits is one unit of the n-th digit away, on v's other side.
 		m, q := mantExp(d, n)
-		c := decRat(m, q)
-		if inside(c, lo, hi, even) {
+		if in(m, q) {
 			return d
 		}
-		step := int64(1)
-		if c.Cmp(rv) > 0 {
-			step = -1
+		m2 := m + 1
+		if cmpDecimal(m, q, v) > 0 {
+			m2 = m - 1
 		}
-		m2 := new(big.Int).Add(m, big.NewInt(step))
-		if c2 := decRat(m2, q); inside(c2, lo, hi, even) {
+		if in(m2, q) {
 			return fromMantExp(m2, q)
 		}
 	}
-	// Unreachable for formats up to float64: 17 digits always suffice.
+	// Unreachable: 17 digits tell float64 values apart, let alone these.
 	return parseDecimal(strconv.FormatFloat(v, 'e', -1, 64))
 }
 
-// pow2 sets r to r × 2^e.
-func pow2(r *big.Rat, e int) {
-	p := new(big.Int).Lsh(big.NewInt(1), uint(abs(e)))
-	if e >= 0 {
-		r.Mul(r, new(big.Rat).SetInt(p))
-	} else {
-		r.Quo(r, new(big.Rat).SetInt(p))
-	}
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-// mantExp returns d as an integer m with exactly n digits (padding with
-// zeros) times 10^q.
-func mantExp(d decimal, n int) (*big.Int, int) {
-	s := d.digits + strings.Repeat("0", n-len(d.digits))
-	m, _ := new(big.Int).SetString(s, 10)
+// mantExp returns d as an integer m of n digits (padding with zeros) and
+// the exponent q of its last digit: d = m × 10^q.
+func mantExp(d decimal, n int) (int64, int) {
+	m, _ := strconv.ParseInt(d.digits+strings.Repeat("0", n-len(d.digits)), 10, 64)
 	return m, d.exp - (n - 1)
 }
 
 // fromMantExp turns m × 10^q (m > 0) into a decimal.
-func fromMantExp(m *big.Int, q int) decimal {
-	s := m.String()
-	t := strings.TrimRight(s, "0")
-	return decimal{t, q + len(s) - 1}
+func fromMantExp(m int64, q int) decimal {
+	s := strconv.FormatInt(m, 10)
+	return decimal{strings.TrimRight(s, "0"), q + len(s) - 1}
 }
 
-// decRat returns m × 10^q as a rational.
-func decRat(m *big.Int, q int) *big.Rat {
-	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(q))), nil)
-	if q >= 0 {
-		return new(big.Rat).SetInt(new(big.Int).Mul(m, p))
+// cmpDecimal compares m × 10^q with x exactly: -1, 0 or +1.
+func cmpDecimal(m int64, q int, x float64) int {
+	s := strconv.FormatInt(m, 10) + "e" + strconv.Itoa(q)
+	// ParseFloat rounds correctly, so it keeps the order unless the
+	// decimal rounds onto x itself.
+	y, _ := strconv.ParseFloat(s, 64)
+	switch {
+	case y < x:
+		return -1
+	case y > x:
+		return 1
 	}
-	return new(big.Rat).SetFrac(m, p)
-}
-
-// inside reports whether lo < c < hi, or lo ≤ c ≤ hi when closed.
-func inside(c, lo, hi *big.Rat, closed bool) bool {
-	if closed {
-		return c.Cmp(lo) >= 0 && c.Cmp(hi) <= 0
-	}
-	return c.Cmp(lo) > 0 && c.Cmp(hi) < 0
+	r, _ := new(big.Rat).SetString(s)
+	return r.Cmp(new(big.Rat).SetFloat64(x))
 }
 
 // digitsFrac returns the digits numpy's Dragon4 prints positionally in

@@ -37,8 +37,8 @@ const weakTitle = "weak (ambiguous) dtype: it came from a literal and gives way 
 // matrix, one such table per leading index for more dimensions, "…", "⋮"
 // and "⋱" cells where items are elided (as in Values with default
 // Options), the value itself for a 0-d tensor and "[]" for an empty one.
-// Cells hold the strings Values prints, so the notation matches the text
-// output. All text is escaped and the fragment is well-formed XML.
+// Cells hold the strings Values prints (without their left padding), so
+// the notation matches the text output. All text is escaped and the fragment is well-formed XML.
 func HTML(t *backend.Tensor, typ dtypes.Type, device string) string {
 	var b strings.Builder
 	b.WriteString(`<div class="tsh-tensor" style="` + styleTensor + `">`)
@@ -59,7 +59,9 @@ func HTML(t *backend.Tensor, typ dtypes.Type, device string) string {
 	default:
 		g := newGrid(t, Options{}.withDefaults())
 		raw := newCellFormat(newElems(t), g.shown(), len(t.Shape))
-		cell := func(i int) string { return html.EscapeString(strings.TrimSpace(raw(i))) }
+		// Cells keep numpy's right padding: with right-aligned cells in a
+		// monospace font the decimal points line up.
+		cell := func(i int) string { return html.EscapeString(strings.TrimLeft(raw(i), " ")) }
 		writeBlocks(&b, g, cell, 0, 0, nil)
 	}
 	b.WriteString(`</div>`)

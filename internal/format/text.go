@@ -376,10 +376,13 @@ func newFloatCells(vals []float64, d dtypes.DType, ff floatFormat, plus bool) *f
 			maxFrac = max(maxFrac, len(dd.digits)-1)
 			c.padLeft = max(c.padLeft, len(signed(math.Signbit(v), plus))+1)
 			e := dd.exp
+			if e < 0 {
+				e = -e
+			}
 			if dd.digits == "0" {
 				e = 0
 			}
-			c.expSize = max(c.expSize, max(2, len(strconv.Itoa(abs(e)))))
+			c.expSize = max(c.expSize, max(2, len(strconv.Itoa(e))))
 		}
 		c.prec, c.minDigits, c.trim = maxFrac, maxFrac, trimKeep
 		c.padRight = c.expSize + 2 + c.prec
