@@ -295,6 +295,17 @@ func (k *Keyword) Span() (start, end Position) {
 	return start, end
 }
 
+// Unparen returns x with any enclosing parentheses removed.
+func Unparen(x Expr) Expr {
+	for {
+		p, ok := x.(*ParenExpr)
+		if !ok {
+			return x
+		}
+		x = p.X
+	}
+}
+
 // BigInt returns the value of an INT literal, which may have any size.
 func (x *BasicLit) BigInt() (*big.Int, error) {
 	if x.Kind != INT {

@@ -204,3 +204,16 @@ func TestKeywordsOperators(t *testing.T) {
 		t.Errorf("Operators() has %d operators, want 23", len(seen))
 	}
 }
+
+func TestUnparen(t *testing.T) {
+	x, err := ParseExpr("((a + b))")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, ok := Unparen(x).(*BinaryExpr); !ok || b.Op != PLUS {
+		t.Errorf("Unparen(((a + b))) = %s", dump(Unparen(x)))
+	}
+	if Unparen(nil) != nil {
+		t.Error("Unparen(nil) != nil")
+	}
+}

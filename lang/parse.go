@@ -31,7 +31,7 @@ func ParseExpr(src string) (Expr, error) { return ParseExprAt("", src, Position{
 // of a larger text named filename, so that node positions and errors point
 // into that text. It is meant for directive arguments: for a [*Directive]
 // d, ParseExprAt(filename, d.Arg, d.ArgPos) parses the sum(x) of
-// ":time sum(x)". The zero Position means 1:1.
+// ":time sum(x)". The zero Position means 1:1. On error the Expr is nil.
 func ParseExprAt(filename, src string, at Position) (x Expr, err error) {
 	p := &parser{sc: newScanner(filename, src, at, false)}
 	defer p.recover(&err)
@@ -39,14 +39,14 @@ func ParseExprAt(filename, src string, at Position) (x Expr, err error) {
 	if p.tok.tok == EOF {
 		p.errorf(p.tok.pos, "expected expression, found end of input")
 	}
-	x = p.parseTest()
+	e := p.parseTest()
 	for p.tok.tok == NEWLINE {
 		p.next()
 	}
 	if p.tok.tok != EOF {
 		p.unexpected()
 	}
-	return x, nil
+	return e, nil
 }
 
 // A parser is a recursive-descent parser with one token of look-ahead.

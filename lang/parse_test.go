@@ -107,6 +107,7 @@ var parseTests = []struct{ src, want string }{
 	{"\n;;\n  ; # c\n", ``},
 	{`x`, `x`},
 	{`x = 1`, `(Assign x 1)`},
+	{"\uFEFFx = 1", `(Assign x 1)`},
 	{`x = 1; y = x`, `(Assign x 1) (Assign y x)`},
 	{"x = 1\ny = 2\n\nx + y\n", `(Assign x 1) (Assign y 2) (Binary + x y)`},
 	{`1 + 2 * 3`, `(Binary + 1 (Binary * 2 3))`},
@@ -311,15 +312,7 @@ func checkRoundTrip(t *testing.T, src string) {
 
 // stripParens removes the ParenExpr nodes of a tree, in place.
 func stripParens(f *File) *File {
-	strip := func(x Expr) Expr {
-		for {
-			p, ok := x.(*ParenExpr)
-			if !ok {
-				return x
-			}
-			x = p.X
-		}
-	}
+	strip := Unparen
 	Walk(f, func(n Node) bool {
 		switch n := n.(type) {
 		case *AssignStmt:
@@ -556,6 +549,16 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+func TestByteOrderMark(t *testing.T) {
+	f, err := Parse("", "\uFEFFx = 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Stmts[0].(*AssignStmt).LHS.NamePos; got != (Position{Offset: 3, Line: 1, Col: 1}) {
+		t.Errorf("x at %+v, want offset 3, 1:1", got)
+	}
+}
+
 func TestParseExpr(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{`1 + 2`, `(Binary + 1 2)`},
@@ -569,6 +572,9 @@ func TestParseExpr(t *testing.T) {
 	}
 	for _, tt := range tests {
 		x, err := ParseExpr(tt.src)
+		if err != nil && x != nil {
+			t.Errorf("ParseExpr(%q) returned %T with an error", tt.src, x)
+		}
 		got := ""
 		switch {
 		case IsIncomplete(err):
@@ -657,7 +663,11 @@ func TestSpans(t *testing.T) {
 	}
 }
 
-// posOf returns the Position of byte offset off in src.
+// posOf returns the Position of byte offset off in src. A leading byte
+// order mark takes no column.
 func posOf(src string, off int) Position {
+	if bom := "\uFEFF"; strings.HasPrefix(src, bom) && off >= len(bom) {
+		return Position{Offset: len(bom), Line: 1, Col: 1}.add(src[len(bom):off])
+	}
 	return Position{Line: 1, Col: 1}.add(src[:off])
 }

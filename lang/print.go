@@ -53,7 +53,7 @@ func (p *printer) node(n Node) {
 func exprPrec(x Expr) int {
 	switch x := x.(type) {
 	case *ParenExpr:
-		return exprPrec(x.X)
+		return exprPrec(Unparen(x))
 	case *BinaryExpr:
 		return binaryPrec(x.Op)
 	case *UnaryExpr:
@@ -67,13 +67,7 @@ func exprPrec(x Expr) int {
 
 // expr prints x, in parentheses if its precedence is below minPrec.
 func (p *printer) expr(x Expr, minPrec int) {
-	for {
-		px, ok := x.(*ParenExpr)
-		if !ok {
-			break
-		}
-		x = px.X
-	}
+	x = Unparen(x)
 	if x == nil {
 		return
 	}

@@ -59,8 +59,9 @@ func newScanner(filename, src string, start Position, directives bool) *scanner 
 		lineStart:  true,
 		directives: directives,
 	}
-	if strings.HasPrefix(src, "\uFEFF") { // a byte order mark
+	if strings.HasPrefix(src, "\uFEFF") { // a byte order mark takes no column
 		s.advance()
+		s.pos.Col = start.Col
 	}
 	return s
 }
@@ -349,8 +350,7 @@ func (s *scanner) scanDirective() token {
 		s.advance()
 	}
 	arg := strings.TrimRight(s.src[start:s.i], " \t\r\f\v")
-	return token{tok: DIRECTIVE, pos: pos, end: s.pos, raw: s.src[start:s.i],
-		name: name, namePos: namePos, arg: arg, argPos: argPos}
+	return token{tok: DIRECTIVE, pos: pos, end: s.pos, name: name, namePos: namePos, arg: arg, argPos: argPos}
 }
 
 // scanDigits consumes decimal digits with single '_' separators between
