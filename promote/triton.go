@@ -213,8 +213,15 @@ func (p tritonPolicy) implCompute(a, b tritonOperand, divmod bool) (dtypes.DType
 			}
 			return t.d, fmt.Sprintf("Triton: scalar of a lower or equal kind (%s ≤ %s) does not take part; the tensor's dtype %s wins", tritonKindNames[tritonKind(s.d)], tritonKindNames[tritonKind(t.d)], tritonNames[t.d]), nil
 		}
+		d, rule, fail := p.implTensors(a.d, b.d, divmod)
+		return d, fmt.Sprintf("the scalar is of a higher kind (%s > %s), so it takes part as %s; %s", tritonKindNames[tritonKind(s.d)], tritonKindNames[tritonKind(t.d)], tritonNames[s.d], rule), fail
 	}
-	ad, bd := a.d, b.d
+	return p.implTensors(a.d, b.d, divmod)
+}
+
+// implTensors is computation_type_impl from rule 1 on, where both operands
+// take part.
+func (p tritonPolicy) implTensors(ad, bd dtypes.DType, divmod bool) (dtypes.DType, string, *tritonFail) {
 	either := func(d dtypes.DType) bool { return ad == d || bd == d }
 	switch {
 	case either(dtypes.F64):
@@ -679,11 +686,11 @@ func (p tritonPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	case MeanOp:
 		// Triton has no tl.mean: tl.sum(x) / n, with n a Python int.
 		s := tritonSumDType(d)
-		m, _, _ := p.compute(tritonOperand{d: s}, tritonOperand{d: dtypes.I32, scalar: true}, true)
+		m, rule, _ := p.compute(tritonOperand{d: s}, tritonOperand{d: dtypes.I32, scalar: true}, true)
 		if m.IsInt() || m == dtypes.Bool {
-			m = dtypes.F32
+			m, rule = dtypes.F32, rule+"; int / int is fp32"
 		}
-		return Result{Type: dtypes.Type{DType: m, Weak: weak && m == d}, Compute: m, Rule: "Triton has no tl.mean: tl.sum(x) / n, where / of an integer sum is fp32 and of an fp16 or bf16 sum computes in fp32"}, nil
+		return Result{Type: dtypes.Type{DType: m, Weak: weak && m == d}, Compute: m, Rule: "Triton has no tl.mean: tensorsh computes tl.sum(x) / n, with the sum in " + tritonNames[s] + " and n a Python int: " + rule}, nil
 	case Extreme:
 		u := tritonUpcast32(d)
 		return Result{Type: dtypes.Type{DType: u, Weak: weak && u == d}, Compute: u, Rule: "tl.max and tl.min reduce floats narrower than 32 bits in fp32 and integers narrower than 32 bits in int32"}, nil
