@@ -216,7 +216,11 @@ func (p maxPolicy) convertLiteral(x Operand, i int, d dtypes.DType) error {
 		}
 	default:
 		if !maxIntPath[d] {
-			return Errorf("max", i, "an int literal cannot be converted to %s (graph.scalar has no Int path to it)", d.FullName())
+			article := "an int"
+			if maxKindOf(x) == BoolScalar {
+				article = "a bool"
+			}
+			return Errorf("max", i, "%s literal cannot be converted to %s (graph.scalar has no Int path to it)", article, d.FullName())
 		}
 	}
 	return nil
