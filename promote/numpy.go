@@ -1,0 +1,709 @@
+package promote
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// The numpy policy: NumPy 2 with NEP 50 ("weak" Python scalars), plus the
+// ml_dtypes extension types (bfloat16, float8) as the reference table has
+// them (refs/numpy.json).
+//
+// NEP 50 in one paragraph: the dtypes of two arrays promote by
+// numpy.promote_types; a Python bool, int, float or complex is weak: it takes
+// the array's dtype when its kind is not higher (int8 + 1 is int8), else the
+// lowest dtype of its own kind that holds the array (int8 + 1.5 is float64,
+// float16 + 1j is complex64). Its value is then checked: a Python int must fit
+// the dtype it is converted to, and a float must not overflow it.
+//
+// This file also holds the value helpers (numpyIntFits, numpyOverflows, …)
+// that jax, numpy1, torch and array-api share.
+
+func init() {
+	register("numpy", func() Policy { return numpyPolicy{} })
+}
+
+type numpyPolicy struct{}
+
+var numpyDTypes = []dtypes.DType{
+	dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64,
+	dtypes.U8, dtypes.U16, dtypes.U32, dtypes.U64,
+	dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128,
+	dtypes.F8E4M3, dtypes.F8E5M2,
+}
+
+const numpySetText = "bool, i8–i64, u8–u64, f16, bf16, f32, f64, c64, c128, f8e4m3, f8e5m2"
+
+func (numpyPolicy) Name() string { return "numpy" }
+
+func (numpyPolicy) Title() string { return "NumPy 2 (NEP 50 weak Python scalars)" }
+
+func (numpyPolicy) DTypes() []dtypes.DType { return numpyDTypes }
+
+func (numpyPolicy) Host() Host { return Python }
+
+func (numpyPolicy) Check(d dtypes.DType) (dtypes.DType, string, error) {
+	if numpyHas(numpyDTypes, d) {
+		return d, "", nil
+	}
+	return dtypes.Invalid, "", Errorf("numpy", -1, "no dtype %s (NumPy 2 with ml_dtypes has %s)", d, numpySetText)
+}
+
+// Literal gives a Python scalar its NumPy default dtype, weak: int64 (or
+// uint64 for an int above int64, as np.asarray does), float64, complex128,
+// bool.
+func (numpyPolicy) Literal(v Scalar) (dtypes.Type, error) {
+	d, ok := numpyPyDType(v)
+	if !ok {
+		return dtypes.Type{}, Errorf("numpy", 0, "Python int %s is too large for any NumPy integer dtype (np.asarray would make an object array)", v)
+	}
+	return dtypes.Weak(d), nil
+}
+
+// ArrayLiteral gives np.asarray's dtype for a list of Python scalars: strong.
+func (numpyPolicy) ArrayLiteral(k ScalarKind) (dtypes.Type, error) {
+	return dtypes.Strong(numpyDefault(k)), nil
+}
+
+func (p numpyPolicy) Convert(v Scalar, d dtypes.DType) error {
+	if _, _, err := p.Check(d); err != nil {
+		return err
+	}
+	return numpyConvert("numpy", v, d, true, true)
+}
+
+func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyPyDType)
+	if err != nil {
+		return Result{}, err
+	}
+	b, err := numpyArgOf("numpy", numpyDTypes, 1, y, numpyPyDType)
+	if err != nil {
+		return Result{}, err
+	}
+	if a.weak != b.weak {
+		// NEP 50: a Python scalar meets an array.
+		w, s := a, b
+		if b.weak {
+			w, s = b, a
+		}
+		d, rule := numpyWeakWith(w.kind, s.d)
+		r, err := numpyUfunc("numpy", op, dtypes.Strong(d), rule)
+		if err != nil {
+			return Result{}, err
+		}
+		return numpyCheckWeak(op, r, w)
+	}
+	d, ok := numpyPromote(a.d, b.d)
+	if !ok {
+		return Result{}, numpyNoCommon("numpy", a.d, b.d)
+	}
+	t := dtypes.Strong(d)
+	rule := fmt.Sprintf("numpy.promote_types(%s, %s) is %s", a.d.FullName(), b.d.FullName(), d.FullName())
+	if a.weak {
+		t = dtypes.Weak(d)
+		rule = "both operands are Python scalars: Python arithmetic, and the result stays a weak Python scalar"
+	}
+	r, err := numpyUfunc("numpy", op, t, rule)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := numpyNegativePower("numpy", op, r, b); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// numpyCheckWeak applies NEP 50's value check to the weak operand w once
+// the ufunc's loop (r.Compute) is known: the Python scalar is converted to
+// that dtype and must fit it. Comparisons are exact for out-of-bound Python
+// ints (NumPy 2 special-cases them), so they widen Compute instead.
+func numpyCheckWeak(op BinaryOp, r Result, w numpyArg) (Result, error) {
+	if w.v == nil {
+		return r, nil
+	}
+	if op.Class() == Compare && w.v.Kind == IntScalar && (r.Compute.IsInt() || r.Compute == dtypes.Bool) && !numpyIntFits(w.v.Int, r.Compute) {
+		r.Compute = numpyWidenForCompare(r.Compute, w.v.Int)
+		r.Rule += fmt.Sprintf("; NumPy 2 compares the out-of-bounds Python int %s exactly (computed in %s)", w.v.Int, r.Compute.FullName())
+		return r, nil
+	}
+	if msg := numpyValueFits(*w.v, r.Compute); msg != "" {
+		return Result{}, Errorf("numpy", w.idx, "%s (NEP 50: a Python %s must fit the array's dtype)", msg, w.v.Kind)
+	}
+	if err := numpyNegativePower("numpy", op, r, w); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// numpyNegativePower reports NumPy's (and PyTorch's) error for an integer
+// raised to a known negative integer power.
+func numpyNegativePower(p string, op BinaryOp, r Result, exp numpyArg) error {
+	if op != Pow || exp.v == nil || exp.idx != 1 || !r.Compute.IsInt() {
+		return nil
+	}
+	if exp.v.Kind == IntScalar && exp.v.Int.Sign() < 0 {
+		return Errorf(p, 1, "integers to negative integer powers are not allowed (%s ** %s)", r.Compute.FullName(), exp.v)
+	}
+	return nil
+}
+
+// numpyWidenForCompare returns a dtype in which d's values and v compare
+// exactly: the smallest signed int holding both, else uint64 when both are
+// non-negative, else float64 (exact for v, approximate only for 64-bit
+// values beyond 2**53).
+func numpyWidenForCompare(d dtypes.DType, v *big.Int) dtypes.DType {
+	lo, hi := d.IntRange()
+	for _, c := range []dtypes.DType{dtypes.I16, dtypes.I32, dtypes.I64} {
+		clo, chi := c.IntRange()
+		if lo >= clo && hi <= chi && numpyIntFits(v, c) {
+			return c
+		}
+	}
+	if lo >= 0 && numpyIntFits(v, dtypes.U64) {
+		return dtypes.U64
+	}
+	return dtypes.F64
+}
+
+func (p numpyPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
+	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyPyDType)
+	if err != nil {
+		return Result{}, err
+	}
+	return numpyUnary("numpy", op, a, false)
+}
+
+// numpyUnary applies NumPy's ufunc and reduction rules to one operand.
+// legacy selects NumPy 1 (floor, ceil and trunc of ints give floats).
+func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
+	d := a.d
+	keep := a.weak && (op.Class() == SameType || op.Class() == BitNot || op.Class() == LogicalNot)
+	res := func(out, compute dtypes.DType, rule string) (Result, error) {
+		return Result{Type: dtypes.Type{DType: out, Weak: keep}, Compute: compute, Rule: rule}, nil
+	}
+	switch op.Class() {
+	case SameType:
+		if d == dtypes.Bool && op == Neg {
+			return Result{}, Errorf(p, 0, "the boolean negative, the `-` operator, is not supported; use ~ or logical_not instead")
+		}
+		return res(d, d, "the operand's dtype")
+	case BitNot:
+		if d.IsInexact() {
+			return Result{}, Errorf(p, 0, "~ (invert) needs an int or bool operand, got %s", d.FullName())
+		}
+		return res(d, d, "the operand's dtype")
+	case LogicalNot:
+		return res(dtypes.Bool, dtypes.Bool, "logical_not gives bool")
+	case FloatFn:
+		if d.IsComplex() && (op == Erf || op == Gelu) {
+			return Result{}, Errorf(p, 0, "%s is not defined for complex (%s)", op, d.FullName())
+		}
+		f := numpyFloatFor(d)
+		if f == d {
+			return res(d, d, "a float operand keeps its dtype")
+		}
+		return res(f, f, fmt.Sprintf("%s of %s uses the first ufunc loop that holds it safely: %s", op, d.FullName(), f.FullName()))
+	case Rounding:
+		if d.IsComplex() && op != Round && op != RoundEven {
+			return Result{}, Errorf(p, 0, "%s is not supported for complex (%s)", op, d.FullName())
+		}
+		if legacy && (op == Floor || op == Ceil || op == Trunc) && !d.IsInexact() {
+			f := numpyFloatFor(d)
+			return res(f, f, fmt.Sprintf("NumPy 1's %s has only float loops: %s computes in %s", op, d.FullName(), f.FullName()))
+		}
+		return res(d, d, "rounding keeps the dtype (ints and bools are returned unchanged)")
+	case Predicate:
+		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
+	case SumProd:
+		switch {
+		case d == dtypes.Bool || (d.IsSigned() && d.Bits() < 64):
+			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s accumulates in the default int64", op, d.FullName()))
+		case d.IsUnsigned() && d.Bits() < 64:
+			return res(dtypes.U64, dtypes.U64, fmt.Sprintf("%s of %s accumulates in uint64", op, d.FullName()))
+		}
+		return res(d, d, fmt.Sprintf("%s keeps %s", op, d.FullName()))
+	case MeanOp:
+		switch {
+		case d == dtypes.Bool || d.IsInt():
+			return res(dtypes.F64, dtypes.F64, fmt.Sprintf("mean of %s is float64", d.FullName()))
+		case d == dtypes.F16:
+			return res(d, dtypes.F32, "mean of float16 is float16, computed with float32 intermediates")
+		}
+		return res(d, d, fmt.Sprintf("mean keeps %s", d.FullName()))
+	case Extreme:
+		return res(d, d, "the operand's dtype")
+	case ArgOp:
+		return res(dtypes.I64, d, fmt.Sprintf("%s gives an intp (int64) index", op))
+	case BoolReduce:
+		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
+	}
+	return Result{}, Errorf(p, -1, "unknown operation %s", op)
+}
+
+// numpyUfunc applies the ufunc rules of NumPy (both versions) for op to the
+// promoted type t: bool loops, true division to float64, comparison results.
+func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, error) {
+	r := Result{Type: t, Compute: t.DType, Rule: rule}
+	d := t.DType
+	switch op.Class() {
+	case Arith:
+		if d == dtypes.Bool {
+			switch op {
+			case Sub:
+				return Result{}, Errorf(p, -1, "boolean subtract, the `-` operator, is not supported; use ^ (bitwise_xor) or logical_xor instead")
+			case Pow:
+				r.Type.DType, r.Compute = dtypes.I8, dtypes.I8
+				r.Rule += "; power has no bool loop, so bools compute in int8"
+			}
+		}
+	case Div:
+		if d == dtypes.Bool || d.IsInt() {
+			r.Type.DType, r.Compute = dtypes.F64, dtypes.F64
+			r.Rule += fmt.Sprintf("; true division of %s computes in float64", d.FullName())
+		}
+	case DivMod:
+		if d.IsComplex() {
+			return Result{}, Errorf(p, -1, "%s is not supported for complex (%s)", op, d.FullName())
+		}
+		if d == dtypes.Bool {
+			r.Type.DType, r.Compute = dtypes.I8, dtypes.I8
+			r.Rule += fmt.Sprintf("; %s has no bool loop, so bools compute in int8", op)
+		}
+	case Compare:
+		r.Type.DType = dtypes.Bool
+		r.Rule += "; the comparison is made in " + d.FullName() + " and gives bool"
+	case Bitwise:
+		if d.IsInexact() {
+			return Result{}, Errorf(p, -1, "%s needs int or bool operands, got %s", op, d.FullName())
+		}
+		if d == dtypes.Bool && (op == Shl || op == Shr) {
+			r.Type.DType, r.Compute = dtypes.I8, dtypes.I8
+			r.Rule += fmt.Sprintf("; %s has no bool loop, so bools compute in int8", op)
+		}
+	case Logical:
+		r.Type.DType, r.Compute = dtypes.Bool, dtypes.Bool
+		r.Rule += "; logical " + op.String() + " gives bool"
+	}
+	return r, nil
+}
+
+// numpyWeakWith is NEP 50: the dtype that a Python scalar of kind k meets
+// an array of dtype d at, and why.
+func numpyWeakWith(k ScalarKind, d dtypes.DType) (dtypes.DType, string) {
+	switch k {
+	case BoolScalar:
+		return d, fmt.Sprintf("NEP 50: a Python bool takes the array's dtype %s", d.FullName())
+	case IntScalar:
+		if d == dtypes.Bool {
+			return dtypes.I64, "NEP 50: a Python int with a bool array gives the default int64"
+		}
+		return d, fmt.Sprintf("NEP 50: a Python int takes the array's dtype %s", d.FullName())
+	case FloatScalar:
+		switch {
+		case d == dtypes.Bool || d.IsInt():
+			return dtypes.F64, fmt.Sprintf("NEP 50: a Python float with an %s array gives float64", numpyKindWord(d))
+		case d == dtypes.BF16 || d.IsFloat8():
+			return dtypes.F32, fmt.Sprintf("ml_dtypes: a Python float with %s gives float32", d.FullName())
+		}
+		return d, fmt.Sprintf("NEP 50: a Python float takes the array's dtype %s", d.FullName())
+	default:
+		switch {
+		case d.IsComplex():
+			return d, fmt.Sprintf("NEP 50: a Python complex takes the array's dtype %s", d.FullName())
+		case d == dtypes.F64 || d == dtypes.Bool || d.IsInt():
+			return dtypes.C128, fmt.Sprintf("NEP 50: a Python complex with a %s array gives complex128", d.FullName())
+		}
+		return dtypes.C64, fmt.Sprintf("NEP 50: a Python complex with a %s array gives complex64, the complex type that keeps its precision", d.FullName())
+	}
+}
+
+// numpyKindWord describes a dtype's kind for messages ("int", "bool").
+func numpyKindWord(d dtypes.DType) string {
+	switch {
+	case d == dtypes.Bool:
+		return "bool"
+	case d.IsInt():
+		return "int"
+	case d.IsFloat():
+		return "float"
+	}
+	return "complex"
+}
+
+// numpyNoCommon is the error for two dtypes without a common dtype.
+func numpyNoCommon(p string, a, b dtypes.DType) error {
+	return Errorf(p, -1, "%s and %s have no common dtype (DTypePromotionError: ml_dtypes defines no promotion between them)", a.FullName(), b.FullName())
+}
+
+// numpyPromote is numpy.promote_types over NumPy 2's dtypes, ml_dtypes'
+// bfloat16 and float8 included.
+func numpyPromote(a, b dtypes.DType) (dtypes.DType, bool) {
+	if numpyIsML(b) && !numpyIsML(a) {
+		a, b = b, a
+	}
+	if numpyIsML(a) {
+		return numpyMLPromote(a, b)
+	}
+	return numpyClassic(a, b), true
+}
+
+func numpyIsML(d dtypes.DType) bool { return d == dtypes.BF16 || d.IsFloat8() }
+
+// numpyMLPromote holds ml_dtypes' promotion rules for its type ml with d:
+// it absorbs bool, int8 and uint8, gives way to float32 and wider, and
+// float8_e5m2 (a subset of float16) also meets 16- and 32-bit types at the
+// float that holds them. Everything else has no common dtype.
+func numpyMLPromote(ml, d dtypes.DType) (dtypes.DType, bool) {
+	switch {
+	case ml == d:
+		return ml, true
+	case d == dtypes.Bool || d == dtypes.I8 || d == dtypes.U8:
+		return ml, true
+	case d == dtypes.F32 || d == dtypes.F64 || d.IsComplex():
+		return d, true
+	case ml == dtypes.F8E5M2 && (d == dtypes.I16 || d == dtypes.U16 || d == dtypes.F16):
+		return dtypes.F32, true
+	case ml == dtypes.F8E5M2 && d.IsInt():
+		return dtypes.F64, true
+	}
+	return dtypes.Invalid, false
+}
+
+// numpyClassic is numpy.promote_types over the builtin dtypes: the smallest
+// dtype both can be cast to safely (uint64 with a signed int is float64).
+func numpyClassic(a, b dtypes.DType) dtypes.DType {
+	if a == b || b == dtypes.Bool {
+		return a
+	}
+	if a == dtypes.Bool {
+		return b
+	}
+	if numpyCategory(a) > numpyCategory(b) {
+		a, b = b, a
+	}
+	switch {
+	case a.IsInt() && b.IsInt():
+		if a.IsSigned() == b.IsSigned() {
+			return numpyWider(a, b)
+		}
+		u, s := a, b
+		if a.IsSigned() {
+			u, s = b, a
+		}
+		if s.Bits() > u.Bits() {
+			return s
+		}
+		return numpySignedAbove(u)
+	case a.IsInt() && b.IsFloat():
+		return numpyWider(numpyFloatFor(a), b)
+	case a.IsInt():
+		return numpyWider(numpyComplexFor(numpyFloatFor(a)), b)
+	case a.IsFloat() && b.IsFloat():
+		return numpyWider(a, b)
+	case a.IsFloat():
+		return numpyWider(numpyComplexFor(a), b)
+	}
+	return numpyWider(a, b)
+}
+
+// numpyCategory orders the kinds: bool < int < float < complex.
+func numpyCategory(d dtypes.DType) int {
+	switch {
+	case d == dtypes.Bool:
+		return 0
+	case d.IsInt():
+		return 1
+	case d.IsFloat():
+		return 2
+	}
+	return 3
+}
+
+func numpyWider(a, b dtypes.DType) dtypes.DType {
+	if b.Bits() > a.Bits() {
+		return b
+	}
+	return a
+}
+
+// numpySignedAbove is the smallest signed int holding unsigned u (float64
+// for uint64).
+func numpySignedAbove(u dtypes.DType) dtypes.DType {
+	switch u {
+	case dtypes.U8:
+		return dtypes.I16
+	case dtypes.U16:
+		return dtypes.I32
+	case dtypes.U32:
+		return dtypes.I64
+	}
+	return dtypes.F64
+}
+
+// numpySignedOf is the signed int of the same width as unsigned u.
+func numpySignedOf(u dtypes.DType) dtypes.DType {
+	switch u {
+	case dtypes.U8:
+		return dtypes.I8
+	case dtypes.U16:
+		return dtypes.I16
+	case dtypes.U32:
+		return dtypes.I32
+	case dtypes.U64:
+		return dtypes.I64
+	}
+	return u
+}
+
+// numpyFloatFor is the float loop NumPy picks for a float-producing ufunc on
+// d: the smallest of float16 < float32 < float64 that holds d exactly (bool
+// and 8-bit ints: float16; 16-bit: float32; wider: float64). Inexact dtypes
+// are returned unchanged.
+func numpyFloatFor(d dtypes.DType) dtypes.DType {
+	if d.IsInexact() {
+		return d
+	}
+	switch d.Bits() {
+	case 8:
+		return dtypes.F16
+	case 16:
+		return dtypes.F32
+	}
+	return dtypes.F64
+}
+
+// numpyComplexFor is the smallest complex dtype that holds float f.
+func numpyComplexFor(f dtypes.DType) dtypes.DType {
+	if f == dtypes.F64 {
+		return dtypes.C128
+	}
+	return dtypes.C64
+}
+
+// numpyDefault is the default dtype of a Python scalar kind in NumPy.
+func numpyDefault(k ScalarKind) dtypes.DType {
+	switch k {
+	case BoolScalar:
+		return dtypes.Bool
+	case IntScalar:
+		return dtypes.I64
+	case FloatScalar:
+		return dtypes.F64
+	}
+	return dtypes.C128
+}
+
+// numpyPyDType is the dtype np.asarray gives a Python scalar: int64, or
+// uint64 for an int beyond int64; false for an int beyond both.
+func numpyPyDType(v Scalar) (dtypes.DType, bool) {
+	if v.Kind == IntScalar {
+		switch {
+		case numpyIntFits(v.Int, dtypes.I64):
+			return dtypes.I64, true
+		case numpyIntFits(v.Int, dtypes.U64):
+			return dtypes.U64, true
+		}
+		return dtypes.Invalid, false
+	}
+	return numpyDefault(v.Kind), true
+}
+
+// A numpyArg is an operand as the value-aware policies (numpy, numpy1,
+// torch, array-api) see it.
+type numpyArg struct {
+	idx  int          // operand index, for blame
+	d    dtypes.DType // its dtype (a literal's: from its value)
+	weak bool         // a Python scalar (literal) or a weak value
+	lit  bool
+	kind ScalarKind // the Python kind of a weak operand
+	v    *Scalar    // the value, when known
+	rank int
+}
+
+// numpyArgOf checks operand o against the policy's dtype set and describes
+// it. A literal's dtype comes from its value through pyDType.
+func numpyArgOf(p string, set []dtypes.DType, idx int, o Operand, pyDType func(Scalar) (dtypes.DType, bool)) (numpyArg, error) {
+	a := numpyArg{idx: idx, d: o.Type.DType, weak: o.Literal || o.Type.Weak, lit: o.Literal, v: o.Value, rank: o.Rank}
+	if o.Literal && o.Value != nil {
+		d, ok := pyDType(*o.Value)
+		if !ok {
+			return a, Errorf(p, idx, "Python int %s does not fit any dtype of %s (it is outside int64 and uint64)", o.Value, p)
+		}
+		a.d = d
+		a.kind = o.Value.Kind
+		return a, nil
+	}
+	if !numpyHas(set, a.d) {
+		return a, Errorf(p, idx, "no dtype %s in %s", a.d, p)
+	}
+	a.kind = numpyKindOf(a.d)
+	return a, nil
+}
+
+// numpyKindOf is the Python scalar kind of dtype d.
+func numpyKindOf(d dtypes.DType) ScalarKind {
+	switch {
+	case d == dtypes.Bool:
+		return BoolScalar
+	case d.IsInt():
+		return IntScalar
+	case d.IsFloat():
+		return FloatScalar
+	}
+	return ComplexScalar
+}
+
+// numpyHas reports whether d is in set.
+func numpyHas(set []dtypes.DType, d dtypes.DType) bool {
+	for _, s := range set {
+		if s == d {
+			return true
+		}
+	}
+	return false
+}
+
+// numpyIntFits reports whether integer v is in the range of integer (or
+// bool) dtype d.
+func numpyIntFits(v *big.Int, d dtypes.DType) bool {
+	if v == nil {
+		return true
+	}
+	lo, hi := d.IntRange()
+	return v.Cmp(big.NewInt(lo)) >= 0 && v.Cmp(new(big.Int).SetUint64(hi)) <= 0
+}
+
+// numpyOverflowLimit is the smallest magnitude that rounds past the largest
+// finite value of float format d (the real part of a complex d) under
+// round-to-nearest-even: (2 − 2^−(m+1))·2^emax for IEEE formats; 464 for
+// float8_e4m3fn (largest 448, no infinity); +Inf for float64.
+func numpyOverflowLimit(d dtypes.DType) float64 {
+	r := d.Real()
+	switch r {
+	case dtypes.F64:
+		return math.Inf(1)
+	case dtypes.F8E4M3:
+		return 464
+	}
+	m, e := r.MantissaBits(), r.ExponentBits()
+	emax := 1<<(e-1) - 1
+	return math.Ldexp(2-math.Ldexp(1, -(m+1)), emax)
+}
+
+// numpyOverflows reports whether the finite value f becomes infinite (or
+// NaN) when rounded to float format d.
+func numpyOverflows(f float64, d dtypes.DType) bool {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return false
+	}
+	return math.Abs(f) >= numpyOverflowLimit(d)
+}
+
+// numpyIntToFloat converts v to the nearest float64 (as Python's float(v)
+// does); ok is false when it is too large for float64.
+func numpyIntToFloat(v *big.Int) (float64, bool) {
+	if v == nil {
+		return 0, true
+	}
+	f, _ := new(big.Float).SetInt(v).Float64()
+	return f, !math.IsInf(f, 0)
+}
+
+// numpyValueFits checks that a weak scalar v converts to dtype d the way
+// NumPy 2 converts it: ints must be in range, and the conversion to a float
+// format must not overflow (NumPy's "overflow encountered in cast", an error
+// in the reference tables). ml_dtypes converts Python ints through int64.
+// It returns "" when v fits, else the reason.
+func numpyValueFits(v Scalar, d dtypes.DType) string {
+	switch v.Kind {
+	case BoolScalar:
+		return ""
+	case IntScalar:
+		switch {
+		case d.IsInt() || d == dtypes.Bool:
+			if !numpyIntFits(v.Int, d) {
+				return fmt.Sprintf("Python int %s is out of bounds for %s", v.Int, d.FullName())
+			}
+		case numpyIsML(d):
+			if !numpyIntFits(v.Int, dtypes.I64) {
+				return fmt.Sprintf("Python int %s cannot be converted to %s (ml_dtypes converts Python ints through int64)", v.Int, d.FullName())
+			}
+		default:
+			f, ok := numpyIntToFloat(v.Int)
+			if !ok {
+				return fmt.Sprintf("Python int %s is too large to convert to float", v.Int)
+			}
+			if numpyOverflows(f, d) {
+				return fmt.Sprintf("Python int %s overflows %s (overflow encountered in cast)", v.Int, d.FullName())
+			}
+		}
+	case FloatScalar:
+		if d.IsInexact() && numpyOverflows(v.Float, d) {
+			return fmt.Sprintf("Python float %s overflows %s (overflow encountered in cast)", v, d.FullName())
+		}
+	case ComplexScalar:
+		if d.IsComplex() && (numpyOverflows(real(v.Complex), d) || numpyOverflows(imag(v.Complex), d)) {
+			return fmt.Sprintf("Python complex %s overflows %s (overflow encountered in cast)", v, d.FullName())
+		}
+	}
+	return ""
+}
+
+// numpyConvert checks an explicit conversion of literal v to dtype d, as
+// in i8(300). intStrict makes an int out of the dtype's range an error
+// (NumPy 2, PyTorch, JAX); floatStrict makes a float conversion that
+// overflows or is invalid an error (NumPy 2 warns, and the reference tables
+// count such warnings as errors; PyTorch raises). Complex values never
+// convert to a real dtype.
+func numpyConvert(p string, v Scalar, d dtypes.DType, intStrict, floatStrict bool) error {
+	if d == dtypes.Bool {
+		return nil
+	}
+	if v.Kind == ComplexScalar && !d.IsComplex() {
+		return Errorf(p, 0, "cannot convert complex %s to %s", v, d.FullName())
+	}
+	if d.IsInt() {
+		switch v.Kind {
+		case IntScalar:
+			if !numpyIntFits(v.Int, dtypes.I64) && !numpyIntFits(v.Int, dtypes.U64) {
+				return Errorf(p, 0, "Python int %s is too large to convert to %s", v.Int, d.FullName())
+			}
+			if intStrict && !numpyIntFits(v.Int, d) {
+				return Errorf(p, 0, "Python int %s is out of bounds for %s", v.Int, d.FullName())
+			}
+		case FloatScalar:
+			if !floatStrict {
+				return nil
+			}
+			f := math.Trunc(v.Float)
+			lo, hi := d.IntRange()
+			if math.IsNaN(f) || f < float64(lo) || f >= float64(hi)+1 {
+				return Errorf(p, 0, "float %s cannot be converted to %s (invalid value encountered in cast)", v, d.FullName())
+			}
+		}
+		return nil
+	}
+	switch v.Kind {
+	case IntScalar:
+		f, ok := numpyIntToFloat(v.Int)
+		if !ok {
+			return Errorf(p, 0, "Python int %s is too large to convert to float", v.Int)
+		}
+		if floatStrict && numpyOverflows(f, d) {
+			return Errorf(p, 0, "Python int %s overflows %s (overflow encountered in cast)", v.Int, d.FullName())
+		}
+	case FloatScalar:
+		if floatStrict && numpyOverflows(v.Float, d) {
+			return Errorf(p, 0, "float %s overflows %s (overflow encountered in cast)", v, d.FullName())
+		}
+	case ComplexScalar:
+		if floatStrict && (numpyOverflows(real(v.Complex), d) || numpyOverflows(imag(v.Complex), d)) {
+			return Errorf(p, 0, "complex %s overflows %s (overflow encountered in cast)", v, d.FullName())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,379 @@
+package promote
+
+import (
+	"fmt"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// The torch policy: PyTorch's at::result_type (refs/torch.json).
+//
+// Operands fall in three groups: tensors with dimensions, zero-dim tensors,
+// and wrapped numbers (Python scalars: bool, int as int64, float as the
+// default float32, complex as complex64). Each group promotes within itself
+// by torch.promote_types; then a lower group takes part only when it is of a
+// higher category (bool < int < float < complex): int8 + int64(0-d) is int8,
+// int8 + 1.5 is float32. A complex from a lower group meeting a float keeps
+// the float's precision (float64 + 1j is complex128).
+//
+// torch.promote_types refuses float8 with any other dtype, and uint16,
+// uint32 and uint64 with anything but themselves and floats.
+
+func init() {
+	register("torch", func() Policy { return torchPolicy{} })
+}
+
+type torchPolicy struct{}
+
+var torchDTypes = numpyDTypes
+
+func (torchPolicy) Name() string { return "torch" }
+
+func (torchPolicy) Title() string { return "PyTorch" }
+
+func (torchPolicy) DTypes() []dtypes.DType { return torchDTypes }
+
+func (torchPolicy) Host() Host { return Python }
+
+func (torchPolicy) Check(d dtypes.DType) (dtypes.DType, string, error) {
+	if numpyHas(torchDTypes, d) {
+		return d, "", nil
+	}
+	return dtypes.Invalid, "", Errorf("torch", -1, "no dtype %s (PyTorch has bool, i8–i64, u8–u64, f16, bf16, f32, f64, c64, c128, f8e4m3, f8e5m2)", d)
+}
+
+// torchWrapped is the dtype of a wrapped number (a Python scalar): bool,
+// int64 (uint64 for an int above int64), the default float32, complex64.
+func torchWrapped(v Scalar) (dtypes.DType, bool) {
+	switch v.Kind {
+	case BoolScalar:
+		return dtypes.Bool, true
+	case IntScalar:
+		return numpyPyDType(v)
+	case FloatScalar:
+		return dtypes.F32, true
+	}
+	return dtypes.C64, true
+}
+
+// Literal gives a Python scalar its wrapped-number dtype, weak.
+func (torchPolicy) Literal(v Scalar) (dtypes.Type, error) {
+	d, ok := torchWrapped(v)
+	if !ok {
+		return dtypes.Type{}, Errorf("torch", 0, "Python int %s is too large for PyTorch (Overflow when unpacking long)", v)
+	}
+	return dtypes.Weak(d), nil
+}
+
+// ArrayLiteral gives torch.tensor's dtype for a list of Python scalars.
+func (torchPolicy) ArrayLiteral(k ScalarKind) (dtypes.Type, error) {
+	d, _ := torchWrapped(Scalar{Kind: k})
+	return dtypes.Strong(d), nil
+}
+
+// Convert checks torch.tensor(v, dtype=d): values that overflow d are
+// refused ("value cannot be converted to type … without overflow").
+func (p torchPolicy) Convert(v Scalar, d dtypes.DType) error {
+	if _, _, err := p.Check(d); err != nil {
+		return err
+	}
+	return numpyConvert("torch", v, d, true, true)
+}
+
+// torchName is the torch spelling of a dtype, for messages.
+func torchName(d dtypes.DType) string { return "torch." + d.FullName() }
+
+// torchPromoteTypes is torch.promote_types.
+func torchPromoteTypes(a, b dtypes.DType) (dtypes.DType, error) {
+	if a == b {
+		return a, nil
+	}
+	if a.IsFloat8() || b.IsFloat8() {
+		return dtypes.Invalid, Errorf("torch", -1, "promotion for float8 types is not supported (%s with %s)", torchName(a), torchName(b))
+	}
+	if torchBareUnsigned(a) || torchBareUnsigned(b) {
+		switch {
+		case a.IsFloat():
+			return a, nil
+		case b.IsFloat():
+			return b, nil
+		}
+		return dtypes.Invalid, Errorf("torch", -1, "promotion for uint16, uint32, uint64 types is not supported (%s with %s); only floats promote with them", torchName(a), torchName(b))
+	}
+	if a == dtypes.Bool {
+		return b, nil
+	}
+	if b == dtypes.Bool {
+		return a, nil
+	}
+	if numpyCategory(a) > numpyCategory(b) {
+		a, b = b, a
+	}
+	switch {
+	case a.IsInt() && b.IsInt():
+		if a.IsSigned() == b.IsSigned() {
+			return numpyWider(a, b), nil
+		}
+		// uint8 with a signed int: the signed int of at least 16 bits.
+		s := b
+		if a.IsSigned() {
+			s = a
+		}
+		return numpyWider(dtypes.I16, s), nil
+	case a.IsInt():
+		return b, nil
+	case a.IsFloat() && b.IsFloat():
+		if a.Bits() == b.Bits() {
+			return dtypes.F32, nil // float16 with bfloat16
+		}
+		return numpyWider(a, b), nil
+	case a.IsFloat():
+		if a == dtypes.F64 {
+			return dtypes.C128, nil
+		}
+		return b, nil
+	}
+	return numpyWider(a, b), nil
+}
+
+// torchBareUnsigned reports the "barebones" unsigned types uint16–uint64.
+func torchBareUnsigned(d dtypes.DType) bool {
+	return d == dtypes.U16 || d == dtypes.U32 || d == dtypes.U64
+}
+
+// torchToComplex is c10::toComplexType for a float.
+func torchToComplex(f dtypes.DType) (dtypes.DType, error) {
+	switch f {
+	case dtypes.F16:
+		return dtypes.Invalid, Errorf("torch", -1, "the result would be torch.complex32 (a float16 meeting a complex scalar keeps half precision), and tensorsh has no complex32 dtype")
+	case dtypes.BF16, dtypes.F32:
+		return dtypes.C64, nil
+	case dtypes.F64:
+		return dtypes.C128, nil
+	}
+	return dtypes.Invalid, Errorf("torch", -1, "unknown complex type for %s: a float8 tensor cannot meet a complex scalar", torchName(f))
+}
+
+// torchCombine is at::native's combine_categories: the group higher meets
+// the lower-priority group lower (Invalid means the group is empty).
+func torchCombine(higher, lower dtypes.DType) (dtypes.DType, error) {
+	switch {
+	case higher == dtypes.Invalid:
+		return lower, nil
+	case lower == dtypes.Invalid:
+		return higher, nil
+	case higher.IsComplex():
+		return higher, nil
+	case lower.IsComplex():
+		if higher.IsFloat() {
+			return torchToComplex(higher)
+		}
+		return lower, nil
+	case higher.IsFloat():
+		return higher, nil
+	case higher == dtypes.Bool || lower.IsFloat():
+		return torchPromoteTypes(higher, lower)
+	}
+	return higher, nil
+}
+
+// torchGroup names an operand's group.
+func torchGroup(a numpyArg) int {
+	switch {
+	case a.weak:
+		return 2 // wrapped number
+	case a.rank == 0:
+		return 1 // zero-dim tensor
+	}
+	return 0 // tensor with dimensions
+}
+
+var torchGroupNames = [...]string{"tensor", "0-dim tensor", "Python scalar"}
+
+// resultType is at::result_type of a and b, with the rule that fired.
+func (p torchPolicy) resultType(a, b numpyArg) (dtypes.DType, string, error) {
+	var groups [3]dtypes.DType
+	for _, o := range []numpyArg{a, b} {
+		g, d := torchGroup(o), o.d
+		if g == 2 && !o.lit {
+			// A weak value that is not a literal acts as a wrapped number
+			// of its kind.
+			d, _ = torchWrapped(Scalar{Kind: o.kind})
+		}
+		if groups[g] == dtypes.Invalid {
+			groups[g] = d
+			continue
+		}
+		r, err := torchPromoteTypes(groups[g], d)
+		if err != nil {
+			return dtypes.Invalid, "", err
+		}
+		groups[g] = r
+	}
+	low, err := torchCombine(groups[1], groups[2])
+	if err != nil {
+		return dtypes.Invalid, "", err
+	}
+	d, err := torchCombine(groups[0], low)
+	if err != nil {
+		return dtypes.Invalid, "", err
+	}
+	ga, gb := torchGroup(a), torchGroup(b)
+	var rule string
+	switch {
+	case ga == gb:
+		rule = fmt.Sprintf("torch.promote_types(%s, %s) is %s", torchName(a.d), torchName(b.d), torchName(d))
+	default:
+		hi, lo := a, b
+		if gb < ga {
+			hi, lo = b, a
+		}
+		loD := groups[torchGroup(lo)]
+		switch {
+		case d == hi.d:
+			rule = fmt.Sprintf("the %s (%s) is not of a higher category than the %s (%s), so the %s's dtype wins", torchGroupNames[torchGroup(lo)], torchName(loD), torchGroupNames[torchGroup(hi)], torchName(hi.d), torchGroupNames[torchGroup(hi)])
+		case loD.IsComplex() && hi.d.IsFloat():
+			rule = fmt.Sprintf("the complex %s meets a %s %s: the complex type of its precision, %s", torchGroupNames[torchGroup(lo)], torchGroupNames[torchGroup(hi)], torchName(hi.d), torchName(d))
+		default:
+			rule = fmt.Sprintf("the %s (%s) is of a higher category than the %s (%s), so it takes part: %s", torchGroupNames[torchGroup(lo)], torchName(loD), torchGroupNames[torchGroup(hi)], torchName(hi.d), torchName(d))
+		}
+	}
+	return d, rule, nil
+}
+
+func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	a, err := numpyArgOf("torch", torchDTypes, 0, x, torchWrapped)
+	if err != nil {
+		return Result{}, err
+	}
+	b, err := numpyArgOf("torch", torchDTypes, 1, y, torchWrapped)
+	if err != nil {
+		return Result{}, err
+	}
+	if op == Sub && (a.d == dtypes.Bool || b.d == dtypes.Bool) {
+		return Result{}, Errorf("torch", -1, "subtraction, the `-` operator, with a bool tensor is not supported; use ^ or logical_xor (or ~ to invert a mask)")
+	}
+	d, rule, err := p.resultType(a, b)
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{Type: dtypes.Type{DType: d, Weak: a.weak && b.weak}, Compute: d, Rule: rule}
+	ordering := op == Maximum || op == Minimum || op == Clip || op == Lt || op == Le || op == Gt || op == Ge
+	if ordering && d.IsComplex() {
+		return Result{}, Errorf("torch", -1, "%s is not supported for complex tensors (%s)", op, torchName(d))
+	}
+	switch op.Class() {
+	case Arith:
+		if d == dtypes.Bool && (op == Pow || op == MatMul) {
+			return Result{}, Errorf("torch", -1, "%s is not implemented for bool", op)
+		}
+		if err := numpyNegativePower("torch", op, r, b); err != nil {
+			return Result{}, err
+		}
+	case Div:
+		if d == dtypes.Bool || d.IsInt() {
+			r.Type.DType, r.Compute = dtypes.F32, dtypes.F32
+			r.Rule += fmt.Sprintf("; true division of %s gives the default float32", torchName(d))
+		}
+	case DivMod:
+		if d == dtypes.Bool || d.IsComplex() {
+			return Result{}, Errorf("torch", -1, "%s is not implemented for %s", op, torchName(d))
+		}
+		r.ZeroDivError = d.IsInt()
+	case Compare:
+		r.Type.DType = dtypes.Bool
+		r.Rule += "; the comparison is made in " + torchName(d) + " and gives bool"
+	case Bitwise:
+		if d.IsInexact() {
+			return Result{}, Errorf("torch", -1, "%s is not implemented for %s: it needs int or bool tensors", op, torchName(d))
+		}
+		if d == dtypes.Bool && (op == Shl || op == Shr) {
+			return Result{}, Errorf("torch", -1, "%s is not implemented for bool", op)
+		}
+	case Logical:
+		r.Type.DType, r.Compute = dtypes.Bool, dtypes.Bool
+		r.Rule = "logical " + op.String() + " converts both operands to bool"
+	}
+	return r, nil
+}
+
+func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
+	a, err := numpyArgOf("torch", torchDTypes, 0, x, torchWrapped)
+	if err != nil {
+		return Result{}, err
+	}
+	d := a.d
+	keep := a.weak && (op.Class() == SameType || op.Class() == BitNot || op.Class() == LogicalNot)
+	res := func(out, compute dtypes.DType, rule string) (Result, error) {
+		return Result{Type: dtypes.Type{DType: out, Weak: keep}, Compute: compute, Rule: rule}, nil
+	}
+	noComplex := func() error {
+		if d.IsComplex() {
+			return Errorf("torch", 0, "%s is not supported for complex tensors (%s)", op, torchName(d))
+		}
+		return nil
+	}
+	half := func(out dtypes.DType) dtypes.DType {
+		if out == dtypes.F16 || out == dtypes.BF16 {
+			return dtypes.F32
+		}
+		return out
+	}
+	switch op.Class() {
+	case SameType:
+		if op == Neg && d == dtypes.Bool {
+			return Result{}, Errorf("torch", 0, "negation, the `-` operator, on a bool tensor is not supported; use ~ or logical_not to invert a mask")
+		}
+		if op == Relu {
+			if err := noComplex(); err != nil {
+				return Result{}, err
+			}
+		}
+		return res(d, d, "the operand's dtype")
+	case BitNot:
+		if d.IsInexact() {
+			return Result{}, Errorf("torch", 0, "~ (bitwise_not) is not implemented for %s: it needs an int or bool tensor", torchName(d))
+		}
+		return res(d, d, "the operand's dtype")
+	case LogicalNot:
+		return res(dtypes.Bool, dtypes.Bool, "logical_not gives bool")
+	case FloatFn:
+		if d.IsComplex() && (op == Erf || op == Gelu) {
+			return Result{}, Errorf("torch", 0, "%s is not implemented for complex (%s)", op, torchName(d))
+		}
+		if d == dtypes.Bool || d.IsInt() {
+			return res(dtypes.F32, dtypes.F32, fmt.Sprintf("%s of %s gives the default float32", op, torchName(d)))
+		}
+		return res(d, d, "a float operand keeps its dtype")
+	case Rounding:
+		if err := noComplex(); err != nil {
+			return Result{}, err
+		}
+		return res(d, d, "rounding keeps the dtype (ints and bools are returned unchanged)")
+	case Predicate:
+		return res(dtypes.Bool, d, op.String()+" gives bool")
+	case SumProd:
+		if d == dtypes.Bool || d.IsInt() {
+			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s gives int64 (integral inputs are promoted to int64)", op, torchName(d)))
+		}
+		return res(d, half(d), fmt.Sprintf("%s keeps %s", op, torchName(d)))
+	case MeanOp:
+		if d == dtypes.Bool || d.IsInt() {
+			return Result{}, Errorf("torch", 0, "mean(): could not infer output dtype; the input must be a float or complex tensor, got %s", torchName(d))
+		}
+		return res(d, half(d), fmt.Sprintf("mean keeps %s", torchName(d)))
+	case Extreme:
+		if err := noComplex(); err != nil {
+			return Result{}, err
+		}
+		return res(d, d, "the operand's dtype")
+	case ArgOp:
+		if err := noComplex(); err != nil {
+			return Result{}, err
+		}
+		return res(dtypes.I64, d, op.String()+" gives an int64 index")
+	case BoolReduce:
+		return res(dtypes.Bool, d, op.String()+" gives bool")
+	}
+	return Result{}, Errorf("torch", -1, "unknown operation %s", op)
+}
