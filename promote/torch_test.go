@@ -1,6 +1,11 @@
 package promote
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
 
 // torchRefs checks the torch policy against every cell of refs/torch.json:
 // pairs (torch.promote_types), tensors meeting Python scalars
@@ -21,4 +26,120 @@ func TestTorchRefs(t *testing.T) {
 	if n.Checked != 289+170+289 {
 		t.Errorf("torch: checked %d cells, want %d", n.Checked, 289+170+289)
 	}
+}
+
+func TestTorchBinary(t *testing.T) {
+	p := refsMust(t, "torch")
+	const (
+		b, i8, i16, i64, u8, u16 = dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I64, dtypes.U8, dtypes.U16
+		f16, bf16, f32, f64      = dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64
+		c64, c128, e4            = dtypes.C64, dtypes.C128, dtypes.F8E4M3
+	)
+	one, onef := Int64Value(1), FloatValue(1)
+	mineBinary(t, p, []mineBin{
+		{mineArr(i8), Add, mineLit(p, 1.5), "f32", f32},
+		{mineArr(i8), Add, mineLit(p, 300), "i8", 0},
+		{mineArr(i8), Add, mineZero(i64, &one), "i8", 0},
+		{mineArr(i8), Add, mineZero(f64, &onef), "f64", 0},
+		{mineArr(f16), Add, mineZero(f64, &onef), "f16", 0},
+		{mineArr(f64), Add, mineLit(p, 1i), "c128", 0},
+		{mineArr(bf16), Add, mineLit(p, 1i), "c64", 0},
+		{mineArr(f16), Add, mineLit(p, 1i), "error@-1: complex32", 0},
+		{mineArr(e4), Add, mineLit(p, 1i), "error@-1: float8", 0},
+		{mineArr(u16), Add, mineArr(i8), "error@-1: uint16, uint32, uint64", 0},
+		{mineArr(u16), Add, mineArr(f16), "f16", 0},
+		{mineArr(e4), Add, mineArr(f32), "error@-1: float8", 0},
+		{mineArr(e4), Add, mineArr(e4), "f8e4m3", 0},
+		{mineArr(f16), Add, mineArr(bf16), "f32", 0},
+		{mineArr(u8), Add, mineArr(i8), "i16", 0},
+		{mineArr(f64), Add, mineArr(c64), "c128", 0},
+		{mineArr(b), Add, mineLit(p, minePow2(63)), "error@-1: uint16, uint32, uint64", 0},
+		{mineArr(i8), Add, mineLit(p, minePow2(64)), "error@1: does not fit", 0},
+		{mineArr(i8), TrueDiv, mineArr(i8), "f32", f32},
+		{mineArr(b), TrueDiv, mineLit(p, 2), "f32", 0},
+		{mineArr(b), Sub, mineArr(i8), "error@-1: subtraction", 0},
+		{mineArr(i8), Sub, mineLit(p, true), "error@-1: subtraction", 0},
+		{mineArr(i8), Pow, mineLit(p, -1), "error@1: negative integer powers", 0},
+		{mineArr(c64), Lt, mineArr(c64), "error@-1: not supported for complex", 0},
+		{mineArr(c64), Maximum, mineArr(c128), "error@-1: not supported for complex", 0},
+		{mineArr(c64), Eq, mineArr(c128), "bool", c128},
+		{mineArr(b), Mod, mineArr(b), "error@-1: not implemented", 0},
+		{mineArr(f32), BitOr, mineArr(i8), "error@-1: needs int or bool", 0},
+		{mineArr(b), Shl, mineArr(b), "error@-1: not implemented for bool", 0},
+		{mineArr(i8), Shl, mineArr(i16), "i16", 0},
+		{mineLit(p, 1), Add, mineLit(p, 1.5), "f32?", 0},
+		{mineArr(i8), Or, mineArr(f32), "bool", b},
+	})
+	for _, c := range []struct {
+		x, y    Operand
+		zeroErr bool
+	}{
+		{mineArr(i8), mineArr(i8), true},
+		{mineArr(f32), mineArr(i8), false},
+	} {
+		r, err := p.Binary(FloorDiv, c.x, c.y)
+		if err != nil || r.ZeroDivError != c.zeroErr || r.CDiv {
+			t.Errorf("torch: %s // %s = %+v, %v; want ZeroDivError=%v, floor semantics", c.x.Type, c.y.Type, r, err, c.zeroErr)
+		}
+	}
+}
+
+func TestTorchUnary(t *testing.T) {
+	p := refsMust(t, "torch")
+	const (
+		b, i8, i32, i64, u8, u16 = dtypes.Bool, dtypes.I8, dtypes.I32, dtypes.I64, dtypes.U8, dtypes.U16
+		f16, bf16, f32, c64      = dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.C64
+	)
+	mineUnary(t, p, []mineUn{
+		{Exp, mineArr(i32), "f32", f32},
+		{Sigmoid, mineArr(b), "f32", 0},
+		{Tanh, mineArr(f16), "f16", 0},
+		{Gelu, mineArr(c64), "error@0: not implemented for complex", 0},
+		{Mean, mineArr(i32), "error@0: mean(): could not infer output dtype", 0},
+		{Mean, mineArr(f16), "f16", f32},
+		{Sum, mineArr(u8), "i64", i64},
+		{Prod, mineArr(u16), "i64", 0},
+		{Sum, mineArr(b), "i64", 0},
+		{Sum, mineArr(bf16), "bf16", f32},
+		{ArgMax, mineArr(f16), "i64", f16},
+		{ArgMax, mineArr(c64), "error@0: not supported for complex", 0},
+		{Floor, mineArr(i8), "i8", 0},
+		{Round, mineArr(c64), "error@0: not supported for complex", 0},
+		{Neg, mineArr(b), "error@0: negation", 0},
+		{Neg, mineLit(p, 2.5), "f32?", 0},
+		{Invert, mineArr(f32), "error@0: needs an int or bool", 0},
+		{Not, mineArr(f32), "bool", b},
+		{ReduceMax, mineArr(c64), "error@0: not supported for complex", 0},
+	})
+}
+
+func TestTorchCheckLiteralConvert(t *testing.T) {
+	p := refsMust(t, "torch")
+	if _, _, err := p.Check(dtypes.TF32); err == nil || !strings.HasPrefix(err.Error(), "torch: no dtype tf32") {
+		t.Errorf("torch.Check(tf32) = %v", err)
+	}
+	for _, c := range []struct {
+		v    Scalar
+		want string
+	}{
+		{Int64Value(3), "i64?"}, {IntValue(minePow2(63)), "u64?"}, {FloatValue(1.5), "f32?"},
+		{ComplexValue(1i), "c64?"}, {BoolValue(true), "bool?"},
+	} {
+		if got, err := p.Literal(c.v); err != nil || got.String() != c.want {
+			t.Errorf("torch.Literal(%s) = %s, %v; want %s", c.v, got, err, c.want)
+		}
+	}
+	for k, want := range map[ScalarKind]string{IntScalar: "i64", FloatScalar: "f32", ComplexScalar: "c64", BoolScalar: "bool"} {
+		if got, err := p.ArrayLiteral(k); err != nil || got.String() != want {
+			t.Errorf("torch.ArrayLiteral(%s) = %s, %v; want %s", k, got, err, want)
+		}
+	}
+	mineConvert(t, p, []mineConv{
+		{Int64Value(300), dtypes.U8, "out of bounds for uint8"},
+		{Int64Value(-1), dtypes.U8, "out of bounds"},
+		{Int64Value(255), dtypes.U8, ""},
+		{FloatValue(1e300), dtypes.F32, "overflow"},
+		{FloatValue(2.5), dtypes.I8, ""},
+		{ComplexValue(1i), dtypes.F32, "cannot convert complex"},
+	})
 }
