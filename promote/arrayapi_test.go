@@ -1,6 +1,7 @@
 package promote
 
 import (
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -209,4 +210,53 @@ func TestArrayAPICheckLiteralConvert(t *testing.T) {
 		{ComplexValue(1i), dtypes.C64, ""},
 		{Int64Value(3), dtypes.F16, "no dtype f16"},
 	})
+}
+
+// TestArrayAPIAndOthersRobust feeds malformed operands (invalid dtypes,
+// literals without values, values without their integer) to every binary
+// and unary operation of jax, jax64, numpy, numpy1, torch and array-api:
+// each must answer with a result or an error, never a panic.
+func TestArrayAPIAndOthersRobust(t *testing.T) {
+	nilInt := Scalar{Kind: IntScalar}
+	nilBool := Scalar{Kind: BoolScalar, Bool: true}
+	odd := []Operand{
+		{Type: dtypes.Weak(dtypes.Invalid), Literal: true},
+		{Type: dtypes.Strong(dtypes.DType(99)), Rank: 1},
+		{Type: dtypes.Strong(dtypes.Index), Rank: 1},
+		{Type: dtypes.Weak(dtypes.I64), Literal: true, Value: &nilInt},
+		{Type: dtypes.Weak(dtypes.Bool), Literal: true, Value: &nilBool},
+		{Type: dtypes.Strong(dtypes.I8), Rank: 0, Value: &nilInt},
+		{Type: dtypes.Strong(dtypes.F32), Rank: 0, Value: &nilBool},
+		{Type: dtypes.Strong(dtypes.C128), Rank: 0, Value: &nilInt},
+	}
+	for _, name := range []string{"jax", "jax64", "numpy", "numpy1", "torch", "array-api"} {
+		p := refsMust(t, name)
+		ops := append(mineOperands(p), odd...)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s panicked: %v\n%s", name, r, debug.Stack())
+				}
+			}()
+			for _, x := range ops {
+				for op := Add; op <= Clip; op++ {
+					for _, y := range odd {
+						p.Binary(op, x, y)
+						p.Binary(op, y, x)
+					}
+				}
+			}
+			for _, x := range ops {
+				for op := Neg; op <= All; op++ {
+					p.Unary(op, x)
+				}
+			}
+			for _, v := range []Scalar{nilInt, nilBool, {Kind: FloatScalar}} {
+				p.Literal(v)
+				for _, d := range dtypes.All {
+					p.Convert(v, d)
+				}
+			}
+		}()
+	}
 }

@@ -145,7 +145,7 @@ func numpyNegativePower(p string, op BinaryOp, r Result, exp numpyArg) error {
 	if op != Pow || exp.v == nil || exp.idx != 1 || !r.Compute.IsInt() {
 		return nil
 	}
-	if exp.v.Kind == IntScalar && exp.v.Int.Sign() < 0 {
+	if exp.v.Kind == IntScalar && exp.v.Int != nil && exp.v.Int.Sign() < 0 {
 		return Errorf(p, 1, "integers to negative integer powers are not allowed (%s ** %s)", r.Compute.FullName(), exp.v)
 	}
 	return nil
