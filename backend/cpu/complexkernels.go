@@ -1,0 +1,274 @@
+package cpu
+
+import (
+	"math"
+	"math/cmplx"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// Complex arithmetic follows NumPy's loops: products and quotients are
+// computed on the parts in the parts' own precision (float32 for c64), with
+// NumPy's formulas (Smith's algorithm for division, repeated
+// multiplication for small integer powers). Each product is rounded on its
+// own (no fused multiply-add). Transcendental functions use math/cmplx in
+// complex128 and round each part once.
+
+// cmulParts returns (ar+ai·i)(br+bi·i) as NumPy computes it.
+func cmulParts[F float](ar, ai, br, bi F) (F, F) {
+	return F(ar*br) - F(ai*bi), F(ar*bi) + F(ai*br)
+}
+
+// cdivParts returns (ar+ai·i)/(br+bi·i) by Smith's algorithm, as NumPy.
+func cdivParts[F float](ar, ai, br, bi F) (F, F) {
+	abr, abi := F(math.Abs(float64(br))), F(math.Abs(float64(bi)))
+	if abr >= abi {
+		if abr == 0 && abi == 0 {
+			return ar / abr, ai / abi
+		}
+		rat := bi / br
+		scl := 1 / (br + F(bi*rat))
+		return F(ar+F(ai*rat)) * scl, F(ai-F(ar*rat)) * scl
+	}
+	rat := br / bi
+	scl := 1 / (bi + F(br*rat))
+	return F(F(ar*rat)+ai) * scl, F(F(ai*rat)-ar) * scl
+}
+
+// cpowParts returns (ar+ai·i)^(br+bi·i) as NumPy's npy_cpow: 1 for a zero
+// exponent, 0 or nan for a zero base, repeated multiplication for integer
+// exponents below 100 in magnitude, cmplx.Pow otherwise (computed in
+// complex128).
+func cpowParts[F float](ar, ai, br, bi F) (F, F) {
+	if br == 0 && bi == 0 {
+		return 1, 0
+	}
+	if ar == 0 && ai == 0 {
+		if br > 0 {
+			return 0, 0
+		}
+		nan := F(math.NaN())
+		return nan, nan
+	}
+	if bi == 0 && br > -100 && br < 100 && F(int64(br)) == br {
+		n := int64(br)
+		switch n {
+		case 1:
+			return ar, ai
+		case 2:
+			return cmulParts(ar, ai, ar, ai)
+		case 3:
+			sr, si := cmulParts(ar, ai, ar, ai)
+			return cmulParts(ar, ai, sr, si)
+		}
+		if n < 0 {
+			n = -n
+		}
+		rr, ri := F(1), F(0)
+		pr, pi := ar, ai
+		for mask := int64(1); ; mask <<= 1 {
+			if n&mask != 0 {
+				rr, ri = cmulParts(rr, ri, pr, pi)
+			}
+			if n < mask<<1 {
+				break
+			}
+			pr, pi = cmulParts(pr, pi, pr, pi)
+		}
+		if br < 0 {
+			rr, ri = cdivParts(1, 0, rr, ri)
+		}
+		return rr, ri
+	}
+	z := cmplx.Pow(complex(float64(ar), float64(ai)), complex(float64(br), float64(bi)))
+	return F(real(z)), F(imag(z))
+}
+
+// clog1p returns log(1+z) as NumPy's nc_log1p: log(hypot(re+1, im)) +
+// atan2(im, re+1)·i.
+func clog1p(z complex128) complex128 {
+	x, y := real(z)+1, imag(z)
+	return complex(math.Log(math.Hypot(x, y)), math.Atan2(y, x))
+}
+
+func crsqrt(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
+
+func complex128Kernel(o backend.Op) kfn {
+	type C = complex128
+	switch o {
+	case backend.OpNeg:
+		return un(negL[C])
+	case backend.OpAbs:
+		return un(func(d []float64, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = math.Hypot(real(a[i]), imag(a[i]))
+			}
+		})
+	case backend.OpNot:
+		return un(notL[C])
+	case backend.OpExp:
+		return cmap128(cmplx.Exp)
+	case backend.OpLog:
+		return cmap128(cmplx.Log)
+	case backend.OpLog1p:
+		return cmap128(clog1p)
+	case backend.OpSin:
+		return cmap128(cmplx.Sin)
+	case backend.OpCos:
+		return cmap128(cmplx.Cos)
+	case backend.OpTanh:
+		return cmap128(cmplx.Tanh)
+	case backend.OpSqrt:
+		return cmap128(cmplx.Sqrt)
+	case backend.OpRsqrt:
+		return cmap128(crsqrt)
+	case backend.OpIsNaN:
+		return un(func(d []bool, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = math.IsNaN(real(a[i])) || math.IsNaN(imag(a[i]))
+			}
+		})
+	case backend.OpIsInf:
+		return un(func(d []bool, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = math.IsInf(real(a[i]), 0) || math.IsInf(imag(a[i]), 0)
+			}
+		})
+	case backend.OpAdd:
+		return bin(addL[C])
+	case backend.OpSub:
+		return bin(subL[C])
+	case backend.OpMul:
+		return bin(func(d, a, b []C) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+			}
+		})
+	case backend.OpDiv:
+		return bin(func(d, a, b []C) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = complex(cdivParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+			}
+		})
+	case backend.OpPow:
+		return bin(func(d, a, b []C) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = complex(cpowParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+			}
+		})
+	case backend.OpEq:
+		return bin(eqL[C])
+	case backend.OpNe:
+		return bin(neL[C])
+	case backend.OpAnd:
+		return bin(andL[C])
+	case backend.OpOr:
+		return bin(orL[C])
+	}
+	return nil
+}
+
+func cmap128(f func(complex128) complex128) kfn {
+	return un(func(d, a []complex128) {
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = f(a[i])
+		}
+	})
+}
+
+func complex64Kernel(o backend.Op) kfn {
+	type C = complex64
+	switch o {
+	case backend.OpNeg:
+		return un(negL[C])
+	case backend.OpAbs:
+		return un(func(d []float32, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = float32(math.Hypot(float64(real(a[i])), float64(imag(a[i]))))
+			}
+		})
+	case backend.OpNot:
+		return un(notL[C])
+	case backend.OpExp:
+		return cmap64(cmplx.Exp)
+	case backend.OpLog:
+		return cmap64(cmplx.Log)
+	case backend.OpLog1p:
+		return cmap64(clog1p)
+	case backend.OpSin:
+		return cmap64(cmplx.Sin)
+	case backend.OpCos:
+		return cmap64(cmplx.Cos)
+	case backend.OpTanh:
+		return cmap64(cmplx.Tanh)
+	case backend.OpSqrt:
+		return cmap64(cmplx.Sqrt)
+	case backend.OpRsqrt:
+		return cmap64(crsqrt)
+	case backend.OpIsNaN:
+		return un(func(d []bool, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = real(a[i]) != real(a[i]) || imag(a[i]) != imag(a[i])
+			}
+		})
+	case backend.OpIsInf:
+		return un(func(d []bool, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = math.IsInf(float64(real(a[i])), 0) || math.IsInf(float64(imag(a[i])), 0)
+			}
+		})
+	case backend.OpAdd:
+		return bin(addL[C])
+	case backend.OpSub:
+		return bin(subL[C])
+	case backend.OpMul:
+		return bin(func(d, a, b []C) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+			}
+		})
+	case backend.OpDiv:
+		return bin(func(d, a, b []C) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = complex(cdivParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+			}
+		})
+	case backend.OpPow:
+		return bin(func(d, a, b []C) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = complex(cpowParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+			}
+		})
+	case backend.OpEq:
+		return bin(eqL[C])
+	case backend.OpNe:
+		return bin(neL[C])
+	case backend.OpAnd:
+		return bin(andL[C])
+	case backend.OpOr:
+		return bin(orL[C])
+	}
+	return nil
+}
+
+func cmap64(f func(complex128) complex128) kfn {
+	return un(func(d, a []complex64) {
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = complex64(f(complex128(a[i])))
+		}
+	})
+}

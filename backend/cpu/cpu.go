@@ -1,0 +1,435 @@
+package cpu
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// A Backend evaluates plans on the CPU. It is safe for concurrent use.
+type Backend struct {
+	workers  int   // goroutines per operation; 0 means runtime.GOMAXPROCS(0)
+	memLimit int64 // bytes one result may take; 0 means a share of available memory
+}
+
+// An Option configures a Backend.
+type Option func(*Backend)
+
+// Workers sets how many goroutines one operation uses (n <= 0: one per
+// available CPU, runtime.GOMAXPROCS).
+func Workers(n int) Option { return func(b *Backend) { b.workers = n } }
+
+// MemLimit sets the largest allocation, in bytes, that one result of a
+// plan may take (bytes <= 0: 80% of the memory the operating system reports
+// available, read from /proc/meminfo at each large allocation).
+func MemLimit(bytes int64) Option { return func(b *Backend) { b.memLimit = bytes } }
+
+// New returns a CPU backend.
+func New(opts ...Option) *Backend {
+	b := &Backend{}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
+}
+
+var _ backend.Backend = (*Backend)(nil)
+
+// Name returns "cpu".
+func (b *Backend) Name() string { return "cpu" }
+
+// Fetch returns t itself: CPU tensors are already in CPU form.
+func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) { return t, nil }
+
+// Upload returns t itself after checking that its Data has the Go type and
+// length its dtype and shape call for.
+func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
+	n, err := shapeSize(t.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkStorage(t.DType, t.Data, n); err != nil {
+		return nil, fmt.Errorf("cpu: %v", err)
+	}
+	return t, nil
+}
+
+func (b *Backend) nworkers() int {
+	if b.workers > 0 {
+		return b.workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Run evaluates the plan rooted at n and returns a new contiguous tensor
+// (or, for a plan that is only an input, that input's tensor). Tensors are
+// treated as immutable: results may share Data with the plan's inputs.
+func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor, err error) {
+	if n == nil {
+		return nil, fmt.Errorf("cpu: empty plan")
+	}
+	defer func() {
+		// Kernels check their inputs first; a panic here is a bug, but it
+		// must not take the session down.
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("cpu: internal error in %v: %v", n.Op, p)
+		}
+	}()
+	r := &runner{ctx: ctx, b: b, refs: map[*backend.Node]int{}, memo: map[*backend.Node]*view{}}
+	if err := r.count(n, 0); err != nil {
+		return nil, err
+	}
+	v, err := r.eval(n)
+	if err != nil {
+		return nil, err
+	}
+	return r.tensor(v)
+}
+
+// A runner holds the state of one Run.
+type runner struct {
+	ctx  context.Context
+	b    *Backend
+	refs map[*backend.Node]int   // how many parents use each node
+	memo map[*backend.Node]*view // evaluated nodes used more than once
+}
+
+// count fills r.refs and checks the plan's structure.
+func (r *runner) count(n *backend.Node, depth int) error {
+	if n == nil {
+		return fmt.Errorf("cpu: plan has a nil node")
+	}
+	if depth > 10000 {
+		return fmt.Errorf("cpu: plan too deep")
+	}
+	r.refs[n]++
+	if r.refs[n] > 1 {
+		return nil
+	}
+	for _, a := range n.Args {
+		if err := r.count(a, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// eval evaluates n to a view: a materialised tensor, or a strided view of
+// one (transpose, slice, broadcast_to and reshape of contiguous data copy
+// nothing).
+func (r *runner) eval(n *backend.Node) (*view, error) {
+	if v, ok := r.memo[n]; ok {
+		return v, nil
+	}
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !n.DType.IsValid() {
+		return nil, fmt.Errorf("cpu: %v: invalid dtype %v", n.Op, n.DType)
+	}
+	size, err := shapeSize(n.Shape)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
+	}
+	if err := checkArgs(n); err != nil {
+		return nil, err
+	}
+	var v *view
+	switch {
+	case n.Op == backend.OpInput:
+		if n.Tensor == nil {
+			return nil, fmt.Errorf("cpu: input node without a tensor")
+		}
+		t := n.Tensor
+		if t.DType != n.DType || !sameShape(t.Shape, n.Shape) {
+			return nil, fmt.Errorf("cpu: input node says %v%v but its tensor is %v%v", n.DType, n.Shape, t.DType, t.Shape)
+		}
+		if err := checkStorage(t.DType, t.Data, size); err != nil {
+			return nil, fmt.Errorf("cpu: input: %v", err)
+		}
+		v = tensorView(t)
+	case n.Op.IsElementwise():
+		v, err = r.elementwise(n, size)
+	default:
+		v, err = r.structural(n, size)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if v.dtype != n.DType || !sameShape(v.shape, n.Shape) {
+		return nil, fmt.Errorf("cpu: internal error: %v gave %v%v, want %v%v", n.Op, v.dtype, v.shape, n.DType, n.Shape)
+	}
+	if r.refs[n] > 1 {
+		r.memo[n] = v
+	}
+	return v, nil
+}
+
+// checkArgs checks the number of arguments of n.
+func checkArgs(n *backend.Node) error {
+	want := -1
+	switch {
+	case n.Op == backend.OpInput:
+		want = 0
+	case n.Op == backend.OpCast || n.Op >= backend.OpNeg && n.Op <= backend.OpIsInf:
+		want = 1
+	case n.Op >= backend.OpAdd && n.Op <= backend.OpOr:
+		want = 2
+	case n.Op == backend.OpWhere:
+		want = 3
+	case n.Op == backend.OpMatMul:
+		want = 2
+	case n.Op == backend.OpConcat:
+		if len(n.Args) == 0 {
+			return fmt.Errorf("cpu: concat needs at least one argument")
+		}
+	case n.Op < backend.NumOps:
+		want = 1
+	default:
+		return fmt.Errorf("cpu: unknown operation %v", n.Op)
+	}
+	if want >= 0 && len(n.Args) != want {
+		return fmt.Errorf("cpu: %v takes %d arguments, got %d", n.Op, want, len(n.Args))
+	}
+	for _, a := range n.Args {
+		if a == nil {
+			return fmt.Errorf("cpu: %v has a nil argument", n.Op)
+		}
+	}
+	return nil
+}
+
+// tensor returns v as a contiguous tensor, copying only when v is not one.
+func (r *runner) tensor(v *view) (*backend.Tensor, error) {
+	if v.contiguous() && v.off == 0 && bufLen(v.data) == v.size() {
+		return &backend.Tensor{DType: v.dtype, Shape: cloneInts(v.shape), Data: v.data}, nil
+	}
+	c, err := r.materialize(v)
+	if err != nil {
+		return nil, err
+	}
+	return &backend.Tensor{DType: c.dtype, Shape: cloneInts(c.shape), Data: c.data}, nil
+}
+
+// shapeSize returns the number of elements of shape, or an error for a
+// negative dimension or a count that overflows.
+func shapeSize(shape []int) (int, error) {
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("negative dimension in shape %v", shape)
+		}
+		if d != 0 && n > math.MaxInt/d {
+			return 0, fmt.Errorf("shape %v has too many elements", shape)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func cloneInts(s []int) []int {
+	c := make([]int, len(s))
+	copy(c, s)
+	return c
+}
+
+// Memory.
+
+// alloc returns zeroed storage for n elements of dtype d, or an "out of
+// memory" error when it would pass the backend's limit.
+func (r *runner) alloc(d dtypes.DType, n int) (any, error) {
+	if err := r.reserve(n, elemSize(d)); err != nil {
+		return nil, err
+	}
+	return newStorage(d, n), nil
+}
+
+// allocBuf is alloc for a compute buffer.
+func (r *runner) allocBuf(ct ctype, n int) (any, error) {
+	if err := r.reserve(n, ctSize(ct)); err != nil {
+		return nil, err
+	}
+	return newBuf(ct, n), nil
+}
+
+func ctSize(ct ctype) int {
+	switch ct {
+	case ctBool, ctI8, ctU8:
+		return 1
+	case ctI16, ctU16:
+		return 2
+	case ctI32, ctU32, ctF32:
+		return 4
+	case ctC128:
+		return 16
+	}
+	return 8
+}
+
+// reserve checks that n elements of size bytes each fit the memory limit.
+func (r *runner) reserve(n, size int) error {
+	if n > math.MaxInt64/16 {
+		return fmt.Errorf("out of memory: result of %d elements is too large", n)
+	}
+	need := int64(n) * int64(size)
+	if need < 1<<20 {
+		return nil
+	}
+	limit := r.b.memLimit
+	if limit <= 0 {
+		avail, ok := availableMemory()
+		if !ok {
+			return nil
+		}
+		limit = avail / 10 * 8
+	}
+	if need > limit {
+		return fmt.Errorf("out of memory: result needs %s (available %s)", formatBytes(need), formatBytes(limit))
+	}
+	return nil
+}
+
+var meminfoMu sync.Mutex
+
+// availableMemory returns MemAvailable from /proc/meminfo in bytes.
+func availableMemory() (int64, bool) {
+	meminfoMu.Lock()
+	defer meminfoMu.Unlock()
+	f, err := os.Open("/proc/meminfo")
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	s := bufio.NewScanner(f)
+	for s.Scan() {
+		line := s.Text()
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			fields := strings.Fields(rest)
+			if len(fields) == 0 {
+				return 0, false
+			}
+			kb, err := strconv.ParseInt(fields[0], 10, 64)
+			if err != nil {
+				return 0, false
+			}
+			return kb * 1024, true
+		}
+	}
+	return 0, false
+}
+
+// formatBytes writes n in decimal units: "40.0 GB", "512.0 MB".
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1e12:
+		return fmt.Sprintf("%.1f TB", float64(n)/1e12)
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// Parallel loops.
+
+const (
+	blockSize = 4096 // elements per fused block (fits scratch buffers in L1/L2)
+	grainSize = 1 << 16
+)
+
+// parallel calls body(w, lo, hi) for consecutive ranges covering [0, n), of
+// at most grain elements each, spread over the backend's workers (w is the
+// worker's number, below the returned worker count of plan). It checks
+// ctx between ranges and returns the first error.
+func (r *runner) parallel(n, grain int, body func(w, lo, hi int) error) error {
+	if n <= 0 {
+		return nil
+	}
+	if grain < 1 {
+		grain = 1
+	}
+	chunks := (n + grain - 1) / grain
+	nw := min(r.workersFor(n, grain), chunks)
+	if nw <= 1 {
+		for lo := 0; lo < n; lo += grain {
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+			if err := body(0, lo, min(lo+grain, n)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var (
+		next    atomic.Int64
+		failed  atomic.Bool
+		errOnce sync.Once
+		first   error
+		wg      sync.WaitGroup
+	)
+	fail := func(err error) {
+		errOnce.Do(func() { first = err })
+		failed.Store(true)
+	}
+	for w := range nw {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if p := recover(); p != nil {
+					fail(fmt.Errorf("cpu: internal error: %v", p))
+				}
+			}()
+			for !failed.Load() {
+				c := int(next.Add(1) - 1)
+				if c >= chunks {
+					return
+				}
+				if err := r.ctx.Err(); err != nil {
+					fail(err)
+					return
+				}
+				lo := c * grain
+				if err := body(w, lo, min(lo+grain, n)); err != nil {
+					fail(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// workersFor returns how many workers a loop of n elements in ranges of
+// grain should use.
+func (r *runner) workersFor(n, grain int) int {
+	chunks := (n + grain - 1) / grain
+	return max(1, min(r.b.nworkers(), chunks))
+}

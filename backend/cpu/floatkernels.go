@@ -1,0 +1,253 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// floatKernel returns the kernel of n on floats computed in T (float32 for
+// f32, tf32, f16, bf16 and the f8 formats; float64 for f64). The basic
+// operations (+ - * / sqrt) are IEEE operations in T; transcendental
+// functions are computed in float64 and rounded once to T.
+func floatKernel[T float](n *backend.Node) kfn {
+	switch n.Op {
+	case backend.OpNeg:
+		return un(negL[T])
+	case backend.OpAbs:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.Abs(float64(a[i])))
+			}
+		})
+	case backend.OpNot:
+		return un(notL[T])
+	case backend.OpRelu:
+		// max(x, 0) with NaN propagated; relu(-0) is +0.
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				x := a[i]
+				if !(x > 0) && x == x {
+					x = 0
+				}
+				d[i] = x
+			}
+		})
+	case backend.OpExp:
+		return mapF[T](math.Exp)
+	case backend.OpLog:
+		return mapF[T](math.Log)
+	case backend.OpLog1p:
+		return mapF[T](math.Log1p)
+	case backend.OpSin:
+		return mapF[T](math.Sin)
+	case backend.OpCos:
+		return mapF[T](math.Cos)
+	case backend.OpTanh:
+		return mapF[T](math.Tanh)
+	case backend.OpErf:
+		return mapF[T](math.Erf)
+	case backend.OpSqrt:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.Sqrt(float64(a[i])))
+			}
+		})
+	case backend.OpRsqrt:
+		return mapF[T](func(x float64) float64 { return 1 / math.Sqrt(x) })
+	case backend.OpSigmoid:
+		return mapF[T](sigmoid)
+	case backend.OpSilu:
+		return mapF[T](func(x float64) float64 { return x * sigmoid(x) })
+	case backend.OpGelu:
+		return mapF[T](func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) })
+	case backend.OpFloor:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.Floor(float64(a[i])))
+			}
+		})
+	case backend.OpCeil:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.Ceil(float64(a[i])))
+			}
+		})
+	case backend.OpTrunc:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.Trunc(float64(a[i])))
+			}
+		})
+	case backend.OpRound:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.Round(float64(a[i])))
+			}
+		})
+	case backend.OpRoundEven:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = T(math.RoundToEven(float64(a[i])))
+			}
+		})
+	case backend.OpIsNaN:
+		return un(func(d []bool, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = a[i] != a[i]
+			}
+		})
+	case backend.OpIsInf:
+		return un(func(d []bool, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = math.IsInf(float64(a[i]), 0)
+			}
+		})
+	case backend.OpAdd:
+		return bin(addL[T])
+	case backend.OpSub:
+		return bin(subL[T])
+	case backend.OpMul:
+		return bin(mulL[T])
+	case backend.OpDiv:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] / b[i]
+			}
+		})
+	case backend.OpFloorDiv:
+		if n.CDiv {
+			return bin(func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = T(math.Trunc(float64(a[i] / b[i])))
+				}
+			})
+		}
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i], _ = pyDivmod(a[i], b[i])
+			}
+		})
+	case backend.OpMod:
+		if n.CDiv {
+			return bin(func(d, a, b []T) {
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					d[i] = T(math.Mod(float64(a[i]), float64(b[i])))
+				}
+			})
+		}
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				_, d[i] = pyDivmod(a[i], b[i])
+			}
+		})
+	case backend.OpPow:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = T(math.Pow(float64(a[i]), float64(b[i])))
+			}
+		})
+	case backend.OpMax:
+		// NumPy's maximum: NaN propagates (the first NaN wins), ties keep a.
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				x, y := a[i], b[i]
+				if x >= y || x != x {
+					d[i] = x
+				} else {
+					d[i] = y
+				}
+			}
+		})
+	case backend.OpMin:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				x, y := a[i], b[i]
+				if x <= y || x != x {
+					d[i] = x
+				} else {
+					d[i] = y
+				}
+			}
+		})
+	case backend.OpEq:
+		return bin(eqL[T])
+	case backend.OpNe:
+		return bin(neL[T])
+	case backend.OpLt:
+		return bin(ltL[T])
+	case backend.OpLe:
+		return bin(leL[T])
+	case backend.OpGt:
+		return bin(gtL[T])
+	case backend.OpGe:
+		return bin(geL[T])
+	case backend.OpAnd:
+		return bin(andL[T])
+	case backend.OpOr:
+		return bin(orL[T])
+	}
+	return nil
+}
+
+// mapF returns the kernel applying f (computed in float64) and rounding
+// once to T.
+func mapF[T float](f func(float64) float64) kfn {
+	return un(func(d, a []T) {
+		a = a[:len(d)]
+		for i := range d {
+			d[i] = T(f(float64(a[i])))
+		}
+	})
+}
+
+// sigmoid returns 1/(1+e^-x).
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// pyDivmod returns Python's (floor(a/b), a mod b) computed in T exactly as
+// NumPy's npy_divmod does: from fmod, with the remainder taking the sign
+// of the divisor and the quotient snapped to an integer. A zero divisor
+// gives a/b (±inf or nan) and nan.
+func pyDivmod[T float](a, b T) (T, T) {
+	mod := T(math.Mod(float64(a), float64(b))) // fmod is exact
+	if b == 0 {
+		return a / b, mod
+	}
+	div := (a - mod) / b
+	if mod != 0 {
+		if (b < 0) != (mod < 0) {
+			mod += b
+			div -= 1
+		}
+	} else {
+		mod = T(math.Copysign(0, float64(b)))
+	}
+	var q T
+	if div != 0 {
+		q = T(math.Floor(float64(div)))
+		if div-q > 0.5 {
+			q += 1
+		}
+	} else {
+		q = T(math.Copysign(0, float64(a/b)))
+	}
+	return q, mod
+}

@@ -1,0 +1,297 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// Fused elementwise evaluation.
+//
+// An elementwise node and the elementwise nodes below it that have its
+// shape and no other user form one fused tree. Its leaves are views (plan
+// inputs, strided views of them, or materialised results of other nodes),
+// read with broadcast strides. The tree is evaluated over blocks of
+// blockSize output elements: each node computes its block into a small
+// per-worker scratch buffer of its compute type, so a statement makes one
+// pass over memory and no full-size temporaries. Blocks are spread over
+// the backend's workers.
+
+// A kfn is the kernel of one elementwise node: it computes d[i] from
+// a[0][i], a[1][i], … for every i of d. The buffers have the compute types
+// of the node's result and operands and the same length.
+type kfn func(d any, a []any) error
+
+// An fnode is a node of a fused tree.
+type fnode interface {
+	// eval returns the node's values at the flat output positions
+	// [off, off+cnt) as a compute buffer of length cnt. The buffer belongs
+	// to the worker (or to a leaf's storage) and must not be written.
+	eval(w *worker, off, cnt int) (any, error)
+}
+
+// A worker holds the scratch space of one goroutine.
+type worker struct {
+	bufs [][]any // per node id: the node's buffer, then its argument list
+	idx  []int
+	pos  []int
+}
+
+func (w *worker) buf(id int, ct ctype, cnt int) any {
+	if w.bufs[id] == nil {
+		w.bufs[id] = []any{newBuf(ct, blockSize)}
+	}
+	return sliceBuf(w.bufs[id][0], 0, cnt)
+}
+
+// A leaf reads a view broadcast to the fused shape.
+type leaf struct {
+	id      int
+	v       *view
+	ct      ctype
+	f       *fusion
+	strides []int // over the fused (coalesced) shape
+	direct  bool  // contiguous and stored in its compute type: no copy
+}
+
+func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
+	if l.direct {
+		p := l.v.off + off
+		return sliceBuf(l.v.data, p, p+cnt), nil
+	}
+	buf := l.f.buf(w, l.id, l.ct, cnt)
+	st := l.strides[len(l.strides)-1]
+	segments(l.f.shape, [][]int{l.strides}, []int{l.v.off}, w.idx, w.pos[:1], off, cnt, func(done int, pos []int, run int) {
+		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos[0], st, run)
+	})
+	return buf, nil
+}
+
+// An op is an elementwise operation node.
+type op struct {
+	id    int
+	name  backend.Op
+	ct    ctype
+	args  []fnode
+	k     kfn
+	round dtypes.DType // narrow dtype the results are rounded to, or Invalid
+}
+
+func (o *op) eval(w *worker, off, cnt int) (any, error) {
+	d := o.f(w, cnt)
+	argv := w.bufs[o.id][1:]
+	for i, a := range o.args {
+		v, err := a.eval(w, off, cnt)
+		if err != nil {
+			return nil, err
+		}
+		argv[i] = v
+	}
+	if err := o.k(d, argv); err != nil {
+		return nil, err
+	}
+	if o.round != dtypes.Invalid {
+		roundFloat32(o.round, d.([]float32))
+	}
+	return d, nil
+}
+
+func (o *op) f(w *worker, cnt int) any {
+	if w.bufs[o.id] == nil {
+		w.bufs[o.id] = make([]any, 1+len(o.args))
+		w.bufs[o.id][0] = newBuf(o.ct, blockSize)
+	}
+	return sliceBuf(w.bufs[o.id][0], 0, cnt)
+}
+
+// A fusion is one fused tree being built and run.
+type fusion struct {
+	r      *runner
+	root   *backend.Node
+	shape  []int // the root's shape, then the coalesced shape
+	leaves []*leaf
+	nodes  int
+}
+
+func (f *fusion) buf(w *worker, id int, ct ctype, cnt int) any { return w.buf(id, ct, cnt) }
+
+// elementwise evaluates the fused tree rooted at n into a new tensor.
+func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
+	initTables()
+	f := &fusion{r: r, root: n, shape: n.Shape}
+	root, err := f.build(n)
+	if err != nil {
+		return nil, err
+	}
+	data, err := r.alloc(n.DType, size)
+	if err != nil {
+		return nil, err
+	}
+	out := contigView(n.DType, data, n.Shape)
+	if size == 0 {
+		return out, nil
+	}
+	f.coalesce()
+	nw := r.workersFor(size, grainSize)
+	workers := make([]*worker, nw)
+	for i := range workers {
+		workers[i] = &worker{bufs: make([][]any, f.nodes), idx: make([]int, len(f.shape)), pos: make([]int, 1)}
+	}
+	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
+		w := workers[wi]
+		for off := lo; off < hi; off += blockSize {
+			cnt := min(blockSize, hi-off)
+			b, err := root.eval(w, off, cnt)
+			if err != nil {
+				return err
+			}
+			storeSeg(n.DType, data, off, b)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// fusable reports whether the elementwise node n can be computed inside
+// the tree of root: it has root's shape (up to leading 1s) and no other
+// user, and has not been evaluated already.
+func (f *fusion) fusable(n *backend.Node) bool {
+	if !n.Op.IsElementwise() || f.r.refs[n] > 1 {
+		return false
+	}
+	if _, done := f.r.memo[n]; done {
+		return false
+	}
+	return sameShape(trimOnes(n.Shape), trimOnes(f.root.Shape))
+}
+
+func trimOnes(s []int) []int {
+	for len(s) > 0 && s[0] == 1 {
+		s = s[1:]
+	}
+	return s
+}
+
+// build compiles n (the root, or a fusable node) and the fusable nodes
+// below it.
+func (f *fusion) build(n *backend.Node) (fnode, error) {
+	if err := checkArgs(n); err != nil {
+		return nil, err
+	}
+	args := make([]fnode, len(n.Args))
+	for i, a := range n.Args {
+		var err error
+		if f.fusable(a) {
+			if _, err = shapeSize(a.Shape); err == nil {
+				args[i], err = f.build(a)
+			}
+		} else {
+			args[i], err = f.leafOf(a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	argDT := func(i int) dtypes.DType { return n.Args[i].DType }
+	var (
+		k       kfn
+		natural dtypes.DType
+		err     error
+	)
+	switch n.Op {
+	case backend.OpCast:
+		k, err = castKernel(argDT(0), n.DType)
+		natural = n.DType
+	case backend.OpWhere:
+		if argDT(0) != dtypes.Bool {
+			c := &op{id: f.id(), name: backend.OpCast, ct: ctBool, args: args[:1]}
+			if c.k, err = castKernel(argDT(0), dtypes.Bool); err != nil {
+				return nil, err
+			}
+			args[0] = c
+		}
+		if argDT(1) != argDT(2) {
+			return nil, fmt.Errorf("cpu: where: operands have dtypes %v and %v; the plan must cast them to one", argDT(1), argDT(2))
+		}
+		k, natural = whereKernel(argDT(1)), argDT(1)
+	default:
+		for i := 1; i < len(n.Args); i++ {
+			if argDT(i) != argDT(0) {
+				return nil, fmt.Errorf("cpu: %v: operands have dtypes %v and %v; the plan must cast them to one", n.Op, argDT(0), argDT(i))
+			}
+		}
+		k, natural, err = kernel(n, argDT(0))
+	}
+	if err != nil {
+		return nil, err
+	}
+	var node fnode = &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k, round: roundingFor(n.Op, natural)}
+	if natural != n.DType {
+		// The plan asks for another result dtype than the operation
+		// gives (say, a float16 result of a float32 computation):
+		// convert, rounding once.
+		c := &op{id: f.id(), name: backend.OpCast, ct: computeOf(n.DType), args: []fnode{node}}
+		if c.k, err = castKernel(natural, n.DType); err != nil {
+			return nil, err
+		}
+		node = c
+	}
+	return node, nil
+}
+
+// roundingFor returns the narrow dtype the results of op must be rounded
+// to, or Invalid when they need no rounding (not narrow, or exact: casts
+// round themselves, and selection, negation and the like give values that
+// are already representable).
+func roundingFor(o backend.Op, d dtypes.DType) dtypes.DType {
+	if !narrow(d) {
+		return dtypes.Invalid
+	}
+	switch o {
+	case backend.OpCast, backend.OpWhere, backend.OpNeg, backend.OpAbs, backend.OpRelu,
+		backend.OpFloor, backend.OpCeil, backend.OpRound, backend.OpRoundEven, backend.OpTrunc,
+		backend.OpMax, backend.OpMin:
+		return dtypes.Invalid
+	}
+	return d
+}
+
+func (f *fusion) id() int {
+	f.nodes++
+	return f.nodes - 1
+}
+
+// leafOf evaluates n outside the tree and returns a leaf reading it.
+func (f *fusion) leafOf(n *backend.Node) (fnode, error) {
+	v, err := f.r.eval(n)
+	if err != nil {
+		return nil, err
+	}
+	s, err := v.broadcastStrides(f.root.Shape)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %v: operand: %v", f.root.Op, err)
+	}
+	l := &leaf{id: f.id(), v: v, ct: computeOf(v.dtype), f: f, strides: s}
+	f.leaves = append(f.leaves, l)
+	return l, nil
+}
+
+// coalesce merges the axes of the fused shape that every leaf walks as
+// one, so that contiguous operands are read in long runs (or not copied at
+// all).
+func (f *fusion) coalesce() {
+	st := make([][]int, len(f.leaves))
+	for i, l := range f.leaves {
+		st[i] = l.strides
+	}
+	shape, st := coalesce(f.root.Shape, st)
+	f.shape = shape
+	for i, l := range f.leaves {
+		l.strides = st[i]
+		l.direct = len(shape) == 1 && st[i][0] == 1 && identityStorage(l.v.dtype)
+	}
+}

@@ -1,0 +1,190 @@
+package cpu
+
+import (
+	"errors"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// errNegativePower is NumPy's error for an integer raised to a negative
+// integer power.
+var errNegativePower = errors.New("integers to negative integer powers are not allowed")
+
+// intKernel returns the kernel of n on integers of type T. Arithmetic
+// wraps (two's complement); division and remainder follow n.CDiv and
+// n.ZeroDivError.
+func intKernel[T integer](n *backend.Node) kfn {
+	floor := !n.CDiv
+	zeroErr := n.ZeroDivError
+	switch n.Op {
+	case backend.OpNeg:
+		return un(negL[T])
+	case backend.OpAbs:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				x := a[i]
+				if x < 0 {
+					x = -x
+				}
+				d[i] = x
+			}
+		})
+	case backend.OpInvert:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = ^a[i]
+			}
+		})
+	case backend.OpNot:
+		return un(notL[T])
+	case backend.OpRelu:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = max(a[i], 0)
+			}
+		})
+	case backend.OpFloor, backend.OpCeil, backend.OpRound, backend.OpRoundEven, backend.OpTrunc:
+		return un(copyL[T])
+	case backend.OpIsNaN, backend.OpIsInf:
+		return un(func(d []bool, a []T) { clear(d) })
+	case backend.OpAdd:
+		return bin(addL[T])
+	case backend.OpSub:
+		return bin(subL[T])
+	case backend.OpMul:
+		return bin(mulL[T])
+	case backend.OpDiv, backend.OpFloorDiv:
+		return binErr(func(d, a, b []T) error {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				x, y := a[i], b[i]
+				if y == 0 {
+					if zeroErr {
+						return backend.ErrDivideByZero
+					}
+					d[i] = 0
+					continue
+				}
+				q := x / y // Go gives MinInt / -1 = MinInt, as NumPy does
+				if floor && x%y != 0 && (x < 0) != (y < 0) {
+					q--
+				}
+				d[i] = q
+			}
+			return nil
+		})
+	case backend.OpMod:
+		return binErr(func(d, a, b []T) error {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				x, y := a[i], b[i]
+				if y == 0 {
+					if zeroErr {
+						return backend.ErrDivideByZero
+					}
+					d[i] = 0
+					continue
+				}
+				r := x % y
+				if floor && r != 0 && (r < 0) != (y < 0) {
+					r += y
+				}
+				d[i] = r
+			}
+			return nil
+		})
+	case backend.OpPow:
+		return binErr(func(d, a, b []T) error {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				x, e := a[i], b[i]
+				if e < 0 {
+					return errNegativePower
+				}
+				r := T(1)
+				for e > 0 {
+					if e&1 != 0 {
+						r *= x
+					}
+					x *= x
+					e >>= 1
+				}
+				d[i] = r
+			}
+			return nil
+		})
+	case backend.OpMax:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = max(a[i], b[i])
+			}
+		})
+	case backend.OpMin:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = min(a[i], b[i])
+			}
+		})
+	case backend.OpEq:
+		return bin(eqL[T])
+	case backend.OpNe:
+		return bin(neL[T])
+	case backend.OpLt:
+		return bin(ltL[T])
+	case backend.OpLe:
+		return bin(leL[T])
+	case backend.OpGt:
+		return bin(gtL[T])
+	case backend.OpGe:
+		return bin(geL[T])
+	case backend.OpBitAnd:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] & b[i]
+			}
+		})
+	case backend.OpBitOr:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] | b[i]
+			}
+		})
+	case backend.OpBitXor:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] ^ b[i]
+			}
+		})
+	case backend.OpShl:
+		// A count of the width or more (or negative, read as unsigned)
+		// gives 0, as in NumPy.
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] << uint64(b[i])
+			}
+		})
+	case backend.OpShr:
+		// Arithmetic for signed types: a count of the width or more gives
+		// 0 or -1, as in NumPy.
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] >> uint64(b[i])
+			}
+		})
+	case backend.OpAnd:
+		return bin(andL[T])
+	case backend.OpOr:
+		return bin(orL[T])
+	}
+	return nil
+}

@@ -1,0 +1,305 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// kernel returns the kernel of the elementwise operation n (not cast or
+// where) on operands of dtype dt, and the dtype it naturally gives: dt,
+// bool for comparisons and predicates, the real part's dtype for the
+// absolute value of a complex number.
+func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
+	o := n.Op
+	natural := dt
+	switch o {
+	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf,
+		backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
+		backend.OpAnd, backend.OpOr:
+		natural = dtypes.Bool
+	case backend.OpAbs:
+		natural = dt.Real()
+	}
+	var k kfn
+	switch computeOf(dt) {
+	case ctBool:
+		k = boolKernel(o)
+	case ctI8:
+		k = intKernel[int8](n)
+	case ctI16:
+		k = intKernel[int16](n)
+	case ctI32:
+		k = intKernel[int32](n)
+	case ctI64:
+		k = intKernel[int64](n)
+	case ctU8:
+		k = intKernel[uint8](n)
+	case ctU16:
+		k = intKernel[uint16](n)
+	case ctU32:
+		k = intKernel[uint32](n)
+	case ctU64:
+		k = intKernel[uint64](n)
+	case ctF32:
+		k = floatKernel[float32](n)
+	case ctF64:
+		k = floatKernel[float64](n)
+	case ctC64:
+		k = complex64Kernel(o)
+	case ctC128:
+		k = complex128Kernel(o)
+	}
+	if k == nil {
+		return nil, dtypes.Invalid, unsupported(o, dt)
+	}
+	return k, natural, nil
+}
+
+// unsupported returns the error for an operation a dtype does not have,
+// worded like NumPy where NumPy has a message.
+func unsupported(o backend.Op, dt dtypes.DType) error {
+	if dt == dtypes.Bool {
+		switch o {
+		case backend.OpNeg:
+			return fmt.Errorf("the boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead")
+		case backend.OpSub:
+			return fmt.Errorf("boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead")
+		}
+	}
+	return fmt.Errorf("%v is not supported for %v", o, dt)
+}
+
+// Adapters from typed loops to kernels. Each asserts the buffer types once
+// per block.
+
+func un[T, R any](f func(d []R, a []T)) kfn {
+	return func(d any, a []any) error {
+		f(d.([]R), a[0].([]T))
+		return nil
+	}
+}
+
+func bin[T, R any](f func(d []R, a, b []T)) kfn {
+	return func(d any, a []any) error {
+		f(d.([]R), a[0].([]T), a[1].([]T))
+		return nil
+	}
+}
+
+func binErr[T, R any](f func(d []R, a, b []T) error) kfn {
+	return func(d any, a []any) error {
+		return f(d.([]R), a[0].([]T), a[1].([]T))
+	}
+}
+
+// whereKernel returns the kernel of where(cond, a, b) for a, b of dtype dt.
+func whereKernel(dt dtypes.DType) kfn {
+	switch computeOf(dt) {
+	case ctBool:
+		return whereOf[bool]()
+	case ctI8:
+		return whereOf[int8]()
+	case ctI16:
+		return whereOf[int16]()
+	case ctI32:
+		return whereOf[int32]()
+	case ctI64:
+		return whereOf[int64]()
+	case ctU8:
+		return whereOf[uint8]()
+	case ctU16:
+		return whereOf[uint16]()
+	case ctU32:
+		return whereOf[uint32]()
+	case ctU64:
+		return whereOf[uint64]()
+	case ctF32:
+		return whereOf[float32]()
+	case ctF64:
+		return whereOf[float64]()
+	case ctC64:
+		return whereOf[complex64]()
+	default:
+		return whereOf[complex128]()
+	}
+}
+
+func whereOf[T any]() kfn {
+	return func(d any, a []any) error {
+		dd, c, x, y := d.([]T), a[0].([]bool), a[1].([]T), a[2].([]T)
+		c, x, y = c[:len(dd)], x[:len(dd)], y[:len(dd)]
+		for i := range dd {
+			if c[i] {
+				dd[i] = x[i]
+			} else {
+				dd[i] = y[i]
+			}
+		}
+		return nil
+	}
+}
+
+// Loops shared by several kinds.
+
+func addL[T number](d, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] + b[i]
+	}
+}
+
+func subL[T number](d, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] - b[i]
+	}
+}
+
+func mulL[T integer | float](d, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] * b[i]
+	}
+}
+
+func negL[T number](d, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = -a[i]
+	}
+}
+
+func copyL[T any](d, a []T) { copy(d, a) }
+
+func eqL[T comparable](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] == b[i]
+	}
+}
+
+func neL[T comparable](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] != b[i]
+	}
+}
+
+func ltL[T realNum](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] < b[i]
+	}
+}
+
+func leL[T realNum](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] <= b[i]
+	}
+}
+
+func gtL[T realNum](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] > b[i]
+	}
+}
+
+func geL[T realNum](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] >= b[i]
+	}
+}
+
+// Truth values (logical and, or, not on any dtype).
+
+func notL[T number](d []bool, a []T) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = a[i] == 0
+	}
+}
+
+func andL[T number](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] != 0 && b[i] != 0
+	}
+}
+
+func orL[T number](d []bool, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] != 0 || b[i] != 0
+	}
+}
+
+// Booleans.
+
+func boolKernel(o backend.Op) kfn {
+	switch o {
+	case backend.OpInvert, backend.OpNot:
+		return un(func(d, a []bool) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = !a[i]
+			}
+		})
+	case backend.OpAbs, backend.OpRelu, backend.OpFloor, backend.OpCeil, backend.OpRound,
+		backend.OpRoundEven, backend.OpTrunc:
+		return un(copyL[bool])
+	case backend.OpIsNaN, backend.OpIsInf:
+		return un(func(d, a []bool) { clear(d) })
+	case backend.OpAdd, backend.OpBitOr, backend.OpOr, backend.OpMax:
+		return bin(func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] || b[i]
+			}
+		})
+	case backend.OpMul, backend.OpBitAnd, backend.OpAnd, backend.OpMin:
+		return bin(func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] && b[i]
+			}
+		})
+	case backend.OpBitXor, backend.OpNe:
+		return bin(neL[bool])
+	case backend.OpEq:
+		return bin(eqL[bool])
+	case backend.OpLt: // false < true
+		return bin(func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = !a[i] && b[i]
+			}
+		})
+	case backend.OpLe:
+		return bin(func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = !a[i] || b[i]
+			}
+		})
+	case backend.OpGt:
+		return bin(func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] && !b[i]
+			}
+		})
+	case backend.OpGe:
+		return bin(func(d, a, b []bool) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = a[i] || !b[i]
+			}
+		})
+	}
+	return nil
+}

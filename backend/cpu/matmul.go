@@ -1,0 +1,236 @@
+package cpu
+
+import (
+	"fmt"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// Matrix products follow NumPy's matmul: a 1-d first operand is a row
+// vector and a 1-d second operand a column vector (the added axis is
+// removed from the result); the leading (batch) axes broadcast.
+//
+// Each output element is the sum over p of a[i,p]·b[p,j] in order of p.
+// Real floats accumulate in float64 (each product of float32 or narrower
+// operands is exact there) and round once to the operand dtype; float64
+// accumulates in float64 with each product rounded (BLAS may associate
+// differently and use fused multiply-adds, so float64 results can differ
+// from NumPy's in the last bits). Complex numbers accumulate in complex128.
+// Integers wrap; bool is an OR of ANDs.
+
+func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
+	av, err := r.eval(n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	bv, err := r.eval(n.Args[1])
+	if err != nil {
+		return nil, err
+	}
+	dt := av.dtype
+	if bv.dtype != dt {
+		return nil, fmt.Errorf("cpu: matmul: operands have dtypes %v and %v; the plan must cast them to one", av.dtype, bv.dtype)
+	}
+	as, bs := av.shape, bv.shape
+	if len(as) == 0 || len(bs) == 0 {
+		return nil, fmt.Errorf("matmul: input operand does not have enough dimensions (0-d arrays are not allowed)")
+	}
+	a2, b2 := as, bs
+	if len(as) == 1 {
+		a2 = []int{1, as[0]}
+	}
+	if len(bs) == 1 {
+		b2 = []int{bs[0], 1}
+	}
+	rows, k, k2, cols := a2[len(a2)-2], a2[len(a2)-1], b2[len(b2)-2], b2[len(b2)-1]
+	if k != k2 {
+		return nil, fmt.Errorf("matmul: mismatch in its core dimension: %v and %v (size %d is different from %d)", as, bs, k, k2)
+	}
+	batchA, batchB := a2[:len(a2)-2], b2[:len(b2)-2]
+	nb := max(len(batchA), len(batchB))
+	batch := make([]int, nb)
+	for i := range nb {
+		da, db := 1, 1
+		if j := i - (nb - len(batchA)); j >= 0 {
+			da = batchA[j]
+		}
+		if j := i - (nb - len(batchB)); j >= 0 {
+			db = batchB[j]
+		}
+		switch {
+		case da == db || db == 1:
+			batch[i] = da
+		case da == 1:
+			batch[i] = db
+		default:
+			return nil, fmt.Errorf("matmul: batch dimensions of %v and %v cannot be broadcast", as, bs)
+		}
+	}
+	out := append(cloneInts(batch), rows, cols)
+	if len(as) == 1 {
+		out = append(out[:len(out)-2], out[len(out)-1])
+	}
+	if len(bs) == 1 {
+		out = out[:len(out)-1]
+	}
+	if !sameShape(out, n.Shape) {
+		return nil, fmt.Errorf("cpu: matmul of %v and %v gives %v, plan says %v", as, bs, out, n.Shape)
+	}
+	// Batch offsets of each operand (in elements of its contiguous buffer).
+	nbatch := backend.Size(batch)
+	strA := broadcastOffsets(batchA, batch, rows*k)
+	strB := broadcastOffsets(batchB, batch, k*cols)
+	x, err := r.computeBuf(av)
+	if err != nil {
+		return nil, err
+	}
+	y, err := r.computeBuf(bv)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.allocBuf(computeOf(dt), size)
+	if err != nil {
+		return nil, err
+	}
+	g := mmGeom{rows: rows, k: k, cols: cols, nbatch: nbatch, offA: strA, offB: strB}
+	switch xs := x.(type) {
+	case []bool:
+		err = mmRun(r, g, xs, y.([]bool), res.([]bool), mmBool)
+	case []int8:
+		err = mmRun(r, g, xs, y.([]int8), res.([]int8), mmInt[int8])
+	case []int16:
+		err = mmRun(r, g, xs, y.([]int16), res.([]int16), mmInt[int16])
+	case []int32:
+		err = mmRun(r, g, xs, y.([]int32), res.([]int32), mmInt[int32])
+	case []int64:
+		err = mmRun(r, g, xs, y.([]int64), res.([]int64), mmInt[int64])
+	case []uint8:
+		err = mmRun(r, g, xs, y.([]uint8), res.([]uint8), mmInt[uint8])
+	case []uint16:
+		err = mmRun(r, g, xs, y.([]uint16), res.([]uint16), mmInt[uint16])
+	case []uint32:
+		err = mmRun(r, g, xs, y.([]uint32), res.([]uint32), mmInt[uint32])
+	case []uint64:
+		err = mmRun(r, g, xs, y.([]uint64), res.([]uint64), mmInt[uint64])
+	case []float32:
+		err = mmRun(r, g, xs, y.([]float32), res.([]float32), func(d, a, b []float32, k, cols int) {
+			mmFloat(d, a, b, k, cols, func(v float64) float32 { return roundTo64(dt, v) })
+		})
+	case []float64:
+		err = mmRun(r, g, xs, y.([]float64), res.([]float64), func(d, a, b []float64, k, cols int) {
+			mmFloat(d, a, b, k, cols, func(v float64) float64 { return v })
+		})
+	case []complex64:
+		err = mmRun(r, g, xs, y.([]complex64), res.([]complex64), mmComplex[complex64])
+	case []complex128:
+		err = mmRun(r, g, xs, y.([]complex128), res.([]complex128), mmComplex[complex128])
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(res, dt, n.DType, n.Shape)
+}
+
+type mmGeom struct {
+	rows, k, cols, nbatch int
+	offA, offB            []int
+}
+
+// broadcastOffsets returns, for every index of the batch shape out, the
+// offset of the matching matrix of an operand with batch shape in (each
+// matrix mat elements), broadcasting size-1 and missing axes.
+func broadcastOffsets(in, out []int, mat int) []int {
+	v := &view{shape: in, strides: rowMajor(in)}
+	st, _ := v.broadcastStrides(out)
+	n := backend.Size(out)
+	offs := make([]int, n)
+	idx := make([]int, len(out))
+	for i := range n {
+		o := 0
+		for d := range out {
+			o += idx[d] * st[d]
+		}
+		offs[i] = o * mat
+		for d := len(out) - 1; d >= 0; d-- {
+			idx[d]++
+			if idx[d] < out[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return offs
+}
+
+// mmRun computes every output row: row(d, a, b, k, cols) gets the row of a
+// (k elements), the matrix b (k×cols) and the output row d (cols).
+func mmRun[T any](r *runner, g mmGeom, x, y, out []T, row func(d, a, b []T, k, cols int)) error {
+	total := g.nbatch * g.rows
+	work := max(1, g.k*g.cols)
+	return r.parallel(total, max(1, grainSize/work), func(_, lo, hi int) error {
+		for t := lo; t < hi; t++ {
+			bi, i := t/g.rows, t%g.rows
+			a := x[g.offA[bi]+i*g.k : g.offA[bi]+(i+1)*g.k]
+			b := y[g.offB[bi] : g.offB[bi]+g.k*g.cols]
+			row(out[t*g.cols:(t+1)*g.cols], a, b, g.k, g.cols)
+			if work > grainSize {
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
+func mmFloat[T float](d, a, b []T, k, cols int, round func(float64) T) {
+	acc := make([]float64, cols)
+	for p := range k {
+		av := float64(a[p])
+		brow := b[p*cols : (p+1)*cols]
+		for j, bv := range brow {
+			acc[j] += float64(av * float64(bv))
+		}
+	}
+	for j, v := range acc {
+		d[j] = round(v)
+	}
+}
+
+func mmInt[T integer](d, a, b []T, k, cols int) {
+	clear(d)
+	for p := range k {
+		av := a[p]
+		brow := b[p*cols : (p+1)*cols]
+		for j, bv := range brow {
+			d[j] += av * bv
+		}
+	}
+}
+
+func mmBool(d, a, b []bool, k, cols int) {
+	clear(d)
+	for p := range k {
+		if !a[p] {
+			continue
+		}
+		brow := b[p*cols : (p+1)*cols]
+		for j, bv := range brow {
+			d[j] = d[j] || bv
+		}
+	}
+}
+
+func mmComplex[T complex64 | complex128](d, a, b []T, k, cols int) {
+	acc := make([]complex128, cols)
+	for p := range k {
+		av := complex128(a[p])
+		brow := b[p*cols : (p+1)*cols]
+		for j, bv := range brow {
+			acc[j] += complex(cmulParts(real(av), imag(av), real(complex128(bv)), imag(complex128(bv))))
+		}
+	}
+	for j, v := range acc {
+		d[j] = T(v)
+	}
+}

@@ -1,0 +1,517 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// Type constraints for the typed loops.
+type (
+	signed interface {
+		~int8 | ~int16 | ~int32 | ~int64
+	}
+	unsigned interface {
+		~uint8 | ~uint16 | ~uint32 | ~uint64
+	}
+	integer interface{ signed | unsigned }
+	float   interface{ ~float32 | ~float64 }
+	realNum interface{ integer | float }
+	cplx    interface{ ~complex64 | ~complex128 }
+	number  interface{ integer | float | cplx }
+)
+
+// A ctype is the Go type a dtype is computed in. Storage and compute types
+// are the same except for the narrow floats: f16, bf16, f8e4m3 and f8e5m2
+// are stored as bits and computed in float32 (holding values exactly
+// representable in the narrow format between operations); tf32 is stored
+// and computed as float32.
+type ctype uint8
+
+const (
+	ctBool ctype = iota
+	ctI8
+	ctI16
+	ctI32
+	ctI64
+	ctU8
+	ctU16
+	ctU32
+	ctU64
+	ctF32
+	ctF64
+	ctC64
+	ctC128
+)
+
+// computeOf returns the compute type of d.
+func computeOf(d dtypes.DType) ctype {
+	switch d {
+	case dtypes.Bool:
+		return ctBool
+	case dtypes.I8:
+		return ctI8
+	case dtypes.I16:
+		return ctI16
+	case dtypes.I32:
+		return ctI32
+	case dtypes.I64:
+		return ctI64
+	case dtypes.U8:
+		return ctU8
+	case dtypes.U16:
+		return ctU16
+	case dtypes.U32:
+		return ctU32
+	case dtypes.U64, dtypes.Index, dtypes.Address:
+		return ctU64
+	case dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
+		return ctF32
+	case dtypes.F64:
+		return ctF64
+	case dtypes.C64:
+		return ctC64
+	case dtypes.C128:
+		return ctC128
+	}
+	panic(fmt.Sprintf("cpu: no compute type for %v", d))
+}
+
+// narrow reports whether d is computed in float32 but holds fewer bits, so
+// that results must be rounded back to d after every operation.
+func narrow(d dtypes.DType) bool {
+	switch d {
+	case dtypes.F16, dtypes.BF16, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
+		return true
+	}
+	return false
+}
+
+// identityStorage reports whether d is stored in its compute type, so that
+// contiguous data can be used as a compute buffer without conversion.
+func identityStorage(d dtypes.DType) bool {
+	switch d {
+	case dtypes.F16, dtypes.BF16, dtypes.F8E4M3, dtypes.F8E5M2:
+		return false
+	}
+	return true
+}
+
+// newBuf returns a compute buffer of n elements of type ct.
+func newBuf(ct ctype, n int) any {
+	switch ct {
+	case ctBool:
+		return make([]bool, n)
+	case ctI8:
+		return make([]int8, n)
+	case ctI16:
+		return make([]int16, n)
+	case ctI32:
+		return make([]int32, n)
+	case ctI64:
+		return make([]int64, n)
+	case ctU8:
+		return make([]uint8, n)
+	case ctU16:
+		return make([]uint16, n)
+	case ctU32:
+		return make([]uint32, n)
+	case ctU64:
+		return make([]uint64, n)
+	case ctF32:
+		return make([]float32, n)
+	case ctF64:
+		return make([]float64, n)
+	case ctC64:
+		return make([]complex64, n)
+	case ctC128:
+		return make([]complex128, n)
+	}
+	panic("cpu: bad ctype")
+}
+
+// sliceBuf returns buf[lo:hi] for a compute buffer or storage slice.
+func sliceBuf(buf any, lo, hi int) any {
+	switch b := buf.(type) {
+	case []bool:
+		return b[lo:hi]
+	case []int8:
+		return b[lo:hi]
+	case []int16:
+		return b[lo:hi]
+	case []int32:
+		return b[lo:hi]
+	case []int64:
+		return b[lo:hi]
+	case []uint8:
+		return b[lo:hi]
+	case []uint16:
+		return b[lo:hi]
+	case []uint32:
+		return b[lo:hi]
+	case []uint64:
+		return b[lo:hi]
+	case []float32:
+		return b[lo:hi]
+	case []float64:
+		return b[lo:hi]
+	case []complex64:
+		return b[lo:hi]
+	case []complex128:
+		return b[lo:hi]
+	}
+	panic(fmt.Sprintf("cpu: bad buffer %T", buf))
+}
+
+// bufLen returns the length of a compute buffer or storage slice.
+func bufLen(buf any) int {
+	switch b := buf.(type) {
+	case []bool:
+		return len(b)
+	case []int8:
+		return len(b)
+	case []int16:
+		return len(b)
+	case []int32:
+		return len(b)
+	case []int64:
+		return len(b)
+	case []uint8:
+		return len(b)
+	case []uint16:
+		return len(b)
+	case []uint32:
+		return len(b)
+	case []uint64:
+		return len(b)
+	case []float32:
+		return len(b)
+	case []float64:
+		return len(b)
+	case []complex64:
+		return len(b)
+	case []complex128:
+		return len(b)
+	}
+	return -1
+}
+
+// elemSize returns the storage size of one element of d in bytes.
+func elemSize(d dtypes.DType) int {
+	if d == dtypes.Bool {
+		return 1
+	}
+	return d.Bits() / 8
+}
+
+// newStorage returns zeroed storage for n elements of dtype d, in the CPU
+// layout described at backend.Tensor.
+func newStorage(d dtypes.DType, n int) any {
+	switch d {
+	case dtypes.F16, dtypes.BF16:
+		return make([]uint16, n)
+	case dtypes.F8E4M3, dtypes.F8E5M2:
+		return make([]uint8, n)
+	}
+	return newBuf(computeOf(d), n)
+}
+
+// checkStorage reports whether data has the Go type that dtype d is stored
+// in and exactly n elements.
+func checkStorage(d dtypes.DType, data any, n int) error {
+	if !d.IsValid() {
+		return fmt.Errorf("invalid dtype %v", d)
+	}
+	ok := false
+	switch data.(type) {
+	case []bool:
+		ok = d == dtypes.Bool
+	case []int8:
+		ok = d == dtypes.I8
+	case []int16:
+		ok = d == dtypes.I16
+	case []int32:
+		ok = d == dtypes.I32
+	case []int64:
+		ok = d == dtypes.I64
+	case []uint8:
+		ok = d == dtypes.U8 || d == dtypes.F8E4M3 || d == dtypes.F8E5M2
+	case []uint16:
+		ok = d == dtypes.U16 || d == dtypes.F16 || d == dtypes.BF16
+	case []uint32:
+		ok = d == dtypes.U32
+	case []uint64:
+		ok = d == dtypes.U64 || d == dtypes.Index || d == dtypes.Address
+	case []float32:
+		ok = d == dtypes.F32 || d == dtypes.TF32
+	case []float64:
+		ok = d == dtypes.F64
+	case []complex64:
+		ok = d == dtypes.C64
+	case []complex128:
+		ok = d == dtypes.C128
+	}
+	if !ok {
+		return fmt.Errorf("tensor of dtype %v holds %T", d, data)
+	}
+	if l := bufLen(data); l != n {
+		return fmt.Errorf("tensor of %d elements holds %d", n, l)
+	}
+	return nil
+}
+
+// Decoding tables for the narrow floats: the float32 value of every bit
+// pattern (all are exact in float32).
+var (
+	tablesOnce sync.Once
+	f16Table   []float32 // 65536 entries
+	e4m3Table  [256]float32
+	e5m2Table  [256]float32
+)
+
+func initTables() {
+	tablesOnce.Do(func() {
+		t := make([]float32, 1<<16)
+		for i := range t {
+			t[i] = float32(dtypes.F16ToFloat64(uint16(i)))
+		}
+		f16Table = t
+		for i := range 256 {
+			e4m3Table[i] = float32(dtypes.F8E4M3ToFloat64(uint8(i)))
+			e5m2Table[i] = float32(dtypes.F8E5M2ToFloat64(uint8(i)))
+		}
+	})
+}
+
+// bf16Value returns the float32 value of the bfloat16 bits b.
+func bf16Value(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) }
+
+// f16Bits rounds x to binary16 once (x is exact in float64).
+func f16Bits(x float32) uint16 { return dtypes.F16FromFloat64(float64(x)) }
+
+// bf16Bits rounds x to bfloat16 (NaN stays NaN).
+func bf16Bits(x float32) uint16 { return dtypes.BF16FromFloat32(x) }
+
+func e4m3Bits(x float32) uint8 { return dtypes.F8E4M3FromFloat64(float64(x)) }
+func e5m2Bits(x float32) uint8 { return dtypes.F8E5M2FromFloat64(float64(x)) }
+
+// roundFloat32 rounds the float32 values of buf to the narrow dtype d in
+// place (RNE), so that they hold exactly the values a tensor of d can.
+func roundFloat32(d dtypes.DType, buf []float32) {
+	switch d {
+	case dtypes.F16:
+		for i, x := range buf {
+			buf[i] = f16Table[f16Bits(x)]
+		}
+	case dtypes.BF16:
+		for i, x := range buf {
+			buf[i] = bf16Value(bf16Bits(x))
+		}
+	case dtypes.TF32:
+		for i, x := range buf {
+			buf[i] = dtypes.TF32Round(x)
+		}
+	case dtypes.F8E4M3:
+		for i, x := range buf {
+			buf[i] = e4m3Table[e4m3Bits(x)]
+		}
+	case dtypes.F8E5M2:
+		for i, x := range buf {
+			buf[i] = e5m2Table[e5m2Bits(x)]
+		}
+	}
+}
+
+// roundTo64 returns x rounded to the float dtype d, as a float32 holding the
+// exact value (d is computed in float32). Every rounding is a single one
+// from x, except bf16, which rounds through float32 like the reference
+// libraries (see dtypes.BF16FromFloat64).
+func roundTo64(d dtypes.DType, x float64) float32 {
+	switch d {
+	case dtypes.F16:
+		return f16Table[dtypes.F16FromFloat64(x)]
+	case dtypes.BF16:
+		return bf16Value(dtypes.BF16FromFloat64(x))
+	case dtypes.TF32:
+		return float32(dtypes.FloatFromFloat64(dtypes.TF32, x))
+	case dtypes.F8E4M3:
+		return e4m3Table[dtypes.F8E4M3FromFloat64(x)]
+	case dtypes.F8E5M2:
+		return e5m2Table[dtypes.F8E5M2FromFloat64(x)]
+	}
+	return float32(x)
+}
+
+// loadSeg converts n storage elements of dtype d, read from data at pos,
+// pos+st, pos+2st, … into the compute buffer dst (of d's compute type).
+func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
+	switch d {
+	case dtypes.F16:
+		loadTable(dst.([]float32)[:n], data.([]uint16), pos, st, f16Table)
+		return
+	case dtypes.BF16:
+		out, src := dst.([]float32)[:n], data.([]uint16)
+		if st == 1 {
+			src = src[pos : pos+n]
+			for i, b := range src {
+				out[i] = bf16Value(b)
+			}
+			return
+		}
+		for i := range out {
+			out[i] = bf16Value(src[pos])
+			pos += st
+		}
+		return
+	case dtypes.F8E4M3:
+		loadTable8(dst.([]float32)[:n], data.([]uint8), pos, st, &e4m3Table)
+		return
+	case dtypes.F8E5M2:
+		loadTable8(dst.([]float32)[:n], data.([]uint8), pos, st, &e5m2Table)
+		return
+	}
+	switch src := data.(type) {
+	case []bool:
+		copySeg(dst.([]bool)[:n], src, pos, st)
+	case []int8:
+		copySeg(dst.([]int8)[:n], src, pos, st)
+	case []int16:
+		copySeg(dst.([]int16)[:n], src, pos, st)
+	case []int32:
+		copySeg(dst.([]int32)[:n], src, pos, st)
+	case []int64:
+		copySeg(dst.([]int64)[:n], src, pos, st)
+	case []uint8:
+		copySeg(dst.([]uint8)[:n], src, pos, st)
+	case []uint16:
+		copySeg(dst.([]uint16)[:n], src, pos, st)
+	case []uint32:
+		copySeg(dst.([]uint32)[:n], src, pos, st)
+	case []uint64:
+		copySeg(dst.([]uint64)[:n], src, pos, st)
+	case []float32:
+		copySeg(dst.([]float32)[:n], src, pos, st)
+	case []float64:
+		copySeg(dst.([]float64)[:n], src, pos, st)
+	case []complex64:
+		copySeg(dst.([]complex64)[:n], src, pos, st)
+	case []complex128:
+		copySeg(dst.([]complex128)[:n], src, pos, st)
+	default:
+		panic(fmt.Sprintf("cpu: bad storage %T", data))
+	}
+}
+
+// copySeg copies src[pos], src[pos+st], … into dst.
+func copySeg[T any](dst, src []T, pos, st int) {
+	switch st {
+	case 1:
+		copy(dst, src[pos:pos+len(dst)])
+	case 0:
+		v := src[pos]
+		for i := range dst {
+			dst[i] = v
+		}
+	default:
+		for i := range dst {
+			dst[i] = src[pos]
+			pos += st
+		}
+	}
+}
+
+func loadTable(dst []float32, src []uint16, pos, st int, table []float32) {
+	table = table[:1<<16]
+	if st == 1 {
+		src = src[pos : pos+len(dst)]
+		for i, b := range src {
+			dst[i] = table[b]
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = table[src[pos]]
+		pos += st
+	}
+}
+
+func loadTable8(dst []float32, src []uint8, pos, st int, table *[256]float32) {
+	if st == 1 {
+		src = src[pos : pos+len(dst)]
+		for i, b := range src {
+			dst[i] = table[b]
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = table[src[pos]]
+		pos += st
+	}
+}
+
+// storeSeg converts the compute buffer src (of d's compute type, holding
+// values already rounded to d) into storage data[pos:pos+len(src)].
+func storeSeg(d dtypes.DType, data any, pos int, src any) {
+	switch d {
+	case dtypes.F16:
+		in := src.([]float32)
+		out := data.([]uint16)[pos : pos+len(in)]
+		for i, x := range in {
+			out[i] = f16Bits(x)
+		}
+		return
+	case dtypes.BF16:
+		in := src.([]float32)
+		out := data.([]uint16)[pos : pos+len(in)]
+		for i, x := range in {
+			out[i] = bf16Bits(x)
+		}
+		return
+	case dtypes.F8E4M3:
+		in := src.([]float32)
+		out := data.([]uint8)[pos : pos+len(in)]
+		for i, x := range in {
+			out[i] = e4m3Bits(x)
+		}
+		return
+	case dtypes.F8E5M2:
+		in := src.([]float32)
+		out := data.([]uint8)[pos : pos+len(in)]
+		for i, x := range in {
+			out[i] = e5m2Bits(x)
+		}
+		return
+	}
+	switch out := data.(type) {
+	case []bool:
+		copy(out[pos:], src.([]bool))
+	case []int8:
+		copy(out[pos:], src.([]int8))
+	case []int16:
+		copy(out[pos:], src.([]int16))
+	case []int32:
+		copy(out[pos:], src.([]int32))
+	case []int64:
+		copy(out[pos:], src.([]int64))
+	case []uint8:
+		copy(out[pos:], src.([]uint8))
+	case []uint16:
+		copy(out[pos:], src.([]uint16))
+	case []uint32:
+		copy(out[pos:], src.([]uint32))
+	case []uint64:
+		copy(out[pos:], src.([]uint64))
+	case []float32:
+		copy(out[pos:], src.([]float32))
+	case []float64:
+		copy(out[pos:], src.([]float64))
+	case []complex64:
+		copy(out[pos:], src.([]complex64))
+	case []complex128:
+		copy(out[pos:], src.([]complex128))
+	default:
+		panic(fmt.Sprintf("cpu: bad storage %T", data))
+	}
+}
