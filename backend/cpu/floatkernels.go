@@ -63,7 +63,9 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpSilu:
 		return mapF[T](func(x float64) float64 { return x * sigmoid(x) })
 	case backend.OpGelu:
-		return mapF[T](func(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) })
+		// 0.5·x·(1+erf(x/√2)), written with erfc so that the far negative
+		// tail keeps its relative precision.
+		return mapF[T](func(x float64) float64 { return 0.5 * x * math.Erfc(-x/math.Sqrt2) })
 	case backend.OpFloor:
 		return un(func(d, a []T) {
 			a = a[:len(d)]

@@ -1,0 +1,67 @@
+// Package cpu is the CPU backend of tensorsh: it evaluates typed plans
+// (backend.Node trees) for every dtype and operation, exactly where the
+// reference libraries are exact.
+//
+// # Evaluation
+//
+// Elementwise nodes are fused: a node and the elementwise nodes below it
+// that have its shape and no other user are evaluated together over blocks
+// of 4096 output elements, each node into a small scratch buffer, so a
+// statement makes one pass over memory with no full-size temporaries.
+// Blocks are spread over runtime.GOMAXPROCS goroutines (see Workers).
+// Transpose, slice, broadcast_to and reshape of contiguous data are views:
+// they copy nothing, and fused loops read through their strides. A node
+// used by several parents is evaluated once.
+//
+// Run checks its context between ranges of 65536 elements, so a cancelled
+// statement stops within milliseconds, and refuses any allocation larger
+// than the limit (see MemLimit) with an "out of memory" error.
+//
+// Plans must give the operands of an elementwise node one dtype (where:
+// a bool condition and two operands of one dtype). When a node's dtype is
+// not the one its operation gives (say a float16 result of a float32
+// computation), the result is converted to it, rounding once.
+//
+// # Precision
+//
+// Narrow floats (f16, bf16, f8e4m3, f8e5m2) are stored as bits and
+// computed in float32, rounded back to their format after every
+// operation; tf32 is computed in float32 and rounded to 10 mantissa bits.
+// For + - * / and sqrt this gives the correctly rounded result of the
+// narrow format (float32 has more than twice their precision plus two
+// bits, so the double rounding is innocuous), as NumPy's float16 and
+// ml_dtypes' loops do. float32 and float64 + - * / sqrt are IEEE
+// operations.
+//
+// Transcendental functions (exp, log, log1p, sin, cos, tanh, erf, rsqrt,
+// sigmoid, silu, gelu, pow) of float32 and narrower are computed in
+// float64 with Go's math package and rounded once: the result is within
+// 1 ULP of the exact value (it is the correctly rounded one except when
+// the exact value lies within about 2^-29 ULP of a rounding boundary). For
+// float64 they have the accuracy of Go's math package: within 1 ULP for
+// exp, log, log1p, sin, cos, tanh and erf on ordinary arguments, and
+// within a few ULP for the composite sigmoid, silu, gelu, rsqrt and for
+// pow with large exponents. Complex functions use math/cmplx in
+// complex128 (complex64 parts rounded once). Tests check the float32 bound
+// against float64 math for every function.
+//
+// Comparisons, maximum and minimum follow IEEE and NumPy: maximum and
+// minimum propagate NaN; relu is max(x, 0) with relu(-0) = +0. round
+// rounds half away from zero, roundeven half to even. Float floor division
+// and remainder follow NumPy's npy_divmod (Python semantics: the remainder
+// has the sign of the divisor; a zero divisor gives ±inf or nan); with
+// CDiv they truncate (fmod). Integer arithmetic wraps; integer division
+// and remainder by zero give 0 (or backend.ErrDivideByZero with
+// ZeroDivError), MIN // -1 gives MIN; shifts by the width or more give 0
+// (or -1 for a negative number shifted right).
+//
+// Reductions follow the order of NumPy's loops (see reduce.go): float sums
+// use NumPy's pairwise summation along the contiguous axis, so typical
+// results match NumPy's bit for bit. Softmax and log-softmax are computed
+// in float64 (max subtracted first) and rounded once. Matrix products
+// accumulate float32 and narrower in float64 (rounded once), float64 in
+// float64, complex in complex128.
+//
+// Conversions are exact: see castKernel for the rules, including what
+// NaN and out-of-range floats give as integers (NumPy on x86-64).
+package cpu
