@@ -1,0 +1,306 @@
+package cpu
+
+import (
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// red builds a reduction node, working out the result shape.
+func red(o backend.Op, d dtypes.DType, a *backend.Node, keep bool, axes ...int) *backend.Node {
+	isRed := make([]bool, len(a.Shape))
+	for _, ax := range axes {
+		isRed[ax] = true
+	}
+	shape := []int{}
+	for i, s := range a.Shape {
+		switch {
+		case len(axes) > 0 && !isRed[i]:
+			shape = append(shape, s)
+		case keep:
+			shape = append(shape, 1)
+		}
+	}
+	return &backend.Node{Op: o, DType: d, Shape: shape, Args: []*backend.Node{a}, Axes: axes, KeepDims: keep}
+}
+
+func TestSumAxes(t *testing.T) {
+	// x = arange(24).reshape(2, 3, 4)
+	x := in(mk(dtypes.I64, []int{2, 3, 4}, seq(24, 0, 1)...))
+	cases := []struct {
+		axes  []int
+		keep  bool
+		shape []int
+		want  []float64
+	}{
+		{nil, false, []int{}, []float64{276}},
+		{nil, true, []int{1, 1, 1}, []float64{276}},
+		{[]int{0}, false, []int{3, 4}, []float64{12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34}},
+		{[]int{1}, false, []int{2, 4}, []float64{12, 15, 18, 21, 48, 51, 54, 57}},
+		{[]int{1}, true, []int{2, 1, 4}, []float64{12, 15, 18, 21, 48, 51, 54, 57}},
+		{[]int{2}, false, []int{2, 3}, []float64{6, 22, 38, 54, 70, 86}},
+		{[]int{0, 2}, false, []int{3}, []float64{60, 92, 124}},
+		{[]int{0, 1}, true, []int{1, 1, 4}, []float64{60, 66, 72, 78}},
+	}
+	for _, c := range cases {
+		for _, d := range []dtypes.DType{dtypes.I64, dtypes.F32, dtypes.F64, dtypes.F16, dtypes.U16} {
+			arg := x
+			if d != dtypes.I64 {
+				arg = cast(x, d)
+			}
+			n := red(backend.OpSum, d, arg, c.keep, c.axes...)
+			res := run(t, n)
+			if !sameShape(res.Shape, c.shape) || !sameAll(vals(res), c.want) {
+				t.Errorf("%v sum axes %v keep %v = %v %v, want %v %v", d, c.axes, c.keep, res.Shape, vals(res), c.shape, c.want)
+			}
+		}
+	}
+}
+
+func TestReductionsBasic(t *testing.T) {
+	f := func(v ...float64) *backend.Node { return in(mk(dtypes.F64, []int{len(v)}, v...)) }
+	cases := []struct {
+		name string
+		n    *backend.Node
+		want float64
+	}{
+		{"prod", red(backend.OpProd, dtypes.F64, f(1, 2, 3, 4), false), 24},
+		{"mean", red(backend.OpMean, dtypes.F64, f(1, 2, 3, 4), false), 2.5},
+		{"mean f32", red(backend.OpMean, dtypes.F32, cast(f(1, 2, 3, 5), dtypes.F32), false), 2.75},
+		{"max nan", red(backend.OpReduceMax, dtypes.F64, f(1, nan, 3), false), nan},
+		{"min nan", red(backend.OpReduceMin, dtypes.F64, f(1, 3, nan), false), nan},
+		{"max", red(backend.OpReduceMax, dtypes.F64, f(1, 7, -inf, 3), false), 7},
+		{"min", red(backend.OpReduceMin, dtypes.F64, f(1, 7, -inf, 3), false), -inf},
+		{"argmax first", red(backend.OpArgMax, dtypes.I64, f(1, 7, 7, 3), false), 1},
+		{"argmax nan wins", red(backend.OpArgMax, dtypes.I64, f(1, 5, nan, 7, nan), false), 2},
+		{"argmin nan wins", red(backend.OpArgMin, dtypes.I32, f(1, -5, nan, -7), false), 2},
+		{"argmin first", red(backend.OpArgMin, dtypes.I64, f(3, 1, 1), false), 1},
+		{"any nan", red(backend.OpAny, dtypes.Bool, f(0, nan), false), 1},
+		{"any zeros", red(backend.OpAny, dtypes.Bool, f(0, negz), false), 0},
+		{"all", red(backend.OpAll, dtypes.Bool, f(1, 2, 0), false), 0},
+		{"sum empty", red(backend.OpSum, dtypes.F64, f(), false), 0},
+		{"prod empty", red(backend.OpProd, dtypes.F64, f(), false), 1},
+		{"mean empty", red(backend.OpMean, dtypes.F64, f(), false), nan},
+		{"all empty", red(backend.OpAll, dtypes.Bool, f(), false), 1},
+		{"i8 sum wraps", red(backend.OpSum, dtypes.I8, in(mk(dtypes.I8, []int{3}, 100, 100, 56)), false), 0},
+		{"u8 prod wraps", red(backend.OpProd, dtypes.U8, in(mk(dtypes.U8, []int{2}, 16, 17)), false), 16},
+		{"i32 max", red(backend.OpReduceMax, dtypes.I32, in(mk(dtypes.I32, []int{3}, -4, -2, -9)), false), -2},
+		{"bool sum as i64", red(backend.OpSum, dtypes.I64, in(mk(dtypes.Bool, []int{3}, 1, 1, 0)), false), 2},
+		{"bool argmax", red(backend.OpArgMax, dtypes.I64, in(mk(dtypes.Bool, []int{3}, 0, 1, 1)), false), 1},
+		{"sum to other dtype", red(backend.OpSum, dtypes.F16, f(1, 2), false), 3},
+	}
+	for _, c := range cases {
+		got := vals(run(t, c.n))
+		if len(got) != 1 || !same(got[0], c.want) {
+			t.Errorf("%s = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestArgmaxAxis(t *testing.T) {
+	x := in(mk(dtypes.F32, []int{2, 3}, 1, 9, 2, 8, nan, 8))
+	if got := vals(run(t, red(backend.OpArgMax, dtypes.I64, x, false, 0))); !sameAll(got, []float64{1, 1, 1}) {
+		t.Errorf("argmax axis 0 = %v", got)
+	}
+	if got := vals(run(t, red(backend.OpArgMax, dtypes.I64, x, false, 1))); !sameAll(got, []float64{1, 1}) {
+		t.Errorf("argmax axis 1 = %v", got)
+	}
+	if got := vals(run(t, red(backend.OpArgMin, dtypes.I64, x, true, 1))); !sameAll(got, []float64{0, 1}) {
+		t.Errorf("argmin axis 1 = %v", got)
+	}
+	if got := vals(run(t, red(backend.OpArgMax, dtypes.I64, x, false))); !sameAll(got, []float64{4}) {
+		t.Errorf("argmax all = %v", got)
+	}
+}
+
+func TestReductionErrors(t *testing.T) {
+	empty := in(mk(dtypes.F32, []int{0, 3}))
+	for _, c := range []struct {
+		op   backend.Op
+		want string
+	}{
+		{backend.OpReduceMax, "zero-size array to reduction operation maximum which has no identity"},
+		{backend.OpReduceMin, "zero-size array to reduction operation minimum which has no identity"},
+	} {
+		err := runErr(red(c.op, dtypes.F32, empty, false, 0))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%v of empty: %v", c.op, err)
+		}
+	}
+	if err := runErr(red(backend.OpArgMax, dtypes.I64, empty, false, 0)); err == nil || !strings.Contains(err.Error(), "empty sequence") {
+		t.Errorf("argmax of empty: %v", err)
+	}
+	// Reducing the non-empty axis of an empty array is fine.
+	if res := run(t, red(backend.OpReduceMax, dtypes.F32, empty, false, 1)); len(vals(res)) != 0 {
+		t.Errorf("max over axis 1 of (0, 3): %v", res)
+	}
+}
+
+// TestPairwiseSumOrder checks NumPy's summation order on values where it
+// matters. For 2^24 followed by nineteen 1s in float32, NumPy's pairwise
+// sum keeps eight accumulators: r0 = 2^24 + 1 (a tie, back to 2^24), r1…r7
+// = 2, giving 2^24 + 14, then adds the last four 1s one at a time:
+// 2^24+15 ties up to +16, and +17 ties back down to +16. A sequential sum
+// would stay at 2^24.
+func TestPairwiseSumOrder(t *testing.T) {
+	v := make([]float64, 20)
+	v[0] = 1 << 24
+	for i := 1; i < 20; i++ {
+		v[i] = 1
+	}
+	got := vals(run(t, red(backend.OpSum, dtypes.F32, in(mk(dtypes.F32, []int{20}, v...)), false)))
+	if got[0] != 1<<24+16 {
+		t.Errorf("pairwise f32 sum = %v, want %v", got[0], 1<<24+16)
+	}
+	// Along axis 0 of a (20, 2) array NumPy adds rows one by one.
+	v2 := make([]float64, 40)
+	for i := range v2 {
+		v2[i] = v[i/2]
+	}
+	got = vals(run(t, red(backend.OpSum, dtypes.F32, in(mk(dtypes.F32, []int{20, 2}, v2...)), false, 0)))
+	if !sameAll(got, []float64{1 << 24, 1 << 24}) {
+		t.Errorf("f32 column sums = %v, want 2^24", got)
+	}
+	// A million float32 0.1s: pairwise summation stays within a few ULP of
+	// the exact 100000.0015 (a sequential float32 sum gives 100958.34).
+	n := 1000000
+	tenth := make([]float32, n)
+	for i := range tenth {
+		tenth[i] = 0.1
+	}
+	s := vals(run(t, red(backend.OpSum, dtypes.F32, in(raw(dtypes.F32, []int{n}, tenth)), false), Workers(4)))[0]
+	if math.Abs(s-100000.0014901161) > 0.05 {
+		t.Errorf("sum of 10^6 float32 0.1 = %v", s)
+	}
+}
+
+// TestPairwiseMatchesDefinition compares the sum of random float32 arrays
+// of many lengths with a direct transcription of NumPy's
+// pairwise_sum, added to the +0 identity.
+func TestPairwiseMatchesDefinition(t *testing.T) {
+	var ref func(a []float32) float32
+	ref = func(a []float32) float32 {
+		n := len(a)
+		if n < 8 {
+			res := float32(math.Copysign(0, -1))
+			for _, v := range a {
+				res += v
+			}
+			return res
+		}
+		if n <= 128 {
+			var r [8]float32
+			copy(r[:], a)
+			i := 8
+			for ; i < n-n%8; i += 8 {
+				for j := range 8 {
+					r[j] += a[i+j]
+				}
+			}
+			res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+			for ; i < n; i++ {
+				res += a[i]
+			}
+			return res
+		}
+		n2 := n / 2
+		n2 -= n2 % 8
+		return ref(a[:n2]) + ref(a[n2:])
+	}
+	rng := rand.New(rand.NewSource(5))
+	for _, n := range []int{1, 7, 8, 9, 127, 128, 129, 1000, 4097, 70001, 300000} {
+		a := make([]float32, n)
+		for i := range a {
+			a[i] = float32(rng.NormFloat64() * math.Exp(rng.Float64()*20))
+		}
+		got := run(t, red(backend.OpSum, dtypes.F32, in(raw(dtypes.F32, []int{n}, a)), false), Workers(3)).Data.([]float32)[0]
+		if want := 0 + ref(a); got != want {
+			t.Errorf("sum of %d float32 = %v, want %v", n, got, want)
+		}
+	}
+}
+
+func TestFloat16Sums(t *testing.T) {
+	// NumPy sums float16 along the contiguous axis in float32 and rounds
+	// once (3000 ones give 3000), but adds rows one at a time, rounding
+	// each step, along other axes (a float16 column of 3000 ones stops at
+	// 2048, where 2048 + 1 rounds back to 2048).
+	ones := make([]float64, 3000)
+	for i := range ones {
+		ones[i] = 1
+	}
+	x := in(mk(dtypes.F16, []int{3000}, ones...))
+	if got := vals(run(t, red(backend.OpSum, dtypes.F16, x, false))); got[0] != 3000 {
+		t.Errorf("f16 sum of 3000 ones = %v", got)
+	}
+	col := in(mk(dtypes.F16, []int{1500, 2}, ones...))
+	if got := vals(run(t, red(backend.OpSum, dtypes.F16, col, false, 0))); !sameAll(got, []float64{1500, 1500}) {
+		t.Errorf("f16 column sums of 1500 = %v", got)
+	}
+	col2 := in(mk(dtypes.F16, []int{3000, 1}, ones...))
+	// (3000, 1): the size-1 axis vanishes, so this is a contiguous sum.
+	if got := vals(run(t, red(backend.OpSum, dtypes.F16, col2, false, 0))); got[0] != 3000 {
+		t.Errorf("f16 (3000,1) axis 0 = %v", got)
+	}
+	wide := make([]float64, 6000)
+	for i := range wide {
+		wide[i] = 1
+	}
+	cols := in(mk(dtypes.F16, []int{3000, 2}, wide...))
+	if got := vals(run(t, red(backend.OpSum, dtypes.F16, cols, false, 0))); !sameAll(got, []float64{2048, 2048}) {
+		t.Errorf("f16 column sums of 3000 ones = %v, want 2048 (NumPy)", got)
+	}
+}
+
+func TestComplexReductions(t *testing.T) {
+	c := in(raw(dtypes.C128, []int{4}, []complex128{1 + 1i, 2, 3i, -1}))
+	if got := run(t, red(backend.OpSum, dtypes.C128, c, false)).Data.([]complex128)[0]; got != 2+4i {
+		t.Errorf("complex sum = %v", got)
+	}
+	if got := run(t, red(backend.OpProd, dtypes.C128, c, false)).Data.([]complex128)[0]; got != 6-6i {
+		t.Errorf("complex prod = %v", got)
+	}
+	if got := run(t, red(backend.OpMean, dtypes.C128, c, false)).Data.([]complex128)[0]; got != 0.5+1i {
+		t.Errorf("complex mean = %v", got)
+	}
+}
+
+func TestSoftmax(t *testing.T) {
+	x := in(mk(dtypes.F32, []int{2, 3}, 1, 2, 3, 1000, 1001, 1002))
+	for _, ax := range []int{0, 1} {
+		n := &backend.Node{Op: backend.OpSoftmax, DType: dtypes.F32, Shape: []int{2, 3}, Args: []*backend.Node{x}, Axes: []int{ax}}
+		y := run(t, n).Data.([]float32)
+		for _, v := range y {
+			if v != v {
+				t.Fatalf("softmax axis %d has NaN: %v", ax, y)
+			}
+		}
+		if ax == 1 {
+			for r := range 2 {
+				s := float64(y[3*r]) + float64(y[3*r+1]) + float64(y[3*r+2])
+				if math.Abs(s-1) > 1e-6 {
+					t.Errorf("softmax row %d sums to %v", r, s)
+				}
+			}
+			want := []float64{0.09003057317038046, 0.24472847105479764, 0.6652409557748219}
+			for i, w := range want {
+				if y[i] != float32(w) || y[3+i] != float32(w) {
+					t.Errorf("softmax[%d] = %v %v, want %v", i, y[i], y[3+i], float32(w))
+				}
+			}
+		}
+	}
+	n := &backend.Node{Op: backend.OpLogSoftmax, DType: dtypes.F64, Shape: []int{2, 3}, Args: []*backend.Node{cast(x, dtypes.F64)}, Axes: []int{1}}
+	y := run(t, n).Data.([]float64)
+	if math.Abs(y[2]-math.Log(0.6652409557748219)) > 1e-15 {
+		t.Errorf("logsoftmax = %v", y)
+	}
+	s := math.Exp(y[3]) + math.Exp(y[4]) + math.Exp(y[5])
+	if math.Abs(s-1) > 1e-15 {
+		t.Errorf("exp(logsoftmax) sums to %v", s)
+	}
+}
