@@ -358,7 +358,7 @@ func sameF16(a, b uint16) bool {
 func bf16RNE(x float32) uint16 {
 	b := math.Float32bits(x)
 	if x != x {
-		return uint16(b>>16) | 0x40
+		return uint16(b>>16)&0x8000 | 0x7FC0
 	}
 	return uint16((b + 0x7FFF + (b>>16)&1) >> 16)
 }

@@ -79,7 +79,16 @@ type op struct {
 }
 
 func (o *op) eval(w *worker, off, cnt int) (any, error) {
-	d := o.f(w, cnt)
+	return o.evalInto(w, off, cnt, o.f(w, cnt))
+}
+
+// evalInto computes the node's values at [off, off+cnt) into d, a buffer
+// of its compute type and length cnt (the output storage itself for a
+// root stored in its compute type).
+func (o *op) evalInto(w *worker, off, cnt int, d any) (any, error) {
+	if w.bufs[o.id] == nil {
+		o.f(w, cnt)
+	}
 	argv := w.bufs[o.id][1:]
 	for i, a := range o.args {
 		v, err := a.eval(w, off, cnt)
@@ -138,10 +147,19 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	for i := range workers {
 		workers[i] = &worker{bufs: make([][]any, f.nodes), idx: make([]int, len(f.shape)), pos: make([]int, 1)}
 	}
+	rootOp, direct := root.(*op)
+	direct = direct && identityStorage(n.DType)
 	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
 		w := workers[wi]
 		for off := lo; off < hi; off += blockSize {
 			cnt := min(blockSize, hi-off)
+			if direct {
+				// Compute straight into the result.
+				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(data, off, off+cnt)); err != nil {
+					return err
+				}
+				continue
+			}
 			b, err := root.eval(w, off, cnt)
 			if err != nil {
 				return err

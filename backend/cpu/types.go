@@ -289,10 +289,10 @@ func initTables() {
 func bf16Value(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) }
 
 // f16Bits rounds x to binary16 once (x is exact in float64).
-func f16Bits(x float32) uint16 { return dtypes.F16FromFloat64(float64(x)) }
+func f16Bits(x float32) uint16 { return f32ToF16(x) }
 
 // bf16Bits rounds x to bfloat16 (NaN stays NaN).
-func bf16Bits(x float32) uint16 { return dtypes.BF16FromFloat32(x) }
+func bf16Bits(x float32) uint16 { return f32ToBF16(x) }
 
 func e4m3Bits(x float32) uint8 { return dtypes.F8E4M3FromFloat64(float64(x)) }
 func e5m2Bits(x float32) uint8 { return dtypes.F8E5M2FromFloat64(float64(x)) }
@@ -311,7 +311,7 @@ func roundFloat32(d dtypes.DType, buf []float32) {
 		}
 	case dtypes.TF32:
 		for i, x := range buf {
-			buf[i] = dtypes.TF32Round(x)
+			buf[i] = tf32Round(x)
 		}
 	case dtypes.F8E4M3:
 		for i, x := range buf {
