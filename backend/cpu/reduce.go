@@ -301,7 +301,9 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 			at = dtypes.Bool
 		}
 	case backend.OpSum, backend.OpProd, backend.OpMean:
-		if at == dtypes.Bool {
+		// Sums of bools, and means of integers with an inexact result,
+		// accumulate in the result dtype.
+		if at == dtypes.Bool || n.Op == backend.OpMean && at.IsInt() && n.DType.IsInexact() {
 			if n.DType == dtypes.Bool {
 				return nil, fmt.Errorf("cpu: %v of bool needs a numeric accumulation dtype", n.Op)
 			}
@@ -333,9 +335,6 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 		}
 	}
 	if n.Op == backend.OpArgMax || n.Op == backend.OpArgMin {
-		if len(n.Axes) > 1 {
-			return nil, fmt.Errorf("cpu: %v takes at most one axis", n.Op)
-		}
 		if !n.DType.IsInt() {
 			return nil, fmt.Errorf("cpu: %v gives an integer dtype, not %v", n.Op, n.DType)
 		}
@@ -724,7 +723,8 @@ func cpairwise[T complex64 | complex128](a []T) T {
 
 // argReduce returns the int64 index of the first maximum (or minimum) of
 // each output's reduced elements; NaN counts as the extreme (the first NaN
-// wins), as in NumPy.
+// wins), as in NumPy. With several axes (all of them, for a flattened
+// argmax) the index counts the reduced elements in row-major order.
 func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 	switch xs := x.(type) {
 	case []bool:

@@ -115,6 +115,17 @@ func TestArgmaxAxis(t *testing.T) {
 	if got := vals(run(t, red(backend.OpArgMax, dtypes.I64, x, false))); !sameAll(got, []float64{4}) {
 		t.Errorf("argmax all = %v", got)
 	}
+	if got := vals(run(t, red(backend.OpArgMax, dtypes.I64, x, false, 0, 1))); !sameAll(got, []float64{4}) {
+		t.Errorf("argmax axes (0, 1) = %v", got)
+	}
+	y := in(mk(dtypes.I32, []int{2, 2}, 1, 9, 9, 3))
+	if got := vals(run(t, red(backend.OpArgMax, dtypes.I64, y, false, 0, 1))); !sameAll(got, []float64{1}) {
+		t.Errorf("i32 argmax axes (0, 1) = %v", got)
+	}
+	m := red(backend.OpMean, dtypes.F64, in(mk(dtypes.I32, []int{2}, 1, 2)), false)
+	if got := vals(run(t, m)); got[0] != 1.5 {
+		t.Errorf("mean of i32 as f64 = %v", got)
+	}
 }
 
 func TestReductionErrors(t *testing.T) {
