@@ -40,8 +40,11 @@
 // the exact value lies within about 2^-29 ULP of a rounding boundary). For
 // float64 they have the accuracy of Go's math package: within 1 ULP for
 // exp, log, log1p, sin, cos, tanh and erf on ordinary arguments, and
-// within a few ULP for the composite sigmoid, silu, gelu, rsqrt and for
-// pow with large exponents. Complex functions use math/cmplx in
+// within a few ULP for the composite sigmoid, silu, gelu and rsqrt. Powers
+// with integer exponents are computed in double-double arithmetic and
+// rounded once (correctly rounded, like glibc's pow; Go's math.Pow is an
+// ULP off for most of them), x**0.5 is sqrt(x), other powers use
+// math.Pow. Complex functions use math/cmplx in
 // complex128 (complex64 parts rounded once). Tests check the float32 bound
 // against float64 math for every function.
 //

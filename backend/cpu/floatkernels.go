@@ -162,7 +162,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 		return bin(func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
-				d[i] = T(math.Pow(float64(a[i]), float64(b[i])))
+				d[i] = T(powF64(float64(a[i]), float64(b[i])))
 			}
 		})
 	case backend.OpMax:
