@@ -80,7 +80,9 @@ func TestMatMul(t *testing.T) {
 	}
 }
 
-func sl(start, stop, step int) backend.Slice { return backend.Slice{Start: start, Stop: stop, Step: step} }
+func sl(start, stop, step int) backend.Slice {
+	return backend.Slice{Start: start, Stop: stop, Step: step}
+}
 
 func TestSliceTransposeReshape(t *testing.T) {
 	x := in(mk(dtypes.I16, []int{10}, seq(10, 0, 1)...))
