@@ -145,7 +145,7 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	nw := r.workersFor(size, grainSize)
 	workers := make([]*worker, nw)
 	for i := range workers {
-		workers[i] = &worker{bufs: make([][]any, f.nodes), idx: make([]int, len(f.shape)), pos: make([]int, 1)}
+		workers[i] = f.newWorker()
 	}
 	rootOp, direct := root.(*op)
 	direct = direct && identityStorage(n.DType)
@@ -276,6 +276,12 @@ func roundingFor(o backend.Op, d dtypes.DType) dtypes.DType {
 		return dtypes.Invalid
 	}
 	return d
+}
+
+// newWorker returns scratch space for one goroutine evaluating f (after
+// coalesce).
+func (f *fusion) newWorker() *worker {
+	return &worker{bufs: make([][]any, f.nodes), idx: make([]int, len(f.shape)), pos: make([]int, 1)}
 }
 
 func (f *fusion) id() int {

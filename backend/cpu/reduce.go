@@ -3,6 +3,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -206,19 +207,155 @@ func (p *redPlan) base(o int) int {
 	return b
 }
 
-// redOps are the typed steps of one reduction.
-type redOps[T any] struct {
-	first  bool             // start from the first element rather than init
-	init   T                // the identity
-	chunk  func(T, []T) T   // fold a contiguous run into the accumulator
-	vec    func(acc, x []T) // acc[i] = fold(acc[i], x[i])
-	round1 func(T) T        // round an accumulator to the dtype (nil: exact)
-	round  func([]T)
+// A source gives the input of a reduction in row-major order: a
+// contiguous compute buffer, or a fused elementwise tree evaluated a block
+// at a time (so that sum(a*b) makes no full-size temporary).
+type source[T number | bool] struct {
+	r    *runner
+	x    []T   // the materialised input, or nil
+	root fnode // else the fused tree
+	f    *fusion
+	n    int // elements
+
+	mu  sync.Mutex
+	err error
 }
 
-// runReduce computes the reduction of x (contiguous, shape of the plan's
-// input) for every output element.
-func runReduce[T any](r *runner, x []T, p *redPlan, ops redOps[T]) ([]T, error) {
+// A window is one goroutine's view of a fused source: the last block it
+// evaluated.
+type window[T number | bool] struct {
+	w      *worker
+	lo, hi int
+	buf    []T
+	zeros  []T
+}
+
+func (s *source[T]) window() *window[T] {
+	if s.x != nil {
+		return nil
+	}
+	return &window[T]{w: s.f.newWorker()}
+}
+
+func (s *source[T]) fail(err error) {
+	s.mu.Lock()
+	if s.err == nil {
+		s.err = err
+	}
+	s.mu.Unlock()
+}
+
+func (s *source[T]) failed() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}
+
+// get returns the elements [lo, hi), hi-lo <= blockSize for a fused
+// source. After an error (recorded in s) it returns zeros.
+func (s *source[T]) get(win *window[T], lo, hi int) []T {
+	if s.x != nil {
+		return s.x[lo:hi]
+	}
+	if lo >= win.lo && hi <= win.hi {
+		return win.buf[lo-win.lo : hi-win.lo]
+	}
+	end := min(lo+blockSize, s.n)
+	err := s.r.ctx.Err()
+	var b any
+	if err == nil {
+		b, err = s.root.eval(win.w, lo, end-lo)
+	}
+	if err != nil {
+		s.fail(err)
+		if win.zeros == nil {
+			win.zeros = make([]T, blockSize)
+		}
+		win.lo, win.hi = 0, 0
+		return win.zeros[:hi-lo]
+	}
+	win.buf, win.lo, win.hi = b.([]T), lo, end
+	return win.buf[lo-win.lo : hi-win.lo]
+}
+
+// redOps are the typed steps of one reduction.
+type redOps[T number | bool] struct {
+	first bool             // start from the first element rather than init
+	init  T                // the identity
+	fold  func(T, []T) T   // fold elements one by one into the accumulator
+	vec   func(acc, x []T) // acc[i] = fold(acc[i], x[i])
+	// For pairwise sums: the sum of a run, and its splitting rules.
+	pairwise func([]T) T
+	leafMax  int             // runs of at most leafMax are leaves
+	split    func(n int) int // where a longer run splits
+	round1   func(T) T       // round an accumulator to the dtype (nil: exact)
+	round    func([]T)
+}
+
+// pairwiseGet is ops.pairwise over [lo, lo+n) of a source.
+func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, lo, n int) T {
+	if n <= ops.leafMax {
+		return ops.pairwise(get(lo, lo+n))
+	}
+	n2 := ops.split(n)
+	return addAny(ops.pairwiseGet(get, lo, n2), ops.pairwiseGet(get, lo+n2, n-n2))
+}
+
+// run returns fold(acc, run [lo, lo+n)) for a chunk of the reduction: a
+// pairwise sum added to acc, or a sequential fold.
+func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
+	if ops.pairwise != nil {
+		if n > 1<<16 && s.r.b.nworkers() > 1 {
+			return add(acc, s.parallelPairwise(ops, lo, n, 0))
+		}
+		if s.x != nil {
+			return add(acc, ops.pairwise(s.x[lo:lo+n]))
+		}
+		return add(acc, ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, lo, n))
+	}
+	if s.x != nil {
+		return ops.fold(acc, s.x[lo:lo+n])
+	}
+	for a := lo; a < lo+n; a += blockSize {
+		acc = ops.fold(acc, s.get(win, a, min(a+blockSize, lo+n)))
+	}
+	return acc
+}
+
+// parallelPairwise gives the pairwise sum of [lo, lo+n), computing the
+// halves of the top levels of the recursion in parallel (the same
+// additions in the same order, so the same result).
+func (s *source[T]) parallelPairwise(ops *redOps[T], lo, n, depth int) T {
+	if n <= 1<<15 || depth > 6 {
+		if err := s.r.ctx.Err(); err != nil {
+			s.fail(err)
+			return ops.init
+		}
+		if s.x != nil {
+			return ops.pairwise(s.x[lo : lo+n])
+		}
+		win := s.window()
+		return ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, lo, n)
+	}
+	n2 := ops.split(n)
+	var left T
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if p := recover(); p != nil {
+				s.fail(fmt.Errorf("cpu: internal error: %v", p))
+			}
+		}()
+		left = s.parallelPairwise(ops, lo, n2, depth+1)
+	}()
+	right := s.parallelPairwise(ops, lo+n2, n-n2, depth+1)
+	<-done
+	return addAny(left, right)
+}
+
+// runReduce computes the reduction for every output element.
+func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[T]) ([]T, error) {
 	out := make([]T, p.m)
 	if p.m == 0 {
 		return out, nil
@@ -229,20 +366,27 @@ func runReduce[T any](r *runner, x []T, p *redPlan, ops redOps[T]) ([]T, error) 
 		}
 		return out, nil
 	}
+	add := func(a, b T) T { return addAny(a, b) }
+	nw := r.workersFor(p.m, 1)
+	wins := make([]*window[T], nw)
+	for i := range wins {
+		wins[i] = s.window()
+	}
 	if p.inner > 0 {
 		// The last axis is kept: accumulate rows, a stripe of the inner
 		// axis at a time.
 		k := p.inner
 		stripes := (k + blockSize - 1) / blockSize
 		units := p.m / k * stripes
-		return out, r.parallel(units, 1, func(_, lo, hi int) error {
+		err := r.parallel(units, 1, func(wi, lo, hi int) error {
+			win := wins[wi]
 			for u := lo; u < hi; u++ {
-				oo, s := u/stripes, u%stripes
-				k0, k1 := s*blockSize, min(s*blockSize+blockSize, k)
+				oo, st := u/stripes, u%stripes
+				k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
 				acc := out[oo*k+k0 : oo*k+k1]
 				b := p.base(oo*k) + k0
 				if ops.first {
-					copy(acc, x[b+p.offs[0]:])
+					copy(acc, s.get(win, b+p.offs[0], b+p.offs[0]+len(acc)))
 				} else {
 					for i := range acc {
 						acc[i] = ops.init
@@ -254,26 +398,31 @@ func runReduce[T any](r *runner, x []T, p *redPlan, ops redOps[T]) ([]T, error) 
 							return err
 						}
 					}
-					ops.vec(acc, x[b+off:b+off+len(acc)])
+					ops.vec(acc, s.get(win, b+off, b+off+len(acc)))
 					if ops.round != nil {
 						ops.round(acc)
 					}
 				}
+				if err := s.failed(); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
+		return out, err
 	}
-	grain := max(1, grainSize/(p.l))
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	grain := max(1, grainSize/p.l)
+	err := r.parallel(p.m, grain, func(wi, lo, hi int) error {
+		win := wins[wi]
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			acc := ops.init
 			if ops.first {
-				acc = x[b+p.offs[0]]
+				acc = s.get(win, b+p.offs[0], b+p.offs[0]+1)[0]
 			}
 			done := 0
 			for _, off := range p.offs {
-				acc = ops.chunk(acc, x[b+off:b+off+p.chunk])
+				acc = s.run(&ops, win, acc, b+off, p.chunk, add)
 				if ops.round1 != nil {
 					acc = ops.round1(acc)
 				}
@@ -284,10 +433,46 @@ func runReduce[T any](r *runner, x []T, p *redPlan, ops redOps[T]) ([]T, error) 
 					}
 				}
 			}
+			if err := s.failed(); err != nil {
+				return err
+			}
 			out[o] = acc
 		}
 		return nil
 	})
+	return out, err
+}
+
+// addAny adds numbers (or ors bools) of any element type.
+func addAny[T number | bool](a, b T) T {
+	switch x := any(a).(type) {
+	case bool:
+		return any(x || any(b).(bool)).(T)
+	case int8:
+		return any(x + any(b).(int8)).(T)
+	case int16:
+		return any(x + any(b).(int16)).(T)
+	case int32:
+		return any(x + any(b).(int32)).(T)
+	case int64:
+		return any(x + any(b).(int64)).(T)
+	case uint8:
+		return any(x + any(b).(uint8)).(T)
+	case uint16:
+		return any(x + any(b).(uint16)).(T)
+	case uint32:
+		return any(x + any(b).(uint32)).(T)
+	case uint64:
+		return any(x + any(b).(uint64)).(T)
+	case float32:
+		return any(x + any(b).(float32)).(T)
+	case float64:
+		return any(x + any(b).(float64)).(T)
+	case complex64:
+		return any(x + any(b).(complex64)).(T)
+	default:
+		return any(any(a).(complex128) + any(b).(complex128)).(T)
+	}
 }
 
 // reduce evaluates sum, prod, mean, max, min, argmax, argmin, any, all.
@@ -311,16 +496,16 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 			at = n.DType
 		}
 	}
-	a, err := r.eval(argNode)
+	argSize, err := shapeSize(argNode.Shape)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
 	}
-	p, err := planReduce(a.shape, n.Axes, n.KeepDims)
+	p, err := planReduce(argNode.Shape, n.Axes, n.KeepDims)
 	if err != nil {
 		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
 	}
 	if !sameShape(p.outShape, n.Shape) {
-		return nil, fmt.Errorf("cpu: %v of shape %v over axes %v gives %v, plan says %v", n.Op, a.shape, n.Axes, p.outShape, n.Shape)
+		return nil, fmt.Errorf("cpu: %v of shape %v over axes %v gives %v, plan says %v", n.Op, argNode.Shape, n.Axes, p.outShape, n.Shape)
 	}
 	if p.l == 0 && p.m > 0 {
 		switch n.Op {
@@ -334,26 +519,47 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 			return nil, fmt.Errorf("attempt to get argmin of an empty sequence")
 		}
 	}
-	if n.Op == backend.OpArgMax || n.Op == backend.OpArgMin {
-		if !n.DType.IsInt() {
-			return nil, fmt.Errorf("cpu: %v gives an integer dtype, not %v", n.Op, n.DType)
-		}
+	isArg := n.Op == backend.OpArgMax || n.Op == backend.OpArgMin
+	if isArg && !n.DType.IsInt() {
+		return nil, fmt.Errorf("cpu: %v gives an integer dtype, not %v", n.Op, n.DType)
 	}
 	if err := r.reserve(p.m, 16); err != nil {
 		return nil, err
 	}
-	x, err := r.computeBuf(a)
-	if err != nil {
-		return nil, err
+	// The input: a fused elementwise tree read a block at a time, or a
+	// materialised buffer.
+	var (
+		x    any
+		root fnode
+		f    *fusion
+	)
+	_, memo := r.memo[argNode]
+	if !isArg && argNode.Op.IsElementwise() && r.refs[argNode] <= 1 && !memo && argSize > 0 {
+		initTables()
+		f = &fusion{r: r, root: argNode, shape: argNode.Shape}
+		if root, err = f.build(argNode); err != nil {
+			return nil, err
+		}
+		f.coalesce()
+	} else {
+		a, err := r.eval(argNode)
+		if err != nil {
+			return nil, err
+		}
+		if a.dtype != at {
+			return nil, fmt.Errorf("cpu: internal error: reduction input is %v, want %v", a.dtype, at)
+		}
+		if x, err = r.computeBuf(a); err != nil {
+			return nil, err
+		}
 	}
 	var res any
 	resDT := at
-	switch n.Op {
-	case backend.OpArgMax, backend.OpArgMin:
+	if isArg {
 		res, err = argReduce(r, x, p, n.Op == backend.OpArgMax)
 		resDT = dtypes.I64
-	default:
-		res, err = reduceAny(r, x, p, n.Op, at)
+	} else {
+		res, err = reduceAny(r, x, root, f, argSize, p, n.Op, at)
 	}
 	if err != nil {
 		return nil, err
@@ -361,45 +567,54 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 	return r.finish(res, resDT, n.DType, n.Shape)
 }
 
-// reduceAny dispatches a value reduction on the compute type of dt.
-func reduceAny(r *runner, x any, p *redPlan, o backend.Op, dt dtypes.DType) (any, error) {
-	switch xs := x.(type) {
-	case []bool:
-		return reduceBool(r, xs, p, o)
-	case []int8:
-		return reduceInt(r, xs, p, o)
-	case []int16:
-		return reduceInt(r, xs, p, o)
-	case []int32:
-		return reduceInt(r, xs, p, o)
-	case []int64:
-		return reduceInt(r, xs, p, o)
-	case []uint8:
-		return reduceInt(r, xs, p, o)
-	case []uint16:
-		return reduceInt(r, xs, p, o)
-	case []uint32:
-		return reduceInt(r, xs, p, o)
-	case []uint64:
-		return reduceInt(r, xs, p, o)
-	case []float32:
-		return reduceFloat(r, xs, p, o, dt)
-	case []float64:
-		return reduceFloat(r, xs, p, o, dt)
-	case []complex64:
-		return reduceComplex(r, xs, p, o)
-	case []complex128:
-		return reduceComplex(r, xs, p, o)
+// newSource returns the source of a reduction over x (a compute buffer) or
+// the fused tree root.
+func newSource[T number | bool](r *runner, x any, root fnode, f *fusion, n int) *source[T] {
+	s := &source[T]{r: r, root: root, f: f, n: n}
+	if root == nil {
+		s.x = x.([]T)
 	}
-	return nil, fmt.Errorf("cpu: %v of %v is not supported", o, dt)
+	return s
 }
 
-func reduceBool(r *runner, x []bool, p *redPlan, o backend.Op) (any, error) {
+// reduceAny dispatches a value reduction on the compute type of dt.
+func reduceAny(r *runner, x any, root fnode, f *fusion, n int, p *redPlan, o backend.Op, dt dtypes.DType) (any, error) {
+	switch computeOf(dt) {
+	case ctBool:
+		return reduceBool(r, newSource[bool](r, x, root, f, n), p, o)
+	case ctI8:
+		return reduceInt(r, newSource[int8](r, x, root, f, n), p, o)
+	case ctI16:
+		return reduceInt(r, newSource[int16](r, x, root, f, n), p, o)
+	case ctI32:
+		return reduceInt(r, newSource[int32](r, x, root, f, n), p, o)
+	case ctI64:
+		return reduceInt(r, newSource[int64](r, x, root, f, n), p, o)
+	case ctU8:
+		return reduceInt(r, newSource[uint8](r, x, root, f, n), p, o)
+	case ctU16:
+		return reduceInt(r, newSource[uint16](r, x, root, f, n), p, o)
+	case ctU32:
+		return reduceInt(r, newSource[uint32](r, x, root, f, n), p, o)
+	case ctU64:
+		return reduceInt(r, newSource[uint64](r, x, root, f, n), p, o)
+	case ctF32:
+		return reduceFloat(r, newSource[float32](r, x, root, f, n), p, o, dt)
+	case ctF64:
+		return reduceFloat(r, newSource[float64](r, x, root, f, n), p, o, dt)
+	case ctC64:
+		return reduceComplex(r, newSource[complex64](r, x, root, f, n), p, o)
+	default:
+		return reduceComplex(r, newSource[complex128](r, x, root, f, n), p, o)
+	}
+}
+
+func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, error) {
 	var ops redOps[bool]
 	switch o {
 	case backend.OpAny, backend.OpReduceMax:
 		ops = redOps[bool]{init: false,
-			chunk: func(acc bool, x []bool) bool {
+			fold: func(acc bool, x []bool) bool {
 				for _, v := range x {
 					acc = acc || v
 				}
@@ -412,7 +627,7 @@ func reduceBool(r *runner, x []bool, p *redPlan, o backend.Op) (any, error) {
 			}}
 	case backend.OpAll, backend.OpReduceMin:
 		ops = redOps[bool]{init: true,
-			chunk: func(acc bool, x []bool) bool {
+			fold: func(acc bool, x []bool) bool {
 				for _, v := range x {
 					acc = acc && v
 				}
@@ -426,15 +641,15 @@ func reduceBool(r *runner, x []bool, p *redPlan, o backend.Op) (any, error) {
 	default:
 		return nil, fmt.Errorf("cpu: %v of bool is not supported", o)
 	}
-	return runReduce(r, x, p, ops)
+	return runReduce(r, s, p, ops)
 }
 
-func reduceInt[T integer](r *runner, x []T, p *redPlan, o backend.Op) (any, error) {
+func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (any, error) {
 	var ops redOps[T]
 	switch o {
 	case backend.OpSum, backend.OpMean:
 		ops = redOps[T]{init: 0,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					acc += v
 				}
@@ -443,7 +658,7 @@ func reduceInt[T integer](r *runner, x []T, p *redPlan, o backend.Op) (any, erro
 			vec: func(acc, x []T) { addL(acc, acc, x) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					acc *= v
 				}
@@ -452,7 +667,7 @@ func reduceInt[T integer](r *runner, x []T, p *redPlan, o backend.Op) (any, erro
 			vec: func(acc, x []T) { mulL(acc, acc, x) }}
 	case backend.OpReduceMax:
 		ops = redOps[T]{first: true,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					acc = max(acc, v)
 				}
@@ -465,7 +680,7 @@ func reduceInt[T integer](r *runner, x []T, p *redPlan, o backend.Op) (any, erro
 			}}
 	case backend.OpReduceMin:
 		ops = redOps[T]{first: true,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					acc = min(acc, v)
 				}
@@ -479,7 +694,7 @@ func reduceInt[T integer](r *runner, x []T, p *redPlan, o backend.Op) (any, erro
 	default:
 		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
 	}
-	res, err := runReduce(r, x, p, ops)
+	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {
 		return res, err
 	}
@@ -493,21 +708,20 @@ func reduceInt[T integer](r *runner, x []T, p *redPlan, o backend.Op) (any, erro
 	return res, nil
 }
 
-func reduceFloat[T float](r *runner, x []T, p *redPlan, o backend.Op, dt dtypes.DType) (any, error) {
+func splitReal(n int) int {
+	n2 := n / 2
+	return n2 - n2%8
+}
+
+func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt dtypes.DType) (any, error) {
 	var ops redOps[T]
 	switch o {
 	case backend.OpSum, backend.OpMean:
-		ops = redOps[T]{init: 0,
-			chunk: func(acc T, x []T) T {
-				if len(x) > 1<<16 && r.b.nworkers() > 1 {
-					return acc + parallelPairwise(r, x, 2)
-				}
-				return acc + pairwise(x)
-			},
+		ops = redOps[T]{init: 0, pairwise: pairwise[T], leafMax: 128, split: splitReal,
 			vec: func(acc, x []T) { addL(acc, acc, x) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					acc *= v
 				}
@@ -516,7 +730,7 @@ func reduceFloat[T float](r *runner, x []T, p *redPlan, o backend.Op, dt dtypes.
 			vec: func(acc, x []T) { mulL(acc, acc, x) }}
 	case backend.OpReduceMax:
 		ops = redOps[T]{first: true,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					if !(acc >= v || acc != acc) {
 						acc = v
@@ -533,7 +747,7 @@ func reduceFloat[T float](r *runner, x []T, p *redPlan, o backend.Op, dt dtypes.
 			}}
 	case backend.OpReduceMin:
 		ops = redOps[T]{first: true,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					if !(acc <= v || acc != acc) {
 						acc = v
@@ -559,7 +773,7 @@ func reduceFloat[T float](r *runner, x []T, p *redPlan, o backend.Op, dt dtypes.
 			}
 		}
 	}
-	res, err := runReduce(r, x, p, ops)
+	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {
 		return res, err
 	}
@@ -574,16 +788,17 @@ func reduceFloat[T float](r *runner, x []T, p *redPlan, o backend.Op, dt dtypes.
 	return res, nil
 }
 
-func reduceComplex[T complex64 | complex128](r *runner, x []T, p *redPlan, o backend.Op) (any, error) {
+func reduceComplex[T complex64 | complex128](r *runner, s *source[T], p *redPlan, o backend.Op) (any, error) {
 	var ops redOps[T]
 	switch o {
 	case backend.OpSum, backend.OpMean:
-		ops = redOps[T]{init: 0,
-			chunk: func(acc T, x []T) T { return acc + cpairwise(x) },
+		// NumPy splits 2n floats at n2 = n - n%8 floats, n2/2 numbers.
+		ops = redOps[T]{init: 0, pairwise: cpairwise[T], leafMax: 64,
+			split: func(n int) int { return (n - n%8) / 2 },
 			vec:   func(acc, x []T) { addL(acc, acc, x) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			chunk: func(acc T, x []T) T {
+			fold: func(acc T, x []T) T {
 				for _, v := range x {
 					acc = cmul(acc, v)
 				}
@@ -597,7 +812,7 @@ func reduceComplex[T complex64 | complex128](r *runner, x []T, p *redPlan, o bac
 	default:
 		return nil, fmt.Errorf("cpu: %v of complex numbers is not supported", o)
 	}
-	res, err := runReduce(r, x, p, ops)
+	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {
 		return res, err
 	}
@@ -661,32 +876,8 @@ func pairwise[T float](a []T) T {
 		}
 		return res
 	}
-	n2 := n / 2
-	n2 -= n2 % 8
+	n2 := splitReal(n)
 	return pairwise(a[:n2]) + pairwise(a[n2:])
-}
-
-// parallelPairwise gives pairwise(a), computing the halves of the top
-// levels of the recursion in parallel and checking for cancellation.
-func parallelPairwise[T float](r *runner, a []T, depth int) T {
-	n := len(a)
-	if n <= 128 || depth > 6 {
-		if r.ctx.Err() != nil {
-			return 0
-		}
-		return pairwise(a)
-	}
-	n2 := n / 2
-	n2 -= n2 % 8
-	var lo T
-	done := make(chan struct{})
-	go func() {
-		lo = parallelPairwise(r, a[:n2], depth+1)
-		close(done)
-	}()
-	hi := parallelPairwise(r, a[n2:], depth+1)
-	<-done
-	return lo + hi
 }
 
 // cpairwise is NumPy's pairwise summation of complex numbers: four
@@ -716,9 +907,8 @@ func cpairwise[T complex64 | complex128](a []T) T {
 		}
 		return res
 	}
-	// NumPy splits 2n floats at n2 = n - n%8 floats, that is n2/2 numbers.
-	n2 := n - n%8
-	return cpairwise(a[:n2/2]) + cpairwise(a[n2/2:])
+	n2 := (n - n%8) / 2
+	return cpairwise(a[:n2]) + cpairwise(a[n2:])
 }
 
 // argReduce returns the int64 index of the first maximum (or minimum) of

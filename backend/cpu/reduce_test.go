@@ -1,10 +1,13 @@
 package cpu
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -313,5 +316,112 @@ func TestSoftmax(t *testing.T) {
 	s := math.Exp(y[3]) + math.Exp(y[4]) + math.Exp(y[5])
 	if math.Abs(s-1) > 1e-15 {
 		t.Errorf("exp(logsoftmax) sums to %v", s)
+	}
+}
+
+// TestFusedReductions checks that reducing an elementwise expression read
+// block by block gives the bits of reducing its materialised result, for
+// every axis set, several dtypes and lengths that cross block and
+// parallel-pairwise boundaries.
+func TestFusedReductions(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	shapes := [][]int{{70001}, {3, 5000}, {300, 7}, {4, 3, 1100}, {2, 1, 40000}}
+	for _, shape := range shapes {
+		size := backend.Size(shape)
+		a := make([]float64, size)
+		b := make([]float64, size)
+		for i := range a {
+			a[i] = rng.NormFloat64() * 100
+			b[i] = rng.Float64()
+		}
+		for _, d := range []dtypes.DType{dtypes.F32, dtypes.F16, dtypes.F64, dtypes.C64, dtypes.I32} {
+			x, y := in(mk(d, shape, a...)), in(mk(d, shape, b...))
+			expr := nb(backend.OpAdd, nb(backend.OpMul, x, y), x)
+			mat := in(run(t, expr))
+			axesSets := [][]int{nil, {0}, {len(shape) - 1}}
+			if len(shape) == 3 {
+				axesSets = append(axesSets, []int{0, 2}, []int{1, 2})
+			}
+			ops := []backend.Op{backend.OpSum, backend.OpMean, backend.OpProd, backend.OpReduceMax, backend.OpAny}
+			for _, o := range ops {
+				if d == dtypes.C64 && (o == backend.OpReduceMax) {
+					continue
+				}
+				for _, axes := range axesSets {
+					rd := d
+					if o == backend.OpAny {
+						rd = dtypes.Bool
+					}
+					for _, w := range []int{1, 3} {
+						fused := run(t, red(o, rd, expr, false, axes...), Workers(w))
+						want := run(t, red(o, rd, mat, false, axes...), Workers(w))
+						if !sameBits(fused, want) {
+							t.Fatalf("%v %v of %v%v axes %v workers %d: fused %v, materialised %v", o, d, d, shape, axes, w, head(fused), head(want))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func head(t *backend.Tensor) []float64 {
+	v := vals(t)
+	return v[:min(len(v), 4)]
+}
+
+// sameBits compares two tensors' storage exactly (NaNs by bits too).
+func sameBits(a, b *backend.Tensor) bool {
+	if a.DType != b.DType || !sameShape(a.Shape, b.Shape) {
+		return false
+	}
+	switch x := a.Data.(type) {
+	case []float32:
+		y := b.Data.([]float32)
+		for i := range x {
+			if math.Float32bits(x[i]) != math.Float32bits(y[i]) {
+				return false
+			}
+		}
+		return true
+	case []float64:
+		y := b.Data.([]float64)
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				return false
+			}
+		}
+		return true
+	case []complex64:
+		y := b.Data.([]complex64)
+		for i := range x {
+			if math.Float32bits(real(x[i])) != math.Float32bits(real(y[i])) || math.Float32bits(imag(x[i])) != math.Float32bits(imag(y[i])) {
+				return false
+			}
+		}
+		return true
+	}
+	return sameAll(vals(a), vals(b))
+}
+
+// TestFusedReductionMemory: a reduction of an elementwise expression makes
+// no full-size temporary, so it runs under a memory limit far below the
+// expression's size.
+func TestFusedReductionMemory(t *testing.T) {
+	row := in(mk(dtypes.F64, []int{1, 10000}, seq(10000, 0, 1)...))
+	col := in(mk(dtypes.F64, []int{2000, 1}, seq(2000, 0, 0.5)...))
+	expr := nu(backend.OpSqrt, nb(backend.OpAdd, row, col)) // 2000×10000 float64: 160 MB
+	for _, axes := range [][]int{nil, {0}, {1}} {
+		if err := runErr(red(backend.OpSum, dtypes.F64, expr, false, axes...), MemLimit(1<<20)); err != nil {
+			t.Errorf("sum over %v under a 1 MB limit: %v", axes, err)
+		}
+	}
+	// Cancellation reaches fused reductions.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := New().Run(ctx, red(backend.OpSum, dtypes.F32, slowPlan(2e7), false))
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 220*time.Millisecond {
+		t.Errorf("cancelled fused sum: %v after %v", err, time.Since(start))
 	}
 }
