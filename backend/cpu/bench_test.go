@@ -66,3 +66,9 @@ func BenchmarkMatMul(b *testing.B) {
 	x := in(mk(dtypes.F32, []int{256, 256}, seq(65536, 0, 0.001)...))
 	benchRun(b, mm(x, x, []int{256, 256}), 65536)
 }
+
+// BenchmarkSumMul is sum(a*b) over 10^6 float32 elements, fused.
+func BenchmarkSumMul(b *testing.B) {
+	x, y, _ := benchInputs(dtypes.F32, 1000000)
+	benchRun(b, red(backend.OpSum, dtypes.F32, nb(backend.OpMul, x, y), false), 1000000)
+}

@@ -303,6 +303,12 @@ func fromInt[S integer](to dtypes.DType) kfn {
 // fromFloat returns the conversion from floats computed in S to dtype to
 // (not bool, not complex).
 func fromFloat[S float](to dtypes.DType) kfn {
+	if _, f32 := any(S(0)).(float32); f32 && narrow(to) {
+		return un(func(d, a []float32) {
+			copy(d, a)
+			roundFloat32(to, d)
+		})
+	}
 	if narrow(to) {
 		return un(func(d []float32, a []S) {
 			a = a[:len(d)]

@@ -11,7 +11,9 @@
 // Blocks are spread over runtime.GOMAXPROCS goroutines (see Workers).
 // Transpose, slice, broadcast_to and reshape of contiguous data are views:
 // they copy nothing, and fused loops read through their strides. A node
-// used by several parents is evaluated once.
+// used by several parents is evaluated once. Reductions (sum, prod, mean,
+// max, min, any, all) of an elementwise expression read it block by block
+// too, so sum(a*b) makes no temporary either.
 //
 // Run checks its context between ranges of 65536 elements, so a cancelled
 // statement stops within milliseconds, and refuses any allocation larger
@@ -35,12 +37,16 @@
 //
 // Transcendental functions (exp, log, log1p, sin, cos, tanh, erf, rsqrt,
 // sigmoid, silu, gelu, pow) of float32 and narrower are computed in
-// float64 with Go's math package and rounded once: the result is within
-// 1 ULP of the exact value (it is the correctly rounded one except when
-// the exact value lies within about 2^-29 ULP of a rounding boundary). For
-// float64 they have the accuracy of Go's math package: within 1 ULP for
-// exp, log, log1p, sin, cos, tanh and erf on ordinary arguments, and
-// within a few ULP for the composite sigmoid, silu, gelu and rsqrt. Powers
+// float64 with Go's math package and rounded once to float32 (then to the
+// narrow format): the result is within 1 ULP of the exact value, and for
+// float32 it is the correctly rounded one except when the exact value lies
+// within about 2^-29 ULP of a rounding boundary. For float64 they have the
+// accuracy of Go's math package: within 1 ULP for exp, log, log1p, sin,
+// cos, tanh and erf on ordinary arguments (but not always the correctly
+// rounded value: on random arguments Go's sin and cos differ from glibc's,
+// which NumPy uses, in the last bit about a quarter of the time, exp about
+// an eighth, log, tanh and erf rarely), and within a few ULP for the
+// composite sigmoid, silu, gelu and rsqrt. Powers
 // with integer exponents are computed in double-double arithmetic and
 // rounded once (correctly rounded, like glibc's pow; Go's math.Pow is an
 // ULP off for most of them), x**0.5 is sqrt(x), other powers use
