@@ -511,6 +511,11 @@ func TestWhere(t *testing.T) {
 	if got := vals(run(t, n)); !sameAll(got, []float64{1.5, 2.5, -1, -1, 1.5, 2.5}) {
 		t.Errorf("where = %v", got)
 	}
+	// A non-bool condition is read by truth value.
+	n.Args[0] = in(mk(dtypes.F32, []int{3, 1}, nan, 0, -2))
+	if got := vals(run(t, n)); !sameAll(got, []float64{1.5, 2.5, -1, -1, 1.5, 2.5}) {
+		t.Errorf("where with a float condition = %v", got)
+	}
 }
 
 // TestResultDTypeConversion: a node whose dtype differs from what its

@@ -226,7 +226,7 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 		natural = n.DType
 	case backend.OpWhere:
 		if argDT(0) != dtypes.Bool {
-			c := &op{id: f.id(), name: backend.OpCast, ct: ctBool, args: args[:1]}
+			c := &op{id: f.id(), name: backend.OpCast, ct: ctBool, args: []fnode{args[0]}}
 			if c.k, err = castKernel(argDT(0), dtypes.Bool); err != nil {
 				return nil, err
 			}
