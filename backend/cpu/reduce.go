@@ -488,10 +488,8 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 	case backend.OpSum, backend.OpProd, backend.OpMean:
 		// Sums of bools, and means of integers with an inexact result,
 		// accumulate in the result dtype.
-		if at == dtypes.Bool || n.Op == backend.OpMean && at.IsInt() && n.DType.IsInexact() {
-			if n.DType == dtypes.Bool {
-				return nil, fmt.Errorf("cpu: %v of bool needs a numeric accumulation dtype", n.Op)
-			}
+		// (A bool sum or product into bool is a logical or / and.)
+		if at == dtypes.Bool && n.DType != dtypes.Bool || n.Op == backend.OpMean && at.IsInt() && n.DType.IsInexact() {
 			argNode = &backend.Node{Op: backend.OpCast, DType: n.DType, Shape: argNode.Shape, Args: []*backend.Node{argNode}}
 			at = n.DType
 		}
@@ -612,7 +610,7 @@ func reduceAny(r *runner, x any, root fnode, f *fusion, n int, p *redPlan, o bac
 func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, error) {
 	var ops redOps[bool]
 	switch o {
-	case backend.OpAny, backend.OpReduceMax:
+	case backend.OpAny, backend.OpReduceMax, backend.OpSum:
 		ops = redOps[bool]{init: false,
 			fold: func(acc bool, x []bool) bool {
 				for _, v := range x {
@@ -625,7 +623,7 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 					acc[i] = acc[i] || x[i]
 				}
 			}}
-	case backend.OpAll, backend.OpReduceMin:
+	case backend.OpAll, backend.OpReduceMin, backend.OpProd:
 		ops = redOps[bool]{init: true,
 			fold: func(acc bool, x []bool) bool {
 				for _, v := range x {
