@@ -60,7 +60,7 @@ func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 		p := l.v.off + off
 		return sliceBuf(l.v.data, p, p+cnt), nil
 	}
-	buf := l.f.buf(w, l.id, l.ct, cnt)
+	buf := w.buf(l.id, l.ct, cnt)
 	st := l.strides[len(l.strides)-1]
 	segments(l.f.shape, [][]int{l.strides}, []int{l.v.off}, w.idx, w.pos[:1], off, cnt, func(done int, pos []int, run int) {
 		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos[0], st, run)
@@ -123,7 +123,6 @@ type fusion struct {
 	nodes  int
 }
 
-func (f *fusion) buf(w *worker, id int, ct ctype, cnt int) any { return w.buf(id, ct, cnt) }
 
 // elementwise evaluates the fused tree rooted at n into a new tensor.
 func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {

@@ -111,7 +111,7 @@ func (r *runner) argView(n *backend.Node) (*view, error) {
 		return nil, err
 	}
 	if a.dtype != n.DType {
-		return nil, fmt.Errorf("cpu: %v of %v gives %v, not %v", n.Op, a.dtype, a.dtype, n.DType)
+		return nil, fmt.Errorf("cpu: %v keeps the dtype of its operand (%v), but the plan says %v", n.Op, a.dtype, n.DType)
 	}
 	return a, nil
 }
