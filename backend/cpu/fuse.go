@@ -123,7 +123,6 @@ type fusion struct {
 	nodes  int
 }
 
-
 // elementwise evaluates the fused tree rooted at n into a new tensor.
 func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	initTables()
