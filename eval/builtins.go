@@ -1,0 +1,747 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/broadcast"
+	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// A call is a builtin call being compiled.
+type call struct {
+	name   string
+	args   []*operand
+	kw     map[string]*operand
+	sp     span // the whole call
+	fnSpan span // the callee
+}
+
+// A builtin is a function of the language.
+type builtin struct {
+	name    string
+	sig     string // "sqrt(x)"
+	doc     string // one sentence
+	example string
+	kwargs  []string // accepted keyword arguments
+	fn      func(c *compiler, k *call) (*operand, error)
+}
+
+var builtins = map[string]*builtin{}
+
+func def(name, sig, doc, example string, kwargs []string, fn func(c *compiler, k *call) (*operand, error)) {
+	builtins[name] = &builtin{name: name, sig: sig, doc: doc, example: example, kwargs: kwargs, fn: fn}
+}
+
+// Functions returns the names of the builtin functions, sorted.
+func Functions() []string {
+	names := make([]string, 0, len(builtins))
+	for n := range builtins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Doc returns the signature, description and example of a builtin.
+func Doc(name string) (sig, doc, example string, ok bool) {
+	b, ok := builtins[name]
+	if !ok {
+		return "", "", "", false
+	}
+	return b.sig, b.doc, b.example, true
+}
+
+// Keywords returns the keyword arguments a builtin accepts.
+func Keywords(name string) []string {
+	if b, ok := builtins[name]; ok {
+		return b.kwargs
+	}
+	return nil
+}
+
+func (k *call) arg(c *compiler, i int, what string) (*operand, error) {
+	if i < len(k.args) {
+		return k.args[i], nil
+	}
+	return nil, c.errorf(k.sp, "TypeError", "%s() missing argument: %s", k.name, what)
+}
+
+func (k *call) nargs(c *compiler, min, max int) error {
+	if len(k.args) < min {
+		return c.errorf(k.sp, "TypeError", "%s() takes at least %d argument%s (%d given); usage: %s", k.name, min, plural(min), len(k.args), builtins[k.name].sig)
+	}
+	if max >= 0 && len(k.args) > max {
+		return c.errorf(k.args[max].span(), "TypeError", "%s() takes at most %d argument%s (%d given); usage: %s", k.name, max, plural(max), len(k.args), builtins[k.name].sig)
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// intArg reads an integer literal operand.
+func (c *compiler) intOf(o *operand, what string) (int, error) {
+	if o.kind == LiteralValue && (o.lit.Kind == promote.IntScalar || o.lit.Kind == promote.BoolScalar) {
+		i := intOf(o.lit)
+		if !i.IsInt64() || i.Int64() > math.MaxInt32 || i.Int64() < math.MinInt32 {
+			return 0, c.errorf(o.span(), "ValueError", "%s %s is too large", what, i)
+		}
+		return int(i.Int64()), nil
+	}
+	if o.kind == TensorValue && len(o.shape) == 0 && (o.typ.DType.IsInt() || o.typ.DType.IsBool()) {
+		if err := c.known(o); err != nil {
+			return 0, err
+		}
+		return c.intOf(&operand{kind: LiteralValue, lit: *o.value, start: o.start, end: o.end}, what)
+	}
+	return 0, c.errorf(o.span(), "TypeError", "%s must be an integer", what)
+}
+
+func (c *compiler) boolOf(o *operand, what string) (bool, error) {
+	if o.kind == LiteralValue && o.lit.Kind <= promote.IntScalar {
+		return truth(o.lit), nil
+	}
+	return false, c.errorf(o.span(), "TypeError", "%s must be true or false", what)
+}
+
+// shapeOf reads a shape: an int, a tuple of ints, or a shape value.
+func (c *compiler) shapeOf(o *operand, what string) ([]int, error) {
+	switch o.kind {
+	case ShapeValue:
+		return o.dims, nil
+	case LiteralValue:
+		n, err := c.intOf(o, what)
+		if err != nil {
+			return nil, err
+		}
+		return []int{n}, nil
+	case tupleKind:
+		dims := make([]int, len(o.elems))
+		for i, e := range o.elems {
+			n, err := c.intOf(e, what)
+			if err != nil {
+				return nil, err
+			}
+			dims[i] = n
+		}
+		return dims, nil
+	}
+	return nil, c.errorf(o.span(), "TypeError", "%s must be a tuple of ints like (2, 3)", what)
+}
+
+// shapeArgs reads a shape given as one tuple or as several ints.
+func (c *compiler) shapeArgs(k *call, from int) ([]int, error) {
+	if len(k.args) <= from {
+		return nil, c.errorf(k.sp, "TypeError", "%s() needs a shape; usage: %s", k.name, builtins[k.name].sig)
+	}
+	if len(k.args) == from+1 {
+		return c.shapeOf(k.args[from], "shape")
+	}
+	var dims []int
+	for _, a := range k.args[from:] {
+		n, err := c.intOf(a, "shape")
+		if err != nil {
+			return nil, err
+		}
+		dims = append(dims, n)
+	}
+	return dims, nil
+}
+
+func (c *compiler) checkShape(dims []int, sp span) error {
+	n := 1
+	for _, d := range dims {
+		if d < 0 {
+			return c.errorf(sp, "ValueError", "negative dimensions are not allowed: %s", formatShape(dims))
+		}
+		if d > 0 && n > math.MaxInt64/d {
+			return c.errorf(sp, "ValueError", "shape %s is too large", formatShape(dims))
+		}
+		n *= d
+	}
+	return nil
+}
+
+// dtypeOf reads a dtype argument (a dtype name or a dtype value) and checks
+// it against the policy.
+func (c *compiler) dtypeOf(o *operand) (dtypes.Type, error) {
+	if o.kind == StringValue {
+		t, err := dtypes.ParseType(o.str)
+		if err != nil {
+			return dtypes.Type{}, c.errorf(o.span(), "TypeError", "%v", err)
+		}
+		o = &operand{kind: DTypeValue, typ: t, start: o.start, end: o.end}
+	}
+	if o.kind != DTypeValue {
+		return dtypes.Type{}, c.errorf(o.span(), "TypeError", "expected a dtype such as f32 or i16")
+	}
+	d, warning, err := c.policy.Check(o.typ.DType)
+	if err != nil {
+		return dtypes.Type{}, c.promoteError(err, o.span())
+	}
+	c.warn(warning)
+	return dtypes.Type{DType: d, Weak: o.typ.Weak}, nil
+}
+
+// defaultDType returns the dtype kw "dtype" names, or the policy's default
+// for arrays of kind k (made strong).
+func (c *compiler) defaultDType(k *call, kind promote.ScalarKind) (dtypes.Type, error) {
+	if o, ok := k.kw["dtype"]; ok {
+		return c.dtypeOf(o)
+	}
+	t, err := c.policy.ArrayLiteral(kind)
+	if err != nil {
+		return dtypes.Type{}, c.promoteError(err, k.sp)
+	}
+	return dtypes.Strong(t.DType), nil
+}
+
+// tensorOperand wraps a CPU tensor made at compile time.
+func tensorOperand(t *backend.Tensor, typ dtypes.Type, sp span) *operand {
+	return &operand{kind: TensorValue, typ: typ, shape: t.Shape, node: inputNode(t), start: sp.start, end: sp.end}
+}
+
+// axesOf reads axis=: none, an int or a tuple of ints, normalised.
+func (c *compiler) axesOf(k *call, rank int) ([]int, bool, error) {
+	o, ok := k.kw["axis"]
+	if !ok && len(k.args) > 1 {
+		o, ok = k.args[1], true
+	}
+	if !ok || o.kind == noneKind {
+		return nil, false, nil
+	}
+	var raw []int
+	if o.kind == tupleKind {
+		for _, e := range o.elems {
+			a, err := c.intOf(e, "axis")
+			if err != nil {
+				return nil, false, err
+			}
+			raw = append(raw, a)
+		}
+	} else {
+		a, err := c.intOf(o, "axis")
+		if err != nil {
+			return nil, false, err
+		}
+		raw = []int{a}
+	}
+	seen := map[int]bool{}
+	var axes []int
+	for _, a := range raw {
+		n, err := c.normAxis(a, rank, o.span())
+		if err != nil {
+			return nil, false, err
+		}
+		if seen[n] {
+			return nil, false, c.errorf(o.span(), "ValueError", "duplicate value in axis")
+		}
+		seen[n] = true
+		axes = append(axes, n)
+	}
+	sort.Ints(axes)
+	return axes, true, nil
+}
+
+func (c *compiler) tensorArg(k *call, i int, what string) (*operand, error) {
+	o, err := k.arg(c, i, what)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.requireNumeric(o, k.name+"()"); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// materialize turns a literal operand into a 0-d tensor of its literal type.
+func (c *compiler) materialize(o *operand) *operand {
+	if o.kind != LiteralValue {
+		return o
+	}
+	t := literalTensor(o.lit, o.typ.DType)
+	return &operand{kind: TensorValue, typ: o.typ, shape: nil, node: inputNode(t), value: &o.lit, start: o.start, end: o.end}
+}
+
+func init() {
+	unaryFns := []struct {
+		name string
+		op   promote.UnaryOp
+		doc  string
+	}{
+		{"abs", promote.Abs, "Absolute value, elementwise."},
+		{"cos", promote.Cos, "Cosine, elementwise."},
+		{"sin", promote.Sin, "Sine, elementwise."},
+		{"tanh", promote.Tanh, "Hyperbolic tangent, elementwise."},
+		{"exp", promote.Exp, "e to the power x, elementwise."},
+		{"log", promote.Log, "Natural logarithm, elementwise."},
+		{"log1p", promote.Log1p, "log(1 + x), accurate for small x."},
+		{"sqrt", promote.Sqrt, "Square root, elementwise (correctly rounded)."},
+		{"rsqrt", promote.Rsqrt, "1 / sqrt(x), elementwise."},
+		{"erf", promote.Erf, "The error function, elementwise."},
+		{"sigmoid", promote.Sigmoid, "1 / (1 + exp(-x)), elementwise."},
+		{"silu", promote.Silu, "x * sigmoid(x), elementwise."},
+		{"gelu", promote.Gelu, "The exact (erf) GELU: x/2 * (1 + erf(x/sqrt(2)))."},
+		{"relu", promote.Relu, "max(x, 0), elementwise."},
+		{"floor", promote.Floor, "Round down, elementwise."},
+		{"ceil", promote.Ceil, "Round up, elementwise."},
+		{"round", promote.Round, "Round to nearest, halves away from zero (2.5 → 3)."},
+		{"roundeven", promote.RoundEven, "Round to nearest, halves to even (2.5 → 2)."},
+		{"trunc", promote.Trunc, "Round toward zero, elementwise."},
+		{"is_nan", promote.IsNaN, "True where x is NaN."},
+		{"is_inf", promote.IsInf, "True where x is ±inf."},
+		{"negative", promote.Neg, "-x, elementwise."},
+		{"logical_not", promote.Not, "not x, elementwise (bool result)."},
+	}
+	for _, u := range unaryFns {
+		u := u
+		def(u.name, u.name+"(x)", u.doc, u.name+"(f32([0.5, 1, 2]))", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 1); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			return c.unary(u.op, c.materialize(x), k.fnSpan, 0)
+		})
+	}
+	for _, sm := range []struct {
+		name string
+		op   promote.UnaryOp
+		doc  string
+	}{
+		{"softmax", promote.Softmax, "exp(x) / sum(exp(x)) along axis (default -1), computed stably."},
+		{"logsoftmax", promote.LogSoftmax, "log(softmax(x)) along axis (default -1), computed stably."},
+	} {
+		sm := sm
+		def(sm.name, sm.name+"(x, axis=-1)", sm.doc, sm.name+"(f32([[1, 2, 3], [1, 1, 1]]))", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 2); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			axis := -1
+			if o, ok := k.kw["axis"]; ok {
+				if axis, err = c.intOf(o, "axis"); err != nil {
+					return nil, err
+				}
+			} else if len(k.args) == 2 {
+				if axis, err = c.intOf(k.args[1], "axis"); err != nil {
+					return nil, err
+				}
+			}
+			return c.unary(sm.op, c.materialize(x), k.fnSpan, axis)
+		})
+	}
+
+	binaryFns := []struct {
+		name string
+		op   promote.BinaryOp
+		doc  string
+	}{
+		{"add", promote.Add, "a + b, elementwise with promotion and broadcasting."},
+		{"sub", promote.Sub, "a - b."},
+		{"mul", promote.Mul, "a * b."},
+		{"div", promote.TrueDiv, "a / b (true division)."},
+		{"floor_divide", promote.FloorDiv, "a // b."},
+		{"mod", promote.Mod, "a % b (sign follows the divisor, except where the policy uses C semantics)."},
+		{"pow", promote.Pow, "a ** b."},
+		{"equal", promote.Eq, "a == b (bool result)."},
+		{"not_equal", promote.Ne, "a != b."},
+		{"greater", promote.Gt, "a > b."},
+		{"greater_equal", promote.Ge, "a >= b."},
+		{"less", promote.Lt, "a < b."},
+		{"less_equal", promote.Le, "a <= b."},
+		{"maximum", promote.Maximum, "Elementwise maximum (NaN propagates)."},
+		{"minimum", promote.Minimum, "Elementwise minimum (NaN propagates)."},
+	}
+	for _, b := range binaryFns {
+		b := b
+		def(b.name, b.name+"(a, b)", b.doc, b.name+"(i16([1, 2]), 3)", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 2, 2); err != nil {
+				return nil, err
+			}
+			return c.binaryCall(b.op, k.args[0], k.args[1], k.fnSpan)
+		})
+	}
+
+	for _, r := range []struct {
+		name string
+		op   promote.UnaryOp
+		doc  string
+	}{
+		{"sum", promote.Sum, "Sum over axis (all axes by default)."},
+		{"prod", promote.Prod, "Product over axis (all axes by default)."},
+		{"mean", promote.Mean, "Mean over axis (all axes by default)."},
+		{"argmax", promote.ArgMax, "Index of the first maximum (NaN wins) over axis, or of the flattened tensor."},
+		{"argmin", promote.ArgMin, "Index of the first minimum (NaN wins) over axis, or of the flattened tensor."},
+		{"any", promote.Any, "True if any element is true (nonzero) over axis."},
+		{"all", promote.All, "True if every element is true (nonzero) over axis."},
+	} {
+		r := r
+		def(r.name, r.name+"(x, axis=None, keepdims=false)", r.doc, r.name+"(i8([[1, 2], [3, 4]]), axis=0)", []string{"axis", "keepdims"}, func(c *compiler, k *call) (*operand, error) {
+			return c.reduce(r.op, k)
+		})
+	}
+	for _, m := range []struct {
+		name  string
+		op    promote.UnaryOp
+		binop promote.BinaryOp
+	}{{"max", promote.ReduceMax, promote.Maximum}, {"min", promote.ReduceMin, promote.Minimum}} {
+		m := m
+		def(m.name, m.name+"(x, axis=None, keepdims=false) or "+m.name+"(a, b)",
+			"With one argument, the "+m.name+"imum over axis; with two, the elementwise "+m.name+"imum (NaN propagates).",
+			m.name+"(f32([1, 5, 2])); "+m.name+"(i8([1, 5]), i8([4, 2]))", []string{"axis", "keepdims"},
+			func(c *compiler, k *call) (*operand, error) {
+				if len(k.args) == 2 && k.args[1].kind != tupleKind && k.args[1].kind != noneKind && k.kw["axis"] == nil {
+					return c.binaryCall(m.binop, k.args[0], k.args[1], k.fnSpan)
+				}
+				return c.reduce(m.op, k)
+			})
+	}
+
+	def("where", "where(cond, a, b)", "Elements of a where cond is true, else of b; a and b are promoted together.",
+		"where(f32([1, -1]) > 0, 1, i8([5, 6]))", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 3, 3); err != nil {
+				return nil, err
+			}
+			return c.where(k)
+		})
+	def("cast", "cast(x, dtype)", "Converts x to dtype (a known type; integers wrap, floats round to nearest even).",
+		"cast(f32([1.7, -1.7]), i8)", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 2, 2); err != nil {
+				return nil, err
+			}
+			t, err := c.dtypeOf(k.args[1])
+			if err != nil {
+				return nil, err
+			}
+			return c.convert(k.args[0], t, k, true)
+		})
+	def("clip", "clip(x, lo, hi)", "min(max(x, lo), hi), with promotion as the policy does for clip.",
+		"clip(i16([-5, 5, 50]), 0, 10)", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 2, 3); err != nil {
+				return nil, err
+			}
+			x := k.args[0]
+			var err error
+			if k.args[1].kind != noneKind {
+				if x, err = c.binaryAs(promote.Clip, backend.OpMax, x, k.args[1], k.fnSpan); err != nil {
+					return nil, err
+				}
+			}
+			if len(k.args) == 3 && k.args[2].kind != noneKind {
+				if x, err = c.binaryAs(promote.Clip, backend.OpMin, x, k.args[2], k.fnSpan); err != nil {
+					return nil, err
+				}
+			}
+			x.start, x.end = k.sp.start, k.sp.end
+			return x, nil
+		})
+	def("weak", "weak(x)", "The same value with the weak (?) flag set.", "weak(i16([1, 2]))", nil,
+		func(c *compiler, k *call) (*operand, error) { return c.setWeak(k, true) })
+	def("strong", "strong(x)", "The same value with the weak (?) flag cleared.", "strong(1.5)", nil,
+		func(c *compiler, k *call) (*operand, error) { return c.setWeak(k, false) })
+	def("dtype", "dtype(x)", "The dtype of x, with ? if it is weak.", "dtype(i16([1]) + 1.5)", nil,
+		func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 1); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			return &operand{kind: DTypeValue, typ: x.typ, start: k.sp.start, end: k.sp.end}, nil
+		})
+	def("shape", "shape(x)", "The shape of x as a tuple.", "shape(zeros((2, 3)))", nil,
+		func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 1); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			return &operand{kind: ShapeValue, dims: append([]int{}, x.shape...), start: k.sp.start, end: k.sp.end}, nil
+		})
+	def("promote", "promote(a, b, …)", "The dtype the policy gives a + b for dtypes a, b (weak with ?), without data.",
+		"promote(i16, f32?)", nil, func(c *compiler, k *call) (*operand, error) { return c.promoteTypes(k) })
+	def("broadcast_shapes", "broadcast_shapes(s1, s2, …)", "The shape NumPy broadcasting gives shapes s1, s2, ….",
+		"broadcast_shapes((3, 1), (4,))", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, -1); err != nil {
+				return nil, err
+			}
+			var shapes [][]int
+			for _, a := range k.args {
+				s, err := c.shapeOf(a, "shape")
+				if err != nil {
+					return nil, err
+				}
+				shapes = append(shapes, s)
+			}
+			out, err := broadcast.Shapes(shapes...)
+			if err != nil {
+				return nil, c.errorf(k.sp, "BroadcastError", "%v", err)
+			}
+			return &operand{kind: ShapeValue, dims: out, start: k.sp.start, end: k.sp.end}, nil
+		})
+	defineShapeFns()
+}
+
+// binaryCall compiles a named binary function.
+func (c *compiler) binaryCall(op promote.BinaryOp, x, y *operand, fnSpan span) (*operand, error) {
+	if x.kind == LiteralValue && y.kind == LiteralValue {
+		x = c.materialize(x)
+	}
+	o, err := c.binary(op, x, y, fnSpan)
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// binaryAs compiles a binary operation typed as policy op pop and computed
+// by backend op bop (clip's max and min).
+func (c *compiler) binaryAs(pop promote.BinaryOp, bop backend.Op, x, y *operand, sp span) (*operand, error) {
+	if err := c.requireNumeric(x, pop.String()); err != nil {
+		return nil, err
+	}
+	if err := c.requireNumeric(y, pop.String()); err != nil {
+		return nil, err
+	}
+	x = c.materialize(x)
+	if err := c.known(x); err != nil {
+		return nil, err
+	}
+	if err := c.known(y); err != nil {
+		return nil, err
+	}
+	res, err := c.policy.Binary(pop, toPolicyOperand(x), toPolicyOperand(y))
+	if err != nil {
+		return nil, c.promoteError(err, sp, x, y)
+	}
+	c.warn(res.Warning)
+	if res.Compute.IsComplex() {
+		return nil, c.errorf(sp, "TypeError", "%s: %s is not defined for complex values", c.policy.Name(), pop)
+	}
+	shape, err := broadcast.Shapes(x.shape, y.shape)
+	if err != nil {
+		return nil, c.errorf(sp, "BroadcastError", "%v", err)
+	}
+	n := &backend.Node{Op: bop, DType: res.Type.DType, Shape: shape,
+		Args: []*backend.Node{asNode(x, res.Compute), asNode(y, res.Compute)}}
+	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
+	c.record(fmt.Sprintf("%s(%s, %s)", pop, c.describe(x), c.describe(y)), out, res.Rule)
+	return out, nil
+}
+
+func (c *compiler) setWeak(k *call, weak bool) (*operand, error) {
+	if err := k.nargs(c, 1, 1); err != nil {
+		return nil, err
+	}
+	x := k.args[0]
+	if x.kind == DTypeValue {
+		return &operand{kind: DTypeValue, typ: dtypes.Type{DType: x.typ.DType, Weak: weak}, start: k.sp.start, end: k.sp.end}, nil
+	}
+	if err := c.requireNumeric(x, k.name+"()"); err != nil {
+		return nil, err
+	}
+	if x.kind == LiteralValue {
+		if weak {
+			return x, nil
+		}
+		x = c.materialize(x)
+	}
+	o := *x
+	o.typ.Weak = weak
+	o.start, o.end = k.sp.start, k.sp.end
+	return &o, nil
+}
+
+// convert compiles an explicit conversion of x to t: a dtype call
+// (i16(x)) or cast(x, t).
+func (c *compiler) convert(x *operand, t dtypes.Type, k *call, isCast bool) (*operand, error) {
+	switch x.kind {
+	case LiteralValue:
+		if err := c.policy.Convert(x.lit, t.DType); err != nil {
+			return nil, c.promoteError(err, k.sp, x)
+		}
+		tt := literalTensor(x.lit, t.DType)
+		v := scalarAt(tt, 0)
+		o := tensorOperand(tt, t, k.sp)
+		o.value = &v
+		return o, nil
+	case TensorValue:
+		n := castNode(x.node, t.DType)
+		o := &operand{kind: TensorValue, typ: t, shape: x.shape, node: n, start: k.sp.start, end: k.sp.end}
+		rule := "an explicit conversion makes a known " + t.DType.FullName()
+		if t.Weak {
+			rule = "an explicit conversion to a weak " + t.DType.FullName()
+		}
+		c.record(fmt.Sprintf("%s(%s)", t, c.describe(x)), o, rule)
+		return o, nil
+	case listKind:
+		return c.listTensor(x, &t, k.sp)
+	}
+	return nil, c.requireNumeric(x, k.name+"()")
+}
+
+func (c *compiler) where(k *call) (*operand, error) {
+	cond, a, b := k.args[0], k.args[1], k.args[2]
+	for _, o := range k.args {
+		if err := c.requireNumeric(o, "where()"); err != nil {
+			return nil, err
+		}
+	}
+	cond = c.materialize(cond)
+	if err := c.known(a); err != nil {
+		return nil, err
+	}
+	if err := c.known(b); err != nil {
+		return nil, err
+	}
+	if a.kind == LiteralValue && b.kind == LiteralValue {
+		a = c.materialize(a)
+	}
+	res, err := c.policy.Binary(promote.Where, toPolicyOperand(a), toPolicyOperand(b))
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, a, b)
+	}
+	c.warn(res.Warning)
+	shape, err := broadcast.Shapes(cond.shape, a.shape, b.shape)
+	if err != nil {
+		return nil, c.errorf(k.sp, "BroadcastError", "%v", err)
+	}
+	n := &backend.Node{Op: backend.OpWhere, DType: res.Type.DType, Shape: shape,
+		Args: []*backend.Node{castNode(cond.node, dtypes.Bool), asNode(a, res.Compute), asNode(b, res.Compute)}}
+	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: k.sp.start, end: k.sp.end}
+	c.record(fmt.Sprintf("where(%s, %s, %s)", c.describe(cond), c.describe(a), c.describe(b)), out, res.Rule)
+	return out, nil
+}
+
+var reduceOps = map[promote.UnaryOp]backend.Op{
+	promote.Sum: backend.OpSum, promote.Prod: backend.OpProd, promote.Mean: backend.OpMean,
+	promote.ReduceMax: backend.OpReduceMax, promote.ReduceMin: backend.OpReduceMin,
+	promote.ArgMax: backend.OpArgMax, promote.ArgMin: backend.OpArgMin,
+	promote.Any: backend.OpAny, promote.All: backend.OpAll,
+}
+
+func (c *compiler) reduce(op promote.UnaryOp, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	x = c.materialize(x)
+	axes, _, err := c.axesOf(k, len(x.shape))
+	if err != nil {
+		return nil, err
+	}
+	if (op == promote.ArgMax || op == promote.ArgMin) && len(axes) > 1 {
+		return nil, c.errorf(k.sp, "ValueError", "%s takes a single axis", op)
+	}
+	keep := false
+	if o, ok := k.kw["keepdims"]; ok {
+		if keep, err = c.boolOf(o, "keepdims"); err != nil {
+			return nil, err
+		}
+	}
+	res, err := c.policy.Unary(op, toPolicyOperand(x))
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, x)
+	}
+	c.warn(res.Warning)
+	if res.Compute.IsComplex() && (op == promote.ReduceMax || op == promote.ReduceMin || op == promote.ArgMax || op == promote.ArgMin) {
+		return nil, c.errorf(k.fnSpan, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
+	}
+	all := len(axes) == 0
+	if all {
+		for i := range x.shape {
+			axes = append(axes, i)
+		}
+	}
+	reduced := map[int]bool{}
+	for _, a := range axes {
+		reduced[a] = true
+	}
+	var shape []int
+	for i, d := range x.shape {
+		if !reduced[i] {
+			shape = append(shape, d)
+		} else if keep {
+			shape = append(shape, 1)
+		}
+		if reduced[i] && d == 0 && (op == promote.ReduceMax || op == promote.ReduceMin || op == promote.ArgMax || op == promote.ArgMin) {
+			return nil, c.errorf(k.sp, "ValueError", "zero-size array to reduction operation %s which has no identity", op)
+		}
+	}
+	n := &backend.Node{Op: reduceOps[op], DType: res.Type.DType, Shape: shape,
+		Args: []*backend.Node{asNode(x, res.Compute)}, Axes: axes, KeepDims: keep}
+	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: k.sp.start, end: k.sp.end}
+	c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+	return out, nil
+}
+
+// promoteTypes answers promote(a, b, …) on dtypes alone.
+func (c *compiler) promoteTypes(k *call) (*operand, error) {
+	if err := k.nargs(c, 1, -1); err != nil {
+		return nil, err
+	}
+	var ops []*operand
+	for _, a := range k.args {
+		switch a.kind {
+		case DTypeValue:
+			t, err := c.dtypeOf(a)
+			if err != nil {
+				return nil, err
+			}
+			ops = append(ops, &operand{kind: TensorValue, typ: t, shape: []int{1}, start: a.start, end: a.end})
+		case TensorValue, LiteralValue:
+			ops = append(ops, a)
+		default:
+			return nil, c.errorf(a.span(), "TypeError", "promote() takes dtypes like i16 or f32? (or values)")
+		}
+	}
+	cur := ops[0]
+	var rule string
+	for _, o := range ops[1:] {
+		res, err := c.policy.Binary(promote.Add, toPolicyOperand(cur), toPolicyOperand(o))
+		if err != nil {
+			return nil, c.promoteError(err, k.fnSpan, cur, o)
+		}
+		c.warn(res.Warning)
+		rule = res.Rule
+		next := &operand{kind: TensorValue, typ: res.Type, shape: []int{1}, start: cur.start, end: o.end}
+		c.record(fmt.Sprintf("promote(%s, %s)", cur.typ, o.typ), next, rule)
+		cur = next
+	}
+	return &operand{kind: DTypeValue, typ: cur.typ, start: k.sp.start, end: k.sp.end, str: rule}, nil
+}
+
+// docFor returns help text for a builtin name.
+func docFor(name string) string {
+	b, ok := builtins[name]
+	if !ok {
+		return ""
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s\n    %s\n", b.sig, b.doc)
+	if b.example != "" {
+		fmt.Fprintf(&sb, "example: %s\n", b.example)
+	}
+	return strings.TrimRight(sb.String(), "\n")
+}

@@ -1,0 +1,102 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tensorsh/tensorsh/lang"
+)
+
+// An Error is a statement's failure, with the source position it points at.
+type Error struct {
+	// Name classifies the error for Jupyter's ename: SyntaxError,
+	// PromotionError, BroadcastError, TypeError, NameError, ValueError,
+	// IndexError, RuntimeError.
+	Name string
+	Msg  string
+	File string // "<stdin:3>" or a script name
+	// Line and Col are 1-based; Col counts characters. Line is 0 when the
+	// error has no position (a directive's failure).
+	Line, Col int
+	// Width is how many characters the caret underlines (at least 1).
+	Width int
+	// Source is the text of the line the error points at.
+	Source string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return "error: " + e.Msg
+	}
+	return fmt.Sprintf("%s:%d:%d: error: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Pos returns "line:col", as in --json output.
+func (e *Error) Pos() string {
+	if e.Line == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d", e.Line, e.Col)
+}
+
+// Caret returns the source line and a caret line under the offending part,
+// each indented by two spaces, or "" when there is no position.
+func (e *Error) Caret() string {
+	if e.Line == 0 || e.Source == "" {
+		return ""
+	}
+	pad := strings.Repeat(" ", e.Col-1)
+	w := e.Width
+	if w < 1 {
+		w = 1
+	}
+	return "  " + e.Source + "\n  " + pad + strings.Repeat("^", w)
+}
+
+// Report returns the error line followed by the caret lines.
+func (e *Error) Report() string {
+	if c := e.Caret(); c != "" {
+		return e.Error() + "\n" + c
+	}
+	return e.Error()
+}
+
+// newError builds an Error spanning start..end of src.
+func (s *Session) newError(file, src string, start, end lang.Position, name, msg string) *Error {
+	e := &Error{Name: name, Msg: msg, File: file}
+	if start.Line == 0 {
+		return e
+	}
+	lines := strings.Split(src, "\n")
+	e.Line = start.Line
+	if start.Line-1 < len(lines) {
+		e.Source = strings.TrimRight(lines[start.Line-1], "\r")
+	}
+	e.Col = start.Col
+	width := 1
+	if end.Line == start.Line && end.Col > start.Col {
+		width = end.Col - start.Col
+	} else if end.Line > start.Line {
+		width = utf8.RuneCountInString(e.Source) - e.Col + 1
+	}
+	if width < 1 {
+		width = 1
+	}
+	e.Width = width
+	return e
+}
+
+func (s *Session) syntaxError(file, src string, err error) error {
+	var le *lang.Error
+	if errors.As(err, &le) {
+		return s.newError(file, src, le.Pos, le.Pos, "SyntaxError", le.Msg)
+	}
+	var ie *lang.IncompleteError
+	if errors.As(err, &ie) {
+		e := s.newError(file, src, ie.Pos, ie.Pos, "SyntaxError", ie.Error())
+		return e
+	}
+	return &Error{Name: "SyntaxError", Msg: err.Error(), File: file}
+}

@@ -1,0 +1,236 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/lang"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// exec runs one statement.
+func (s *Session) exec(ctx context.Context, file, src string, st lang.Stmt) ([]Output, error) {
+	switch st := st.(type) {
+	case *lang.Directive:
+		return s.directive(ctx, file, src, st)
+	case *lang.AssignStmt:
+		if isReserved(st.LHS.Name) {
+			start, end := st.LHS.Span()
+			return nil, s.newError(file, src, start, end, "SyntaxError", fmt.Sprintf("cannot assign to %s: it is a built-in name", st.LHS.Name))
+		}
+		v, err := s.evalExpr(ctx, file, src, st.RHS)
+		if err != nil {
+			return nil, err
+		}
+		if v.Kind == TextValue {
+			return []Output{{Value: v}}, nil
+		}
+		s.vars[st.LHS.Name] = v
+		return nil, nil
+	case *lang.ExprStmt:
+		v, err := s.evalExpr(ctx, file, src, st.X)
+		if err != nil {
+			return nil, err
+		}
+		return []Output{{Value: v}}, nil
+	}
+	return nil, fmt.Errorf("eval: unknown statement %T", st)
+}
+
+// isReserved reports whether name cannot be assigned: constants, dtype
+// names and builtin functions.
+func isReserved(name string) bool {
+	switch name {
+	case "true", "false", "inf", "nan", "None":
+		return true
+	}
+	if _, ok := builtins[name]; ok {
+		return true
+	}
+	if _, ok := specialForms[name]; ok {
+		return true
+	}
+	_, err := dtypes.ParseType(name)
+	return err == nil
+}
+
+// evalExpr compiles and runs one expression.
+func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (*Value, error) {
+	c := &compiler{s: s, ctx: ctx, policy: s.policy, file: file, src: src}
+	o, err := c.expr(e)
+	if err != nil {
+		return nil, err
+	}
+	return c.finish(o)
+}
+
+// finish runs an operand's plan and makes it a Value.
+func (c *compiler) finish(o *operand) (*Value, error) {
+	switch o.kind {
+	case LiteralValue:
+		return &Value{Kind: LiteralValue, Type: o.typ, Lit: o.lit}, nil
+	case DTypeValue:
+		return &Value{Kind: DTypeValue, Type: o.typ}, nil
+	case StringValue:
+		return &Value{Kind: StringValue, Str: o.str}, nil
+	case ShapeValue:
+		return &Value{Kind: ShapeValue, Shape: o.dims}, nil
+	case TextValue:
+		return &Value{Kind: TextValue, Str: o.str, HTML: o.html, SVG: o.svg}, nil
+	case TensorValue:
+		t, err := c.s.run(c.ctx, o.node)
+		if err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, &Error{Name: "KeyboardInterrupt", Msg: "interrupted", File: c.file}
+			}
+			return nil, c.errorf(o.span(), "RuntimeError", "%v", err)
+		}
+		return &Value{Kind: TensorValue, Type: o.typ, Tensor: t, Device: c.s.backend.Name()}, nil
+	case tupleKind:
+		dims, err := c.shapeOf(o, "tuple element")
+		if err != nil {
+			return nil, err
+		}
+		return &Value{Kind: ShapeValue, Shape: dims}, nil
+	case listKind:
+		t, err := c.listTensor(o, nil, o.span())
+		if err != nil {
+			return nil, err
+		}
+		return c.finish(t)
+	case noneKind:
+		return nil, c.errorf(o.span(), "TypeError", "None is only meaningful as an index or an argument")
+	}
+	return nil, fmt.Errorf("eval: cannot finish %d", o.kind)
+}
+
+// directive runs a ':' directive.
+func (s *Session) directive(ctx context.Context, file, src string, d *lang.Directive) ([]Output, error) {
+	text := func(format string, args ...any) []Output {
+		return []Output{{Text: fmt.Sprintf(format, args...)}}
+	}
+	fail := func(format string, args ...any) error {
+		start, end := d.Span()
+		return s.newError(file, src, start, end, "UsageError", fmt.Sprintf(format, args...))
+	}
+	arg := strings.TrimSpace(d.Arg)
+	switch d.Name {
+	case "policy":
+		if arg == "" {
+			var sb strings.Builder
+			fmt.Fprintf(&sb, "policy %s (%s)\n", s.policy.Name(), s.policy.Title())
+			sb.WriteString("policies:")
+			for _, n := range promote.Names() {
+				p, _ := promote.Lookup(n)
+				fmt.Fprintf(&sb, "\n  %-11s %s", n, p.Title())
+			}
+			return text("%s", sb.String()), nil
+		}
+		if err := s.SetPolicy(arg); err != nil {
+			return nil, fail("%v", err)
+		}
+		return text("policy %s (%s)", s.policy.Name(), s.policy.Title()), nil
+	case "backend":
+		if arg == "" {
+			return text("backend %s", s.backend.Name()), nil
+		}
+		if err := s.SetBackend(arg); err != nil {
+			return nil, fail("%v", err)
+		}
+		return text("backend %s", s.backend.Name()), nil
+	case "vars":
+		names := s.Vars()
+		if len(names) == 0 {
+			return text("no variables"), nil
+		}
+		var sb strings.Builder
+		for i, n := range names {
+			if i > 0 {
+				sb.WriteByte('\n')
+			}
+			fmt.Fprintf(&sb, "%-12s %s", n, s.vars[n].Describe())
+		}
+		return text("%s", sb.String()), nil
+	case "reset":
+		s.Reset()
+		return text("variables cleared"), nil
+	case "help":
+		return text("%s", Help(arg)), nil
+	case "load":
+		if arg == "" {
+			return nil, fail(":load needs a file name")
+		}
+		read := s.Load
+		if read == nil {
+			read = os.ReadFile
+		}
+		data, err := read(arg)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		return s.Execute(ctx, arg, string(data))
+	case "time":
+		return s.timeIt(ctx, file, src, d)
+	}
+	names := []string{"backend", "help", "load", "policy", "reset", "time", "vars"}
+	return nil, fail("unknown directive :%s (directives: :%s)", d.Name, strings.Join(names, ", :"))
+}
+
+// Directives lists the directive names, for completion.
+func Directives() []string {
+	return []string{"backend", "help", "load", "policy", "reset", "time", "vars"}
+}
+
+// A Timing is the result of :time.
+type Timing struct {
+	Median time.Duration
+	Runs   int
+}
+
+// timeIt evaluates the directive's expression several times after a
+// warm-up and reports the median.
+func (s *Session) timeIt(ctx context.Context, file, src string, d *lang.Directive) ([]Output, error) {
+	if strings.TrimSpace(d.Arg) == "" {
+		start, end := d.Span()
+		return nil, s.newError(file, src, start, end, "UsageError", ":time needs an expression, e.g. :time sum(rand(10**6))")
+	}
+	e, err := lang.ParseExpr(d.Arg)
+	if err != nil {
+		return nil, s.syntaxError(file, d.Arg, err)
+	}
+	if _, err := s.evalExpr(ctx, file, d.Arg, e); err != nil { // warm-up
+		return nil, err
+	}
+	var times []time.Duration
+	var total time.Duration
+	for len(times) < 5 || (total < time.Second && len(times) < 1000) {
+		t0 := time.Now()
+		if _, err := s.evalExpr(ctx, file, d.Arg, e); err != nil {
+			return nil, err
+		}
+		dt := time.Since(t0)
+		times = append(times, dt)
+		total += dt
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	t := &Timing{Median: times[len(times)/2], Runs: len(times)}
+	return []Output{{Text: fmt.Sprintf("%s (median of %d runs)", formatDuration(t.Median), t.Runs), Timing: t}}, nil
+}
+
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < time.Microsecond:
+		return fmt.Sprintf("%d ns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.3g µs", float64(d.Nanoseconds())/1e3)
+	case d < time.Second:
+		return fmt.Sprintf("%.3g ms", float64(d.Nanoseconds())/1e6)
+	}
+	return fmt.Sprintf("%.3g s", d.Seconds())
+}

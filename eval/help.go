@@ -1,0 +1,93 @@
+package eval
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+var helpTopics = map[string]string{
+	"literals": `Literals are weak: 1 is int?, 1.5 / 1e-3 / inf / nan are float?, 2j is complex?,
+true/false are bool (each policy decides the exact defaults). Expressions made only of
+literals fold like the policy's host language (Python; R for anvil) and stay weak:
+  7 // -2      → -4        true + true → 2        1 + 1.5 → 2.5
+Bracket literals [[1, 2], [3, 4]] make tensors of the policy's literal default.`,
+	"dtypes": `dtype names: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 tf32 f64 c64 c128
+f8e4m3 f8e5m2 index address (aliases: int8, float32, half, fp16, ui8, pred …).
+Call a dtype to make a known (strong) value: i16(3), f16([0.1, 0.2]), u8(x).
+A trailing ? names the weak form: promote(i16, f32?). Ambiguous names (float, int, f8)
+are refused with an explanation.`,
+	"policies": `A policy is the promotion rules of one system. Switch with :policy NAME.`,
+	"operators": `Operators, lowest precedence first (as in Python):
+  or · and · not · == != < <= > >= · | · ^ · & · << >> · + - · * @ / // % · unary - + ~ · **
+Indexing: x[0], x[1:3], x[:, 0], x[::-1], x[None].`,
+	"directives": `:policy [NAME]   show or switch the promotion policy
+:backend [cpu|cuda]  show or switch the backend
+:vars             list variables     :reset   forget variables
+:time EXPR        median run time    :load FILE   run a .tsh script
+:help [TOPIC]     this help (topics: literals dtypes policies operators directives, or a function)`,
+}
+
+// Help returns the help text for topic ("" lists the topics).
+func Help(topic string) string {
+	topic = strings.TrimSpace(topic)
+	if topic == "" {
+		var fns []string
+		fns = append(fns, Functions()...)
+		for n := range specialForms {
+			fns = append(fns, n)
+		}
+		sort.Strings(fns)
+		return "tensorsh " + Version + ": dtype promotion and broadcasting you can see.\n" +
+			"Type an expression: i16([1, 2, 3]) + 1.5\n\n" +
+			"topics: literals dtypes policies operators directives (:help TOPIC)\n" +
+			"functions (:help NAME): " + wrap(strings.Join(fns, " "), 70, "  ")
+	}
+	topic = strings.TrimPrefix(topic, ":")
+	if t, ok := helpTopics[topic]; ok {
+		if topic == "policies" {
+			var sb strings.Builder
+			sb.WriteString(t)
+			for _, n := range promote.Names() {
+				p, _ := promote.Lookup(n)
+				fmt.Fprintf(&sb, "\n  %-11s %s", n, p.Title())
+			}
+			return sb.String()
+		}
+		return t
+	}
+	if d := docFor(topic); d != "" {
+		return d
+	}
+	if sf, ok := specialForms[topic]; ok {
+		return sf.sig + "\n    " + sf.doc + "\nexample: " + sf.example
+	}
+	if p, err := promote.Lookup(topic); err == nil {
+		return fmt.Sprintf("policy %s: %s (switch with :policy %s)", p.Name(), p.Title(), p.Name())
+	}
+	if t, err := dtypes.ParseType(topic); err == nil {
+		d := t.DType
+		return fmt.Sprintf("dtype %s (%s): %s, %d bits", d, d.FullName(), d.Kind(), d.Bits())
+	}
+	return fmt.Sprintf("no help for %q; :help lists the topics", topic)
+}
+
+func wrap(s string, width int, indent string) string {
+	var sb strings.Builder
+	line := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 && line+len(w)+1 > width {
+			sb.WriteString("\n" + indent)
+			line = len(indent)
+		} else if i > 0 {
+			sb.WriteByte(' ')
+			line++
+		}
+		sb.WriteString(w)
+		line += len(w)
+	}
+	return sb.String()
+}

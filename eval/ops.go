@@ -1,0 +1,454 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/broadcast"
+	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/lang"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// An operand is a value during compilation of one statement: a literal, a
+// tensor plan (not yet computed), or a non-tensor value.
+type operand struct {
+	kind  Kind
+	typ   dtypes.Type
+	shape []int
+	node  *backend.Node   // TensorValue: the plan that computes it
+	lit   promote.Scalar  // LiteralValue
+	value *promote.Scalar // TensorValue of rank 0 whose value is known
+	str   string          // StringValue, TextValue
+	html  string
+	svg   string
+	dims  []int      // ShapeValue
+	elems []*operand // tupleKind, listKind
+
+	start, end lang.Position // the source span, for error carets
+}
+
+// Kinds that exist only while a statement compiles.
+const (
+	tupleKind Kind = 100 + iota // (a, b): shapes and axes
+	listKind                    // [a, b] whose elements are not all literals
+	noneKind                    // None
+)
+
+// A span is a source range an error points at.
+type span struct{ start, end lang.Position }
+
+func (o *operand) span() span { return span{o.start, o.end} }
+
+// compiler compiles one statement against a session.
+type compiler struct {
+	s      *Session
+	ctx    context.Context
+	policy promote.Policy
+	file   string
+	src    string
+	steps  *[]step // when non-nil, explain() records the rules that fired
+}
+
+// A step is one line of explain's output.
+type step struct {
+	expr   string
+	result string
+	rule   string
+	bcast  string // "[3,1] with [4] → [3,4]" when the shapes differ
+}
+
+func (c *compiler) errorf(sp span, name, format string, args ...any) *Error {
+	return c.s.newError(c.file, c.src, sp.start, sp.end, name, fmt.Sprintf(format, args...))
+}
+
+// promoteError turns a policy error into an Error whose caret points at the
+// operand the policy blamed, or at the operator.
+func (c *compiler) promoteError(err error, opSpan span, operands ...*operand) *Error {
+	sp := opSpan
+	var pe *promote.Error
+	if errors.As(err, &pe) && pe.Operand >= 0 && pe.Operand < len(operands) {
+		sp = operands[pe.Operand].span()
+	}
+	return c.errorf(sp, "PromotionError", "%s", err.Error())
+}
+
+// toOperand describes o for a policy.
+func toPolicyOperand(o *operand) promote.Operand {
+	p := promote.Operand{Type: o.typ, Rank: len(o.shape)}
+	if o.kind == LiteralValue {
+		v := o.lit
+		p.Literal = true
+		p.Value = &v
+		p.Rank = 0
+	} else if o.value != nil {
+		p.Value = o.value
+	}
+	return p
+}
+
+// requireTensorish checks that o can take part in arithmetic.
+func (c *compiler) requireNumeric(o *operand, what string) error {
+	switch o.kind {
+	case TensorValue, LiteralValue:
+		return nil
+	case DTypeValue:
+		return c.errorf(o.span(), "TypeError", "%s: %s is a dtype, not a value (to make a value write %s(…))", what, o.typ, o.typ)
+	case StringValue:
+		return c.errorf(o.span(), "TypeError", "%s: a string is not a number", what)
+	case ShapeValue:
+		return c.errorf(o.span(), "TypeError", "%s: a shape is not a tensor", what)
+	}
+	return c.errorf(o.span(), "TypeError", "%s: not a number", what)
+}
+
+// inputNode returns a plan leaf for a materialised tensor.
+func inputNode(t *backend.Tensor) *backend.Node {
+	return &backend.Node{Op: backend.OpInput, DType: t.DType, Shape: t.Shape, Tensor: t}
+}
+
+// literalTensor converts literal v to a 0-d tensor of dtype d.
+func literalTensor(v promote.Scalar, d dtypes.DType) *backend.Tensor {
+	t := newTensor(d, nil)
+	setScalar(t, 0, v)
+	return t
+}
+
+// asNode returns a plan for o converted to dtype d: literals become 0-d
+// constants (converted like a C cast: the policy already approved), tensors
+// get a cast node when their dtype differs.
+func asNode(o *operand, d dtypes.DType) *backend.Node {
+	if o.kind == LiteralValue {
+		return inputNode(literalTensor(o.lit, d))
+	}
+	return castNode(o.node, d)
+}
+
+func castNode(n *backend.Node, d dtypes.DType) *backend.Node {
+	if n.DType == d {
+		return n
+	}
+	if n.Op == backend.OpInput && len(n.Shape) == 0 {
+		// Fold casts of constants now: it keeps plans small.
+		return inputNode(literalTensor(scalarAt(n.Tensor, 0), d))
+	}
+	return &backend.Node{Op: backend.OpCast, DType: d, Shape: n.Shape, Args: []*backend.Node{n}}
+}
+
+// known fills in o.value for a 0-d tensor whose value a policy may need,
+// computing small plans eagerly.
+func (c *compiler) known(o *operand) error {
+	if o.kind != TensorValue || len(o.shape) != 0 || o.value != nil {
+		return nil
+	}
+	n := o.node
+	if n.Op != backend.OpInput {
+		t, err := c.s.run(c.ctx, n)
+		if err != nil {
+			return c.errorf(o.span(), "RuntimeError", "%v", err)
+		}
+		n = inputNode(t)
+		o.node = n
+	}
+	v := scalarAt(n.Tensor, 0)
+	o.value = &v
+	return nil
+}
+
+var binaryOps = map[promote.BinaryOp]backend.Op{
+	promote.Add: backend.OpAdd, promote.Sub: backend.OpSub, promote.Mul: backend.OpMul,
+	promote.TrueDiv: backend.OpDiv, promote.FloorDiv: backend.OpFloorDiv, promote.Mod: backend.OpMod,
+	promote.Pow: backend.OpPow, promote.Maximum: backend.OpMax, promote.Minimum: backend.OpMin,
+	promote.Eq: backend.OpEq, promote.Ne: backend.OpNe, promote.Lt: backend.OpLt, promote.Le: backend.OpLe,
+	promote.Gt: backend.OpGt, promote.Ge: backend.OpGe,
+	promote.BitAnd: backend.OpBitAnd, promote.BitOr: backend.OpBitOr, promote.BitXor: backend.OpBitXor,
+	promote.Shl: backend.OpShl, promote.Shr: backend.OpShr, promote.And: backend.OpAnd, promote.Or: backend.OpOr,
+}
+
+// binary compiles x op y. opSpan is the operator's position.
+func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
+	whole := span{x.start, y.end}
+	if err := c.requireNumeric(x, "operand of "+op.String()); err != nil {
+		return nil, err
+	}
+	if err := c.requireNumeric(y, "operand of "+op.String()); err != nil {
+		return nil, err
+	}
+	if x.kind == LiteralValue && y.kind == LiteralValue && op != promote.MatMul {
+		return c.foldBinary(op, x, y, opSpan)
+	}
+	if err := c.known(x); err != nil {
+		return nil, err
+	}
+	if err := c.known(y); err != nil {
+		return nil, err
+	}
+	res, err := c.policy.Binary(op, toPolicyOperand(x), toPolicyOperand(y))
+	if err != nil {
+		return nil, c.promoteError(err, opSpan, x, y)
+	}
+	c.warn(res.Warning)
+	if op == promote.MatMul {
+		return c.matmul(x, y, res, whole, opSpan)
+	}
+	shape, err := broadcast.Shapes(x.shape, y.shape)
+	if err != nil {
+		return nil, c.errorf(opSpan, "BroadcastError", "%v", err)
+	}
+	n := &backend.Node{
+		Op: binaryOps[op], DType: res.Type.DType, Shape: shape,
+		Args:         []*backend.Node{asNode(x, res.Compute), asNode(y, res.Compute)},
+		CDiv:         res.CDiv,
+		ZeroDivError: res.ZeroDivError,
+	}
+	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
+		n.CDiv = false
+	}
+	if err := c.checkBinaryKinds(op, res.Compute, opSpan); err != nil {
+		return nil, err
+	}
+	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
+	c.record(fmt.Sprintf("%s %s %s", c.describe(x), op, c.describe(y)), out, res.Rule)
+	if c.steps != nil && x.kind == TensorValue && y.kind == TensorValue && !sameShape(x.shape, y.shape) {
+		(*c.steps)[len(*c.steps)-1].bcast = formatDims0(x.shape) + " with " + formatDims0(y.shape) + " → " + formatDims0(shape)
+	}
+	return out, nil
+}
+
+// formatDims0 formats a shape in brackets, "[]" for 0-d.
+func formatDims0(s []int) string {
+	if len(s) == 0 {
+		return "[]"
+	}
+	return formatDims(s)
+}
+
+// checkBinaryKinds refuses operations no backend defines for a dtype, in case
+// a policy let them through.
+func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, sp span) error {
+	switch op.Class() {
+	case promote.Bitwise:
+		if !d.IsInt() && !d.IsBool() {
+			return c.errorf(sp, "TypeError", "%s: bitwise %s needs integer or bool operands, not %s", c.policy.Name(), op, d)
+		}
+		if d.IsBool() && (op == promote.Shl || op == promote.Shr) {
+			return c.errorf(sp, "TypeError", "%s: cannot shift bool values", c.policy.Name())
+		}
+	case promote.DivMod:
+		if d.IsComplex() {
+			return c.errorf(sp, "TypeError", "%s: %s is not defined for complex values", c.policy.Name(), op)
+		}
+	case promote.Compare:
+		if d.IsComplex() && op != promote.Eq && op != promote.Ne {
+			return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
+		}
+	}
+	if (op == promote.Maximum || op == promote.Minimum) && d.IsComplex() {
+		return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
+	}
+	return nil
+}
+
+func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
+	v, err := foldBinary(c.policy.Host(), op, x.lit, y.lit)
+	if err != nil {
+		return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
+	}
+	return c.literal(v, span{x.start, y.end}, fmt.Sprintf("%s %s %s", x.lit, op, y.lit))
+}
+
+// literal makes a literal operand, typed by the policy's literal defaults.
+func (c *compiler) literal(v promote.Scalar, sp span, expr string) (*operand, error) {
+	v = foldLiteral(c.policy.Host(), v)
+	t, err := c.policy.Literal(v)
+	if err != nil {
+		return nil, c.promoteError(err, sp)
+	}
+	o := &operand{kind: LiteralValue, typ: t, lit: v, start: sp.start, end: sp.end}
+	if expr != "" {
+		c.record(expr, o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
+	}
+	return o, nil
+}
+
+func hostName(h promote.Host) string {
+	switch h {
+	case promote.Mojo:
+		return "Mojo"
+	case promote.R:
+		return "R"
+	}
+	return "Python"
+}
+
+var unaryOps = map[promote.UnaryOp]backend.Op{
+	promote.Neg: backend.OpNeg, promote.Abs: backend.OpAbs, promote.Invert: backend.OpInvert,
+	promote.Not: backend.OpNot, promote.Relu: backend.OpRelu, promote.Exp: backend.OpExp,
+	promote.Log: backend.OpLog, promote.Log1p: backend.OpLog1p, promote.Sin: backend.OpSin,
+	promote.Cos: backend.OpCos, promote.Tanh: backend.OpTanh, promote.Sqrt: backend.OpSqrt,
+	promote.Rsqrt: backend.OpRsqrt, promote.Erf: backend.OpErf, promote.Sigmoid: backend.OpSigmoid,
+	promote.Silu: backend.OpSilu, promote.Gelu: backend.OpGelu, promote.Floor: backend.OpFloor,
+	promote.Ceil: backend.OpCeil, promote.Round: backend.OpRound, promote.RoundEven: backend.OpRoundEven,
+	promote.Trunc: backend.OpTrunc, promote.IsNaN: backend.OpIsNaN, promote.IsInf: backend.OpIsInf,
+	promote.Softmax: backend.OpSoftmax, promote.LogSoftmax: backend.OpLogSoftmax,
+}
+
+// unary compiles op x for the elementwise unary operations (and softmax).
+func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) (*operand, error) {
+	if err := c.requireNumeric(x, op.String()); err != nil {
+		return nil, err
+	}
+	if x.kind == LiteralValue && (op == promote.Neg || op == promote.Pos || op == promote.Invert || op == promote.Not) {
+		v, err := foldUnary(c.policy.Host(), op, x.lit)
+		if err != nil {
+			return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
+		}
+		return c.literal(v, span{opSpan.start, x.end}, op.String()+x.lit.String())
+	}
+	if err := c.known(x); err != nil {
+		return nil, err
+	}
+	res, err := c.policy.Unary(op, toPolicyOperand(x))
+	if err != nil {
+		return nil, c.promoteError(err, opSpan, x)
+	}
+	c.warn(res.Warning)
+	if err := c.checkUnaryKinds(op, res.Compute, opSpan); err != nil {
+		return nil, err
+	}
+	arg := asNode(x, res.Compute)
+	var n *backend.Node
+	if op == promote.Pos {
+		n = arg
+		if n.DType != res.Type.DType {
+			n = castNode(n, res.Type.DType)
+		}
+	} else {
+		n = &backend.Node{Op: unaryOps[op], DType: res.Type.DType, Shape: x.shape, Args: []*backend.Node{arg}}
+		if op == promote.Softmax || op == promote.LogSoftmax {
+			a, err := c.normAxis(axis, len(x.shape), opSpan)
+			if err != nil {
+				return nil, err
+			}
+			n.Axes = []int{a}
+		}
+	}
+	out := &operand{kind: TensorValue, typ: res.Type, shape: x.shape, node: n, start: opSpan.start, end: x.end}
+	if x.start.Offset < out.start.Offset {
+		out.start = x.start
+	}
+	c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+	return out, nil
+}
+
+func (c *compiler) checkUnaryKinds(op promote.UnaryOp, d dtypes.DType, sp span) error {
+	switch op.Class() {
+	case promote.FloatFn:
+		if !d.IsInexact() {
+			return c.errorf(sp, "TypeError", "%s: %s needs a float input, got %s", c.policy.Name(), op, d)
+		}
+		if d.IsComplex() && (op == promote.Erf || op == promote.Sigmoid || op == promote.Silu || op == promote.Gelu || op == promote.Softmax || op == promote.LogSoftmax || op == promote.Log1p || op == promote.Rsqrt) {
+			return c.errorf(sp, "TypeError", "%s: %s is not defined for complex values", c.policy.Name(), op)
+		}
+	case promote.Rounding:
+		if d.IsComplex() {
+			return c.errorf(sp, "TypeError", "%s: %s is not defined for complex values", c.policy.Name(), op)
+		}
+	case promote.BitNot:
+		if !d.IsInt() && !d.IsBool() {
+			return c.errorf(sp, "TypeError", "%s: ~ needs integer or bool operands, not %s", c.policy.Name(), d)
+		}
+	}
+	if op == promote.Relu && d.IsComplex() {
+		return c.errorf(sp, "TypeError", "%s: relu is not defined for complex values", c.policy.Name())
+	}
+	return nil
+}
+
+func (c *compiler) normAxis(axis, rank int, sp span) (int, error) {
+	if rank == 0 {
+		if axis == 0 || axis == -1 {
+			return 0, nil
+		}
+	}
+	if axis < -rank || axis >= rank {
+		return 0, c.errorf(sp, "IndexError", "axis %d is out of bounds for a tensor of rank %d", axis, rank)
+	}
+	if axis < 0 {
+		axis += rank
+	}
+	return axis, nil
+}
+
+// describe returns a short form of o for explain: "i16[1]" or "4.0".
+func (c *compiler) describe(o *operand) string {
+	switch o.kind {
+	case LiteralValue:
+		return o.lit.String()
+	case TensorValue:
+		return o.typ.String() + formatDims(o.shape)
+	}
+	return o.str
+}
+
+// record adds a step for explain().
+func (c *compiler) record(expr string, o *operand, rule string) {
+	if c.steps == nil {
+		return
+	}
+	res := o.typ.String() + formatDims(o.shape)
+	if o.kind == LiteralValue {
+		res = o.typ.String() + " " + o.lit.String()
+	}
+	*c.steps = append(*c.steps, step{expr: expr, result: res, rule: rule})
+}
+
+func (c *compiler) warn(w string) {
+	if w != "" {
+		c.s.warn(w)
+	}
+}
+
+// matmul compiles x @ y with NumPy's shape rules.
+func (c *compiler) matmul(x, y *operand, res promote.Result, whole, opSpan span) (*operand, error) {
+	xs, ys := x.shape, y.shape
+	if len(xs) == 0 || len(ys) == 0 {
+		return nil, c.errorf(opSpan, "ValueError", "matmul: input operand does not have enough dimensions (a 0-d value cannot be multiplied with @; use *)")
+	}
+	a, b := xs, ys
+	if len(a) == 1 {
+		a = []int{1, a[0]}
+	}
+	if len(b) == 1 {
+		b = []int{b[0], 1}
+	}
+	if a[len(a)-1] != b[len(b)-2] {
+		return nil, c.errorf(opSpan, "ValueError", "matmul: core dimension mismatch: %s @ %s (%d != %d)", formatShape(xs), formatShape(ys), a[len(a)-1], b[len(b)-2])
+	}
+	batch, err := broadcast.Shapes(a[:len(a)-2], b[:len(b)-2])
+	if err != nil {
+		return nil, c.errorf(opSpan, "BroadcastError", "matmul batch dimensions: %v", err)
+	}
+	shape := append([]int(nil), batch...)
+	if len(xs) > 1 {
+		shape = append(shape, a[len(a)-2])
+	}
+	if len(ys) > 1 {
+		shape = append(shape, b[len(b)-1])
+	}
+	d := res.Compute
+	if d.IsBool() && res.Type.DType.IsBool() {
+		d = dtypes.Bool
+	}
+	n := &backend.Node{Op: backend.OpMatMul, DType: res.Type.DType, Shape: shape,
+		Args: []*backend.Node{asNode(x, d), asNode(y, d)}}
+	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: whole.start, end: whole.end}
+	c.record(fmt.Sprintf("%s @ %s", c.describe(x), c.describe(y)), out, res.Rule)
+	return out, nil
+}
+
+// shapeString formats a shape for messages.
+func shapeString(s []int) string { return strings.TrimSpace(formatShape(s)) }

@@ -1,0 +1,242 @@
+// Package eval is the tensorsh evaluator. A Session holds the variables, the
+// active promotion policy and the backend; front ends (the REPL, the Jupyter
+// kernel, the command line) call its Execute, Complete, Inspect and
+// IsComplete methods.
+//
+// A statement is compiled first: lang parses it, and every operation asks the
+// policy (promote/) for the result type and broadcast/ for the shape, so that
+// promotion and broadcasting errors come before any data is touched. The
+// result is one typed plan (a tree of backend.Nodes with explicit casts) that
+// the backend evaluates as a whole.
+package eval
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/backend/cpu"
+	"github.com/tensorsh/tensorsh/lang"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// Version is the tensorsh version.
+const Version = "0.1"
+
+// An Output is one thing a statement shows.
+type Output struct {
+	// Value is set for a printed result.
+	Value *Value
+	// Text is set for directive output (:vars, :help, :time …).
+	Text string
+	// Timing is set by :time (Text has its plain form).
+	Timing *Timing
+}
+
+// A BackendFactory opens a backend by name ("cuda"); it returns a clear
+// error when the backend cannot run on this machine.
+type BackendFactory func() (backend.Backend, error)
+
+// A Session is one user's tensorsh state.
+type Session struct {
+	policy   promote.Policy
+	backend  backend.Backend
+	backends map[string]backend.Backend
+	// Factories opens backends other than cpu on first use.
+	factories map[string]BackendFactory
+
+	vars  map[string]*Value
+	rng   *rand.Rand
+	seed  uint64
+	count int // statements run, for <stdin:N> names
+
+	warnings []string
+	// Warn receives warnings (JAX x32 truncation …) as they happen; when nil
+	// they are returned as Text outputs.
+	Warn func(string)
+	// Load reads a file for :load; nil means os.ReadFile.
+	Load func(name string) ([]byte, error)
+}
+
+// New returns a session with the named policy on the CPU backend.
+func New(policy string) (*Session, error) {
+	p, err := promote.Lookup(policy)
+	if err != nil {
+		return nil, err
+	}
+	cb := cpu.New()
+	s := &Session{
+		policy:    p,
+		backend:   cb,
+		backends:  map[string]backend.Backend{"cpu": cb},
+		factories: map[string]BackendFactory{},
+		vars:      map[string]*Value{},
+	}
+	s.reseed(0)
+	return s, nil
+}
+
+// RegisterBackend makes a backend available to :backend name.
+func (s *Session) RegisterBackend(name string, f BackendFactory) { s.factories[name] = f }
+
+// Policy returns the active policy.
+func (s *Session) Policy() promote.Policy { return s.policy }
+
+// SetPolicy switches the active policy.
+func (s *Session) SetPolicy(name string) error {
+	p, err := promote.Lookup(name)
+	if err != nil {
+		return err
+	}
+	s.policy = p
+	return nil
+}
+
+// Backend returns the name of the active backend.
+func (s *Session) Backend() string { return s.backend.Name() }
+
+// SetBackend switches the active backend, moving variables to it.
+func (s *Session) SetBackend(name string) error {
+	b, ok := s.backends[name]
+	if !ok {
+		f, ok := s.factories[name]
+		if !ok {
+			names := []string{"cpu"}
+			for n := range s.factories {
+				names = append(names, n)
+			}
+			sort.Strings(names[1:])
+			return fmt.Errorf("unknown backend %q (backends: %s)", name, strings.Join(names, ", "))
+		}
+		var err error
+		b, err = f()
+		if err != nil {
+			return fmt.Errorf("%s backend unavailable: %v", name, err)
+		}
+		s.backends[name] = b
+	}
+	for _, v := range s.vars {
+		if v.Kind != TensorValue || v.Device == name {
+			continue
+		}
+		t, err := s.backends[v.Device].Fetch(v.Tensor)
+		if err != nil {
+			return err
+		}
+		if t, err = b.Upload(t); err != nil {
+			return err
+		}
+		v.Tensor, v.Device = t, name
+	}
+	s.backend = b
+	return nil
+}
+
+func (s *Session) reseed(seed uint64) {
+	s.seed = seed
+	s.rng = rand.New(rand.NewPCG(seed, 0x7e115f5))
+}
+
+// Reset forgets every variable and reseeds the random generator.
+func (s *Session) Reset() {
+	s.vars = map[string]*Value{}
+	s.reseed(0)
+}
+
+// Var returns the variable named name.
+func (s *Session) Var(name string) (*Value, bool) {
+	v, ok := s.vars[name]
+	return v, ok
+}
+
+// Vars returns the variable names, sorted.
+func (s *Session) Vars() []string {
+	names := make([]string, 0, len(s.vars))
+	for n := range s.vars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (s *Session) warn(w string) {
+	for _, seen := range s.warnings {
+		if seen == w {
+			return
+		}
+	}
+	s.warnings = append(s.warnings, w)
+}
+
+// run evaluates a plan on the active backend.
+func (s *Session) run(ctx context.Context, n *backend.Node) (*backend.Tensor, error) {
+	if n.Op == backend.OpInput {
+		return n.Tensor, nil
+	}
+	return s.backend.Run(ctx, n)
+}
+
+// fetch returns the CPU form of a value's tensor.
+func (s *Session) fetch(v *Value) (*Value, error) {
+	if v.Kind != TensorValue || v.Device == "cpu" || v.Device == "" {
+		return v, nil
+	}
+	t, err := s.backends[v.Device].Fetch(v.Tensor)
+	if err != nil {
+		return nil, err
+	}
+	w := *v
+	w.Tensor = t
+	return &w, nil
+}
+
+// Fetch returns v with its tensor in CPU form, ready to format.
+func (s *Session) Fetch(v *Value) (*Value, error) { return s.fetch(v) }
+
+// NextName returns the file name the next Execute call will report in
+// errors when called with name "": "<stdin:N>".
+func (s *Session) NextName() string { return fmt.Sprintf("<stdin:%d>", s.count+1) }
+
+// Execute runs src (one or more statements and directives). name is used in
+// error positions; "" means "<stdin:N>" with N counting calls. It returns
+// the outputs of the statements that ran; on error, the outputs before the
+// failing statement and an *Error. Variables assigned before the error stay.
+func (s *Session) Execute(ctx context.Context, name, src string) ([]Output, error) {
+	s.count++
+	if name == "" {
+		name = fmt.Sprintf("<stdin:%d>", s.count)
+	}
+	f, err := lang.Parse(name, src)
+	if err != nil {
+		return nil, s.syntaxError(name, src, err)
+	}
+	var outs []Output
+	for _, st := range f.Stmts {
+		o, err := s.exec(ctx, name, src, st)
+		outs = append(outs, s.flushWarnings()...)
+		if err != nil {
+			return outs, err
+		}
+		outs = append(outs, o...)
+	}
+	return outs, nil
+}
+
+func (s *Session) flushWarnings() []Output {
+	if len(s.warnings) == 0 {
+		return nil
+	}
+	var outs []Output
+	for _, w := range s.warnings {
+		if s.Warn != nil {
+			s.Warn(w)
+		} else {
+			outs = append(outs, Output{Text: "warning: " + w})
+		}
+	}
+	s.warnings = nil
+	return outs
+}

@@ -1,0 +1,652 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/broadcast"
+	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/internal/sysmem"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// flattenList collects the literal leaves of a nested list operand and its
+// shape; ragged or non-literal lists are errors.
+func (c *compiler) flattenList(o *operand) ([]promote.Scalar, []int, error) {
+	if o.kind == LiteralValue {
+		return []promote.Scalar{o.lit}, nil, nil
+	}
+	if o.kind != listKind {
+		return nil, nil, c.errorf(o.span(), "TypeError", "list elements must be numbers (to combine tensors use stack or concat)")
+	}
+	var vals []promote.Scalar
+	var inner []int
+	for i, e := range o.elems {
+		v, s, err := c.flattenList(e)
+		if err != nil {
+			return nil, nil, err
+		}
+		if i == 0 {
+			inner = s
+		} else if !sameShape(s, inner) {
+			return nil, nil, c.errorf(e.span(), "ValueError", "ragged list: element %d has shape %s but element 0 has shape %s", i, formatShape(s), formatShape(inner))
+		}
+		vals = append(vals, v...)
+	}
+	return vals, append([]int{len(o.elems)}, inner...), nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// listTensor turns a bracket literal into a tensor: of type t when given (a
+// dtype call), else of the policy's array literal type.
+func (c *compiler) listTensor(o *operand, t *dtypes.Type, sp span) (*operand, error) {
+	vals, shape, err := c.flattenList(o)
+	if err != nil {
+		return nil, err
+	}
+	kind := promote.BoolScalar
+	for _, v := range vals {
+		if v.Kind > kind {
+			kind = v.Kind
+		}
+	}
+	var typ dtypes.Type
+	if t != nil {
+		typ = *t
+	} else {
+		if len(vals) == 0 {
+			kind = promote.FloatScalar // [] is float, as in NumPy
+		}
+		if typ, err = c.policy.ArrayLiteral(kind); err != nil {
+			return nil, c.promoteError(err, o.span())
+		}
+	}
+	tt := newTensor(typ.DType, shape)
+	for i, v := range vals {
+		if err := c.policy.Convert(v, typ.DType); err != nil {
+			return nil, c.promoteError(err, o.span())
+		}
+		setScalar(tt, i, v)
+	}
+	out := tensorOperand(tt, typ, sp)
+	rule := "a bracket literal makes a tensor of the policy's default for " + kind.String() + " literals"
+	if t != nil {
+		rule = "a dtype call makes a " + map[bool]string{true: "weak", false: "known"}[typ.Weak] + " " + typ.DType.FullName()
+	}
+	c.record(c.source(sp, fmt.Sprintf("[…] of %d %s", len(vals), kind)), out, rule)
+	return out, nil
+}
+
+func defineShapeFns() {
+	fill := func(name, doc string, value float64) {
+		def(name, name+"(shape, dtype=None)", doc, name+"((2, 3), dtype=i8)", []string{"dtype"},
+			func(c *compiler, k *call) (*operand, error) {
+				dims, err := c.shapeArgs(k, 0)
+				if err != nil {
+					return nil, err
+				}
+				t, err := c.defaultDType(k, promote.FloatScalar)
+				if err != nil {
+					return nil, err
+				}
+				return c.filled(dims, t, promote.FloatValue(value), k.sp)
+			})
+	}
+	fill("zeros", "A tensor of zeros (the policy's default float unless dtype= is given).", 0)
+	fill("ones", "A tensor of ones (the policy's default float unless dtype= is given).", 1)
+	def("full", "full(shape, value, dtype=None)", "A tensor filled with value; its dtype follows value's kind unless dtype= is given.",
+		"full((2, 2), 7)", []string{"dtype"}, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 2, 2); err != nil {
+				return nil, err
+			}
+			dims, err := c.shapeOf(k.args[0], "shape")
+			if err != nil {
+				return nil, err
+			}
+			v := k.args[1]
+			if err := c.known(v); err != nil {
+				return nil, err
+			}
+			var val promote.Scalar
+			switch {
+			case v.kind == LiteralValue:
+				val = v.lit
+			case v.kind == TensorValue && len(v.shape) == 0:
+				val = *v.value
+			default:
+				return nil, c.errorf(v.span(), "TypeError", "full() value must be a number")
+			}
+			var t dtypes.Type
+			if _, ok := k.kw["dtype"]; ok {
+				t, err = c.defaultDType(k, val.Kind)
+			} else if v.kind == TensorValue {
+				t = dtypes.Strong(v.typ.DType)
+			} else {
+				t, err = c.defaultDType(k, val.Kind)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return c.filled(dims, t, val, k.sp)
+		})
+	def("arange", "arange(stop) or arange(start, stop, step=1, dtype=None)", "Evenly spaced values in [start, stop).",
+		"arange(5); arange(0, 1, 0.25)", []string{"dtype", "step"}, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 3); err != nil {
+				return nil, err
+			}
+			vals := make([]promote.Scalar, 0, 3)
+			for _, a := range k.args {
+				if a.kind != LiteralValue || a.lit.Kind > promote.FloatScalar {
+					return nil, c.errorf(a.span(), "TypeError", "arange() arguments must be real number literals")
+				}
+				vals = append(vals, a.lit)
+			}
+			if s, ok := k.kw["step"]; ok {
+				if s.kind != LiteralValue {
+					return nil, c.errorf(s.span(), "TypeError", "step must be a number")
+				}
+				vals = append(vals, s.lit)
+			}
+			start, stop, step := promote.Int64Value(0), vals[0], promote.Int64Value(1)
+			if len(vals) >= 2 {
+				start, stop = vals[0], vals[1]
+			}
+			if len(vals) == 3 {
+				step = vals[2]
+			}
+			kind := maxKind(maxKind(start.Kind, stop.Kind), step.Kind)
+			if kind == promote.BoolScalar {
+				kind = promote.IntScalar
+			}
+			f0, _ := floatOf(start)
+			f1, _ := floatOf(stop)
+			fs, _ := floatOf(step)
+			if fs == 0 {
+				return nil, c.errorf(k.sp, "ValueError", "arange() step must not be zero")
+			}
+			n := int(math.Max(0, math.Ceil((f1-f0)/fs)))
+			if n > 1<<34 {
+				return nil, c.errorf(k.sp, "ValueError", "arange() would make %d elements", n)
+			}
+			t, err := c.defaultDType(k, kind)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.s.checkAlloc(t.DType, n); err != nil {
+				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+			}
+			tt := newTensor(t.DType, []int{n})
+			for i := 0; i < n; i++ {
+				if kind == promote.IntScalar {
+					setScalar(tt, i, promote.Int64Value(int64(f0)+int64(i)*int64(fs)))
+				} else {
+					setScalar(tt, i, promote.FloatValue(f0+float64(i)*fs))
+				}
+			}
+			return tensorOperand(tt, t, k.sp), nil
+		})
+	def("linspace", "linspace(start, stop, num=50, dtype=None)", "num evenly spaced values from start to stop inclusive.",
+		"linspace(0, 1, 5)", []string{"num", "dtype"}, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 2, 3); err != nil {
+				return nil, err
+			}
+			num := 50
+			var err error
+			if len(k.args) == 3 {
+				if num, err = c.intOf(k.args[2], "num"); err != nil {
+					return nil, err
+				}
+			} else if o, ok := k.kw["num"]; ok {
+				if num, err = c.intOf(o, "num"); err != nil {
+					return nil, err
+				}
+			}
+			if num < 0 {
+				return nil, c.errorf(k.sp, "ValueError", "number of samples, %d, must be non-negative", num)
+			}
+			var ends [2]float64
+			for i := 0; i < 2; i++ {
+				a := k.args[i]
+				if a.kind != LiteralValue || a.lit.Kind > promote.FloatScalar {
+					return nil, c.errorf(a.span(), "TypeError", "linspace() bounds must be real number literals")
+				}
+				ends[i], _ = floatOf(a.lit)
+			}
+			t, err := c.defaultDType(k, promote.FloatScalar)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.s.checkAlloc(t.DType, num); err != nil {
+				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+			}
+			tt := newTensor(t.DType, []int{num})
+			step := 0.0
+			if num > 1 {
+				step = (ends[1] - ends[0]) / float64(num-1)
+			}
+			for i := 0; i < num; i++ {
+				v := ends[0] + float64(i)*step
+				if i == num-1 && num > 1 {
+					v = ends[1]
+				}
+				setScalar(tt, i, promote.FloatValue(v))
+			}
+			return tensorOperand(tt, t, k.sp), nil
+		})
+	def("eye", "eye(n, m=None, dtype=None)", "The n×m identity matrix.", "eye(3, dtype=i8)", []string{"dtype"},
+		func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 2); err != nil {
+				return nil, err
+			}
+			n, err := c.intOf(k.args[0], "n")
+			if err != nil {
+				return nil, err
+			}
+			m := n
+			if len(k.args) == 2 {
+				if m, err = c.intOf(k.args[1], "m"); err != nil {
+					return nil, err
+				}
+			}
+			if err := c.checkShape([]int{n, m}, k.sp); err != nil {
+				return nil, err
+			}
+			t, err := c.defaultDType(k, promote.FloatScalar)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.s.checkAlloc(t.DType, n*m); err != nil {
+				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+			}
+			tt := newTensor(t.DType, []int{n, m})
+			for i := 0; i < n && i < m; i++ {
+				setScalar(tt, i*m+i, promote.Int64Value(1))
+			}
+			return tensorOperand(tt, t, k.sp), nil
+		})
+	for _, r := range []struct{ name, doc string }{
+		{"rand", "Uniform random values in [0, 1) from the session's seeded generator (seed= reseeds it)."},
+		{"randn", "Standard normal random values from the session's seeded generator (seed= reseeds it)."},
+	} {
+		r := r
+		def(r.name, r.name+"(shape, dtype=None, seed=None)", r.doc, r.name+"((2, 3), seed=0)", []string{"dtype", "seed"},
+			func(c *compiler, k *call) (*operand, error) {
+				dims, err := c.shapeArgs(k, 0)
+				if err != nil {
+					return nil, err
+				}
+				if err := c.checkShape(dims, k.sp); err != nil {
+					return nil, err
+				}
+				t, err := c.defaultDType(k, promote.FloatScalar)
+				if err != nil {
+					return nil, err
+				}
+				if !t.DType.IsFloat() {
+					return nil, c.errorf(k.sp, "TypeError", "%s() makes floats; dtype %s is not a float", r.name, t.DType)
+				}
+				if o, ok := k.kw["seed"]; ok {
+					seed, err := c.intOf(o, "seed")
+					if err != nil {
+						return nil, err
+					}
+					c.s.reseed(uint64(seed))
+				}
+				n := backend.Size(dims)
+				if err := c.s.checkAlloc(t.DType, n); err != nil {
+					return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+				}
+				tt := newTensor(t.DType, dims)
+				fillRandom(c.s, tt, r.name == "randn")
+				return tensorOperand(tt, t, k.sp), nil
+			})
+	}
+	def("reshape", "reshape(x, shape)", "x with a new shape of the same size (one dimension may be -1).",
+		"reshape(arange(6), (2, 3))", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 2, -1); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			x = c.materialize(x)
+			dims, err := c.shapeArgs(k, 1)
+			if err != nil {
+				return nil, err
+			}
+			size := backend.Size(x.shape)
+			infer := -1
+			known := 1
+			for i, d := range dims {
+				if d == -1 {
+					if infer >= 0 {
+						return nil, c.errorf(k.sp, "ValueError", "can only specify one unknown dimension")
+					}
+					infer = i
+				} else if d < 0 {
+					return nil, c.errorf(k.sp, "ValueError", "negative dimensions are not allowed: %s", formatShape(dims))
+				} else {
+					known *= d
+				}
+			}
+			dims = append([]int(nil), dims...)
+			if infer >= 0 {
+				if known == 0 || size%known != 0 {
+					return nil, c.errorf(k.sp, "ValueError", "cannot reshape a tensor of size %d into shape %s", size, formatShape(dims))
+				}
+				dims[infer] = size / known
+			} else if known != size {
+				return nil, c.errorf(k.sp, "ValueError", "cannot reshape a tensor of size %d into shape %s", size, formatShape(dims))
+			}
+			return c.structural(backend.OpReshape, x, dims, nil, k), nil
+		})
+	def("transpose", "transpose(x, axes=None)", "x with its axes permuted (reversed by default).",
+		"transpose(reshape(arange(6), (2, 3)))", []string{"axes"}, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 2); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			x = c.materialize(x)
+			rank := len(x.shape)
+			perm := make([]int, rank)
+			for i := range perm {
+				perm[i] = rank - 1 - i
+			}
+			var ax *operand
+			if len(k.args) == 2 {
+				ax = k.args[1]
+			} else if o, ok := k.kw["axes"]; ok {
+				ax = o
+			}
+			if ax != nil && ax.kind != noneKind {
+				raw, err := c.shapeOf(ax, "axes")
+				if err != nil {
+					return nil, err
+				}
+				if len(raw) != rank {
+					return nil, c.errorf(ax.span(), "ValueError", "axes %s don't match a tensor of rank %d", formatShape(raw), rank)
+				}
+				seen := map[int]bool{}
+				for i, a := range raw {
+					n, err := c.normAxis(a, rank, ax.span())
+					if err != nil {
+						return nil, err
+					}
+					if seen[n] {
+						return nil, c.errorf(ax.span(), "ValueError", "repeated axis in transpose")
+					}
+					seen[n] = true
+					perm[i] = n
+				}
+			}
+			shape := make([]int, rank)
+			for i, p := range perm {
+				shape[i] = x.shape[p]
+			}
+			return c.structural(backend.OpTranspose, x, shape, perm, k), nil
+		})
+	def("broadcast_to", "broadcast_to(x, shape)", "x broadcast to shape (NumPy rules).",
+		"broadcast_to(i8([1, 2]), (3, 2))", nil, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 2, 2); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			x = c.materialize(x)
+			dims, err := c.shapeOf(k.args[1], "shape")
+			if err != nil {
+				return nil, err
+			}
+			out, err := broadcast.Shapes(x.shape, dims)
+			if err != nil || !sameShape(out, dims) {
+				return nil, c.errorf(k.sp, "BroadcastError", "cannot broadcast a tensor of shape %s to shape %s", formatShape(x.shape), formatShape(dims))
+			}
+			return c.structural(backend.OpBroadcastTo, x, dims, nil, k), nil
+		})
+	def("expand_dims", "expand_dims(x, axis)", "x with a new axis of length 1 inserted at axis.",
+		"expand_dims(i8([1, 2]), 0)", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 2); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			x = c.materialize(x)
+			var ax *operand
+			if len(k.args) == 2 {
+				ax = k.args[1]
+			} else if ax = k.kw["axis"]; ax == nil {
+				return nil, c.errorf(k.sp, "TypeError", "expand_dims() needs axis")
+			}
+			a, err := c.intOf(ax, "axis")
+			if err != nil {
+				return nil, err
+			}
+			if a, err = c.normAxis(a, len(x.shape)+1, ax.span()); err != nil {
+				return nil, err
+			}
+			shape := append(append(append([]int{}, x.shape[:a]...), 1), x.shape[a:]...)
+			return c.structural(backend.OpReshape, x, shape, nil, k), nil
+		})
+	def("squeeze", "squeeze(x, axis=None)", "x without its length-1 axes (or just the given one).",
+		"squeeze(zeros((1, 3, 1)))", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
+			if err := k.nargs(c, 1, 2); err != nil {
+				return nil, err
+			}
+			x, err := c.tensorArg(k, 0, "x")
+			if err != nil {
+				return nil, err
+			}
+			x = c.materialize(x)
+			axes, given, err := c.axesOf(k, len(x.shape))
+			if err != nil {
+				return nil, err
+			}
+			drop := map[int]bool{}
+			if given {
+				for _, a := range axes {
+					if x.shape[a] != 1 {
+						return nil, c.errorf(k.sp, "ValueError", "cannot select an axis to squeeze out which has size not equal to one (axis %d has size %d)", a, x.shape[a])
+					}
+					drop[a] = true
+				}
+			} else {
+				for i, d := range x.shape {
+					if d == 1 {
+						drop[i] = true
+					}
+				}
+			}
+			var shape []int
+			for i, d := range x.shape {
+				if !drop[i] {
+					shape = append(shape, d)
+				}
+			}
+			return c.structural(backend.OpReshape, x, shape, nil, k), nil
+		})
+	def("concat", "concat([a, b, …], axis=0)", "Joins tensors along an existing axis, promoting their dtypes.",
+		"concat([i8([1, 2]), f16([3])])", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
+			return c.join(k, false)
+		})
+	def("stack", "stack([a, b, …], axis=0)", "Joins same-shaped tensors along a new axis, promoting their dtypes.",
+		"stack([i8([1, 2]), i8([3, 4])])", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
+			return c.join(k, true)
+		})
+}
+
+// filled makes a tensor of shape dims and type t holding v everywhere.
+func (c *compiler) filled(dims []int, t dtypes.Type, v promote.Scalar, sp span) (*operand, error) {
+	if err := c.checkShape(dims, sp); err != nil {
+		return nil, err
+	}
+	if err := c.policy.Convert(v, t.DType); err != nil {
+		return nil, c.promoteError(err, sp)
+	}
+	n := backend.Size(dims)
+	if err := c.s.checkAlloc(t.DType, n); err != nil {
+		return nil, c.errorf(sp, "MemoryError", "%v", err)
+	}
+	one := literalTensor(v, t.DType)
+	if n == 1 {
+		one.Shape = append([]int(nil), dims...)
+		return tensorOperand(one, t, sp), nil
+	}
+	// A broadcast of the 0-d constant: the backend fills it in one pass.
+	node := &backend.Node{Op: backend.OpBroadcastTo, DType: t.DType, Shape: append([]int(nil), dims...), Args: []*backend.Node{inputNode(one)}}
+	return &operand{kind: TensorValue, typ: t, shape: node.Shape, node: node, start: sp.start, end: sp.end}, nil
+}
+
+// structural wraps x in a shape operation; the dtype and weak flag are kept.
+func (c *compiler) structural(op backend.Op, x *operand, shape, axes []int, k *call) *operand {
+	n := &backend.Node{Op: op, DType: x.node.DType, Shape: shape, Args: []*backend.Node{x.node}, Axes: axes}
+	return &operand{kind: TensorValue, typ: x.typ, shape: shape, node: n, start: k.sp.start, end: k.sp.end}
+}
+
+// join compiles concat and stack.
+func (c *compiler) join(k *call, stack bool) (*operand, error) {
+	if len(k.args) == 0 {
+		return nil, c.errorf(k.sp, "TypeError", "%s() needs a list of tensors", k.name)
+	}
+	parts := k.args
+	axisPos := -1
+	if len(k.args) >= 1 && (k.args[0].kind == listKind || k.args[0].kind == tupleKind) {
+		parts = k.args[0].elems
+		if len(k.args) == 2 {
+			axisPos = 1
+		} else if len(k.args) > 2 {
+			return nil, c.errorf(k.args[2].span(), "TypeError", "%s() takes a list and an axis", k.name)
+		}
+	}
+	if len(parts) == 0 {
+		return nil, c.errorf(k.sp, "ValueError", "need at least one tensor to %s", k.name)
+	}
+	axis := 0
+	var err error
+	if axisPos > 0 {
+		if axis, err = c.intOf(k.args[axisPos], "axis"); err != nil {
+			return nil, err
+		}
+	} else if o, ok := k.kw["axis"]; ok {
+		if axis, err = c.intOf(o, "axis"); err != nil {
+			return nil, err
+		}
+	}
+	ops := make([]*operand, len(parts))
+	for i, p := range parts {
+		if p.kind == listKind {
+			if p, err = c.listTensor(p, nil, p.span()); err != nil {
+				return nil, err
+			}
+		}
+		if err := c.requireNumeric(p, k.name+"()"); err != nil {
+			return nil, err
+		}
+		ops[i] = c.materialize(p)
+	}
+	// The dtype: the policy's promotion of all parts, folded left.
+	cur := ops[0]
+	typ := cur.typ
+	for _, o := range ops[1:] {
+		res, err := c.policy.Binary(promote.Where, toPolicyOperand(&operand{kind: TensorValue, typ: typ, shape: cur.shape}), toPolicyOperand(o))
+		if err != nil {
+			return nil, c.promoteError(err, k.fnSpan, cur, o)
+		}
+		c.warn(res.Warning)
+		typ = res.Type
+	}
+	rank := len(ops[0].shape)
+	if stack {
+		rank++
+	}
+	if rank == 0 {
+		return nil, c.errorf(k.sp, "ValueError", "zero-dimensional tensors cannot be concatenated")
+	}
+	if axis, err = c.normAxis(axis, rank, k.sp); err != nil {
+		return nil, err
+	}
+	args := make([]*backend.Node, len(ops))
+	var shape []int
+	for i, o := range ops {
+		s := o.shape
+		n := castNode(o.node, typ.DType)
+		if stack {
+			if !sameShape(s, ops[0].shape) {
+				return nil, c.errorf(o.span(), "ValueError", "all input tensors must have the same shape to stack: %s vs %s", formatShape(s), formatShape(ops[0].shape))
+			}
+			s = append(append(append([]int{}, s[:axis]...), 1), s[axis:]...)
+			n = &backend.Node{Op: backend.OpReshape, DType: typ.DType, Shape: s, Args: []*backend.Node{n}}
+		}
+		if len(s) != rank {
+			return nil, c.errorf(o.span(), "ValueError", "all input tensors must have the same rank: %s vs %s", formatShape(s), formatShape(ops[0].shape))
+		}
+		if i == 0 {
+			shape = append([]int{}, s...)
+		} else {
+			for d := range s {
+				if d != axis && s[d] != shape[d] {
+					return nil, c.errorf(o.span(), "ValueError", "shapes %s and %s differ outside axis %d", formatShape(ops[0].shape), formatShape(o.shape), axis)
+				}
+			}
+			shape[axis] += s[axis]
+		}
+		args[i] = n
+	}
+	node := &backend.Node{Op: backend.OpConcat, DType: typ.DType, Shape: shape, Args: args, Axes: []int{axis}}
+	out := &operand{kind: TensorValue, typ: typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}
+	c.record(k.name+"(…)", out, "the parts are promoted together as the policy promotes operands")
+	return out, nil
+}
+
+// fillRandom fills a float tensor from the session's generator.
+func fillRandom(s *Session, t *backend.Tensor, normal bool) {
+	for i := 0; i < t.Len(); i++ {
+		var v float64
+		if normal {
+			v = s.rng.NormFloat64()
+		} else {
+			v = s.rng.Float64()
+		}
+		setScalar(t, i, promote.FloatValue(v))
+		if !normal && t.DType != dtypes.F64 {
+			// Rounding may give 1.0; keep the half-open interval.
+			if f := scalarAt(t, i).Float; f >= 1 {
+				setScalar(t, i, promote.FloatValue(math.Nextafter(1, 0)))
+				if g := scalarAt(t, i).Float; g >= 1 {
+					setScalar(t, i, promote.FloatValue(1-math.Pow(2, -float64(t.DType.MantissaBits()+1))))
+				}
+			}
+		}
+	}
+}
+
+// checkAlloc refuses tensors that cannot fit in memory.
+func (s *Session) checkAlloc(d dtypes.DType, n int) error {
+	bytes := float64(n) * float64(d.Bits()) / 8
+	if limit := memoryLimit(); bytes > limit {
+		return fmt.Errorf("out of memory: %d elements of %s need %.1f GB (available %.1f GB)", n, d.FullName(), bytes/1e9, limit/1e9)
+	}
+	return nil
+}
+
+// memoryLimit is the most bytes one tensor may take.
+func memoryLimit() float64 { return sysmem.Available() * 0.9 }

@@ -1,0 +1,190 @@
+package eval
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/lang"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// A specialForm is a function that receives its argument unevaluated:
+// explain(expr) and compare(expr) look at the expression, not its value.
+type specialForm struct {
+	sig, doc, example string
+	fn                func(c *compiler, e *lang.CallExpr) (*operand, error)
+}
+
+var specialForms = map[string]*specialForm{}
+
+func init() {
+	specialForms["explain"] = &specialForm{
+		sig:     "explain(expr)",
+		doc:     "The steps that give expr its dtype and shape: for each operation, the operand types, the rule of the active policy that fired, and the result.",
+		example: "explain(i16([1, 2, 3]) + 1.5)",
+		fn:      (*compiler).explain,
+	}
+	specialForms["compare"] = &specialForm{
+		sig:     "compare(expr)",
+		doc:     "The dtype and value (or error) of expr under every policy, side by side.",
+		example: "compare(u8([200]) + 300)",
+		fn:      (*compiler).compare,
+	}
+}
+
+// oneArg returns the single positional argument of a special form.
+func (c *compiler) oneArg(e *lang.CallExpr, name string) (lang.Expr, error) {
+	if len(e.Keywords) > 0 {
+		return nil, c.errorf(spanOf(e.Keywords[0].Name), "TypeError", "%s() takes no keyword arguments", name)
+	}
+	if len(e.Args) != 1 {
+		return nil, c.errorf(spanOf(e), "TypeError", "%s() takes exactly one expression, as in %s", name, specialForms[name].example)
+	}
+	return e.Args[0], nil
+}
+
+// explain compiles its argument with step recording on and returns the
+// steps as text (and HTML). Nothing is computed but 0-d values a policy
+// must see.
+func (c *compiler) explain(e *lang.CallExpr) (*operand, error) {
+	arg, err := c.oneArg(e, "explain")
+	if err != nil {
+		return nil, err
+	}
+	var steps []step
+	sub := *c
+	sub.steps = &steps
+	o, err := sub.expr(arg)
+	if err != nil {
+		return nil, err
+	}
+	if o.kind == listKind {
+		if o, err = sub.listTensor(o, nil, o.span()); err != nil {
+			return nil, err
+		}
+	}
+	src := lang.Format(arg)
+	result := describeResult(o)
+	var tb, hb strings.Builder
+	fmt.Fprintf(&tb, "explain %s under %s (%s)", src, c.policy.Name(), c.policy.Title())
+	fmt.Fprintf(&hb, `<div class="tensorsh-explain"><p><code>%s</code> under <b>%s</b> (%s)</p><ol>`,
+		html.EscapeString(src), html.EscapeString(c.policy.Name()), html.EscapeString(c.policy.Title()))
+	if len(steps) == 0 {
+		tb.WriteString("\n  no operation: the value is " + result)
+	}
+	for i, st := range steps {
+		fmt.Fprintf(&tb, "\n%3d. %s → %s", i+1, st.expr, st.result)
+		fmt.Fprintf(&hb, "<li><code>%s</code> → <code>%s</code>", html.EscapeString(st.expr), html.EscapeString(st.result))
+		if st.rule != "" {
+			tb.WriteString("\n     " + wrap(st.rule, 70, "     "))
+			fmt.Fprintf(&hb, "<br><small>%s</small>", html.EscapeString(st.rule))
+		}
+		if st.bcast != "" {
+			tb.WriteString("\n     broadcast: " + st.bcast)
+			fmt.Fprintf(&hb, "<br><small>broadcast: %s</small>", html.EscapeString(st.bcast))
+		}
+		hb.WriteString("</li>")
+	}
+	fmt.Fprintf(&tb, "\nresult: %s", result)
+	fmt.Fprintf(&hb, "</ol><p>result: <code>%s</code></p></div>", html.EscapeString(result))
+	return &operand{kind: TextValue, str: tb.String(), html: hb.String()}, nil
+}
+
+func describeResult(o *operand) string {
+	switch o.kind {
+	case TensorValue:
+		return o.typ.String() + formatDims(o.shape)
+	case LiteralValue:
+		return o.typ.String() + " (literal " + o.lit.String() + ")"
+	case DTypeValue:
+		return "dtype " + o.typ.String()
+	}
+	return kindName(o)
+}
+
+// compare evaluates its argument under every policy.
+func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
+	arg, err := c.oneArg(e, "compare")
+	if err != nil {
+		return nil, err
+	}
+	src := lang.Format(arg)
+	type row struct{ policy, typ, value string }
+	var rows []row
+	saved := c.s.warnings
+	for _, name := range promote.Names() {
+		p, _ := promote.Lookup(name)
+		sub := &compiler{s: c.s, ctx: c.ctx, policy: p, file: c.file, src: c.src}
+		r := row{policy: name}
+		v, err := sub.compareOne(arg)
+		if err != nil {
+			var ce *Error
+			if errors.As(err, &ce) && ce.Name == "KeyboardInterrupt" {
+				return nil, err
+			}
+			if errors.As(err, &ce) {
+				r.typ, r.value = "error", ce.Msg
+			} else {
+				r.typ, r.value = "error", err.Error()
+			}
+			r.value = strings.TrimPrefix(r.value, name+": ")
+		} else {
+			r.typ, r.value = shortValue(v)
+		}
+		rows = append(rows, r)
+	}
+	c.s.warnings = saved
+	wp, wt := len("policy"), len("dtype")
+	for _, r := range rows {
+		wp = max(wp, len(r.policy))
+		wt = max(wt, len([]rune(r.typ)))
+	}
+	var tb, hb strings.Builder
+	fmt.Fprintf(&tb, "compare %s", src)
+	fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, "policy", wt, "dtype", "value")
+	fmt.Fprintf(&hb, `<div class="tensorsh-compare"><p><code>%s</code> under every policy</p><table><tr><th>policy</th><th>dtype</th><th>value</th></tr>`, html.EscapeString(src))
+	for _, r := range rows {
+		fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, r.policy, wt, r.typ, r.value)
+		cls := ""
+		if r.typ == "error" {
+			cls = ` class="error"`
+		}
+		fmt.Fprintf(&hb, "<tr%s><td>%s</td><td><code>%s</code></td><td>%s</td></tr>", cls,
+			html.EscapeString(r.policy), html.EscapeString(r.typ), html.EscapeString(r.value))
+	}
+	hb.WriteString("</table></div>")
+	return &operand{kind: TextValue, str: tb.String(), html: hb.String()}, nil
+}
+
+func (c *compiler) compareOne(e lang.Expr) (*Value, error) {
+	o, err := c.expr(e)
+	if err != nil {
+		return nil, err
+	}
+	return c.finish(o)
+}
+
+// shortValue returns a value's type and its values on one line.
+func shortValue(v *Value) (typ, val string) {
+	switch v.Kind {
+	case TensorValue:
+		typ = v.Type.String() + formatDims(v.Tensor.Shape)
+		if v.Device != "cpu" && v.Device != "" {
+			return typ, "(on " + v.Device + ")"
+		}
+		s := format.Values(v.Tensor, format.Options{Width: 1 << 20, Threshold: 12, EdgeItems: 3})
+		return typ, strings.Join(strings.Fields(s), " ")
+	case LiteralValue:
+		return v.Type.String(), v.Lit.String()
+	case DTypeValue:
+		return "dtype", v.Type.String()
+	case ShapeValue:
+		return "shape", formatShape(v.Shape)
+	case StringValue:
+		return "string", fmt.Sprintf("%q", v.Str)
+	}
+	return "text", strings.SplitN(v.Str, "\n", 2)[0]
+}
