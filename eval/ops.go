@@ -255,7 +255,11 @@ func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, sp span
 func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
 	v, err := foldBinary(c.policy.Host(), op, x.lit, y.lit)
 	if err != nil {
-		return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
+		name := "ValueError"
+		if strings.Contains(err.Error(), "division by zero") {
+			name = "ZeroDivisionError"
+		}
+		return nil, c.errorf(opSpan, name, "%s: %v", c.policy.Name(), err)
 	}
 	return c.literal(v, span{x.start, y.end}, fmt.Sprintf("%s %s %s", x.lit, op, y.lit))
 }
