@@ -92,7 +92,7 @@ func plural(n int) string {
 func (c *compiler) intOf(o *operand, what string) (int, error) {
 	if o.kind == LiteralValue && (o.lit.Kind == promote.IntScalar || o.lit.Kind == promote.BoolScalar) {
 		i := intOf(o.lit)
-		if !i.IsInt64() || i.Int64() > math.MaxInt32 || i.Int64() < math.MinInt32 {
+		if !i.IsInt64() {
 			return 0, c.errorf(o.span(), "ValueError", "%s %s is too large", what, i)
 		}
 		return int(i.Int64()), nil
@@ -164,7 +164,7 @@ func (c *compiler) checkShape(dims []int, sp span) error {
 			return c.errorf(sp, "ValueError", "negative dimensions are not allowed: %s", formatShape(dims))
 		}
 		if d > 0 && n > math.MaxInt64/d {
-			return c.errorf(sp, "ValueError", "shape %s is too large", formatShape(dims))
+			return c.errorf(sp, "MemoryError", "out of memory: shape %s has more elements than fit in memory", formatShape(dims))
 		}
 		n *= d
 	}
@@ -265,8 +265,8 @@ func (c *compiler) tensorArg(k *call, i int, what string) (*operand, error) {
 
 // materialize turns a literal operand into a 0-d tensor of its literal type.
 func (c *compiler) materialize(o *operand) *operand {
-	if o.kind != LiteralValue {
-		return o
+	if o.kind != LiteralValue || o.litErr != nil {
+		return o // a literal the policy cannot type fails in requireNumeric
 	}
 	t := literalTensor(o.lit, o.typ.DType)
 	return &operand{kind: TensorValue, typ: o.typ, shape: nil, node: inputNode(t), value: &o.lit, start: o.start, end: o.end}

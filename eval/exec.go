@@ -74,6 +74,9 @@ func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (
 func (c *compiler) finish(o *operand) (*Value, error) {
 	switch o.kind {
 	case LiteralValue:
+		if o.litErr != nil {
+			return nil, o.litErr
+		}
 		return &Value{Kind: LiteralValue, Type: o.typ, Lit: o.lit}, nil
 	case DTypeValue:
 		return &Value{Kind: DTypeValue, Type: o.typ}, nil

@@ -27,6 +27,9 @@ type operand struct {
 	svg   string
 	dims  []int      // ShapeValue
 	elems []*operand // tupleKind, listKind
+	// litErr is the policy's refusal to type a literal, reported when the
+	// literal is used as a value.
+	litErr error
 
 	start, end lang.Position // the source span, for error carets
 }
@@ -93,8 +96,10 @@ func toPolicyOperand(o *operand) promote.Operand {
 // requireTensorish checks that o can take part in arithmetic.
 func (c *compiler) requireNumeric(o *operand, what string) error {
 	switch o.kind {
-	case TensorValue, LiteralValue:
+	case TensorValue:
 		return nil
+	case LiteralValue:
+		return o.litErr
 	case DTypeValue:
 		return c.errorf(o.span(), "TypeError", "%s: %s is a dtype, not a value (to make a value write %s(…))", what, o.typ, o.typ)
 	case StringValue:
@@ -171,14 +176,14 @@ var binaryOps = map[promote.BinaryOp]backend.Op{
 // binary compiles x op y. opSpan is the operator's position.
 func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
 	whole := span{x.start, y.end}
+	if x.kind == LiteralValue && y.kind == LiteralValue && op != promote.MatMul {
+		return c.foldBinary(op, x, y, opSpan)
+	}
 	if err := c.requireNumeric(x, "operand of "+op.String()); err != nil {
 		return nil, err
 	}
 	if err := c.requireNumeric(y, "operand of "+op.String()); err != nil {
 		return nil, err
-	}
-	if x.kind == LiteralValue && y.kind == LiteralValue && op != promote.MatMul {
-		return c.foldBinary(op, x, y, opSpan)
 	}
 	if err := c.known(x); err != nil {
 		return nil, err
@@ -267,11 +272,16 @@ func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (
 // literal makes a literal operand, typed by the policy's literal defaults.
 func (c *compiler) literal(v promote.Scalar, sp span, expr string) (*operand, error) {
 	v = foldLiteral(c.policy.Host(), v)
+	o := &operand{kind: LiteralValue, lit: v, start: sp.start, end: sp.end}
 	t, err := c.policy.Literal(v)
 	if err != nil {
-		return nil, c.promoteError(err, sp)
+		// A literal the policy cannot type (a Python int beyond int32 under
+		// jax) is still fine as a shape, an axis or inside a folded
+		// expression; the error comes when it would become a value.
+		o.litErr = c.promoteError(err, sp)
+		return o, nil
 	}
-	o := &operand{kind: LiteralValue, typ: t, lit: v, start: sp.start, end: sp.end}
+	o.typ = t
 	if expr != "" {
 		c.record(expr, o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
 	}
@@ -302,15 +312,15 @@ var unaryOps = map[promote.UnaryOp]backend.Op{
 
 // unary compiles op x for the elementwise unary operations (and softmax).
 func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) (*operand, error) {
-	if err := c.requireNumeric(x, op.String()); err != nil {
-		return nil, err
-	}
 	if x.kind == LiteralValue && (op == promote.Neg || op == promote.Pos || op == promote.Invert || op == promote.Not) {
 		v, err := foldUnary(c.policy.Host(), op, x.lit)
 		if err != nil {
 			return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
 		}
 		return c.literal(v, span{opSpan.start, x.end}, op.String()+x.lit.String())
+	}
+	if err := c.requireNumeric(x, op.String()); err != nil {
+		return nil, err
 	}
 	if err := c.known(x); err != nil {
 		return nil, err

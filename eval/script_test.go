@@ -67,6 +67,8 @@ func TestScripts(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
 	}
+	// Memory errors name the available memory: make it the same everywhere.
+	t.Setenv("TENSORSH_MEMORY_LIMIT", "8e9")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			src, err := os.ReadFile(f)
@@ -138,3 +140,5 @@ func TestIncompleteInput(t *testing.T) {
 		t.Fatalf("Execute of unfinished input: %v, want a SyntaxError at line 1", err)
 	}
 }
+
+var formatOff = format.Options{}

@@ -176,14 +176,15 @@ func defineShapeFns() {
 			if fs == 0 {
 				return nil, c.errorf(k.sp, "ValueError", "arange() step must not be zero")
 			}
-			n := int(math.Max(0, math.Ceil((f1-f0)/fs)))
-			if n > 1<<34 {
-				return nil, c.errorf(k.sp, "ValueError", "arange() would make %d elements", n)
-			}
+			nf := math.Max(0, math.Ceil((f1-f0)/fs))
 			t, err := c.defaultDType(k, kind)
 			if err != nil {
 				return nil, err
 			}
+			if nf > 1<<53 || math.IsNaN(nf) {
+				return nil, c.errorf(k.sp, "MemoryError", "out of memory: arange() would make %g elements", nf)
+			}
+			n := int(nf)
 			if err := c.s.checkAlloc(t.DType, n); err != nil {
 				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
 			}
