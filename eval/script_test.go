@@ -3,8 +3,8 @@ package eval
 import (
 	"context"
 	"errors"
-	"fmt"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,7 +118,6 @@ func lineDiff(want, got string) string {
 	}
 	return b.String()
 }
-
 
 func TestIncompleteInput(t *testing.T) {
 	for _, tc := range []struct{ src, status string }{
