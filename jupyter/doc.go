@@ -18,8 +18,8 @@
 //     idle on IOPub. Replies go out on the socket the request came from,
 //     with the request's header as parent_header.
 //   - the [Engine] interface: what a language must provide (Execute,
-//     Complete, Inspect, IsComplete). The tensorsh evaluator is adapted
-//     to it in session.go; the tests use a toy engine.
+//     Complete, Inspect, IsComplete). [SessionEngine] adapts the
+//     tensorsh evaluator to it; the tests also use a toy engine.
 //
 // # Requests
 //

@@ -1,0 +1,263 @@
+package jupyter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/eval"
+	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/lang"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// A SessionEngine runs cells on a tensorsh [eval.Session]: the kernel and
+// the REPL share one evaluator. Magics (%policy, %backend, %time, %help …)
+// are the language's directives, so the session handles them.
+type SessionEngine struct {
+	s *eval.Session
+}
+
+var _ Engine = (*SessionEngine)(nil)
+
+// NewSessionEngine returns an engine over s. It takes over s.Warn: warnings
+// are shown on the cell's stderr, in order with the other outputs.
+func NewSessionEngine(s *eval.Session) *SessionEngine {
+	s.Warn = nil
+	return &SessionEngine{s: s}
+}
+
+// Session returns the evaluator the engine runs on.
+func (e *SessionEngine) Session() *eval.Session { return e.s }
+
+// helpLinks are the kernel's Help menu: tensorsh and the promotion rules
+// of the systems its policies follow.
+var helpLinks = []HelpLink{
+	{"tensorsh", "https://github.com/tensorsh/tensorsh"},
+	{"JAX type promotion", "https://jax.readthedocs.io/en/latest/type_promotion.html"},
+	{"NumPy NEP 50 (weak scalars)", "https://numpy.org/neps/nep-0050-scalar-promotion.html"},
+	{"PyTorch type promotion", "https://pytorch.org/docs/stable/tensor_attributes.html#type-promotion-doc"},
+	{"Triton semantics", "https://triton-lang.org/main/python-api/triton-semantics.html"},
+	{"Array API type promotion", "https://data-apis.org/array-api/latest/API_specification/type_promotion.html"},
+}
+
+// Info describes tensorsh; the banner names the active policy.
+func (e *SessionEngine) Info() Info {
+	p := e.s.Policy()
+	return Info{
+		Implementation:        "tensorsh",
+		ImplementationVersion: eval.Version,
+		LanguageVersion:       eval.Version,
+		Banner: fmt.Sprintf("tensorsh %s: dtype promotion and broadcasting you can see\n"+
+			"policy %s (%s), backend %s; %%policy NAME switches, %%help lists the functions",
+			eval.Version, p.Name(), p.Title(), e.s.Backend()),
+		HelpLinks: helpLinks,
+	}
+}
+
+// Execute runs a cell. The last value the cell prints is its result
+// (Out[n]); values before it are display_data, directive output goes to
+// stdout and warnings to stderr. A cell that is only "?name", "name?" or
+// "name??" shows the docs of name in the pager, as IPython does.
+func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output)) error {
+	if name, ok := e.helpQuery(cell.Code); ok {
+		text, _ := e.s.Inspect(name, len(name))
+		emit(Output{Data: PlainBundle(text), Page: true})
+		return nil
+	}
+	timing := !cell.Silent && hasDirective(cell.Code, "time")
+	if timing {
+		// :time runs for about a second: say so, and clear the note when
+		// the result comes.
+		emit(Output{Stream: "stdout", Text: "timing…\n"})
+	}
+	outs, err := e.s.Execute(ctx, fmt.Sprintf("<cell %d>", cell.Count), cell.Code)
+	if timing {
+		emit(Output{Clear: true})
+	}
+	last := -1
+	for i, o := range outs {
+		if o.Value != nil {
+			last = i
+		}
+	}
+	for i, o := range outs {
+		switch {
+		case o.Value != nil:
+			emit(Output{Data: e.bundle(o), Result: i == last})
+		case strings.HasPrefix(o.Text, "warning: "):
+			emit(Output{Stream: "stderr", Text: o.Text + "\n"})
+		default:
+			emit(Output{Stream: "stdout", Text: o.Text + "\n"})
+		}
+	}
+	if err != nil {
+		return sessionError(err)
+	}
+	return nil
+}
+
+// bundle renders a value: text/plain exactly as the terminal prints it,
+// text/html for tensors, dtypes and tables (with the active policy, which
+// the result depends on), image/svg+xml for pictures.
+func (e *SessionEngine) bundle(o eval.Output) Bundle {
+	b := Bundle{"text/plain": e.s.Text(o, format.Options{})}
+	if h := e.s.HTML(o); h != "" {
+		if k := o.Value.Kind; k == eval.TensorValue || k == eval.LiteralValue || k == eval.DTypeValue {
+			p := e.s.Policy()
+			h = `<div class="tsh-result">` + h + `<div class="tsh-policy" style="color:#6b7280;font-size:85%" title="` +
+				html.EscapeString(p.Title()) + `">policy ` + html.EscapeString(p.Name()) + `</div></div>`
+		}
+		b["text/html"] = h
+	}
+	if svg := e.s.SVG(o); svg != "" {
+		b["image/svg+xml"] = svg
+	}
+	return b
+}
+
+// sessionError turns an evaluator error into a Jupyter error whose
+// traceback is the terminal's report: the position in the cell, the
+// message, and the source line with a caret under the culprit.
+func sessionError(err error) error {
+	var ee *eval.Error
+	if errors.As(err, &ee) {
+		return &Error{Name: ee.Name, Value: ee.Msg, Traceback: strings.Split(ee.Report(), "\n")}
+	}
+	return err
+}
+
+// helpQuery reports whether code asks for the docs of a name, IPython
+// style: "?name", "??name", "name?" or "name??". A trailing '?' belongs
+// to weak dtype names (f32?), so "name?" is a query only when name is not
+// a dtype or a variable and has docs.
+func (e *SessionEngine) helpQuery(code string) (name string, ok bool) {
+	c := strings.TrimSpace(code)
+	if c == "" || strings.ContainsAny(c, " \t\n;()[]") {
+		return "", false
+	}
+	prefixed := strings.HasPrefix(c, "?")
+	name = strings.Trim(c, "?")
+	if name == "" || !isName(name) {
+		return "", false
+	}
+	if !prefixed {
+		if !strings.HasSuffix(c, "?") {
+			return "", false
+		}
+		if _, err := dtypes.ParseType(name); err == nil {
+			return "", false
+		}
+		if _, isVar := e.s.Var(c); isVar {
+			return "", false
+		}
+	}
+	if _, found := e.s.Inspect(name, len(name)); !found {
+		return "", false
+	}
+	return name, true
+}
+
+func isName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// hasDirective reports whether code has a directive statement named name.
+func hasDirective(code, name string) bool {
+	f, err := lang.Parse("", code)
+	if err != nil {
+		return false
+	}
+	for _, st := range f.Stmts {
+		if d, ok := st.(*lang.Directive); ok && d.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Complete completes names, functions, dtypes, constants, keyword
+// arguments, directives and their arguments (policies, backends, help
+// topics), each with its kind.
+func (e *SessionEngine) Complete(code string, cursor int) Completion {
+	start, end, matches := e.s.Complete(code, cursor)
+	c := Completion{Start: start, End: end}
+	directive := isDirectiveLine(code, start)
+	for _, m := range matches {
+		c.Matches = append(c.Matches, e.match(m, directive))
+	}
+	return c
+}
+
+// isDirectiveLine reports whether the line holding offset starts with
+// ':' or '%'.
+func isDirectiveLine(code string, offset int) bool {
+	if offset > len(code) {
+		offset = len(code)
+	}
+	line := strings.TrimLeft(code[strings.LastIndexByte(code[:offset], '\n')+1:], " \t")
+	return strings.HasPrefix(line, ":") || strings.HasPrefix(line, "%")
+}
+
+// match classifies one completion for JupyterLab's completer.
+func (e *SessionEngine) match(text string, directive bool) Match {
+	m := Match{Text: text}
+	if sig, _, _, ok := eval.Doc(text); ok {
+		m.Signature = sig
+	}
+	_, isVar := e.s.Var(text)
+	_, policyErr := promote.Lookup(text)
+	_, dtypeErr := dtypes.ParseType(text)
+	switch {
+	case strings.HasSuffix(text, "="):
+		m.Kind = "keyword"
+	case isVar:
+		m.Kind = "variable"
+	case directive && contains(eval.Directives(), text):
+		m.Kind = "magic"
+	case directive && policyErr == nil:
+		m.Kind = "policy"
+	case dtypeErr == nil:
+		m.Kind = "dtype"
+	case m.Signature != "":
+		m.Kind = "function"
+	case text == "true" || text == "false" || text == "inf" || text == "nan" || text == "None":
+		m.Kind = "constant"
+	default:
+		m.Kind = "text"
+	}
+	return m
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Inspect describes the name at cursor: a variable's dtype, shape and
+// device under the active policy, a function's signature and doc, a dtype
+// or a policy.
+func (e *SessionEngine) Inspect(code string, cursor, detail int) (Bundle, bool) {
+	text, ok := e.s.Inspect(code, cursor)
+	if !ok {
+		return nil, false
+	}
+	return PlainBundle(text), true
+}
+
+// IsComplete classifies code with the language's parser.
+func (e *SessionEngine) IsComplete(code string) (status, indent string) {
+	return eval.IsComplete(code)
+}
