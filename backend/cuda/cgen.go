@@ -1,0 +1,506 @@
+package cuda
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// Code generation.
+//
+// A fused elementwise expression becomes a device function
+//
+//	DEV T ev(const P& p, IDX i)
+//
+// that computes the expression's value at flat (row-major) position i of
+// its shape, reading every leaf through its own strides. Kernels call it:
+// the elementwise kernel stores ev(p, i) for every i; reductions fold it.
+// A kernel takes one parameter, a struct P of 64-bit words holding the
+// pointers, sizes and strides; the words are collected while the source is
+// generated, so that the source depends only on the structure of the
+// computation (operations, dtypes, rank, which leaves are contiguous,
+// broadcast scalars or strided, the index width) and not on sizes or
+// addresses. The source text is the key of the module cache.
+
+// A leafKind is how a leaf is read.
+type leafKind uint8
+
+const (
+	leafContig  leafKind = iota // element i of the leaf is at i
+	leafScalar                  // every element is element 0
+	leafStrided                 // through per-axis strides
+)
+
+// A leaf is a tensor read by an expression.
+type leaf struct {
+	v       *dview
+	strides []int // over the expression's shape (after coalescing)
+	kind    leafKind
+}
+
+// An expr is a node of a fused elementwise expression.
+type expr struct {
+	op    backend.Op   // OpInput for a leaf
+	dt    dtypes.DType // the dtype of the node's value
+	argDT dtypes.DType // operand dtype (the second operand's for where)
+	args  []*expr
+	leaf  *leaf
+
+	cdiv, zeroErr bool
+	round         dtypes.DType // narrow dtype the result is rounded to, or Invalid
+}
+
+// A source is a CUDA C++ translation unit being generated.
+type source struct {
+	h     helperSet
+	wide  bool     // 64-bit index arithmetic
+	words []uint64 // kernel parameter words
+	flag  int      // the word holding the error flag pointer, or -1
+	body  strings.Builder
+	names []string // kernel names
+	nvar  int
+}
+
+func newSource(wide bool) *source { return &source{wide: wide, flag: -1} }
+
+// word appends a parameter word and returns its index.
+func (s *source) word(v uint64) int {
+	s.words = append(s.words, v)
+	return len(s.words) - 1
+}
+
+// w returns the C expression reading word k as an index.
+func (s *source) w(k int) string { return "(IDX)p.w[" + strconv.Itoa(k) + "]" }
+
+// flagWord returns the word of the error flag pointer (allocating it once).
+func (s *source) flagWord() int {
+	if s.flag < 0 {
+		s.flag = s.word(0)
+	}
+	return s.flag
+}
+
+func (s *source) newVar() string {
+	s.nvar++
+	return "v" + strconv.Itoa(s.nvar)
+}
+
+// text returns the complete source.
+func (s *source) text() string {
+	var b strings.Builder
+	b.WriteString("// tensorsh generated kernel\n")
+	idx := "typedef int IDX;\n"
+	if s.wide {
+		idx = "typedef long long IDX;\n"
+	}
+	s.h.write(&b, idx)
+	n := max(len(s.words), 1)
+	fmt.Fprintf(&b, "struct P { u64 w[%d]; };\n", n)
+	b.WriteString(s.body.String())
+	return b.String()
+}
+
+// exprFunc emits the device function name(p, i) computing e at flat index
+// i of shape (the coalesced expression shape) and returns the C type of
+// its value. Leaves get their words (pointer, and strides if strided) in
+// the order they are first met, depth first.
+func (s *source) exprFunc(name string, e *expr, shape []int) (string, error) {
+	var lines []string
+	strided := false
+	walkLeaves(e, func(l *leaf) {
+		if l.kind == leafStrided {
+			strided = true
+		}
+	})
+	var coords []string
+	if strided {
+		dims := make([]int, len(shape))
+		for i, d := range shape {
+			dims[i] = s.word(uint64(d))
+		}
+		coords = make([]string, len(shape))
+		lines = append(lines, "IDX r = i;")
+		for k := len(shape) - 1; k > 0; k-- {
+			c := "c" + strconv.Itoa(k)
+			coords[k] = c
+			lines = append(lines, fmt.Sprintf("const IDX %s = r %% %s; r /= %s;", c, s.w(dims[k]), s.w(dims[k])))
+		}
+		coords[0] = "r"
+	}
+	ret, err := s.emit(e, coords, &lines)
+	if err != nil {
+		return "", err
+	}
+	ct := computeOf(e.dt).C()
+	fmt.Fprintf(&s.body, "DEV %s %s(const P& p, IDX i) {\n", ct, name)
+	for _, l := range lines {
+		s.body.WriteString("\t" + l + "\n")
+	}
+	fmt.Fprintf(&s.body, "\treturn %s;\n}\n", ret)
+	return ct, nil
+}
+
+func walkLeaves(e *expr, fn func(*leaf)) {
+	if e.leaf != nil {
+		fn(e.leaf)
+	}
+	for _, a := range e.args {
+		walkLeaves(a, fn)
+	}
+}
+
+// emit appends the lines computing e and returns the variable holding its
+// value.
+func (s *source) emit(e *expr, coords []string, lines *[]string) (string, error) {
+	if e.op == backend.OpInput {
+		l := e.leaf
+		v := s.newVar()
+		ptr := s.word(uint64(l.v.ptr()))
+		idx := "i"
+		switch l.kind {
+		case leafScalar:
+			idx = "0"
+		case leafStrided:
+			var terms []string
+			for k, st := range l.strides {
+				if st == 0 {
+					continue
+				}
+				terms = append(terms, coords[k]+" * "+s.w(s.word(uint64(int64(st)))))
+			}
+			if len(terms) == 0 {
+				idx = "0"
+			} else {
+				idx = strings.Join(terms, " + ")
+			}
+		}
+		p := "((const " + storageC(l.v.dtype) + "*)p.w[" + strconv.Itoa(ptr) + "])"
+		*lines = append(*lines, fmt.Sprintf("const %s %s = %s;", computeOf(e.dt).C(), v, loadC(&s.h, e.dt, p, idx)))
+		return v, nil
+	}
+	args := make([]string, len(e.args))
+	for i, a := range e.args {
+		var err error
+		if args[i], err = s.emit(a, coords, lines); err != nil {
+			return "", err
+		}
+	}
+	var (
+		x   string
+		err error
+	)
+	switch e.op {
+	case backend.OpCast:
+		x = castC(&s.h, e.argDT, e.dt, args[0])
+	case backend.OpWhere:
+		x = "(" + args[0] + " ? " + args[1] + " : " + args[2] + ")"
+	default:
+		x, err = s.opC(e, args)
+	}
+	if err != nil {
+		return "", err
+	}
+	if e.round != dtypes.Invalid {
+		x = roundF32C(&s.h, e.round, x)
+	}
+	v := s.newVar()
+	*lines = append(*lines, fmt.Sprintf("const %s %s = %s;", computeOf(e.dt).C(), v, x))
+	return v, nil
+}
+
+// naturalDType returns the dtype operation o gives on operands of dtype
+// dt: bool for comparisons and predicates, the real part's dtype for the
+// absolute value of a complex number, dt otherwise.
+func naturalDType(o backend.Op, dt dtypes.DType) dtypes.DType {
+	switch o {
+	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf,
+		backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
+		backend.OpAnd, backend.OpOr:
+		return dtypes.Bool
+	case backend.OpAbs:
+		return dt.Real()
+	}
+	return dt
+}
+
+// unsupported returns the CPU backend's error for an operation a dtype
+// does not have.
+func unsupported(o backend.Op, dt dtypes.DType) error {
+	if dt == dtypes.Bool {
+		switch o {
+		case backend.OpNeg:
+			return fmt.Errorf("the boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead")
+		case backend.OpSub:
+			return fmt.Errorf("boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead")
+		}
+	}
+	return fmt.Errorf("%v is not supported for %v", o, dt)
+}
+
+// cmpOps are the C operators of the comparisons.
+var cmpOps = map[backend.Op]string{
+	backend.OpEq: "==", backend.OpNe: "!=", backend.OpLt: "<", backend.OpLe: "<=", backend.OpGt: ">", backend.OpGe: ">=",
+}
+
+// mathFuncs are the transcendental functions computed in double and
+// rounded once, as the CPU backend does with Go's math package.
+var mathFuncs = map[backend.Op]string{
+	backend.OpExp: "exp", backend.OpLog: "log", backend.OpLog1p: "log1p", backend.OpSin: "sin",
+	backend.OpCos: "cos", backend.OpTanh: "tanh", backend.OpErf: "erf",
+	backend.OpFloor: "floor", backend.OpCeil: "ceil", backend.OpTrunc: "trunc",
+	backend.OpRound: "round", backend.OpRoundEven: "rint", backend.OpSqrt: "sqrt", backend.OpAbs: "fabs",
+}
+
+// opC returns the C expression of the operation e (not cast or where) on
+// the argument variables a, with the semantics of the CPU backend's
+// kernels (backend/cpu kernels.go, intkernels.go, floatkernels.go,
+// complexkernels.go).
+func (s *source) opC(e *expr, a []string) (string, error) {
+	o, dt := e.op, e.argDT
+	ct := computeOf(dt)
+	var x string
+	switch {
+	case ct == ctBool:
+		x = boolOpC(o, a)
+	case ct.isInt():
+		x = s.intOpC(e, ct, a)
+	case ct.isFloat():
+		x = s.floatOpC(e, ct, a)
+	default:
+		x = s.complexOpC(o, ct, a)
+	}
+	if x == "" {
+		return "", unsupported(o, dt)
+	}
+	return x, nil
+}
+
+func boolOpC(o backend.Op, a []string) string {
+	switch o {
+	case backend.OpInvert, backend.OpNot:
+		return "(!" + a[0] + ")"
+	case backend.OpAbs, backend.OpRelu, backend.OpFloor, backend.OpCeil, backend.OpRound,
+		backend.OpRoundEven, backend.OpTrunc:
+		return a[0]
+	case backend.OpIsNaN, backend.OpIsInf:
+		return "false"
+	case backend.OpAdd, backend.OpBitOr, backend.OpOr, backend.OpMax:
+		return "(" + a[0] + " || " + a[1] + ")"
+	case backend.OpMul, backend.OpBitAnd, backend.OpAnd, backend.OpMin:
+		return "(" + a[0] + " && " + a[1] + ")"
+	case backend.OpBitXor, backend.OpNe:
+		return "(" + a[0] + " != " + a[1] + ")"
+	case backend.OpEq:
+		return "(" + a[0] + " == " + a[1] + ")"
+	case backend.OpLt:
+		return "(!" + a[0] + " && " + a[1] + ")"
+	case backend.OpLe:
+		return "(!" + a[0] + " || " + a[1] + ")"
+	case backend.OpGt:
+		return "(" + a[0] + " && !" + a[1] + ")"
+	case backend.OpGe:
+		return "(" + a[0] + " || !" + a[1] + ")"
+	}
+	return ""
+}
+
+func (s *source) intOpC(e *expr, ct ctype, a []string) string {
+	t, u := ct.C(), ct.wrapType()
+	signed := ct.isSigned()
+	wrap := func(op string) string {
+		return "(" + t + ")((" + u + ")" + a[0] + " " + op + " (" + u + ")" + a[1] + ")"
+	}
+	flag := func() string { return "(u32*)p.w[" + strconv.Itoa(s.flagWord()) + "]" }
+	switch e.op {
+	case backend.OpNeg:
+		return "(" + t + ")((" + u + ")0 - (" + u + ")" + a[0] + ")"
+	case backend.OpAbs:
+		if !signed {
+			return a[0]
+		}
+		return "(" + a[0] + " < 0 ? (" + t + ")((" + u + ")0 - (" + u + ")" + a[0] + ") : " + a[0] + ")"
+	case backend.OpInvert:
+		return "(" + t + ")~" + a[0]
+	case backend.OpNot:
+		return "(" + a[0] + " == 0)"
+	case backend.OpRelu:
+		if !signed {
+			return a[0]
+		}
+		return "(" + a[0] + " > 0 ? " + a[0] + " : (" + t + ")0)"
+	case backend.OpFloor, backend.OpCeil, backend.OpRound, backend.OpRoundEven, backend.OpTrunc:
+		return a[0]
+	case backend.OpIsNaN, backend.OpIsInf:
+		return "false"
+	case backend.OpAdd:
+		return wrap("+")
+	case backend.OpSub:
+		return wrap("-")
+	case backend.OpMul:
+		return wrap("*")
+	case backend.OpDiv, backend.OpFloorDiv, backend.OpMod:
+		s.h.add("idiv")
+		fn := "ts_idiv"
+		if e.op == backend.OpMod {
+			fn = "ts_imod"
+		}
+		f := "(u32*)0"
+		if e.zeroErr {
+			f = flag()
+		}
+		return fmt.Sprintf("%s<%s, %v, %v>(%s, %s, %s)", fn, t, !e.cdiv, e.zeroErr, a[0], a[1], f)
+	case backend.OpPow:
+		s.h.add("ipow")
+		f := "(u32*)0"
+		if signed {
+			f = flag()
+		}
+		return fmt.Sprintf("ts_ipow<%s>(%s, %s, %s)", t, a[0], a[1], f)
+	case backend.OpMax:
+		return "(" + a[0] + " > " + a[1] + " ? " + a[0] + " : " + a[1] + ")"
+	case backend.OpMin:
+		return "(" + a[0] + " < " + a[1] + " ? " + a[0] + " : " + a[1] + ")"
+	case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+		return "(" + a[0] + " " + cmpOps[e.op] + " " + a[1] + ")"
+	case backend.OpBitAnd:
+		return "(" + t + ")(" + a[0] + " & " + a[1] + ")"
+	case backend.OpBitOr:
+		return "(" + t + ")(" + a[0] + " | " + a[1] + ")"
+	case backend.OpBitXor:
+		return "(" + t + ")(" + a[0] + " ^ " + a[1] + ")"
+	case backend.OpShl, backend.OpShr:
+		s.h.add("shift")
+		fn := "ts_shl"
+		if e.op == backend.OpShr {
+			fn = "ts_shr"
+		}
+		return fmt.Sprintf("%s<%s>(%s, %s)", fn, t, a[0], a[1])
+	case backend.OpAnd:
+		return "(" + a[0] + " != 0 && " + a[1] + " != 0)"
+	case backend.OpOr:
+		return "(" + a[0] + " != 0 || " + a[1] + " != 0)"
+	}
+	return ""
+}
+
+func (s *source) floatOpC(e *expr, ct ctype, a []string) string {
+	t := ct.C()
+	d0 := "(double)" + a[0]
+	switch e.op {
+	case backend.OpNeg:
+		return "(-" + a[0] + ")"
+	case backend.OpNot:
+		return "(" + a[0] + " == 0)"
+	case backend.OpRelu:
+		return "((!(" + a[0] + " > 0) && " + a[0] + " == " + a[0] + ") ? (" + t + ")0 : " + a[0] + ")"
+	case backend.OpExp, backend.OpLog, backend.OpLog1p, backend.OpSin, backend.OpCos, backend.OpTanh,
+		backend.OpErf, backend.OpFloor, backend.OpCeil, backend.OpTrunc, backend.OpRound,
+		backend.OpRoundEven, backend.OpSqrt, backend.OpAbs:
+		return "(" + t + ")" + mathFuncs[e.op] + "(" + d0 + ")"
+	case backend.OpRsqrt:
+		return "(" + t + ")(1.0 / sqrt(" + d0 + "))"
+	case backend.OpSigmoid:
+		s.h.add("sigmoid")
+		return "(" + t + ")ts_sigmoid(" + d0 + ")"
+	case backend.OpSilu:
+		s.h.add("sigmoid")
+		return "(" + t + ")(" + d0 + " * ts_sigmoid(" + d0 + "))"
+	case backend.OpGelu:
+		// 0.5·x·erfc(-x/√2), as the CPU backend writes it.
+		return "(" + t + ")(0.5 * " + d0 + " * erfc(-" + d0 + " / 1.4142135623730951))"
+	case backend.OpIsNaN:
+		return "(" + a[0] + " != " + a[0] + ")"
+	case backend.OpIsInf:
+		return "ts_isinf(" + a[0] + ")"
+	case backend.OpAdd:
+		return "(" + a[0] + " + " + a[1] + ")"
+	case backend.OpSub:
+		return "(" + a[0] + " - " + a[1] + ")"
+	case backend.OpMul:
+		return "(" + a[0] + " * " + a[1] + ")"
+	case backend.OpDiv:
+		return "(" + a[0] + " / " + a[1] + ")"
+	case backend.OpFloorDiv:
+		if e.cdiv {
+			return "(" + t + ")trunc((double)(" + a[0] + " / " + a[1] + "))"
+		}
+		s.h.add("pydivmod")
+		return "ts_pyfloordiv<" + t + ">(" + a[0] + ", " + a[1] + ")"
+	case backend.OpMod:
+		if e.cdiv {
+			return "(" + t + ")fmod(" + d0 + ", (double)" + a[1] + ")"
+		}
+		s.h.add("pydivmod")
+		return "ts_pymod<" + t + ">(" + a[0] + ", " + a[1] + ")"
+	case backend.OpPow:
+		s.h.add("pow")
+		return "(" + t + ")ts_pow(" + d0 + ", (double)" + a[1] + ")"
+	case backend.OpMax:
+		// NumPy's maximum: NaN propagates (the first NaN wins), ties keep a.
+		return "((" + a[0] + " >= " + a[1] + " || " + a[0] + " != " + a[0] + ") ? " + a[0] + " : " + a[1] + ")"
+	case backend.OpMin:
+		return "((" + a[0] + " <= " + a[1] + " || " + a[0] + " != " + a[0] + ") ? " + a[0] + " : " + a[1] + ")"
+	case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+		return "(" + a[0] + " " + cmpOps[e.op] + " " + a[1] + ")"
+	case backend.OpAnd:
+		return "(" + a[0] + " != 0 && " + a[1] + " != 0)"
+	case backend.OpOr:
+		return "(" + a[0] + " != 0 || " + a[1] + " != 0)"
+	}
+	return ""
+}
+
+func (s *source) complexOpC(o backend.Op, ct ctype, a []string) string {
+	t, f := ct.C(), ct.part()
+	nz := func(v string) string { return "(" + v + ".re != 0 || " + v + ".im != 0)" }
+	switch o {
+	case backend.OpNeg:
+		return t + "{-" + a[0] + ".re, -" + a[0] + ".im}"
+	case backend.OpAbs:
+		s.h.add("hypot")
+		return "(" + f + ")ts_hypot((double)" + a[0] + ".re, (double)" + a[0] + ".im)"
+	case backend.OpNot:
+		return "(!" + nz(a[0]) + ")"
+	case backend.OpIsNaN:
+		return "(" + a[0] + ".re != " + a[0] + ".re || " + a[0] + ".im != " + a[0] + ".im)"
+	case backend.OpIsInf:
+		return "(ts_isinf(" + a[0] + ".re) || ts_isinf(" + a[0] + ".im))"
+	case backend.OpAdd:
+		return t + "{" + a[0] + ".re + " + a[1] + ".re, " + a[0] + ".im + " + a[1] + ".im}"
+	case backend.OpSub:
+		return t + "{" + a[0] + ".re - " + a[1] + ".re, " + a[0] + ".im - " + a[1] + ".im}"
+	case backend.OpMul:
+		s.h.add("cmul")
+		return "ts_cmul<" + f + ">(" + a[0] + ", " + a[1] + ")"
+	case backend.OpDiv:
+		s.h.add("cdiv")
+		return "ts_cdiv<" + f + ">(" + a[0] + ", " + a[1] + ")"
+	case backend.OpEq:
+		return "(" + a[0] + ".re == " + a[1] + ".re && " + a[0] + ".im == " + a[1] + ".im)"
+	case backend.OpNe:
+		return "(" + a[0] + ".re != " + a[1] + ".re || " + a[0] + ".im != " + a[1] + ".im)"
+	case backend.OpAnd:
+		return "(" + nz(a[0]) + " && " + nz(a[1]) + ")"
+	case backend.OpOr:
+		return "(" + nz(a[0]) + " || " + nz(a[1]) + ")"
+	}
+	return ""
+}
+
+// cpuOnly reports whether the elementwise node n is computed by the CPU
+// backend (its arguments fetched, the result uploaded): the complex
+// transcendental functions and complex powers, which use Go's math/cmplx.
+func cpuOnly(n *backend.Node) bool {
+	if len(n.Args) == 0 || !n.Args[0].DType.IsComplex() {
+		return false
+	}
+	switch n.Op {
+	case backend.OpExp, backend.OpLog, backend.OpLog1p, backend.OpSin, backend.OpCos, backend.OpTanh,
+		backend.OpSqrt, backend.OpRsqrt, backend.OpPow:
+		return true
+	}
+	return false
+}

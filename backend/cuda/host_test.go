@@ -1,0 +1,32 @@
+//go:build linux
+
+package cuda
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/backend/cpu"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+func TestHostSmoke(t *testing.T) {
+	b, _ := newHostBackend(t)
+	a := in(&backend.Tensor{DType: dtypes.F32, Shape: []int{2, 3}, Data: []float32{1, 2, 3, 4, 5, 6}})
+	c := in(&backend.Tensor{DType: dtypes.F32, Shape: []int{3}, Data: []float32{10, 20, 30}})
+	n := nb(backend.OpMul, nb(backend.OpAdd, a, c), c)
+	res, err := b.Run(context.Background(), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Fetch(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := cpu.New().Run(context.Background(), n)
+	t.Logf("got %v want %v", got.Data, want.Data)
+	if !equalData(got.Data, want.Data) {
+		t.Fatalf("got %v want %v", got.Data, want.Data)
+	}
+}

@@ -1,0 +1,396 @@
+package cuda
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// A ctype is the type a dtype is computed in, as in the CPU backend: the
+// narrow floats (f16, bf16, f8e4m3, f8e5m2) are stored as bits and
+// computed in float32, rounded back after every operation; tf32 is stored
+// and computed as float32.
+type ctype uint8
+
+const (
+	ctBool ctype = iota
+	ctI8
+	ctI16
+	ctI32
+	ctI64
+	ctU8
+	ctU16
+	ctU32
+	ctU64
+	ctF32
+	ctF64
+	ctC64
+	ctC128
+)
+
+// computeOf returns the compute type of d (d must be valid).
+func computeOf(d dtypes.DType) ctype {
+	switch d {
+	case dtypes.Bool:
+		return ctBool
+	case dtypes.I8:
+		return ctI8
+	case dtypes.I16:
+		return ctI16
+	case dtypes.I32:
+		return ctI32
+	case dtypes.I64:
+		return ctI64
+	case dtypes.U8:
+		return ctU8
+	case dtypes.U16:
+		return ctU16
+	case dtypes.U32:
+		return ctU32
+	case dtypes.U64, dtypes.Index, dtypes.Address:
+		return ctU64
+	case dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
+		return ctF32
+	case dtypes.F64:
+		return ctF64
+	case dtypes.C64:
+		return ctC64
+	case dtypes.C128:
+		return ctC128
+	}
+	panic(fmt.Sprintf("cuda: no compute type for %v", d))
+}
+
+func (c ctype) isInt() bool     { return c >= ctI8 && c <= ctU64 }
+func (c ctype) isSigned() bool  { return c >= ctI8 && c <= ctI64 }
+func (c ctype) isFloat() bool   { return c == ctF32 || c == ctF64 }
+func (c ctype) isComplex() bool { return c == ctC64 || c == ctC128 }
+
+var ctNames = [...]string{
+	ctBool: "bool", ctI8: "i8", ctI16: "i16", ctI32: "i32", ctI64: "i64",
+	ctU8: "u8", ctU16: "u16", ctU32: "u32", ctU64: "u64",
+	ctF32: "float", ctF64: "double", ctC64: "c64", ctC128: "c128",
+}
+
+// C returns the C name of the compute type.
+func (c ctype) C() string { return ctNames[c] }
+
+// part returns the C type of a complex number's parts (or of a float).
+func (c ctype) part() string {
+	if c == ctC64 || c == ctF32 {
+		return "float"
+	}
+	return "double"
+}
+
+// wrapType returns the unsigned C type integer arithmetic of c wraps in:
+// at least 32 bits, so that C's promotions never make it signed.
+func (c ctype) wrapType() string {
+	if c == ctI64 || c == ctU64 {
+		return "u64"
+	}
+	return "u32"
+}
+
+// narrow reports whether d is computed in float32 but holds fewer bits,
+// so that results must be rounded back to d after every operation.
+func narrow(d dtypes.DType) bool {
+	switch d {
+	case dtypes.F16, dtypes.BF16, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
+		return true
+	}
+	return false
+}
+
+// elemSize returns the storage size of one element of d in bytes.
+func elemSize(d dtypes.DType) int {
+	if d == dtypes.Bool {
+		return 1
+	}
+	return d.Bits() / 8
+}
+
+// storageC returns the C type of d's storage.
+func storageC(d dtypes.DType) string {
+	switch d {
+	case dtypes.Bool, dtypes.F8E4M3, dtypes.F8E5M2:
+		return "u8"
+	case dtypes.F16, dtypes.BF16:
+		return "u16"
+	}
+	return computeOf(d).C()
+}
+
+// loadC returns the C expression reading storage element idx of ptr (a
+// pointer to d's storage) as d's compute type.
+func loadC(h *helperSet, d dtypes.DType, ptr, idx string) string {
+	x := ptr + "[" + idx + "]"
+	switch d {
+	case dtypes.Bool:
+		return "(" + x + " != 0)"
+	case dtypes.F16:
+		h.add("f16dec")
+		return "ts_f16_dec(" + x + ")"
+	case dtypes.BF16:
+		h.add("bf16")
+		return "ts_bf16_dec(" + x + ")"
+	case dtypes.F8E4M3:
+		h.add("e4m3")
+		return "ts_e4m3_dec(" + x + ")"
+	case dtypes.F8E5M2:
+		h.add("e5m2")
+		return "ts_e5m2_dec(" + x + ")"
+	}
+	return x
+}
+
+// storeC returns the C expression turning v (d's compute type, holding a
+// value of d) into d's storage.
+func storeC(h *helperSet, d dtypes.DType, v string) string {
+	switch d {
+	case dtypes.Bool:
+		return "(u8)(" + v + ")"
+	case dtypes.F16:
+		h.add("f16enc")
+		return "ts_f16_enc(" + v + ")"
+	case dtypes.BF16:
+		h.add("bf16")
+		return "ts_bf16_enc(" + v + ")"
+	case dtypes.F8E4M3:
+		h.add("e4m3")
+		return "ts_e4m3_enc(" + v + ")"
+	case dtypes.F8E5M2:
+		h.add("e5m2")
+		return "ts_e5m2_enc(" + v + ")"
+	}
+	return v
+}
+
+// roundF32C returns v (a float) rounded to the narrow dtype d.
+func roundF32C(h *helperSet, d dtypes.DType, v string) string {
+	switch d {
+	case dtypes.F16:
+		h.add("f16dec")
+		h.add("f16enc")
+		return "ts_f16_dec(ts_f16_enc(" + v + "))"
+	case dtypes.BF16:
+		h.add("bf16")
+		return "ts_bf16_dec(ts_bf16_enc(" + v + "))"
+	case dtypes.TF32:
+		h.add("tf32")
+		return "ts_tf32_round(" + v + ")"
+	case dtypes.F8E4M3:
+		h.add("e4m3")
+		return "ts_e4m3_dec(ts_e4m3_enc(" + v + "))"
+	case dtypes.F8E5M2:
+		h.add("e5m2")
+		return "ts_e5m2_dec(ts_e5m2_enc(" + v + "))"
+	}
+	return v
+}
+
+// round64C returns x (a double) rounded once to the float dtype d (f32
+// or narrower) as a float, like the CPU backend's roundTo64.
+func round64C(h *helperSet, d dtypes.DType, x string) string {
+	switch d {
+	case dtypes.F16:
+		h.add("f16from64")
+		return "ts_f16_from64(" + x + ")"
+	case dtypes.BF16:
+		h.add("bf16from64")
+		return "ts_bf16_from64(" + x + ")"
+	case dtypes.TF32:
+		h.add("tf32from64")
+		return "ts_tf32_from64(" + x + ")"
+	case dtypes.F8E4M3:
+		h.add("e4m3from64")
+		return "ts_e4m3_from64(" + x + ")"
+	case dtypes.F8E5M2:
+		h.add("e5m2from64")
+		return "ts_e5m2_from64(" + x + ")"
+	}
+	return "(float)(" + x + ")"
+}
+
+// castC returns the C expression converting v (a variable or a
+// parenthesised expression of from's compute type) to dtype to, with the
+// CPU backend's rules (backend/cpu cast.go castKernel).
+func castC(h *helperSet, from, to dtypes.DType, v string) string {
+	cf, ct := computeOf(from), computeOf(to)
+	if cf == ct && (!narrow(to) || from == to) {
+		return v
+	}
+	switch {
+	case ct == ctBool:
+		if cf.isComplex() {
+			return "(" + v + ".re != 0 || " + v + ".im != 0)"
+		}
+		return "(" + v + " != 0)"
+	case cf == ctBool:
+		if ct.isComplex() {
+			return ct.C() + "{(" + ct.part() + ")(" + v + " ? 1 : 0), (" + ct.part() + ")0}"
+		}
+		return "(" + ct.C() + ")(" + v + " ? 1 : 0)"
+	case cf.isComplex():
+		if ct.isComplex() {
+			return ct.C() + "{(" + ct.part() + ")" + v + ".re, (" + ct.part() + ")" + v + ".im}"
+		}
+		return castC(h, from.Real(), to, v+".re")
+	case ct.isComplex():
+		return ct.C() + "{" + castC(h, from, to.Real(), v) + ", (" + ct.part() + ")0}"
+	case cf.isInt():
+		if narrow(to) {
+			h.add("odd")
+			if cf.isSigned() {
+				return round64C(h, to, "ts_i64_odd((i64)"+v+")")
+			}
+			return round64C(h, to, "ts_u64_odd((u64)"+v+")")
+		}
+		return "(" + ct.C() + ")" + v
+	}
+	// From a float computed in float or double.
+	if narrow(to) {
+		if cf == ctF32 {
+			return roundF32C(h, to, v)
+		}
+		return round64C(h, to, v)
+	}
+	if ct.isInt() {
+		h.add("cvtt")
+		x := "(double)" + v
+		switch ct {
+		case ctI8, ctI16, ctU8, ctU16:
+			return "(" + ct.C() + ")ts_cvtt32(" + x + ")"
+		case ctI32:
+			return "ts_cvtt32(" + x + ")"
+		case ctU32:
+			return "(u32)ts_cvtt64(" + x + ")"
+		case ctI64:
+			return "ts_cvtt64(" + x + ")"
+		}
+		return "ts_cvttu64(" + x + ")"
+	}
+	return "(" + ct.C() + ")" + v
+}
+
+// Host storage.
+
+// hostBytes returns the bytes of a CPU-form storage slice for dtype d and
+// n elements, or an error when data is not such a slice.
+func hostBytes(d dtypes.DType, data any, n int) ([]byte, error) {
+	if err := checkStorage(d, data, n); err != nil {
+		return nil, err
+	}
+	size := n * elemSize(d)
+	if size == 0 {
+		return nil, nil
+	}
+	var p unsafe.Pointer
+	switch s := data.(type) {
+	case []bool:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []int8:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []int16:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []int32:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []int64:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []uint8:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []uint16:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []uint32:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []uint64:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []float32:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []float64:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []complex64:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	case []complex128:
+		p = unsafe.Pointer(unsafe.SliceData(s))
+	}
+	return unsafe.Slice((*byte)(p), size), nil
+}
+
+// newStorage returns zeroed CPU-form storage for n elements of d.
+func newStorage(d dtypes.DType, n int) any {
+	switch d {
+	case dtypes.Bool:
+		return make([]bool, n)
+	case dtypes.I8:
+		return make([]int8, n)
+	case dtypes.I16:
+		return make([]int16, n)
+	case dtypes.I32:
+		return make([]int32, n)
+	case dtypes.I64:
+		return make([]int64, n)
+	case dtypes.U8, dtypes.F8E4M3, dtypes.F8E5M2:
+		return make([]uint8, n)
+	case dtypes.U16, dtypes.F16, dtypes.BF16:
+		return make([]uint16, n)
+	case dtypes.U32:
+		return make([]uint32, n)
+	case dtypes.U64, dtypes.Index, dtypes.Address:
+		return make([]uint64, n)
+	case dtypes.F32, dtypes.TF32:
+		return make([]float32, n)
+	case dtypes.F64:
+		return make([]float64, n)
+	case dtypes.C64:
+		return make([]complex64, n)
+	case dtypes.C128:
+		return make([]complex128, n)
+	}
+	panic(fmt.Sprintf("cuda: no storage for %v", d))
+}
+
+// checkStorage reports whether data has the Go type that dtype d is stored
+// in on the CPU (see backend.Tensor) and exactly n elements.
+func checkStorage(d dtypes.DType, data any, n int) error {
+	if !d.IsValid() {
+		return fmt.Errorf("invalid dtype %v", d)
+	}
+	ok, l := false, -1
+	switch s := data.(type) {
+	case []bool:
+		ok, l = d == dtypes.Bool, len(s)
+	case []int8:
+		ok, l = d == dtypes.I8, len(s)
+	case []int16:
+		ok, l = d == dtypes.I16, len(s)
+	case []int32:
+		ok, l = d == dtypes.I32, len(s)
+	case []int64:
+		ok, l = d == dtypes.I64, len(s)
+	case []uint8:
+		ok, l = d == dtypes.U8 || d == dtypes.F8E4M3 || d == dtypes.F8E5M2, len(s)
+	case []uint16:
+		ok, l = d == dtypes.U16 || d == dtypes.F16 || d == dtypes.BF16, len(s)
+	case []uint32:
+		ok, l = d == dtypes.U32, len(s)
+	case []uint64:
+		ok, l = d == dtypes.U64 || d == dtypes.Index || d == dtypes.Address, len(s)
+	case []float32:
+		ok, l = d == dtypes.F32 || d == dtypes.TF32, len(s)
+	case []float64:
+		ok, l = d == dtypes.F64, len(s)
+	case []complex64:
+		ok, l = d == dtypes.C64, len(s)
+	case []complex128:
+		ok, l = d == dtypes.C128, len(s)
+	}
+	if !ok {
+		return fmt.Errorf("tensor of dtype %v holds %T", d, data)
+	}
+	if l != n {
+		return fmt.Errorf("tensor of %d elements holds %d", n, l)
+	}
+	return nil
+}
