@@ -27,7 +27,7 @@ const quiet = 300 * time.Millisecond
 // A testClient is a Jupyter client: DEALER sockets on shell and control,
 // SUB on iopub, REQ on the heartbeat.
 type testClient struct {
-	t       *testing.T
+	t       testing.TB
 	conn    ConnectionInfo
 	signer  *signer
 	session string
@@ -36,7 +36,7 @@ type testClient struct {
 	shellCh, controlCh, iopubCh      chan *message
 }
 
-func dialClient(t *testing.T, conn ConnectionInfo) *testClient {
+func dialClient(t testing.TB, conn ConnectionInfo) *testClient {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &testClient{
@@ -239,7 +239,7 @@ func parentID(m *message) string {
 }
 
 // content decodes a message's content.
-func content(t *testing.T, m *message) map[string]any {
+func content(t testing.TB, m *message) map[string]any {
 	t.Helper()
 	var c map[string]any
 	if err := json.Unmarshal(m.Content, &c); err != nil {
@@ -249,7 +249,7 @@ func content(t *testing.T, m *message) map[string]any {
 }
 
 // field returns one content field as a string (JSON for non-strings).
-func field(t *testing.T, m *message, key string) string {
+func field(t testing.TB, m *message, key string) string {
 	t.Helper()
 	v, ok := content(t, m)[key]
 	if !ok {
