@@ -129,7 +129,7 @@ func (f *fusion) build(n *backend.Node) (*expr, error) {
 		e = &expr{op: backend.OpCast, dt: n.DType, argDT: argDT(0), args: args}
 	case backend.OpWhere:
 		if argDT(0) != dtypes.Bool {
-			args[0] = &expr{op: backend.OpCast, dt: dtypes.Bool, argDT: argDT(0), args: args[:1:1]}
+			args[0] = &expr{op: backend.OpCast, dt: dtypes.Bool, argDT: argDT(0), args: []*expr{args[0]}}
 		}
 		if argDT(1) != argDT(2) {
 			return nil, fmt.Errorf("cuda: where: operands have dtypes %v and %v; the plan must cast them to one", argDT(1), argDT(2))
@@ -145,7 +145,7 @@ func (f *fusion) build(n *backend.Node) (*expr, error) {
 		e = &expr{op: n.Op, dt: natural, argDT: argDT(0), args: args, cdiv: n.CDiv, zeroErr: n.ZeroDivError,
 			round: roundingFor(n.Op, natural)}
 		// Refuse unsupported operations now, as the CPU backend does.
-		if _, err := newSource(false).opC(e, make([]string, len(args))); err != nil {
+		if _, err := newSource(false).opC(e, []string{"x", "y", "z"}[:len(args)]); err != nil {
 			return nil, err
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/backend/conformance"
 	"github.com/tensorsh/tensorsh/backend/cpu"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -29,4 +30,13 @@ func TestHostSmoke(t *testing.T) {
 	if !equalData(got.Data, want.Data) {
 		t.Fatalf("got %v want %v", got.Data, want.Data)
 	}
+}
+
+// TestHostConformance runs the conformance suite on the backend with the
+// host device: every generated kernel, compiled with g++, against the
+// CPU backend.
+func TestHostConformance(t *testing.T) {
+	b, d := newHostBackend(t)
+	conformance.RunOptions(t, b, conformance.Options{Short: testing.Short()})
+	t.Logf("%d kernel sources compiled", d.compiles)
 }

@@ -130,14 +130,15 @@ const (
 
 // A redOp holds the C pieces of one reduction.
 type redOp struct {
-	kind   redKind
-	acc    string // the accumulator's C type
-	init   string // the identity ("" for first-element reductions)
-	fold   string // fmt template of acc ⊕ x, with %[1]s acc and %[2]s x
-	round  dtypes.DType
-	cplx   bool
-	better string // redArg: template of "v replaces best" (%[1]s v, %[2]s best)
-	stop   string // redArg: template of "best is final" (%[1]s best), or ""
+	kind    redKind
+	acc     string // the accumulator's C type
+	init    string // the identity ("" for first-element reductions)
+	fold    string // fmt template of acc ⊕ x, with %[1]s acc and %[2]s x
+	round   dtypes.DType
+	cplx    bool
+	helpers []string // C helpers the fold uses
+	better  string   // redArg: template of "v replaces best" (%[1]s v, %[2]s best)
+	stop    string   // redArg: template of "best is final" (%[1]s best), or ""
 }
 
 func reduceOp(o backend.Op, at dtypes.DType) (*redOp, error) {
@@ -213,6 +214,7 @@ func reduceOp(o backend.Op, at dtypes.DType) (*redOp, error) {
 			op.kind, op.init, op.fold = redPairwise, t+"{0, 0}", "(%[1]s + %[2]s)"
 		case backend.OpProd:
 			op.kind, op.init, op.fold = redSeq, t+"{1, 0}", "ts_cmul<"+f+">(%[1]s, %[2]s)"
+			op.helpers = []string{"cmul"}
 		default:
 			return nil, fmt.Errorf("cuda: %v of complex numbers is not supported", o)
 		}
@@ -311,6 +313,9 @@ func (r *runner) reduce(n *backend.Node, size int) (*dview, error) {
 	shape, wide := f.layout(argSize)
 	wide = wide || wideFor(p.m*max(p.l, 1), 0, 1)
 	g := &redGen{s: newSource(wide), p: p, op: op, n: n, at: at, resDT: resDT}
+	for _, h := range op.helpers {
+		g.s.h.add(h)
+	}
 	if p.l > 0 {
 		if _, err := g.s.exprFunc("ev", e, shape); err != nil {
 			return nil, err

@@ -1,0 +1,620 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// The ULP bounds of the transcendental functions: one ULP of the result
+// for float32 and narrower (both backends compute in float64 and round
+// once), and for float64 the sum of two libraries' errors (Go's math and,
+// for example, CUDA's, whose documented maxima are 1-2 ULP for exp, log,
+// sin, cos, tanh, erf and pow, and 5 for the erfc in gelu), widened where
+// Go's math package is less accurate than documented: sin and cos near
+// multiples of π and for large arguments, log of subnormal numbers (on
+// amd64 it returns about -709.09 for all of them, hence also pow with a
+// subnormal base), and pow with non-integer exponents.
+func opTol(op backend.Op, d dtypes.DType) tol {
+	f64 := d.Real() == dtypes.F64
+	switch op {
+	case backend.OpExp, backend.OpLog, backend.OpLog1p, backend.OpSin, backend.OpCos, backend.OpTanh, backend.OpErf:
+		switch {
+		case d.IsComplex():
+			return tol{ulps: 4}
+		case f64 && (op == backend.OpSin || op == backend.OpCos):
+			return tol{ulps: 2, absIn: 0x1p-50}
+		case f64 && op == backend.OpLog:
+			return tol{ulps: 2, subnormalIn: true}
+		case f64:
+			return tol{ulps: 2}
+		}
+		return tol{ulps: 1}
+	case backend.OpPow:
+		switch {
+		case d == dtypes.F64:
+			// The CPU backend raises to non-integer powers with Go's
+			// math.Pow, which is up to about 100 ULP from the correctly
+			// rounded result (75 seen for 0.1**300.7).
+			return tol{ulps: 128}
+		case d.IsComplex():
+			return tol{ulps: 4}
+		}
+		return tol{ulps: 1}
+	case backend.OpSigmoid, backend.OpSilu:
+		if f64 || d.IsComplex() {
+			return tol{ulps: 4}
+		}
+		return tol{ulps: 1}
+	case backend.OpGelu:
+		if f64 {
+			return tol{ulps: 8}
+		}
+		return tol{ulps: 1}
+	case backend.OpSqrt, backend.OpRsqrt:
+		if d.IsComplex() {
+			return tol{ulps: 4}
+		}
+	}
+	return exact
+}
+
+var unaryOps = []backend.Op{
+	backend.OpNeg, backend.OpAbs, backend.OpInvert, backend.OpNot, backend.OpRelu, backend.OpExp, backend.OpLog,
+	backend.OpLog1p, backend.OpSin, backend.OpCos, backend.OpTanh, backend.OpSqrt, backend.OpRsqrt, backend.OpErf,
+	backend.OpSigmoid, backend.OpSilu, backend.OpGelu, backend.OpFloor, backend.OpCeil, backend.OpRound,
+	backend.OpRoundEven, backend.OpTrunc, backend.OpIsNaN, backend.OpIsInf,
+}
+
+var binaryOps = []backend.Op{
+	backend.OpAdd, backend.OpSub, backend.OpMul, backend.OpDiv, backend.OpFloorDiv, backend.OpMod, backend.OpPow,
+	backend.OpMax, backend.OpMin, backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
+	backend.OpBitAnd, backend.OpBitOr, backend.OpBitXor, backend.OpShl, backend.OpShr, backend.OpAnd, backend.OpOr,
+}
+
+func (c *checker) transfer(t *testing.T) {
+	for _, d := range dtypes.All {
+		for _, x := range []*backend.Tensor{specials(d), reshaped(specials(d), nil, 1), reshaped(specials(d), []int{0, 3}, 0)} {
+			u, err := c.b.Upload(x)
+			if err != nil {
+				t.Fatalf("%v%v: upload: %v", d, x.Shape, err)
+			}
+			got, err := c.b.Fetch(u)
+			if err != nil {
+				t.Fatalf("%v%v: fetch: %v", d, x.Shape, err)
+			}
+			compare(t, fmt.Sprintf("%v%v round trip", d, x.Shape), got, x, exact, input(x))
+			if f, ok := c.b.(freer); ok {
+				f.Free(u)
+				if _, err := c.b.Fetch(u); err == nil && u.Data != x.Data {
+					t.Errorf("%v: fetch of a freed tensor succeeds", d)
+				}
+			}
+		}
+	}
+	if _, err := c.b.Upload(&backend.Tensor{DType: dtypes.F32, Shape: []int{2}, Data: []float64{1, 2}}); err == nil {
+		t.Errorf("upload of f32 holding []float64 succeeds")
+	}
+	if _, err := c.b.Upload(&backend.Tensor{DType: dtypes.I32, Shape: []int{3}, Data: []int32{1, 2}}); err == nil {
+		t.Errorf("upload of 3 elements holding 2 succeeds")
+	}
+	// A result used as the input of another run.
+	x := specials(dtypes.F32)
+	first := unary(backend.OpNeg, input(x))
+	r1, err := c.b.Run(context.Background(), mustOn(c, first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := c.b.Run(context.Background(), unary(backend.OpAbs, input(r1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.b.Fetch(r2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := c.ref.Run(context.Background(), unary(backend.OpAbs, first))
+	compare(t, "chained runs", got, want, exact, first)
+	c.free(r1)
+	c.free(r2)
+}
+
+// reshaped returns x's first elements with the given shape (n of them).
+func reshaped(x *backend.Tensor, shape []int, n int) *backend.Tensor {
+	t := tileTo(x, []int{n})
+	t.Shape = shape
+	if shape == nil {
+		t.Shape = []int{}
+	}
+	return t
+}
+
+func mustOn(c *checker, n *backend.Node) *backend.Node {
+	m, err := c.onBackend(n, map[*backend.Node]*backend.Node{})
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func (c *checker) unary(t *testing.T) {
+	for _, d := range c.dtypesFor() {
+		x := input(specials(d))
+		for _, op := range unaryOps {
+			c.check(t, fmt.Sprintf("%v %v", op, d), unary(op, x), opTol(op, d))
+		}
+	}
+}
+
+// pairValues returns the operand values of the binary tables as a column
+// [k,1] and a row [1,k]: every pair meets once in the broadcast [k,k].
+func pairValues(d dtypes.DType) (col, row *backend.Tensor) {
+	x := specials(d)
+	switch d {
+	case dtypes.F16, dtypes.BF16:
+		x = floatTensor(d, floatSpecials())
+	case dtypes.F8E4M3, dtypes.F8E5M2:
+		s := x.Data.([]uint8)
+		var sub []uint8
+		for i := 0; i < len(s); i += 3 {
+			sub = append(sub, s[i])
+		}
+		x = &backend.Tensor{DType: d, Shape: []int{len(sub)}, Data: sub}
+	}
+	k := backend.Size(x.Shape)
+	col, row = tileTo(x, []int{k}), tileTo(x, []int{k})
+	col.Shape, row.Shape = []int{k, 1}, []int{1, k}
+	return col, row
+}
+
+// without returns the elements of x (a row or a column) for which keep
+// holds, in the same orientation.
+func without(x *backend.Tensor, keep func(value) bool) *backend.Tensor {
+	var idx []int
+	for i := range backend.Size(x.Shape) {
+		if keep(element(x, i)) {
+			idx = append(idx, i)
+		}
+	}
+	out := tileTo(x, []int{backend.Size(x.Shape)})
+	switch s := out.Data.(type) {
+	case []bool:
+		out.Data = pick(s, idx)
+	case []int8:
+		out.Data = pick(s, idx)
+	case []int16:
+		out.Data = pick(s, idx)
+	case []int32:
+		out.Data = pick(s, idx)
+	case []int64:
+		out.Data = pick(s, idx)
+	case []uint8:
+		out.Data = pick(s, idx)
+	case []uint16:
+		out.Data = pick(s, idx)
+	case []uint32:
+		out.Data = pick(s, idx)
+	case []uint64:
+		out.Data = pick(s, idx)
+	case []float32:
+		out.Data = pick(s, idx)
+	case []float64:
+		out.Data = pick(s, idx)
+	case []complex64:
+		out.Data = pick(s, idx)
+	case []complex128:
+		out.Data = pick(s, idx)
+	}
+	out.Shape = []int{1, len(idx)}
+	if len(x.Shape) == 2 && x.Shape[1] == 1 {
+		out.Shape = []int{len(idx), 1}
+	}
+	return out
+}
+
+func pick[T any](s []T, idx []int) []T {
+	out := make([]T, len(idx))
+	for i, j := range idx {
+		out[i] = s[j]
+	}
+	return out
+}
+
+func (c *checker) binary(t *testing.T) {
+	for _, d := range c.dtypesFor() {
+		col, row := pairValues(d)
+		a, b := input(col), input(row)
+		nonzero := input(without(row, func(v value) bool { return v.parts[0] != 0 || len(v.parts) == 2 && v.parts[1] != 0 }))
+		nonneg := input(without(row, func(v value) bool { return v.parts[0] >= 0 && v.parts[0] < 200 }))
+		for _, op := range binaryOps {
+			name := fmt.Sprintf("%v %v", op, d)
+			switch {
+			case op == backend.OpPow && d == dtypes.F64:
+				normal := input(without(col, func(v value) bool { return !(v.parts[0] != 0 && math.Abs(v.parts[0]) < 0x1p-1022) }))
+				c.check(t, name, binary(op, normal, b), opTol(op, d))
+			case op == backend.OpPow && d.IsInt():
+				c.check(t, name, binary(op, a, nonneg), exact)
+				c.check(t, name+" negative exponents", binary(op, a, b), exact)
+			case op == backend.OpDiv || op == backend.OpFloorDiv || op == backend.OpMod:
+				for _, cdiv := range []bool{false, true} {
+					for _, zerr := range []bool{false, true} {
+						n := binary(op, a, b)
+						if zerr {
+							n = binary(op, a, nonzero)
+						}
+						n.CDiv, n.ZeroDivError = cdiv, zerr
+						c.check(t, fmt.Sprintf("%s cdiv=%v zerodiverror=%v", name, cdiv, zerr), n, exact)
+					}
+				}
+				if d.IsInt() {
+					n := binary(op, a, b)
+					n.ZeroDivError = true
+					c.check(t, name+" by zero", n, exact)
+				}
+			default:
+				c.check(t, name, binary(op, a, b), opTol(op, d))
+			}
+		}
+	}
+}
+
+func (c *checker) cast(t *testing.T) {
+	all := dtypes.All
+	for i, from := range all {
+		x := input(specials(from))
+		for j, to := range all {
+			if c.opts.Short && (i+j)%3 != 0 && from != to {
+				continue
+			}
+			c.check(t, fmt.Sprintf("%v to %v", from, to), castNode(x, to), exact)
+		}
+	}
+}
+
+func (c *checker) where(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, d := range c.dtypesFor() {
+		a := specials(d)
+		k := backend.Size(a.Shape)
+		b := randomTensor(rng, d, []int{k}, true)
+		cond := randomTensor(rng, dtypes.Bool, []int{k}, false)
+		n := &backend.Node{Op: backend.OpWhere, DType: d, Shape: []int{k}, Args: []*backend.Node{input(cond), input(a), input(b)}}
+		c.check(t, fmt.Sprintf("where %v", d), n, exact)
+		// A non-bool condition (nonzero, NaN true) and a broadcast scalar.
+		fc := randomTensor(rng, dtypes.F32, []int{k}, true)
+		s := reshaped(b, []int{}, 1)
+		n = &backend.Node{Op: backend.OpWhere, DType: d, Shape: []int{k}, Args: []*backend.Node{input(fc), input(s), input(a)}}
+		c.check(t, fmt.Sprintf("where %v, f32 condition", d), n, exact)
+	}
+}
+
+// fused checks random trees of exact operations, with broadcasting,
+// shared subexpressions, casts and results of another dtype than the
+// operation's, and the benchmark expression tanh(a*2+b)*c.
+func (c *checker) fused(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	types := []dtypes.DType{dtypes.F32, dtypes.F16, dtypes.BF16, dtypes.F64, dtypes.I32, dtypes.U8, dtypes.I64, dtypes.F8E4M3, dtypes.TF32}
+	shapes := [][]int{{4, 5}, {5}, {4, 1}, {1, 5}, {}}
+	trees := 60
+	if c.opts.Short {
+		trees = 25
+	}
+	for i := range trees {
+		d := types[i%len(types)]
+		leaves := map[int]*backend.Node{}
+		n := randomTree(rng, d, 4, shapes, leaves)
+		if rng.Intn(3) == 0 && n.DType != dtypes.Bool {
+			// Ask for another result dtype than the operation gives.
+			to := types[rng.Intn(len(types))]
+			n = &backend.Node{Op: n.Op, DType: to, Shape: n.Shape, Args: n.Args, CDiv: n.CDiv}
+		}
+		c.check(t, fmt.Sprintf("tree %d (%v)", i, d), n, exact)
+	}
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F16, dtypes.F64} {
+		a := input(randomTensor(rng, d, []int{1000}, false))
+		b := input(randomTensor(rng, d, []int{1000}, false))
+		cc := input(randomTensor(rng, d, []int{1000}, false))
+		two := input(floatTensor(d, []float64{2}))
+		two.Shape, two.Tensor.Shape = []int{}, []int{}
+		n := binary(backend.OpMul, unary(backend.OpTanh, binary(backend.OpAdd, binary(backend.OpMul, a, two), b)), cc)
+		c.check(t, fmt.Sprintf("tanh(a*2+b)*c %v", d), n, tol{ulps: 2})
+	}
+	// A large expression (many blocks of threads), and a shared node.
+	big := []int{300, 1001}
+	x := input(randomTensor(rng, dtypes.F32, big, true))
+	y := input(randomTensor(rng, dtypes.F32, []int{1001}, true))
+	s := binary(backend.OpSub, x, y)
+	n := binary(backend.OpMax, binary(backend.OpMul, s, s), castNode(binary(backend.OpGt, x, y), dtypes.F32))
+	c.check(t, "large shared", n, exact)
+}
+
+// randomTree builds an expression of exact operations on dtype d.
+func randomTree(rng *rand.Rand, d dtypes.DType, depth int, shapes [][]int, leaves map[int]*backend.Node) *backend.Node {
+	if depth == 0 || rng.Intn(4) == 0 {
+		k := rng.Intn(len(shapes))
+		if l, ok := leaves[k]; ok && l.DType == d && rng.Intn(2) == 0 {
+			return l
+		}
+		l := input(randomTensor(rng, d, shapes[k], true))
+		leaves[k] = l
+		return l
+	}
+	var ops []backend.Op
+	switch {
+	case d.IsInt():
+		ops = []backend.Op{backend.OpAdd, backend.OpSub, backend.OpMul, backend.OpFloorDiv, backend.OpMod, backend.OpMax,
+			backend.OpNeg, backend.OpAbs, backend.OpBitXor, backend.OpShr, backend.OpCast, backend.OpWhere}
+	default:
+		ops = []backend.Op{backend.OpAdd, backend.OpSub, backend.OpMul, backend.OpDiv, backend.OpMax, backend.OpMin,
+			backend.OpNeg, backend.OpAbs, backend.OpSqrt, backend.OpFloor, backend.OpRoundEven, backend.OpMod,
+			backend.OpCast, backend.OpWhere, backend.OpRelu}
+	}
+	op := ops[rng.Intn(len(ops))]
+	switch op {
+	case backend.OpCast:
+		from := []dtypes.DType{dtypes.F32, dtypes.I16, dtypes.F64, dtypes.BF16, dtypes.U8, dtypes.F16}[rng.Intn(6)]
+		return castNode(randomTree(rng, from, depth-1, shapes, leaves), d)
+	case backend.OpWhere:
+		cond := binary(backend.OpLt, randomTree(rng, d, depth-1, shapes, leaves), randomTree(rng, d, depth-1, shapes, leaves))
+		a, b := randomTree(rng, d, depth-1, shapes, leaves), randomTree(rng, d, depth-1, shapes, leaves)
+		shape := broadcastShape(cond.Shape, broadcastShape(a.Shape, b.Shape))
+		return &backend.Node{Op: backend.OpWhere, DType: d, Shape: shape, Args: []*backend.Node{cond, a, b}}
+	case backend.OpNeg, backend.OpAbs, backend.OpSqrt, backend.OpFloor, backend.OpRoundEven, backend.OpRelu:
+		return unary(op, randomTree(rng, d, depth-1, shapes, leaves))
+	}
+	n := binary(op, randomTree(rng, d, depth-1, shapes, leaves), randomTree(rng, d, depth-1, shapes, leaves))
+	n.CDiv = rng.Intn(3) == 0
+	return n
+}
+
+// views checks strided views (transpose, slices with negative steps and
+// dropped axes, broadcast_to), reshape of views, concat, and results that
+// are views.
+func (c *checker) views(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for _, d := range dtypes.All {
+		x := input(randomTensor(rng, d, []int{3, 4, 5}, true))
+		tr := &backend.Node{Op: backend.OpTranspose, DType: d, Shape: []int{5, 3, 4}, Axes: []int{2, 0, 1}, Args: []*backend.Node{x}}
+		sl := &backend.Node{Op: backend.OpSlice, DType: d, Shape: []int{3, 2}, Args: []*backend.Node{x},
+			Slices: []backend.Slice{{Start: 2, Stop: -1, Step: -1}, {Start: 1, Stop: 2, Step: 1, Drop: true}, {Start: 4, Stop: 0, Step: -3}}}
+		c.check(t, fmt.Sprintf("transpose %v", d), tr, exact)
+		c.check(t, fmt.Sprintf("slice %v", d), sl, exact)
+		rs := &backend.Node{Op: backend.OpReshape, DType: d, Shape: []int{6, 10}, Args: []*backend.Node{tr}}
+		c.check(t, fmt.Sprintf("reshape of a transpose %v", d), rs, exact)
+		row := input(randomTensor(rng, d, []int{1, 5}, true))
+		bc := &backend.Node{Op: backend.OpBroadcastTo, DType: d, Shape: []int{2, 4, 5}, Args: []*backend.Node{row}}
+		c.check(t, fmt.Sprintf("broadcast_to %v", d), bc, exact)
+		y := input(randomTensor(rng, d, []int{3, 2, 5}, true))
+		cat := &backend.Node{Op: backend.OpConcat, DType: d, Shape: []int{3, 8, 5}, Axes: []int{1},
+			Args: []*backend.Node{x, y, &backend.Node{Op: backend.OpSlice, DType: d, Shape: []int{3, 2, 5}, Args: []*backend.Node{x},
+				Slices: []backend.Slice{{Start: 0, Stop: 3, Step: 1}, {Start: 3, Stop: -1, Step: -2}, {Start: 0, Stop: 5, Step: 1}}}}}
+		c.check(t, fmt.Sprintf("concat %v", d), cat, exact)
+		if d.IsFloat() || d.IsInt() {
+			// A view feeding a fused expression.
+			n := binary(backend.OpAdd, tr, &backend.Node{Op: backend.OpBroadcastTo, DType: d, Shape: []int{5, 3, 4},
+				Args: []*backend.Node{&backend.Node{Op: backend.OpSlice, DType: d, Shape: []int{4}, Args: []*backend.Node{x},
+					Slices: []backend.Slice{{Start: 0, Stop: 1, Step: 1, Drop: true}, {Start: 3, Stop: -1, Step: -1}, {Start: 2, Stop: 3, Step: 1, Drop: true}}}}})
+			c.check(t, fmt.Sprintf("views fused %v", d), n, exact)
+		}
+	}
+	// Empty and 0-d.
+	e := input(randomTensor(rng, dtypes.F32, []int{0, 3}, false))
+	c.check(t, "empty", unary(backend.OpNeg, e), exact)
+	c.check(t, "empty transpose", &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{3, 0}, Axes: []int{1, 0}, Args: []*backend.Node{e}}, exact)
+	s := input(randomTensor(rng, dtypes.I32, []int{}, false))
+	c.check(t, "0-d", binary(backend.OpAdd, s, s), exact)
+}
+
+// A redCase is one reduction shape.
+type redCase struct {
+	shape []int
+	axes  []int
+	keep  bool
+}
+
+func reduceNode(op backend.Op, d dtypes.DType, a *backend.Node, rc redCase) *backend.Node {
+	isRed := make([]bool, len(a.Shape))
+	for _, ax := range rc.axes {
+		isRed[ax] = true
+	}
+	shape := []int{}
+	for i, s := range a.Shape {
+		switch {
+		case len(rc.axes) > 0 && !isRed[i]:
+			shape = append(shape, s)
+		case rc.keep:
+			shape = append(shape, 1)
+		}
+	}
+	return &backend.Node{Op: op, DType: d, Shape: shape, Args: []*backend.Node{a}, Axes: rc.axes, KeepDims: rc.keep}
+}
+
+// reduceDType returns the result dtype the tests ask of op on d.
+func reduceDType(op backend.Op, d dtypes.DType) dtypes.DType {
+	switch op {
+	case backend.OpArgMax, backend.OpArgMin:
+		return dtypes.I64
+	case backend.OpAny, backend.OpAll:
+		return dtypes.Bool
+	case backend.OpMean:
+		if d.IsInt() || d == dtypes.Bool {
+			return dtypes.F64
+		}
+	case backend.OpSum, backend.OpProd:
+		if d == dtypes.Bool {
+			return dtypes.I64
+		}
+	}
+	return d
+}
+
+var reduceOps = []backend.Op{backend.OpSum, backend.OpProd, backend.OpMean, backend.OpReduceMax, backend.OpReduceMin,
+	backend.OpArgMax, backend.OpArgMin, backend.OpAny, backend.OpAll}
+
+func (c *checker) reduce(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	small := []redCase{{[]int{2, 3, 4}, nil, false}, {[]int{2, 3, 4}, []int{1}, true}}
+	for _, d := range c.dtypesFor() {
+		for _, rc := range small {
+			x := input(randomTensor(rng, d, rc.shape, true))
+			for _, op := range reduceOps {
+				c.check(t, fmt.Sprintf("%v %v %v axes %v", op, d, rc.shape, rc.axes), reduceNode(op, reduceDType(op, d), x, rc), exact)
+			}
+		}
+	}
+	// Every walk: last axis reduced or kept, outer axes, several groups,
+	// long runs (split pairwise sums and segmented folds), empty ones.
+	cases := []redCase{
+		{[]int{2, 3, 4}, []int{0}, false}, {[]int{2, 3, 4}, []int{2}, false}, {[]int{2, 3, 4}, []int{0, 2}, false},
+		{[]int{5, 2, 3, 7}, []int{1, 3}, true}, {[]int{3, 20000}, []int{1}, false}, {[]int{20000, 3}, []int{0}, false},
+		{[]int{1 << 17}, nil, false}, {[]int{2, 9000, 2}, []int{0, 1}, false}, {[]int{0, 3}, []int{0}, false},
+		{[]int{3, 0}, []int{0}, false}, {[]int{}, nil, false}, {[]int{4, 1, 3}, []int{1}, false},
+	}
+	types := []dtypes.DType{dtypes.F32, dtypes.F16, dtypes.I32, dtypes.F64, dtypes.C64, dtypes.Bool, dtypes.U8, dtypes.BF16}
+	if c.opts.Short {
+		types = []dtypes.DType{dtypes.F32, dtypes.F16, dtypes.I32, dtypes.C64, dtypes.Bool}
+	}
+	for _, d := range types {
+		for _, rc := range cases {
+			x := input(randomTensor(rng, d, rc.shape, true))
+			for _, op := range reduceOps {
+				c.check(t, fmt.Sprintf("%v %v %v axes %v", op, d, rc.shape, rc.axes), reduceNode(op, reduceDType(op, d), x, rc), exact)
+			}
+		}
+	}
+	// NaNs placed for argmax/argmin and max/min, in long and short runs.
+	for _, size := range []int{10, 50000} {
+		v := randomTensor(rng, dtypes.F32, []int{size}, false)
+		s := v.Data.([]float32)
+		s[size/3] = float32(math.NaN())
+		s[size/2] = float32(math.NaN())
+		for _, op := range []backend.Op{backend.OpArgMax, backend.OpArgMin, backend.OpReduceMax, backend.OpReduceMin} {
+			c.check(t, fmt.Sprintf("%v with NaN, %d", op, size), reduceNode(op, reduceDType(op, dtypes.F32), input(v), redCase{shape: v.Shape}), exact)
+		}
+	}
+	// Signed zeros: max and min keep the first of equal elements.
+	z := floatTensor(dtypes.F64, []float64{0, math.Copysign(0, -1), 0, math.Copysign(0, -1)})
+	for _, op := range []backend.Op{backend.OpReduceMax, backend.OpReduceMin, backend.OpSum} {
+		c.check(t, fmt.Sprintf("%v of signed zeros", op), reduceNode(op, dtypes.F64, input(z), redCase{shape: z.Shape}), exact)
+	}
+	// Reductions of fused expressions; integer means into integers; a
+	// result dtype other than the input's.
+	a := input(randomTensor(rng, dtypes.F32, []int{40, 300}, true))
+	b := input(randomTensor(rng, dtypes.F32, []int{300}, true))
+	c.check(t, "sum(a*b)", reduceNode(backend.OpSum, dtypes.F32, binary(backend.OpMul, a, b), redCase{shape: []int{40, 300}}), exact)
+	c.check(t, "sum(a*b, axis=0)", reduceNode(backend.OpSum, dtypes.F32, binary(backend.OpMul, a, b), redCase{shape: []int{40, 300}, axes: []int{0}}), exact)
+	iv := input(randomTensor(rng, dtypes.I16, []int{7, 9}, false))
+	c.check(t, "mean i16 to i16", reduceNode(backend.OpMean, dtypes.I16, iv, redCase{shape: []int{7, 9}, axes: []int{1}}), exact)
+	c.check(t, "sum i16 to f32", reduceNode(backend.OpSum, dtypes.F32, castNode(iv, dtypes.F32), redCase{shape: []int{7, 9}}), exact)
+	c.check(t, "argmax to i32", reduceNode(backend.OpArgMax, dtypes.I32, a, redCase{shape: []int{40, 300}, axes: []int{1}}), exact)
+	c.check(t, "sum bool to bool", reduceNode(backend.OpSum, dtypes.Bool, binary(backend.OpGt, a, b), redCase{shape: []int{40, 300}, axes: []int{0}}), exact)
+	c.check(t, "prod f32 long", reduceNode(backend.OpProd, dtypes.F32, input(floatTensor(dtypes.F32, repeat(1.0001, 100000))), redCase{shape: []int{100000}}), exact)
+}
+
+func repeat(v float64, n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = v + float64(i%7)*1e-5
+	}
+	return s
+}
+
+func (c *checker) softmax(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.F16, dtypes.BF16, dtypes.I32} {
+		for _, ax := range []int{0, 1, 2} {
+			x := randomTensor(rng, d, []int{3, 7, 5}, false)
+			if d.IsFloat() {
+				// A row with -inf, one with NaN.
+				setFloat(x, 0, math.Inf(-1))
+				setFloat(x, 40, math.NaN())
+			}
+			res := d
+			if d.IsInt() {
+				res = dtypes.F32
+			}
+			for _, op := range []backend.Op{backend.OpSoftmax, backend.OpLogSoftmax} {
+				n := &backend.Node{Op: op, DType: res, Shape: x.Shape, Args: []*backend.Node{input(x)}, Axes: []int{ax}}
+				tl := tol{ulps: 1}
+				if res == dtypes.F64 {
+					tl = tol{ulps: 4, abs: 1e-13}
+				}
+				c.check(t, fmt.Sprintf("%v %v axis %d", op, d, ax), n, tl)
+			}
+		}
+	}
+}
+
+func setFloat(x *backend.Tensor, i int, v float64) {
+	switch s := x.Data.(type) {
+	case []float32:
+		s[i] = float32(v)
+	case []float64:
+		s[i] = v
+	case []uint16:
+		if x.DType == dtypes.F16 {
+			s[i] = dtypes.F16FromFloat64(v)
+		} else {
+			s[i] = dtypes.BF16FromFloat64(v)
+		}
+	}
+}
+
+func (c *checker) matmul(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	shapes := [][3][]int{
+		{{3, 4}, {4, 5}, {3, 5}}, {{4}, {4, 5}, {5}}, {{3, 4}, {4}, {3}}, {{4}, {4}, {}},
+		{{2, 1, 3, 4}, {5, 4, 2}, {2, 5, 3, 2}}, {{1, 6}, {6, 1}, {1, 1}}, {{0, 3}, {3, 2}, {0, 2}},
+	}
+	for _, d := range c.dtypesFor() {
+		for _, s := range shapes {
+			a := input(randomTensor(rng, d, s[0], false))
+			b := input(randomTensor(rng, d, s[1], false))
+			n := &backend.Node{Op: backend.OpMatMul, DType: d, Shape: s[2], Args: []*backend.Node{a, b}}
+			c.check(t, fmt.Sprintf("matmul %v %v@%v", d, s[0], s[1]), n, exact)
+		}
+	}
+	// Transposed operands, and a result dtype other than the operands'.
+	a := input(randomTensor(rng, dtypes.F32, []int{4, 3}, false))
+	at := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{3, 4}, Axes: []int{1, 0}, Args: []*backend.Node{a}}
+	b := input(randomTensor(rng, dtypes.F32, []int{4, 6}, false))
+	c.check(t, "matmul of a transpose", &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{3, 6}, Args: []*backend.Node{at, b}}, exact)
+	c.check(t, "matmul into f16", &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{3, 6}, Args: []*backend.Node{at, b}}, exact)
+}
+
+func (c *checker) errors(t *testing.T) {
+	i := input(intTensor(dtypes.I32, []int64{5, 6}))
+	z := input(intTensor(dtypes.I32, []int64{1, 0}))
+	for _, op := range []backend.Op{backend.OpDiv, backend.OpFloorDiv, backend.OpMod} {
+		n := binary(op, i, z)
+		n.ZeroDivError = true
+		c.check(t, fmt.Sprintf("%v by zero", op), n, exact)
+	}
+	neg := input(intTensor(dtypes.I64, []int64{2, -1}))
+	c.check(t, "negative power", binary(backend.OpPow, input(intTensor(dtypes.I64, []int64{2, 2})), neg), exact)
+	bl := input(&backend.Tensor{DType: dtypes.Bool, Shape: []int{2}, Data: []bool{true, false}})
+	c.check(t, "bool neg", unary(backend.OpNeg, bl), exact)
+	c.check(t, "bool sub", binary(backend.OpSub, bl, bl), exact)
+	c.check(t, "exp of i32", unary(backend.OpExp, i), exact)
+	c.check(t, "mixed dtypes", &backend.Node{Op: backend.OpAdd, DType: dtypes.I32, Shape: []int{2}, Args: []*backend.Node{i, neg}}, exact)
+	empty := input(floatTensor(dtypes.F32, nil))
+	empty.Shape, empty.Tensor.Shape = []int{0}, []int{0}
+	c.check(t, "max of empty", reduceNode(backend.OpReduceMax, dtypes.F32, empty, redCase{shape: []int{0}}), exact)
+	c.check(t, "argmin of empty", reduceNode(backend.OpArgMin, dtypes.I64, empty, redCase{shape: []int{0}}), exact)
+	c.check(t, "bad slice", &backend.Node{Op: backend.OpSlice, DType: dtypes.I32, Shape: []int{1}, Args: []*backend.Node{i},
+		Slices: []backend.Slice{{Start: 5, Stop: 6, Step: 1}}}, exact)
+	c.check(t, "wrong shape", &backend.Node{Op: backend.OpAdd, DType: dtypes.I32, Shape: []int{3}, Args: []*backend.Node{i, i}}, exact)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := c.b.Run(ctx, mustOn(c, binary(backend.OpAdd, i, i))); err == nil {
+		t.Errorf("a cancelled run succeeds")
+	}
+	if _, err := c.b.Run(context.Background(), nil); err == nil {
+		t.Errorf("an empty plan succeeds")
+	}
+}
