@@ -330,19 +330,9 @@ func openCUDA(ordinal int) (device, error) {
 		return nil, err
 	}
 
-	rlib, _, err := openLib(nvrtcNames, nvrtcDirs(), "libnvrtc.so.*")
-	if err != nil {
-		return nil, fmt.Errorf("%w: NVRTC not found (looked for %s in the library path, $CUDA_HOME/lib64, /usr/local/cuda*/lib64 and the system library directories); install the CUDA toolkit's NVRTC or set CUDA_HOME",
-			ErrUnavailable, strings.Join(nvrtcNames, ", "))
-	}
-	if err := bind(rlib, "libnvrtc", d.rtc.bindings()); err != nil {
+	if d.nvrtcV, err = loadNVRTC(&d.rtc); err != nil {
 		return nil, err
 	}
-	var vmaj, vmin int32
-	if err := d.rtcCheck("nvrtcVersion", d.rtc.nvrtcVersion(&vmaj, &vmin)); err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrUnavailable, err)
-	}
-	d.nvrtcV = fmt.Sprintf("%d.%d", vmaj, vmin)
 	d.pickArch()
 
 	if err := d.check("cuDevicePrimaryCtxRetain", d.cu.cuDevicePrimaryCtxRetain(&d.ctx, d.dev)); err != nil {
@@ -353,6 +343,23 @@ func openCUDA(ordinal int) (device, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// loadNVRTC finds and loads NVRTC into rtc and returns its version.
+func loadNVRTC(rtc *nvrtcAPI) (string, error) {
+	lib, _, err := openLib(nvrtcNames, nvrtcDirs(), "libnvrtc.so.*")
+	if err != nil {
+		return "", fmt.Errorf("%w: NVRTC not found (looked for %s in the library path, $CUDA_HOME/lib64, /usr/local/cuda*/lib64 and the system library directories); install the CUDA toolkit's NVRTC or set CUDA_HOME",
+			ErrUnavailable, strings.Join(nvrtcNames, ", "))
+	}
+	if err := bind(lib, "libnvrtc", rtc.bindings()); err != nil {
+		return "", err
+	}
+	var major, minor int32
+	if r := rtc.nvrtcVersion(&major, &minor); r != 0 {
+		return "", fmt.Errorf("%w: nvrtcVersion failed (%d)", ErrUnavailable, r)
+	}
+	return fmt.Sprintf("%d.%d", major, minor), nil
 }
 
 // pickArch chooses the target: the device's own sm_XY as a cubin when

@@ -16,10 +16,15 @@ import (
 // broadcast strides. The tree becomes one generated kernel that reads
 // every leaf once and writes the result once.
 
-// maxLeaves bounds the leaves of one fused tree (the parameter struct of a
-// kernel is limited to a few kilobytes); beyond it, operands are
-// evaluated on their own.
-const maxLeaves = 64
+// maxWords bounds the parameter words of the leaves of one fused tree
+// (a leaf takes a pointer and up to one stride per dimension): kernel
+// parameters are limited to 4 kB before CUDA 12.1. Beyond it, operands
+// are evaluated on their own.
+const maxWords = 384
+
+// full reports whether the tree has as many leaves as its parameter
+// words allow.
+func (f *fusion) full() bool { return (len(f.leaves)+1)*(len(f.root.Shape)+1) > maxWords }
 
 // A fusion is one fused tree being built.
 type fusion struct {
@@ -111,7 +116,7 @@ func (f *fusion) build(n *backend.Node) (*expr, error) {
 	args := make([]*expr, len(n.Args))
 	for i, a := range n.Args {
 		var err error
-		if f.fusable(a) && len(f.leaves) < maxLeaves {
+		if f.fusable(a) && !f.full() {
 			if _, err = shapeSize(a.Shape); err == nil {
 				args[i], err = f.build(a)
 			}

@@ -584,7 +584,11 @@ func (g *redGen) emitFinal(out uintptr, split bool, parts []uintptr) {
 		fmt.Fprintf(b, "\t\t%s acc = %s;\n", op.acc, init)
 		b.WriteString("\t\tfor (IDX j = 0; j < J; j++) {\n\t\t\tconst IDX bj = base + roff(p, j);\n")
 		if op.kind == redPairwise {
-			fmt.Fprintf(b, "\t\t\tacc = %s;\n", g.fold("acc", "pwsum(p, bj, C)"))
+			leafMax := 128
+			if op.cplx {
+				leafMax = 64
+			}
+			fmt.Fprintf(b, "\t\t\tacc = %s;\n", g.fold("acc", fmt.Sprintf("(C <= %d ? pwleaf(p, bj, C) : pwsum(p, bj, C))", leafMax)))
 		} else {
 			fmt.Fprintf(b, "\t\t\tfor (IDX c = 0; c < C; c++) acc = %s;\n", g.fold("acc", "ev(p, bj + c)"))
 		}

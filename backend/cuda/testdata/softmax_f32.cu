@@ -1,0 +1,49 @@
+// tensorsh generated kernel
+typedef signed char i8;
+typedef unsigned char u8;
+typedef short i16;
+typedef unsigned short u16;
+typedef int i32;
+typedef unsigned int u32;
+typedef long long i64;
+typedef unsigned long long u64;
+template <class F> struct cx { F re, im; };
+typedef cx<float> c64;
+typedef cx<double> c128;
+#define DEV static __device__ __forceinline__
+#define DEVM __device__ __forceinline__
+#define KERNEL extern "C" __global__
+DEV double ts_inf() { return __longlong_as_double(0x7FF0000000000000LL); }
+DEV double ts_nan() { return __longlong_as_double(0x7FF8000000000000LL); }
+DEV bool ts_isinf(double x) { return (__double_as_longlong(x) & 0x7FFFFFFFFFFFFFFFLL) == 0x7FF0000000000000LL; }
+DEV bool ts_isinf(float x) { return (__float_as_uint(x) & 0x7FFFFFFFu) == 0x7F800000u; }
+typedef int IDX;
+struct P { u64 w[5]; };
+DEV float ev(const P& p, IDX i) {
+	const float v1 = ((const float*)p.w[0])[i];
+	return v1;
+}
+KERNEL void softmax(const P p) {
+	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3];
+	float* __restrict__ out = (float*)p.w[4];
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) {
+		const IDX base = (i / inner) * M * inner + i % inner;
+#define x(q) ((double)ev(p, base + (q) * inner))
+		double mx = -ts_inf();
+		for (IDX q = 0; q < M; q++) {
+			const double v = x(q);
+			if (v > mx || v != v) {
+				mx = v;
+				if (v != v) break;
+			}
+		}
+		double s = 0;
+		for (IDX q = 0; q < M; q++) s += exp(x(q) - mx);
+		const double ls = log(s);
+		for (IDX q = 0; q < M; q++) {
+			const double y = exp(x(q) - mx) / s;
+			out[base + q * inner] = (float)(y);
+		}
+#undef x
+	}
+}
