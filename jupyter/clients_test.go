@@ -207,3 +207,58 @@ func TestJupyterConsole(t *testing.T) {
 		}
 	}
 }
+
+// TestJupyterConsoleTerminal types into jupyter console in a tmux
+// terminal, as a person does: an unfinished line continues (is_complete
+// with the kernel's indent) and Tab completes from the kernel.
+func TestJupyterConsoleTerminal(t *testing.T) {
+	needPython(t, "jupyter_console=jupyter-console")
+	tmux, err := exec.LookPath("tmux")
+	if err != nil {
+		t.Skip("no tmux (apt-get install tmux)")
+	}
+	j := newJupyterEnv(t)
+	sock := fmt.Sprintf("tensorsh-jupyter-test-%d", os.Getpid())
+	tm := func(args ...string) string {
+		cmd := exec.Command(tmux, append([]string{"-L", sock}, args...)...)
+		cmd.Env = j.env
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	tm("new-session", "-d", "-s", "console", "-x", "120", "-y", "40",
+		"/usr/bin/jupyter console --kernel tensorsh --no-confirm-exit")
+	defer exec.Command(tmux, "-L", sock, "kill-server").Run()
+	// screen waits until the terminal shows want (the limit only bounds a
+	// failing test).
+	screen := func(want string) string {
+		t.Helper()
+		var s string
+		for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+			if s = tm("capture-pane", "-t", "console", "-p"); strings.Contains(s, want) {
+				return s
+			}
+		}
+		t.Fatalf("the console never showed %q:\n%s", want, s)
+		return ""
+	}
+	screen("In [1]:")
+	tm("send-keys", "-t", "console", "x = i16([1, 2,", "Enter")
+	// Keys typed while the console waits for is_complete_reply trip a
+	// bug in jupyter_console 6.4.4 on Python 3.11 ("cannot enter
+	// context"), so wait for the continuation prompt, as a person does.
+	screen("   ...:")
+	tm("send-keys", "-t", "console", "3])")
+	screen("   ...:         3])") // indented by the kernel's 8 spaces
+	tm("send-keys", "-t", "console", "Enter")
+	screen("In [2]:")
+	tm("send-keys", "-t", "console", "x + 1.5", "Enter")
+	screen("Out[2]:\n[2.5 3.5 4.5]\nf32?[3] cpu")
+	tm("send-keys", "-t", "console", "squ", "Tab")
+	screen("In [3]: squeeze")
+	tm("send-keys", "-t", "console", "(x)", "Enter")
+	screen("Out[3]:\n[1 2 3]\ni16[3] cpu")
+	tm("send-keys", "-t", "console", "exit", "Enter")
+}
