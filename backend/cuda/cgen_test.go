@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unsafe"
@@ -394,5 +395,48 @@ func TestCancel(t *testing.T) {
 	cancel()
 	if _, err := b.Run(ctx, nb(backend.OpAdd, zeros(dtypes.I8, 3), zeros(dtypes.I8, 3))); err != context.Canceled {
 		t.Errorf("cancelled run: %v", err)
+	}
+}
+
+// TestConcurrent runs, fetches and frees from several goroutines at once
+// (run it with -race).
+func TestConcurrent(t *testing.T) {
+	b, d := newRecordBackend(t, 1<<30)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 20 {
+				n := nb(backend.OpAdd, zeros(dtypes.F32, 100+g), zeros(dtypes.F32, 100+g))
+				res, err := b.Run(context.Background(), n)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if _, err := b.Fetch(res); err != nil {
+					errs <- err
+					return
+				}
+				if i%2 == 0 {
+					b.Free(res)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if len(d.sources) != 1 {
+		t.Errorf("%d compilations of one kernel", len(d.sources))
+	}
+}
+
+func TestIntegerMeanWrap(t *testing.T) {
+	b, _ := newRecordBackend(t, 1<<20)
+	_, err := b.Run(context.Background(), reduction(backend.OpMean, dtypes.U8, zeros(dtypes.U8, 2, 256), 1))
+	if err == nil || !strings.Contains(err.Error(), "256 elements wrap to 0 in u8") {
+		t.Errorf("u8 mean of 256 elements: %v", err)
 	}
 }
