@@ -25,7 +25,7 @@ const (
 // know is logged and otherwise ignored.
 func (k *Kernel) handle(sock zmq4.Socket, m *message) {
 	onShell := sock == k.shell
-	abort := false
+	var aborted []*message
 	k.busy(m, func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -43,7 +43,7 @@ func (k *Kernel) handle(sock zmq4.Socket, m *message) {
 		case !onShell:
 			k.log.Printf("control: ignoring %s (not a control request)", t)
 		case t == "execute_request":
-			abort = k.execute(m)
+			aborted = k.execute(m)
 		case t == "complete_request":
 			k.complete(m)
 		case t == "inspect_request":
@@ -68,9 +68,7 @@ func (k *Kernel) handle(sock zmq4.Socket, m *message) {
 			k.log.Printf("shell: ignoring unknown message type %q", t)
 		}
 	})
-	if abort {
-		k.abortQueued()
-	}
+	k.abort(aborted)
 }
 
 // kernelInfo returns the content of kernel_info_reply.
@@ -120,16 +118,18 @@ type executeRequest struct {
 	StopOnError     *bool             `json:"stop_on_error"`
 }
 
-// execute runs an execute_request. It reports whether the queued execute
-// requests are to be aborted (the cell failed and stop_on_error is set).
-func (k *Kernel) execute(m *message) (abort bool) {
+// execute runs an execute_request. When the cell fails and stop_on_error
+// is set, it returns the shell requests that were queued before its reply
+// went out, for [Kernel.abort]: a client cannot have sent them knowing of
+// the error.
+func (k *Kernel) execute(m *message) (queued []*message) {
 	var req executeRequest
 	if err := json.Unmarshal(m.Content, &req); err != nil {
 		k.log.Printf("execute_request: %v", err)
 		k.reply(k.shell, m, "execute_reply", errorContent(&Error{
 			Name: "BadRequest", Value: err.Error(),
 		}, k.count))
-		return false
+		return nil
 	}
 	store := req.StoreHistory == nil || *req.StoreHistory
 	if req.Silent {
@@ -183,8 +183,11 @@ func (k *Kernel) execute(m *message) (abort bool) {
 		if !req.Silent {
 			k.publish(m, "error", map[string]any{"ename": e.Name, "evalue": e.Value, "traceback": e.Traceback})
 		}
+		if stopOnError {
+			queued = k.takeQueued()
+		}
 		k.reply(k.shell, m, "execute_reply", errorContent(e, count))
-		return stopOnError
+		return queued
 	}
 	k.reply(k.shell, m, "execute_reply", map[string]any{
 		"status":           "ok",
@@ -192,7 +195,7 @@ func (k *Kernel) execute(m *message) (abort bool) {
 		"payload":          payload,
 		"user_expressions": k.userExpressions(req.UserExpressions, count),
 	})
-	return false
+	return nil
 }
 
 // run runs one cell on the engine, cancellable by Interrupt. A panic in

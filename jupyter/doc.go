@@ -33,8 +33,9 @@
 // if it failed; execute_reply follows, then idle. The execution count
 // grows for cells with store_history that are not silent; silent cells
 // publish nothing but busy and idle. After a failed cell with
-// stop_on_error (the default), the execute requests already queued are
-// answered with status "aborted" without running, as ipykernel does.
+// stop_on_error (the default), the execute requests queued before its
+// reply are answered with status "aborted" without running, as ipykernel
+// does.
 //
 // Shell requests run one at a time; control requests have their own
 // goroutine, so interrupt_request (and [Kernel.Interrupt], which the

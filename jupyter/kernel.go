@@ -274,27 +274,35 @@ func (k *Kernel) serveShell() {
 	}
 }
 
-// abortQueued answers the execute requests already waiting on the shell
-// socket with status "aborted", without running them, after a cell failed
-// with stop_on_error (as ipykernel does). Other waiting requests are
-// handled as usual.
-func (k *Kernel) abortQueued() {
+// takeQueued removes and returns the requests waiting on the shell
+// socket.
+func (k *Kernel) takeQueued() []*message {
+	var ms []*message
 	for {
 		select {
 		case m := <-k.shellQ:
-			if m.Header.MsgType == "execute_request" {
-				k.busy(m, func() {
-					k.reply(k.shell, m, "execute_reply", map[string]any{
-						"status":          "aborted",
-						"execution_count": k.count,
-					})
-				})
-			} else {
-				k.handle(k.shell, m)
-			}
+			ms = append(ms, m)
 		default:
-			return
+			return ms
 		}
+	}
+}
+
+// abort answers the execute requests among queued with status "aborted",
+// without running them, after a cell failed with stop_on_error (as
+// ipykernel does), and handles the other requests as usual, in order.
+func (k *Kernel) abort(queued []*message) {
+	for _, m := range queued {
+		if m.Header.MsgType != "execute_request" {
+			k.handle(k.shell, m)
+			continue
+		}
+		k.busy(m, func() {
+			k.reply(k.shell, m, "execute_reply", map[string]any{
+				"status":          "aborted",
+				"execution_count": k.count,
+			})
+		})
 	}
 }
 
