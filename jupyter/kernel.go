@@ -269,6 +269,11 @@ func (k *Kernel) serveShell() {
 		case <-k.shutdown:
 			return
 		case m := <-k.shellQ:
+			select {
+			case <-k.shutdown: // both were ready: shutting down wins
+				return
+			default:
+			}
 			k.handle(k.shell, m)
 		}
 	}
