@@ -114,6 +114,9 @@ func (s *Session) SetBackend(name string) error {
 		var err error
 		b, err = f()
 		if err != nil {
+			if strings.Contains(err.Error(), "unavailable") {
+				return err // it says so already
+			}
 			return fmt.Errorf("%s backend unavailable: %v", name, err)
 		}
 		s.backends[name] = b

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/tensorsh/tensorsh/backend"
-	"github.com/tensorsh/tensorsh/backend/cuda"
 	"github.com/tensorsh/tensorsh/eval"
 	"github.com/tensorsh/tensorsh/jupyter"
 )
@@ -30,12 +28,6 @@ func newKernelEngine(policy string) (jupyter.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.RegisterBackend("cuda", func() (backend.Backend, error) {
-		b, err := cuda.New()
-		if err != nil {
-			return nil, err
-		}
-		return b, nil
-	})
+	registerBackends(s)
 	return jupyter.NewSessionEngine(s), nil
 }

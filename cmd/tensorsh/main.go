@@ -71,6 +71,7 @@ func run(args []string, stdin io.ReadCloser, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "tensorsh: %v\n", err)
 		return 2
 	}
+	registerBackends(s)
 	if *backendName != "cpu" {
 		if err := s.SetBackend(*backendName); err != nil {
 			fmt.Fprintf(stderr, "tensorsh: %v\n", err)
