@@ -2,7 +2,12 @@ package cpu
 
 import (
 	"context"
+	"math/rand"
+	"runtime"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -71,4 +76,102 @@ func BenchmarkMatMul(b *testing.B) {
 func BenchmarkSumMul(b *testing.B) {
 	x, y, _ := benchInputs(dtypes.F32, 1000000)
 	benchRun(b, red(backend.OpSum, dtypes.F32, nb(backend.OpMul, x, y), false), 1000000)
+}
+
+// The issue-8 benchmarks: the expressions bench/compare.py times in NumPy,
+// at 10^7 float32 elements. bench/run.sh runs both and prints the ratios.
+// Each reports the median time of one evaluation as "med-ms".
+
+const bigN = 10_000_000
+
+// randF32 returns n uniform float32s in [0, 1) (the same distribution as
+// NumPy's rng.random).
+func randF32(rng *rand.Rand, n int) []float32 {
+	x := make([]float32, n)
+	for i := range x {
+		x[i] = rng.Float32()
+	}
+	return x
+}
+
+func bigInput(rng *rand.Rand, shape ...int) *backend.Node {
+	return in(raw(dtypes.F32, shape, randF32(rng, backend.Size(shape))))
+}
+
+// benchMedian runs fn b.N times and reports the median time of one call.
+func benchMedian(b *testing.B, bytes int64, fn func() error) {
+	b.Helper()
+	if err := fn(); err != nil { // warm up
+		b.Fatal(err)
+	}
+	b.SetBytes(bytes)
+	var ts []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := time.Now()
+		if err := fn(); err != nil {
+			b.Fatal(err)
+		}
+		ts = append(ts, time.Since(t0))
+	}
+	slices.Sort(ts)
+	b.ReportMetric(float64(ts[len(ts)/2])/1e6, "med-ms")
+}
+
+func benchNode(b *testing.B, n *backend.Node, bytes int64) {
+	be := New()
+	ctx := context.Background()
+	benchMedian(b, bytes, func() error {
+		_, err := be.Run(ctx, n)
+		return err
+	})
+}
+
+// BenchmarkIssue8 times the issue-8 expressions, and the copy of 10^7
+// float32s that sets the memory floor (the bytes an expression must move,
+// at copy speed).
+func BenchmarkIssue8(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	a, x, c := bigInput(rng, bigN), bigInput(rng, bigN), bigInput(rng, bigN)
+	i8 := make([]int8, bigN)
+	for i := range i8 {
+		i8[i] = int8(rng.Intn(256) - 128)
+	}
+	const mb = 4 * bigN
+	b.Run("copy", func(b *testing.B) {
+		src := a.Tensor.Data.([]float32)
+		nw := runtime.GOMAXPROCS(0)
+		benchMedian(b, 2*mb, func() error {
+			dst := make([]float32, bigN)
+			var wg sync.WaitGroup
+			for w := range nw {
+				lo, hi := w*bigN/nw, (w+1)*bigN/nw
+				wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
+			}
+			wg.Wait()
+			return nil
+		})
+	})
+	b.Run("addmul", func(b *testing.B) {
+		benchNode(b, nb(backend.OpAdd, nb(backend.OpMul, a, x), c), 4*mb)
+	})
+	b.Run("tanh", func(b *testing.B) {
+		two := in(raw(dtypes.F32, []int{}, []float32{2}))
+		benchNode(b, nb(backend.OpMul, nu(backend.OpTanh, nb(backend.OpAdd, nb(backend.OpMul, a, two), x)), c), 4*mb)
+	})
+	b.Run("i8f32", func(b *testing.B) {
+		benchNode(b, nb(backend.OpAdd, cast(in(raw(dtypes.I8, []int{bigN}, i8)), dtypes.F32), a), mb/4+2*mb)
+	})
+	b.Run("summul", func(b *testing.B) {
+		benchNode(b, red(backend.OpSum, dtypes.F32, nb(backend.OpMul, a, x), false), 2*mb)
+	})
+	b.Run("softmax", func(b *testing.B) {
+		m := bigInput(rand.New(rand.NewSource(2)), 1000, 10000)
+		sm := &backend.Node{Op: backend.OpSoftmax, DType: dtypes.F32, Shape: m.Shape, Args: []*backend.Node{m}, Axes: []int{1}}
+		benchNode(b, sm, 2*mb)
+	})
+	b.Run("broadcast", func(b *testing.B) {
+		col, row := bigInput(rng, 1000, 1), bigInput(rng, 1, 10000)
+		benchNode(b, nb(backend.OpAdd, col, row), mb)
+	})
 }
