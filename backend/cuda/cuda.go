@@ -239,9 +239,9 @@ func (b *Backend) Close() error {
 	}
 	err := b.w.do(func() error {
 		b.drain()
-		b.pool.flush()
+		ferr := b.pool.flush()
 		b.modules = nil
-		return b.dev.close()
+		return errors.Join(ferr, b.dev.close())
 	})
 	b.closed = true
 	b.w.stop()

@@ -49,7 +49,7 @@ double ldexp(double, int); double fabs(double); double copysign(double, double);
 `
 
 // hostFlags compile like NVRTC's options: no contraction, IEEE arithmetic.
-var hostFlags = []string{"-std=c++17", "-O1", "-ffp-contract=off", "-fno-fast-math", "-w", "-fPIC", "-shared"}
+var hostFlags = []string{"-std=c++17", "-O0", "-ffp-contract=off", "-fno-fast-math", "-w", "-fPIC", "-shared"}
 
 type hostDevice struct {
 	cacheDir string

@@ -178,6 +178,9 @@ func (p *pool) get(class int) (uintptr, error) {
 	return p.dev.alloc(class)
 }
 
+// put keeps a freed block, or gives it back to the driver when the pool
+// is full. (A failing cuMemFree has no one to report to here: it can only
+// fail when the context is already broken, which the next call reports.)
 func (p *pool) put(ptr uintptr, class int) {
 	if p.cached+int64(class) > p.limit {
 		p.dev.free(ptr)
@@ -190,15 +193,20 @@ func (p *pool) put(ptr uintptr, class int) {
 	p.cached += int64(class)
 }
 
-// flush gives every pooled block back to the driver.
-func (p *pool) flush() {
+// flush gives every pooled block back to the driver and returns the
+// first error.
+func (p *pool) flush() error {
+	var first error
 	for class, l := range p.free {
 		for _, ptr := range l {
-			p.dev.free(ptr)
+			if err := p.dev.free(ptr); err != nil && first == nil {
+				first = err
+			}
 		}
 		delete(p.free, class)
 	}
 	p.cached = 0
+	return first
 }
 
 // formatBytes writes n in decimal units: "40.0 GB", "512.0 MB".
