@@ -726,7 +726,7 @@ func (c *compiler) promoteTypes(k *call) (*operand, error) {
 		c.warn(res.Warning)
 		rule = res.Rule
 		next := &operand{kind: TensorValue, typ: res.Type, shape: []int{1}, start: cur.start, end: o.end}
-		c.record(fmt.Sprintf("promote(%s, %s)", cur.typ, o.typ), next, rule)
+		c.record(fmt.Sprintf("promote(%s, %s)", cur.typ, o.typ), &operand{kind: DTypeValue, typ: res.Type}, rule)
 		cur = next
 	}
 	return &operand{kind: DTypeValue, typ: cur.typ, start: k.sp.start, end: k.sp.end, str: rule}, nil

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/internal/format"
 	"github.com/tensorsh/tensorsh/lang"
 	"github.com/tensorsh/tensorsh/promote"
 )
@@ -34,6 +35,13 @@ func (s *Session) exec(ctx context.Context, file, src string, st lang.Stmt) ([]O
 		s.vars[st.LHS.Name] = v
 		return nil, nil
 	case *lang.ExprStmt:
+		if call, ok := st.X.(*lang.CallExpr); ok {
+			if id, ok := call.Fun.(*lang.Ident); ok && id.Name == "print" {
+				if _, shadowed := s.vars["print"]; !shadowed {
+					return s.print(ctx, file, src, call)
+				}
+			}
+		}
 		v, err := s.evalExpr(ctx, file, src, st.X)
 		if err != nil {
 			return nil, err
@@ -236,4 +244,26 @@ func formatDuration(d time.Duration) string {
 		return fmt.Sprintf("%.3g ms", float64(d.Nanoseconds())/1e6)
 	}
 	return fmt.Sprintf("%.3g s", d.Seconds())
+}
+
+// print runs print(a, b, …): the values' terminal text joined by spaces,
+// as a stream of text rather than a result (Jupyter shows it as stdout).
+func (s *Session) print(ctx context.Context, file, src string, call *lang.CallExpr) ([]Output, error) {
+	if len(call.Keywords) > 0 {
+		start, end := call.Keywords[0].Name.Span()
+		return nil, s.newError(file, src, start, end, "TypeError", "print() takes no keyword arguments")
+	}
+	var parts []string
+	for _, a := range call.Args {
+		v, err := s.evalExpr(ctx, file, src, a)
+		if err != nil {
+			return nil, err
+		}
+		if v.Kind == StringValue {
+			parts = append(parts, v.Str)
+			continue
+		}
+		parts = append(parts, s.Text(Output{Value: v}, format.Options{}))
+	}
+	return []Output{{Text: strings.Join(parts, " ")}}, nil
 }
