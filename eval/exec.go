@@ -259,11 +259,20 @@ func (s *Session) print(ctx context.Context, file, src string, call *lang.CallEx
 		if err != nil {
 			return nil, err
 		}
-		if v.Kind == StringValue {
+		switch v.Kind {
+		case StringValue:
 			parts = append(parts, v.Str)
-			continue
+		case LiteralValue:
+			parts = append(parts, literalText(v.Lit))
+		case TensorValue:
+			cpuV, err := s.fetch(v)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, format.Values(cpuV.Tensor, format.Options{}))
+		default:
+			parts = append(parts, s.Text(Output{Value: v}, format.Options{}))
 		}
-		parts = append(parts, s.Text(Output{Value: v}, format.Options{}))
 	}
 	return []Output{{Text: strings.Join(parts, " ")}}, nil
 }
