@@ -322,9 +322,6 @@ func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 	if _, isVar := c.s.vars[id.Name]; isVar {
 		return nil, c.errorf(fnSpan, "TypeError", "%s is a variable, not a function", id.Name)
 	}
-	if id.Name == "print" {
-		return nil, c.errorf(fnSpan, "TypeError", "print(…) shows text and has no value: use it as a statement on its own")
-	}
 	if sf, ok := specialForms[id.Name]; ok {
 		o, err := sf.fn(c, e)
 		if err != nil {

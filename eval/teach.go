@@ -27,6 +27,14 @@ func init() {
 		example: "explain(i16([1, 2, 3]) + 1.5)",
 		fn:      (*compiler).explain,
 	}
+	specialForms["print"] = &specialForm{
+		sig:     "print(a, b, …)",
+		doc:     "Shows the values (strings as they are) separated by spaces, as a statement of its own: text, not a result.",
+		example: `print("x is", i8([1, 2]))`,
+		fn: func(c *compiler, e *lang.CallExpr) (*operand, error) {
+			return nil, c.errorf(spanOf(e.Fun), "TypeError", "print(…) shows text and has no value: use it as a statement on its own")
+		},
+	}
 	specialForms["compare"] = &specialForm{
 		sig:     "compare(expr)",
 		doc:     "The dtype and value (or error) of expr under every policy, side by side.",
