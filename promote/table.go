@@ -1,0 +1,263 @@
+package promote
+
+import (
+	"fmt"
+	"math/big"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// Promotion tables for the teaching tools table() and diff(): a policy's
+// answer for one binary operation over all pairs of its dtypes, and the
+// cells where two policies answer differently. They are pure data;
+// internal/teach renders them.
+
+// A Header is a row (and the column of the same index) of a Table: a dtype,
+// or the weak type a policy gives a literal.
+type Header struct {
+	// Type is the dtype (strong), or the literal's weak type ("i32?" for
+	// the int literal under jax).
+	Type dtypes.Type
+	// Literal is the sample value of a literal row, nil for a dtype row.
+	Literal *Scalar
+	// Note is the policy's warning for values of this dtype (jax with x64
+	// off: "int64 is not available with x64 off: using int32"). The table
+	// shows the dtype's promotions as the policy defines them (as
+	// jnp.promote_types does); the note says that values of it are made
+	// in another dtype.
+	Note string
+}
+
+// sampleLiterals are the values that stand for each literal kind in a
+// table: the weak rows are what a policy does with `x + 1`, `x + 1.5`,
+// `x + 1j` and `x + true`. Policies that decide by value (numpy1's
+// value-based casting, the NEP 50 range check) answer for these values.
+var sampleLiterals = []Scalar{
+	IntValue(big.NewInt(1)),
+	FloatValue(1.5),
+	ComplexValue(1i),
+	BoolValue(true),
+}
+
+// IsLiteral reports whether h is a literal row.
+func (h Header) IsLiteral() bool { return h.Literal != nil }
+
+// String returns the row's label: the dtype ("i8") or the literal's weak
+// type ("i32?").
+func (h Header) String() string { return h.Type.String() }
+
+// KindLabel returns the label a literal row has in a Diff, where the two
+// policies may give the literal different types: "int?", "float?",
+// "complex?" or "bool?". For a dtype row it is the dtype's name.
+func (h Header) KindLabel() string {
+	if h.Literal == nil {
+		return h.Type.String()
+	}
+	return h.Literal.Kind.String() + "?"
+}
+
+// Operand returns the operand the row stands for: a rank-1 tensor of the
+// dtype, or the sample literal.
+func (h Header) Operand() Operand {
+	if h.Literal == nil {
+		return Operand{Type: h.Type, Rank: 1}
+	}
+	v := *h.Literal
+	return Operand{Type: h.Type, Literal: true, Value: &v}
+}
+
+// A Cell is one answer of a policy: a result or an error.
+type Cell struct {
+	Result Result
+	Err    error
+}
+
+// String returns the result type ("f32?"), or "error".
+func (c Cell) String() string {
+	if c.Err != nil {
+		return "error"
+	}
+	return c.Result.Type.String()
+}
+
+// Equal reports whether c and d give the same answer: both errors, or the
+// same result dtype and weakness. Rules and messages are not compared.
+func (c Cell) Equal(d Cell) bool {
+	if (c.Err != nil) != (d.Err != nil) {
+		return false
+	}
+	return c.Err != nil || c.Result.Type == d.Result.Type
+}
+
+// A Table is a policy's promotion table for one binary operation: Cells[i][j]
+// is Headers[i] op Headers[j] (row on the left).
+type Table struct {
+	Policy  Policy
+	Op      BinaryOp
+	Headers []Header
+	Cells   [][]Cell
+}
+
+// NewTable computes the promotion table of op under p over p's dtypes,
+// followed by a row for each literal kind (int, float, complex, bool) to
+// which p gives a weak type. Dtype rows are rank-1 tensors, so policies
+// that treat 0-d values specially answer for arrays.
+func NewTable(p Policy, op BinaryOp) *Table {
+	t := &Table{Policy: p, Op: op}
+	for _, d := range p.DTypes() {
+		h := Header{Type: dtypes.Strong(d)}
+		if _, warn, err := p.Check(d); err == nil {
+			h.Note = warn
+		}
+		t.Headers = append(t.Headers, h)
+	}
+	for _, v := range sampleLiterals {
+		ty, err := p.Literal(v)
+		if err != nil || !ty.Weak {
+			continue
+		}
+		v := v
+		t.Headers = append(t.Headers, Header{Type: ty, Literal: &v})
+	}
+	t.Cells = make([][]Cell, len(t.Headers))
+	for i, h := range t.Headers {
+		t.Cells[i] = make([]Cell, len(t.Headers))
+		for j, k := range t.Headers {
+			r, err := p.Binary(op, h.Operand(), k.Operand())
+			t.Cells[i][j] = Cell{Result: r, Err: err}
+		}
+	}
+	return t
+}
+
+// Literals returns the number of literal rows (they come last).
+func (t *Table) Literals() int {
+	n := 0
+	for _, h := range t.Headers {
+		if h.IsLiteral() {
+			n++
+		}
+	}
+	return n
+}
+
+// Errors returns the number of cells that are errors.
+func (t *Table) Errors() int {
+	n := 0
+	for _, row := range t.Cells {
+		for _, c := range row {
+			if c.Err != nil {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// OpExpr writes op applied to a and b the way tensorsh's language does:
+// "a + b", "max(a, b)", and "promote(a, b)" for Where, whose result is the
+// plain promotion of its two value operands.
+func OpExpr(op BinaryOp, a, b string) string {
+	switch op {
+	case Where:
+		return "promote(" + a + ", " + b + ")"
+	case Maximum, Minimum, Clip:
+		return op.String() + "(" + a + ", " + b + ")"
+	}
+	return a + " " + op.String() + " " + b
+}
+
+// A Diff holds the cells where two policies' promotion tables differ.
+// It compares the rows both tables have: the dtypes of both policies, and
+// the literal kinds both give a weak type (matched by kind, as the two may
+// give the literal different dtypes).
+type Diff struct {
+	P, Q *Table
+	// Headers are the shared rows (and columns), in P's order.
+	Headers []DiffHeader
+	// Cells are the differing cells, row by row.
+	Cells []DiffCell
+	// OnlyP and OnlyQ are the rows of one table only, left out of the
+	// comparison.
+	OnlyP, OnlyQ []Header
+}
+
+// A DiffHeader is a row of a Diff: its label (a dtype, or "int?" for the
+// int literal) and its index in each table.
+type DiffHeader struct {
+	Label string
+	P, Q  int
+}
+
+// A DiffCell is a cell of a Diff where the two policies differ.
+type DiffCell struct {
+	// Row and Col index Diff.Headers.
+	Row, Col int
+	P, Q     Cell
+}
+
+// NewDiff compares the promotion tables of op under p and q.
+func NewDiff(p, q Policy, op BinaryOp) *Diff {
+	return DiffTables(NewTable(p, op), NewTable(q, op))
+}
+
+// DiffTables compares two tables of the same operation.
+func DiffTables(tp, tq *Table) *Diff {
+	d := &Diff{P: tp, Q: tq}
+	key := func(h Header) string {
+		if h.Literal != nil {
+			return "literal " + h.Literal.Kind.String()
+		}
+		return h.Type.String()
+	}
+	inQ := map[string]int{}
+	for j, h := range tq.Headers {
+		inQ[key(h)] = j
+	}
+	inP := map[string]bool{}
+	for i, h := range tp.Headers {
+		inP[key(h)] = true
+		j, ok := inQ[key(h)]
+		if !ok {
+			d.OnlyP = append(d.OnlyP, h)
+			continue
+		}
+		d.Headers = append(d.Headers, DiffHeader{Label: h.KindLabel(), P: i, Q: j})
+	}
+	for _, h := range tq.Headers {
+		if !inP[key(h)] {
+			d.OnlyQ = append(d.OnlyQ, h)
+		}
+	}
+	for r, hr := range d.Headers {
+		for c, hc := range d.Headers {
+			cp, cq := tp.Cells[hr.P][hc.P], tq.Cells[hr.Q][hc.Q]
+			if !cp.Equal(cq) {
+				d.Cells = append(d.Cells, DiffCell{Row: r, Col: c, P: cp, Q: cq})
+			}
+		}
+	}
+	return d
+}
+
+// At returns the two answers in row i, column j of d.Headers.
+func (d *Diff) At(i, j int) (p, q Cell) {
+	hi, hj := d.Headers[i], d.Headers[j]
+	return d.P.Cells[hi.P][hj.P], d.Q.Cells[hi.Q][hj.Q]
+}
+
+// Differs reports whether the policies differ in row i, column j.
+func (d *Diff) Differs(i, j int) bool {
+	p, q := d.At(i, j)
+	return !p.Equal(q)
+}
+
+// Count returns the number of differing cells.
+func (d *Diff) Count() int { return len(d.Cells) }
+
+// String summarises d in one line, e.g. "jax and numpy differ in 155 of
+// 400 cells of a + b".
+func (d *Diff) String() string {
+	n := len(d.Headers)
+	return fmt.Sprintf("%s and %s differ in %d of %d cells of %s", d.P.Policy.Name(), d.Q.Policy.Name(), len(d.Cells), n*n, OpExpr(d.P.Op, "a", "b"))
+}
