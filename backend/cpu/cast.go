@@ -32,6 +32,9 @@ func castKernel(from, to dtypes.DType) (kfn, error) {
 	if !from.IsValid() || !to.IsValid() {
 		return nil, fmt.Errorf("cpu: cast from %v to %v", from, to)
 	}
+	if from == dtypes.I8 && to == dtypes.F32 {
+		return un(cvtI8F32), nil // exact, vectorised
+	}
 	cf, ct := computeOf(from), computeOf(to)
 	if cf == ct && (!narrow(to) || from == to) {
 		// Same compute type and nothing to round: f16 → f32, tf32 → f32,

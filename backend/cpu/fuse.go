@@ -33,32 +33,43 @@ type fnode interface {
 
 // A worker holds the scratch space of one goroutine.
 type worker struct {
-	bufs [][]any // per node id: the node's buffer, then its argument list
-	idx  []int
-	pos  []int
+	bufs  [][]any // per node id: the node's buffer, then its argument list
+	idx   []int
+	pos   []int
+	block int // buffer length: blockSize, or less for a small tree
 }
 
 func (w *worker) buf(id int, ct ctype, cnt int) any {
 	if w.bufs[id] == nil {
-		w.bufs[id] = []any{newBuf(ct, blockSize)}
+		w.bufs[id] = []any{newBuf(ct, w.block)}
 	}
 	return sliceBuf(w.bufs[id][0], 0, cnt)
 }
 
 // A leaf reads a view broadcast to the fused shape.
 type leaf struct {
-	id      int
-	v       *view
-	ct      ctype
-	f       *fusion
-	strides []int // over the fused (coalesced) shape
-	direct  bool  // contiguous and stored in its compute type: no copy
+	id       int
+	v        *view
+	ct       ctype
+	f        *fusion
+	strides  []int // over the fused (coalesced) shape
+	direct   bool  // contiguous and stored in its compute type: no copy
+	constant bool  // all strides 0: one value broadcast everywhere
 }
 
 func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 	if l.direct {
 		p := l.v.off + off
 		return sliceBuf(l.v.data, p, p+cnt), nil
+	}
+	if l.constant {
+		// The same value everywhere: fill the buffer once.
+		if w.bufs[l.id] == nil {
+			b := newBuf(l.ct, w.block)
+			loadSeg(l.v.dtype, b, l.v.data, l.v.off, 0, w.block)
+			w.bufs[l.id] = []any{b}
+		}
+		return sliceBuf(w.bufs[l.id][0], 0, cnt), nil
 	}
 	buf := w.buf(l.id, l.ct, cnt)
 	st := l.strides[len(l.strides)-1]
@@ -109,7 +120,7 @@ func (o *op) evalInto(w *worker, off, cnt int, d any) (any, error) {
 func (o *op) f(w *worker, cnt int) any {
 	if w.bufs[o.id] == nil {
 		w.bufs[o.id] = make([]any, 1+len(o.args))
-		w.bufs[o.id][0] = newBuf(o.ct, blockSize)
+		w.bufs[o.id][0] = newBuf(o.ct, w.block)
 	}
 	return sliceBuf(w.bufs[o.id][0], 0, cnt)
 }
@@ -119,6 +130,7 @@ type fusion struct {
 	r      *runner
 	root   *backend.Node
 	shape  []int // the root's shape, then the coalesced shape
+	size   int   // elements of the root's shape
 	leaves []*leaf
 	nodes  int
 }
@@ -126,7 +138,7 @@ type fusion struct {
 // elementwise evaluates the fused tree rooted at n into a new tensor.
 func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	initTables()
-	f := &fusion{r: r, root: n, shape: n.Shape}
+	f := &fusion{r: r, root: n, shape: n.Shape, size: size}
 	root, err := f.build(n)
 	if err != nil {
 		return nil, err
@@ -279,7 +291,8 @@ func roundingFor(o backend.Op, d dtypes.DType) dtypes.DType {
 // newWorker returns scratch space for one goroutine evaluating f (after
 // coalesce).
 func (f *fusion) newWorker() *worker {
-	return &worker{bufs: make([][]any, f.nodes), idx: make([]int, len(f.shape)), pos: make([]int, 1)}
+	return &worker{bufs: make([][]any, f.nodes), idx: make([]int, len(f.shape)), pos: make([]int, 1),
+		block: min(blockSize, max(1, f.size))}
 }
 
 func (f *fusion) id() int {
@@ -315,5 +328,9 @@ func (f *fusion) coalesce() {
 	for i, l := range f.leaves {
 		l.strides = st[i]
 		l.direct = len(shape) == 1 && st[i][0] == 1 && identityStorage(l.v.dtype)
+		l.constant = true
+		for _, s := range st[i] {
+			l.constant = l.constant && s == 0
+		}
 	}
 }

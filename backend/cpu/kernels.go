@@ -43,9 +43,13 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	case ctU64:
 		k = intKernel[uint64](n)
 	case ctF32:
-		k = floatKernel[float32](n)
+		if k = vectorF32Kernel(o); k == nil {
+			k = floatKernel[float32](n)
+		}
 	case ctF64:
-		k = floatKernel[float64](n)
+		if k = vectorF64Kernel(o); k == nil {
+			k = floatKernel[float64](n)
+		}
 	case ctC64:
 		k = complex64Kernel(o)
 	case ctC128:
@@ -55,6 +59,39 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 		return nil, dtypes.Invalid, unsupported(o, dt)
 	}
 	return k, natural, nil
+}
+
+// vectorF32Kernel returns the vector kernel (see simd.go) of o on
+// float32, or nil when o has none.
+func vectorF32Kernel(o backend.Op) kfn {
+	switch o {
+	case backend.OpAdd:
+		return bin(binaryF32('+'))
+	case backend.OpSub:
+		return bin(binaryF32('-'))
+	case backend.OpMul:
+		return bin(binaryF32('*'))
+	case backend.OpDiv:
+		return bin(binaryF32('/'))
+	case backend.OpTanh:
+		return un(tanhF32)
+	}
+	return nil
+}
+
+// vectorF64Kernel returns the vector kernel of o on float64, or nil.
+func vectorF64Kernel(o backend.Op) kfn {
+	switch o {
+	case backend.OpAdd:
+		return bin(binaryF64('+'))
+	case backend.OpSub:
+		return bin(binaryF64('-'))
+	case backend.OpMul:
+		return bin(binaryF64('*'))
+	case backend.OpDiv:
+		return bin(binaryF64('/'))
+	}
+	return nil
 }
 
 // unsupported returns the error for an operation a dtype does not have,

@@ -534,7 +534,7 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 	_, memo := r.memo[argNode]
 	if !isArg && argNode.Op.IsElementwise() && r.refs[argNode] <= 1 && !memo && argSize > 0 {
 		initTables()
-		f = &fusion{r: r, root: argNode, shape: argNode.Shape}
+		f = &fusion{r: r, root: argNode, shape: argNode.Shape, size: argSize}
 		if root, err = f.build(argNode); err != nil {
 			return nil, err
 		}
@@ -855,6 +855,13 @@ func pairwise[T float](a []T) T {
 		}
 		return res
 	case n <= 128:
+		if a32, ok := any(a).([]float32); ok {
+			res := sum8F32(a32)
+			for _, v := range a32[n-n%8:] {
+				res += v
+			}
+			return any(res).(T)
+		}
 		var r [8]T
 		copy(r[:], a[:8])
 		i := 8
@@ -1022,8 +1029,17 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 	})
 }
 
-// softmax evaluates softmax and log-softmax along Axes[0], in float64
-// (max subtracted first), rounding once to the result dtype.
+// softmax evaluates softmax and log-softmax along Axes[0] in float64
+// (max subtracted first), rounding once to the result dtype. Each row is
+// read into a per-worker float64 buffer (float32 rows along the last axis
+// are read in place), so no full-size temporary is made.
+//
+// For a float64 result the exponentials are math.Exp, summed in order.
+// For float32 and narrower results they are expCore (within 2 ULP of
+// e^x, see simd.go), summed with eight interleaved accumulators
+// (sum8F64), and softmax divides each by the sum: the float64 values are
+// within a few ULP of the float64 computation with math.Exp, far inside
+// the half float32 ULP the final rounding takes.
 func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
 	a, err := r.eval(n.Args[0])
 	if err != nil {
@@ -1043,14 +1059,6 @@ func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := r.allocBuf(ctF64, size)
-	if err != nil {
-		return nil, err
-	}
-	y := data.([]float64)
-	if err := toFloat64(x, y); err != nil {
-		return nil, err
-	}
 	outer, inner := 1, 1
 	for _, d := range a.shape[:ax] {
 		outer *= d
@@ -1060,32 +1068,53 @@ func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
 	}
 	m := a.shape[ax]
 	log := n.Op == backend.OpLogSoftmax
-	err = r.parallel(outer*inner, max(1, grainSize/max(m, 1)), func(_, lo, hi int) error {
+	exact := n.DType == dtypes.F64
+	var (
+		out64 []float64
+		out32 []float32 // float32, or narrow values as float32
+	)
+	if exact {
+		buf, err := r.allocBuf(ctF64, size)
+		if err != nil {
+			return nil, err
+		}
+		out64 = buf.([]float64)
+	} else {
+		buf, err := r.allocBuf(ctF32, size)
+		if err != nil {
+			return nil, err
+		}
+		out32 = buf.([]float32)
+	}
+	x32, _ := x.([]float32)
+	inPlace := x32 != nil && inner == 1 && n.DType == dtypes.F32
+	grain := max(1, grainSize/max(m, 1))
+	rows := make([][]float64, r.workersFor(outer*inner, grain))
+	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
+		if rows[w] == nil {
+			rows[w] = make([]float64, m)
+		}
+		y := rows[w]
 		for row := lo; row < hi; row++ {
 			o, k := row/inner, row%inner
 			b := o*m*inner + k
-			mx := math.Inf(-1)
-			for i := range m {
-				v := y[b+i*inner]
-				if v > mx || v != v {
-					mx = v
-					if v != v {
-						break
-					}
-				}
+			if inPlace {
+				softmaxRowF32(out32[b:b+m], x32[b:b+m], y, log)
+				continue
 			}
-			s := 0.0
-			for i := range m {
-				s += math.Exp(y[b+i*inner] - mx)
+			if err := gatherFloat64(y, x, b, inner); err != nil {
+				return err
 			}
-			ls := math.Log(s)
-			for i := range m {
-				p := b + i*inner
-				if log {
-					y[p] = y[p] - mx - ls
-				} else {
-					y[p] = math.Exp(y[p]-mx) / s
+			if exact {
+				softmaxRowExact(y, log)
+				for i, v := range y {
+					out64[b+i*inner] = v
 				}
+				continue
+			}
+			softmaxRow(y, log)
+			for i, v := range y {
+				out32[b+i*inner] = roundTo64(n.DType, v)
 			}
 		}
 		return nil
@@ -1093,46 +1122,149 @@ func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.finishFloat64(y, n.DType, n.Shape)
+	if exact {
+		return contigView(n.DType, out64, n.Shape), nil
+	}
+	return r.finish(out32, n.DType, n.DType, n.Shape)
 }
 
-// finishFloat64 rounds float64 results once to the float dtype d.
-func (r *runner) finishFloat64(y []float64, d dtypes.DType, shape []int) (*view, error) {
-	if d == dtypes.F64 {
-		return contigView(d, y, shape), nil
+// rowMax returns the largest of x, or the first NaN.
+func rowMax[T float](x []T) T {
+	mx := T(math.Inf(-1))
+	for _, v := range x {
+		if v > mx || v != v {
+			mx = v
+			if v != v {
+				break
+			}
+		}
 	}
-	buf := make([]float32, len(y))
+	return mx
+}
+
+// softmaxRowExact computes the float64 softmax (or log-softmax) of y in
+// place with math.Exp, summing in order.
+func softmaxRowExact(y []float64, log bool) {
+	mx := rowMax(y)
+	s := 0.0
+	if log {
+		for _, v := range y {
+			s += math.Exp(v - mx)
+		}
+		ls := math.Log(s)
+		for i, v := range y {
+			y[i] = v - mx - ls
+		}
+		return
+	}
 	for i, v := range y {
-		buf[i] = roundTo64(d, v)
+		y[i] = math.Exp(v - mx)
+		s += y[i]
 	}
-	return r.finish(buf, d, d, shape)
+	for i := range y {
+		y[i] /= s
+	}
 }
 
-// toFloat64 converts a real compute buffer to float64.
-func toFloat64(x any, y []float64) error {
+// softmaxRow computes the float64 softmax (or log-softmax) of y in place
+// for a result rounded to float32 or narrower: expCore, sum8F64.
+func softmaxRow(y []float64, log bool) {
+	mx := rowMax(y)
+	if log {
+		var e [64]float64
+		var acc [8]float64
+		// sum8F64 over exp(y-mx), a slice of e at a time (the same
+		// accumulators in the same order).
+		n8 := len(y) - len(y)%8
+		for lo := 0; lo < n8; lo += len(e) {
+			hi := min(lo+len(e), n8)
+			for i := lo; i < hi; i++ {
+				e[i-lo] = expCore(clampExp(y[i] - mx))
+			}
+			for i := 0; i < hi-lo; i += 8 {
+				for j := range 8 {
+					acc[j] += e[i+j]
+				}
+			}
+		}
+		s := ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+		for _, v := range y[n8:] {
+			s += expCore(clampExp(v - mx))
+		}
+		ls := math.Log(s)
+		for i, v := range y {
+			y[i] = v - mx - ls
+		}
+		return
+	}
+	for i, v := range y {
+		y[i] = expCore(clampExp(v - mx))
+	}
+	s := sum8F64(y)
+	for i := range y {
+		y[i] /= s
+	}
+}
+
+// softmaxRowF32 is softmaxRow for a float32 row x (read in place) and a
+// float32 result d, with y as scratch: the same operations, vectorised.
+func softmaxRowF32(d, x []float32, y []float64, log bool) {
+	mx := float64(rowMax(x))
+	if log {
+		s := expSumF32(y, x, mx)
+		ls := math.Log(s)
+		for i, v := range x {
+			d[i] = float32(float64(v) - mx - ls)
+		}
+		return
+	}
+	s := expSumF32(y, x, mx)
+	divToF32(d, y, s)
+}
+
+// clampExp clamps the argument of expCore to [-708, 709] (NaN stays).
+func clampExp(y float64) float64 {
+	if y < -708 {
+		return -708
+	}
+	if y > 709 {
+		return 709
+	}
+	return y
+}
+
+// gatherFloat64 sets y[i] = x[b + i*step] converted to float64, for a
+// real compute buffer x.
+func gatherFloat64(y []float64, x any, b, step int) error {
 	switch xs := x.(type) {
 	case []int8:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []int16:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []int32:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []int64:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []uint8:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []uint16:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []uint32:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []uint64:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []float32:
-		convL(y, xs)
+		gatherL(y, xs, b, step)
 	case []float64:
-		copy(y, xs)
+		gatherL(y, xs, b, step)
 	default:
 		return fmt.Errorf("cpu: cannot convert %T to float64", x)
 	}
 	return nil
+}
+
+func gatherL[S realNum](y []float64, x []S, b, step int) {
+	for i := range y {
+		y[i] = float64(x[b+i*step])
+	}
 }

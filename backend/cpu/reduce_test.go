@@ -425,3 +425,76 @@ func TestFusedReductionMemory(t *testing.T) {
 		t.Errorf("cancelled fused sum: %v after %v", err, time.Since(start))
 	}
 }
+
+// TestSoftmaxFloat32 checks softmax and log-softmax to float32 on a large
+// random matrix: within 1 ULP of the float64 computation with math.Exp
+// (and equal to it on all but a tiny fraction), the same bits along
+// either axis of the transposed input and with one worker, and for a
+// float16 result the single rounding of the float64 values.
+func TestSoftmaxFloat32(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	const rows, cols = 37, 1029
+	v := make([]float64, rows*cols)
+	for i := range v {
+		v[i] = float64(float32(rng.NormFloat64() * 4))
+	}
+	v[5*cols+3] = math.Inf(-1)
+	x := in(mk(dtypes.F32, []int{rows, cols}, v...))
+	xt := in(mk(dtypes.F32, []int{cols, rows}, transpose2(v, rows, cols)...))
+	for _, op := range []backend.Op{backend.OpSoftmax, backend.OpLogSoftmax} {
+		sm := func(x *backend.Node, d dtypes.DType, ax int, opts ...Option) *backend.Tensor {
+			n := &backend.Node{Op: op, DType: d, Shape: x.Shape, Args: []*backend.Node{x}, Axes: []int{ax}}
+			return run(t, n, opts...)
+		}
+		got := sm(x, dtypes.F32, 1).Data.([]float32)
+		gotT := sm(xt, dtypes.F32, 0).Data.([]float32)
+		got1 := sm(x, dtypes.F32, 1, Workers(1)).Data.([]float32)
+		got16 := sm(x, dtypes.F16, 1)
+		differ := 0
+		for r := range rows {
+			row := v[r*cols : (r+1)*cols]
+			ref := make([]float64, cols)
+			copy(ref, row)
+			softmaxRowExact(ref, op == backend.OpLogSoftmax)
+			fast := make([]float64, cols)
+			copy(fast, row)
+			softmaxRow(fast, op == backend.OpLogSoftmax)
+			for c := range cols {
+				i := r*cols + c
+				if d := ulpDist32(got[i], ref[c]); d > 1 {
+					t.Fatalf("%v[%d,%d] = %g, float64 reference %g: %.2f ULP", op, r, c, got[i], ref[c], d)
+				}
+				if got[i] != float32(ref[c]) {
+					differ++
+				}
+				if !sameBits32(got[i], gotT[c*rows+r]) || !sameBits32(got[i], got1[i]) {
+					t.Fatalf("%v[%d,%d] = %g, transposed %g, one worker %g", op, r, c, got[i], gotT[c*rows+r], got1[i])
+				}
+				if h := at(got16, i); !same(h, float64(roundTo64(dtypes.F16, fast[c]))) {
+					t.Fatalf("%v f16[%d,%d] = %g, want %g", op, r, c, h, roundTo64(dtypes.F16, fast[c]))
+				}
+			}
+		}
+		t.Logf("%v: %d of %d differ from the math.Exp computation", op, differ, rows*cols)
+		if differ > rows*cols/10000 {
+			t.Errorf("%v: %d of %d differ from the math.Exp computation", op, differ, rows*cols)
+		}
+	}
+	// A NaN makes its row NaN.
+	v[7] = math.NaN()
+	y := run(t, &backend.Node{Op: backend.OpSoftmax, DType: dtypes.F32, Shape: []int{rows, cols},
+		Args: []*backend.Node{in(mk(dtypes.F32, []int{rows, cols}, v...))}, Axes: []int{1}}).Data.([]float32)
+	if y[0] == y[0] || y[cols-1] == y[cols-1] || y[cols] != y[cols] {
+		t.Errorf("softmax with a NaN: %v %v %v", y[0], y[cols-1], y[cols])
+	}
+}
+
+func transpose2(v []float64, rows, cols int) []float64 {
+	t := make([]float64, len(v))
+	for r := range rows {
+		for c := range cols {
+			t[c*rows+r] = v[r*cols+c]
+		}
+	}
+	return t
+}

@@ -1,0 +1,198 @@
+package cpu
+
+import "math"
+
+//go:generate go run gen_simd.go
+
+// Vector kernels.
+//
+// The hot loops of float32 and float64 evaluation have two implementations:
+// the Go loops in this file, which define their results, and AVX2+FMA
+// assembly on amd64 (simd_amd64.s, simd_binary_amd64.s) used when the CPU
+// has those instructions. The assembly does the same IEEE operations in
+// the same order, so both give the same bits; tests check this on random
+// and special inputs. Build with the purego tag to use the Go loops only.
+
+// Constants of the exponential: ln 2 split in two (fdlibm's ln2_hi has
+// all 53 bits here, the FMAs make k·ln2Hi exact), and the Taylor
+// coefficients 1/k!.
+const (
+	log2e = 1.4426950408889634      // 1/ln 2
+	ln2Hi = 6.93147180559945286e-01 // 0x3FE62E42FEFA39EF
+	ln2Lo = 2.319046813846299558e-17
+)
+
+var expCoef = [...]float64{
+	1.0 / 6227020800, // 1/13!
+	1.0 / 479001600,
+	1.0 / 39916800,
+	1.0 / 3628800,
+	1.0 / 362880,
+	1.0 / 40320,
+	1.0 / 5040,
+	1.0 / 720,
+	1.0 / 120,
+	1.0 / 24,
+	1.0 / 6,
+	1.0 / 2,
+	1,
+	1, // 1/0!
+}
+
+// expCore returns e^x for x in [-708, 709] (or NaN): x = k·ln 2 + r with
+// |r| <= ln2/2, e^r by its Taylor polynomial of degree 13 (truncation
+// error below 2^-57), then scaled by 2^k through the exponent bits. The
+// result is within 2 ULP of e^x (tests check it against math.Exp).
+func expCore(x float64) float64 {
+	k := math.RoundToEven(x * log2e)
+	r := math.FMA(-k, ln2Hi, x)
+	r = math.FMA(-k, ln2Lo, r)
+	p := expCoef[0]
+	for _, c := range expCoef[1:] {
+		p = math.FMA(p, r, c)
+	}
+	if k != k { // NaN: the assembly's conversion gives the "integer indefinite"
+		return p
+	}
+	return math.Float64frombits(math.Float64bits(p) + uint64(int64(k))<<52)
+}
+
+// Cephes' rational approximation of tanh on |x| < 0.625 (the one Go's
+// math.Tanh uses): tanh x = x + x·z·P(z)/Q(z), z = x².
+const (
+	tanhP0 = -9.64399179425052238628e-1
+	tanhP1 = -9.92877231001918586564e1
+	tanhP2 = -1.61468768441708447952e3
+	tanhQ0 = 1.12811678491632931402e2
+	tanhQ1 = 2.23548839060100448583e3
+	tanhQ2 = 4.84406305325125486048e3
+)
+
+// tanh64 returns tanh x in float64 to within a few ULP (tests check 4
+// against math.Tanh), so that rounding it to float32 gives the correctly
+// rounded float32 tanh except when the exact value lies within about
+// 2^-26 float32 ULP of a rounding boundary:
+//
+//	|x| >= 0.625: (e-1)/(e+1), e = exp(2·min(|x|, 20))
+//	|x| <  0.625: |x|·(Q(z) + z·P(z)) / Q(z)
+//
+// with the sign of x put back (so tanh(-0) = -0, tanh(±inf) = ±1).
+func tanh64(x float64) float64 {
+	ax := math.Abs(x)
+	var num, den float64
+	if ax >= 0.625 {
+		e := expCore(math.Min(ax, 20) * 2)
+		num, den = e-1, e+1
+	} else {
+		z := ax * ax
+		pz := math.FMA(math.FMA(tanhP0, z, tanhP1), z, tanhP2)
+		qz := math.FMA(math.FMA(z+tanhQ0, z, tanhQ1), z, tanhQ2)
+		num, den = ax*math.FMA(z, pz, qz), qz
+	}
+	t := num / den
+	return math.Float64frombits(math.Float64bits(t) | math.Float64bits(x)&(1<<63))
+}
+
+// tanhF32Go is the reference of tanhF32.
+func tanhF32Go(d, a []float32) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = float32(tanh64(float64(x)))
+	}
+}
+
+// expSumF32Go is the reference of expSumF32: d[i] = e^(a[i] - m) for
+// float32 a and float64 m (the exponent clamped to [-708, 709]: e^-708
+// rounds to 0 in float32 and every narrower format, so nothing changes
+// below), and returns the sum of d: d[i] goes to accumulator i mod 8 for
+// the first len(d) - len(d)%8 elements; the accumulators are added as
+// ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), then the rest one by one.
+func expSumF32Go(d []float64, a []float32, m float64) float64 {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = expCore(clampExp(float64(x) - m))
+	}
+	return sum8F64(d)
+}
+
+// sum8F64 adds x with eight interleaved accumulators (see expSumF32Go).
+func sum8F64(x []float64) float64 {
+	var s [8]float64
+	n8 := len(x) - len(x)%8
+	for i := 0; i < n8; i += 8 {
+		s[0] += x[i]
+		s[1] += x[i+1]
+		s[2] += x[i+2]
+		s[3] += x[i+3]
+		s[4] += x[i+4]
+		s[5] += x[i+5]
+		s[6] += x[i+6]
+		s[7] += x[i+7]
+	}
+	t := ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]))
+	for _, v := range x[n8:] {
+		t += v
+	}
+	return t
+}
+
+// divF32Go is the reference of divToF32: d[i] = float32(a[i] / s).
+func divToF32Go(d []float32, a []float64, s float64) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = float32(x / s)
+	}
+}
+
+// cvtI8F32Go is the reference of cvtI8F32 (exact).
+func cvtI8F32Go(d []float32, a []int8) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = float32(x)
+	}
+}
+
+// sum8F32Go is the reference of sum8F32, the inner block of NumPy's
+// pairwise sum for 8 <= len(a) (see pairwise): accumulators r[0..7] start
+// at a[0..7], r[j] += a[i+j] for each further full group of 8, and the
+// result is ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)). The last len(a)%8
+// elements are left to the caller.
+func sum8F32Go(a []float32) float32 {
+	var r [8]float32
+	copy(r[:], a[:8])
+	n := len(a) - len(a)%8
+	for i := 8; i < n; i += 8 {
+		r[0] += a[i]
+		r[1] += a[i+1]
+		r[2] += a[i+2]
+		r[3] += a[i+3]
+		r[4] += a[i+4]
+		r[5] += a[i+5]
+		r[6] += a[i+6]
+		r[7] += a[i+7]
+	}
+	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+}
+
+// binaryF32Go returns the Go loop of a float32 operation (+ - * /).
+func binaryF32Go(op byte) func(d, a, b []float32) { return binaryGo[float32](op) }
+
+// binaryF64Go returns the Go loop of a float64 operation (+ - * /).
+func binaryF64Go(op byte) func(d, a, b []float64) { return binaryGo[float64](op) }
+
+func binaryGo[T float](op byte) func(d, a, b []T) {
+	switch op {
+	case '+':
+		return addL[T]
+	case '-':
+		return subL[T]
+	case '*':
+		return mulL[T]
+	}
+	return func(d, a, b []T) {
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			d[i] = a[i] / b[i]
+		}
+	}
+}

@@ -1,0 +1,145 @@
+//go:build amd64 && !purego
+
+package cpu
+
+// haveAVX2 reports whether the CPU (and the OS) support AVX2 and FMA.
+var haveAVX2 = cpuHasAVX2FMA()
+
+func cpuHasAVX2FMA() bool
+
+// Assembly kernels (simd_amd64.s, simd_binary_amd64.s). Those without a
+// tail loop handle len(d) - len(d)%8 elements; the wrappers below finish
+// with the Go reference.
+
+//go:noescape
+func addF32AVX2(d, a, b []float32)
+
+//go:noescape
+func subF32AVX2(d, a, b []float32)
+
+//go:noescape
+func mulF32AVX2(d, a, b []float32)
+
+//go:noescape
+func divF32AVX2(d, a, b []float32)
+
+//go:noescape
+func addF64AVX2(d, a, b []float64)
+
+//go:noescape
+func subF64AVX2(d, a, b []float64)
+
+//go:noescape
+func mulF64AVX2(d, a, b []float64)
+
+//go:noescape
+func divF64AVX2(d, a, b []float64)
+
+//go:noescape
+func tanhF32AVX2(d, a []float32)
+
+//go:noescape
+func expSumF32AVX2(d []float64, a []float32, m float64) float64
+
+//go:noescape
+func divToF32AVX2(d []float32, a []float64, s float64)
+
+//go:noescape
+func cvtI8F32AVX2(d []float32, a []int8)
+
+//go:noescape
+func sum8F32AVX2(a []float32) float32
+
+// binaryF32 returns the vector loop of a float32 operation (+ - * /).
+func binaryF32(op byte) func(d, a, b []float32) {
+	if !haveAVX2 {
+		return binaryF32Go(op)
+	}
+	var f func(d, a, b []float32)
+	switch op {
+	case '+':
+		f = addF32AVX2
+	case '-':
+		f = subF32AVX2
+	case '*':
+		f = mulF32AVX2
+	case '/':
+		f = divF32AVX2
+	}
+	return func(d, a, b []float32) { f(d, a[:len(d)], b[:len(d)]) }
+}
+
+// binaryF64 returns the vector loop of a float64 operation (+ - * /).
+func binaryF64(op byte) func(d, a, b []float64) {
+	if !haveAVX2 {
+		return binaryF64Go(op)
+	}
+	var f func(d, a, b []float64)
+	switch op {
+	case '+':
+		f = addF64AVX2
+	case '-':
+		f = subF64AVX2
+	case '*':
+		f = mulF64AVX2
+	case '/':
+		f = divF64AVX2
+	}
+	return func(d, a, b []float64) { f(d, a[:len(d)], b[:len(d)]) }
+}
+
+// tanhF32 sets d[i] = float32(tanh64(a[i])).
+func tanhF32(d, a []float32) {
+	a = a[:len(d)]
+	n := len(d) &^ 7
+	if haveAVX2 && n > 0 {
+		tanhF32AVX2(d[:n], a[:n])
+		d, a = d[n:], a[n:]
+	}
+	tanhF32Go(d, a)
+}
+
+// expSumF32 is expSumF32Go.
+func expSumF32(d []float64, a []float32, m float64) float64 {
+	a = a[:len(d)]
+	n := len(d) &^ 7
+	if !haveAVX2 || n == 0 {
+		return expSumF32Go(d, a, m)
+	}
+	s := expSumF32AVX2(d[:n], a[:n], m)
+	for i := n; i < len(d); i++ {
+		d[i] = expCore(clampExp(float64(a[i]) - m))
+		s += d[i]
+	}
+	return s
+}
+
+// divToF32 sets d[i] = float32(a[i] / s).
+func divToF32(d []float32, a []float64, s float64) {
+	a = a[:len(d)]
+	n := len(d) &^ 7
+	if haveAVX2 && n > 0 {
+		divToF32AVX2(d[:n], a[:n], s)
+		d, a = d[n:], a[n:]
+	}
+	divToF32Go(d, a, s)
+}
+
+// cvtI8F32 sets d[i] = float32(a[i]).
+func cvtI8F32(d []float32, a []int8) {
+	a = a[:len(d)]
+	n := len(d) &^ 7
+	if haveAVX2 && n > 0 {
+		cvtI8F32AVX2(d[:n], a[:n])
+		d, a = d[n:], a[n:]
+	}
+	cvtI8F32Go(d, a)
+}
+
+// sum8F32 is sum8F32Go (len(a) >= 8).
+func sum8F32(a []float32) float32 {
+	if haveAVX2 {
+		return sum8F32AVX2(a[:len(a)&^7])
+	}
+	return sum8F32Go(a)
+}

@@ -1,0 +1,19 @@
+//go:build !amd64 || purego
+
+package cpu
+
+const haveAVX2 = false
+
+func binaryF32(op byte) func(d, a, b []float32) { return binaryF32Go(op) }
+
+func binaryF64(op byte) func(d, a, b []float64) { return binaryF64Go(op) }
+
+func tanhF32(d, a []float32) { tanhF32Go(d, a) }
+
+func expSumF32(d []float64, a []float32, m float64) float64 { return expSumF32Go(d, a, m) }
+
+func divToF32(d []float32, a []float64, s float64) { divToF32Go(d, a, s) }
+
+func cvtI8F32(d []float32, a []int8) { cvtI8F32Go(d, a) }
+
+func sum8F32(a []float32) float32 { return sum8F32Go(a) }
