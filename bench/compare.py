@@ -1,15 +1,30 @@
 #!/usr/bin/python3
-"""Time the issue-8 expressions in NumPy; print one JSON object.
+"""Compare tensorsh's CPU backend with NumPy on the issue-8 expressions.
 
-Each expression runs on the same inputs the Go benchmarks build
-(backend/cpu/bench_test.go, BenchmarkNumpy*): 10^7 float32 elements,
-a 1000x10000 matrix for softmax, (1000,1) + (1,10000) for broadcast.
-The value is the median of --runs timings, in milliseconds.
+Runs, in one process and on the same machine:
+  1. the Go benchmarks BenchmarkIssue8/* of backend/cpu (the plans built
+     directly, 10^7 float32 elements), through `go test -bench`;
+  2. the same expressions in NumPy (Debian's python3-numpy), on inputs of
+     the same shapes and dtypes;
+  3. when bin/tensorsh exists (make build), the end-to-end forms through
+     `tensorsh --json -e '... :time EXPR'`, and the whole-process time of
+     `tensorsh -e '1+1'` (skipped, with a note, when the binary is missing
+     or its output does not parse);
+and prints a table: expression, NumPy ms, tensorsh ms, the speed-up
+(NumPy / tensorsh), the memory floor (the bytes the expression must move,
+at the speed of a 2-worker copy into warm memory) and tensorsh / floor.
+Every time is the median of the runs of one round; with --rounds R the
+rounds alternate Go and NumPy and the table shows the median per
+expression over the rounds, which steadies it on a busy machine.
 
-Usage: /usr/bin/python3 bench/compare.py [--runs N]
+Usage: bench/run.sh [--rounds R] [--runs N] [--no-e2e] [--json]
 """
 import argparse
 import json
+import os
+import re
+import statistics
+import subprocess
 import sys
 import time
 
@@ -19,6 +34,28 @@ except ImportError:
     sys.exit("compare.py: numpy is missing (apt-get install python3-numpy)")
 
 N = 10_000_000
+MB = 4 * N  # bytes of one float32 operand
+
+# name: (Go sub-benchmark, bytes moved: reads + writes of whole operands)
+EXPRS = {
+    "a*b+c": ("addmul", 4 * MB),
+    "tanh(a*2+b)*c": ("tanh", 4 * MB),
+    "i8 + f32": ("i8f32", MB // 4 + 2 * MB),
+    "sum(a*b)": ("summul", 2 * MB),
+    "softmax rows 1000x10000": ("softmax", 2 * MB),
+    "(1000,1) + (1,10000)": ("broadcast", MB),
+}
+
+# End-to-end statements (run after a = rand(…) etc. by tensorsh -e).
+E2E_SETUP = "a = rand(10000000)\nb = rand(10000000)\nc = rand(10000000)\n"
+E2E = {
+    "a*b+c": "a*b+c",
+    "tanh(a*2+b)*c": "tanh(a*2+b)*c",
+    "sum(a*b)": "sum(a*b)",
+    "1 + 2": "1 + 2",
+}
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def median_ms(fn, runs):
@@ -28,8 +65,7 @@ def median_ms(fn, runs):
         t0 = time.perf_counter()
         fn()
         ts.append((time.perf_counter() - t0) * 1e3)
-    ts.sort()
-    return ts[len(ts) // 2]
+    return statistics.median(ts)
 
 
 def softmax_rows(x):
@@ -37,10 +73,7 @@ def softmax_rows(x):
     return e / e.sum(axis=1, keepdims=True)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--runs", type=int, default=11)
-    args = ap.parse_args()
+def numpy_times(runs):
     rng = np.random.default_rng(1)
     a = rng.random(N, dtype=np.float32)
     b = rng.random(N, dtype=np.float32)
@@ -55,22 +88,123 @@ def main():
         np.multiply(a, b, out=out)
         np.add(out, c, out=out)
 
-    exprs = {
-        "copy": lambda: a.copy(),
-        "copyto": lambda: np.copyto(out, a),
-        "a*b+c": lambda: a * b + c,
+    fns = {
+        "copy (a.copy())": lambda: a.copy(),
+        "copy into warm memory": lambda: np.copyto(out, a),
         "a*b+c in place": inplace,
+        "a*b+c": lambda: a * b + c,
         "tanh(a*2+b)*c": lambda: np.tanh(a * 2 + b) * c,
-        "i8+f32": lambda: i8 + a,
+        "i8 + f32": lambda: i8 + a,
         "sum(a*b)": lambda: np.sum(a * b),
-        "softmax rows": lambda: softmax_rows(m),
-        "(1000,1)+(1,10000)": lambda: col + row,
+        "softmax rows 1000x10000": lambda: softmax_rows(m),
+        "(1000,1) + (1,10000)": lambda: col + row,
     }
-    res = {"numpy": np.__version__, "ms": {}}
-    for name, fn in exprs.items():
-        res["ms"][name] = median_ms(fn, args.runs)
-    json.dump(res, sys.stdout, indent=1)
+    return {k: median_ms(f, runs) for k, f in fns.items()}
+
+
+def go_times(runs):
+    cmd = ["go", "test", "-run", "^$", "-bench", "^BenchmarkIssue8$",
+           "-benchtime", f"{runs}x", "./backend/cpu"]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("compare.py: %s failed:\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
+    res = {}
+    for line in p.stdout.splitlines():
+        m = re.match(r"BenchmarkIssue8/(\S+?)(-\d+)?\s.*?\s([\d.]+) med-ms", line)
+        if m:
+            res[m.group(1)] = float(m.group(3))
+    for need in ["copy", "copywarm", "scalar"] + [g for g, _ in EXPRS.values()]:
+        if need not in res:
+            sys.exit("compare.py: no result for BenchmarkIssue8/%s in:\n%s" % (need, p.stdout))
+    return res
+
+
+def e2e_times():
+    """End-to-end times through bin/tensorsh, or a note saying why not."""
+    exe = os.path.join(ROOT, "bin", "tensorsh")
+    if not os.access(exe, os.X_OK):
+        return None, "bin/tensorsh not built (make build): end-to-end skipped"
+    res = {}
+    try:
+        for name, expr in E2E.items():
+            src = (E2E_SETUP if "a" in expr else "") + ":time " + expr
+            p = subprocess.run([exe, "--json", "-e", src], capture_output=True, text=True, timeout=600)
+            got = None
+            for line in p.stdout.splitlines():
+                try:
+                    obj = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(obj, dict) and "time_ms" in obj:
+                    got = float(obj["time_ms"])
+            if got is None:
+                return None, "tensorsh --json gave no {\"time_ms\"} for %r (exit %d): end-to-end skipped" % (
+                    expr, p.returncode)
+            res[name] = got
+        ts = []
+        for _ in range(11):
+            t0 = time.perf_counter()
+            p = subprocess.run([exe, "-e", "1+1"], capture_output=True, text=True, timeout=60)
+            ts.append((time.perf_counter() - t0) * 1e3)
+            if p.returncode != 0:
+                return None, "tensorsh -e '1+1' failed: %s" % p.stderr.strip()
+        res["process: tensorsh -e '1+1'"] = statistics.median(ts)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return None, "tensorsh: %s: end-to-end skipped" % e
+    return res, None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=1, help="alternating Go/NumPy rounds (median over them)")
+    ap.add_argument("--runs", type=int, default=11, help="timed runs per expression per round")
+    ap.add_argument("--no-e2e", action="store_true", help="skip the bin/tensorsh measurements")
+    ap.add_argument("--json", action="store_true", help="print the numbers as JSON instead of a table")
+    args = ap.parse_args()
+
+    gos, nps = [], []
+    for _ in range(args.rounds):
+        gos.append(go_times(args.runs))
+        nps.append(numpy_times(args.runs))
+    go = {k: statistics.median(r[k] for r in gos) for k in gos[0]}
+    npt = {k: statistics.median(r[k] for r in nps) for k in nps[0]}
+    e2e, note = (None, "end-to-end skipped (--no-e2e)") if args.no_e2e else e2e_times()
+
+    copy_ms = go["copywarm"]  # 2·MB moved
+    rows = []
+    for name, (g, nbytes) in EXPRS.items():
+        floor = copy_ms * nbytes / (2 * MB)
+        rows.append({"expr": name, "numpy_ms": npt[name], "tensorsh_ms": go[g],
+                     "speedup": npt[name] / go[g], "floor_ms": floor, "x_floor": go[g] / floor})
+    load = os.getloadavg()[0]
+    if args.json:
+        json.dump({"numpy": np.__version__, "cores": os.cpu_count(), "load1": load, "rows": rows,
+                   "go_ms": go, "numpy_ms": npt, "e2e_ms": e2e, "e2e_note": note}, sys.stdout, indent=1)
+        print()
+        return
+    print("NumPy %s, %d cores, load average %.2f, %d round(s) of %d runs (medians)" % (
+        np.__version__, os.cpu_count(), load, args.rounds, args.runs))
+    print("copy of 10^7 float32 (80 MB moved): tensorsh-side Go copy into warm memory %.2f ms, "
+          "with a fresh result %.2f ms; NumPy copyto %.2f ms, a.copy() %.2f ms; NumPy a*b+c in place %.2f ms"
+          % (go["copywarm"], go["copy"], npt["copy into warm memory"], npt["copy (a.copy())"], npt["a*b+c in place"]))
+    print("scalar statement 1 + 2 through the backend (Run on two 0-d float32 inputs): %.2f us" % (go["scalar"] * 1e3))
     print()
+    hdr = "%-26s %10s %12s %9s %10s %9s" % ("expression", "numpy ms", "tensorsh ms", "speed-up", "floor ms", "x floor")
+    print(hdr)
+    print("-" * len(hdr))
+    for r in rows:
+        print("%-26s %10.2f %12.2f %8.2fx %10.2f %8.2fx" % (
+            r["expr"], r["numpy_ms"], r["tensorsh_ms"], r["speedup"], r["floor_ms"], r["x_floor"]))
+    print()
+    if e2e is None:
+        print(note)
+    else:
+        print("end to end, bin/tensorsh --json -e '...:time EXPR' (median ms):")
+        for k, v in e2e.items():
+            extra = ""
+            if k in npt:
+                extra = "   (NumPy %.2f ms, speed-up %.2fx)" % (npt[k], npt[k] / v)
+            print("  %-30s %10.4f%s" % (k, v, extra))
 
 
 if __name__ == "__main__":

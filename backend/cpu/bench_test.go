@@ -127,9 +127,10 @@ func benchNode(b *testing.B, n *backend.Node, bytes int64) {
 	})
 }
 
-// BenchmarkIssue8 times the issue-8 expressions, and the copy of 10^7
-// float32s that sets the memory floor (the bytes an expression must move,
-// at copy speed).
+// BenchmarkIssue8 times the issue-8 expressions; the copy of 10^7
+// float32s into fresh memory ("copy", as a statement's result must be)
+// and into warm memory ("copywarm", which sets the memory floor: the bytes
+// an expression must move, at copy speed); and a scalar statement, 1 + 2.
 func BenchmarkIssue8(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
 	a, x, c := bigInput(rng, bigN), bigInput(rng, bigN), bigInput(rng, bigN)
@@ -151,6 +152,25 @@ func BenchmarkIssue8(b *testing.B) {
 			wg.Wait()
 			return nil
 		})
+	})
+	b.Run("copywarm", func(b *testing.B) {
+		src := a.Tensor.Data.([]float32)
+		dst := make([]float32, bigN)
+		nw := runtime.GOMAXPROCS(0)
+		benchMedian(b, 2*mb, func() error {
+			var wg sync.WaitGroup
+			for w := range nw {
+				lo, hi := w*bigN/nw, (w+1)*bigN/nw
+				wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
+			}
+			wg.Wait()
+			return nil
+		})
+	})
+	b.Run("scalar", func(b *testing.B) {
+		one := in(raw(dtypes.F32, []int{}, []float32{1}))
+		two := in(raw(dtypes.F32, []int{}, []float32{2}))
+		benchNode(b, nb(backend.OpAdd, one, two), 12)
 	})
 	b.Run("addmul", func(b *testing.B) {
 		benchNode(b, nb(backend.OpAdd, nb(backend.OpMul, a, x), c), 4*mb)
