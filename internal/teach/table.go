@@ -1,0 +1,459 @@
+// Package teach renders the teaching tools' data: promotion tables and their
+// differences (promote.Table, promote.Diff) as aligned text and HTML, and
+// promotion graphs (promote.Graph) as box-drawing text and SVG, laid out
+// here (layered, with crossings reduced), with no external programs.
+//
+// Text has no colour: the front end colours it. In text, an error cell is
+// "×" and a weak type keeps its "?"; HTML marks them with the classes
+// "error" and "weak", and a diff's differing cells with "differ".
+package teach
+
+import (
+	"fmt"
+	"html"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// Options control text rendering.
+type Options struct {
+	// Width is the number of terminal columns; 0 means 80. Tables wider
+	// than this are cut into blocks of columns; graphs wider than this are
+	// listed layer by layer.
+	Width int
+}
+
+func (o Options) width() int {
+	if o.Width <= 0 {
+		return 80
+	}
+	return o.Width
+}
+
+// errMark is how text shows a cell the policy refuses.
+const errMark = "×"
+
+func cellText(c promote.Cell) string {
+	if c.Err != nil {
+		return errMark
+	}
+	return c.Result.Type.String()
+}
+
+func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+func pad(s string, w int) string {
+	if n := runeLen(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+// literalNames are the sample literals as tensorsh writes them.
+func literalName(h promote.Header) string {
+	switch h.Literal.Kind {
+	case promote.BoolScalar:
+		return "true"
+	case promote.ComplexScalar:
+		return "1j"
+	}
+	return h.Literal.String()
+}
+
+// tableTitle is the first line of a table: "jax: row + column (JAX, x64 off)".
+func tableTitle(t *promote.Table) string {
+	return fmt.Sprintf("%s: %s  (%s)", t.Policy.Name(), promote.OpExpr(t.Op, "row", "column"), t.Policy.Title())
+}
+
+// TableText renders t as aligned columns: a header row of dtypes, then one
+// row per dtype. Literal rows and columns come last, after a rule, labelled
+// with the type the policy gives the literal. A table wider than
+// opts.Width is cut into blocks of columns.
+func TableText(t *promote.Table, opts Options) string {
+	var b strings.Builder
+	b.WriteString(tableTitle(t))
+	b.WriteByte('\n')
+	labels := make([]string, len(t.Headers))
+	for i, h := range t.Headers {
+		labels[i] = h.String()
+		if h.Note != "" {
+			labels[i] += "*"
+		}
+	}
+	cells := make([][]string, len(t.Headers))
+	for i := range t.Headers {
+		cells[i] = make([]string, len(t.Headers))
+		for j := range t.Headers {
+			cells[i][j] = cellText(t.Cells[i][j])
+		}
+	}
+	writeGrid(&b, labels, cells, t.Headers, opts.width())
+	writeLegend(&b, t, opts.width())
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// writeGrid writes a square grid with row and column labels, cut into
+// blocks of columns that fit width. A rule sets literal rows and columns
+// apart.
+func writeGrid(b *strings.Builder, labels []string, cells [][]string, hs []promote.Header, width int) {
+	n := len(labels)
+	lw := 0
+	for _, l := range labels {
+		lw = max(lw, runeLen(l))
+	}
+	cw := make([]int, n)
+	for j := range n {
+		cw[j] = runeLen(labels[j])
+		for i := range n {
+			cw[j] = max(cw[j], runeLen(cells[i][j]))
+		}
+	}
+	firstLit := n
+	for i, h := range hs {
+		if h.IsLiteral() {
+			firstLit = i
+			break
+		}
+	}
+	// sep is what precedes column j: two spaces, or " │ " before the
+	// first literal column.
+	sep := func(j int) string {
+		if j == firstLit && j > 0 {
+			return " │ "
+		}
+		return "  "
+	}
+	// fits reports whether columns [start, end) fit the width.
+	fits := func(start, end int) bool {
+		w := lw
+		for j := start; j < end; j++ {
+			w += runeLen(sep(j)) + cw[j]
+		}
+		return w <= width || end-start == 1
+	}
+	// Cut greedily to learn how many blocks are needed, then cut again into
+	// that many blocks of nearly equal size, when they fit.
+	var cuts []int
+	for start := 0; start < n; {
+		end := start + 1
+		for end < n && fits(start, end+1) {
+			end++
+		}
+		cuts = append(cuts, end)
+		start = end
+	}
+	if k := len(cuts); k > 1 {
+		even := make([]int, k)
+		ok := true
+		for i := range k {
+			even[i] = (i + 1) * n / k
+			from := 0
+			if i > 0 {
+				from = even[i-1]
+			}
+			ok = ok && fits(from, even[i])
+		}
+		if ok {
+			cuts = even
+		}
+	}
+	for bi, end := range cuts {
+		start := 0
+		if bi > 0 {
+			start = cuts[bi-1]
+		}
+		if start > 0 {
+			b.WriteByte('\n')
+		}
+		line := func(label string, row []string) {
+			var l strings.Builder
+			l.WriteString(pad(label, lw))
+			for j := start; j < end; j++ {
+				s := sep(j)
+				if j == start && j != firstLit {
+					s = "  "
+				}
+				l.WriteString(s)
+				l.WriteString(pad(row[j], cw[j]))
+			}
+			b.WriteString(strings.TrimRight(l.String(), " "))
+			b.WriteByte('\n')
+		}
+		line("", labels)
+		for i := range n {
+			if i == firstLit && i > 0 {
+				var l strings.Builder
+				l.WriteString(strings.Repeat("─", lw))
+				for j := start; j < end; j++ {
+					if j == firstLit && j > 0 {
+						l.WriteString("─┼─")
+					} else {
+						l.WriteString("──")
+					}
+					l.WriteString(strings.Repeat("─", cw[j]))
+				}
+				b.WriteString(l.String())
+				b.WriteByte('\n')
+			}
+			line(labels[i], cells[i])
+		}
+	}
+}
+
+// writeLegend explains the marks a table uses.
+func writeLegend(b *strings.Builder, t *promote.Table, width int) {
+	var parts []string
+	if t.Errors() > 0 {
+		parts = append(parts, errMark+" error (the policy refuses)")
+	}
+	parts = append(parts, "? weak")
+	var lits []string
+	for _, h := range t.Headers {
+		if h.IsLiteral() {
+			lits = append(lits, h.String()+" is the literal "+literalName(h))
+		}
+	}
+	if len(lits) > 0 {
+		parts = append(parts, strings.Join(lits, ", "))
+	}
+	b.WriteByte('\n')
+	b.WriteString(wrap(strings.Join(parts, " · "), width, ""))
+	b.WriteByte('\n')
+	for _, h := range t.Headers {
+		if h.Note != "" {
+			b.WriteString(wrap("* "+h.String()+": "+h.Note, width, "  "))
+			b.WriteByte('\n')
+		}
+	}
+}
+
+// wrap breaks s into lines of at most width runes at spaces; lines after
+// the first start with indent.
+func wrap(s string, width int, indent string) string {
+	words := strings.Fields(s)
+	var b strings.Builder
+	col := 0
+	for i, w := range words {
+		if i > 0 {
+			if col+1+runeLen(w) > width {
+				b.WriteString("\n" + indent)
+				col = runeLen(indent)
+			} else {
+				b.WriteByte(' ')
+				col++
+			}
+		}
+		b.WriteString(w)
+		col += runeLen(w)
+	}
+	return b.String()
+}
+
+// TableHTML renders t as an HTML table. A cell's title attribute holds the
+// rule that fired, or the error; weak marks are <span class="weak">?</span>
+// and literal headers have the class "literal".
+func TableHTML(t *promote.Table) string {
+	var b strings.Builder
+	b.WriteString(tableStyle)
+	b.WriteString(`<table class="tensorsh-table">`)
+	fmt.Fprintf(&b, "<caption><b>%s</b>: %s <small>(%s)</small></caption>",
+		esc(t.Policy.Name()), esc(promote.OpExpr(t.Op, "row", "column")), esc(t.Policy.Title()))
+	b.WriteString("<thead><tr><th></th>")
+	for _, h := range t.Headers {
+		b.WriteString(headerHTML("col", h))
+	}
+	b.WriteString("</tr></thead><tbody>")
+	for i, h := range t.Headers {
+		b.WriteString("<tr>")
+		b.WriteString(headerHTML("row", h))
+		for j := range t.Headers {
+			c := t.Cells[i][j]
+			cls, title := "", c.Result.Rule
+			if c.Err != nil {
+				cls, title = ` class="error"`, c.Err.Error()
+			}
+			fmt.Fprintf(&b, `<td%s title="%s">%s</td>`, cls, esc(title), cellHTML(c))
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</tbody></table>")
+	return b.String()
+}
+
+const tableStyle = `<style>` +
+	`.tensorsh-table{border-collapse:collapse;font-family:monospace;font-size:12px}` +
+	`.tensorsh-table th,.tensorsh-table td{padding:1px 5px;text-align:left;border:1px solid #ddd}` +
+	`.tensorsh-table caption{text-align:left;font-family:sans-serif;padding:2px 0}` +
+	`.tensorsh-table .weak{color:#a0a}` +
+	`.tensorsh-table .error{color:#b00}` +
+	`.tensorsh-table th.literal{font-style:italic}` +
+	`.tensorsh-table td.same{color:#999}` +
+	`.tensorsh-table td.differ{background:#fff0a8}` +
+	`</style>`
+
+func esc(s string) string { return html.EscapeString(s) }
+
+// typeHTML writes a type name with its weak mark in a span.
+func typeHTML(s string) string {
+	if name, ok := strings.CutSuffix(s, "?"); ok {
+		return esc(name) + `<span class="weak">?</span>`
+	}
+	return esc(s)
+}
+
+func cellHTML(c promote.Cell) string {
+	if c.Err != nil {
+		return errMark
+	}
+	return typeHTML(c.Result.Type.String())
+}
+
+func headerHTML(scope string, h promote.Header) string {
+	attrs := fmt.Sprintf(` scope="%s"`, scope)
+	var title []string
+	if h.IsLiteral() {
+		attrs += ` class="literal"`
+		title = append(title, "the literal "+literalName(h))
+	}
+	if h.Note != "" {
+		title = append(title, h.Note)
+	}
+	if len(title) > 0 {
+		attrs += fmt.Sprintf(` title="%s"`, esc(strings.Join(title, "; ")))
+	}
+	return fmt.Sprintf("<th%s>%s</th>", attrs, typeHTML(h.String()))
+}
+
+// DiffText renders d as a list of the differing cells, one line per cell
+// (one line for both orders when the two orders differ alike), with both
+// answers, under a line giving the count and the rows compared.
+func DiffText(d *promote.Diff, opts Options) string {
+	var b strings.Builder
+	pn, qn := d.P.Policy.Name(), d.Q.Policy.Name()
+	n := len(d.Headers)
+	fmt.Fprintf(&b, "diff %s %s: %s — %d of %d cells differ\n", pn, qn, promote.OpExpr(d.P.Op, "row", "column"), d.Count(), n*n)
+	b.WriteString(wrap(diffScope(d), opts.width(), ""))
+	b.WriteByte('\n')
+	if d.Count() == 0 {
+		return strings.TrimRight(b.String(), "\n")
+	}
+	type line struct{ expr, p, q, note string }
+	var lines []line
+	done := map[[2]int]bool{}
+	for _, c := range d.Cells {
+		if done[[2]int{c.Row, c.Col}] {
+			continue
+		}
+		l := line{expr: promote.OpExpr(d.P.Op, d.Headers[c.Row].Label, d.Headers[c.Col].Label), p: cellText(c.P), q: cellText(c.Q)}
+		if c.Row != c.Col {
+			tp, tq := d.At(c.Col, c.Row)
+			if tp.Equal(c.P) && tq.Equal(c.Q) {
+				l.note = "both orders"
+				done[[2]int{c.Col, c.Row}] = true
+			}
+		}
+		lines = append(lines, l)
+	}
+	we, wp, wq := runeLen("cell"), runeLen(pn), runeLen(qn)
+	for _, l := range lines {
+		we, wp, wq = max(we, runeLen(l.expr)), max(wp, runeLen(l.p)), max(wq, runeLen(l.q))
+	}
+	b.WriteByte('\n')
+	row := func(e, p, q, note string) {
+		s := "  " + pad(e, we) + "  " + pad(p, wp) + "  " + pad(q, wq)
+		if note != "" {
+			s += "  (" + note + ")"
+		}
+		b.WriteString(strings.TrimRight(s, " ") + "\n")
+	}
+	row("cell", pn, qn, "")
+	for _, l := range lines {
+		row(l.expr, l.p, l.q, l.note)
+	}
+	if d.P.Errors()+d.Q.Errors() > 0 {
+		b.WriteString("\n" + errMark + " error (the policy refuses) · ? weak\n")
+	} else {
+		b.WriteString("\n? weak\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// diffScope says which rows a diff compares and which it leaves out.
+func diffScope(d *promote.Diff) string {
+	var dts, lits []string
+	for _, h := range d.Headers {
+		if strings.HasSuffix(h.Label, "?") {
+			lits = append(lits, h.Label)
+		} else {
+			dts = append(dts, h.Label)
+		}
+	}
+	s := fmt.Sprintf("Compared over the %d dtypes", len(dts))
+	if len(lits) > 0 {
+		s += " and the " + strings.Join(lits, ", ") + " literals"
+	}
+	s += " both policies have"
+	var only []string
+	for _, side := range []struct {
+		name string
+		hs   []promote.Header
+	}{{d.P.Policy.Name(), d.OnlyP}, {d.Q.Policy.Name(), d.OnlyQ}} {
+		if len(side.hs) == 0 {
+			continue
+		}
+		var names []string
+		for _, h := range side.hs {
+			names = append(names, h.KindLabel())
+		}
+		only = append(only, "only in "+side.name+": "+strings.Join(names, " "))
+	}
+	if len(only) > 0 {
+		s += "; " + strings.Join(only, "; ")
+	}
+	return s + "."
+}
+
+// DiffHTML renders d as the full table of the rows both policies have,
+// with the differing cells (class "differ") showing both answers, P's
+// first, and the others the common answer (class "same").
+func DiffHTML(d *promote.Diff) string {
+	var b strings.Builder
+	pn, qn := d.P.Policy.Name(), d.Q.Policy.Name()
+	n := len(d.Headers)
+	b.WriteString(tableStyle)
+	b.WriteString(`<table class="tensorsh-table tensorsh-diff">`)
+	fmt.Fprintf(&b, "<caption><b>%s</b> vs <b>%s</b>: %s — %d of %d cells differ (shown as %s / %s)<br><small>%s</small></caption>",
+		esc(pn), esc(qn), esc(promote.OpExpr(d.P.Op, "row", "column")), d.Count(), n*n, esc(pn), esc(qn), esc(diffScope(d)))
+	b.WriteString("<thead><tr><th></th>")
+	for _, h := range d.Headers {
+		fmt.Fprintf(&b, `<th scope="col">%s</th>`, typeHTML(h.Label))
+	}
+	b.WriteString("</tr></thead><tbody>")
+	for i, h := range d.Headers {
+		fmt.Fprintf(&b, `<tr><th scope="row">%s</th>`, typeHTML(h.Label))
+		for j := range d.Headers {
+			p, q := d.At(i, j)
+			if p.Equal(q) {
+				fmt.Fprintf(&b, `<td class="same">%s</td>`, cellHTML(p))
+				continue
+			}
+			title := pn + ": " + cellTitle(p) + "\n" + qn + ": " + cellTitle(q)
+			fmt.Fprintf(&b, `<td class="differ" title="%s">%s / %s</td>`, esc(title), cellHTML(p), cellHTML(q))
+		}
+		b.WriteString("</tr>")
+	}
+	b.WriteString("</tbody></table>")
+	return b.String()
+}
+
+func cellTitle(c promote.Cell) string {
+	if c.Err != nil {
+		return c.Err.Error()
+	}
+	if c.Result.Rule == "" {
+		return c.Result.Type.String()
+	}
+	return c.Result.Type.String() + " (" + c.Result.Rule + ")"
+}
