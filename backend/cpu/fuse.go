@@ -18,6 +18,10 @@ import (
 // pass over memory and no full-size temporaries. Blocks are spread over
 // the backend's workers.
 
+// minRow is the shortest last axis along which fused blocks stop at row
+// ends (shorter rows would make blocks too small).
+const minRow = 1024
+
 // A kfn is the kernel of one elementwise node: it computes d[i] from
 // a[0][i], a[1][i], … for every i of d. The buffers have the compute types
 // of the node's result and operands and the same length.
@@ -33,10 +37,9 @@ type fnode interface {
 
 // A worker holds the scratch space of one goroutine.
 type worker struct {
-	bufs  [][]any // per node id: the node's buffer, then its argument list
-	idx   []int
-	pos   []int
-	block int // buffer length: blockSize, or less for a small tree
+	bufs   [][]any // per node id: the node's buffer, then its argument list
+	filled []int   // per leaf id: the position its buffer is filled from, or -1
+	block  int     // buffer length: blockSize, or less for a small tree
 }
 
 func (w *worker) buf(id int, ct ctype, cnt int) any {
@@ -71,12 +74,55 @@ func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 		}
 		return sliceBuf(w.bufs[l.id][0], 0, cnt), nil
 	}
+	shape := l.f.shape
+	last := len(shape) - 1
+	rowLen, st := shape[last], l.strides[last]
+	row, col := off/rowLen, off%rowLen
+	pos := l.rowStart(row) + col*st
+	if col+cnt <= rowLen {
+		// One run along the last axis: read in place, or fill one value
+		// (kept from the last block when it was the same), or gather.
+		switch {
+		case st == 1 && identityStorage(l.v.dtype):
+			return sliceBuf(l.v.data, pos, pos+cnt), nil
+		case st == 0:
+			buf := w.buf(l.id, l.ct, w.block)
+			if w.filled[l.id] != pos {
+				loadSeg(l.v.dtype, buf, l.v.data, pos, 0, w.block)
+				w.filled[l.id] = pos
+			}
+			return sliceBuf(buf, 0, cnt), nil
+		}
+		buf := w.buf(l.id, l.ct, cnt)
+		w.filled[l.id] = -1
+		loadSeg(l.v.dtype, buf, l.v.data, pos, st, cnt)
+		return buf, nil
+	}
+	// Several rows.
 	buf := w.buf(l.id, l.ct, cnt)
-	st := l.strides[len(l.strides)-1]
-	segments(l.f.shape, [][]int{l.strides}, []int{l.v.off}, w.idx, w.pos[:1], off, cnt, func(done int, pos []int, run int) {
-		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos[0], st, run)
-	})
+	w.filled[l.id] = -1
+	for done := 0; done < cnt; {
+		run := min(rowLen-col, cnt-done)
+		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos, st, run)
+		done += run
+		row, col = row+1, 0
+		if done < cnt {
+			pos = l.rowStart(row)
+		}
+	}
 	return buf, nil
+}
+
+// rowStart returns the storage position of the first element of row (a
+// flat index over all axes of the fused shape but the last).
+func (l *leaf) rowStart(row int) int {
+	p := l.v.off
+	shape := l.f.shape
+	for d := len(shape) - 2; d >= 0 && row > 0; d-- {
+		p += (row % shape[d]) * l.strides[d]
+		row /= shape[d]
+	}
+	return p
 }
 
 // An op is an elementwise operation node.
@@ -157,12 +203,18 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	for i := range workers {
 		workers[i] = f.newWorker()
 	}
+	rowLen := f.shape[len(f.shape)-1]
 	rootOp, direct := root.(*op)
 	direct = direct && identityStorage(n.DType)
 	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
 		w := workers[wi]
-		for off := lo; off < hi; off += blockSize {
-			cnt := min(blockSize, hi-off)
+		for off, cnt := lo, 0; off < hi; off += cnt {
+			cnt = min(blockSize, hi-off)
+			if rowLen >= minRow {
+				// Blocks within rows: row operands are read in place,
+				// broadcast columns filled once per row.
+				cnt = min(cnt, rowLen-off%rowLen)
+			}
 			if direct {
 				// Compute straight into the result.
 				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(data, off, off+cnt)); err != nil {
@@ -291,8 +343,11 @@ func roundingFor(o backend.Op, d dtypes.DType) dtypes.DType {
 // newWorker returns scratch space for one goroutine evaluating f (after
 // coalesce).
 func (f *fusion) newWorker() *worker {
-	return &worker{bufs: make([][]any, f.nodes), idx: make([]int, len(f.shape)), pos: make([]int, 1),
-		block: min(blockSize, max(1, f.size))}
+	w := &worker{bufs: make([][]any, f.nodes), filled: make([]int, f.nodes), block: min(blockSize, max(1, f.size))}
+	for i := range w.filled {
+		w.filled[i] = -1
+	}
+	return w
 }
 
 func (f *fusion) id() int {

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math/rand"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -201,4 +202,68 @@ func TestBroadcastingAndFusion(t *testing.T) {
 			t.Fatalf("bf16 chain [%d] = %v, want %v", i, res[i], w)
 		}
 	}
+}
+
+// TestFusedLongRows checks fused blocks over long rows (which stop at row
+// ends and read row operands in place) against element-by-element
+// evaluation: broadcast columns, rows and scalars, transposed and sliced
+// operands, float16 operands (converted, not read in place), rows shorter
+// and longer than a block, with one worker and several.
+func TestFusedLongRows(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	randv := func(n int) []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rng.Intn(2000) - 1000)
+		}
+		return v
+	}
+	for _, cols := range []int{1023, 1024, 3000, 4096, 5000, 9000} {
+		const rows = 7
+		for _, d := range []dtypes.DType{dtypes.F32, dtypes.F16, dtypes.I32} {
+			cv, rv, mv := randv(rows), randv(cols), randv(rows*cols)
+			col := in(mk(d, []int{rows, 1}, cv...))
+			row := in(mk(d, []int{cols}, rv...))
+			m := in(mk(d, []int{rows, cols}, mv...))
+			// mt is m stored transposed, read through a transpose view.
+			mtData := transpose2(mv, rows, cols)
+			mt := &backend.Node{Op: backend.OpTranspose, DType: d, Shape: []int{rows, cols}, Axes: []int{1, 0},
+				Args: []*backend.Node{in(mk(d, []int{cols, rows}, mtData...))}}
+			// rr is row reversed through a slice.
+			rr := &backend.Node{Op: backend.OpSlice, DType: d, Shape: []int{cols}, Slices: []backend.Slice{{Start: cols - 1, Stop: -1, Step: -1}},
+				Args: []*backend.Node{row}}
+			s := in(mk(d, []int{}, 3))
+			// ((col + row) * s - m) + mt - rr
+			e := nb(backend.OpSub, nb(backend.OpAdd, nb(backend.OpSub, nb(backend.OpMul, nb(backend.OpAdd, col, row), s), m), mt), rr)
+			want := make([]float64, rows*cols)
+			for i := range rows {
+				for j := range cols {
+					v := roundIn(d, roundIn(d, cv[i]+rv[j])*3)
+					v = roundIn(d, v-mv[i*cols+j])
+					v = roundIn(d, v+mv[i*cols+j]) // mt holds m's values
+					v = roundIn(d, v-rv[cols-1-j])
+					want[i*cols+j] = v
+				}
+			}
+			for _, w := range []int{1, 3} {
+				got := vals(run(t, e, Workers(w)))
+				for i := range got {
+					if got[i] != want[i] {
+						t.Fatalf("%v cols=%d workers=%d: [%d] = %v, want %v", d, cols, w, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// roundIn rounds v to dtype d (f16 or f32; ints are exact here).
+func roundIn(d dtypes.DType, v float64) float64 {
+	switch d {
+	case dtypes.F16:
+		return dtypes.F16ToFloat64(dtypes.F16FromFloat64(v))
+	case dtypes.F32:
+		return float64(float32(v))
+	}
+	return v
 }

@@ -410,9 +410,12 @@ func copySeg[T any](dst, src []T, pos, st int) {
 	case 1:
 		copy(dst, src[pos:pos+len(dst)])
 	case 0:
-		v := src[pos]
-		for i := range dst {
-			dst[i] = v
+		if len(dst) == 0 {
+			return
+		}
+		dst[0] = src[pos]
+		for f := 1; f < len(dst); f *= 2 {
+			copy(dst[f:], dst[:f])
 		}
 	default:
 		for i := range dst {
