@@ -178,7 +178,13 @@ func (s *source) emit(e *expr, coords []string, lines *[]string) (string, error)
 			}
 		}
 		p := "((const " + storageC(l.v.dtype) + "*)p.w[" + strconv.Itoa(ptr) + "])"
-		*lines = append(*lines, fmt.Sprintf("const %s %s = %s;", computeOf(e.dt).C(), v, loadC(&s.h, e.dt, p, idx)))
+		x := loadC(&s.h, e.dt, p, idx)
+		if !computeOf(e.dt).isComplex() {
+			// Leaves are never written by the kernel that reads them:
+			// read them through the read-only data cache.
+			x = loadC(&s.h, e.dt, "", "__ldg(&"+p+"["+idx+"])")
+		}
+		*lines = append(*lines, fmt.Sprintf("const %s %s = %s;", computeOf(e.dt).C(), v, x))
 		return v, nil
 	}
 	args := make([]string, len(e.args))

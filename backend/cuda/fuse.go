@@ -65,15 +65,24 @@ func (r *runner) elementwise(n *backend.Node, size int) (*dview, error) {
 const ewUnroll = 4
 
 // elementwiseKernel emits the kernel storing ev(p, i) for every i < n.
+// Each thread computes ewUnroll elements, a block apart, before storing
+// any, so that the loads of all of them are in flight together.
 func elementwiseKernel(s *source, d dtypes.DType, out uintptr, n int) {
 	nw, ow := s.word(uint64(n)), s.word(uint64(out))
 	st := storageC(d)
+	ct := computeOf(d).C()
 	s.names = append(s.names, "ew")
 	fmt.Fprintf(&s.body, `KERNEL void ew(const P p) {
 	const IDX n = %s;
 	%s* __restrict__ out = (%s*)p.w[%d];
 	const IDX step = (IDX)blockDim.x * (IDX)gridDim.x * %d;
 	for (IDX i0 = (IDX)blockIdx.x * (IDX)blockDim.x * %d + (IDX)threadIdx.x; i0 < n; i0 += step) {
+		%s v[%d];
+#pragma unroll
+		for (int u = 0; u < %d; u++) {
+			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
+			if (i < n) v[u] = ev(p, i);
+		}
 #pragma unroll
 		for (int u = 0; u < %d; u++) {
 			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
@@ -81,7 +90,7 @@ func elementwiseKernel(s *source, d dtypes.DType, out uintptr, n int) {
 		}
 	}
 }
-`, s.w(nw), st, st, ow, ewUnroll, ewUnroll, ewUnroll, storeC(&s.h, d, "ev(p, i)"))
+`, s.w(nw), st, st, ow, ewUnroll, ewUnroll, ct, ewUnroll, ewUnroll, ewUnroll, storeC(&s.h, d, "v[u]"))
 }
 
 // fusable reports whether the elementwise node n can be computed inside

@@ -39,6 +39,7 @@ static inline float __uint_as_float(unsigned u) { float f; __builtin_memcpy(&f, 
 static inline long long __double_as_longlong(double d) { long long u; __builtin_memcpy(&u, &d, 8); return u; }
 static inline double __longlong_as_double(long long u) { double d; __builtin_memcpy(&d, &u, 8); return d; }
 static inline unsigned atomicOr(unsigned* p, unsigned v) { unsigned o = *p; *p = o | v; return o; }
+template <class T> static inline T __ldg(const T* p) { return *p; }
 extern "C" {
 double exp(double); double log(double); double log1p(double); double sin(double); double cos(double);
 double tanh(double); double erf(double); double erfc(double); double sqrt(double); double floor(double);

@@ -124,8 +124,12 @@ func storageC(d dtypes.DType) string {
 
 // loadC returns the C expression reading storage element idx of ptr (a
 // pointer to d's storage) as d's compute type.
+// With ptr empty, idx is the storage value itself.
 func loadC(h *helperSet, d dtypes.DType, ptr, idx string) string {
 	x := ptr + "[" + idx + "]"
+	if ptr == "" {
+		x = idx
+	}
 	switch d {
 	case dtypes.Bool:
 		return "(" + x + " != 0)"

@@ -47,8 +47,8 @@ struct P { u64 w[7]; };
 DEV float ev(const P& p, IDX i) {
 	IDX r = i;
 	const IDX c1 = r % (IDX)p.w[1]; r /= (IDX)p.w[1];
-	const float v1 = ts_f16_dec(((const u16*)p.w[2])[i]);
-	const float v2 = ts_f16_dec(((const u16*)p.w[3])[c1 * (IDX)p.w[4]]);
+	const float v1 = ts_f16_dec(__ldg(&((const u16*)p.w[2])[i]));
+	const float v2 = ts_f16_dec(__ldg(&((const u16*)p.w[3])[c1 * (IDX)p.w[4]]));
 	const float v3 = ts_f16_dec(ts_f16_enc((v1 + v2)));
 	return v3;
 }
@@ -57,10 +57,16 @@ KERNEL void ew(const P p) {
 	u16* __restrict__ out = (u16*)p.w[6];
 	const IDX step = (IDX)blockDim.x * (IDX)gridDim.x * 4;
 	for (IDX i0 = (IDX)blockIdx.x * (IDX)blockDim.x * 4 + (IDX)threadIdx.x; i0 < n; i0 += step) {
+		float v[4];
 #pragma unroll
 		for (int u = 0; u < 4; u++) {
 			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
-			if (i < n) out[i] = ts_f16_enc(ev(p, i));
+			if (i < n) v[u] = ev(p, i);
+		}
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
+			if (i < n) out[i] = ts_f16_enc(v[u]);
 		}
 	}
 }

@@ -94,7 +94,7 @@ DEV double ts_u64_odd(u64 m) {
 DEV double ts_i64_odd(i64 x) { return x < 0 ? -ts_u64_odd((u64)0 - (u64)x) : ts_u64_odd((u64)x); }
 struct P { u64 w[3]; };
 DEV float ev(const P& p, IDX i) {
-	const i64 v1 = ((const i64*)p.w[0])[i];
+	const i64 v1 = __ldg(&((const i64*)p.w[0])[i]);
 	const float v2 = ts_bf16_from64(ts_i64_odd((i64)v1));
 	return v2;
 }
@@ -103,10 +103,16 @@ KERNEL void ew(const P p) {
 	u16* __restrict__ out = (u16*)p.w[2];
 	const IDX step = (IDX)blockDim.x * (IDX)gridDim.x * 4;
 	for (IDX i0 = (IDX)blockIdx.x * (IDX)blockDim.x * 4 + (IDX)threadIdx.x; i0 < n; i0 += step) {
+		float v[4];
 #pragma unroll
 		for (int u = 0; u < 4; u++) {
 			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
-			if (i < n) out[i] = ts_bf16_enc(ev(p, i));
+			if (i < n) v[u] = ev(p, i);
+		}
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
+			if (i < n) out[i] = ts_bf16_enc(v[u]);
 		}
 	}
 }

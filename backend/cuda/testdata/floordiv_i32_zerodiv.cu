@@ -34,8 +34,8 @@ template <class T, bool FLOOR, bool ZERR> DEV T ts_imod(T x, T y, u32* flag) {
 }
 struct P { u64 w[5]; };
 DEV i32 ev(const P& p, IDX i) {
-	const i32 v1 = ((const i32*)p.w[0])[i];
-	const i32 v2 = ((const i32*)p.w[1])[i];
+	const i32 v1 = __ldg(&((const i32*)p.w[0])[i]);
+	const i32 v2 = __ldg(&((const i32*)p.w[1])[i]);
 	const i32 v3 = ts_idiv<i32, true, true>(v1, v2, (u32*)p.w[2]);
 	return v3;
 }
@@ -44,10 +44,16 @@ KERNEL void ew(const P p) {
 	i32* __restrict__ out = (i32*)p.w[4];
 	const IDX step = (IDX)blockDim.x * (IDX)gridDim.x * 4;
 	for (IDX i0 = (IDX)blockIdx.x * (IDX)blockDim.x * 4 + (IDX)threadIdx.x; i0 < n; i0 += step) {
+		i32 v[4];
 #pragma unroll
 		for (int u = 0; u < 4; u++) {
 			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
-			if (i < n) out[i] = ev(p, i);
+			if (i < n) v[u] = ev(p, i);
+		}
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
+			if (i < n) out[i] = v[u];
 		}
 	}
 }

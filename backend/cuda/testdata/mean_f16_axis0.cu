@@ -115,7 +115,7 @@ template <bool CPLX> DEV bool ts_subtree(IDX n, int D, IDX s, IDX* lo, IDX* len)
 }
 struct P { u64 w[10]; };
 DEV float ev(const P& p, IDX i) {
-	const float v1 = ts_f16_dec(((const u16*)p.w[0])[i]);
+	const float v1 = ts_f16_dec(__ldg(&((const u16*)p.w[0])[i]));
 	return v1;
 }
 DEV IDX kbase(const P& p, IDX o) {

@@ -20,7 +20,7 @@ DEV bool ts_isinf(float x) { return (__float_as_uint(x) & 0x7FFFFFFFu) == 0x7F80
 typedef int IDX;
 struct P { u64 w[5]; };
 DEV float ev(const P& p, IDX i) {
-	const float v1 = ((const float*)p.w[0])[i];
+	const float v1 = __ldg(&((const float*)p.w[0])[i]);
 	return v1;
 }
 KERNEL void softmax(const P p) {

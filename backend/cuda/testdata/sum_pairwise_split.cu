@@ -90,7 +90,7 @@ template <bool CPLX> DEV bool ts_subtree(IDX n, int D, IDX s, IDX* lo, IDX* len)
 }
 struct P { u64 w[11]; };
 DEV float ev(const P& p, IDX i) {
-	const float v1 = ((const float*)p.w[0])[i];
+	const float v1 = __ldg(&((const float*)p.w[0])[i]);
 	return v1;
 }
 DEV IDX kbase(const P& p, IDX o) {

@@ -20,13 +20,13 @@ DEV bool ts_isinf(float x) { return (__float_as_uint(x) & 0x7FFFFFFFu) == 0x7F80
 typedef int IDX;
 struct P { u64 w[6]; };
 DEV float ev(const P& p, IDX i) {
-	const float v1 = ((const float*)p.w[0])[i];
-	const float v2 = ((const float*)p.w[1])[0];
+	const float v1 = __ldg(&((const float*)p.w[0])[i]);
+	const float v2 = __ldg(&((const float*)p.w[1])[0]);
 	const float v3 = (v1 * v2);
-	const float v4 = ((const float*)p.w[2])[i];
+	const float v4 = __ldg(&((const float*)p.w[2])[i]);
 	const float v5 = (v3 + v4);
 	const float v6 = (float)tanh((double)v5);
-	const float v7 = ((const float*)p.w[3])[i];
+	const float v7 = __ldg(&((const float*)p.w[3])[i]);
 	const float v8 = (v6 * v7);
 	return v8;
 }
@@ -35,10 +35,16 @@ KERNEL void ew(const P p) {
 	float* __restrict__ out = (float*)p.w[5];
 	const IDX step = (IDX)blockDim.x * (IDX)gridDim.x * 4;
 	for (IDX i0 = (IDX)blockIdx.x * (IDX)blockDim.x * 4 + (IDX)threadIdx.x; i0 < n; i0 += step) {
+		float v[4];
 #pragma unroll
 		for (int u = 0; u < 4; u++) {
 			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
-			if (i < n) out[i] = ev(p, i);
+			if (i < n) v[u] = ev(p, i);
+		}
+#pragma unroll
+		for (int u = 0; u < 4; u++) {
+			const IDX i = i0 + (IDX)u * (IDX)blockDim.x;
+			if (i < n) out[i] = v[u];
 		}
 	}
 }
