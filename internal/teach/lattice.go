@@ -43,8 +43,17 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// textLayout lays g out in character cells: a box is wide enough for its
+// label and for a column per edge on each side.
 func textLayout(g *promote.Graph) *layout {
-	return newLayout(len(g.Nodes), func(i int) float64 { return float64(runeLen(g.Nodes[i].String()) + 4) }, g.Edges, 2, 1)
+	in, out := make([]int, len(g.Nodes)), make([]int, len(g.Nodes))
+	for _, e := range g.Edges {
+		out[e.From]++
+		in[e.To]++
+	}
+	return newLayout(len(g.Nodes), func(i int) float64 {
+		return float64(max(runeLen(g.Nodes[i].String())+4, max(in[i], out[i])+2))
+	}, g.Edges, 2, 1)
 }
 
 // listText lists the layers, top first, and the edges of each node.
@@ -276,7 +285,9 @@ func drawText(g *promote.Graph, width int) (string, bool) {
 				continue
 			}
 			c.text(by, x, "┌"+strings.Repeat("─", w-2)+"┐")
-			c.text(by+1, x, "│ "+g.Nodes[n.graph].String()+" │")
+			label := g.Nodes[n.graph].String()
+			lpad := (w - 2 - runeLen(label)) / 2
+			c.text(by+1, x, "│"+pad(strings.Repeat(" ", lpad)+label, w-2)+"│")
 			c.text(by+2, x, "└"+strings.Repeat("─", w-2)+"┘")
 		}
 	}
@@ -339,30 +350,43 @@ func route(segs []*tseg) int {
 		}
 	}
 	// Topological order (pieces that must be above first); on a cycle, the
-	// rest in order.
+	// rest in order. Among the pieces free to go, those running right are
+	// placed first, the one from the rightmost upper port highest, then
+	// those running left, the one from the leftmost upper port highest:
+	// pieces fanning out from one box then do not cross.
+	key := func(i int) (int, int) {
+		if s := bend[i]; s.c > s.p {
+			return 0, -s.p
+		}
+		return 1, bend[i].p
+	}
+	less := func(i, j int) bool {
+		a1, a2 := key(i)
+		b1, b2 := key(j)
+		return a1 < b1 || a1 == b1 && a2 < b2
+	}
 	var order []int
 	done := make([]bool, n)
 	for len(order) < n {
-		progress := false
+		next := -1
 		for i := range n {
-			if !done[i] && indeg[i] == 0 {
-				done[i], progress = true, true
-				order = append(order, i)
-				for j := range n {
-					for _, k := range above[j] {
-						if k == i {
-							indeg[j]--
-						}
-					}
+			if !done[i] && indeg[i] == 0 && (next < 0 || less(i, next)) {
+				next = i
+			}
+		}
+		if next < 0 { // a cycle
+			for i := range n {
+				if !done[i] && (next < 0 || less(i, next)) {
+					next = i
 				}
 			}
 		}
-		if !progress {
-			for i := range n {
-				if !done[i] {
-					done[i] = true
-					order = append(order, i)
-					break
+		done[next] = true
+		order = append(order, next)
+		for j := range n {
+			for _, k := range above[j] {
+				if k == next {
+					indeg[j]--
 				}
 			}
 		}

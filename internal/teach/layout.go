@@ -20,9 +20,7 @@ import (
 //     node moves to the mean position of its neighbours in the layer just
 //     swept), then by swapping neighbours, keeping the order with the
 //     fewest crossings.
-//  5. Coordinates: each node is pulled towards the mean x of its
-//     neighbours while keeping its order and spacing, which is an isotonic
-//     regression, solved by pooling adjacent violators.
+//  5. Coordinates by the priority method (see place).
 //
 // Layer 0 is the bottom; edges point up, from the promoted dtype to its
 // promotion.
@@ -281,8 +279,11 @@ func (l *layout) swaps() {
 	}
 }
 
-// place assigns x coordinates: packed first, then each layer in turn is
-// pulled towards its neighbours' positions.
+// place assigns x coordinates by the priority method: layers are swept
+// down and up; in each, nodes move to the mean x of their neighbours in
+// the layer just placed, the nodes with more such neighbours first, and a
+// node may push aside only nodes of lower priority. Dummies come first, so
+// long edges run straight.
 func (l *layout) place(gap float64) {
 	for _, ids := range l.layers {
 		x := 0.0
@@ -291,44 +292,23 @@ func (l *layout) place(gap float64) {
 			n.x = x + n.w/2
 			x += n.w + gap
 		}
+		for _, id := range ids { // centre the layer on 0
+			l.nodes[id].x -= (x - gap) / 2
+		}
 	}
-	for it := 0; it < 24; it++ {
-		ys := make([]int, len(l.layers))
-		for y := range ys {
-			ys[y] = y
-		}
-		if it%2 == 1 {
-			sort.Sort(sort.Reverse(sort.IntSlice(ys)))
-		}
-		for _, y := range ys {
-			ids := l.layers[y]
-			want := make([]float64, len(ids))
-			for p, id := range ids {
-				n := &l.nodes[id]
-				want[p] = n.x
-				nb := append(append([]int(nil), n.up...), n.down...)
-				if len(nb) == 0 {
-					continue
-				}
-				s, wsum := 0.0, 0.0
-				for _, m := range nb {
-					// Dummies pull harder, to keep long edges straight.
-					w := 1.0
-					if l.nodes[m].dummy() || n.dummy() {
-						w = 2
-					}
-					s += w * l.nodes[m].x
-					wsum += w
-				}
-				want[p] = s / wsum
+	up := func(n *lnode) []int { return n.up }
+	down := func(n *lnode) []int { return n.down }
+	top := len(l.layers) - 1
+	// End on an upward sweep: each node then sits over the nodes that
+	// promote to it.
+	for round := 0; round < 6; round++ {
+		if round%2 == 0 {
+			for y := top - 1; y >= 0; y-- {
+				l.placeLayer(y, up, gap)
 			}
-			sep := make([]float64, len(ids))
-			for p := 1; p < len(ids); p++ {
-				sep[p] = sep[p-1] + (l.nodes[ids[p-1]].w+l.nodes[ids[p]].w)/2 + gap
-			}
-			xs := isotonic(want, sep)
-			for p, id := range ids {
-				l.nodes[id].x = xs[p]
+		} else {
+			for y := 1; y <= top; y++ {
+				l.placeLayer(y, down, gap)
 			}
 		}
 	}
@@ -338,6 +318,83 @@ func (l *layout) place(gap float64) {
 	}
 	for i := range l.nodes {
 		l.nodes[i].x -= minX
+	}
+}
+
+// placeLayer moves the nodes of layer y towards their neighbours nb.
+func (l *layout) placeLayer(y int, nb func(*lnode) []int, gap float64) {
+	ids := l.layers[y]
+	n := len(ids)
+	x := make([]float64, n)
+	want := make([]float64, n)
+	prio := make([]int, n)
+	for p, id := range ids {
+		node := &l.nodes[id]
+		x[p], want[p] = node.x, node.x
+		ns := nb(node)
+		switch {
+		case len(ns) == 0:
+			prio[p] = -1
+		case node.dummy():
+			prio[p] = math.MaxInt32
+		default:
+			prio[p] = len(ns)
+		}
+		if len(ns) > 0 {
+			s := 0.0
+			for _, m := range ns {
+				s += l.nodes[m].x
+			}
+			want[p] = s / float64(len(ns))
+		}
+	}
+	sep := func(p int) float64 { // between p-1 and p
+		return (l.nodes[ids[p-1]].w+l.nodes[ids[p]].w)/2 + gap
+	}
+	order := make([]int, n)
+	for p := range order {
+		order[p] = p
+	}
+	// Among equals, the middle of the layer goes first, so that a group of
+	// nodes wanting the same place spreads around it.
+	mid := float64(n-1) / 2
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := order[i], order[j]
+		if prio[a] != prio[b] {
+			return prio[a] > prio[b]
+		}
+		return math.Abs(float64(a)-mid) < math.Abs(float64(b)-mid)
+	})
+	fixed := make([]bool, n)
+	for _, p := range order {
+		lo, hi := math.Inf(-1), math.Inf(1)
+		d := 0.0
+		for q := p - 1; q >= 0; q-- {
+			d += sep(q + 1)
+			if fixed[q] {
+				lo = x[q] + d
+				break
+			}
+		}
+		d = 0
+		for q := p + 1; q < n; q++ {
+			d += sep(q)
+			if fixed[q] {
+				hi = x[q] - d
+				break
+			}
+		}
+		x[p] = math.Max(lo, math.Min(hi, want[p]))
+		fixed[p] = true
+		for q := p + 1; q < n && x[q] < x[q-1]+sep(q); q++ {
+			x[q] = x[q-1] + sep(q)
+		}
+		for q := p - 1; q >= 0 && x[q] > x[q+1]-sep(q+1); q-- {
+			x[q] = x[q+1] - sep(q+1)
+		}
+	}
+	for p, id := range ids {
+		l.nodes[id].x = x[p]
 	}
 }
 

@@ -64,7 +64,7 @@ func literalName(h promote.Header) string {
 
 // tableTitle is the first line of a table: "jax: row + column (JAX, x64 off)".
 func tableTitle(t *promote.Table) string {
-	return fmt.Sprintf("%s: %s  (%s)", t.Policy.Name(), promote.OpExpr(t.Op, "row", "column"), t.Policy.Title())
+	return fmt.Sprintf("%s: %s (%s)", t.Policy.Name(), promote.OpExpr(t.Op, "row", "column"), t.Policy.Title())
 }
 
 // TableText renders t as aligned columns: a header row of dtypes, then one
@@ -73,7 +73,7 @@ func tableTitle(t *promote.Table) string {
 // opts.Width is cut into blocks of columns.
 func TableText(t *promote.Table, opts Options) string {
 	var b strings.Builder
-	b.WriteString(tableTitle(t))
+	b.WriteString(wrap(tableTitle(t), opts.width(), ""))
 	b.WriteByte('\n')
 	labels := make([]string, len(t.Headers))
 	for i, h := range t.Headers {
@@ -230,11 +230,14 @@ func writeLegend(b *strings.Builder, t *promote.Table, width int) {
 }
 
 // wrap breaks s into lines of at most width runes at spaces; lines after
-// the first start with indent.
+// the first start with indent. Leading spaces are kept; runs of spaces
+// inside become one.
 func wrap(s string, width int, indent string) string {
+	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
 	words := strings.Fields(s)
 	var b strings.Builder
-	col := 0
+	b.WriteString(lead)
+	col := len(lead)
 	for i, w := range words {
 		if i > 0 {
 			if col+1+runeLen(w) > width {
@@ -333,7 +336,7 @@ func DiffText(d *promote.Diff, opts Options) string {
 	var b strings.Builder
 	pn, qn := d.P.Policy.Name(), d.Q.Policy.Name()
 	n := len(d.Headers)
-	fmt.Fprintf(&b, "diff %s %s: %s — %d of %d cells differ\n", pn, qn, promote.OpExpr(d.P.Op, "row", "column"), d.Count(), n*n)
+	b.WriteString(wrap(fmt.Sprintf("diff %s %s: %s — %d of %d cells differ", pn, qn, promote.OpExpr(d.P.Op, "row", "column"), d.Count(), n*n), opts.width(), "") + "\n")
 	b.WriteString(wrap(diffScope(d), opts.width(), ""))
 	b.WriteByte('\n')
 	if d.Count() == 0 {
@@ -424,7 +427,7 @@ func DiffHTML(d *promote.Diff) string {
 	n := len(d.Headers)
 	b.WriteString(tableStyle)
 	b.WriteString(`<table class="tensorsh-table tensorsh-diff">`)
-	fmt.Fprintf(&b, "<caption><b>%s</b> vs <b>%s</b>: %s — %d of %d cells differ (shown as %s / %s)<br><small>%s</small></caption>",
+	fmt.Fprintf(&b, "<caption><b>%s</b> vs <b>%s</b>: %s — %d of %d cells differ (shown as %s / %s)<br/><small>%s</small></caption>",
 		esc(pn), esc(qn), esc(promote.OpExpr(d.P.Op, "row", "column")), d.Count(), n*n, esc(pn), esc(qn), esc(diffScope(d)))
 	b.WriteString("<thead><tr><th></th>")
 	for _, h := range d.Headers {
