@@ -46,6 +46,9 @@ func (w *worker) buf(id int, ct ctype, cnt int) any {
 	if w.bufs[id] == nil {
 		w.bufs[id] = []any{newBuf(ct, w.block)}
 	}
+	if cnt == w.block {
+		return w.bufs[id][0] // no new interface value
+	}
 	return sliceBuf(w.bufs[id][0], 0, cnt)
 }
 
@@ -167,6 +170,9 @@ func (o *op) f(w *worker, cnt int) any {
 	if w.bufs[o.id] == nil {
 		w.bufs[o.id] = make([]any, 1+len(o.args))
 		w.bufs[o.id][0] = newBuf(o.ct, w.block)
+	}
+	if cnt == w.block {
+		return w.bufs[o.id][0]
 	}
 	return sliceBuf(w.bufs[o.id][0], 0, cnt)
 }
