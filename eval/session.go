@@ -48,6 +48,13 @@ type Session struct {
 	// Factories opens backends other than cpu on first use.
 	factories map[string]BackendFactory
 
+	// userPolicies are the policies loaded with :policy load, by name.
+	userPolicies map[string]promote.Policy
+
+	// Width is the terminal width teaching tools lay their text out for;
+	// 0 means 80.
+	Width int
+
 	vars  map[string]*Value
 	rng   *rand.Rand
 	seed  uint64
@@ -87,7 +94,7 @@ func (s *Session) Policy() promote.Policy { return s.policy }
 
 // SetPolicy switches the active policy.
 func (s *Session) SetPolicy(name string) error {
-	p, err := promote.Lookup(name)
+	p, err := s.lookupPolicy(name)
 	if err != nil {
 		return err
 	}
