@@ -7,7 +7,6 @@ import (
 
 	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/lang"
-	"github.com/tensorsh/tensorsh/promote"
 )
 
 // IsComplete classifies src for a front end: "complete" (run it),
@@ -57,7 +56,7 @@ func (s *Session) Complete(src string, cursor int) (start, end int, matches []st
 			var cands []string
 			switch name {
 			case "policy":
-				cands = append(promote.Names(), "load")
+				cands = append(s.PolicyNames(), "load")
 			case "backend":
 				cands = s.BackendNames()
 			case "help":
