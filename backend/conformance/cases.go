@@ -326,6 +326,23 @@ func (c *checker) fused(t *testing.T) {
 		}
 		c.check(t, fmt.Sprintf("tanh(a*2+b)*c %v", d), n, tl)
 	}
+	// Results of another dtype than the operation gives (rounded once).
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.I32} {
+		x := input(randomTensor(rng, d, []int{64}, true))
+		y := input(randomTensor(rng, d, []int{64}, true))
+		for _, to := range []dtypes.DType{dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.I8, dtypes.Bool, dtypes.C64} {
+			for _, n := range []*backend.Node{binary(backend.OpAdd, x, y), binary(backend.OpGt, x, y), unary(backend.OpNeg, x)} {
+				m := *n
+				m.DType = to
+				c.check(t, fmt.Sprintf("%v %v into %v", n.Op, d, to), &m, exact)
+			}
+			if d.IsFloat() {
+				m := *unary(backend.OpSqrt, x)
+				m.DType = to
+				c.check(t, fmt.Sprintf("sqrt %v into %v", d, to), &m, exact)
+			}
+		}
+	}
 	// A large expression (many blocks of threads), and a shared node.
 	big := []int{300, 1001}
 	x := input(randomTensor(rng, dtypes.F32, big, true))

@@ -102,7 +102,11 @@ func tanhPlan(t testing.TB, b *Backend, n int) *backend.Node {
 		return in(d)
 	}
 	a, bb, c := up(), up(), up()
-	two := in(&backend.Tensor{DType: dtypes.F32, Shape: []int{}, Data: []float32{2}})
+	t2, err := b.Upload(&backend.Tensor{DType: dtypes.F32, Shape: []int{}, Data: []float32{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := in(t2)
 	return nb(backend.OpMul, nu(backend.OpTanh, nb(backend.OpAdd, nb(backend.OpMul, a, two), bb)), c)
 }
 

@@ -56,6 +56,10 @@ func (h *handle) release() {
 	}
 }
 
+// DevicePtr returns the device address (a CUdeviceptr) of the array's
+// data, valid until the array is freed; 0 for an empty array.
+func (a *Array) DevicePtr() uintptr { return a.h.buf.ptr }
+
 // Bytes returns the size of the array's data in bytes.
 func (a *Array) Bytes() int { return a.h.buf.bytes }
 
