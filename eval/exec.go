@@ -32,7 +32,7 @@ func (s *Session) exec(ctx context.Context, file, src string, st lang.Stmt) ([]O
 		if v.Kind == TextValue {
 			return []Output{{Value: v}}, nil
 		}
-		s.vars[st.LHS.Name] = v
+		s.setVar(st.LHS.Name, v)
 		return nil, nil
 	case *lang.ExprStmt:
 		if call, ok := st.X.(*lang.CallExpr); ok {

@@ -128,16 +128,28 @@ func (s *Session) SetBackend(name string) error {
 		}
 		s.backends[name] = b
 	}
+	// Move the variables, each tensor once (variables may share one), and
+	// free what the old backend held.
+	moved := map[*backend.Tensor]*backend.Tensor{}
 	for _, v := range s.vars {
 		if v.Kind != TensorValue || v.Device == name {
 			continue
 		}
-		t, err := s.backends[v.Device].Fetch(v.Tensor)
+		if t, ok := moved[v.Tensor]; ok {
+			v.Tensor, v.Device = t, name
+			continue
+		}
+		from := s.backends[v.Device]
+		t, err := from.Fetch(v.Tensor)
 		if err != nil {
 			return err
 		}
 		if t, err = b.Upload(t); err != nil {
 			return err
+		}
+		moved[v.Tensor] = t
+		if f, ok := from.(freer); ok {
+			f.Free(v.Tensor)
 		}
 		v.Tensor, v.Device = t, name
 	}
@@ -150,9 +162,44 @@ func (s *Session) reseed(seed uint64) {
 	s.rng = rand.New(rand.NewPCG(seed, 0x7e115f5))
 }
 
+// A freer is a backend that can release a tensor's memory at once (the
+// CUDA backend); others leave it to the garbage collector.
+type freer interface{ Free(*backend.Tensor) }
+
+// setVar binds name to v, releasing the device memory of the value it
+// replaces unless another variable shares it.
+func (s *Session) setVar(name string, v *Value) {
+	old := s.vars[name]
+	s.vars[name] = v
+	s.release(old)
+}
+
+// release frees a dropped value's device memory when no variable holds it.
+func (s *Session) release(v *Value) {
+	if v == nil || v.Kind != TensorValue {
+		return
+	}
+	for _, w := range s.vars {
+		if w.Kind == TensorValue && w.Tensor == v.Tensor {
+			return
+		}
+	}
+	if f, ok := s.backends[v.Device].(freer); ok {
+		f.Free(v.Tensor)
+	}
+}
+
 // Reset forgets every variable and reseeds the random generator.
 func (s *Session) Reset() {
+	old := s.vars
 	s.vars = map[string]*Value{}
+	freed := map[*backend.Tensor]bool{}
+	for _, v := range old {
+		if v.Kind == TensorValue && !freed[v.Tensor] {
+			freed[v.Tensor] = true
+			s.release(v)
+		}
+	}
 	s.reseed(0)
 }
 
