@@ -15,7 +15,7 @@ type countingBackend struct {
 	freed map[*backend.Tensor]int
 }
 
-func (b *countingBackend) Name() string            { return "counting" }
+func (b *countingBackend) Name() string           { return "counting" }
 func (b *countingBackend) Free(t *backend.Tensor) { b.freed[t]++ }
 
 func TestBackendMemoryRelease(t *testing.T) {
