@@ -221,3 +221,19 @@ func TestUseColor(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpKeys checks that :help (whose topics the session lists) ends
+// with the REPL's keys, and that :help NAME does not.
+func TestHelpKeys(t *testing.T) {
+	out := transcript(t, "jax", ":help\n:help sqrt\n")
+	help, rest, ok := strings.Cut(out, "jax> :help sqrt\n")
+	if !ok {
+		t.Fatalf("transcript:\n%s", out)
+	}
+	if !strings.HasSuffix(help, "\n\n"+keysHelp+"\n") || !strings.Contains(help, eval.Help("")) {
+		t.Errorf(":help shows\n%s", help)
+	}
+	if strings.Contains(rest, "keys:") || !strings.Contains(rest, "sqrt(x)") {
+		t.Errorf(":help sqrt shows\n%s", rest)
+	}
+}
