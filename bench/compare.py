@@ -59,13 +59,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def median_ms(fn, runs):
+    """The median wall time of fn and its mean CPU time, in ms."""
     fn()  # warm up: first-touch page faults, caches
     ts = []
+    c0 = time.process_time()
     for _ in range(runs):
         t0 = time.perf_counter()
         fn()
         ts.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(ts)
+    return statistics.median(ts), (time.process_time() - c0) * 1e3 / runs
 
 
 def softmax_rows(x):
@@ -110,9 +112,10 @@ def go_times(runs):
         sys.exit("compare.py: %s failed:\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
     res = {}
     for line in p.stdout.splitlines():
-        m = re.match(r"BenchmarkIssue8/(\S+?)(-\d+)?\s.*?\s([\d.]+) med-ms", line)
-        if m:
-            res[m.group(1)] = float(m.group(3))
+        m = re.match(r"BenchmarkIssue8/(\S+?)(-\d+)?\s", line)
+        metrics = dict((k, float(v)) for v, k in re.findall(r"([\d.]+) (med-ms|cpu-ms)", line))
+        if m and "med-ms" in metrics:
+            res[m.group(1)] = (metrics["med-ms"], metrics.get("cpu-ms", float("nan")))
     for need in ["copy", "copywarm", "scalar"] + [g for g, _ in EXPRS.values()]:
         if need not in res:
             sys.exit("compare.py: no result for BenchmarkIssue8/%s in:\n%s" % (need, p.stdout))
@@ -166,8 +169,13 @@ def main():
     for _ in range(args.rounds):
         gos.append(go_times(args.runs))
         nps.append(numpy_times(args.runs))
-    go = {k: statistics.median(r[k] for r in gos) for k in gos[0]}
-    npt = {k: statistics.median(r[k] for r in nps) for k in nps[0]}
+
+    def med(rounds, k, i):
+        return statistics.median(r[k][i] for r in rounds)
+    go = {k: med(gos, k, 0) for k in gos[0]}
+    gocpu = {k: med(gos, k, 1) for k in gos[0]}
+    npt = {k: med(nps, k, 0) for k in nps[0]}
+    npcpu = {k: med(nps, k, 1) for k in nps[0]}
     e2e, note = (None, "end-to-end skipped (--no-e2e)") if args.no_e2e else e2e_times()
 
     copy_ms = go["copywarm"]  # 2·MB moved
@@ -175,11 +183,13 @@ def main():
     for name, (g, nbytes) in EXPRS.items():
         floor = copy_ms * nbytes / (2 * MB)
         rows.append({"expr": name, "numpy_ms": npt[name], "tensorsh_ms": go[g],
-                     "speedup": npt[name] / go[g], "floor_ms": floor, "x_floor": go[g] / floor})
+                     "speedup": npt[name] / go[g], "floor_ms": floor, "x_floor": go[g] / floor,
+                     "numpy_cpu_ms": npcpu[name], "tensorsh_cpu_ms": gocpu[g]})
     load = os.getloadavg()[0]
     if args.json:
         json.dump({"numpy": np.__version__, "cores": os.cpu_count(), "load1": load, "rows": rows,
-                   "go_ms": go, "numpy_ms": npt, "e2e_ms": e2e, "e2e_note": note}, sys.stdout, indent=1)
+                   "go_ms": go, "go_cpu_ms": gocpu, "numpy_ms": npt, "numpy_cpu_ms": npcpu,
+                   "e2e_ms": e2e, "e2e_note": note}, sys.stdout, indent=1)
         print()
         return
     print("NumPy %s, %d cores, load average %.2f, %d round(s) of %d runs (medians)" % (
@@ -189,12 +199,15 @@ def main():
           % (go["copywarm"], go["copy"], npt["copy into warm memory"], npt["copy (a.copy())"], npt["a*b+c in place"]))
     print("scalar statement 1 + 2 through the backend (Run on two 0-d float32 inputs): %.2f us" % (go["scalar"] * 1e3))
     print()
-    hdr = "%-26s %10s %12s %9s %10s %9s" % ("expression", "numpy ms", "tensorsh ms", "speed-up", "floor ms", "x floor")
+    hdr = "%-24s %9s %12s %9s %9s %8s   %10s %13s" % (
+        "expression", "numpy ms", "tensorsh ms", "speed-up", "floor ms", "x floor", "numpy cpu", "tensorsh cpu")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
-        print("%-26s %10.2f %12.2f %8.2fx %10.2f %8.2fx" % (
-            r["expr"], r["numpy_ms"], r["tensorsh_ms"], r["speedup"], r["floor_ms"], r["x_floor"]))
+        print("%-24s %9.2f %12.2f %8.2fx %9.2f %7.2fx   %10.2f %13.2f" % (
+            r["expr"], r["numpy_ms"], r["tensorsh_ms"], r["speedup"], r["floor_ms"], r["x_floor"],
+            r["numpy_cpu_ms"], r["tensorsh_cpu_ms"]))
+    print("(ms are medians of wall time; cpu columns are mean CPU ms per run over all threads)")
     print()
     if e2e is None:
         print(note)

@@ -98,7 +98,9 @@ func bigInput(rng *rand.Rand, shape ...int) *backend.Node {
 	return in(raw(dtypes.F32, shape, randF32(rng, backend.Size(shape))))
 }
 
-// benchMedian runs fn b.N times and reports the median time of one call.
+// benchMedian runs fn b.N times and reports the median time of one call
+// ("med-ms") and the mean CPU time of one call over all threads ("cpu-ms":
+// what a busy machine cannot inflate by time-sharing).
 func benchMedian(b *testing.B, bytes int64, fn func() error) {
 	b.Helper()
 	if err := fn(); err != nil { // warm up
@@ -106,6 +108,7 @@ func benchMedian(b *testing.B, bytes int64, fn func() error) {
 	}
 	b.SetBytes(bytes)
 	var ts []time.Duration
+	cpu0 := cpuTime()
 	b.ResetTimer()
 	for b.Loop() {
 		t0 := time.Now()
@@ -114,8 +117,11 @@ func benchMedian(b *testing.B, bytes int64, fn func() error) {
 		}
 		ts = append(ts, time.Since(t0))
 	}
+	b.StopTimer()
+	cpu := cpuTime() - cpu0
 	slices.Sort(ts)
 	b.ReportMetric(float64(ts[len(ts)/2])/1e6, "med-ms")
+	b.ReportMetric(float64(cpu)/1e6/float64(len(ts)), "cpu-ms")
 }
 
 func benchNode(b *testing.B, n *backend.Node, bytes int64) {
