@@ -80,6 +80,23 @@ func TestTerminal(t *testing.T) {
 	tm.waitPrompt("jax>")
 	tm.expect(tm.run("jax>", "x", "jax>"), "[1 2 3]\ni16[3] cpu")
 
+	// An open bracket asks for more lines, indented; Ctrl-C there drops
+	// the whole statement.
+	tm.typ("v = [1,")
+	tm.key("Enter")
+	tm.waitFor("the continuation prompt", func(s string) bool { return strings.HasSuffix(s, "jax> v = [1,\n...>") })
+	tm.typ("2]")
+	tm.waitLast("...>     2]")
+	tm.key("Enter")
+	tm.waitPrompt("jax>")
+	tm.expect(tm.run("jax>", "v", "jax>"), "[1 2]")
+	tm.typ("w = (1 +")
+	tm.key("Enter")
+	tm.waitLast("...>")
+	tm.key("C-c")
+	tm.waitPrompt("jax>")
+	tm.expect(tm.run("jax>", "w", "jax>"), `name "w" is not defined`)
+
 	// Ctrl-C during a statement that would run for seconds cancels it; the
 	// session and its variables survive.
 	tm.typ(longRows)
