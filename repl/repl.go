@@ -145,10 +145,11 @@ func (l *loop) run(r lineReader) error {
 		if errors.Is(err, errInterrupt) {
 			continue
 		}
-		if src != "" && !l.quits(src) {
+		quit := l.quits(src)
+		if src != "" && !quit {
 			l.execute(src)
 		}
-		if errors.Is(err, io.EOF) || l.quits(src) {
+		if quit || errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
