@@ -1209,7 +1209,7 @@ func softmaxRow(y []float64, log bool) {
 // softmaxRowF32 is softmaxRow for a float32 row x (read in place) and a
 // float32 result d, with y as scratch: the same operations, vectorised.
 func softmaxRowF32(d, x []float32, y []float64, log bool) {
-	mx := float64(rowMax(x))
+	mx := float64(rowMaxF32(x))
 	if log {
 		s := expSumF32(y, x, mx)
 		ls := math.Log(s)

@@ -50,6 +50,36 @@ func cvtI8F32AVX2(d []float32, a []int8)
 //go:noescape
 func sum8F32AVX2(a []float32) float32
 
+//go:noescape
+func maxF32AVX2(a []float32) (m float32, nan bool)
+
+// rowMaxF32 is rowMax on float32 (the largest element, or the first
+// NaN), by vector maxima when the answer does not depend on their order:
+// no NaN, and a nonzero maximum (equal nonzero floats have the same
+// bits; of +0 and -0 rowMax keeps the first).
+func rowMaxF32(x []float32) float32 {
+	n := len(x) &^ 7
+	if !haveAVX2 || n == 0 {
+		return rowMax(x)
+	}
+	m, nan := maxF32AVX2(x[:n])
+	if nan {
+		return rowMax(x)
+	}
+	for _, v := range x[n:] {
+		if v != v {
+			return rowMax(x)
+		}
+		if v > m {
+			m = v
+		}
+	}
+	if m == 0 {
+		return rowMax(x)
+	}
+	return m
+}
+
 // binaryF32 returns the vector loop of a float32 operation (+ - * /).
 func binaryF32(op byte) func(d, a, b []float32) {
 	if !haveAVX2 {

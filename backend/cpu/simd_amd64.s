@@ -375,3 +375,37 @@ fold:
 	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func maxF32AVX2(a []float32) (m float32, nan bool), len(a) a positive
+// multiple of 8: the largest element when there is no NaN (nan reports
+// whether there is one; m is then meaningless), by VMAXPS.
+TEXT ·maxF32AVX2(SB), NOSPLIT, $0-29
+	MOVQ a_base+0(FP), SI
+	MOVQ a_len+8(FP), CX
+	VMOVUPS (SI), Y0
+	VCMPPS $3, Y0, Y0, Y2 // unordered: NaN lanes
+	ADDQ $32, SI
+	SHRQ $3, CX
+	DECQ CX
+	JZ   fold
+loop:
+	VMOVUPS (SI), Y1
+	VMAXPS Y1, Y0, Y0
+	VCMPPS $3, Y1, Y1, Y3
+	VORPS Y3, Y2, Y2
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+fold:
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0x4E, X0, X1
+	VMAXPS X1, X0, X0
+	VPERMILPS $0xB1, X0, X1
+	VMAXPS X1, X0, X0
+	VMOVSS X0, m+24(FP)
+	VMOVMSKPS Y2, AX
+	TESTL AX, AX
+	SETNE nan+28(FP)
+	VZEROUPPER
+	RET

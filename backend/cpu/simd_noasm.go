@@ -17,3 +17,5 @@ func divToF32(d []float32, a []float64, s float64) { divToF32Go(d, a, s) }
 func cvtI8F32(d []float32, a []int8) { cvtI8F32Go(d, a) }
 
 func sum8F32(a []float32) float32 { return sum8F32Go(a) }
+
+func rowMaxF32(x []float32) float32 { return rowMax(x) }

@@ -251,3 +251,30 @@ func TestTanhF32Rounding(t *testing.T) {
 		t.Errorf("%d of %d differ from float32(math.Tanh)", differ, len(x))
 	}
 }
+
+// TestRowMaxF32 checks the vector row maximum against rowMax, bit for
+// bit: NaNs (the first one wins), signed zeros (the first one wins), ±inf.
+func TestRowMaxF32(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	specials := []float32{0, float32(negz), float32(nan), float32(inf), float32(-inf), -1, 1}
+	for it := range 5000 {
+		n := 1 + rng.Intn(70)
+		x := make([]float32, n)
+		for i := range x {
+			switch rng.Intn(6) {
+			case 0:
+				x[i] = specials[rng.Intn(len(specials))]
+			case 1:
+				x[i] = -rng.Float32()
+			default:
+				x[i] = float32(rng.NormFloat64())
+			}
+			if it%3 == 0 && x[i] > 0 {
+				x[i] = -x[i] // rows whose maximum is often a zero
+			}
+		}
+		if got, want := rowMaxF32(x), rowMax(x); !sameBits32(got, want) || got != got && math.Float32bits(got) != math.Float32bits(want) {
+			t.Fatalf("rowMaxF32(%v) = %v (%#x), rowMax %v (%#x)", x, got, math.Float32bits(got), want, math.Float32bits(want))
+		}
+	}
+}
