@@ -119,7 +119,9 @@ func enclosingCall(src string) string {
 				j--
 			}
 			return src[j:i]
-		case '\n', ';':
+		case ';':
+			// A statement boundary (newlines are not: a call may span
+			// lines while its bracket is open).
 			if depth == 0 {
 				return ""
 			}

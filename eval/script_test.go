@@ -141,3 +141,12 @@ func TestIncompleteInput(t *testing.T) {
 }
 
 var formatOff = format.Options{}
+
+func TestCompleteKeywordAcrossLines(t *testing.T) {
+	s, _ := New("jax")
+	src := "sum(zeros((2, 3)),\n    ax"
+	start, end, m := s.Complete(src, len(src))
+	if len(m) == 0 || m[0] != "axis=" || src[start:end] != "ax" {
+		t.Errorf("Complete(%q) = %d %d %v, want axis= first", src, start, end, m)
+	}
+}

@@ -34,6 +34,9 @@ type Output struct {
 	Text string
 	// Timing is set by :time (Text has its plain form).
 	Timing *Timing
+	// Warning is set for a warning (JAX x32 truncation …) when the
+	// session's Warn is nil; Text then holds "warning: " and the message.
+	Warning string
 }
 
 // A BackendFactory opens a backend by name ("cuda"); it returns a clear
@@ -291,7 +294,7 @@ func (s *Session) flushWarnings() []Output {
 		if s.Warn != nil {
 			s.Warn(w)
 		} else {
-			outs = append(outs, Output{Text: "warning: " + w})
+			outs = append(outs, Output{Text: "warning: " + w, Warning: w})
 		}
 	}
 	s.warnings = nil

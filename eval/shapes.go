@@ -1,8 +1,13 @@
 package eval
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/broadcast"
@@ -310,7 +315,9 @@ func defineShapeFns() {
 					return nil, c.errorf(k.sp, "MemoryError", "%v", err)
 				}
 				tt := newTensor(t.DType, dims)
-				fillRandom(c.s, tt, r.name == "randn")
+				if err := fillRandom(c.ctx, c.s, tt, r.name == "randn"); err != nil {
+					return nil, &Error{Name: "KeyboardInterrupt", Msg: "interrupted", File: c.file}
+				}
 				return tensorOperand(tt, t, k.sp), nil
 			})
 	}
@@ -619,17 +626,71 @@ func (c *compiler) join(k *call, stack bool) (*operand, error) {
 }
 
 // fillRandom fills a float tensor from the session's generator.
-func fillRandom(s *Session, t *backend.Tensor, normal bool) {
-	for i := 0; i < t.Len(); i++ {
+func fillRandom(ctx context.Context, s *Session, t *backend.Tensor, normal bool) error {
+	// The tensor is filled in chunks of a fixed size, each from its own
+	// generator seeded by the session's generator in order: the values
+	// depend only on the seed, never on how many workers fill them.
+	const chunk = 1 << 16
+	n := t.Len()
+	seeds := make([]uint64, (n+chunk-1)/chunk)
+	for i := range seeds {
+		seeds[i] = s.rng.Uint64()
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), len(seeds))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				c := int(next.Add(1) - 1)
+				if c >= len(seeds) || ctx.Err() != nil {
+					return
+				}
+				r := rand.New(rand.NewPCG(seeds[c], uint64(c)))
+				fillChunk(r, t, c*chunk, min(n, (c+1)*chunk), normal)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
+
+// fillChunk fills t[lo:hi] with uniform values in [0, 1) or standard
+// normal ones.
+func fillChunk(r *rand.Rand, t *backend.Tensor, lo, hi int, normal bool) {
+	switch data := t.Data.(type) {
+	case []float32:
+		for i := lo; i < hi; i++ {
+			if normal {
+				data[i] = float32(r.NormFloat64())
+			} else {
+				data[i] = float32(r.Uint32()>>8) * (1.0 / (1 << 24)) // exact, below 1
+			}
+		}
+		return
+	case []float64:
+		for i := lo; i < hi; i++ {
+			if normal {
+				data[i] = r.NormFloat64()
+			} else {
+				data[i] = r.Float64()
+			}
+		}
+		return
+	}
+	for i := lo; i < hi; i++ {
 		var v float64
 		if normal {
-			v = s.rng.NormFloat64()
+			v = r.NormFloat64()
 		} else {
-			v = s.rng.Float64()
+			v = r.Float64()
 		}
 		setScalar(t, i, promote.FloatValue(v))
-		if !normal && t.DType != dtypes.F64 {
-			// Rounding may give 1.0; keep the half-open interval.
+		if !normal {
+			// Rounding to a narrow float may give 1.0; keep the half-open
+			// interval.
 			if f := scalarAt(t, i).Float; f >= 1 {
 				setScalar(t, i, promote.FloatValue(math.Nextafter(1, 0)))
 				if g := scalarAt(t, i).Float; g >= 1 {
