@@ -186,35 +186,38 @@ func drawText(g *promote.Graph, width int) (string, bool) {
 	}
 	wOf := func(id int) int { return int(l.nodes[id].w) }
 
-	// Ports: where each piece of an edge meets a box.
-	portsUp := map[[2]int]int{}   // (lower, upper) → column on lower's top
-	portsDown := map[[2]int]int{} // (lower, upper) → column on upper's bottom
-	spread := func(id int, others []int, put func(other, col int)) {
+	// Ports: where each piece of an edge meets a box, by node and slot
+	// (the index in its up or down list).
+	portsUp := map[[2]int]int{}   // (lower, slot in its up list) → column on its top
+	portsDown := map[[2]int]int{} // (upper, slot in its down list) → column on its bottom
+	spread := func(id int, others []int, put func(slot, col int)) {
 		if l.nodes[id].dummy() {
-			for _, o := range others {
-				put(o, left[id])
+			for i := range others {
+				put(i, left[id])
 			}
 			return
 		}
-		os := append([]int(nil), others...)
-		sort.SliceStable(os, func(i, j int) bool { return left[os[i]] < left[os[j]] })
+		order := make([]int, len(others))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return left[others[order[i]]] < left[others[order[j]]] })
 		lo, hi := left[id]+1, left[id]+wOf(id)-2
-		if hi-lo+1 >= len(os)+2 {
+		if hi-lo+1 >= len(order)+2 {
 			lo, hi = lo+1, hi-1
 		}
-		for i, o := range os {
+		for i, slot := range order {
 			col := left[id] + (wOf(id)-1)/2
-			if len(os) > 1 {
-				col = lo + int(math.Round(float64(i*(hi-lo))/float64(len(os)-1)))
+			if len(order) > 1 {
+				col = lo + int(math.Round(float64(i*(hi-lo))/float64(len(order)-1)))
 			}
-			put(o, col)
+			put(slot, col)
 		}
 	}
 	for id := range l.nodes {
-		spread(id, l.nodes[id].up, func(o, col int) { portsUp[[2]int{id, o}] = col })
-		spread(id, l.nodes[id].down, func(o, col int) { portsDown[[2]int{o, id}] = col })
+		spread(id, l.nodes[id].up, func(slot, col int) { portsUp[[2]int{id, slot}] = col })
+		spread(id, l.nodes[id].down, func(slot, col int) { portsDown[[2]int{id, slot}] = col })
 	}
-
 	// A node with one edge on a side takes the column of the edge's other
 	// end when that is over its box, so the edge runs straight.
 	inner := func(id, col int) bool {
@@ -226,19 +229,19 @@ func drawText(g *promote.Graph, width int) (string, bool) {
 	for id := range l.nodes {
 		n := l.nodes[id]
 		if len(n.up) == 1 {
-			k := [2]int{id, n.up[0]}
-			if p := portsDown[k]; inner(id, p) {
-				portsUp[k] = p
-			} else if len(l.nodes[n.up[0]].down) == 1 && inner(n.up[0], portsUp[k]) {
-				portsDown[k] = portsUp[k]
+			ku, kd := [2]int{id, 0}, [2]int{n.up[0], n.upPeer[0]}
+			if p := portsDown[kd]; inner(id, p) {
+				portsUp[ku] = p
+			} else if len(l.nodes[n.up[0]].down) == 1 && inner(n.up[0], portsUp[ku]) {
+				portsDown[kd] = portsUp[ku]
 			}
 		}
 		if len(n.down) == 1 {
-			k := [2]int{n.down[0], id}
-			if c := portsUp[k]; inner(id, c) {
-				portsDown[k] = c
-			} else if len(l.nodes[n.down[0]].up) == 1 && inner(n.down[0], portsDown[k]) {
-				portsUp[k] = portsDown[k]
+			kd, ku := [2]int{id, 0}, [2]int{n.down[0], n.downPeer[0]}
+			if c := portsUp[ku]; inner(id, c) {
+				portsDown[kd] = c
+			} else if len(l.nodes[n.down[0]].up) == 1 && inner(n.down[0], portsDown[kd]) {
+				portsUp[ku] = portsDown[kd]
 			}
 		}
 	}
@@ -249,7 +252,9 @@ func drawText(g *promote.Graph, width int) (string, bool) {
 	for e, path := range l.paths {
 		for k := 0; k+1 < len(path); k++ {
 			u, v := path[k], path[k+1]
-			s := &tseg{c: portsUp[[2]int{u, v}], p: portsDown[[2]int{u, v}], lower: u, upr: v}
+			iu := l.slots[e][k]
+			iv := l.nodes[u].upPeer[iu]
+			s := &tseg{c: portsUp[[2]int{u, iu}], p: portsDown[[2]int{v, iv}], lower: u, upr: v}
 			s.arrowUp = !l.flipped[e] && k+2 == len(path)
 			s.arrowDown = l.flipped[e] && k == 0
 			chans[l.nodes[u].layer] = append(chans[l.nodes[u].layer], s)

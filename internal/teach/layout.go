@@ -32,6 +32,11 @@ type layout struct {
 	// paths[e] are the node ids of graph edge e from its lower end to its
 	// upper end, dummies in between.
 	paths [][]int
+	// slots[e][k] is the index, in the up list of paths[e][k], of the
+	// piece of edge e from paths[e][k] to paths[e][k+1]. (Two edges may
+	// join the same two nodes, a → b and b → a, so pieces are told apart
+	// by slot, not by their ends.)
+	slots [][]int
 	// flipped[e] reports that edge e points down: its From is drawn above
 	// its To, to break a cycle.
 	flipped []bool
@@ -45,8 +50,11 @@ type lnode struct {
 	w     float64 // width
 	x     float64 // centre
 	pos   int     // index in its layer
-	up    []int   // neighbours in the layer above
-	down  []int   // neighbours in the layer below
+	up    []int   // neighbours in the layer above, one per edge piece
+	down  []int   // neighbours in the layer below, one per edge piece
+	// upPeer[i] is the index of this node in the down list of up[i];
+	// downPeer[i] that in the up list of down[i].
+	upPeer, downPeer []int
 }
 
 func (n *lnode) dummy() bool { return n.graph < 0 }
@@ -136,6 +144,7 @@ func newLayout(n int, width func(int) float64, edges []promote.Edge, gap, dummyW
 
 	// 3. Dummies on long edges.
 	l.paths = make([][]int, len(edges))
+	l.slots = make([][]int, len(edges))
 	for i := range edges {
 		a, b := lo(i)
 		path := []int{a}
@@ -148,8 +157,11 @@ func newLayout(n int, width func(int) float64, edges []promote.Edge, gap, dummyW
 		path = append(path, b)
 		for k := 0; k+1 < len(path); k++ {
 			u, v := path[k], path[k+1]
-			l.nodes[u].up = append(l.nodes[u].up, v)
-			l.nodes[v].down = append(l.nodes[v].down, u)
+			nu, nv := &l.nodes[u], &l.nodes[v]
+			iu, iv := len(nu.up), len(nv.down)
+			nu.up, nu.upPeer = append(nu.up, v), append(nu.upPeer, iv)
+			nv.down, nv.downPeer = append(nv.down, u), append(nv.downPeer, iu)
+			l.slots[i] = append(l.slots[i], iu)
 		}
 		l.paths[i] = path
 	}

@@ -71,10 +71,11 @@ func LatticeSVG(g *promote.Graph) string {
 
 	graphW := l.width()
 	inner := math.Max(math.Max(graphW, 420), legendW)
-	titleLines := []string{graphTitle(g)}
+	titleLines := strings.Split(wrap(graphTitle(g), int(inner/(0.6*15)), ""), "\n")
 	descChars := int(inner / (0.55 * 12))
 	desc := strings.Split(wrap(upperFirst(g.Describe())+".", descChars, ""), "\n")
-	headH := 22.0 + 16*float64(len(desc)) + 14
+	titleH := 19 * float64(len(titleLines))
+	headH := titleH + 3 + 16*float64(len(desc)) + 14
 	width := inner + 2*svgMargin
 	offX := svgMargin + (width-2*svgMargin-graphW)/2
 	layers := len(l.layers)
@@ -92,34 +93,39 @@ func LatticeSVG(g *promote.Graph) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%s" height="%s" viewBox="0 0 %s %s" font-family="sans-serif">`,
 		num(width), num(height), num(width), num(height))
-	fmt.Fprintf(&b, "\n<title>%s</title>", xmlEsc(titleLines[0]))
+	fmt.Fprintf(&b, "\n<title>%s</title>", xmlEsc(graphTitle(g)))
 	b.WriteString("\n" + `<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#444"/></marker></defs>`)
 	fmt.Fprintf(&b, "\n"+`<rect x="0" y="0" width="%s" height="%s" fill="#ffffff"/>`, num(width), num(height))
-	fmt.Fprintf(&b, "\n"+`<text x="%s" y="%s" font-size="15" font-weight="bold" fill="#222">%s</text>`, num(svgMargin), num(svgMargin+14), xmlEsc(titleLines[0]))
+	for i, line := range titleLines {
+		fmt.Fprintf(&b, "\n"+`<text x="%s" y="%s" font-size="15" font-weight="bold" fill="#222">%s</text>`, num(svgMargin), num(svgMargin+14+19*float64(i)), xmlEsc(line))
+	}
 	for i, line := range desc {
-		fmt.Fprintf(&b, "\n"+`<text x="%s" y="%s" font-size="12" fill="#555">%s</text>`, num(svgMargin), num(svgMargin+34+16*float64(i)), xmlEsc(line))
+		fmt.Fprintf(&b, "\n"+`<text x="%s" y="%s" font-size="12" fill="#555">%s</text>`, num(svgMargin), num(svgMargin+titleH+15+16*float64(i)), xmlEsc(line))
 	}
 
 	// Ports: edge ends spread along the top and bottom of each box, in the
 	// order of the other ends.
-	portUp := map[[2]int]float64{}
-	portDown := map[[2]int]float64{}
-	spread := func(id int, others []int, put func(o int, x float64)) {
-		os := append([]int(nil), others...)
-		sort.SliceStable(os, func(i, j int) bool { return l.nodes[os[i]].x < l.nodes[os[j]].x })
+	portUp := map[[2]int]float64{}   // (lower, slot in its up list) → x
+	portDown := map[[2]int]float64{} // (upper, slot in its down list) → x
+	spread := func(id int, others []int, put func(slot int, x float64)) {
+		order := make([]int, len(others))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(i, j int) bool { return l.nodes[others[order[i]]].x < l.nodes[others[order[j]]].x })
 		n := l.nodes[id]
-		for i, o := range os {
+		for i, slot := range order {
 			x := n.x
-			if !n.dummy() && len(os) > 1 {
-				span := math.Min(n.w-12, float64(len(os)-1)*svgPortGap)
-				x = n.x - span/2 + span*float64(i)/float64(len(os)-1)
+			if !n.dummy() && len(order) > 1 {
+				span := math.Min(n.w-12, float64(len(order)-1)*svgPortGap)
+				x = n.x - span/2 + span*float64(i)/float64(len(order)-1)
 			}
-			put(o, offX+x)
+			put(slot, offX+x)
 		}
 	}
 	for id := range l.nodes {
-		spread(id, l.nodes[id].up, func(o int, x float64) { portUp[[2]int{id, o}] = x })
-		spread(id, l.nodes[id].down, func(o int, x float64) { portDown[[2]int{o, id}] = x })
+		spread(id, l.nodes[id].up, func(slot int, x float64) { portUp[[2]int{id, slot}] = x })
+		spread(id, l.nodes[id].down, func(slot int, x float64) { portDown[[2]int{id, slot}] = x })
 	}
 	// A box with one edge on a side meets it straight when the other end
 	// is over the box.
@@ -132,19 +138,19 @@ func LatticeSVG(g *promote.Graph) string {
 	}
 	for id, n := range l.nodes {
 		if len(n.up) == 1 {
-			k := [2]int{id, n.up[0]}
-			if over(id, portDown[k]) {
-				portUp[k] = portDown[k]
-			} else if len(l.nodes[n.up[0]].down) == 1 && over(n.up[0], portUp[k]) {
-				portDown[k] = portUp[k]
+			ku, kd := [2]int{id, 0}, [2]int{n.up[0], n.upPeer[0]}
+			if over(id, portDown[kd]) {
+				portUp[ku] = portDown[kd]
+			} else if len(l.nodes[n.up[0]].down) == 1 && over(n.up[0], portUp[ku]) {
+				portDown[kd] = portUp[ku]
 			}
 		}
 		if len(n.down) == 1 {
-			k := [2]int{n.down[0], id}
-			if over(id, portUp[k]) {
-				portDown[k] = portUp[k]
-			} else if len(l.nodes[n.down[0]].up) == 1 && over(n.down[0], portDown[k]) {
-				portUp[k] = portDown[k]
+			kd, ku := [2]int{id, 0}, [2]int{n.down[0], n.downPeer[0]}
+			if over(id, portUp[ku]) {
+				portDown[kd] = portUp[ku]
+			} else if len(l.nodes[n.down[0]].up) == 1 && over(n.down[0], portDown[kd]) {
+				portUp[ku] = portDown[kd]
 			}
 		}
 	}
@@ -157,8 +163,9 @@ func LatticeSVG(g *promote.Graph) string {
 			u, v := path[k], path[k+1]
 			// From the top of the lower box (or dummy band) to the bottom
 			// of the upper one.
-			x0, y0 := portUp[[2]int{u, v}], boxY(u)
-			x1, y1 := portDown[[2]int{u, v}], boxY(v)+svgNodeH
+			iu := l.slots[e][k]
+			x0, y0 := portUp[[2]int{u, iu}], boxY(u)
+			x1, y1 := portDown[[2]int{v, l.nodes[u].upPeer[iu]}], boxY(v)+svgNodeH
 			pts = append(pts, pt{x0, y0}, pt{x1, y1})
 		}
 		if l.flipped[e] {

@@ -208,7 +208,9 @@ func writeLegend(b *strings.Builder, t *promote.Table, width int) {
 	if t.Errors() > 0 {
 		parts = append(parts, errMark+" error (the policy refuses)")
 	}
-	parts = append(parts, "? weak")
+	if tableHasWeak(t) {
+		parts = append(parts, "? weak")
+	}
 	var lits []string
 	for _, h := range t.Headers {
 		if h.IsLiteral() {
@@ -218,15 +220,32 @@ func writeLegend(b *strings.Builder, t *promote.Table, width int) {
 	if len(lits) > 0 {
 		parts = append(parts, strings.Join(lits, ", "))
 	}
-	b.WriteByte('\n')
-	b.WriteString(wrap(strings.Join(parts, " · "), width, ""))
-	b.WriteByte('\n')
+	if len(parts) > 0 {
+		b.WriteByte('\n')
+		b.WriteString(wrap(strings.Join(parts, " · "), width, ""))
+		b.WriteByte('\n')
+	}
 	for _, h := range t.Headers {
 		if h.Note != "" {
 			b.WriteString(wrap("* "+h.String()+": "+h.Note, width, "  "))
 			b.WriteByte('\n')
 		}
 	}
+}
+
+// tableHasWeak reports whether a weak type appears in t.
+func tableHasWeak(t *promote.Table) bool {
+	for i, h := range t.Headers {
+		if h.Type.Weak {
+			return true
+		}
+		for _, c := range t.Cells[i] {
+			if c.Err == nil && c.Result.Type.Weak {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // wrap breaks s into lines of at most width runes at spaces; lines after
@@ -375,10 +394,15 @@ func DiffText(d *promote.Diff, opts Options) string {
 	for _, l := range lines {
 		row(l.expr, l.p, l.q, l.note)
 	}
+	var legend []string
 	if d.P.Errors()+d.Q.Errors() > 0 {
-		b.WriteString("\n" + errMark + " error (the policy refuses) · ? weak\n")
-	} else {
-		b.WriteString("\n? weak\n")
+		legend = append(legend, errMark+" error (the policy refuses)")
+	}
+	if tableHasWeak(d.P) || tableHasWeak(d.Q) {
+		legend = append(legend, "? weak")
+	}
+	if len(legend) > 0 {
+		b.WriteString("\n" + strings.Join(legend, " · ") + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/promote"
 )
 
@@ -444,5 +445,61 @@ func TestLayoutCrossings(t *testing.T) {
 	l = newLayout(2, func(int) float64 { return 5 }, []promote.Edge{{From: 0, To: 1}, {From: 1, To: 0}}, 2, 1)
 	if l.flipped[0] == l.flipped[1] {
 		t.Errorf("cycle: flipped %v", l.flipped)
+	}
+}
+
+// rightWins is a toy policy whose a + b is b: every pair promotes both
+// ways, so its graph has cycles, which the drawings break by drawing some
+// edges downwards.
+type rightWins struct{}
+
+func (rightWins) Name() string  { return "right" }
+func (rightWins) Title() string { return "the right operand wins" }
+func (rightWins) DTypes() []dtypes.DType {
+	return []dtypes.DType{dtypes.I8, dtypes.I16, dtypes.F32}
+}
+func (rightWins) Check(d dtypes.DType) (dtypes.DType, string, error) { return d, "", nil }
+func (rightWins) Literal(v promote.Scalar) (dtypes.Type, error) {
+	return dtypes.Strong(dtypes.I32), nil
+}
+func (rightWins) ArrayLiteral(k promote.ScalarKind) (dtypes.Type, error) {
+	return dtypes.Strong(dtypes.I32), nil
+}
+func (rightWins) Convert(v promote.Scalar, d dtypes.DType) error { return nil }
+func (rightWins) Binary(op promote.BinaryOp, x, y promote.Operand) (promote.Result, error) {
+	return promote.Result{Type: y.Type, Compute: y.Type.DType}, nil
+}
+func (rightWins) Unary(op promote.UnaryOp, x promote.Operand) (promote.Result, error) {
+	return promote.Result{Type: x.Type, Compute: x.Type.DType}, nil
+}
+func (rightWins) Host() promote.Host { return promote.Python }
+
+func TestCyclicGraph(t *testing.T) {
+	g := promote.NewGraph(rightWins{}, promote.Where, false)
+	if len(g.Edges) != 6 || g.Reduced {
+		t.Fatalf("right-wins graph: %d edges, reduced %v", len(g.Edges), g.Reduced)
+	}
+	s := LatticeText(g, Options{})
+	up, down := strings.Count(s, "▲"), strings.Count(s, "▼")
+	if up+down != 6 || down == 0 {
+		t.Errorf("%d arrowheads up and %d down for 6 edges, some against the layers:\n%s", up, down, s)
+	}
+	if !strings.Contains(s, "the relation has cycles, so every edge is shown") {
+		t.Errorf("the text does not say the graph has cycles:\n%s", s)
+	}
+	golden(t, "lattice-cycles.txt", s+"\n")
+	root := parseXML(t, LatticeSVG(g))
+	paths := 0
+	root.walk(func(n *xmlNode) {
+		if n.XMLName.Local == "path" && n.attr("class") == "edge" {
+			paths++
+		}
+	})
+	if paths != 6 {
+		t.Errorf("%d edges drawn in the SVG, want 6", paths)
+	}
+	// No weak types and no errors: no legend line for them.
+	if s := TableText(promote.NewTable(rightWins{}, promote.Add), Options{}); strings.Contains(s, "? weak") || strings.Contains(s, "× error") {
+		t.Errorf("the legend explains marks the table does not use:\n%s", s)
 	}
 }
