@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/internal/userpolicy"
 	"github.com/tensorsh/tensorsh/internal/format"
 	"github.com/tensorsh/tensorsh/lang"
 	"github.com/tensorsh/tensorsh/promote"
@@ -137,11 +138,31 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 			var sb strings.Builder
 			fmt.Fprintf(&sb, "policy %s (%s)\n", s.policy.Name(), s.policy.Title())
 			sb.WriteString("policies:")
-			for _, n := range promote.Names() {
-				p, _ := promote.Lookup(n)
+			for _, n := range s.PolicyNames() {
+				p, _ := s.lookupPolicy(n)
 				fmt.Fprintf(&sb, "\n  %-11s %s", n, p.Title())
 			}
+			sb.WriteString("\n:policy NAME switches; :policy load FILE.go loads a user policy")
 			return text("%s", sb.String()), nil
+		}
+		if rest, ok := strings.CutPrefix(arg, "load"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			file := strings.TrimSpace(rest)
+			if file == "" {
+				return nil, fail(":policy load needs a Go file, as in :policy load examples/cpolicy.go")
+			}
+			p, err := userpolicy.Load(file, userpolicy.Options{})
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			if _, err := promote.Lookup(p.Name()); err == nil {
+				return nil, fail("%s: a user policy cannot take the name of the built-in policy %s (set const Name)", file, p.Name())
+			}
+			if s.userPolicies == nil {
+				s.userPolicies = map[string]promote.Policy{}
+			}
+			s.userPolicies[p.Name()] = p
+			s.policy = p
+			return text("policy %s (%s) loaded from %s", p.Name(), p.Title(), file), nil
 		}
 		if err := s.SetPolicy(arg); err != nil {
 			return nil, fail("%v", err)

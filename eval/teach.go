@@ -8,7 +8,6 @@ import (
 
 	"github.com/tensorsh/tensorsh/internal/format"
 	"github.com/tensorsh/tensorsh/lang"
-	"github.com/tensorsh/tensorsh/promote"
 )
 
 // A specialForm is a function that receives its argument unevaluated:
@@ -123,8 +122,8 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 	type row struct{ policy, typ, value string }
 	var rows []row
 	saved := c.s.warnings
-	for _, name := range promote.Names() {
-		p, _ := promote.Lookup(name)
+	for _, name := range c.s.PolicyNames() {
+		p, _ := c.s.lookupPolicy(name)
 		sub := &compiler{s: c.s, ctx: c.ctx, policy: p, file: c.file, src: c.src}
 		r := row{policy: name}
 		v, err := sub.compareOne(arg)

@@ -17,6 +17,15 @@ func TestExamples(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no examples: %v", err)
 	}
+	// Examples name files relative to the project root, where users run them.
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range files {
+		files[i], _ = filepath.Rel(root, mustAbs(t, f))
+	}
+	t.Chdir(root)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			code, stdout, stderr := tensorsh("--no-color", f)
@@ -40,4 +49,12 @@ func TestExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
