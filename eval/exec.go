@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/tensorsh/tensorsh/dtypes"
-	"github.com/tensorsh/tensorsh/internal/userpolicy"
 	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/internal/userpolicy"
 	"github.com/tensorsh/tensorsh/lang"
 	"github.com/tensorsh/tensorsh/promote"
 )
