@@ -206,6 +206,12 @@ func TestGraphLaws(t *testing.T) {
 	}
 }
 
+func TestGraphKindString(t *testing.T) {
+	if Semilattice.String() != "semilattice" || PromotesTo.String() != "promotes-to" {
+		t.Errorf("kinds: %s, %s", Semilattice, PromotesTo)
+	}
+}
+
 func TestGraphAssociativity(t *testing.T) {
 	// Commutative and idempotent, but (i8 + i16) + i32 ≠ i8 + (i16 + i32).
 	set := []dtypes.DType{dtypes.I8, dtypes.I16, dtypes.I32}
