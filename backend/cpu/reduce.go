@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -217,8 +218,9 @@ type source[T number | bool] struct {
 	f    *fusion
 	n    int // elements
 
-	mu  sync.Mutex
-	err error
+	mu   sync.Mutex
+	err  error
+	stop atomic.Bool // an error was recorded: the rest of the work is moot
 }
 
 // A window is one goroutine's view of a fused source: the last block it
@@ -243,6 +245,7 @@ func (s *source[T]) fail(err error) {
 		s.err = err
 	}
 	s.mu.Unlock()
+	s.stop.Store(true)
 }
 
 func (s *source[T]) failed() error {
@@ -293,12 +296,17 @@ type redOps[T number | bool] struct {
 }
 
 // pairwiseGet is ops.pairwise over [lo, lo+n) of a source.
-func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, lo, n int) T {
+// Once stop reports true (a cancelled or failed evaluation), it returns
+// at once: the result is discarded.
+func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, lo, n int) T {
 	if n <= ops.leafMax {
 		return ops.pairwise(get(lo, lo+n))
 	}
+	if stop.Load() {
+		return ops.init
+	}
 	n2 := ops.split(n)
-	return addAny(ops.pairwiseGet(get, lo, n2), ops.pairwiseGet(get, lo+n2, n-n2))
+	return addAny(ops.pairwiseGet(get, stop, lo, n2), ops.pairwiseGet(get, stop, lo+n2, n-n2))
 }
 
 // run returns fold(acc, run [lo, lo+n)) for a chunk of the reduction: a
@@ -311,12 +319,12 @@ func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add fu
 		if s.x != nil {
 			return add(acc, ops.pairwise(s.x[lo:lo+n]))
 		}
-		return add(acc, ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, lo, n))
+		return add(acc, ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, lo, n))
 	}
 	if s.x != nil {
 		return ops.fold(acc, s.x[lo:lo+n])
 	}
-	for a := lo; a < lo+n; a += blockSize {
+	for a := lo; a < lo+n && !s.stop.Load(); a += blockSize {
 		acc = ops.fold(acc, s.get(win, a, min(a+blockSize, lo+n)))
 	}
 	return acc
@@ -335,7 +343,7 @@ func (s *source[T]) parallelPairwise(ops *redOps[T], lo, n, depth int) T {
 			return ops.pairwise(s.x[lo : lo+n])
 		}
 		win := s.window()
-		return ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, lo, n)
+		return ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, lo, n)
 	}
 	n2 := ops.split(n)
 	var left T
