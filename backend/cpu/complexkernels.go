@@ -88,7 +88,7 @@ func cpowParts[F float](ar, ai, br, bi F) (F, F) {
 // atan2(im, re+1)·i.
 func clog1p(z complex128) complex128 {
 	x, y := real(z)+1, imag(z)
-	return complex(math.Log(math.Hypot(x, y)), math.Atan2(y, x))
+	return complex(logF64(math.Hypot(x, y)), math.Atan2(y, x))
 }
 
 func crsqrt(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }

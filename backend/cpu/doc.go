@@ -50,7 +50,11 @@
 // with integer exponents are computed in double-double arithmetic and
 // rounded once (correctly rounded, like glibc's pow; Go's math.Pow is an
 // ULP off for most of them), x**0.5 is sqrt(x), other powers use
-// math.Pow. Complex functions use math/cmplx in
+// math.Pow. Known gaps inherited from Go's math package for float64 (the
+// float32 results are unaffected): sin and cos are tens of ULP off near
+// multiples of π and for huge arguments, and math.Pow with a non-integer
+// exponent can be tens of ULP off; log of subnormal numbers is corrected
+// here (Go's amd64 log is not). Complex functions use math/cmplx in
 // complex128 (complex64 parts rounded once). Tests check the float32 bound
 // against float64 math for every function.
 //
