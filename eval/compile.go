@@ -413,7 +413,7 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 	if x, err = c.tensorize(x); err != nil {
 		return nil, err
 	}
-	if x.kind == ShapeValue || x.kind == LiteralValue || x.kind != TensorValue {
+	if x.kind != TensorValue {
 		if x.kind == ShapeValue && len(e.Indices) == 1 {
 			return c.indexShape(x, e.Indices[0])
 		}
@@ -495,12 +495,10 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 	}
 	addFull(rank - dim)
 	var sliced []int
-	for k, s := range slices {
-		if s.Drop {
-			continue
+	for _, s := range slices {
+		if !s.Drop {
+			sliced = append(sliced, sliceLen(s))
 		}
-		_ = k
-		sliced = append(sliced, sliceLen(s))
 	}
 	n := &backend.Node{Op: backend.OpSlice, DType: x.node.DType, Shape: sliced, Args: []*backend.Node{x.node}, Slices: slices}
 	if len(newAxes) > 0 {
