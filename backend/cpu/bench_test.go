@@ -84,6 +84,10 @@ func BenchmarkSumMul(b *testing.B) {
 
 const bigN = 10_000_000
 
+// warmups is how many untimed runs come before the timed ones (as in
+// bench/compare.py).
+const warmups = 6
+
 // randF32 returns n uniform float32s in [0, 1) (the same distribution as
 // NumPy's rng.random).
 func randF32(rng *rand.Rand, n int) []float32 {
@@ -103,8 +107,13 @@ func bigInput(rng *rand.Rand, shape ...int) *backend.Node {
 // what a busy machine cannot inflate by time-sharing).
 func benchMedian(b *testing.B, bytes int64, fn func() error) {
 	b.Helper()
-	if err := fn(); err != nil { // warm up
-		b.Fatal(err)
+	// Warm up until the heap has grown to its steady size: the first
+	// results land on memory the process never touched, and first-touch
+	// page faults are slow (several µs a page on some virtual machines).
+	for range warmups {
+		if err := fn(); err != nil {
+			b.Fatal(err)
+		}
 	}
 	b.SetBytes(bytes)
 	var ts []time.Duration

@@ -65,39 +65,51 @@ func expCore(x float64) float64 {
 	return math.Float64frombits(math.Float64bits(p) + uint64(int64(k))<<52)
 }
 
-// Cephes' rational approximation of tanh on |x| < 0.625 (the one Go's
-// math.Tanh uses): tanh x = x + x·z·P(z)/Q(z), z = x².
-const (
-	tanhP0 = -9.64399179425052238628e-1
-	tanhP1 = -9.92877231001918586564e1
-	tanhP2 = -1.61468768441708447952e3
-	tanhQ0 = 1.12811678491632931402e2
-	tanhQ1 = 2.23548839060100448583e3
-	tanhQ2 = 4.84406305325125486048e3
-)
+// expm1Core returns e^y - 1 for y in [0, 40]: y = k·ln 2 + r as in
+// expCore, u = r·(1 + r/2 + … + r^12/13!) = e^r - 1 to full relative
+// precision (no 1 is added, so nothing cancels for small y), then
+// e^y - 1 = 2^k·u + (2^k - 1) in one FMA.
+func expm1Core(y float64) float64 {
+	k := math.RoundToEven(y * log2e)
+	r := math.FMA(-k, ln2Hi, y)
+	r = math.FMA(-k, ln2Lo, r)
+	c := &expCoef
+	r2 := r * r
+	r4 := r2 * r2
+	r8 := r4 * r4
+	u0 := math.FMA(c[5], r, c[4])
+	u1 := math.FMA(c[7], r, c[6])
+	u2 := math.FMA(c[9], r, c[8])
+	u3 := math.FMA(c[11], r, c[10])
+	u4 := math.FMA(c[13], r, c[12])
+	v0 := math.FMA(u1, r2, u0)
+	v1 := math.FMA(u3, r2, u2)
+	w0 := math.FMA(v1, r4, v0)
+	p := math.FMA(u4, r8, w0)
+	p = math.FMA(p, r, c[3])
+	p = math.FMA(p, r, c[2])
+	p = math.FMA(p, r, c[1])
+	u := p * r
+	if k != k {
+		return u // NaN
+	}
+	s := math.Float64frombits(uint64(1023+int64(k)) << 52) // 2^k
+	return math.FMA(u, s, s-1)
+}
 
 // tanh64 returns tanh x in float64 to within a few ULP (tests check 4
-// against math.Tanh), so that rounding it to float32 gives the correctly
-// rounded float32 tanh except when the exact value lies within about
-// 2^-26 float32 ULP of a rounding boundary:
+// against a 160-bit reference), so that rounding it to float32 gives the
+// correctly rounded float32 tanh except when the exact value lies within
+// about 2^-26 float32 ULP of a rounding boundary:
 //
-//	|x| >= 0.625: (e-1)/(e+1), e = exp(2·min(|x|, 20))
-//	|x| <  0.625: |x|·(Q(z) + z·P(z)) / Q(z)
+//	tanh |x| = em / (em + 2), em = e^(2·min(|x|, 20)) - 1
 //
-// with the sign of x put back (so tanh(-0) = -0, tanh(±inf) = ±1).
+// with the sign of x put back (so tanh(-0) = -0, tanh(±inf) = ±1, and
+// NaN stays NaN). One formula for every x: no branch in the vector loop.
 func tanh64(x float64) float64 {
 	ax := math.Abs(x)
-	var num, den float64
-	if ax >= 0.625 {
-		e := expCore(math.Min(ax, 20) * 2)
-		num, den = e-1, e+1
-	} else {
-		z := ax * ax
-		pz := math.FMA(math.FMA(tanhP0, z, tanhP1), z, tanhP2)
-		qz := math.FMA(math.FMA(z+tanhQ0, z, tanhQ1), z, tanhQ2)
-		num, den = ax*math.FMA(z, pz, qz), qz
-	}
-	t := num / den
+	em := expm1Core(2 * math.Min(ax, 20))
+	t := em / (em + 2)
 	return math.Float64frombits(math.Float64bits(t) | math.Float64bits(x)&(1<<63))
 }
 

@@ -198,13 +198,16 @@ func TestTanh64Accuracy(t *testing.T) {
 	worst := 0.0
 	for i := range 20000 {
 		var x float64
-		switch i % 3 {
+		switch i % 4 {
 		case 0:
 			x = rng.NormFloat64()
 		case 1:
 			x = (rng.Float64() - 0.5) * 1.3
+		case 2:
+			x = rng.Float64() * 19
 		default:
-			x = float64(float32(rng.NormFloat64() * 6))
+			// Near the points where k (the power of 2 in e^2x) changes.
+			x = (float64(rng.Intn(50)) + 0.5) * math.Ln2 / 2 * (1 + (rng.Float64()-0.5)*1e-6)
 		}
 		if x == 0 || math.Abs(x) > 19 {
 			continue
@@ -217,7 +220,7 @@ func TestTanh64Accuracy(t *testing.T) {
 		}
 	}
 	t.Logf("worst %.3f ULP", worst)
-	for _, x := range []float64{0, negz, 20, -20, 100, inf, -inf, 1e-300, -1e-300, 0.625, -0.625} {
+	for _, x := range []float64{0, negz, 20, -20, 100, inf, -inf, 1e-300, -1e-300, 0.625, -0.625, 1e-45, 0x1p-149} {
 		if got, want := tanh64(x), math.Tanh(x); !same(got, want) && math.Abs(got-want) > 4*math.Abs(want)*0x1p-53 {
 			t.Errorf("tanh64(%v) = %v, math.Tanh %v", x, got, want)
 		}
