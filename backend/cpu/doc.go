@@ -53,7 +53,7 @@
 // 2^-26 ULP of a rounding boundary. All but tanh use Go's math package
 // (within 1 ULP in float64, so within 2^-29 float32 ULP of a boundary).
 // tanh uses its own vectorised float64 evaluation, em/(em+2) with
-// em = e^(2|x|) - 1 (tanh64 in simd.go), within 3 float64 ULP of the exact
+// em = e^(2|x|) - 1 (tanh64 in simd.go), within 4 float64 ULP of the exact
 // value; on every one of the 2^32 float32 inputs it gives the bits of
 // float32(math.Tanh(x)). For float64 they have the
 // accuracy of Go's math package: within 1 ULP for exp, log, log1p, sin,
