@@ -266,6 +266,23 @@ func (r *runner) alloc(d dtypes.DType, n int) (any, error) {
 	return newStorage(d, n), nil
 }
 
+// allocFull is alloc for storage the caller writes in full before it is
+// read: large storage is not cleared first (see newStorageFull).
+func (r *runner) allocFull(d dtypes.DType, n int) (any, error) {
+	if err := r.reserve(n, elemSize(d)); err != nil {
+		return nil, err
+	}
+	return newStorageFull(d, n), nil
+}
+
+// allocBufFull is allocBuf for a buffer the caller writes in full.
+func (r *runner) allocBufFull(ct ctype, n int) (any, error) {
+	if err := r.reserve(n, ctSize(ct)); err != nil {
+		return nil, err
+	}
+	return newBufFull(ct, n), nil
+}
+
 // allocBuf is alloc for a compute buffer.
 func (r *runner) allocBuf(ct ctype, n int) (any, error) {
 	if err := r.reserve(n, ctSize(ct)); err != nil {

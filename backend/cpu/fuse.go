@@ -195,7 +195,7 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := r.alloc(n.DType, size)
+	data, err := r.allocFull(n.DType, size)
 	if err != nil {
 		return nil, err
 	}

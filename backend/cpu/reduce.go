@@ -38,7 +38,7 @@ func (r *runner) computeBuf(v *view) (any, error) {
 		return sliceBuf(v.data, v.off, v.off+n), nil
 	}
 	initTables()
-	buf, err := r.allocBuf(computeOf(v.dtype), n)
+	buf, err := r.allocBufFull(computeOf(v.dtype), n)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (r *runner) finish(buf any, from, to dtypes.DType, shape []int) (*view, err
 	if from == to && identityStorage(to) {
 		return contigView(to, buf, shape), nil
 	}
-	data, err := r.alloc(to, n)
+	data, err := r.allocFull(to, n)
 	if err != nil {
 		return nil, err
 	}
@@ -1082,13 +1082,13 @@ func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
 		out32 []float32 // float32, or narrow values as float32
 	)
 	if exact {
-		buf, err := r.allocBuf(ctF64, size)
+		buf, err := r.allocBufFull(ctF64, size)
 		if err != nil {
 			return nil, err
 		}
 		out64 = buf.([]float64)
 	} else {
-		buf, err := r.allocBuf(ctF32, size)
+		buf, err := r.allocBufFull(ctF32, size)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -517,4 +518,67 @@ func storeSeg(d dtypes.DType, data any, pos int, src any) {
 	default:
 		panic(fmt.Sprintf("cpu: bad storage %T", data))
 	}
+}
+
+// rawMin is the size in bytes from which newStorageFull does not clear
+// the memory it returns.
+const rawMin = 1 << 20
+
+// newStorageFull is newStorage for storage the caller writes in full
+// before anything reads it: large storage is not cleared first.
+func newStorageFull(d dtypes.DType, n int) any {
+	size := n * elemSize(d)
+	if size < rawMin {
+		return newStorage(d, n)
+	}
+	p := rawBytes(size)
+	switch d {
+	case dtypes.F16, dtypes.BF16:
+		return unsafe.Slice((*uint16)(p), n)
+	case dtypes.F8E4M3, dtypes.F8E5M2:
+		return unsafe.Slice((*uint8)(p), n)
+	}
+	return rawBuf(computeOf(d), p, n)
+}
+
+// newBufFull is newBuf for a buffer the caller writes in full.
+func newBufFull(ct ctype, n int) any {
+	size := n * ctSize(ct)
+	if size < rawMin {
+		return newBuf(ct, n)
+	}
+	return rawBuf(ct, rawBytes(size), n)
+}
+
+// rawBuf returns the memory at p as a buffer of n elements of type ct.
+func rawBuf(ct ctype, p unsafe.Pointer, n int) any {
+	switch ct {
+	case ctBool:
+		return unsafe.Slice((*bool)(p), n)
+	case ctI8:
+		return unsafe.Slice((*int8)(p), n)
+	case ctI16:
+		return unsafe.Slice((*int16)(p), n)
+	case ctI32:
+		return unsafe.Slice((*int32)(p), n)
+	case ctI64:
+		return unsafe.Slice((*int64)(p), n)
+	case ctU8:
+		return unsafe.Slice((*uint8)(p), n)
+	case ctU16:
+		return unsafe.Slice((*uint16)(p), n)
+	case ctU32:
+		return unsafe.Slice((*uint32)(p), n)
+	case ctU64:
+		return unsafe.Slice((*uint64)(p), n)
+	case ctF32:
+		return unsafe.Slice((*float32)(p), n)
+	case ctF64:
+		return unsafe.Slice((*float64)(p), n)
+	case ctC64:
+		return unsafe.Slice((*complex64)(p), n)
+	case ctC128:
+		return unsafe.Slice((*complex128)(p), n)
+	}
+	panic("cpu: bad ctype")
 }

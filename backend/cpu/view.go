@@ -257,7 +257,7 @@ func (r *runner) concat(n *backend.Node, size int) (*view, error) {
 	if total != n.Shape[ax] {
 		return nil, fmt.Errorf("cpu: concat: operands give %d along axis %d, result has %d", total, ax, n.Shape[ax])
 	}
-	data, err := r.alloc(n.DType, size)
+	data, err := r.allocFull(n.DType, size)
 	if err != nil {
 		return nil, err
 	}
@@ -276,7 +276,7 @@ func (r *runner) concat(n *backend.Node, size int) (*view, error) {
 
 // materialize returns a contiguous copy of v.
 func (r *runner) materialize(v *view) (*view, error) {
-	data, err := r.alloc(v.dtype, v.size())
+	data, err := r.allocFull(v.dtype, v.size())
 	if err != nil {
 		return nil, err
 	}
