@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"math/rand"
 	"runtime"
 	"testing"
@@ -47,6 +48,17 @@ func TestLargeResultsFullyWritten(t *testing.T) {
 		opts := []Option{Workers(w)}
 		poisonHeap()
 		check("a*b+a", vals(run(t, nb(backend.OpAdd, nb(backend.OpMul, a, b), a), opts...)), func(i int) float64 { return av[i]*bv[i] + av[i] })
+		// Large enough to be written with non-temporal stores.
+		big := 5_000_000
+		bigA := in(raw(dtypes.F32, []int{big}, randF32(rng, big)))
+		poisonHeap()
+		got := run(t, nb(backend.OpMul, nb(backend.OpSub, bigA, bigA), bigA), opts...).Data.([]float32)
+		x := bigA.Tensor.Data.([]float32)
+		for i, g := range got {
+			if want := (x[i] - x[i]) * x[i]; g != want || math.Signbit(float64(g)) != math.Signbit(float64(want)) {
+				t.Fatalf("(a-a)*a [%d] = %v, want %v", i, g, want)
+			}
+		}
 		poisonHeap()
 		check("f16(a-b)", vals(run(t, cast(nb(backend.OpSub, a, b), dtypes.F16), opts...)), func(i int) float64 { return av[i] - bv[i] })
 		poisonHeap()

@@ -18,6 +18,12 @@ import (
 // pass over memory and no full-size temporaries. Blocks are spread over
 // the backend's workers.
 
+// streamMin is the size in bytes from which fused results are written
+// with non-temporal stores: half the last-level cache of common CPUs, so
+// that such a result would mostly not stay in the cache anyway, and
+// skipping the read of its lines before they are written pays.
+const streamMin = 16 << 20
+
 // minRow is the shortest last axis along which fused blocks stop at row
 // ends (shorter rows would make blocks too small).
 const minRow = 1024
@@ -135,17 +141,19 @@ type op struct {
 	ct    ctype
 	args  []fnode
 	k     kfn
+	kNT   kfn          // k with non-temporal stores, or nil
 	round dtypes.DType // narrow dtype the results are rounded to, or Invalid
 }
 
 func (o *op) eval(w *worker, off, cnt int) (any, error) {
-	return o.evalInto(w, off, cnt, o.f(w, cnt))
+	return o.evalInto(w, off, cnt, o.f(w, cnt), o.k)
 }
 
 // evalInto computes the node's values at [off, off+cnt) into d, a buffer
 // of its compute type and length cnt (the output storage itself for a
-// root stored in its compute type).
-func (o *op) evalInto(w *worker, off, cnt int, d any) (any, error) {
+// root stored in its compute type), with the kernel k (o.k, or its
+// streaming form o.kNT).
+func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
 	if w.bufs[o.id] == nil {
 		o.f(w, cnt)
 	}
@@ -157,7 +165,7 @@ func (o *op) evalInto(w *worker, off, cnt int, d any) (any, error) {
 		}
 		argv[i] = v
 	}
-	if err := o.k(d, argv); err != nil {
+	if err := k(d, argv); err != nil {
 		return nil, err
 	}
 	if o.round != dtypes.Invalid {
@@ -212,6 +220,15 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	rowLen := f.shape[len(f.shape)-1]
 	rootOp, direct := root.(*op)
 	direct = direct && identityStorage(n.DType)
+	var rootK kfn
+	if direct {
+		rootK = rootOp.k
+		// A large result is written around the cache when the root's
+		// kernel has a streaming form (see streamMin).
+		if rootOp.kNT != nil && rootOp.round == dtypes.Invalid && size*elemSize(n.DType) >= streamMin {
+			rootK = rootOp.kNT
+		}
+	}
 	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
 		w := workers[wi]
 		for off, cnt := lo, 0; off < hi; off += cnt {
@@ -223,7 +240,7 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 			}
 			if direct {
 				// Compute straight into the result.
-				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(data, off, off+cnt)); err != nil {
+				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(data, off, off+cnt), rootK); err != nil {
 					return err
 				}
 				continue
@@ -315,7 +332,8 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	if err != nil {
 		return nil, err
 	}
-	var node fnode = &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k, round: roundingFor(n.Op, natural)}
+	var node fnode = &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k,
+		kNT: streamKernel(n.Op, computeOf(natural)), round: roundingFor(n.Op, natural)}
 	if natural != n.DType {
 		// The plan asks for another result dtype than the operation
 		// gives (say, a float16 result of a float32 computation):

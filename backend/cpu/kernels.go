@@ -79,6 +79,35 @@ func vectorF32Kernel(o backend.Op) kfn {
 	return nil
 }
 
+// streamKernel returns the kernel of o on compute type ct with
+// non-temporal stores (for a large result, see streamMin), or nil.
+func streamKernel(o backend.Op, ct ctype) kfn {
+	var c byte
+	switch o {
+	case backend.OpAdd:
+		c = '+'
+	case backend.OpSub:
+		c = '-'
+	case backend.OpMul:
+		c = '*'
+	case backend.OpDiv:
+		c = '/'
+	default:
+		return nil
+	}
+	switch ct {
+	case ctF32:
+		if f := binaryF32NT(c); f != nil {
+			return bin(f)
+		}
+	case ctF64:
+		if f := binaryF64NT(c); f != nil {
+			return bin(f)
+		}
+	}
+	return nil
+}
+
 // vectorF64Kernel returns the vector kernel of o on float64, or nil.
 func vectorF64Kernel(o backend.Op) kfn {
 	switch o {

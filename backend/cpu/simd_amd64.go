@@ -36,6 +36,30 @@ func mulF64AVX2(d, a, b []float64)
 func divF64AVX2(d, a, b []float64)
 
 //go:noescape
+func addF32AVX2NT(d, a, b []float32)
+
+//go:noescape
+func subF32AVX2NT(d, a, b []float32)
+
+//go:noescape
+func mulF32AVX2NT(d, a, b []float32)
+
+//go:noescape
+func divF32AVX2NT(d, a, b []float32)
+
+//go:noescape
+func addF64AVX2NT(d, a, b []float64)
+
+//go:noescape
+func subF64AVX2NT(d, a, b []float64)
+
+//go:noescape
+func mulF64AVX2NT(d, a, b []float64)
+
+//go:noescape
+func divF64AVX2NT(d, a, b []float64)
+
+//go:noescape
 func tanhF32AVX2(d, a []float32)
 
 //go:noescape
@@ -97,6 +121,44 @@ func binaryF32(op byte) func(d, a, b []float32) {
 		f = divF32AVX2
 	}
 	return func(d, a, b []float32) { f(d, a[:len(d)], b[:len(d)]) }
+}
+
+// binaryF32NT returns binaryF32(op) with non-temporal stores, or nil.
+func binaryF32NT(op byte) func(d, a, b []float32) {
+	if !haveAVX2 {
+		return nil
+	}
+	var f func(d, a, b []float32)
+	switch op {
+	case '+':
+		f = addF32AVX2NT
+	case '-':
+		f = subF32AVX2NT
+	case '*':
+		f = mulF32AVX2NT
+	case '/':
+		f = divF32AVX2NT
+	}
+	return func(d, a, b []float32) { f(d, a[:len(d)], b[:len(d)]) }
+}
+
+// binaryF64NT returns binaryF64(op) with non-temporal stores, or nil.
+func binaryF64NT(op byte) func(d, a, b []float64) {
+	if !haveAVX2 {
+		return nil
+	}
+	var f func(d, a, b []float64)
+	switch op {
+	case '+':
+		f = addF64AVX2NT
+	case '-':
+		f = subF64AVX2NT
+	case '*':
+		f = mulF64AVX2NT
+	case '/':
+		f = divF64AVX2NT
+	}
+	return func(d, a, b []float64) { f(d, a[:len(d)], b[:len(d)]) }
 }
 
 // binaryF64 returns the vector loop of a float64 operation (+ - * /).

@@ -48,6 +48,62 @@ done:
 	VZEROUPPER
 	RET
 
+// func addF32AVX2NT(d, a, b []float32): addF32AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·addF32AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VADDSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   tail
+loop:
+	VMOVUPS (SI)(AX*1), Y0
+	VMOVUPS 32(SI)(AX*1), Y1
+	VMOVUPS 64(SI)(AX*1), Y2
+	VMOVUPS 96(SI)(AX*1), Y3
+	VADDPS (DX)(AX*1), Y0, Y0
+	VADDPS 32(DX)(AX*1), Y1, Y1
+	VADDPS 64(DX)(AX*1), Y2, Y2
+	VADDPS 96(DX)(AX*1), Y3, Y3
+	VMOVNTPS Y0, (DI)(AX*1)
+	VMOVNTPS Y1, 32(DI)(AX*1)
+	VMOVNTPS Y2, 64(DI)(AX*1)
+	VMOVNTPS Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $32, BX
+	JNZ  loop
+tail:
+	ANDQ $31, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VADDSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subF32AVX2(d, a, b []float32)
 //
 //	for i := range d {
@@ -89,6 +145,62 @@ tailloop:
 	DECQ CX
 	JNZ  tailloop
 done:
+	VZEROUPPER
+	RET
+
+// func subF32AVX2NT(d, a, b []float32): subF32AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·subF32AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VSUBSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   tail
+loop:
+	VMOVUPS (SI)(AX*1), Y0
+	VMOVUPS 32(SI)(AX*1), Y1
+	VMOVUPS 64(SI)(AX*1), Y2
+	VMOVUPS 96(SI)(AX*1), Y3
+	VSUBPS (DX)(AX*1), Y0, Y0
+	VSUBPS 32(DX)(AX*1), Y1, Y1
+	VSUBPS 64(DX)(AX*1), Y2, Y2
+	VSUBPS 96(DX)(AX*1), Y3, Y3
+	VMOVNTPS Y0, (DI)(AX*1)
+	VMOVNTPS Y1, 32(DI)(AX*1)
+	VMOVNTPS Y2, 64(DI)(AX*1)
+	VMOVNTPS Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $32, BX
+	JNZ  loop
+tail:
+	ANDQ $31, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VSUBSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -136,6 +248,62 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulF32AVX2NT(d, a, b []float32): mulF32AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·mulF32AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VMULSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   tail
+loop:
+	VMOVUPS (SI)(AX*1), Y0
+	VMOVUPS 32(SI)(AX*1), Y1
+	VMOVUPS 64(SI)(AX*1), Y2
+	VMOVUPS 96(SI)(AX*1), Y3
+	VMULPS (DX)(AX*1), Y0, Y0
+	VMULPS 32(DX)(AX*1), Y1, Y1
+	VMULPS 64(DX)(AX*1), Y2, Y2
+	VMULPS 96(DX)(AX*1), Y3, Y3
+	VMOVNTPS Y0, (DI)(AX*1)
+	VMOVNTPS Y1, 32(DI)(AX*1)
+	VMOVNTPS Y2, 64(DI)(AX*1)
+	VMOVNTPS Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $32, BX
+	JNZ  loop
+tail:
+	ANDQ $31, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VMULSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divF32AVX2(d, a, b []float32)
 //
 //	for i := range d {
@@ -177,6 +345,62 @@ tailloop:
 	DECQ CX
 	JNZ  tailloop
 done:
+	VZEROUPPER
+	RET
+
+// func divF32AVX2NT(d, a, b []float32): divF32AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·divF32AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VDIVSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   tail
+loop:
+	VMOVUPS (SI)(AX*1), Y0
+	VMOVUPS 32(SI)(AX*1), Y1
+	VMOVUPS 64(SI)(AX*1), Y2
+	VMOVUPS 96(SI)(AX*1), Y3
+	VDIVPS (DX)(AX*1), Y0, Y0
+	VDIVPS 32(DX)(AX*1), Y1, Y1
+	VDIVPS 64(DX)(AX*1), Y2, Y2
+	VDIVPS 96(DX)(AX*1), Y3, Y3
+	VMOVNTPS Y0, (DI)(AX*1)
+	VMOVNTPS Y1, 32(DI)(AX*1)
+	VMOVNTPS Y2, 64(DI)(AX*1)
+	VMOVNTPS Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $32, BX
+	JNZ  loop
+tail:
+	ANDQ $31, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VDIVSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -224,6 +448,62 @@ done:
 	VZEROUPPER
 	RET
 
+// func addF64AVX2NT(d, a, b []float64): addF64AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·addF64AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VADDSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JZ   tail
+loop:
+	VMOVUPD (SI)(AX*1), Y0
+	VMOVUPD 32(SI)(AX*1), Y1
+	VMOVUPD 64(SI)(AX*1), Y2
+	VMOVUPD 96(SI)(AX*1), Y3
+	VADDPD (DX)(AX*1), Y0, Y0
+	VADDPD 32(DX)(AX*1), Y1, Y1
+	VADDPD 64(DX)(AX*1), Y2, Y2
+	VADDPD 96(DX)(AX*1), Y3, Y3
+	VMOVNTPD Y0, (DI)(AX*1)
+	VMOVNTPD Y1, 32(DI)(AX*1)
+	VMOVNTPD Y2, 64(DI)(AX*1)
+	VMOVNTPD Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $16, BX
+	JNZ  loop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VADDSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subF64AVX2(d, a, b []float64)
 //
 //	for i := range d {
@@ -265,6 +545,62 @@ tailloop:
 	DECQ CX
 	JNZ  tailloop
 done:
+	VZEROUPPER
+	RET
+
+// func subF64AVX2NT(d, a, b []float64): subF64AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·subF64AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VSUBSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JZ   tail
+loop:
+	VMOVUPD (SI)(AX*1), Y0
+	VMOVUPD 32(SI)(AX*1), Y1
+	VMOVUPD 64(SI)(AX*1), Y2
+	VMOVUPD 96(SI)(AX*1), Y3
+	VSUBPD (DX)(AX*1), Y0, Y0
+	VSUBPD 32(DX)(AX*1), Y1, Y1
+	VSUBPD 64(DX)(AX*1), Y2, Y2
+	VSUBPD 96(DX)(AX*1), Y3, Y3
+	VMOVNTPD Y0, (DI)(AX*1)
+	VMOVNTPD Y1, 32(DI)(AX*1)
+	VMOVNTPD Y2, 64(DI)(AX*1)
+	VMOVNTPD Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $16, BX
+	JNZ  loop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VSUBSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -312,6 +648,62 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulF64AVX2NT(d, a, b []float64): mulF64AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·mulF64AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VMULSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JZ   tail
+loop:
+	VMOVUPD (SI)(AX*1), Y0
+	VMOVUPD 32(SI)(AX*1), Y1
+	VMOVUPD 64(SI)(AX*1), Y2
+	VMOVUPD 96(SI)(AX*1), Y3
+	VMULPD (DX)(AX*1), Y0, Y0
+	VMULPD 32(DX)(AX*1), Y1, Y1
+	VMULPD 64(DX)(AX*1), Y2, Y2
+	VMULPD 96(DX)(AX*1), Y3, Y3
+	VMOVNTPD Y0, (DI)(AX*1)
+	VMOVNTPD Y1, 32(DI)(AX*1)
+	VMOVNTPD Y2, 64(DI)(AX*1)
+	VMOVNTPD Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $16, BX
+	JNZ  loop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VMULSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divF64AVX2(d, a, b []float64)
 //
 //	for i := range d {
@@ -353,5 +745,61 @@ tailloop:
 	DECQ CX
 	JNZ  tailloop
 done:
+	VZEROUPPER
+	RET
+
+// func divF64AVX2NT(d, a, b []float64): divF64AVX2 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·divF64AVX2NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 32-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $31, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VDIVSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JZ   tail
+loop:
+	VMOVUPD (SI)(AX*1), Y0
+	VMOVUPD 32(SI)(AX*1), Y1
+	VMOVUPD 64(SI)(AX*1), Y2
+	VMOVUPD 96(SI)(AX*1), Y3
+	VDIVPD (DX)(AX*1), Y0, Y0
+	VDIVPD 32(DX)(AX*1), Y1, Y1
+	VDIVPD 64(DX)(AX*1), Y2, Y2
+	VDIVPD 96(DX)(AX*1), Y3, Y3
+	VMOVNTPD Y0, (DI)(AX*1)
+	VMOVNTPD Y1, 32(DI)(AX*1)
+	VMOVNTPD Y2, 64(DI)(AX*1)
+	VMOVNTPD Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	SUBQ $16, BX
+	JNZ  loop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VDIVSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
 	VZEROUPPER
 	RET

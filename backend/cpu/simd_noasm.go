@@ -19,3 +19,7 @@ func cvtI8F32(d []float32, a []int8) { cvtI8F32Go(d, a) }
 func sum8F32(a []float32) float32 { return sum8F32Go(a) }
 
 func rowMaxF32(x []float32) float32 { return rowMax(x) }
+
+func binaryF32NT(op byte) func(d, a, b []float32) { return nil }
+
+func binaryF64NT(op byte) func(d, a, b []float64) { return nil }

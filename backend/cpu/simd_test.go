@@ -281,3 +281,34 @@ func TestRowMaxF32(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamKernels checks the non-temporal forms of + - * / against the
+// Go loops, with destinations at every alignment.
+func TestStreamKernels(t *testing.T) {
+	if binaryF32NT('+') == nil {
+		t.Skip("no streaming kernels on this CPU")
+	}
+	rng := rand.New(rand.NewSource(11))
+	for _, n := range []int{0, 1, 5, 8, 31, 64, 100, 1000} {
+		for off := range 9 {
+			x, y := simdInputs(rng, n+off)[:n+off], simdInputs(rng, n+off)[:n+off]
+			d, want := make([]float32, n+off), make([]float32, n+off)
+			x64, y64 := make([]float64, n+off), make([]float64, n+off)
+			for i := range x {
+				x64[i], y64[i] = float64(x[i])*(1+1e-9), float64(y[i])
+			}
+			d64, want64 := make([]float64, n+off), make([]float64, n+off)
+			for _, op := range []byte{'+', '-', '*', '/'} {
+				binaryF32NT(op)(d[off:], x[off:], y[off:])
+				binaryF32Go(op)(want[off:], x[off:], y[off:])
+				binaryF64NT(op)(d64[off:], x64[off:], y64[off:])
+				binaryF64Go(op)(want64[off:], x64[off:], y64[off:])
+				for i := range d {
+					if !sameBits32(d[i], want[i]) || !sameBits64(d64[i], want64[i]) {
+						t.Fatalf("n=%d off=%d %c [%d]: %g %g, Go %g %g", n, off, op, i, d[i], d64[i], want[i], want64[i])
+					}
+				}
+			}
+		}
+	}
+}
