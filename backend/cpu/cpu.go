@@ -307,7 +307,7 @@ func ctSize(ct ctype) int {
 
 // reserve checks that n elements of size bytes each fit the memory limit.
 func (r *runner) reserve(n, size int) error {
-	if n > math.MaxInt64/16 {
+	if int64(n) > math.MaxInt64/16 {
 		return fmt.Errorf("out of memory: result of %d elements is too large", n)
 	}
 	need := int64(n) * int64(size)
