@@ -177,34 +177,8 @@ func (r *runner) eval(n *backend.Node) (*view, error) {
 
 // checkArgs checks the number of arguments of n.
 func checkArgs(n *backend.Node) error {
-	want := -1
-	switch {
-	case n.Op == backend.OpInput:
-		want = 0
-	case n.Op == backend.OpCast || n.Op >= backend.OpNeg && n.Op <= backend.OpIsInf:
-		want = 1
-	case n.Op >= backend.OpAdd && n.Op <= backend.OpOr:
-		want = 2
-	case n.Op == backend.OpWhere:
-		want = 3
-	case n.Op == backend.OpMatMul:
-		want = 2
-	case n.Op == backend.OpConcat:
-		if len(n.Args) == 0 {
-			return fmt.Errorf("cpu: concat needs at least one argument")
-		}
-	case n.Op < backend.NumOps:
-		want = 1
-	default:
-		return fmt.Errorf("cpu: unknown operation %v", n.Op)
-	}
-	if want >= 0 && len(n.Args) != want {
-		return fmt.Errorf("cpu: %v takes %d arguments, got %d", n.Op, want, len(n.Args))
-	}
-	for _, a := range n.Args {
-		if a == nil {
-			return fmt.Errorf("cpu: %v has a nil argument", n.Op)
-		}
+	if err := backend.CheckArgs(n); err != nil {
+		return fmt.Errorf("cpu: %v", err)
 	}
 	return nil
 }

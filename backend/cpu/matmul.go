@@ -140,7 +140,7 @@ type mmGeom struct {
 // offset of the matching matrix of an operand with batch shape in (each
 // matrix mat elements), broadcasting size-1 and missing axes.
 func broadcastOffsets(in, out []int, mat int) []int {
-	v := &view{shape: in, strides: rowMajor(in)}
+	v := &view{shape: in, strides: backend.RowMajor(in)}
 	st, _ := v.broadcastStrides(out)
 	n := backend.Size(out)
 	offs := make([]int, n)

@@ -20,23 +20,12 @@ type view struct {
 
 // tensorView returns the contiguous view of t.
 func tensorView(t *backend.Tensor) *view {
-	return &view{dtype: t.DType, data: t.Data, shape: cloneInts(t.Shape), strides: rowMajor(t.Shape)}
+	return &view{dtype: t.DType, data: t.Data, shape: cloneInts(t.Shape), strides: backend.RowMajor(t.Shape)}
 }
 
 // contigView returns a contiguous view of storage data with the given shape.
 func contigView(d dtypes.DType, data any, shape []int) *view {
-	return &view{dtype: d, data: data, shape: cloneInts(shape), strides: rowMajor(shape)}
-}
-
-// rowMajor returns the C-order strides of shape.
-func rowMajor(shape []int) []int {
-	s := make([]int, len(shape))
-	step := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		s[i] = step
-		step *= shape[i]
-	}
-	return s
+	return &view{dtype: d, data: data, shape: cloneInts(shape), strides: backend.RowMajor(shape)}
 }
 
 func (v *view) size() int { return backend.Size(v.shape) }
@@ -60,23 +49,12 @@ func (v *view) contiguous() bool {
 // broadcastStrides returns the strides that read v as if broadcast to out
 // (0 on the leading axes v lacks and on axes where v has size 1).
 func (v *view) broadcastStrides(out []int) ([]int, error) {
-	if len(v.shape) > len(out) {
-		return nil, fmt.Errorf("cannot broadcast shape %v to %v", v.shape, out)
-	}
-	s := make([]int, len(out))
-	lead := len(out) - len(v.shape)
-	for i, d := range v.shape {
-		switch {
-		case d == out[lead+i]:
-			if d != 1 {
-				s[lead+i] = v.strides[i]
-			}
-		case d == 1:
-		default:
-			return nil, fmt.Errorf("cannot broadcast shape %v to %v", v.shape, out)
-		}
-	}
-	return s, nil
+	return v.layout().BroadcastStrides(out)
+}
+
+// layout returns v's shape, strides and offset.
+func (v *view) layout() backend.Layout {
+	return backend.Layout{Shape: v.shape, Strides: v.strides, Off: v.off}
 }
 
 // structural evaluates the non-elementwise operations.
@@ -129,7 +107,7 @@ func (r *runner) reshape(n *backend.Node, size int) (*view, error) {
 			return nil, err
 		}
 	}
-	return &view{dtype: a.dtype, data: a.data, shape: cloneInts(n.Shape), strides: rowMajor(n.Shape), off: a.off}, nil
+	return &view{dtype: a.dtype, data: a.data, shape: cloneInts(n.Shape), strides: backend.RowMajor(n.Shape), off: a.off}, nil
 }
 
 func (r *runner) transpose(n *backend.Node) (*view, error) {
@@ -137,21 +115,11 @@ func (r *runner) transpose(n *backend.Node) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	perm := n.Axes
-	if len(perm) != len(a.shape) {
-		return nil, fmt.Errorf("cpu: transpose: %d axes for %d dimensions", len(perm), len(a.shape))
+	l, err := a.layout().Transpose(n.Axes)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %v", err)
 	}
-	seen := make([]bool, len(perm))
-	v := &view{dtype: a.dtype, data: a.data, off: a.off, shape: make([]int, len(perm)), strides: make([]int, len(perm))}
-	for i, p := range perm {
-		if p < 0 || p >= len(perm) || seen[p] {
-			return nil, fmt.Errorf("cpu: transpose: axes %v are not a permutation", perm)
-		}
-		seen[p] = true
-		v.shape[i] = a.shape[p]
-		v.strides[i] = a.strides[p]
-	}
-	return v, nil
+	return &view{dtype: a.dtype, data: a.data, off: l.Off, shape: l.Shape, strides: l.Strides}, nil
 }
 
 func (r *runner) broadcastTo(n *backend.Node) (*view, error) {
@@ -166,63 +134,16 @@ func (r *runner) broadcastTo(n *backend.Node) (*view, error) {
 	return &view{dtype: a.dtype, data: a.data, off: a.off, shape: cloneInts(n.Shape), strides: s}, nil
 }
 
-// sliceLen returns the number of elements Python's range(start, stop, step)
-// has.
-func sliceLen(s backend.Slice) int {
-	switch {
-	case s.Step > 0 && s.Stop > s.Start:
-		return (s.Stop - s.Start + s.Step - 1) / s.Step
-	case s.Step < 0 && s.Start > s.Stop:
-		return (s.Start - s.Stop - s.Step - 1) / -s.Step
-	}
-	return 0
-}
-
 func (r *runner) slice(n *backend.Node) (*view, error) {
 	a, err := r.argView(n)
 	if err != nil {
 		return nil, err
 	}
-	if len(n.Slices) != len(a.shape) {
-		return nil, fmt.Errorf("cpu: slice: %d slices for %d dimensions", len(n.Slices), len(a.shape))
+	l, err := a.layout().Slice(n.Slices, n.Shape)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %v", err)
 	}
-	v := &view{dtype: a.dtype, data: a.data, off: a.off}
-	empty := false
-	for i, s := range n.Slices {
-		dim := a.shape[i]
-		if s.Step == 0 {
-			return nil, fmt.Errorf("cpu: slice step cannot be zero")
-		}
-		if s.Drop {
-			if s.Start < 0 || s.Start >= dim {
-				return nil, fmt.Errorf("cpu: index %d is out of bounds for axis %d with size %d", s.Start, i, dim)
-			}
-			v.off += s.Start * a.strides[i]
-			continue
-		}
-		m := sliceLen(s)
-		if m > 0 {
-			last := s.Start + (m-1)*s.Step
-			if s.Start < 0 || s.Start >= dim || last < 0 || last >= dim {
-				return nil, fmt.Errorf("cpu: slice %d:%d:%d is out of range for axis %d with size %d", s.Start, s.Stop, s.Step, i, dim)
-			}
-			v.off += s.Start * a.strides[i]
-		} else {
-			empty = true
-		}
-		v.shape = append(v.shape, m)
-		v.strides = append(v.strides, a.strides[i]*s.Step)
-	}
-	if empty {
-		v.off = 0
-	}
-	if v.shape == nil {
-		v.shape, v.strides = []int{}, []int{}
-	}
-	if !sameShape(v.shape, n.Shape) {
-		return nil, fmt.Errorf("cpu: slice gives shape %v, plan says %v", v.shape, n.Shape)
-	}
-	return v, nil
+	return &view{dtype: a.dtype, data: a.data, off: l.Off, shape: l.Shape, strides: l.Strides}, nil
 }
 
 func (r *runner) concat(n *backend.Node, size int) (*view, error) {

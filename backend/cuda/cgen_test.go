@@ -249,7 +249,7 @@ func TestLeafKinds(t *testing.T) {
 	}
 	for _, c := range cases {
 		// A contiguous operand of the root's shape next to the one tested.
-		other := &leaf{v: view(c.root, rowMajor(c.root))}
+		other := &leaf{v: view(c.root, backend.RowMajor(c.root))}
 		other.strides, _ = other.v.broadcastStrides(c.root)
 		l := &leaf{v: c.v}
 		var err error

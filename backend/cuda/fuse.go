@@ -212,7 +212,7 @@ func (f *fusion) layout(size int) (shape []int, wide bool) {
 		st[i] = l.strides
 	}
 	shape, st = coalesce(f.root.Shape, st)
-	rm := rowMajor(shape)
+	rm := backend.RowMajor(shape)
 	elems := 0
 	for i, l := range f.leaves {
 		l.strides = st[i]

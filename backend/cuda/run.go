@@ -55,38 +55,16 @@ func (v *dview) contiguous() bool {
 
 // broadcastStrides returns the strides that read v as if broadcast to out.
 func (v *dview) broadcastStrides(out []int) ([]int, error) {
-	if len(v.shape) > len(out) {
-		return nil, fmt.Errorf("cannot broadcast shape %v to %v", v.shape, out)
-	}
-	s := make([]int, len(out))
-	lead := len(out) - len(v.shape)
-	for i, d := range v.shape {
-		switch {
-		case d == out[lead+i]:
-			if d != 1 {
-				s[lead+i] = v.strides[i]
-			}
-		case d == 1:
-		default:
-			return nil, fmt.Errorf("cannot broadcast shape %v to %v", v.shape, out)
-		}
-	}
-	return s, nil
+	return v.layout().BroadcastStrides(out)
+}
+
+// layout returns v's shape, strides and offset.
+func (v *dview) layout() backend.Layout {
+	return backend.Layout{Shape: v.shape, Strides: v.strides, Off: v.off}
 }
 
 func contigView(d dtypes.DType, buf *buffer, shape []int) *dview {
-	return &dview{dtype: d, buf: buf, shape: cloneInts(shape), strides: rowMajor(shape)}
-}
-
-// rowMajor returns the C-order strides of shape.
-func rowMajor(shape []int) []int {
-	s := make([]int, len(shape))
-	step := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		s[i] = step
-		step *= shape[i]
-	}
-	return s
+	return &dview{dtype: d, buf: buf, shape: cloneInts(shape), strides: backend.RowMajor(shape)}
 }
 
 // A runner holds the state of one Run.
@@ -272,34 +250,8 @@ func (r *runner) input(n *backend.Node, size int) (*dview, error) {
 
 // checkArgs checks the number of arguments of n.
 func checkArgs(n *backend.Node) error {
-	want := -1
-	switch {
-	case n.Op == backend.OpInput:
-		want = 0
-	case n.Op == backend.OpCast || n.Op >= backend.OpNeg && n.Op <= backend.OpIsInf:
-		want = 1
-	case n.Op >= backend.OpAdd && n.Op <= backend.OpOr:
-		want = 2
-	case n.Op == backend.OpWhere:
-		want = 3
-	case n.Op == backend.OpMatMul:
-		want = 2
-	case n.Op == backend.OpConcat:
-		if len(n.Args) == 0 {
-			return fmt.Errorf("cuda: concat needs at least one argument")
-		}
-	case n.Op < backend.NumOps:
-		want = 1
-	default:
-		return fmt.Errorf("cuda: unknown operation %v", n.Op)
-	}
-	if want >= 0 && len(n.Args) != want {
-		return fmt.Errorf("cuda: %v takes %d arguments, got %d", n.Op, want, len(n.Args))
-	}
-	for _, a := range n.Args {
-		if a == nil {
-			return fmt.Errorf("cuda: %v has a nil argument", n.Op)
-		}
+	if err := backend.CheckArgs(n); err != nil {
+		return fmt.Errorf("cuda: %v", err)
 	}
 	return nil
 }
@@ -398,7 +350,7 @@ func (r *runner) reshape(n *backend.Node, size int) (*dview, error) {
 			return nil, err
 		}
 	}
-	return &dview{dtype: a.dtype, buf: a.buf, shape: cloneInts(n.Shape), strides: rowMajor(n.Shape), off: a.off}, nil
+	return &dview{dtype: a.dtype, buf: a.buf, shape: cloneInts(n.Shape), strides: backend.RowMajor(n.Shape), off: a.off}, nil
 }
 
 func (r *runner) transpose(n *backend.Node) (*dview, error) {
@@ -406,21 +358,11 @@ func (r *runner) transpose(n *backend.Node) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	perm := n.Axes
-	if len(perm) != len(a.shape) {
-		return nil, fmt.Errorf("cuda: transpose: %d axes for %d dimensions", len(perm), len(a.shape))
+	l, err := a.layout().Transpose(n.Axes)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: %v", err)
 	}
-	seen := make([]bool, len(perm))
-	v := &dview{dtype: a.dtype, buf: a.buf, off: a.off, shape: make([]int, len(perm)), strides: make([]int, len(perm))}
-	for i, p := range perm {
-		if p < 0 || p >= len(perm) || seen[p] {
-			return nil, fmt.Errorf("cuda: transpose: axes %v are not a permutation", perm)
-		}
-		seen[p] = true
-		v.shape[i] = a.shape[p]
-		v.strides[i] = a.strides[p]
-	}
-	return v, nil
+	return &dview{dtype: a.dtype, buf: a.buf, off: l.Off, shape: l.Shape, strides: l.Strides}, nil
 }
 
 func (r *runner) broadcastTo(n *backend.Node) (*dview, error) {
@@ -435,63 +377,16 @@ func (r *runner) broadcastTo(n *backend.Node) (*dview, error) {
 	return &dview{dtype: a.dtype, buf: a.buf, off: a.off, shape: cloneInts(n.Shape), strides: s}, nil
 }
 
-// sliceLen returns the number of elements Python's range(start, stop,
-// step) has.
-func sliceLen(s backend.Slice) int {
-	switch {
-	case s.Step > 0 && s.Stop > s.Start:
-		return (s.Stop - s.Start + s.Step - 1) / s.Step
-	case s.Step < 0 && s.Start > s.Stop:
-		return (s.Start - s.Stop - s.Step - 1) / -s.Step
-	}
-	return 0
-}
-
 func (r *runner) slice(n *backend.Node) (*dview, error) {
 	a, err := r.argView(n)
 	if err != nil {
 		return nil, err
 	}
-	if len(n.Slices) != len(a.shape) {
-		return nil, fmt.Errorf("cuda: slice: %d slices for %d dimensions", len(n.Slices), len(a.shape))
+	l, err := a.layout().Slice(n.Slices, n.Shape)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: %v", err)
 	}
-	v := &dview{dtype: a.dtype, buf: a.buf, off: a.off}
-	empty := false
-	for i, s := range n.Slices {
-		dim := a.shape[i]
-		if s.Step == 0 {
-			return nil, fmt.Errorf("cuda: slice step cannot be zero")
-		}
-		if s.Drop {
-			if s.Start < 0 || s.Start >= dim {
-				return nil, fmt.Errorf("cuda: index %d is out of bounds for axis %d with size %d", s.Start, i, dim)
-			}
-			v.off += s.Start * a.strides[i]
-			continue
-		}
-		m := sliceLen(s)
-		if m > 0 {
-			last := s.Start + (m-1)*s.Step
-			if s.Start < 0 || s.Start >= dim || last < 0 || last >= dim {
-				return nil, fmt.Errorf("cuda: slice %d:%d:%d is out of range for axis %d with size %d", s.Start, s.Stop, s.Step, i, dim)
-			}
-			v.off += s.Start * a.strides[i]
-		} else {
-			empty = true
-		}
-		v.shape = append(v.shape, m)
-		v.strides = append(v.strides, a.strides[i]*s.Step)
-	}
-	if empty {
-		v.off = 0
-	}
-	if v.shape == nil {
-		v.shape, v.strides = []int{}, []int{}
-	}
-	if !sameShape(v.shape, n.Shape) {
-		return nil, fmt.Errorf("cuda: slice gives shape %v, plan says %v", v.shape, n.Shape)
-	}
-	return v, nil
+	return &dview{dtype: a.dtype, buf: a.buf, off: l.Off, shape: l.Shape, strides: l.Strides}, nil
 }
 
 func (r *runner) concat(n *backend.Node, size int) (*dview, error) {

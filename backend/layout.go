@@ -1,0 +1,170 @@
+package backend
+
+import "fmt"
+
+// A Layout places the elements of a strided view in its buffer: the
+// element at multi-index i is at Off + Σ i[k]*Strides[k]. Backends share
+// these rules so that a transpose, a slice or a broadcast is a view, not a
+// copy, and gives the same shapes and errors everywhere.
+type Layout struct {
+	Shape, Strides []int
+	Off            int
+}
+
+// RowMajor returns the strides of a contiguous row-major tensor of shape.
+func RowMajor(shape []int) []int {
+	s := make([]int, len(shape))
+	k := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		s[i] = k
+		k *= shape[i]
+	}
+	return s
+}
+
+// BroadcastStrides returns the strides that read l as shape out (0 along
+// broadcast dimensions), or an error when l's shape does not broadcast to
+// out.
+func (l Layout) BroadcastStrides(out []int) ([]int, error) {
+	if len(l.Shape) > len(out) {
+		return nil, fmt.Errorf("cannot broadcast shape %v to %v", l.Shape, out)
+	}
+	s := make([]int, len(out))
+	lead := len(out) - len(l.Shape)
+	for i, d := range l.Shape {
+		switch {
+		case d == out[lead+i]:
+			if d != 1 {
+				s[lead+i] = l.Strides[i]
+			}
+		case d == 1:
+		default:
+			return nil, fmt.Errorf("cannot broadcast shape %v to %v", l.Shape, out)
+		}
+	}
+	return s, nil
+}
+
+// Transpose returns l with its dimensions permuted: dimension i of the
+// result is dimension perm[i] of l.
+func (l Layout) Transpose(perm []int) (Layout, error) {
+	if len(perm) != len(l.Shape) {
+		return Layout{}, fmt.Errorf("transpose: %d axes for %d dimensions", len(perm), len(l.Shape))
+	}
+	seen := make([]bool, len(perm))
+	v := Layout{Off: l.Off, Shape: make([]int, len(perm)), Strides: make([]int, len(perm))}
+	for i, p := range perm {
+		if p < 0 || p >= len(perm) || seen[p] {
+			return Layout{}, fmt.Errorf("transpose: axes %v are not a permutation", perm)
+		}
+		seen[p] = true
+		v.Shape[i] = l.Shape[p]
+		v.Strides[i] = l.Strides[p]
+	}
+	return v, nil
+}
+
+// SliceLen returns the number of elements Python's range(start, stop,
+// step) has.
+func SliceLen(s Slice) int {
+	switch {
+	case s.Step > 0 && s.Stop > s.Start:
+		return (s.Stop - s.Start + s.Step - 1) / s.Step
+	case s.Step < 0 && s.Start > s.Stop:
+		return (s.Start - s.Stop - s.Step - 1) / -s.Step
+	}
+	return 0
+}
+
+// Slice returns the view of l that slices selects, one Slice per
+// dimension (a Drop slice removes its dimension). want is the shape the
+// plan expects.
+func (l Layout) Slice(slices []Slice, want []int) (Layout, error) {
+	if len(slices) != len(l.Shape) {
+		return Layout{}, fmt.Errorf("slice: %d slices for %d dimensions", len(slices), len(l.Shape))
+	}
+	v := Layout{Off: l.Off}
+	empty := false
+	for i, s := range slices {
+		dim := l.Shape[i]
+		if s.Step == 0 {
+			return Layout{}, fmt.Errorf("slice step cannot be zero")
+		}
+		if s.Drop {
+			if s.Start < 0 || s.Start >= dim {
+				return Layout{}, fmt.Errorf("index %d is out of bounds for axis %d with size %d", s.Start, i, dim)
+			}
+			v.Off += s.Start * l.Strides[i]
+			continue
+		}
+		m := SliceLen(s)
+		if m > 0 {
+			last := s.Start + (m-1)*s.Step
+			if s.Start < 0 || s.Start >= dim || last < 0 || last >= dim {
+				return Layout{}, fmt.Errorf("slice %d:%d:%d is out of range for axis %d with size %d", s.Start, s.Stop, s.Step, i, dim)
+			}
+			v.Off += s.Start * l.Strides[i]
+		} else {
+			empty = true
+		}
+		v.Shape = append(v.Shape, m)
+		v.Strides = append(v.Strides, l.Strides[i]*s.Step)
+	}
+	if empty {
+		v.Off = 0
+	}
+	if v.Shape == nil {
+		v.Shape, v.Strides = []int{}, []int{}
+	}
+	if !equalInts(v.Shape, want) {
+		return Layout{}, fmt.Errorf("slice gives shape %v, plan says %v", v.Shape, want)
+	}
+	return v, nil
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckArgs checks that n has the number of arguments its operation takes,
+// none of them nil.
+func CheckArgs(n *Node) error {
+	want := -1
+	switch {
+	case n.Op == OpInput:
+		want = 0
+	case n.Op == OpCast || n.Op >= OpNeg && n.Op <= OpIsInf:
+		want = 1
+	case n.Op >= OpAdd && n.Op <= OpOr:
+		want = 2
+	case n.Op == OpWhere:
+		want = 3
+	case n.Op == OpMatMul:
+		want = 2
+	case n.Op == OpConcat:
+		if len(n.Args) == 0 {
+			return fmt.Errorf("concat needs at least one argument")
+		}
+	case n.Op < NumOps:
+		want = 1
+	default:
+		return fmt.Errorf("unknown operation %v", n.Op)
+	}
+	if want >= 0 && len(n.Args) != want {
+		return fmt.Errorf("%v takes %d arguments, got %d", n.Op, want, len(n.Args))
+	}
+	for _, a := range n.Args {
+		if a == nil {
+			return fmt.Errorf("%v has a nil argument", n.Op)
+		}
+	}
+	return nil
+}
