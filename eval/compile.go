@@ -497,7 +497,7 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 	var sliced []int
 	for _, s := range slices {
 		if !s.Drop {
-			sliced = append(sliced, sliceLen(s))
+			sliced = append(sliced, backend.SliceLen(s))
 		}
 	}
 	n := &backend.Node{Op: backend.OpSlice, DType: x.node.DType, Shape: sliced, Args: []*backend.Node{x.node}, Slices: slices}
@@ -510,19 +510,6 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 	n.Shape = outShape
 	out := &operand{kind: TensorValue, typ: x.typ, shape: outShape, node: n, start: sp.start, end: sp.end}
 	return out, nil
-}
-
-func sliceLen(s backend.Slice) int {
-	if s.Step > 0 {
-		if s.Stop <= s.Start {
-			return 0
-		}
-		return (s.Stop - s.Start + s.Step - 1) / s.Step
-	}
-	if s.Stop >= s.Start {
-		return 0
-	}
-	return (s.Start - s.Stop - s.Step - 1) / -s.Step
 }
 
 // slice normalises lo:hi:step for a dimension of size n as Python's
@@ -590,7 +577,7 @@ func (c *compiler) slice(s *lang.SliceExpr, n int) (backend.Slice, int, error) {
 		}
 	}
 	sl := backend.Slice{Start: start, Stop: stop, Step: step}
-	return sl, sliceLen(sl), nil
+	return sl, backend.SliceLen(sl), nil
 }
 
 // indexShape indexes a shape value: shape(x)[0].
