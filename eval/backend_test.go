@@ -2,6 +2,8 @@ package eval
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -50,5 +52,34 @@ func TestBackendMemoryRelease(t *testing.T) {
 	run(":reset")
 	if cb.freed[x.Tensor] != 1 {
 		t.Fatalf(":reset freed a shared tensor %d times, want 1", cb.freed[x.Tensor])
+	}
+}
+
+// panickyBackend panics in Run, as a backend bug would.
+type panickyBackend struct{ backend.Backend }
+
+func (panickyBackend) Name() string { return "panicky" }
+func (panickyBackend) Run(context.Context, *backend.Node) (*backend.Tensor, error) {
+	panic("backend bug")
+}
+
+func TestPanicBecomesError(t *testing.T) {
+	s, _ := New("jax")
+	s.RegisterBackend("panicky", func() (backend.Backend, error) { return panickyBackend{cpu.New()}, nil })
+	ctx := context.Background()
+	if _, err := s.Execute(ctx, "", "x = i8([1, 2])\n:backend panicky"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.Execute(ctx, "", "x + 1")
+	var e *Error
+	if !errors.As(err, &e) || e.Name != "InternalError" || !strings.Contains(e.Msg, "backend bug") {
+		t.Fatalf("a panicking backend gave %v, want an InternalError", err)
+	}
+	if _, err := s.Execute(ctx, "", ":backend cpu"); err != nil {
+		t.Fatal(err)
+	}
+	outs, err := s.Execute(ctx, "", "x + 1")
+	if err != nil || s.Text(outs[0], formatOff) != "[2 3]\ni8[2] cpu" {
+		t.Errorf("after the panic: %v %v", outs, err)
 	}
 }

@@ -264,7 +264,14 @@ func (s *Session) NextName() string { return fmt.Sprintf("<stdin:%d>", s.count+1
 // error positions; "" means "<stdin:N>" with N counting calls. It returns
 // the outputs of the statements that ran; on error, the outputs before the
 // failing statement and an *Error. Variables assigned before the error stay.
-func (s *Session) Execute(ctx context.Context, name, src string) ([]Output, error) {
+func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output, err error) {
+	// A bug in tensorsh must not end the user's session: it becomes an
+	// error naming what went wrong, and the variables stay.
+	defer func() {
+		if p := recover(); p != nil {
+			err = &Error{Name: "InternalError", Msg: fmt.Sprintf("internal error: %v (this is a tensorsh bug; the session goes on)", p), File: name}
+		}
+	}()
 	s.count++
 	if name == "" {
 		name = fmt.Sprintf("<stdin:%d>", s.count)
@@ -273,7 +280,6 @@ func (s *Session) Execute(ctx context.Context, name, src string) ([]Output, erro
 	if err != nil {
 		return nil, s.syntaxError(name, src, err)
 	}
-	var outs []Output
 	for _, st := range f.Stmts {
 		o, err := s.exec(ctx, name, src, st)
 		outs = append(outs, s.flushWarnings()...)
