@@ -24,11 +24,6 @@ import (
 // skipping the read of its lines before they are written pays.
 const streamMin = 16 << 20
 
-// prefetchMin is the size in bytes of a fused result from which the
-// contiguous operands of the next block are prefetched while a block is
-// computed (the operands of such a result come from memory, not cache).
-const prefetchMin = 16 << 20
-
 // minRow is the shortest last axis along which fused blocks stop at row
 // ends (shorter rows would make blocks too small).
 const minRow = 1024
@@ -225,7 +220,6 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 	rowLen := f.shape[len(f.shape)-1]
 	rootOp, direct := root.(*op)
 	direct = direct && identityStorage(n.DType)
-	prefetchOn := size*elemSize(n.DType) >= prefetchMin
 	var rootK kfn
 	if direct {
 		rootK = rootOp.k
@@ -243,18 +237,6 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 				// Blocks within rows: row operands are read in place,
 				// broadcast columns filled once per row.
 				cnt = min(cnt, rowLen-off%rowLen)
-			}
-			if prefetchOn {
-				// Ask for the next block of the contiguous operands now,
-				// so that it arrives while this one is computed.
-				if next := off + cnt; next < hi {
-					e := min(next+cnt, hi)
-					for _, l := range f.leaves {
-						if l.direct {
-							prefetch(bufBytes(sliceBuf(l.v.data, l.v.off+next, l.v.off+e)))
-						}
-					}
-				}
 			}
 			if direct {
 				// Compute straight into the result.

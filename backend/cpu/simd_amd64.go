@@ -104,16 +104,6 @@ func rowMaxF32(x []float32) float32 {
 	return m
 }
 
-//go:noescape
-func prefetchAVX2(p []byte)
-
-// prefetch asks for the memory of p to be brought into the cache.
-func prefetch(p []byte) {
-	if len(p) > 0 {
-		prefetchAVX2(p)
-	}
-}
-
 // binaryF32 returns the vector loop of a float32 operation (+ - * /).
 func binaryF32(op byte) func(d, a, b []float32) {
 	if !haveAVX2 {

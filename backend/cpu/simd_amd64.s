@@ -396,17 +396,3 @@ fold:
 	SETNE nan+28(FP)
 	VZEROUPPER
 	RET
-
-// func prefetchAVX2(p []byte): PREFETCHT0 every 64-byte line of p.
-TEXT ·prefetchAVX2(SB), NOSPLIT, $0-24
-	MOVQ p_base+0(FP), SI
-	MOVQ p_len+8(FP), CX
-	ADDQ SI, CX
-loop:
-	CMPQ SI, CX
-	JAE  done
-	PREFETCHT0 (SI)
-	ADDQ $64, SI
-	JMP  loop
-done:
-	RET

@@ -23,5 +23,3 @@ func rowMaxF32(x []float32) float32 { return rowMax(x) }
 func binaryF32NT(op byte) func(d, a, b []float32) { return nil }
 
 func binaryF64NT(op byte) func(d, a, b []float64) { return nil }
-
-func prefetch(p []byte) {}
