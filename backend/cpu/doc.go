@@ -16,7 +16,11 @@
 // they copy nothing, and fused loops read through their strides. A node
 // used by several parents is evaluated once. Reductions (sum, prod, mean,
 // max, min, any, all) of an elementwise expression read it block by block
-// too, so sum(a*b) makes no temporary either.
+// too, so sum(a*b) makes no temporary either. A tree with a compute-bound
+// kernel (float32 tanh) over large operands has that kernel prefetch the
+// next block of the contiguous operands while it computes, so that memory
+// and arithmetic overlap; memory-bound trees rely on the hardware
+// prefetcher, which does better for them.
 //
 // The inner loops are typed per compute type. The hot float loops
 // (float32 and float64 + - * /, float32 tanh, int8 → float32, the blocks
@@ -55,7 +59,8 @@
 // tanh uses its own vectorised float64 evaluation, em/(em+2) with
 // em = e^(2|x|) - 1 (tanh64 in simd.go), within 4 float64 ULP of the exact
 // value; on every one of the 2^32 float32 inputs it gives the bits of
-// float32(math.Tanh(x)). For float64 they have the
+// float32(math.Tanh(x)) (TestTanhF32Exhaustive checks this when
+// TENSORSH_EXHAUSTIVE is set). For float64 they have the
 // accuracy of Go's math package: within 1 ULP for exp, log, log1p, sin,
 // cos, tanh and erf on ordinary arguments (but not always the correctly
 // rounded value: on random arguments Go's sin and cos differ from glibc's,

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand"
@@ -532,3 +533,32 @@ func TestResultDTypeConversion(t *testing.T) {
 
 // thirty is a variable so that thirty/math.Sqrt2 is a float64 division.
 var thirty = 30.0
+
+// TestLargeFusedTanh evaluates tanh(a*2+b)*c over operands large enough
+// for the fused loop to prefetch (prefetchMin) and to stream its result
+// (streamMin), in blocks split over several workers, and checks every
+// element against the same operations one element at a time.
+func TestLargeFusedTanh(t *testing.T) {
+	n := max(prefetchMin, streamMin)/4 + 1001
+	rng := rand.New(rand.NewSource(9))
+	a, b, c := randF32(rng, n), randF32(rng, n), randF32(rng, n)
+	a[17], b[n-1], c[n/2] = float32(math.NaN()), float32(math.Inf(-1)), 0
+	two := in(raw(dtypes.F32, []int{}, []float32{2}))
+	ia, ib, ic := in(raw(dtypes.F32, []int{n}, a)), in(raw(dtypes.F32, []int{n}, b)), in(raw(dtypes.F32, []int{n}, c))
+	plan := nb(backend.OpMul, nu(backend.OpTanh, nb(backend.OpAdd, nb(backend.OpMul, ia, two), ib)), ic)
+	for _, workers := range []int{1, 3} {
+		out, err := New(Workers(workers)).Run(context.Background(), plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := out.Data.([]float32)
+		one, x := make([]float32, 1), make([]float32, 1)
+		for i := range n {
+			x[0] = float32(a[i]*2) + b[i] // float32(): no fused multiply-add
+			tanhF32Go(one, x)
+			if want := one[0] * c[i]; !sameBits32(got[i], want) {
+				t.Fatalf("%d workers: element %d: got %g, want %g", workers, i, got[i], want)
+			}
+		}
+	}
+}

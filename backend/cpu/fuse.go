@@ -24,6 +24,11 @@ import (
 // skipping the read of its lines before they are written pays.
 const streamMin = 16 << 20
 
+// prefetchMin is the size in bytes of a fused result from which a
+// compute-bound kernel prefetches the next block's operands (the operands
+// of smaller results are likelier to be in the cache).
+const prefetchMin = 4 << 20
+
 // minRow is the shortest last axis along which fused blocks stop at row
 // ends (shorter rows would make blocks too small).
 const minRow = 1024
@@ -32,6 +37,10 @@ const minRow = 1024
 // a[0][i], a[1][i], … for every i of d. The buffers have the compute types
 // of the node's result and operands and the same length.
 type kfn func(d any, a []any) error
+
+// A pfkfn is a kfn that cannot fail and, while it computes, prefetches
+// the memory of pf.
+type pfkfn func(d any, a []any, pf [][]byte)
 
 // An fnode is a node of a fused tree.
 type fnode interface {
@@ -46,6 +55,10 @@ type worker struct {
 	bufs   [][]any // per node id: the node's buffer, then its argument list
 	filled []int   // per leaf id: the position its buffer is filled from, or -1
 	block  int     // buffer length: blockSize, or less for a small tree
+	// pf holds the memory of the next block's operands while the block
+	// is computed, for the first compute-bound kernel of the tree to
+	// prefetch (see op.kpf); empty when nothing is to be prefetched.
+	pf [][]byte
 }
 
 func (w *worker) buf(id int, ct ctype, cnt int) any {
@@ -142,6 +155,7 @@ type op struct {
 	args  []fnode
 	k     kfn
 	kNT   kfn          // k with non-temporal stores, or nil
+	kpf   pfkfn        // k that also prefetches, for a compute-bound k, or nil
 	round dtypes.DType // narrow dtype the results are rounded to, or Invalid
 }
 
@@ -165,7 +179,10 @@ func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
 		}
 		argv[i] = v
 	}
-	if err := k(d, argv); err != nil {
+	if o.kpf != nil && len(w.pf) > 0 {
+		o.kpf(d, argv, w.pf)
+		w.pf = w.pf[:0]
+	} else if err := k(d, argv); err != nil {
 		return nil, err
 	}
 	if o.round != dtypes.Invalid {
@@ -193,6 +210,7 @@ type fusion struct {
 	size   int   // elements of the root's shape
 	leaves []*leaf
 	nodes  int
+	heavy  bool // some node has a prefetching kernel (op.kpf)
 }
 
 // elementwise evaluates the fused tree rooted at n into a new tensor.
@@ -229,6 +247,9 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 			rootK = rootOp.kNT
 		}
 	}
+	// A tree with a compute-bound kernel reads the next block of its
+	// contiguous operands from memory while that kernel computes.
+	pfOn := f.heavy && size*elemSize(n.DType) >= prefetchMin
 	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
 		w := workers[wi]
 		for off, cnt := lo, 0; off < hi; off += cnt {
@@ -237,6 +258,17 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 				// Blocks within rows: row operands are read in place,
 				// broadcast columns filled once per row.
 				cnt = min(cnt, rowLen-off%rowLen)
+			}
+			if pfOn {
+				w.pf = w.pf[:0]
+				if next := off + cnt; next < hi {
+					e := min(next+cnt, hi)
+					for _, l := range f.leaves {
+						if l.direct {
+							w.pf = append(w.pf, bufBytes(sliceBuf(l.v.data, l.v.off+next, l.v.off+e)))
+						}
+					}
+				}
 			}
 			if direct {
 				// Compute straight into the result.
@@ -332,8 +364,11 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	if err != nil {
 		return nil, err
 	}
-	var node fnode = &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k,
-		kNT: streamKernel(n.Op, computeOf(natural)), round: roundingFor(n.Op, natural)}
+	o := &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k,
+		kNT: streamKernel(n.Op, computeOf(natural)), kpf: prefetchKernel(n.Op, computeOf(natural)),
+		round: roundingFor(n.Op, natural)}
+	f.heavy = f.heavy || o.kpf != nil
+	var node fnode = o
 	if natural != n.DType {
 		// The plan asks for another result dtype than the operation
 		// gives (say, a float16 result of a float32 computation):

@@ -369,3 +369,13 @@ func boolKernel(o backend.Op) kfn {
 	}
 	return nil
 }
+
+// prefetchKernel returns the prefetching form of the kernel of o on
+// compute type ct when that kernel is compute-bound enough for its
+// operands' memory to be read while it computes, or nil.
+func prefetchKernel(o backend.Op, ct ctype) pfkfn {
+	if o == backend.OpTanh && ct == ctF32 {
+		return func(d any, a []any, pf [][]byte) { tanhF32PF(d.([]float32), a[0].([]float32), pf) }
+	}
+	return nil
+}

@@ -66,35 +66,40 @@ func expCore(x float64) float64 {
 }
 
 // expm1Core returns e^y - 1 for y in [0, 40]: y = k·ln 2 + r as in
-// expCore, u = r·(1 + r/2 + … + r^12/13!) = e^r - 1 to full relative
-// precision (no 1 is added, so nothing cancels for small y), then
-// e^y - 1 = 2^k·u + (2^k - 1) in one FMA.
+// expCore, p = 1 + r·T(r), T(r) = 1/2 + r/3! + … + r^11/13! (so that
+// r·p = e^r - 1 to full relative precision: no 1 is added, nothing
+// cancels for small y), then e^y - 1 = p·(r·2^k) + (2^k - 1) in one FMA
+// (r·2^k is exact).
+//
+// T is evaluated by Estrin's scheme (pairs, then r^2, r^4, r^8): the
+// tanh kernel is bound by the latency of this chain, which is half of
+// Horner's; the largest term, 1, is added last so that the error of T
+// is scaled down by r.
 func expm1Core(y float64) float64 {
 	k := math.RoundToEven(y * log2e)
 	r := math.FMA(-k, ln2Hi, y)
 	r = math.FMA(-k, ln2Lo, r)
 	c := &expCoef
 	r2 := r * r
+	p0 := math.FMA(c[3], r, c[2])
+	p1 := math.FMA(c[5], r, c[4])
+	p2 := math.FMA(c[7], r, c[6])
+	p3 := math.FMA(c[9], r, c[8])
+	p4 := math.FMA(c[11], r, c[10])
+	p5 := math.FMA(c[13], r, c[12])
+	q0 := math.FMA(p1, r2, p0)
+	q1 := math.FMA(p3, r2, p2)
+	q2 := math.FMA(p5, r2, p4)
 	r4 := r2 * r2
+	q0 = math.FMA(q1, r4, q0)
 	r8 := r4 * r4
-	u0 := math.FMA(c[5], r, c[4])
-	u1 := math.FMA(c[7], r, c[6])
-	u2 := math.FMA(c[9], r, c[8])
-	u3 := math.FMA(c[11], r, c[10])
-	u4 := math.FMA(c[13], r, c[12])
-	v0 := math.FMA(u1, r2, u0)
-	v1 := math.FMA(u3, r2, u2)
-	w0 := math.FMA(v1, r4, v0)
-	p := math.FMA(u4, r8, w0)
-	p = math.FMA(p, r, c[3])
-	p = math.FMA(p, r, c[2])
-	p = math.FMA(p, r, c[1])
-	u := p * r
+	t := math.FMA(q2, r8, q0)
+	p := math.FMA(t, r, c[1])
 	if k != k {
-		return u // NaN
+		return p // NaN
 	}
 	s := math.Float64frombits(uint64(1023+int64(k)) << 52) // 2^k
-	return math.FMA(u, s, s-1)
+	return math.FMA(p, r*s, s-1)
 }
 
 // tanh64 returns tanh x in float64 to within a few ULP (tests check 4

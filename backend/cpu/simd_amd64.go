@@ -63,6 +63,9 @@ func divF64AVX2NT(d, a, b []float64)
 func tanhF32AVX2(d, a []float32)
 
 //go:noescape
+func tanhF32PFAVX2(d, a []float32, pf []byte)
+
+//go:noescape
 func expSumF32AVX2(d []float64, a []float32, m float64) float64
 
 //go:noescape
@@ -189,6 +192,28 @@ func tanhF32(d, a []float32) {
 		d, a = d[n:], a[n:]
 	}
 	tanhF32Go(d, a)
+}
+
+// tanhF32PF is tanhF32 that also prefetches the memory of pf while it
+// computes: the elements are split into len(pf) runs, and run i
+// prefetches pf[i].
+func tanhF32PF(d, a []float32, pf [][]byte) {
+	a = a[:len(d)]
+	if !haveAVX2 || len(pf) == 0 {
+		tanhF32(d, a)
+		return
+	}
+	n := len(d) &^ 7
+	run := (n/len(pf) + 7) &^ 7
+	for i, p := range pf {
+		lo := min(i*run, n)
+		hi := min(lo+run, n)
+		if i == len(pf)-1 {
+			hi = n
+		}
+		tanhF32PFAVX2(d[lo:hi], a[lo:hi], p)
+	}
+	tanhF32Go(d[n:], a[n:])
 }
 
 // expSumF32 is expSumF32Go.

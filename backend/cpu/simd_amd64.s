@@ -114,7 +114,11 @@ DATA misc<>+320(SB)/8, $0x4000000000000000
 DATA misc<>+328(SB)/8, $0x4000000000000000
 DATA misc<>+336(SB)/8, $0x4000000000000000
 DATA misc<>+344(SB)/8, $0x4000000000000000
-GLOBL misc<>(SB), RODATA|NOPTR, $352
+DATA misc<>+352(SB)/8, $0x40071547652B82FE
+DATA misc<>+360(SB)/8, $0x40071547652B82FE
+DATA misc<>+368(SB)/8, $0x40071547652B82FE
+DATA misc<>+376(SB)/8, $0x40071547652B82FE
+GLOBL misc<>(SB), RODATA|NOPTR, $384
 
 
 #define LOG2E misc<>+0(SB)
@@ -128,6 +132,7 @@ GLOBL misc<>(SB), RODATA|NOPTR, $352
 #define SIGNMASK misc<>+256(SB)
 #define BIAS misc<>+288(SB)
 #define TWO misc<>+320(SB)
+#define LOG2E2 misc<>+352(SB)
 
 // EXP sets Y9 = expCore(Y6) (see simd.go); it uses Y2-Y5, Y7, Y8, Y13.
 #define EXP \
@@ -162,42 +167,48 @@ GLOBL misc<>(SB), RODATA|NOPTR, $352
 	VPSLLQ $52, Y13, Y13 \
 	VPADDQ Y13, Y2, Y9
 
-// EXPM1 sets Y9 = expm1Core(Y6) (see simd.go); it uses Y2-Y5, Y7, Y8,
-// Y13.
-#define EXPM1 \
-	VMULPD LOG2E, Y6, Y7 \
+// TANH sets Y9 = tanh64(Y0) (see tanh64 and expm1Core in simd.go), with
+// Y14 = 20 and Y15 = 2; it uses Y1-Y13.
+#define TANH \
+	VANDPD ABSMASK, Y0, Y1 \
+	VMINPD Y1, Y14, Y1 \
+	VMULPD LOG2E2, Y1, Y7 \
+	VADDPD Y1, Y1, Y6 \
 	VROUNDPD $0, Y7, Y7 \
-	VMOVAPD Y6, Y8 \
-	VFNMADD231PD LN2HI, Y7, Y8 \
-	VFNMADD231PD LN2LO, Y7, Y8 \
-	VMULPD Y8, Y8, Y9 \
-	VMULPD Y9, Y9, Y13 \
-	VMOVUPD expc<>+160(SB), Y2 \
-	VFMADD213PD expc<>+128(SB), Y8, Y2 \
-	VMOVUPD expc<>+224(SB), Y3 \
-	VFMADD213PD expc<>+192(SB), Y8, Y3 \
-	VMOVUPD expc<>+288(SB), Y4 \
-	VFMADD213PD expc<>+256(SB), Y8, Y4 \
-	VMOVUPD expc<>+352(SB), Y5 \
-	VFMADD213PD expc<>+320(SB), Y8, Y5 \
+	VFNMADD231PD LN2HI, Y7, Y6 \
+	VFNMADD231PD LN2LO, Y7, Y6 \
+	VMULPD Y6, Y6, Y9 \
+	VMOVUPD expc<>+96(SB), Y2 \
+	VFMADD213PD expc<>+64(SB), Y6, Y2 \
+	VMOVUPD expc<>+160(SB), Y3 \
+	VFMADD213PD expc<>+128(SB), Y6, Y3 \
+	VMOVUPD expc<>+224(SB), Y4 \
+	VFMADD213PD expc<>+192(SB), Y6, Y4 \
+	VMOVUPD expc<>+288(SB), Y5 \
+	VFMADD213PD expc<>+256(SB), Y6, Y5 \
+	VMOVUPD expc<>+352(SB), Y10 \
+	VFMADD213PD expc<>+320(SB), Y6, Y10 \
+	VMOVUPD expc<>+416(SB), Y11 \
+	VFMADD213PD expc<>+384(SB), Y6, Y11 \
 	VFMADD231PD Y3, Y9, Y2 \
 	VFMADD231PD Y5, Y9, Y4 \
-	VFMADD231PD Y4, Y13, Y2 \
-	VMULPD Y13, Y13, Y13 \
-	VMOVUPD expc<>+416(SB), Y3 \
-	VFMADD213PD expc<>+384(SB), Y8, Y3 \
-	VFMADD231PD Y3, Y13, Y2 \
-	VFMADD213PD expc<>+96(SB), Y8, Y2 \
-	VFMADD213PD expc<>+64(SB), Y8, Y2 \
-	VFMADD213PD expc<>+32(SB), Y8, Y2 \
-	VMULPD Y8, Y2, Y2 \
+	VFMADD231PD Y11, Y9, Y10 \
+	VMULPD Y9, Y9, Y9 \
+	VFMADD231PD Y4, Y9, Y2 \
+	VMULPD Y9, Y9, Y9 \
+	VFMADD231PD Y10, Y9, Y2 \
+	VFMADD213PD expc<>+32(SB), Y6, Y2 \
 	VCVTPD2DQY Y7, X13 \
 	VPMOVSXDQ X13, Y13 \
 	VPADDQ BIAS, Y13, Y13 \
 	VPSLLQ $52, Y13, Y13 \
-	VSUBPD ONE, Y13, Y3 \
-	VFMADD213PD Y3, Y13, Y2 \
-	VMOVAPD Y2, Y9
+	VMULPD Y13, Y6, Y6 \
+	VSUBPD ONE, Y13, Y13 \
+	VFMADD213PD Y13, Y6, Y2 \
+	VADDPD Y15, Y2, Y10 \
+	VDIVPD Y10, Y2, Y9 \
+	VANDPD SIGNMASK, Y0, Y0 \
+	VORPD Y0, Y9, Y9
 
 // func cpuHasAVX2FMA() bool
 TEXT ·cpuHasAVX2FMA(SB), NOSPLIT, $0-1
@@ -235,15 +246,8 @@ TEXT ·tanhF32AVX2(SB), NOSPLIT, $0-48
 	SHRQ $2, CX
 	JZ   done
 loop:
-	VCVTPS2PD (SI), Y0     // x
-	VANDPD ABSMASK, Y0, Y1 // ax
-	VMINPD Y1, Y14, Y6     // min(20, ax), NaN stays
-	VADDPD Y6, Y6, Y6
-	EXPM1                  // em
-	VADDPD Y15, Y9, Y10
-	VDIVPD Y10, Y9, Y9     // em / (em + 2)
-	VANDPD SIGNMASK, Y0, Y0
-	VORPD Y0, Y9, Y9
+	VCVTPS2PD (SI), Y0 // x
+	TANH
 	VCVTPD2PSY Y9, X9
 	VMOVUPS X9, (DI)
 	ADDQ $16, SI
@@ -251,6 +255,38 @@ loop:
 	DECQ CX
 	JNZ  loop
 done:
+	VZEROUPPER
+	RET
+
+// func tanhF32PFAVX2(d, a []float32, pf []byte), len(d) a multiple of 4:
+// tanhF32AVX2, and while it computes, PREFETCHT0 of the lines of pf, one
+// line per 4 elements (so that memory is read while the core computes).
+TEXT ·tanhF32PFAVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ pf_base+48(FP), R8
+	MOVQ pf_len+56(FP), R9
+	ADDQ R8, R9
+	VMOVUPD C20, Y14
+	VMOVUPD TWO, Y15
+	SHRQ $2, CX
+	JZ   pfdone
+pfloop:
+	CMPQ R8, R9
+	JAE  pfskip
+	PREFETCHT0 (R8)
+	ADDQ $64, R8
+pfskip:
+	VCVTPS2PD (SI), Y0 // x
+	TANH
+	VCVTPD2PSY Y9, X9
+	VMOVUPS X9, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  pfloop
+pfdone:
 	VZEROUPPER
 	RET
 

@@ -23,3 +23,5 @@ func rowMaxF32(x []float32) float32 { return rowMax(x) }
 func binaryF32NT(op byte) func(d, a, b []float32) { return nil }
 
 func binaryF64NT(op byte) func(d, a, b []float64) { return nil }
+
+func tanhF32PF(d, a []float32, pf [][]byte) { tanhF32(d, a) }

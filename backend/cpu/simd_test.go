@@ -4,6 +4,10 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -73,6 +77,21 @@ func TestSIMDMatchesGo(t *testing.T) {
 		for i := range d {
 			if !sameBits32(d[i], want[i]) {
 				t.Fatalf("tanh(%g) = %g, Go %g", x[i], d[i], want[i])
+			}
+		}
+		// The prefetching form, with 1 to 3 regions of other memory.
+		other := make([]byte, 3*n)
+		for k := 1; k <= 3; k++ {
+			var pf [][]byte
+			for j := range k {
+				pf = append(pf, other[j*n:(j+1)*n])
+			}
+			clear(d)
+			tanhF32PF(d, x, pf)
+			for i := range d {
+				if !sameBits32(d[i], want[i]) {
+					t.Fatalf("%d regions: tanh(%g) = %g, Go %g", k, x[i], d[i], want[i])
+				}
 			}
 		}
 		for _, m := range []float64{0, 3.5, -2, float64(float32(nan))} {
@@ -311,4 +330,43 @@ func TestStreamKernels(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTanhF32Exhaustive checks the float32 tanh kernel on every one of
+// the 2^32 float32 inputs against float32(math.Tanh(x)) (about a minute
+// on two cores, so only when TENSORSH_EXHAUSTIVE is set).
+func TestTanhF32Exhaustive(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	const chunk = 1 << 16
+	var (
+		next   atomic.Uint64
+		differ atomic.Int64
+		wg     sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			x, d := make([]float32, chunk), make([]float32, chunk)
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= 1<<32 {
+					return
+				}
+				for i := range x {
+					x[i] = math.Float32frombits(uint32(lo) + uint32(i))
+				}
+				tanhF32(d, x)
+				for i, v := range x {
+					if want := float32(math.Tanh(float64(v))); !sameBits32(d[i], want) {
+						if differ.Add(1) <= 10 {
+							t.Errorf("tanh(%g) (bits %#08x) = %g, float32(math.Tanh) %g", v, math.Float32bits(v), d[i], want)
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d of 2^32 inputs differ from float32(math.Tanh)", differ.Load())
 }

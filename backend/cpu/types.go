@@ -582,3 +582,45 @@ func rawBuf(ct ctype, p unsafe.Pointer, n int) any {
 	}
 	panic("cpu: bad ctype")
 }
+
+// bufBytes returns the memory of a compute buffer or storage slice as
+// bytes.
+func bufBytes(buf any) []byte {
+	switch b := buf.(type) {
+	case []bool:
+		return asBytes(b)
+	case []int8:
+		return asBytes(b)
+	case []int16:
+		return asBytes(b)
+	case []int32:
+		return asBytes(b)
+	case []int64:
+		return asBytes(b)
+	case []uint8:
+		return b
+	case []uint16:
+		return asBytes(b)
+	case []uint32:
+		return asBytes(b)
+	case []uint64:
+		return asBytes(b)
+	case []float32:
+		return asBytes(b)
+	case []float64:
+		return asBytes(b)
+	case []complex64:
+		return asBytes(b)
+	case []complex128:
+		return asBytes(b)
+	}
+	panic(fmt.Sprintf("cpu: bad buffer %T", buf))
+}
+
+func asBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var zero T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(zero)))
+}
