@@ -299,7 +299,8 @@ type redOps[T number | bool] struct {
 // Once stop reports true (a cancelled or failed evaluation), it returns
 // at once: the result is discarded.
 func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, lo, n int) T {
-	if n <= ops.leafMax {
+	if n <= blockSize {
+		// One block: ops.pairwise splits it the same way.
 		return ops.pairwise(get(lo, lo+n))
 	}
 	if stop.Load() {
@@ -854,6 +855,9 @@ func cdiv[T complex64 | complex128](a, b T) T {
 
 // pairwise is NumPy's pairwise summation (loops_utils.h.src).
 func pairwise[T float](a []T) T {
+	if a32, ok := any(a).([]float32); ok {
+		return any(pairwiseF32(a32)).(T)
+	}
 	n := len(a)
 	switch {
 	case n < 8:
@@ -863,13 +867,6 @@ func pairwise[T float](a []T) T {
 		}
 		return res
 	case n <= 128:
-		if a32, ok := any(a).([]float32); ok {
-			res := sum8F32(a32)
-			for _, v := range a32[n-n%8:] {
-				res += v
-			}
-			return any(res).(T)
-		}
 		var r [8]T
 		copy(r[:], a[:8])
 		i := 8
@@ -891,6 +888,28 @@ func pairwise[T float](a []T) T {
 	}
 	n2 := splitReal(n)
 	return pairwise(a[:n2]) + pairwise(a[n2:])
+}
+
+// pairwiseF32 is pairwise for float32, with the blocks of 8
+// accumulators vectorised (sum8F32).
+func pairwiseF32(a []float32) float32 {
+	n := len(a)
+	switch {
+	case n < 8:
+		res := float32(math.Copysign(0, -1))
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= 128:
+		res := sum8F32(a)
+		for _, v := range a[n-n%8:] {
+			res += v
+		}
+		return res
+	}
+	n2 := splitReal(n)
+	return pairwiseF32(a[:n2]) + pairwiseF32(a[n2:])
 }
 
 // cpairwise is NumPy's pairwise summation of complex numbers: four
