@@ -12,7 +12,9 @@ Runs, in one process and on the same machine:
      or its output does not parse);
 and prints a table: expression, NumPy ms, tensorsh ms, the speed-up
 (NumPy / tensorsh), the memory floor (the bytes the expression must move,
-at the speed of a 2-worker copy into warm memory) and tensorsh / floor.
+at the speed of a 2-worker copy into warm memory) and tensorsh / floor,
+and the read floor (the bytes it must read, at the speed of 2 workers
+reading three operands) and tensorsh / read floor.
 Every time is the median of the runs of one round; with --rounds R the
 rounds alternate Go and NumPy and the table shows the median per
 expression over the rounds, which steadies it on a busy machine.
@@ -36,14 +38,15 @@ except ImportError:
 N = 10_000_000
 MB = 4 * N  # bytes of one float32 operand
 
-# name: (Go sub-benchmark, bytes moved: reads + writes of whole operands)
+# name: (Go sub-benchmark, bytes moved: reads + writes of whole operands,
+# bytes read)
 EXPRS = {
-    "a*b+c": ("addmul", 4 * MB),
-    "tanh(a*2+b)*c": ("tanh", 4 * MB),
-    "i8 + f32": ("i8f32", MB // 4 + 2 * MB),
-    "sum(a*b)": ("summul", 2 * MB),
-    "softmax rows 1000x10000": ("softmax", 2 * MB),
-    "(1000,1) + (1,10000)": ("broadcast", MB),
+    "a*b+c": ("addmul", 4 * MB, 3 * MB),
+    "tanh(a*2+b)*c": ("tanh", 4 * MB, 3 * MB),
+    "i8 + f32": ("i8f32", MB // 4 + 2 * MB, MB // 4 + MB),
+    "sum(a*b)": ("summul", 2 * MB, 2 * MB),
+    "softmax rows 1000x10000": ("softmax", 2 * MB, MB),
+    "(1000,1) + (1,10000)": ("broadcast", MB, 0),
 }
 
 # End-to-end statements (run after a = rand(…) etc. by tensorsh -e).
@@ -121,7 +124,7 @@ def go_times(runs):
         metrics = dict((k, float(v)) for v, k in re.findall(r"([\d.]+) (med-ms|cpu-ms)", line))
         if m and "med-ms" in metrics:
             res[m.group(1)] = (metrics["med-ms"], metrics.get("cpu-ms", float("nan")))
-    for need in ["copy", "copywarm", "scalar"] + [g for g, _ in EXPRS.values()]:
+    for need in ["copy", "copywarm", "read3", "scalar"] + [g for g, _, _ in EXPRS.values()]:
         if need not in res:
             sys.exit("compare.py: no result for BenchmarkIssue8/%s in:\n%s" % (need, p.stdout))
     return res
@@ -184,11 +187,14 @@ def main():
     e2e, note = (None, "end-to-end skipped (--no-e2e)") if args.no_e2e else e2e_times()
 
     copy_ms = go["copywarm"]  # 2·MB moved
+    read_ms = go["read3"]  # 3·MB read
     rows = []
-    for name, (g, nbytes) in EXPRS.items():
+    for name, (g, nbytes, nread) in EXPRS.items():
         floor = copy_ms * nbytes / (2 * MB)
+        rfloor = read_ms * nread / (3 * MB)
         rows.append({"expr": name, "numpy_ms": npt[name], "tensorsh_ms": go[g],
                      "speedup": npt[name] / go[g], "floor_ms": floor, "x_floor": go[g] / floor,
+                     "read_floor_ms": rfloor, "x_read_floor": go[g] / rfloor if rfloor else None,
                      "numpy_cpu_ms": npcpu[name], "tensorsh_cpu_ms": gocpu[g]})
     load = os.getloadavg()[0]
     if args.json:
@@ -202,16 +208,20 @@ def main():
     print("copy of 10^7 float32 (80 MB moved): tensorsh-side Go copy into warm memory %.2f ms, "
           "with a fresh result %.2f ms; NumPy copyto %.2f ms, a.copy() %.2f ms; NumPy a*b+c in place %.2f ms"
           % (go["copywarm"], go["copy"], npt["copy into warm memory"], npt["copy (a.copy())"], npt["a*b+c in place"]))
+    print("reading three 10^7 float32 operands (120 MB): %.2f ms (%.1f GB/s; a copy moves %.1f GB/s)"
+          % (read_ms, 3 * MB / read_ms / 1e6, 2 * MB / copy_ms / 1e6))
     print("scalar statement 1 + 2 through the backend (Run on two 0-d float32 inputs): %.2f us" % (go["scalar"] * 1e3))
     print()
-    hdr = "%-24s %9s %12s %9s %9s %8s   %10s %13s" % (
-        "expression", "numpy ms", "tensorsh ms", "speed-up", "floor ms", "x floor", "numpy cpu", "tensorsh cpu")
+    hdr = "%-24s %9s %12s %9s %9s %8s %10s %8s   %10s %13s" % (
+        "expression", "numpy ms", "tensorsh ms", "speed-up", "floor ms", "x floor", "read floor", "x read",
+        "numpy cpu", "tensorsh cpu")
     print(hdr)
     print("-" * len(hdr))
     for r in rows:
-        print("%-24s %9.2f %12.2f %8.2fx %9.2f %7.2fx   %10.2f %13.2f" % (
+        xr = "%7.2fx" % r["x_read_floor"] if r["x_read_floor"] else "%8s" % "-"
+        print("%-24s %9.2f %12.2f %8.2fx %9.2f %7.2fx %10.2f %s   %10.2f %13.2f" % (
             r["expr"], r["numpy_ms"], r["tensorsh_ms"], r["speedup"], r["floor_ms"], r["x_floor"],
-            r["numpy_cpu_ms"], r["tensorsh_cpu_ms"]))
+            r["read_floor_ms"], xr, r["numpy_cpu_ms"], r["tensorsh_cpu_ms"]))
     print("(ms are medians of wall time; cpu columns are mean CPU ms per run over all threads)")
     print()
     if e2e is None:

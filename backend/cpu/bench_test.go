@@ -145,7 +145,9 @@ func benchNode(b *testing.B, n *backend.Node, bytes int64) {
 // BenchmarkIssue8 times the issue-8 expressions; the copy of 10^7
 // float32s into fresh memory ("copy", as a statement's result must be)
 // and into warm memory ("copywarm", which sets the memory floor: the bytes
-// an expression must move, at copy speed); and a scalar statement, 1 + 2.
+// an expression must move, at copy speed); the reading of three such
+// operands ("read3", the read floor: the bytes an expression must read,
+// at read speed); and a scalar statement, 1 + 2.
 func BenchmarkIssue8(b *testing.B) {
 	rng := rand.New(rand.NewSource(1))
 	a, x, c := bigInput(rng, bigN), bigInput(rng, bigN), bigInput(rng, bigN)
@@ -177,6 +179,30 @@ func BenchmarkIssue8(b *testing.B) {
 			for w := range nw {
 				lo, hi := w*bigN/nw, (w+1)*bigN/nw
 				wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
+			}
+			wg.Wait()
+			return nil
+		})
+	})
+	b.Run("read3", func(b *testing.B) {
+		// Reading alone: the three operands of a*b+c (120 MB), summed by
+		// 2 goroutines. Most machines read slower than they copy (a copy
+		// reads and writes at once), so this is the floor of expressions
+		// that mostly read.
+		srcs := [][]float32{a.Tensor.Data.([]float32), x.Tensor.Data.([]float32), c.Tensor.Data.([]float32)}
+		nw := runtime.GOMAXPROCS(0)
+		var sink [8]float32
+		benchMedian(b, 3*mb, func() error {
+			var wg sync.WaitGroup
+			for w := range nw {
+				lo, hi := w*bigN/nw, (w+1)*bigN/nw
+				wg.Go(func() {
+					var s float32
+					for _, src := range srcs {
+						s += sum8F32(src[lo:hi])
+					}
+					sink[w%len(sink)] = s
+				})
 			}
 			wg.Wait()
 			return nil
