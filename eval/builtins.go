@@ -95,6 +95,10 @@ func (c *compiler) intOf(o *operand, what string) (int, error) {
 		if !i.IsInt64() {
 			return 0, c.errorf(o.span(), "ValueError", "%s %s is too large", what, i)
 		}
+		if v := i.Int64(); v > math.MaxInt || v < math.MinInt {
+			// Only where int has 32 bits: no such size fits in memory.
+			return 0, c.errorf(o.span(), "MemoryError", "out of memory: %s %s is too large for this 32-bit platform", what, i)
+		}
 		return int(i.Int64()), nil
 	}
 	if o.kind == TensorValue && len(o.shape) == 0 && (o.typ.DType.IsInt() || o.typ.DType.IsBool()) {
@@ -163,7 +167,7 @@ func (c *compiler) checkShape(dims []int, sp span) error {
 		if d < 0 {
 			return c.errorf(sp, "ValueError", "negative dimensions are not allowed: %s", formatShape(dims))
 		}
-		if d > 0 && n > math.MaxInt64/d {
+		if d > 0 && n > math.MaxInt/d {
 			return c.errorf(sp, "MemoryError", "out of memory: shape %s has more elements than fit in memory", formatShape(dims))
 		}
 		n *= d

@@ -186,13 +186,13 @@ func defineShapeFns() {
 			if err != nil {
 				return nil, err
 			}
-			if nf > 1<<53 || math.IsNaN(nf) {
+			if err := c.s.checkAllocCount(t.DType, nf); err != nil {
+				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+			}
+			if nf > min(1<<53, math.MaxInt) || math.IsNaN(nf) {
 				return nil, c.errorf(k.sp, "MemoryError", "out of memory: arange() would make %g elements", nf)
 			}
 			n := int(nf)
-			if err := c.s.checkAlloc(t.DType, n); err != nil {
-				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
-			}
 			tt := newTensor(t.DType, []int{n})
 			for i := 0; i < n; i++ {
 				if kind == promote.IntScalar {
@@ -703,9 +703,14 @@ func fillChunk(r *rand.Rand, t *backend.Tensor, lo, hi int, normal bool) {
 
 // checkAlloc refuses tensors that cannot fit in memory.
 func (s *Session) checkAlloc(d dtypes.DType, n int) error {
-	bytes := float64(n) * float64(d.Bits()) / 8
+	return s.checkAllocCount(d, float64(n))
+}
+
+// checkAllocCount is checkAlloc for a count that may not fit in an int.
+func (s *Session) checkAllocCount(d dtypes.DType, n float64) error {
+	bytes := n * float64(d.Bits()) / 8
 	if limit := memoryLimit(); bytes > limit {
-		return fmt.Errorf("out of memory: %d elements of %s need %.1f GB (available %.1f GB)", n, d.FullName(), bytes/1e9, limit/1e9)
+		return fmt.Errorf("out of memory: %.0f elements of %s need %.1f GB (available %.1f GB)", n, d.FullName(), bytes/1e9, limit/1e9)
 	}
 	return nil
 }

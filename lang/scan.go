@@ -584,12 +584,12 @@ func unquote(raw string) (value string, errOff int, errMsg string) {
 			b.WriteRune(rune(v))
 		case 'x', 'u', 'U':
 			width := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
-			v := 0
+			v := int64(0)
 			for k := range width {
 				if i+k >= len(body) || digitVal(rune(body[i+k])) >= 16 {
 					return "", off, fmt.Sprintf("invalid escape sequence '\\%c': want %d hex digits", e, width)
 				}
-				v = v*16 + digitVal(rune(body[i+k]))
+				v = v*16 + int64(digitVal(rune(body[i+k])))
 			}
 			i += width
 			if v > unicode.MaxRune || 0xD800 <= v && v < 0xE000 {

@@ -297,6 +297,18 @@ func fromInt[S integer](to dtypes.DType) kfn {
 	case ctU64:
 		return un(convL[S, uint64])
 	case ctF32:
+		var zero S
+		if unsafe.Sizeof(zero) == 8 && math.MaxInt == math.MaxInt32 {
+			// Go's 32-bit platforms convert 64-bit integers to float32
+			// in two roundings (1 ULP off at times); round to odd in
+			// float64 first, then once to float32.
+			return un(func(d []float32, a []S) {
+				a = a[:len(d)]
+				for i := range d {
+					d[i] = float32(intToFloat64Odd(a[i]))
+				}
+			})
+		}
 		return un(convL[S, float32])
 	default:
 		return un(convL[S, float64])

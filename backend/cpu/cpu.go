@@ -3,6 +3,7 @@ package cpu
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -139,6 +140,9 @@ func (r *runner) eval(n *backend.Node) (*view, error) {
 	}
 	size, err := shapeSize(n.Shape)
 	if err != nil {
+		if errors.Is(err, errOutOfMemory) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
 	}
 	if err := checkArgs(n); err != nil {
@@ -195,6 +199,9 @@ func (r *runner) tensor(v *view) (*backend.Tensor, error) {
 	return &backend.Tensor{DType: c.dtype, Shape: cloneInts(c.shape), Data: c.data}, nil
 }
 
+// errOutOfMemory begins the errors of shapes too large for memory.
+var errOutOfMemory = errors.New("out of memory")
+
 // shapeSize returns the number of elements of shape, or an error for a
 // negative dimension or a count that overflows.
 func shapeSize(shape []int) (int, error) {
@@ -204,7 +211,7 @@ func shapeSize(shape []int) (int, error) {
 			return 0, fmt.Errorf("negative dimension in shape %v", shape)
 		}
 		if d != 0 && n > math.MaxInt/d {
-			return 0, fmt.Errorf("shape %v has too many elements", shape)
+			return 0, fmt.Errorf("%w: shape %v has too many elements", errOutOfMemory, shape)
 		}
 		n *= d
 	}

@@ -134,7 +134,7 @@ func (r *runner) count(n *backend.Node, depth int) error {
 
 // alloc returns a new buffer for n elements of d, owned by the run.
 func (r *runner) alloc(d dtypes.DType, n int) (*buffer, error) {
-	if n > math.MaxInt64/16 {
+	if n > math.MaxInt/16 {
 		return nil, fmt.Errorf("cuda: out of memory: result of %d elements is too large", n)
 	}
 	return r.allocBytes(n * elemSize(d))
