@@ -65,42 +65,64 @@ func expCore(x float64) float64 {
 	return math.Float64frombits(math.Float64bits(p) + uint64(int64(k))<<52)
 }
 
+// expm1Coef are the coefficients of T(r) ≈ (e^r - 1 - r)/r^2 on
+// |r| <= ln2/2, degree 9: a near-minimax (Chebyshev) fit made with mpmath,
+// within 2^-54.5 of e^r - 1 - r once multiplied by r^2 (Taylor's
+// polynomial needs degree 11 for that).
+var expm1Coef = [...]float64{
+	0x1.0000000000001p-1,
+	0x1.5555555555556p-3,
+	0x1.5555555553d68p-5,
+	0x1.11111111109b5p-7,
+	0x1.6c16c17889f40p-10,
+	0x1.a01a01a7c2f2ep-13,
+	0x1.a019b9148739fp-16,
+	0x1.71de0db2eafc6p-19,
+	0x1.28917ca046b86p-22,
+	0x1.af389eeb9e5e9p-26,
+}
+
 // expm1Core returns e^y - 1 for y in [0, 40]: y = k·ln 2 + r as in
-// expCore, p = 1 + r·T(r), T(r) = 1/2 + r/3! + … + r^11/13! (so that
-// r·p = e^r - 1 to full relative precision: no 1 is added, nothing
-// cancels for small y), then e^y - 1 = p·(r·2^k) + (2^k - 1) in one FMA
-// (r·2^k is exact).
+// expCore, p = 1 + r·T(r) (so that r·p = e^r - 1 to full relative
+// precision: no 1 is added, nothing cancels for small y), then
+// e^y - 1 = p·(r·2^k) + (2^k - 1) in one FMA (r·2^k is exact).
 //
 // T is evaluated by Estrin's scheme (pairs, then r^2, r^4, r^8): the
-// tanh kernel is bound by the latency of this chain, which is half of
-// Horner's; the largest term, 1, is added last so that the error of T
-// is scaled down by r.
+// tanh kernel is bound by the number and latency of these operations;
+// the largest term, 1, is added last so that the error of T is scaled
+// down by r.
 func expm1Core(y float64) float64 {
-	k := math.RoundToEven(y * log2e)
+	// k = y·log2e rounded to an integer (to even on ties, as magic is
+	// even), and kt, whose low mantissa bits hold k, gives 2^k by a shift.
+	// float64() keeps the compiler from fusing the multiply and the add.
+	kt := float64(y*log2e) + roundMagic
+	k := kt - roundMagic
 	r := math.FMA(-k, ln2Hi, y)
 	r = math.FMA(-k, ln2Lo, r)
-	c := &expCoef
+	c := &expm1Coef
 	r2 := r * r
-	p0 := math.FMA(c[3], r, c[2])
-	p1 := math.FMA(c[5], r, c[4])
-	p2 := math.FMA(c[7], r, c[6])
-	p3 := math.FMA(c[9], r, c[8])
-	p4 := math.FMA(c[11], r, c[10])
-	p5 := math.FMA(c[13], r, c[12])
+	p0 := math.FMA(c[1], r, c[0])
+	p1 := math.FMA(c[3], r, c[2])
+	p2 := math.FMA(c[5], r, c[4])
+	p3 := math.FMA(c[7], r, c[6])
+	p4 := math.FMA(c[9], r, c[8])
 	q0 := math.FMA(p1, r2, p0)
 	q1 := math.FMA(p3, r2, p2)
-	q2 := math.FMA(p5, r2, p4)
 	r4 := r2 * r2
 	q0 = math.FMA(q1, r4, q0)
 	r8 := r4 * r4
-	t := math.FMA(q2, r8, q0)
-	p := math.FMA(t, r, c[1])
+	t := math.FMA(p4, r8, q0)
+	p := math.FMA(t, r, 1)
 	if k != k {
 		return p // NaN
 	}
-	s := math.Float64frombits(uint64(1023+int64(k)) << 52) // 2^k
+	s := math.Float64frombits(math.Float64bits(kt)<<52 + math.Float64bits(1)) // 2^k
 	return math.FMA(p, r*s, s-1)
 }
+
+// roundMagic is 1.5·2^52: adding it to a float64 of magnitude below
+// 2^51 rounds it to an integer k and leaves k in the low bits.
+const roundMagic = 0x1.8p52
 
 // tanh64 returns tanh x in float64 to within a few ULP (tests check 4
 // against a 160-bit reference), so that rounding it to float32 gives the
