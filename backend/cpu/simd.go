@@ -14,56 +14,33 @@ import "math"
 // and special inputs. Build with the purego tag to use the Go loops only.
 
 // Constants of the exponential: ln 2 split in two (fdlibm's ln2_hi has
-// all 53 bits here, the FMAs make k·ln2Hi exact), and the Taylor
-// coefficients 1/k!.
+// all 53 bits here, the FMAs make k·ln2Hi exact).
 const (
 	log2e = 1.4426950408889634      // 1/ln 2
 	ln2Hi = 6.93147180559945286e-01 // 0x3FE62E42FEFA39EF
 	ln2Lo = 2.319046813846299558e-17
 )
 
-// expCoef are the Taylor coefficients 1/k! of e^r, k = 0 … 13.
-var expCoef = [...]float64{
-	1, 1, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320,
-	1.0 / 362880, 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800,
-}
-
 // expCore returns e^x for x in [-708, 709] (or NaN): x = k·ln 2 + r with
-// |r| <= ln2/2, e^r by its Taylor polynomial of degree 13 (truncation
-// error below 2^-57), then scaled by 2^k through the exponent bits. The
-// result is within 2 ULP of e^x (tests check it against a 160-bit
-// reference).
-//
-// The polynomial is 1 + r(1 + r(1/2 + r(1/6 + r·T(r)))) with the tail
-// T(r) = 1/4! + r/5! + … + r^9/13! evaluated by Estrin's scheme, so that
-// the chain of dependent operations is short (the kernels are bound by
-// its latency) while the last, largest terms are added Horner's way.
+// |r| <= ln2/2, e^r = 1 + r·expPoly(r), then scaled by 2^k (a normal
+// float64 for these k: the product is exact). The result is within 2 ULP
+// of e^x (tests check it against a 160-bit reference).
 func expCore(x float64) float64 {
-	k := math.RoundToEven(x * log2e)
+	// k = x·log2e rounded to an integer (to even on ties, as roundMagic
+	// is even), and kt, whose low mantissa bits hold k, gives 2^k by a
+	// shift. float64() keeps the compiler from fusing the multiply and
+	// the add.
+	kt := float64(x*log2e) + roundMagic
+	k := kt - roundMagic
 	r := math.FMA(-k, ln2Hi, x)
 	r = math.FMA(-k, ln2Lo, r)
-	c := &expCoef
-	r2 := r * r
-	r4 := r2 * r2
-	r8 := r4 * r4
-	u0 := math.FMA(c[5], r, c[4])
-	u1 := math.FMA(c[7], r, c[6])
-	u2 := math.FMA(c[9], r, c[8])
-	u3 := math.FMA(c[11], r, c[10])
-	u4 := math.FMA(c[13], r, c[12])
-	v0 := math.FMA(u1, r2, u0)
-	v1 := math.FMA(u3, r2, u2)
-	w0 := math.FMA(v1, r4, v0)
-	p := math.FMA(u4, r8, w0) // T(r)
-	p = math.FMA(p, r, c[3])
-	p = math.FMA(p, r, c[2])
-	p = math.FMA(p, r, c[1])
-	p = math.FMA(p, r, c[0])
-	if k != k { // NaN: the assembly's conversion gives the "integer indefinite"
-		return p
-	}
-	return math.Float64frombits(math.Float64bits(p) + uint64(int64(k))<<52)
+	e := math.FMA(expPoly(r), r, 1)
+	return e * math.Float64frombits(math.Float64bits(kt)<<52+math.Float64bits(1))
 }
+
+// roundMagic is 1.5·2^52: adding it to a float64 of magnitude below
+// 2^51 rounds it to an integer k and leaves k in the low bits.
+const roundMagic = 0x1.8p52
 
 // expm1Coef are the coefficients of T(r) ≈ (e^r - 1 - r)/r^2 on
 // |r| <= ln2/2, degree 9: a near-minimax (Chebyshev) fit made with mpmath,
@@ -83,22 +60,25 @@ var expm1Coef = [...]float64{
 }
 
 // expm1Core returns e^y - 1 for y in [0, 40]: y = k·ln 2 + r as in
-// expCore, p = 1 + r·T(r) (so that r·p = e^r - 1 to full relative
+// expCore, p = expPoly(r) = 1 + r·T(r) (so that r·p = e^r - 1 to full relative
 // precision: no 1 is added, nothing cancels for small y), then
 // e^y - 1 = p·(r·2^k) + (2^k - 1) in one FMA (r·2^k is exact).
-//
-// T is evaluated by Estrin's scheme (pairs, then r^2, r^4, r^8): the
-// tanh kernel is bound by the number and latency of these operations;
-// the largest term, 1, is added last so that the error of T is scaled
-// down by r.
 func expm1Core(y float64) float64 {
-	// k = y·log2e rounded to an integer (to even on ties, as magic is
-	// even), and kt, whose low mantissa bits hold k, gives 2^k by a shift.
-	// float64() keeps the compiler from fusing the multiply and the add.
-	kt := float64(y*log2e) + roundMagic
+	kt := float64(y*log2e) + roundMagic // as in expCore
 	k := kt - roundMagic
 	r := math.FMA(-k, ln2Hi, y)
 	r = math.FMA(-k, ln2Lo, r)
+	p := expPoly(r)
+	s := math.Float64frombits(math.Float64bits(kt)<<52 + math.Float64bits(1)) // 2^k
+	return math.FMA(p, r*s, s-1)
+}
+
+// expPoly returns 1 + r·T(r) (with T of expm1Coef), so that e^r = 1 +
+// r·expPoly(r) and e^r - 1 = r·expPoly(r), for |r| <= ln2/2. T is
+// evaluated by Estrin's scheme (pairs, then r^2, r^4, r^8): the kernels
+// are bound by the number and latency of these operations; the largest
+// term, 1, is added last so that the error of T is scaled down by r.
+func expPoly(r float64) float64 {
 	c := &expm1Coef
 	r2 := r * r
 	p0 := math.FMA(c[1], r, c[0])
@@ -112,17 +92,9 @@ func expm1Core(y float64) float64 {
 	q0 = math.FMA(q1, r4, q0)
 	r8 := r4 * r4
 	t := math.FMA(p4, r8, q0)
-	p := math.FMA(t, r, 1)
-	if k != k {
-		return p // NaN
-	}
-	s := math.Float64frombits(math.Float64bits(kt)<<52 + math.Float64bits(1)) // 2^k
-	return math.FMA(p, r*s, s-1)
+	return math.FMA(t, r, 1)
 }
 
-// roundMagic is 1.5·2^52: adding it to a float64 of magnitude below
-// 2^51 rounds it to an integer k and leaves k in the low bits.
-const roundMagic = 0x1.8p52
 
 // tanh64 returns tanh x in float64 to within a few ULP (tests check 4
 // against a 160-bit reference), so that rounding it to float32 gives the
