@@ -1126,7 +1126,13 @@ func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
 			o, k := row/inner, row%inner
 			b := o*m*inner + k
 			if inPlace {
-				softmaxRowF32(out32[b:b+m], x32[b:b+m], y, log)
+				// While this row's exponentials are computed, the next
+				// row of this worker is read into the cache.
+				var next []float32
+				if row+1 < hi {
+					next = x32[b+m : b+2*m]
+				}
+				softmaxRowF32(out32[b:b+m], x32[b:b+m], y, log, asBytes(next))
 				continue
 			}
 			if err := gatherFloat64(y, x, b, inner); err != nil {
@@ -1235,17 +1241,18 @@ func softmaxRow(y []float64, log bool) {
 
 // softmaxRowF32 is softmaxRow for a float32 row x (read in place) and a
 // float32 result d, with y as scratch: the same operations, vectorised.
-func softmaxRowF32(d, x []float32, y []float64, log bool) {
+// The memory of pf is prefetched while the exponentials are computed.
+func softmaxRowF32(d, x []float32, y []float64, log bool, pf []byte) {
 	mx := float64(rowMaxF32(x))
 	if log {
-		s := expSumF32(y, x, mx)
+		s := expSumF32PF(y, x, mx, pf)
 		ls := math.Log(s)
 		for i, v := range x {
 			d[i] = float32(float64(v) - mx - ls)
 		}
 		return
 	}
-	s := expSumF32(y, x, mx)
+	s := expSumF32PF(y, x, mx, pf)
 	divToF32(d, y, s)
 }
 

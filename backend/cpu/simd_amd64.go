@@ -69,6 +69,9 @@ func tanhF32PFAVX2(d, a []float32, pf []byte)
 func expSumF32AVX2(d []float64, a []float32, m float64) float64
 
 //go:noescape
+func expSumF32PFAVX2(d []float64, a []float32, m float64, pf []byte) float64
+
+//go:noescape
 func divToF32AVX2(d []float32, a []float64, s float64)
 
 //go:noescape
@@ -218,12 +221,23 @@ func tanhF32PF(d, a []float32, pf [][]byte) {
 
 // expSumF32 is expSumF32Go.
 func expSumF32(d []float64, a []float32, m float64) float64 {
+	return expSumF32PF(d, a, m, nil)
+}
+
+// expSumF32PF is expSumF32 that also prefetches the memory of pf while
+// it computes.
+func expSumF32PF(d []float64, a []float32, m float64, pf []byte) float64 {
 	a = a[:len(d)]
 	n := len(d) &^ 7
 	if !haveAVX2 || n == 0 {
 		return expSumF32Go(d, a, m)
 	}
-	s := expSumF32AVX2(d[:n], a[:n], m)
+	var s float64
+	if len(pf) > 0 {
+		s = expSumF32PFAVX2(d[:n], a[:n], m, pf)
+	} else {
+		s = expSumF32AVX2(d[:n], a[:n], m)
+	}
 	for i := n; i < len(d); i++ {
 		d[i] = expCore(clampExp(float64(a[i]) - m))
 		s += d[i]

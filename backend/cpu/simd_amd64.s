@@ -311,6 +311,57 @@ fold:
 	VZEROUPPER
 	RET
 
+// func expSumF32PFAVX2(d []float64, a []float32, m float64, pf []byte) float64,
+// len(d) a multiple of 8: expSumF32AVX2, and while it computes,
+// PREFETCHT0 of the lines of pf, one line per 8 elements.
+TEXT ·expSumF32PFAVX2(SB), NOSPLIT, $0-88
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ pf_base+56(FP), R8
+	MOVQ pf_len+64(FP), R9
+	ADDQ R8, R9
+	VBROADCASTSD m+48(FP), Y15
+	VMOVUPD MIN708, Y11
+	VMOVUPD MAX709, Y10
+	VXORPD Y14, Y14, Y14 // accumulators 0-3
+	VXORPD Y12, Y12, Y12 // accumulators 4-7
+	SHRQ $3, CX
+	JZ   pffold
+pfloop:
+	CMPQ R8, R9
+	JAE  pfskip
+	PREFETCHT0 (R8)
+	ADDQ $64, R8
+pfskip:
+	VCVTPS2PD (SI), Y6
+	VSUBPD Y15, Y6, Y6
+	VMAXPD Y6, Y11, Y6 // max(-708, y), NaN stays
+	VMINPD Y6, Y10, Y6 // min(709, y)
+	EXP
+	VMOVUPD Y9, (DI)
+	VADDPD Y9, Y14, Y14
+	VCVTPS2PD 16(SI), Y6
+	VSUBPD Y15, Y6, Y6
+	VMAXPD Y6, Y11, Y6
+	VMINPD Y6, Y10, Y6
+	EXP
+	VMOVUPD Y9, 32(DI)
+	VADDPD Y9, Y12, Y12
+	ADDQ $32, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  pfloop
+pffold:
+	// ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7))
+	VHADDPD Y12, Y14, Y0 // s0+s1, s4+s5, s2+s3, s6+s7
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VMOVSD X0, ret+80(FP)
+	VZEROUPPER
+	RET
+
 // func divToF32AVX2(d []float32, a []float64, s float64), len(d) a
 // multiple of 4: d[i] = float32(a[i] / s).
 TEXT ·divToF32AVX2(SB), NOSPLIT, $0-56

@@ -25,3 +25,5 @@ func binaryF32NT(op byte) func(d, a, b []float32) { return nil }
 func binaryF64NT(op byte) func(d, a, b []float64) { return nil }
 
 func tanhF32PF(d, a []float32, pf [][]byte) { tanhF32(d, a) }
+
+func expSumF32PF(d []float64, a []float32, m float64, pf []byte) float64 { return expSumF32(d, a, m) }

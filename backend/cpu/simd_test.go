@@ -105,6 +105,16 @@ func TestSIMDMatchesGo(t *testing.T) {
 			if !sameBits64(s, sw) {
 				t.Fatalf("%d: exp sum %g, Go %g", n, s, sw)
 			}
+			// The prefetching form.
+			clear(e)
+			if s := expSumF32PF(e, x, m, other); !sameBits64(s, sw) {
+				t.Fatalf("%d: exp sum with prefetch %g, Go %g", n, s, sw)
+			}
+			for i := range e {
+				if !sameBits64(e[i], ew[i]) {
+					t.Fatalf("exp(%g - %g) with prefetch = %g, Go %g", x[i], m, e[i], ew[i])
+				}
+			}
 			divToF32(d, e, 3.7)
 			divToF32Go(want, e, 3.7)
 			for i := range d {
