@@ -60,16 +60,10 @@ func mulF64AVX2NT(d, a, b []float64)
 func divF64AVX2NT(d, a, b []float64)
 
 //go:noescape
-func tanhF32AVX2(d, a []float32)
+func tanhF32AVX2(d, a []float32, pf []byte)
 
 //go:noescape
-func tanhF32PFAVX2(d, a []float32, pf []byte)
-
-//go:noescape
-func expSumF32AVX2(d []float64, a []float32, m float64) float64
-
-//go:noescape
-func expSumF32PFAVX2(d []float64, a []float32, m float64, pf []byte) float64
+func expSumF32AVX2(d []float64, a []float32, m float64, pf []byte) float64
 
 //go:noescape
 func divToF32AVX2(d []float32, a []float64, s float64)
@@ -187,34 +181,30 @@ func binaryF64(op byte) func(d, a, b []float64) {
 }
 
 // tanhF32 sets d[i] = float32(tanh64(a[i])).
-func tanhF32(d, a []float32) {
-	a = a[:len(d)]
-	n := len(d) &^ 7
-	if haveAVX2 && n > 0 {
-		tanhF32AVX2(d[:n], a[:n])
-		d, a = d[n:], a[n:]
-	}
-	tanhF32Go(d, a)
-}
+func tanhF32(d, a []float32) { tanhF32PF(d, a, nil) }
 
 // tanhF32PF is tanhF32 that also prefetches the memory of pf while it
 // computes: the elements are split into len(pf) runs, and run i
 // prefetches pf[i].
 func tanhF32PF(d, a []float32, pf [][]byte) {
 	a = a[:len(d)]
-	if !haveAVX2 || len(pf) == 0 {
-		tanhF32(d, a)
+	if !haveAVX2 {
+		tanhF32Go(d, a)
 		return
 	}
 	n := len(d) &^ 7
-	run := (n/len(pf) + 7) &^ 7
-	for i, p := range pf {
-		lo := min(i*run, n)
-		hi := min(lo+run, n)
-		if i == len(pf)-1 {
-			hi = n
+	if len(pf) == 0 {
+		tanhF32AVX2(d[:n], a[:n], nil)
+	} else {
+		run := (n/len(pf) + 7) &^ 7
+		for i, p := range pf {
+			lo := min(i*run, n)
+			hi := min(lo+run, n)
+			if i == len(pf)-1 {
+				hi = n
+			}
+			tanhF32AVX2(d[lo:hi], a[lo:hi], p)
 		}
-		tanhF32PFAVX2(d[lo:hi], a[lo:hi], p)
 	}
 	tanhF32Go(d[n:], a[n:])
 }
@@ -232,12 +222,7 @@ func expSumF32PF(d []float64, a []float32, m float64, pf []byte) float64 {
 	if !haveAVX2 || n == 0 {
 		return expSumF32Go(d, a, m)
 	}
-	var s float64
-	if len(pf) > 0 {
-		s = expSumF32PFAVX2(d[:n], a[:n], m, pf)
-	} else {
-		s = expSumF32AVX2(d[:n], a[:n], m)
-	}
+	s := expSumF32AVX2(d[:n], a[:n], m, pf)
 	for i := n; i < len(d); i++ {
 		d[i] = expCore(clampExp(float64(a[i]) - m))
 		s += d[i]

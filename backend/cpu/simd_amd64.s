@@ -215,32 +215,10 @@ no:
 	MOVB $0, ret+0(FP)
 	RET
 
-// func tanhF32AVX2(d, a []float32), len(d) a multiple of 4: tanhF32Go.
-TEXT ·tanhF32AVX2(SB), NOSPLIT, $0-48
-	MOVQ d_base+0(FP), DI
-	MOVQ d_len+8(FP), CX
-	MOVQ a_base+24(FP), SI
-	VMOVUPD C20, Y14
-	VMOVUPD TWO, Y15
-	SHRQ $2, CX
-	JZ   done
-loop:
-	VCVTPS2PD (SI), Y0 // x
-	TANH
-	VCVTPD2PSY Y9, X9
-	VMOVUPS X9, (DI)
-	ADDQ $16, SI
-	ADDQ $16, DI
-	DECQ CX
-	JNZ  loop
-done:
-	VZEROUPPER
-	RET
-
-// func tanhF32PFAVX2(d, a []float32, pf []byte), len(d) a multiple of 4:
-// tanhF32AVX2, and while it computes, PREFETCHT0 of the lines of pf, one
+// func tanhF32AVX2(d, a []float32, pf []byte), len(d) a multiple of 4:
+// tanhF32Go, and while it computes, PREFETCHT0 of the lines of pf, one
 // line per 4 elements (so that memory is read while the core computes).
-TEXT ·tanhF32PFAVX2(SB), NOSPLIT, $0-72
+TEXT ·tanhF32AVX2(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
@@ -269,52 +247,10 @@ pfdone:
 	VZEROUPPER
 	RET
 
-// func expSumF32AVX2(d []float64, a []float32, m float64) float64,
-// len(d) a multiple of 8: expSumF32Go.
-TEXT ·expSumF32AVX2(SB), NOSPLIT, $0-64
-	MOVQ d_base+0(FP), DI
-	MOVQ d_len+8(FP), CX
-	MOVQ a_base+24(FP), SI
-	VBROADCASTSD m+48(FP), Y15
-	VMOVUPD MIN708, Y11
-	VMOVUPD MAX709, Y10
-	VXORPD Y14, Y14, Y14 // accumulators 0-3
-	VXORPD Y12, Y12, Y12 // accumulators 4-7
-	SHRQ $3, CX
-	JZ   fold
-loop:
-	VCVTPS2PD (SI), Y6
-	VSUBPD Y15, Y6, Y6
-	VMAXPD Y6, Y11, Y6 // max(-708, y), NaN stays
-	VMINPD Y6, Y10, Y6 // min(709, y)
-	EXP
-	VMOVUPD Y9, (DI)
-	VADDPD Y9, Y14, Y14
-	VCVTPS2PD 16(SI), Y6
-	VSUBPD Y15, Y6, Y6
-	VMAXPD Y6, Y11, Y6
-	VMINPD Y6, Y10, Y6
-	EXP
-	VMOVUPD Y9, 32(DI)
-	VADDPD Y9, Y12, Y12
-	ADDQ $32, SI
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  loop
-fold:
-	// ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7))
-	VHADDPD Y12, Y14, Y0 // s0+s1, s4+s5, s2+s3, s6+s7
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD X1, X0, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, ret+56(FP)
-	VZEROUPPER
-	RET
-
-// func expSumF32PFAVX2(d []float64, a []float32, m float64, pf []byte) float64,
-// len(d) a multiple of 8: expSumF32AVX2, and while it computes,
-// PREFETCHT0 of the lines of pf, one line per 8 elements.
-TEXT ·expSumF32PFAVX2(SB), NOSPLIT, $0-88
+// func expSumF32AVX2(d []float64, a []float32, m float64, pf []byte) float64,
+// len(d) a multiple of 8: expSumF32Go, and while it computes, PREFETCHT0
+// of the lines of pf, one line per 8 elements.
+TEXT ·expSumF32AVX2(SB), NOSPLIT, $0-88
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
 	MOVQ a_base+24(FP), SI
