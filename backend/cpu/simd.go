@@ -95,7 +95,6 @@ func expPoly(r float64) float64 {
 	return math.FMA(t, r, 1)
 }
 
-
 // tanh64 returns tanh x in float64 to within a few ULP (tests check 4
 // against a 160-bit reference), so that rounding it to float32 gives the
 // correctly rounded float32 tanh except when the exact value lies within
