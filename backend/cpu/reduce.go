@@ -867,22 +867,9 @@ func pairwise[T float](a []T) T {
 		}
 		return res
 	case n <= 128:
-		var r [8]T
-		copy(r[:], a[:8])
-		i := 8
-		for ; i < n-n%8; i += 8 {
-			r[0] += a[i]
-			r[1] += a[i+1]
-			r[2] += a[i+2]
-			r[3] += a[i+3]
-			r[4] += a[i+4]
-			r[5] += a[i+5]
-			r[6] += a[i+6]
-			r[7] += a[i+7]
-		}
-		res := ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-		for ; i < n; i++ {
-			res += a[i]
+		res := sum8Go(a)
+		for _, v := range a[n-n%8:] {
+			res += v
 		}
 		return res
 	}
@@ -891,7 +878,8 @@ func pairwise[T float](a []T) T {
 }
 
 // pairwiseF32 is pairwise for float32, with the blocks of 8
-// accumulators vectorised (sum8F32).
+// accumulators vectorised (sum8F32), and no generic dispatch: it is the
+// innermost loop of float32 sums.
 func pairwiseF32(a []float32) float32 {
 	n := len(a)
 	switch {

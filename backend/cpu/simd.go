@@ -170,13 +170,13 @@ func cvtI8F32Go(d []float32, a []int8) {
 	}
 }
 
-// sum8F32Go is the reference of sum8F32, the inner block of NumPy's
-// pairwise sum for 8 <= len(a) (see pairwise): accumulators r[0..7] start
-// at a[0..7], r[j] += a[i+j] for each further full group of 8, and the
-// result is ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)). The last len(a)%8
-// elements are left to the caller.
-func sum8F32Go(a []float32) float32 {
-	var r [8]float32
+// sum8Go is the inner block of NumPy's pairwise sum for 8 <= len(a)
+// (see pairwise): accumulators r[0..7] start at a[0..7], r[j] += a[i+j]
+// for each further full group of 8, and the result is
+// ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)). The last len(a)%8 elements are
+// left to the caller.
+func sum8Go[T float](a []T) T {
+	var r [8]T
 	copy(r[:], a[:8])
 	n := len(a) - len(a)%8
 	for i := 8; i < n; i += 8 {
@@ -191,6 +191,9 @@ func sum8F32Go(a []float32) float32 {
 	}
 	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 }
+
+// sum8F32Go is the reference of sum8F32.
+func sum8F32Go(a []float32) float32 { return sum8Go(a) }
 
 // binaryF32Go returns the Go loop of a float32 operation (+ - * /).
 func binaryF32Go(op byte) func(d, a, b []float32) { return binaryGo[float32](op) }

@@ -118,6 +118,28 @@ GLOBL misc<>(SB), RODATA|NOPTR, $384
 #define LOG2E2 misc<>+320(SB)
 #define MAGIC misc<>+352(SB)
 
+// EXPPOLY sets Y2 = expPoly(r) (see simd.go) for r in register r; it
+// uses Y3-Y5, and r2 and p4 as scratch.
+#define EXPPOLY(r, r2, p4) \
+	VMULPD r, r, r2 \
+	VMOVUPD expc<>+32(SB), Y2 \
+	VFMADD213PD expc<>+0(SB), r, Y2 \
+	VMOVUPD expc<>+96(SB), Y3 \
+	VFMADD213PD expc<>+64(SB), r, Y3 \
+	VMOVUPD expc<>+160(SB), Y4 \
+	VFMADD213PD expc<>+128(SB), r, Y4 \
+	VMOVUPD expc<>+224(SB), Y5 \
+	VFMADD213PD expc<>+192(SB), r, Y5 \
+	VMOVUPD expc<>+288(SB), p4 \
+	VFMADD213PD expc<>+256(SB), r, p4 \
+	VFMADD231PD Y3, r2, Y2 \
+	VFMADD231PD Y5, r2, Y4 \
+	VMULPD r2, r2, r2 \
+	VFMADD231PD Y4, r2, Y2 \
+	VMULPD r2, r2, r2 \
+	VFMADD231PD p4, r2, Y2 \
+	VFMADD213PD ONE, r, Y2
+
 // EXP sets Y9 = expCore(Y6) (see simd.go); it uses Y0, Y2-Y5, Y7, Y8,
 // Y13.
 #define EXP \
@@ -127,24 +149,7 @@ GLOBL misc<>(SB), RODATA|NOPTR, $384
 	VMOVAPD Y6, Y8 \
 	VFNMADD231PD LN2HI, Y13, Y8 \
 	VFNMADD231PD LN2LO, Y13, Y8 \
-	VMULPD Y8, Y8, Y9 \
-	VMOVUPD expc<>+32(SB), Y2 \
-	VFMADD213PD expc<>+0(SB), Y8, Y2 \
-	VMOVUPD expc<>+96(SB), Y3 \
-	VFMADD213PD expc<>+64(SB), Y8, Y3 \
-	VMOVUPD expc<>+160(SB), Y4 \
-	VFMADD213PD expc<>+128(SB), Y8, Y4 \
-	VMOVUPD expc<>+224(SB), Y5 \
-	VFMADD213PD expc<>+192(SB), Y8, Y5 \
-	VMOVUPD expc<>+288(SB), Y0 \
-	VFMADD213PD expc<>+256(SB), Y8, Y0 \
-	VFMADD231PD Y3, Y9, Y2 \
-	VFMADD231PD Y5, Y9, Y4 \
-	VMULPD Y9, Y9, Y9 \
-	VFMADD231PD Y4, Y9, Y2 \
-	VMULPD Y9, Y9, Y9 \
-	VFMADD231PD Y0, Y9, Y2 \
-	VFMADD213PD ONE, Y8, Y2 \
+	EXPPOLY(Y8, Y9, Y0) \
 	VFMADD213PD ONE, Y8, Y2 \
 	VPSLLQ $52, Y7, Y13 \
 	VPADDQ ONE, Y13, Y13 \
@@ -161,24 +166,7 @@ GLOBL misc<>(SB), RODATA|NOPTR, $384
 	VSUBPD MAGIC, Y7, Y8 \
 	VFNMADD231PD LN2HI, Y8, Y6 \
 	VFNMADD231PD LN2LO, Y8, Y6 \
-	VMULPD Y6, Y6, Y9 \
-	VMOVUPD expc<>+32(SB), Y2 \
-	VFMADD213PD expc<>+0(SB), Y6, Y2 \
-	VMOVUPD expc<>+96(SB), Y3 \
-	VFMADD213PD expc<>+64(SB), Y6, Y3 \
-	VMOVUPD expc<>+160(SB), Y4 \
-	VFMADD213PD expc<>+128(SB), Y6, Y4 \
-	VMOVUPD expc<>+224(SB), Y5 \
-	VFMADD213PD expc<>+192(SB), Y6, Y5 \
-	VMOVUPD expc<>+288(SB), Y10 \
-	VFMADD213PD expc<>+256(SB), Y6, Y10 \
-	VFMADD231PD Y3, Y9, Y2 \
-	VFMADD231PD Y5, Y9, Y4 \
-	VMULPD Y9, Y9, Y9 \
-	VFMADD231PD Y4, Y9, Y2 \
-	VMULPD Y9, Y9, Y9 \
-	VFMADD231PD Y10, Y9, Y2 \
-	VFMADD213PD ONE, Y6, Y2 \
+	EXPPOLY(Y6, Y9, Y10) \
 	VPSLLQ $52, Y7, Y13 \
 	VPADDQ ONE, Y13, Y13 \
 	VMULPD Y13, Y6, Y6 \
