@@ -111,85 +111,22 @@ type redPlan struct {
 }
 
 func planReduce(shape, axes []int, keep bool) (*redPlan, error) {
-	nd := len(shape)
-	red := make([]bool, nd)
-	if len(axes) == 0 {
-		for i := range red {
-			red[i] = true
-		}
+	bp, err := backend.PlanReduce(shape, axes, keep)
+	if err != nil {
+		return nil, err
 	}
-	for _, a := range axes {
-		if a < 0 || a >= nd {
-			return nil, fmt.Errorf("axis %d is out of bounds for array of dimension %d", a, nd)
-		}
-		if red[a] {
-			return nil, fmt.Errorf("duplicate value in 'axis'")
-		}
-		red[a] = true
-	}
-	p := &redPlan{m: 1, l: 1}
-	p.outShape = []int{}
-	for i, d := range shape {
-		if red[i] {
-			p.l *= d
-			if keep {
-				p.outShape = append(p.outShape, 1)
-			}
-		} else {
-			p.m *= d
-			p.outShape = append(p.outShape, d)
-		}
-	}
+	p := &redPlan{outShape: bp.OutShape, keptSize: bp.KeptSize, keptStr: bp.KeptStr,
+		chunk: bp.Chunk, inner: bp.Inner, m: bp.M, l: bp.L}
 	if p.m == 0 || p.l == 0 {
 		return p, nil
 	}
-	// Group the axes: drop size-1 axes, merge neighbours of the same kind.
-	type group struct {
-		size int
-		red  bool
-	}
-	var gs []group
-	for i, d := range shape {
-		if d == 1 {
-			continue
-		}
-		if len(gs) > 0 && gs[len(gs)-1].red == red[i] {
-			gs[len(gs)-1].size *= d
-			continue
-		}
-		gs = append(gs, group{d, red[i]})
-	}
-	strides := make([]int, len(gs))
-	step := 1
-	for i := len(gs) - 1; i >= 0; i-- {
-		strides[i] = step
-		step *= gs[i].size
-	}
-	var rsize, rstr []int
-	last := len(gs) - 1
-	p.chunk = 1
-	for i, g := range gs {
-		switch {
-		case !g.red:
-			p.keptSize = append(p.keptSize, g.size)
-			p.keptStr = append(p.keptStr, strides[i])
-		case i == last:
-			p.chunk = g.size
-		default:
-			rsize = append(rsize, g.size)
-			rstr = append(rstr, strides[i])
-		}
-	}
-	if last >= 0 && !gs[last].red {
-		p.inner = gs[last].size
-	}
 	// Offsets of the chunks, in memory order.
 	p.offs = []int{0}
-	for i := range rsize {
-		next := make([]int, 0, len(p.offs)*rsize[i])
+	for i, size := range bp.RedSize {
+		next := make([]int, 0, len(p.offs)*size)
 		for _, o := range p.offs {
-			for j := range rsize[i] {
-				next = append(next, o+j*rstr[i])
+			for j := range size {
+				next = append(next, o+j*bp.RedStr[i])
 			}
 		}
 		p.offs = next

@@ -147,15 +147,8 @@ func (r *runner) slice(n *backend.Node) (*view, error) {
 }
 
 func (r *runner) concat(n *backend.Node, size int) (*view, error) {
-	if len(n.Axes) != 1 {
-		return nil, fmt.Errorf("cpu: concat needs one axis")
-	}
-	ax := n.Axes[0]
-	if ax < 0 || ax >= len(n.Shape) {
-		return nil, fmt.Errorf("cpu: concat axis %d out of range for %d dimensions", ax, len(n.Shape))
-	}
 	args := make([]*view, len(n.Args))
-	total := 0
+	shapes := make([][]int, len(n.Args))
 	for i, an := range n.Args {
 		a, err := r.eval(an)
 		if err != nil {
@@ -164,19 +157,11 @@ func (r *runner) concat(n *backend.Node, size int) (*view, error) {
 		if a.dtype != n.DType {
 			return nil, fmt.Errorf("cpu: concat of %v into %v: operands must share the result dtype", a.dtype, n.DType)
 		}
-		if len(a.shape) != len(n.Shape) {
-			return nil, fmt.Errorf("cpu: concat: operand %d has %d dimensions, result %d", i, len(a.shape), len(n.Shape))
-		}
-		for d := range a.shape {
-			if d != ax && a.shape[d] != n.Shape[d] {
-				return nil, fmt.Errorf("cpu: concat: operand %d has shape %v, result %v", i, a.shape, n.Shape)
-			}
-		}
-		total += a.shape[ax]
-		args[i] = a
+		args[i], shapes[i] = a, a.shape
 	}
-	if total != n.Shape[ax] {
-		return nil, fmt.Errorf("cpu: concat: operands give %d along axis %d, result has %d", total, ax, n.Shape[ax])
+	ax, err := backend.ConcatAxis(n, shapes)
+	if err != nil {
+		return nil, fmt.Errorf("cpu: %v", err)
 	}
 	data, err := r.allocFull(n.DType, size)
 	if err != nil {

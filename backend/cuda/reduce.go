@@ -48,73 +48,15 @@ type redPlan struct {
 }
 
 func planReduce(shape, axes []int, keep bool) (*redPlan, error) {
-	nd := len(shape)
-	red := make([]bool, nd)
-	if len(axes) == 0 {
-		for i := range red {
-			red[i] = true
-		}
+	bp, err := backend.PlanReduce(shape, axes, keep)
+	if err != nil {
+		return nil, err
 	}
-	for _, a := range axes {
-		if a < 0 || a >= nd {
-			return nil, fmt.Errorf("axis %d is out of bounds for array of dimension %d", a, nd)
-		}
-		if red[a] {
-			return nil, fmt.Errorf("duplicate value in 'axis'")
-		}
-		red[a] = true
+	p := &redPlan{outShape: bp.OutShape, keptSize: bp.KeptSize, keptStr: bp.KeptStr,
+		redSize: bp.RedSize, redStr: bp.RedStr, chunk: bp.Chunk, m: bp.M, l: bp.L}
+	if p.m > 0 && p.l > 0 {
+		p.nchunks = p.l / p.chunk
 	}
-	p := &redPlan{m: 1, l: 1, outShape: []int{}}
-	for i, d := range shape {
-		if red[i] {
-			p.l *= d
-			if keep {
-				p.outShape = append(p.outShape, 1)
-			}
-		} else {
-			p.m *= d
-			p.outShape = append(p.outShape, d)
-		}
-	}
-	if p.m == 0 || p.l == 0 {
-		return p, nil
-	}
-	type group struct {
-		size int
-		red  bool
-	}
-	var gs []group
-	for i, d := range shape {
-		if d == 1 {
-			continue
-		}
-		if len(gs) > 0 && gs[len(gs)-1].red == red[i] {
-			gs[len(gs)-1].size *= d
-			continue
-		}
-		gs = append(gs, group{d, red[i]})
-	}
-	strides := make([]int, len(gs))
-	step := 1
-	for i := len(gs) - 1; i >= 0; i-- {
-		strides[i] = step
-		step *= gs[i].size
-	}
-	last := len(gs) - 1
-	p.chunk = 1
-	for i, g := range gs {
-		switch {
-		case !g.red:
-			p.keptSize = append(p.keptSize, g.size)
-			p.keptStr = append(p.keptStr, strides[i])
-		case i == last:
-			p.chunk = g.size
-		default:
-			p.redSize = append(p.redSize, g.size)
-			p.redStr = append(p.redStr, strides[i])
-		}
-	}
-	p.nchunks = p.l / p.chunk
 	return p, nil
 }
 
