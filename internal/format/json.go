@@ -17,9 +17,14 @@ import (
 //
 // dtype is the full name of typ.DType, which must be t's dtype, and weak is
 // typ.Weak. values nests lists like numpy's tolist(), a bare value for a
-// 0-d tensor, with every element (no elision). Floats use the shortest
-// decimal that rounds back to the same value of their dtype (2.5, 0.1,
-// 1.0, 1e+16); NaN and infinities are the strings "nan", "inf" and "-inf";
+// 0-d tensor, with every element (no elision). Each float is its exact
+// stored value, written as the shortest decimal that rounds back to that
+// value as a float64 — Python's repr of float(x), which is what
+// json.dumps(a.tolist()) writes for a NumPy array. Every float8, float16,
+// bfloat16, tensor_float32 and float32 value is exact in float64, so a
+// float32 0.1 is 0.10000000149011612 and a float8_e4m3fn 448 is 448.0
+// (the terminal keeps NumPy's shorter per-dtype display). NaN and
+// infinities are the strings "nan", "inf" and "-inf";
 // complex values are [re, im] pairs; integers are exact (18446744073709551615
 // for the largest uint64); bools are true and false.
 func JSON(t *backend.Tensor, typ dtypes.Type) ([]byte, error) {
@@ -72,24 +77,27 @@ func JSON(t *backend.Tensor, typ dtypes.Type) ([]byte, error) {
 func writeJSONElem(b *bytes.Buffer, e elems, i int) {
 	switch e.kind {
 	case kindFloat:
-		writeJSONFloat(b, e.floatAt(i), e.ff)
+		writeJSONFloat(b, e.floatAt(i))
 	case kindComplex:
 		re, im := e.complexAt(i)
 		b.WriteByte('[')
-		writeJSONFloat(b, re, e.ff)
+		writeJSONFloat(b, re)
 		b.WriteByte(',')
-		writeJSONFloat(b, im, e.ff)
+		writeJSONFloat(b, im)
 		b.WriteByte(']')
 	default:
 		b.WriteString(e.repr(i)) // true, false and integers are JSON as they are
 	}
 }
 
-// writeJSONFloat writes v as a JSON number in its shortest round-tripping
-// form (Python's repr: a valid JSON number), or as a string when it is not
-// finite.
-func writeJSONFloat(b *bytes.Buffer, v float64, f floatFormat) {
-	s := floatRepr(v, f, false)
+// float64Format is the format JSON writes every float in.
+var float64Format = floatFormatOf(dtypes.F64)
+
+// writeJSONFloat writes v as a JSON number, the shortest decimal that reads
+// back as v in float64 (Python's repr: a valid JSON number), or as a string
+// when it is not finite.
+func writeJSONFloat(b *bytes.Buffer, v float64) {
+	s := floatRepr(v, float64Format, false)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		b.WriteByte('"')
 		b.WriteString(s)

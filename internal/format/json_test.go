@@ -23,19 +23,19 @@ func TestJSON(t *testing.T) {
 		{"spec example", f32(sh(3), 2.5, 3.5, 4.5), true,
 			`{"dtype":"float32","weak":true,"shape":[3],"values":[2.5,3.5,4.5]}`},
 		{"f32 0.1", f32(sh(2), 0.1, 1), false,
-			`{"dtype":"float32","weak":false,"shape":[2],"values":[0.1,1.0]}`},
+			`{"dtype":"float32","weak":false,"shape":[2],"values":[0.10000000149011612,1.0]}`},
 		{"f16 0.1", f16(sh(1), 0.1), false,
-			`{"dtype":"float16","weak":false,"shape":[1],"values":[0.1]}`},
+			`{"dtype":"float16","weak":false,"shape":[1],"values":[0.0999755859375]}`},
 		{"f64 0.1", f64(sh(1), 0.1), false,
 			`{"dtype":"float64","weak":false,"shape":[1],"values":[0.1]}`},
 		{"bf16", bf16(sh(2), 0.1, -3), false,
-			`{"dtype":"bfloat16","weak":false,"shape":[2],"values":[0.1,-3.0]}`},
+			`{"dtype":"bfloat16","weak":false,"shape":[2],"values":[0.10009765625,-3.0]}`},
 		{"e4m3", e4m3(sh(3), 0.1, 448, math.NaN()), false,
-			`{"dtype":"float8_e4m3fn","weak":false,"shape":[3],"values":[0.1,450.0,"nan"]}`},
+			`{"dtype":"float8_e4m3fn","weak":false,"shape":[3],"values":[0.1015625,448.0,"nan"]}`},
 		{"e5m2", e5m2(sh(2), -inf, 57344), false,
-			`{"dtype":"float8_e5m2","weak":false,"shape":[2],"values":["-inf",60000.0]}`},
+			`{"dtype":"float8_e5m2","weak":false,"shape":[2],"values":["-inf",57344.0]}`},
 		{"tf32", tf32(sh(1), 0.1), true,
-			`{"dtype":"tensor_float32","weak":true,"shape":[1],"values":[0.1]}`},
+			`{"dtype":"tensor_float32","weak":true,"shape":[1],"values":[0.0999755859375]}`},
 		{"non-finite", f64(sh(4), nan, inf, -inf, negZero), false,
 			`{"dtype":"float64","weak":false,"shape":[4],"values":["nan","inf","-inf",-0.0]}`},
 		{"large and small", f64(sh(3), 1e16, 2.5e-5, 1e23), false,
@@ -65,7 +65,7 @@ func TestJSON(t *testing.T) {
 		{"bool", bools(sh(2), true, false), true,
 			`{"dtype":"bool","weak":true,"shape":[2],"values":[true,false]}`},
 		{"c64", c64(sh(2), 1+2i, complex(0.1, nan)), false,
-			`{"dtype":"complex64","weak":false,"shape":[2],"values":[[1.0,2.0],[0.1,"nan"]]}`},
+			`{"dtype":"complex64","weak":false,"shape":[2],"values":[[1.0,2.0],[0.10000000149011612,"nan"]]}`},
 		{"c128 0-d", c128(nil, complex(negZero, -inf)), true,
 			`{"dtype":"complex128","weak":true,"shape":[],"values":[-0.0,"-inf"]}`},
 	}
@@ -91,32 +91,42 @@ func TestJSONTypeMismatch(t *testing.T) {
 	}
 }
 
-// TestJSONRoundTrip checks that every float JSON writes is valid JSON and
-// reads back to the same value of its dtype, for random bit patterns of
-// each float format.
+// TestJSONRoundTrip checks that JSON writes each float's exact stored
+// value: every number it writes parses (as float64, like json.loads or
+// Go's encoding/json) to exactly float64(stored), for every bit pattern of
+// the 8- and 16-bit formats and for random and edge bit patterns of the
+// wider ones. NumPy's tolist() gives these float64 values, and json.dumps
+// writes them with Python's repr.
 func TestJSONRoundTrip(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
+	const n = 20000
+	// Edge bit patterns of float32 (and so tf32 after rounding): zeros,
+	// the smallest and largest subnormals and normals, the largest finite
+	// value, 2^24 ± 1 ulp, 2^53 (9007199254740992), 1/3.
+	edges32 := []uint32{0, 0x80000000, 1, 0x007fffff, 0x00800000, 0x7f7fffff, 0xff7fffff,
+		0x4b800000, 0x4b800001, 0x4b7fffff, 0x5a000000, 0x3eaaaaab, 0x3dcccccd}
+	edges64 := []uint64{0, 1 << 63, 1, 0x000fffffffffffff, 0x0010000000000000, 0x7fefffffffffffff,
+		0x4340000000000000, 0x3fd5555555555555, 0x3fb999999999999a, 0x44b52d02c7e14af6}
 	type gen struct {
 		d    dtypes.DType
 		make func() (*backend.Tensor, []float64)
 	}
-	const n = 3000
 	gens := []gen{
 		{dtypes.F16, func() (*backend.Tensor, []float64) {
-			s, v := make([]uint16, n), make([]float64, n)
+			s, v := make([]uint16, 1<<16), make([]float64, 1<<16)
 			for i := range s {
-				s[i] = uint16(r.Uint32())
+				s[i] = uint16(i)
 				v[i] = dtypes.F16ToFloat64(s[i])
 			}
-			return tensor(dtypes.F16, sh(n), s), v
+			return tensor(dtypes.F16, sh(len(s)), s), v
 		}},
 		{dtypes.BF16, func() (*backend.Tensor, []float64) {
-			s, v := make([]uint16, n), make([]float64, n)
+			s, v := make([]uint16, 1<<16), make([]float64, 1<<16)
 			for i := range s {
-				s[i] = uint16(r.Uint32())
+				s[i] = uint16(i)
 				v[i] = dtypes.BF16ToFloat64(s[i])
 			}
-			return tensor(dtypes.BF16, sh(n), s), v
+			return tensor(dtypes.BF16, sh(len(s)), s), v
 		}},
 		{dtypes.F8E4M3, func() (*backend.Tensor, []float64) {
 			s, v := make([]uint8, 256), make([]float64, 256)
@@ -137,7 +147,11 @@ func TestJSONRoundTrip(t *testing.T) {
 		{dtypes.TF32, func() (*backend.Tensor, []float64) {
 			s, v := make([]float32, n), make([]float64, n)
 			for i := range s {
-				s[i] = dtypes.TF32Round(math.Float32frombits(r.Uint32()))
+				b := r.Uint32()
+				if i < len(edges32) {
+					b = edges32[i]
+				}
+				s[i] = dtypes.TF32Round(math.Float32frombits(b))
 				v[i] = float64(s[i])
 			}
 			return tensor(dtypes.TF32, sh(n), s), v
@@ -145,7 +159,11 @@ func TestJSONRoundTrip(t *testing.T) {
 		{dtypes.F32, func() (*backend.Tensor, []float64) {
 			s, v := make([]float32, n), make([]float64, n)
 			for i := range s {
-				s[i] = math.Float32frombits(r.Uint32())
+				b := r.Uint32()
+				if i < len(edges32) {
+					b = edges32[i]
+				}
+				s[i] = math.Float32frombits(b)
 				v[i] = float64(s[i])
 			}
 			return tensor(dtypes.F32, sh(n), s), v
@@ -153,9 +171,22 @@ func TestJSONRoundTrip(t *testing.T) {
 		{dtypes.F64, func() (*backend.Tensor, []float64) {
 			s := make([]float64, n)
 			for i := range s {
-				s[i] = math.Float64frombits(r.Uint64())
+				b := r.Uint64()
+				if i < len(edges64) {
+					b = edges64[i]
+				}
+				s[i] = math.Float64frombits(b)
 			}
 			return tensor(dtypes.F64, sh(n), s), s
+		}},
+		{dtypes.C64, func() (*backend.Tensor, []float64) {
+			s, v := make([]complex64, n/2), make([]float64, n)
+			for i := range s {
+				re, im := math.Float32frombits(r.Uint32()), math.Float32frombits(r.Uint32())
+				s[i] = complex(re, im)
+				v[2*i], v[2*i+1] = float64(re), float64(im)
+			}
+			return tensor(dtypes.C64, sh(n/2), s), v
 		}},
 	}
 	for _, g := range gens {
@@ -170,45 +201,62 @@ func TestJSONRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(b, &obj); err != nil {
 			t.Fatalf("%v: %v", g.d, err)
 		}
-		for i, raw := range obj.Values {
+		var got []json.RawMessage
+		for _, raw := range obj.Values {
+			if g.d.IsComplex() {
+				var pair []json.RawMessage
+				if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 2 {
+					t.Fatalf("%v: %s is not a [re, im] pair", g.d, raw)
+				}
+				got = append(got, pair...)
+				continue
+			}
+			got = append(got, raw)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%v: %d numbers, want %d", g.d, len(got), len(want))
+		}
+		bad := 0
+		for i, raw := range got {
 			w := want[i]
 			s := string(raw)
 			if math.IsNaN(w) || math.IsInf(w, 0) {
-				if ws := strconv.Quote(floatRepr(w, floatFormatOf(g.d), false)); s != ws {
+				if ws := strconv.Quote(floatRepr(w, floatFormatOf(dtypes.F64), false)); s != ws {
 					t.Errorf("%v %v: got %s, want %s", g.d, w, s, ws)
 				}
 				continue
 			}
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil {
+			var x float64
+			if err := json.Unmarshal(raw, &x); err != nil {
 				t.Errorf("%v %v: %s is not a number", g.d, w, s)
 				continue
 			}
-			// Parse exactly, then round once to the format.
-			back := roundTo(g.d, s, x)
-			if back != w || math.Signbit(back) != math.Signbit(w) {
-				t.Errorf("%v: %v printed as %s reads back as %v", g.d, w, s, back)
+			if x != w || math.Signbit(x) != math.Signbit(w) {
+				if bad++; bad <= 10 {
+					t.Errorf("%v: stored %v (float64 %s) printed as %s, which reads back as %v",
+						g.d, w, strconv.FormatFloat(w, 'g', -1, 64), s, x)
+				}
+			}
+			// Shortest: Go's 'g' -1 is the shortest float64 round trip; the
+			// printed decimal must not carry more significant digits.
+			if digits(s) > digits(strconv.FormatFloat(w, 'e', -1, 64)) {
+				t.Errorf("%v: %s is longer than the shortest float64 form of %v", g.d, s, w)
 			}
 		}
 	}
 }
 
-// roundTo returns the decimal s rounded to the float dtype d. ParseFloat
-// rounds s to float64 first; the double rounding is harmless here because
-// the printed decimals lie strictly inside (or on a tie-to-even end of) the
-// format's rounding interval, far from float64's own ties.
-func roundTo(d dtypes.DType, s string, x float64) float64 {
-	switch d {
-	case dtypes.F32:
-		y, _ := strconv.ParseFloat(s, 32)
-		return float64(float32(y))
-	case dtypes.F64:
-		return x
-	case dtypes.TF32:
-		y, _ := strconv.ParseFloat(s, 32)
-		return float64(dtypes.TF32Round(float32(y)))
+// digits counts the significant digits of a decimal number.
+func digits(s string) int {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
 	}
-	return dtypes.FloatFromFloat64(d, x)
+	s = strings.TrimLeft(strings.ReplaceAll(strings.TrimLeft(s, "-"), ".", ""), "0")
+	s = strings.TrimRight(s, "0")
+	if s == "" {
+		return 1
+	}
+	return len(s)
 }
 
 func TestDTypeJSON(t *testing.T) {
