@@ -93,10 +93,21 @@ func toPolicyOperand(o *operand) promote.Operand {
 	return p
 }
 
-// requireTensorish checks that o can take part in arithmetic.
+// requireNumeric checks that o can take part in arithmetic.
+//
+// A bracket literal passed straight to a function (sum([1.5, 2.5]),
+// add(x, [4])) becomes a tensor here, in place, exactly as it does as an
+// operand of an operator: the policy's ArrayLiteral type.
 func (c *compiler) requireNumeric(o *operand, what string) error {
 	switch o.kind {
 	case TensorValue:
+		return nil
+	case listKind:
+		t, err := c.listTensor(o, nil, o.span())
+		if err != nil {
+			return err
+		}
+		*o = *t
 		return nil
 	case LiteralValue:
 		return o.litErr
@@ -211,6 +222,14 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
+	}
+	if op.Class() == promote.DivMod && res.Compute.IsBool() {
+		// A policy that divides bools as bools (Triton: int1 is unsigned,
+		// so // and % are LLVM's udiv and urem on i1) gets them computed as
+		// uint8 and converted back: 1 // 1 is 1 and 1 % 1 is 0.
+		n.DType = dtypes.U8
+		n.Args = []*backend.Node{asNode(x, dtypes.U8), asNode(y, dtypes.U8)}
+		n = castNode(n, res.Type.DType)
 	}
 	if err := c.checkBinaryKinds(op, res.Compute, opSpan); err != nil {
 		return nil, err

@@ -297,11 +297,13 @@ func (p maxGraphPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == TrueDiv && maxGraphIntegral(a) && maxGraphIntegral(b) {
 		return Result{Type: dtypes.Strong(dtypes.F64), Compute: dtypes.F64, Rule: weakRule + "div of two integral tensors casts both to float64"}, nil
 	}
-	if op == FloorDiv {
-		if maxGraphIntegral(a) && maxGraphIntegral(b) {
-			return Result{Type: dtypes.Strong(dtypes.F64), Compute: dtypes.F64, Rule: weakRule + "// is floor(div(a, b)), and div of two integral tensors is float64"}, nil
-		}
-	}
+	// ops.floor_div (modular/modular, max/python/max/graph/ops/
+	// elementwise.py; TensorValue.__floordiv__ calls it since 2026):
+	// integral operands stay integral — rmo.DivOp on the promoted dtype,
+	// which truncates, corrected toward negative infinity for signed
+	// integers, so the result is Python's //. Other operands compute
+	// floor(div(a, b)), below.
+	intFloorDiv := op == FloorDiv && maxGraphIntegral(a) && maxGraphIntegral(b)
 	if op == Mul && maxGraphIntegral(a) != maxGraphIntegral(b) && (a.IsFloat() || b.IsFloat()) && (maxGraphIntegral(a) || maxGraphIntegral(b)) {
 		f := a
 		if b.IsFloat() {
@@ -318,6 +320,8 @@ func (p maxGraphPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	case op.Class() == Compare:
 		r.Type = dtypes.Strong(dtypes.Bool)
 		r.Rule += "; the comparison gives bool"
+	case intFloorDiv:
+		r.Rule += "; // of integral tensors is ops.floor_div: an integer division rounded toward negative infinity, like Python's //"
 	case op == FloorDiv:
 		if !d.IsFloat() {
 			return Result{}, Errorf("max-graph", -1, "// is floor(div(a, b)), and floor only supports floating point inputs, got %s", d.FullName())

@@ -148,7 +148,15 @@ func TestMAXGraphOps(t *testing.T) {
 		{name: "i32 + f32", op: Add, x: ten(dtypes.I32), y: ten(dtypes.F32), wantErr: "unsafe cast from si32 to f32", blame: 0},
 		{name: "i16 * f32", op: Mul, x: ten(dtypes.I16), y: ten(dtypes.F32), want: S(dtypes.F32)},
 		{name: "i8 @ f32", op: MatMul, x: ten(dtypes.I8), y: ten(dtypes.F32), want: S(dtypes.F32)},
-		{name: "i32 // i32", op: FloorDiv, x: ten(dtypes.I32), y: ten(dtypes.I32), want: S(dtypes.F64)},
+		// ops.floor_div (modular/modular max/python/max/graph/ops/
+		// elementwise.py, called by TensorValue.__floordiv__ in
+		// max/graph/value.py): integral operands stay integral, promoted
+		// like rmo.DivOp (so u8 // i8 is refused like u8 + i8).
+		{name: "i32 // i32 stays integral", op: FloorDiv, x: ten(dtypes.I32), y: ten(dtypes.I32), want: S(dtypes.I32)},
+		{name: "i8 // i32", op: FloorDiv, x: ten(dtypes.I8), y: ten(dtypes.I32), want: S(dtypes.I32)},
+		{name: "u16 // u8", op: FloorDiv, x: ten(dtypes.U16), y: ten(dtypes.U8), want: S(dtypes.U16)},
+		{name: "u8 // i8: no common dtype", op: FloorDiv, x: ten(dtypes.U8), y: ten(dtypes.I8), wantErr: "unsafe cast", blame: 0},
+		{name: "i32 // f64: floor(div)", op: FloorDiv, x: ten(dtypes.I32), y: ten(dtypes.F64), want: S(dtypes.F64)},
 		{name: "f32 // f32", op: FloorDiv, x: ten(dtypes.F32), y: ten(dtypes.F32), want: S(dtypes.F32)},
 		{name: "i8 // bool", op: FloorDiv, x: ten(dtypes.I8), y: ten(dtypes.Bool), wantErr: "floor only supports floating point inputs", blame: -1},
 		{name: "i16 == f32", op: Eq, x: ten(dtypes.I16), y: ten(dtypes.F32), want: S(dtypes.Bool)},

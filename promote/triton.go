@@ -176,7 +176,13 @@ type tritonOperand struct {
 }
 
 func (p tritonPolicy) operand(x Operand, i int) (tritonOperand, error) {
-	o := tritonOperand{d: x.Type.DType, scalar: x.Literal || x.Rank == 0, weak: x.Type.Weak}
+	// binary_op_type_checking_impl (Triton 3.6, python/triton/language/
+	// semantic.py) counts an operand as a scalar when it is a Python number
+	// (isinstance(x, numbers.Number): a literal or a tl.constexpr), and the
+	// semantics page (seed 001) says the same ("a numeric literal, a
+	// variable marked with tl.constexpr or a combination of these"). A 0-d
+	// tensor is a tensor: i32 0-d + 2**56 is "out of range for type int32".
+	o := tritonOperand{d: x.Type.DType, scalar: x.Literal, weak: x.Type.Weak}
 	if x.Literal && x.Value != nil {
 		d, err := tritonLiteralDType(*x.Value)
 		if err != nil {
@@ -187,7 +193,7 @@ func (p tritonPolicy) operand(x Operand, i int) (tritonOperand, error) {
 	if _, ok := tritonNames[o.d]; !ok {
 		return o, Errorf(p.Name(), i, "no dtype %s (Triton has int1, int8–int64, uint8–uint64, fp16, bf16, fp32, fp64, fp8e4nv, fp8e5)", o.d)
 	}
-	if (x.Literal || x.Type.Weak) && x.Rank == 0 && x.Value != nil {
+	if x.Literal && x.Value != nil {
 		o.py = x.Value
 	}
 	return o, nil

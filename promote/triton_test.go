@@ -77,7 +77,17 @@ func tritonParseCells(t *testing.T, table map[string]string) []tritonCell {
 }
 
 func tritonTensor(d dtypes.DType) Operand { return Operand{Type: dtypes.Strong(d), Rank: 1} }
-func tritonScalar(d dtypes.DType) Operand { return Operand{Type: dtypes.Strong(d)} }
+// tritonScalar is a scalar of dtype d as computation_type_impl takes it
+// (is_scalar true, with that dtype): how refs/triton.json's
+// tensor_scalardtype table was made, by calling computation_type_impl
+// directly. In a program only Python numbers and tl.constexpr are scalars,
+// and their dtype comes from to_tensor_type (int32, uint32, int64, uint64,
+// fp32, fp64, int1).
+func tritonScalar(d dtypes.DType) Operand { return Operand{Type: dtypes.Strong(d), Literal: true} }
+
+// tritonZeroDim is a 0-d tensor of dtype d, such as tl.full((), 3, tl.int8):
+// a tensor to binary_op_type_checking_impl, not a scalar.
+func tritonZeroDim(d dtypes.DType) Operand { return Operand{Type: dtypes.Strong(d)} }
 
 // tritonLit makes a literal operand the way eval does: typed by p.Literal.
 func tritonLit(t *testing.T, p Policy, v Scalar) Operand {
@@ -303,15 +313,20 @@ func TestTritonScalars(t *testing.T) {
 		{name: "f16 @ f32", op: MatMul, x: ten(dtypes.F16), y: ten(dtypes.F32), wantErr: "Both operands must be same dtype. Got fp16 and fp32", blame: -1},
 		{name: "i32 @ i32", op: MatMul, x: ten(dtypes.I32), y: ten(dtypes.I32), wantErr: "Unsupported lhs dtype int32", blame: 0},
 		{name: "c64 tensor", op: Add, x: ten(dtypes.C64), y: ten(dtypes.F32), wantErr: "no dtype c64", blame: 0},
-		{name: "i8(3) scalar + 1: both scalars, full rules", op: Add, x: tritonScalar(dtypes.I8), y: lit(tritonInt(1)), want: S(dtypes.I32)},
-		{name: "i32 scalar // i32 scalar: Python-style", op: FloorDiv, x: tritonScalar(dtypes.I32), y: tritonScalar(dtypes.I32), want: S(dtypes.I32)},
+		// A 0-d tensor is a tensor (semantic.py: is_scalar is
+		// isinstance(x, numbers.Number)), so only literals follow the
+		// scalar rules and the Python-style // and %.
+		{name: "i8 0-d + 1: the literal does not take part", op: Add, x: tritonZeroDim(dtypes.I8), y: lit(tritonInt(1)), want: S(dtypes.I8)},
+		{name: "i32 0-d // i32 0-d: C-style like tensors", op: FloorDiv, x: tritonZeroDim(dtypes.I32), y: tritonZeroDim(dtypes.I32), want: S(dtypes.I32), cdiv: true},
+		{name: "i32 0-d + 2**56: out of range like a tensor", op: Add, x: tritonZeroDim(dtypes.I32), y: lit(tritonInt(1 << 56)), wantErr: "Scalar 72057594037927936 is out of range for type int32", blame: 1},
+		{name: "i8 0-d + 1.5: the float literal takes part", op: Add, x: tritonZeroDim(dtypes.I8), y: lit(tritonFloat(1.5)), want: S(dtypes.F32)},
 		{name: "-7 // 2: only literals", op: FloorDiv, x: lit(tritonInt(-7)), y: lit(tritonInt(2)), want: W(dtypes.I32)},
 		{name: "1 / 2: only literals", op: TrueDiv, x: lit(tritonInt(1)), y: lit(tritonInt(2)), want: W(dtypes.F32)},
 		{name: "True + True: only literals", op: Add, x: lit(BoolValue(true)), y: lit(BoolValue(true)), want: W(dtypes.I32)},
 		{name: "1 < 2: only literals", op: Lt, x: lit(tritonInt(1)), y: lit(tritonInt(2)), want: S(dtypes.Bool)},
 		{name: "2**40 + 1: only literals", op: Add, x: lit(tritonInt(1 << 40)), y: lit(tritonInt(1)), want: W(dtypes.I64)},
 		{name: "[1, 2] + [3, 4] stays weak", op: Add, x: Operand{Type: W(dtypes.I32), Rank: 1}, y: Operand{Type: W(dtypes.I32), Rank: 1}, want: W(dtypes.I32), cdiv: false},
-		{name: "promote(i16, f32?)", op: Add, x: tritonScalar(dtypes.I16), y: Operand{Type: W(dtypes.F32)}, want: S(dtypes.F32)},
+		{name: "promote(i16, f32?)", op: Add, x: tritonZeroDim(dtypes.I16), y: Operand{Type: W(dtypes.F32)}, want: S(dtypes.F32)},
 	})
 }
 
@@ -521,7 +536,7 @@ func TestTritonSymmetry(t *testing.T) {
 		for _, a := range tritonDTypes {
 			for _, b := range tritonDTypes {
 				for _, op := range []BinaryOp{Add, Mul, Mod, TrueDiv, Lt, Maximum, BitOr} {
-					for _, pair := range [][2]Operand{{tritonTensor(a), tritonTensor(b)}, {tritonTensor(a), tritonScalar(b)}, {tritonScalar(a), tritonScalar(b)}} {
+					for _, pair := range [][2]Operand{{tritonTensor(a), tritonTensor(b)}, {tritonTensor(a), tritonScalar(b)}, {tritonZeroDim(a), tritonZeroDim(b)}} {
 						r1, e1 := p.Binary(op, pair[0], pair[1])
 						r2, e2 := p.Binary(op, pair[1], pair[0])
 						checked++
