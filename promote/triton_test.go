@@ -77,6 +77,7 @@ func tritonParseCells(t *testing.T, table map[string]string) []tritonCell {
 }
 
 func tritonTensor(d dtypes.DType) Operand { return Operand{Type: dtypes.Strong(d), Rank: 1} }
+
 // tritonScalar is a scalar of dtype d as computation_type_impl takes it
 // (is_scalar true, with that dtype): how refs/triton.json's
 // tensor_scalardtype table was made, by calling computation_type_impl
