@@ -220,7 +220,7 @@ func (p *parser) parseTest() Expr {
 	for p.tok.tok == OR {
 		pos := p.tok.pos
 		p.next()
-		x = &BinaryExpr{X: x, OpPos: pos, Op: OR, Y: p.parseAnd()}
+		x = &BinaryExpr{X: x, OpPos: pos, Op: OR, Y: p.parseAnd(), start: startOf(x)}
 	}
 	return x
 }
@@ -230,7 +230,7 @@ func (p *parser) parseAnd() Expr {
 	for p.tok.tok == AND {
 		pos := p.tok.pos
 		p.next()
-		x = &BinaryExpr{X: x, OpPos: pos, Op: AND, Y: p.parseNot()}
+		x = &BinaryExpr{X: x, OpPos: pos, Op: AND, Y: p.parseNot(), start: startOf(x)}
 	}
 	return x
 }
@@ -272,7 +272,7 @@ func (p *parser) parseBinary(minPrec int) Expr {
 		if prec == precCmp && binaryPrec(p.tok.tok) == precCmp {
 			p.errorf(p.tok.pos, "chained comparisons such as a < b < c are not supported; write (a < b) and (b < c)")
 		}
-		x = &BinaryExpr{X: x, OpPos: op.pos, Op: op.tok, Y: y}
+		x = &BinaryExpr{X: x, OpPos: op.pos, Op: op.tok, Y: y, start: startOf(x)}
 	}
 }
 
@@ -297,7 +297,14 @@ func (p *parser) parseUnary() Expr {
 	p.next()
 	p.enter()
 	defer p.leave()
-	return &BinaryExpr{X: x, OpPos: pos, Op: STARSTAR, Y: p.parseUnary()}
+	return &BinaryExpr{X: x, OpPos: pos, Op: STARSTAR, Y: p.parseUnary(), start: startOf(x)}
+}
+
+// startOf returns where x starts. On the trees the parser builds it takes
+// constant time: every left-nesting node records its start.
+func startOf(x Expr) Position {
+	start, _ := x.Span()
+	return start
 }
 
 // parsePrimary parses
@@ -397,7 +404,7 @@ func (p *parser) expectedOperand() {
 //
 // Positional arguments come before keyword arguments.
 func (p *parser) parseCall(fun Expr) Expr {
-	call := &CallExpr{Fun: fun, Lparen: p.tok.pos}
+	call := &CallExpr{Fun: fun, Lparen: p.tok.pos, start: startOf(fun)}
 	p.next()
 	seen := map[string]bool{}
 	for p.tok.tok != RPAREN {
@@ -435,7 +442,7 @@ func (p *parser) parseCall(fun Expr) Expr {
 //
 //	index_suffix = '[' subscript {',' subscript} [','] ']' .
 func (p *parser) parseIndex(x Expr) Expr {
-	ix := &IndexExpr{X: x, Lbrack: p.tok.pos}
+	ix := &IndexExpr{X: x, Lbrack: p.tok.pos, start: startOf(x)}
 	p.next()
 	if p.tok.tok == RBRACK {
 		p.errorf(p.tok.pos, "expected index expression before ']'")

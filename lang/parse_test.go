@@ -671,3 +671,46 @@ func posOf(src string, off int) Position {
 	}
 	return Position{Line: 1, Col: 1}.add(src[:off])
 }
+
+// TestLongLeftChains checks that the parser records where every
+// left-nesting node starts, so that Span takes constant time on them and a
+// compiler that asks each node for its span stays linear in the length of
+// the line (a 200 KB "1+1+…" line took minutes when Span walked down the
+// left spine from every node).
+func TestLongLeftChains(t *testing.T) {
+	const n = 20000
+	for _, src := range []string{
+		strings.Repeat("1+", n) + "1",
+		"x" + strings.Repeat("[0]", n),
+		"f" + strings.Repeat("(1)", n),
+		strings.Repeat("a and ", n) + "b",
+		strings.Repeat("a or ", n) + "b",
+	} {
+		f, err := Parse("", src)
+		if err != nil {
+			t.Fatalf("%.20s…: %v", src, err)
+		}
+		nodes := 0
+		Walk(f, func(nd Node) bool {
+			var rec Position
+			switch x := nd.(type) {
+			case *BinaryExpr:
+				rec = x.start
+			case *IndexExpr:
+				rec = x.start
+			case *CallExpr:
+				rec = x.start
+			default:
+				return true
+			}
+			nodes++
+			if start, _ := nd.Span(); !rec.IsValid() || rec != start || start.Offset != 0 {
+				t.Fatalf("%.20s…: a %T records start %v, its span starts at %v", src, nd, rec, start)
+			}
+			return true
+		})
+		if nodes < n {
+			t.Errorf("%.20s…: walked %d nested nodes, want at least %d", src, nodes, n)
+		}
+	}
+}
