@@ -41,18 +41,40 @@ func (e *Error) Pos() string {
 	return fmt.Sprintf("%d:%d", e.Line, e.Col)
 }
 
+// maxCaretLine is how many characters of a source line an error shows:
+// a longer line is cut to a window around the error, with "…" where it
+// was cut, so that a 2 MB line does not become a 2 MB message.
+const maxCaretLine = 120
+
 // Caret returns the source line and a caret line under the offending part,
-// each indented by two spaces, or "" when there is no position.
+// each indented by two spaces, or "" when there is no position. A line
+// longer than maxCaretLine characters shows only a window around the
+// caret.
 func (e *Error) Caret() string {
 	if e.Line == 0 || e.Source == "" {
 		return ""
 	}
-	pad := strings.Repeat(" ", e.Col-1)
-	w := e.Width
-	if w < 1 {
-		w = 1
+	w := max(e.Width, 1)
+	src := []rune(e.Source)
+	col := e.Col - 1 // 0-based, in runes
+	lo, hi := 0, len(src)
+	if len(src) > maxCaretLine {
+		// Keep some context before the caret, then fill the window.
+		lo = max(0, min(col-maxCaretLine/3, len(src)-maxCaretLine))
+		hi = lo + maxCaretLine
 	}
-	return "  " + e.Source + "\n  " + pad + strings.Repeat("^", w)
+	col = max(0, min(col, hi))
+	w = max(1, min(w, hi-col))
+	line := string(src[lo:hi])
+	pad := col - lo
+	if lo > 0 {
+		line = "…" + line
+		pad++
+	}
+	if hi < len(src) {
+		line += "…"
+	}
+	return "  " + line + "\n  " + strings.Repeat(" ", pad) + strings.Repeat("^", w)
 }
 
 // Report returns the error line followed by the caret lines.
