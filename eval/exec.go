@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/internal/textfile"
 	"github.com/tensorsh/tensorsh/internal/userpolicy"
 	"github.com/tensorsh/tensorsh/lang"
 	"github.com/tensorsh/tensorsh/promote"
@@ -150,7 +152,11 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 			if file == "" {
 				return nil, fail(":policy load needs a Go file, as in :policy load examples/cpolicy.go")
 			}
-			p, err := userpolicy.Load(file, userpolicy.Options{})
+			data, err := textfile.Read(ctx, file, 0)
+			if err != nil {
+				return nil, fail("%v", err)
+			}
+			p, err := userpolicy.LoadSource(file, data, userpolicy.Options{})
 			if err != nil {
 				return nil, fail("%v", err)
 			}
@@ -198,15 +204,7 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 		if arg == "" {
 			return nil, fail(":load needs a file name")
 		}
-		read := s.Load
-		if read == nil {
-			read = os.ReadFile
-		}
-		data, err := read(arg)
-		if err != nil {
-			return nil, fail("%v", err)
-		}
-		return s.Execute(ctx, arg, string(data))
+		return s.load(ctx, arg, fail)
 	case "time":
 		return s.timeIt(ctx, file, src, d)
 	}
@@ -296,4 +294,46 @@ func (s *Session) print(ctx context.Context, file, src string, call *lang.CallEx
 		}
 	}
 	return []Output{{Text: strings.Join(parts, " ")}}, nil
+}
+
+// maxLoadDepth bounds how deeply :load may nest (a script loading a script
+// loading …): far more than a lesson needs, far less than the stack holds.
+const maxLoadDepth = 32
+
+// load runs the script name for :load. A script that loads itself, directly
+// or through others, is an error naming the cycle, as is nesting deeper
+// than maxLoadDepth; the file is read by textfile.Read (regular text files
+// only, cancellable) unless s.Load is set.
+func (s *Session) load(ctx context.Context, name string, fail func(string, ...any) error) ([]Output, error) {
+	key := name
+	if p, err := filepath.Abs(name); err == nil {
+		key = p
+		if p, err := filepath.EvalSymlinks(key); err == nil {
+			key = p
+		}
+	}
+	for i, k := range s.loading {
+		if k == key {
+			chain := append(slices.Clone(s.loadNames[i:]), name)
+			return nil, fail(":load cycle: %s (a script that loads itself never ends)", strings.Join(chain, " → "))
+		}
+	}
+	if len(s.loading) >= maxLoadDepth {
+		return nil, fail(":load nested more than %d deep (%s → …)", maxLoadDepth, s.loadNames[0])
+	}
+	read := s.Load
+	if read == nil {
+		read = func(name string) ([]byte, error) { return textfile.Read(ctx, name, 0) }
+	}
+	data, err := read(name)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	s.loading = append(s.loading, key)
+	s.loadNames = append(s.loadNames, name)
+	defer func() {
+		s.loading = s.loading[:len(s.loading)-1]
+		s.loadNames = s.loadNames[:len(s.loadNames)-1]
+	}()
+	return s.Execute(ctx, name, string(data))
 }

@@ -67,8 +67,13 @@ type Session struct {
 	// Warn receives warnings (JAX x32 truncation …) as they happen; when nil
 	// they are returned as Text outputs.
 	Warn func(string)
-	// Load reads a file for :load; nil means os.ReadFile.
+	// Load reads a file for :load; nil means textfile.Read (regular text
+	// files up to textfile.MaxSize).
 	Load func(name string) ([]byte, error)
+
+	// loading holds the scripts :load is running, outermost first: their
+	// resolved paths (to find cycles) and their names as written.
+	loading, loadNames []string
 }
 
 // New returns a session with the named policy on the CPU backend.
