@@ -66,12 +66,15 @@ func (l Layout) Transpose(perm []int) (Layout, error) {
 
 // SliceLen returns the number of elements Python's range(start, stop,
 // step) has.
+//
+// It does not overflow for any step, 2**63-1 and -2**63 included: the
+// distance is divided in unsigned arithmetic, where -(-2**63) is 2**63.
 func SliceLen(s Slice) int {
 	switch {
 	case s.Step > 0 && s.Stop > s.Start:
-		return (s.Stop - s.Start + s.Step - 1) / s.Step
+		return 1 + int(uint(s.Stop-s.Start-1)/uint(s.Step))
 	case s.Step < 0 && s.Start > s.Stop:
-		return (s.Start - s.Stop - s.Step - 1) / -s.Step
+		return 1 + int(uint(s.Start-s.Stop-1)/uint(-s.Step))
 	}
 	return 0
 }
@@ -107,8 +110,12 @@ func (l Layout) Slice(slices []Slice, want []int) (Layout, error) {
 		} else {
 			empty = true
 		}
+		step := s.Step
+		if m <= 1 {
+			step = 1 // never taken, and stride×step could overflow
+		}
 		v.Shape = append(v.Shape, m)
-		v.Strides = append(v.Strides, l.Strides[i]*s.Step)
+		v.Strides = append(v.Strides, l.Strides[i]*step)
 	}
 	if empty {
 		v.Off = 0

@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -46,6 +47,33 @@ func TestLayout(t *testing.T) {
 		err := CheckArgs(tc.n)
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("CheckArgs(%v) = %v, want %q", tc.n.Op, err, tc.want)
+		}
+	}
+}
+
+// TestSliceLenExtremeSteps checks SliceLen against len(range(start, stop,
+// step)) for steps at the ends of int64, where (stop-start+step-1)/step
+// overflowed (arange(5)[::2**63-1] was empty; NumPy and Python give [0]).
+func TestSliceLenExtremeSteps(t *testing.T) {
+	const maxInt, minInt = math.MaxInt64, math.MinInt64
+	tests := []struct {
+		s    Slice
+		want int
+	}{
+		{Slice{Start: 0, Stop: 5, Step: maxInt}, 1},
+		{Slice{Start: 0, Stop: 5, Step: maxInt - 3}, 1},
+		{Slice{Start: 4, Stop: -1, Step: minInt}, 1},
+		{Slice{Start: 4, Stop: -1, Step: -maxInt}, 1},
+		{Slice{Start: 1, Stop: 4, Step: 1 << 62}, 1},
+		{Slice{Start: 0, Stop: 5, Step: 2}, 3},
+		{Slice{Start: 4, Stop: -1, Step: -2}, 3},
+		{Slice{Start: 0, Stop: 0, Step: maxInt}, 0},
+		{Slice{Start: 3, Stop: 3, Step: minInt}, 0},
+		{Slice{Start: 0, Stop: maxInt, Step: 1}, maxInt},
+	}
+	for _, tc := range tests {
+		if got := SliceLen(tc.s); got != tc.want {
+			t.Errorf("SliceLen(%+v) = %d, want %d", tc.s, got, tc.want)
 		}
 	}
 }

@@ -420,7 +420,16 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 		return nil, c.errorf(x.span(), "TypeError", "only tensors can be indexed (this is %s)", kindName(x))
 	}
 	rank := len(x.shape)
-	// Count the indices that consume a dimension.
+	// Compile the scalar indices once, and count the indices that consume
+	// a dimension. A bool index (true, false, or a 0-d bool tensor) is a
+	// mask, as in NumPy, JAX and PyTorch: it consumes none and adds an axis
+	// of length 1 (true) or 0 (false), so arange(3)[true] is [[0 1 2]].
+	type scalarIndex struct {
+		o    *operand
+		mask bool // a bool index
+		keep bool // the mask's value
+	}
+	scalars := make([]scalarIndex, len(e.Indices))
 	consume, ellipsis := 0, -1
 	for i, ix := range e.Indices {
 		switch ix := ix.(type) {
@@ -429,20 +438,43 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 				return nil, c.errorf(spanOf(ix), "IndexError", "an index can only have a single ellipsis (...)")
 			}
 			ellipsis = i
+			continue
+		case *lang.SliceExpr:
+			consume++
+			continue
 		case *lang.Ident:
-			if ix.Name != "None" {
-				consume++
+			if ix.Name == "None" {
+				continue
 			}
+		}
+		o, err := c.expr(ix)
+		if err != nil {
+			return nil, err
+		}
+		if o.kind == TensorValue && len(o.shape) > 0 || o.kind == listKind {
+			return nil, c.errorf(o.span(), "IndexError", "indexing with a tensor (advanced indexing) is not supported; use integers, slices, ... and None")
+		}
+		si := scalarIndex{o: o}
+		switch {
+		case o.kind == LiteralValue && o.lit.Kind == promote.BoolScalar:
+			si.mask, si.keep = true, o.lit.Bool
+		case o.kind == TensorValue && o.typ.DType.IsBool():
+			if err := c.known(o); err != nil {
+				return nil, err
+			}
+			si.mask, si.keep = true, truth(*o.value)
 		default:
 			consume++
 		}
+		scalars[i] = si
 	}
 	if consume > rank {
 		return nil, c.errorf(sp, "IndexError", "too many indices for a tensor of rank %d: %d were indexed", rank, consume)
 	}
 	slices := make([]backend.Slice, 0, rank)
-	var newAxes []int // positions in the output shape of None
+	var newAxes []int // positions in the output shape of None and of masks
 	var outShape []int
+	empty := false // a false mask: the result has no elements
 	dim := 0
 	addFull := func(n int) {
 		for j := 0; j < n; j++ {
@@ -451,7 +483,7 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 			dim++
 		}
 	}
-	for _, ix := range e.Indices {
+	for k, ix := range e.Indices {
 		switch ix := ix.(type) {
 		case *lang.Ellipsis:
 			addFull(rank - consume)
@@ -472,13 +504,18 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 			dim++
 			continue
 		}
-		o, err := c.expr(ix)
-		if err != nil {
-			return nil, err
+		si := scalars[k]
+		if si.mask {
+			newAxes = append(newAxes, len(outShape))
+			if si.keep {
+				outShape = append(outShape, 1)
+			} else {
+				outShape = append(outShape, 0)
+				empty = true
+			}
+			continue
 		}
-		if o.kind == TensorValue && len(o.shape) > 0 || o.kind == listKind {
-			return nil, c.errorf(o.span(), "IndexError", "indexing with a tensor (advanced indexing) is not supported; use integers, slices, ... and None")
-		}
+		o := si.o
 		i, err := c.intOf(o, "an index")
 		if err != nil {
 			return nil, err
@@ -501,7 +538,10 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 		}
 	}
 	n := &backend.Node{Op: backend.OpSlice, DType: x.node.DType, Shape: sliced, Args: []*backend.Node{x.node}, Slices: slices}
-	if len(newAxes) > 0 {
+	if empty {
+		// A false mask selects nothing: the result is empty whatever x holds.
+		n = inputNode(newTensor(x.node.DType, outShape))
+	} else if len(newAxes) > 0 {
 		n = &backend.Node{Op: backend.OpReshape, DType: n.DType, Shape: outShape, Args: []*backend.Node{n}}
 	}
 	if len(outShape) == 0 {

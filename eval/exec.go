@@ -154,7 +154,7 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 			}
 			data, err := textfile.Read(ctx, file, 0)
 			if err != nil {
-				return nil, fail("%v", err)
+				return nil, fail("loading a user policy: %v", err)
 			}
 			p, err := userpolicy.LoadSource(file, data, userpolicy.Options{})
 			if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -182,6 +183,14 @@ func defineShapeFns() {
 				return nil, c.errorf(k.sp, "ValueError", "arange() step must not be zero")
 			}
 			nf := math.Max(0, math.Ceil((f1-f0)/fs))
+			// NumPy's messages (numpy/_core/src/multiarray/ctors.c,
+			// PyArray_ArangeObj): a NaN length "cannot compute length", an
+			// infinite one exceeds the maximum size.
+			if d := (f1 - f0) / fs; math.IsNaN(d) {
+				return nil, c.errorf(k.sp, "ValueError", "arange: cannot compute length (start, stop and step must not be NaN)")
+			} else if math.IsInf(nf, 0) {
+				return nil, c.errorf(k.sp, "ValueError", "arange: maximum allowed size exceeded (an infinite range)")
+			}
 			t, err := c.defaultDType(k, kind)
 			if err != nil {
 				return nil, err
@@ -189,7 +198,7 @@ func defineShapeFns() {
 			if err := c.s.checkAllocCount(t.DType, nf); err != nil {
 				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
 			}
-			if nf > min(1<<53, math.MaxInt) || math.IsNaN(nf) {
+			if nf > min(1<<53, math.MaxInt) {
 				return nil, c.errorf(k.sp, "MemoryError", "out of memory: arange() would make %g elements", nf)
 			}
 			n := int(nf)
@@ -701,6 +710,24 @@ func fillChunk(r *rand.Rand, t *backend.Tensor, lo, hi int, normal bool) {
 	}
 }
 
+// countString formats a count exactly up to 10^15 and in scientific
+// notation beyond (1e+300 elements, not a 301-digit number).
+func countString(n float64) string {
+	if n < 1e15 {
+		return strconv.FormatFloat(n, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(n, 'g', 4, 64)
+}
+
+// gbString formats bytes in GB: one decimal, or scientific notation for
+// sizes no machine has.
+func gbString(bytes float64) string {
+	if gb := bytes / 1e9; gb < 1e15 {
+		return strconv.FormatFloat(gb, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(bytes/1e9, 'g', 4, 64)
+}
+
 // checkAlloc refuses tensors that cannot fit in memory.
 func (s *Session) checkAlloc(d dtypes.DType, n int) error {
 	return s.checkAllocCount(d, float64(n))
@@ -710,7 +737,7 @@ func (s *Session) checkAlloc(d dtypes.DType, n int) error {
 func (s *Session) checkAllocCount(d dtypes.DType, n float64) error {
 	bytes := n * float64(d.Bits()) / 8
 	if limit := memoryLimit(); bytes > limit {
-		return fmt.Errorf("out of memory: %.0f elements of %s need %.1f GB (available %.1f GB)", n, d.FullName(), bytes/1e9, limit/1e9)
+		return fmt.Errorf("out of memory: %s elements of %s need %s GB (available %.1f GB)", countString(n), d.FullName(), gbString(bytes), limit/1e9)
 	}
 	return nil
 }

@@ -37,6 +37,9 @@ func Read(ctx context.Context, name string, limit int64) ([]byte, error) {
 	}
 	fi, err := os.Stat(name)
 	if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			pe.Op = "open" // what the user asked for, not how it is done
+		}
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
