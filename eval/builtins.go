@@ -118,6 +118,19 @@ func (c *compiler) boolOf(o *operand, what string) (bool, error) {
 }
 
 // shapeOf reads a shape: an int, a tuple of ints, or a shape value.
+// maxRank is the largest rank a tensor may have: NumPy's NPY_MAXDIMS (64
+// since NumPy 2). Printing and broadcasting cost grows with the rank; a
+// rank-10^5 shape used to take gigabytes to print.
+const maxRank = 64
+
+// checkRank refuses a rank beyond maxRank with NumPy's message.
+func (c *compiler) checkRank(rank int, sp span) error {
+	if rank > maxRank {
+		return c.errorf(sp, "ValueError", "maximum supported dimension for a tensor is %d, found %d (as in NumPy)", maxRank, rank)
+	}
+	return nil
+}
+
 func (c *compiler) shapeOf(o *operand, what string) ([]int, error) {
 	switch o.kind {
 	case ShapeValue:
@@ -129,6 +142,9 @@ func (c *compiler) shapeOf(o *operand, what string) ([]int, error) {
 		}
 		return []int{n}, nil
 	case tupleKind:
+		if err := c.checkRank(len(o.elems), o.span()); err != nil {
+			return nil, err
+		}
 		dims := make([]int, len(o.elems))
 		for i, e := range o.elems {
 			n, err := c.intOf(e, what)

@@ -531,6 +531,9 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 		dim++
 	}
 	addFull(rank - dim)
+	if err := c.checkRank(len(outShape), sp); err != nil {
+		return nil, err
+	}
 	var sliced []int
 	for _, s := range slices {
 		if !s.Drop {

@@ -62,6 +62,9 @@ func (c *compiler) listTensor(o *operand, t *dtypes.Type, sp span) (*operand, er
 	if err != nil {
 		return nil, err
 	}
+	if err := c.checkRank(len(shape), o.span()); err != nil {
+		return nil, err
+	}
 	kind := promote.BoolScalar
 	for _, v := range vals {
 		if v.Kind > kind {
@@ -456,6 +459,9 @@ func defineShapeFns() {
 			}
 			a, err := c.intOf(ax, "axis")
 			if err != nil {
+				return nil, err
+			}
+			if err := c.checkRank(len(x.shape)+1, k.sp); err != nil {
 				return nil, err
 			}
 			if a, err = c.normAxis(a, len(x.shape)+1, ax.span()); err != nil {
