@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/internal/format"
 	"github.com/tensorsh/tensorsh/promote"
 )
@@ -121,6 +124,39 @@ func (s *Session) SVG(o Output) string {
 	return o.Value.SVG
 }
 
+// WriteJSON writes what JSON returns to w. A tensor is written as it is
+// formatted, so that --json output of 10^9 elements takes no memory beyond
+// the tensor's own.
+func (s *Session) WriteJSON(w io.Writer, o Output) error {
+	if o.Value != nil && o.Value.Kind == TensorValue {
+		v, err := s.fetch(o.Value)
+		if err != nil {
+			return err
+		}
+		return format.WriteJSON(w, v.Tensor, v.Type)
+	}
+	b, err := s.JSON(o)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// jsonBytesPerElem bounds the bytes JSON writes per element of dtype d:
+// "false," for bools, an int64 with its sign, a float64's repr, or a pair.
+func jsonBytesPerElem(d dtypes.DType) float64 {
+	switch {
+	case d.IsBool():
+		return 6
+	case d.IsInt():
+		return 21
+	case d.IsComplex():
+		return 2*25 + 3
+	}
+	return 25
+}
+
 // JSON returns an output as one JSON object (SPEC §5): tensors as
 // {"dtype","weak","shape","values"}, dtypes as {"kind":"dtype",…}, :time
 // as {"time_ms","runs"}, text as {"text":…}.
@@ -143,6 +179,12 @@ func (s *Session) JSON(o Output) ([]byte, error) {
 	}
 	switch v.Kind {
 	case TensorValue:
+		// JSON holds every element, unlike the elided text: count what it
+		// will need before building it (WriteJSON streams instead).
+		need := float64(backend.Size(v.Tensor.Shape)) * jsonBytesPerElem(v.Type.DType)
+		if limit := memoryLimit(); need > limit {
+			return nil, fmt.Errorf("out of memory: the JSON of %s elements needs about %s GB (available %.1f GB); write it to a stream instead", countString(float64(backend.Size(v.Tensor.Shape))), gbString(need), limit/1e9)
+		}
 		return format.JSON(v.Tensor, v.Type)
 	case LiteralValue:
 		var b bytes.Buffer

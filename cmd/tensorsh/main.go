@@ -165,12 +165,12 @@ func (p *printer) script(name, src string) bool {
 
 func (p *printer) output(o eval.Output) {
 	if p.json {
-		b, err := p.s.JSON(o)
-		if err != nil {
+		// Streamed: the JSON of a large tensor is never built in memory.
+		if err := p.s.WriteJSON(p.w, o); err != nil {
 			p.error(err)
 			return
 		}
-		fmt.Fprintf(p.w, "%s\n", b)
+		fmt.Fprintln(p.w)
 		return
 	}
 	fmt.Fprintln(p.w, p.s.Text(o, p.opts))

@@ -1,9 +1,11 @@
 package format
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 
@@ -28,15 +30,38 @@ import (
 // complex values are [re, im] pairs; integers are exact (18446744073709551615
 // for the largest uint64); bools are true and false.
 func JSON(t *backend.Tensor, typ dtypes.Type) ([]byte, error) {
-	if err := Check(t); err != nil {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, t, typ); err != nil {
 		return nil, err
 	}
-	if typ.DType != t.DType {
-		return nil, fmt.Errorf("format: type %v does not match the tensor's dtype %v", typ, t.DType)
+	return b.Bytes(), nil
+}
+
+// jsonWriter is what the JSON writers write to: a bytes.Buffer or a
+// bufio.Writer.
+type jsonWriter interface {
+	io.Writer
+	io.ByteWriter
+	io.StringWriter
+}
+
+// WriteJSON writes what JSON returns to w as it goes, so that printing a
+// tensor of 10^9 elements needs no more memory than the tensor itself.
+func WriteJSON(w io.Writer, t *backend.Tensor, typ dtypes.Type) error {
+	if err := Check(t); err != nil {
+		return err
 	}
-	var b bytes.Buffer
+	if typ.DType != t.DType {
+		return fmt.Errorf("format: type %v does not match the tensor's dtype %v", typ, t.DType)
+	}
+	b, ok := w.(jsonWriter)
+	var bw *bufio.Writer
+	if !ok {
+		bw = bufio.NewWriterSize(w, 64<<10)
+		b = bw
+	}
 	b.WriteString(`{"dtype":`)
-	writeJSONString(&b, typ.DType.FullName())
+	writeJSONString(b, typ.DType.FullName())
 	b.WriteString(`,"weak":`)
 	b.WriteString(strconv.FormatBool(typ.Weak))
 	b.WriteString(`,"shape":[`)
@@ -57,7 +82,7 @@ func JSON(t *backend.Tensor, typ dtypes.Type) ([]byte, error) {
 	var rec func(axis, offset int)
 	rec = func(axis, offset int) {
 		if axis == len(t.Shape) {
-			writeJSONElem(&b, e, offset)
+			writeJSONElem(b, e, offset)
 			return
 		}
 		b.WriteByte('[')
@@ -71,10 +96,13 @@ func JSON(t *backend.Tensor, typ dtypes.Type) ([]byte, error) {
 	}
 	rec(0, 0)
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	if bw != nil {
+		return bw.Flush()
+	}
+	return nil
 }
 
-func writeJSONElem(b *bytes.Buffer, e elems, i int) {
+func writeJSONElem(b jsonWriter, e elems, i int) {
 	switch e.kind {
 	case kindFloat:
 		writeJSONFloat(b, e.floatAt(i))
@@ -96,7 +124,7 @@ var float64Format = floatFormatOf(dtypes.F64)
 // writeJSONFloat writes v as a JSON number, the shortest decimal that reads
 // back as v in float64 (Python's repr: a valid JSON number), or as a string
 // when it is not finite.
-func writeJSONFloat(b *bytes.Buffer, v float64) {
+func writeJSONFloat(b jsonWriter, v float64) {
 	s := floatRepr(v, float64Format, false)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		b.WriteByte('"')
@@ -108,11 +136,12 @@ func writeJSONFloat(b *bytes.Buffer, v float64) {
 }
 
 // writeJSONString writes s as a JSON string, leaving <, > and & as they are.
-func writeJSONString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
+func writeJSONString(b jsonWriter, s string) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)       // a string always encodes
-	b.Truncate(b.Len() - 1) // Encode adds a newline
+	_ = enc.Encode(s) // a string always encodes
+	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 }
 
 // DTypeJSON returns a dtype value (what promote(…) and dtype(x) give) as
