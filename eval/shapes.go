@@ -749,4 +749,4 @@ func (s *Session) checkAllocCount(d dtypes.DType, n float64) error {
 }
 
 // memoryLimit is the most bytes one tensor may take.
-func memoryLimit() float64 { return sysmem.Available() * 0.9 }
+func memoryLimit() float64 { return sysmem.Limit() }

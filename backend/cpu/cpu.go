@@ -1,20 +1,17 @@
 package cpu
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/internal/sysmem"
 )
 
 // A Backend evaluates plans on the CPU. It is safe for concurrent use.
@@ -31,8 +28,9 @@ type Option func(*Backend)
 func Workers(n int) Option { return func(b *Backend) { b.workers = n } }
 
 // MemLimit sets the largest allocation, in bytes, that one result of a
-// plan may take (bytes <= 0: 80% of the memory the operating system reports
-// available, read from /proc/meminfo at each large allocation).
+// plan may take (bytes <= 0: sysmem.Limit, the rule the evaluator uses:
+// 90% of the memory available to the process, its cgroup limit included,
+// read at each large allocation).
 func MemLimit(bytes int64) Option { return func(b *Backend) { b.memLimit = bytes } }
 
 // New returns a CPU backend.
@@ -297,45 +295,12 @@ func (r *runner) reserve(n, size int) error {
 	}
 	limit := r.b.memLimit
 	if limit <= 0 {
-		avail, ok := availableMemory()
-		if !ok {
-			return nil
-		}
-		limit = avail / 10 * 8
+		limit = int64(sysmem.Limit())
 	}
 	if need > limit {
 		return fmt.Errorf("out of memory: result needs %s (available %s)", formatBytes(need), formatBytes(limit))
 	}
 	return nil
-}
-
-var meminfoMu sync.Mutex
-
-// availableMemory returns MemAvailable from /proc/meminfo in bytes.
-func availableMemory() (int64, bool) {
-	meminfoMu.Lock()
-	defer meminfoMu.Unlock()
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		line := s.Text()
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			fields := strings.Fields(rest)
-			if len(fields) == 0 {
-				return 0, false
-			}
-			kb, err := strconv.ParseInt(fields[0], 10, 64)
-			if err != nil {
-				return 0, false
-			}
-			return kb * 1024, true
-		}
-	}
-	return 0, false
 }
 
 // formatBytes writes n in decimal units: "40.0 GB", "512.0 MB".

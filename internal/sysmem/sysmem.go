@@ -1,43 +1,138 @@
-// Package sysmem reports how much memory tensorsh may use for tensors.
+// Package sysmem reports how much memory tensorsh may use for tensors, by
+// one rule shared by the evaluator and the backends: Limit is 90% of what
+// Available reports.
 package sysmem
 
 import (
 	"bufio"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 )
 
-// fallback is used where /proc/meminfo cannot be read.
+// fallback is used where neither /proc/meminfo nor a cgroup limit can be
+// read.
 const fallback = 4 << 30
 
-// Available returns the bytes of memory available for new allocations:
-// MemAvailable from /proc/meminfo, or 4 GiB where that cannot be read.
-// TENSORSH_MEMORY_LIMIT (bytes) overrides it, for tests and for sharing a
-// machine.
+// share is the part of the available memory one allocation may take:
+// the rest is left for formatting, the Go runtime and the machine.
+const share = 0.9
+
+// Limit returns the largest number of bytes one allocation may take:
+// 90% of Available.
+func Limit() float64 { return share * Available() }
+
+// Available returns the bytes of memory available for new allocations: the
+// smaller of MemAvailable from /proc/meminfo and the room left under the
+// process's cgroup memory limit (cgroup v2 memory.max − memory.current, or
+// v1 memory.limit_in_bytes − memory.usage_in_bytes), where a container sets
+// one; 4 GiB where none can be read. TENSORSH_MEMORY_LIMIT (bytes)
+// overrides it, for tests and for sharing a machine.
 func Available() float64 {
 	if s := os.Getenv("TENSORSH_MEMORY_LIMIT"); s != "" {
 		if v, err := strconv.ParseFloat(s, 64); err == nil && v > 0 {
 			return v
 		}
 	}
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
+	avail, ok := memAvailable("/proc/meminfo")
+	if room, limited := cgroupRoom("/proc/self/cgroup", "/sys/fs/cgroup"); limited && (!ok || room < avail) {
+		return room
+	}
+	if !ok {
 		return fallback
+	}
+	return avail
+}
+
+// memAvailable reads MemAvailable from a meminfo file, in bytes.
+func memAvailable(path string) (float64, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, false
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "MemAvailable:") {
+		rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:")
+		if !ok {
 			continue
 		}
-		fields := strings.Fields(line)
-		if len(fields) >= 2 {
-			if kb, err := strconv.ParseFloat(fields[1], 64); err == nil {
-				return kb * 1024
+		if fields := strings.Fields(rest); len(fields) >= 1 {
+			if kb, err := strconv.ParseFloat(fields[0], 64); err == nil {
+				return kb * 1024, true
 			}
 		}
 	}
-	return fallback
+	return 0, false
+}
+
+// noLimit is above any real limit: cgroup v1 reports "no limit" as a
+// number near 2^63, v2 as "max".
+const noLimit = 1 << 60
+
+// cgroupRoom returns the bytes left under the memory limit of the cgroup
+// that selfCgroup (/proc/self/cgroup) names, looked up under root
+// (/sys/fs/cgroup), and whether there is such a limit. Both cgroup v2 (the
+// "0::" line) and v1 (the "memory" controller) are read; in a container
+// the cgroup's own files are often mounted at the root, so that is tried
+// too.
+func cgroupRoom(selfCgroup, root string) (float64, bool) {
+	data, err := os.ReadFile(selfCgroup)
+	if err != nil {
+		return 0, false
+	}
+	best, found := 0.0, false
+	consider := func(limitFile, usageFile string) {
+		limit, ok := readBytes(limitFile)
+		if !ok || limit >= noLimit {
+			return
+		}
+		usage, _ := readBytes(usageFile)
+		room := max(limit-usage, 0)
+		if !found || room < best {
+			best, found = room, true
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		path := filepath.Clean("/" + parts[2])
+		switch {
+		case parts[0] == "0" && parts[1] == "": // cgroup v2
+			for _, dir := range []string{filepath.Join(root, path), root} {
+				consider(filepath.Join(dir, "memory.max"), filepath.Join(dir, "memory.current"))
+			}
+		case hasController(parts[1], "memory"): // cgroup v1
+			for _, dir := range []string{filepath.Join(root, "memory", path), filepath.Join(root, "memory")} {
+				consider(filepath.Join(dir, "memory.limit_in_bytes"), filepath.Join(dir, "memory.usage_in_bytes"))
+			}
+		}
+	}
+	return best, found
+}
+
+func hasController(list, name string) bool {
+	for _, c := range strings.Split(list, ",") {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// readBytes reads a cgroup file holding a byte count, or "max".
+func readBytes(path string) (float64, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, false
+	}
+	s := strings.TrimSpace(string(data))
+	if s == "max" {
+		return noLimit, true
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil
 }
