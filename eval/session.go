@@ -60,6 +60,7 @@ type Session struct {
 
 	vars  map[string]*Value
 	rng   *rand.Rand
+	pcg   *rand.PCG // rng's source, whose state compare saves
 	seed  uint64
 	count int // statements run, for <stdin:N> names
 
@@ -167,7 +168,19 @@ func (s *Session) SetBackend(name string) error {
 
 func (s *Session) reseed(seed uint64) {
 	s.seed = seed
-	s.rng = rand.New(rand.NewPCG(seed, 0x7e115f5))
+	s.pcg = rand.NewPCG(seed, 0x7e115f5)
+	s.rng = rand.New(s.pcg)
+}
+
+// rngState returns the state of the session's generator, for restoreRNG.
+func (s *Session) rngState() []byte {
+	b, _ := s.pcg.MarshalBinary() // a PCG always marshals
+	return b
+}
+
+// restoreRNG puts the session's generator back in a state rngState gave.
+func (s *Session) restoreRNG(state []byte) {
+	_ = s.pcg.UnmarshalBinary(state) // a state from rngState always unmarshals
 }
 
 // A freer is a backend that can release a tensor's memory at once (the

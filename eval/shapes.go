@@ -681,7 +681,12 @@ func fillChunk(r *rand.Rand, t *backend.Tensor, lo, hi int, normal bool) {
 			if normal {
 				data[i] = float32(r.NormFloat64())
 			} else {
-				data[i] = float32(r.Uint32()>>8) * (1.0 / (1 << 24)) // exact, below 1
+				// The float64 draw r.Float64() would give (53 random bits),
+				// cut to its first 24: exact, below 1, and the same number
+				// a float64 tensor holds to float32's precision, so that
+				// compare(rand(3)) shows one set of values.
+				u := r.Uint64() << 11 >> 11
+				data[i] = float32(u>>29) * (1.0 / (1 << 24))
 			}
 		}
 		return

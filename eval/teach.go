@@ -122,7 +122,18 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 	type row struct{ policy, typ, value string }
 	var rows []row
 	saved := c.s.warnings
+	// Every policy draws the same random numbers: rand(3) + 1 compares one
+	// set of values, rounded to each policy's dtype, not one set a policy.
+	// Afterwards the generator stands where one evaluation leaves it.
+	rng := c.s.rngState()
+	var after []byte
+	defer func() {
+		if after != nil {
+			c.s.restoreRNG(after)
+		}
+	}()
 	for _, name := range c.s.PolicyNames() {
+		c.s.restoreRNG(rng)
 		p, _ := c.s.lookupPolicy(name)
 		sub := &compiler{s: c.s, ctx: c.ctx, policy: p, file: c.file, src: c.src}
 		r := row{policy: name}
@@ -140,6 +151,9 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 			r.value = strings.TrimPrefix(r.value, name+": ")
 		} else {
 			r.typ, r.value = shortValue(v)
+		}
+		if after == nil {
+			after = c.s.rngState()
 		}
 		rows = append(rows, r)
 	}
