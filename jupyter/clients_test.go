@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // These tests run the kernel as its own process, started by real Jupyter
@@ -99,7 +101,7 @@ func needPython(t *testing.T, modules ...string) {
 	for _, m := range modules {
 		mod, pkg, _ := strings.Cut(m, "=")
 		if err := exec.Command(python, "-c", "import "+mod).Run(); err != nil {
-			t.Skipf("%s cannot import %s (apt-get install %s)", python, mod, pkg)
+			testenv.Missing(t, "%s cannot import %s (apt-get install %s)", python, mod, pkg)
 		}
 	}
 }
@@ -215,7 +217,7 @@ func TestJupyterConsoleTerminal(t *testing.T) {
 	needPython(t, "jupyter_console=jupyter-console")
 	tmux, err := exec.LookPath("tmux")
 	if err != nil {
-		t.Skip("no tmux (apt-get install tmux)")
+		testenv.Missing(t, "no tmux (apt-get install tmux)")
 	}
 	j := newJupyterEnv(t)
 	sock := fmt.Sprintf("tensorsh-jupyter-test-%d", os.Getpid())

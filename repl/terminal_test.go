@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // TestTerminal builds the real tensorsh binary and drives it in a pseudo
@@ -20,11 +22,11 @@ func TestTerminal(t *testing.T) {
 		t.Skip("builds tensorsh and drives it in tmux; skipped with -short")
 	}
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed; the terminal test needs it (apt-get install tmux)")
+		testenv.Missing(t, "tmux is not installed; the terminal test needs it (apt-get install tmux)")
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("no go command to build tensorsh with")
+		testenv.Missing(t, "no go command to build tensorsh with")
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "tensorsh")

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // clangShim gives clang's CUDA device compilation what NVRTC provides
@@ -50,7 +52,7 @@ func TestDeviceCompile(t *testing.T) {
 		}
 	}
 	if clang == "" {
-		t.Skip("no clang: the device compilation check of the generated sources needs one")
+		testenv.Missing(t, "no clang: the device compilation check of the generated sources needs one (apt-get install clang)")
 	}
 	dir := t.TempDir()
 	shim := filepath.Join(dir, "shim.h")
@@ -66,7 +68,7 @@ func TestDeviceCompile(t *testing.T) {
 			"-std=c++17", "-include", shim, "-S", "-o", filepath.Join(dir, "out.ptx"), f).CombinedOutput()
 		if err != nil {
 			if strings.Contains(string(out), "unsupported CUDA gpu architecture") || strings.Contains(string(out), "cannot find CUDA") {
-				t.Skipf("%s cannot compile CUDA here: %s", clang, out)
+				testenv.Missing(t, "%s cannot compile CUDA here: %s", clang, out)
 			}
 			t.Errorf("%s: %v\n%s", f, err, out)
 		}

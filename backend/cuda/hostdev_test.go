@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // The host device runs the backend without a GPU: "device memory" is Go
@@ -67,7 +69,7 @@ var hostCompileMu sync.Mutex
 
 func newHostDevice(t testing.TB, limit int64) *hostDevice {
 	if _, err := exec.LookPath("g++"); err != nil {
-		t.Skip("no C++ compiler (g++): the host tests of the generated kernels need one")
+		testenv.Missing(t, "no C++ compiler (g++): the host tests of the generated kernels need one (apt-get install g++)")
 	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
