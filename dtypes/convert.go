@@ -216,11 +216,11 @@ func TF32Round(x float32) float32 {
 // FloatFromFloat64 returns x rounded to the precision and range of the float
 // dtype d, as a float64: the value a tensor of dtype d holds when x is stored
 // in it (see the From functions above for the rounding of each format; TF32
-// rounds x directly, once). F32 and C64 round to float32; F64, C128 and
-// non-float dtypes return x unchanged.
+// rounds x directly, once). F32 and C64 round to float32, C32 (each part) to
+// float16; F64, C128 and non-float dtypes return x unchanged.
 func FloatFromFloat64(d DType, x float64) float64 {
 	switch d {
-	case F16:
+	case F16, C32:
 		return F16ToFloat64(F16FromFloat64(x))
 	case BF16:
 		return BF16ToFloat64(BF16FromFloat64(x))

@@ -25,7 +25,14 @@ func init() {
 
 type torchPolicy struct{}
 
-var torchDTypes = numpyDTypes
+// torchDTypes is NumPy's set (with ml_dtypes' float8 formats) and
+// complex32 (torch.complex32, alias torch.chalf: a pair of float16).
+var torchDTypes = []dtypes.DType{
+	dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64,
+	dtypes.U8, dtypes.U16, dtypes.U32, dtypes.U64,
+	dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64, dtypes.C32, dtypes.C64, dtypes.C128,
+	dtypes.F8E4M3, dtypes.F8E5M2,
+}
 
 func (torchPolicy) Name() string { return "torch" }
 
@@ -39,7 +46,7 @@ func (torchPolicy) Check(d dtypes.DType) (dtypes.DType, string, error) {
 	if numpyHas(torchDTypes, d) {
 		return d, "", nil
 	}
-	return dtypes.Invalid, "", Errorf("torch", -1, "no dtype %s (PyTorch has bool, i8–i64, u8–u64, f16, bf16, f32, f64, c64, c128, f8e4m3, f8e5m2)", d)
+	return dtypes.Invalid, "", Errorf("torch", -1, "no dtype %s (PyTorch has bool, i8–i64, u8–u64, f16, bf16, f32, f64, c32, c64, c128, f8e4m3, f8e5m2)", d)
 }
 
 // torchWrapped is the dtype of a wrapped number (a Python scalar): bool,
@@ -128,8 +135,14 @@ func torchPromoteTypes(a, b dtypes.DType) (dtypes.DType, error) {
 		}
 		return numpyWider(a, b), nil
 	case a.IsFloat():
-		if a == dtypes.F64 {
+		// c10's _promoteTypesLookup: a float meets a complex type in the
+		// complex type of the higher precision (float32 or bfloat16 with
+		// complex32 is complex64).
+		switch {
+		case a == dtypes.F64:
 			return dtypes.C128, nil
+		case b == dtypes.C32 && (a == dtypes.F32 || a == dtypes.BF16):
+			return dtypes.C64, nil
 		}
 		return b, nil
 	}
@@ -141,11 +154,12 @@ func torchBareUnsigned(d dtypes.DType) bool {
 	return d == dtypes.U16 || d == dtypes.U32 || d == dtypes.U64
 }
 
-// torchToComplex is c10::toComplexType for a float.
+// torchToComplex is c10::toComplexType for a float (float16 gives
+// complex32).
 func torchToComplex(f dtypes.DType) (dtypes.DType, error) {
 	switch f {
 	case dtypes.F16:
-		return dtypes.Invalid, Errorf("torch", -1, "the result would be torch.complex32 (a float16 meeting a complex scalar keeps half precision), and tensorsh has no complex32 dtype")
+		return dtypes.C32, nil
 	case dtypes.BF16, dtypes.F32:
 		return dtypes.C64, nil
 	case dtypes.F64:
@@ -249,6 +263,9 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	b, err := numpyArgOf("torch", torchDTypes, 1, y, torchWrapped)
 	if err != nil {
 		return Result{}, err
+	}
+	if op == MatMul {
+		return p.matMul(a, b)
 	}
 	if op == Sub && (a.d == dtypes.Bool || b.d == dtypes.Bool) {
 		return Result{}, Errorf("torch", -1, "subtraction, the `-` operator, with a bool tensor is not supported; use ^ or logical_xor (or ~ to invert a mask)")
@@ -376,4 +393,165 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return res(dtypes.Bool, d, op.String()+" gives bool")
 	}
 	return Result{}, Errorf("torch", -1, "unknown operation %s", op)
+}
+
+// torchScalarTypeName is c10's ScalarType name of d ("Float", "Long"), as
+// torch's messages print it.
+func torchScalarTypeName(d dtypes.DType) string {
+	switch d {
+	case dtypes.Bool:
+		return "Bool"
+	case dtypes.U8:
+		return "Byte"
+	case dtypes.I8:
+		return "Char"
+	case dtypes.I16:
+		return "Short"
+	case dtypes.I32:
+		return "Int"
+	case dtypes.I64:
+		return "Long"
+	case dtypes.U16:
+		return "UInt16"
+	case dtypes.U32:
+		return "UInt32"
+	case dtypes.U64:
+		return "UInt64"
+	case dtypes.F16:
+		return "Half"
+	case dtypes.BF16:
+		return "BFloat16"
+	case dtypes.F32:
+		return "Float"
+	case dtypes.F64:
+		return "Double"
+	case dtypes.C32:
+		return "ComplexHalf"
+	case dtypes.C64:
+		return "ComplexFloat"
+	case dtypes.C128:
+		return "ComplexDouble"
+	case dtypes.F8E4M3:
+		return "Float8_e4m3fn"
+	case dtypes.F8E5M2:
+		return "Float8_e5m2"
+	}
+	return d.String()
+}
+
+// torchTypeMetaName is the name caffe2::TypeMeta prints for d: the C++
+// type's name as GCC spells it (PyTorch's Linux wheels are built with GCC),
+// e.g. "float", "long int", "c10::Half".
+func torchTypeMetaName(d dtypes.DType) string {
+	switch d {
+	case dtypes.Bool:
+		return "bool"
+	case dtypes.U8:
+		return "unsigned char"
+	case dtypes.I8:
+		return "signed char"
+	case dtypes.I16:
+		return "short int"
+	case dtypes.I32:
+		return "int"
+	case dtypes.I64:
+		return "long int"
+	case dtypes.U16:
+		return "short unsigned int"
+	case dtypes.U32:
+		return "unsigned int"
+	case dtypes.U64:
+		return "long unsigned int"
+	case dtypes.F16:
+		return "c10::Half"
+	case dtypes.BF16:
+		return "c10::BFloat16"
+	case dtypes.F32:
+		return "float"
+	case dtypes.F64:
+		return "double"
+	case dtypes.C32:
+		return "c10::complex<c10::Half>"
+	case dtypes.C64:
+		return "c10::complex<float>"
+	case dtypes.C128:
+		return "c10::complex<double>"
+	case dtypes.F8E4M3:
+		return "c10::Float8_e4m3fn"
+	case dtypes.F8E5M2:
+		return "c10::Float8_e5m2"
+	}
+	return d.String()
+}
+
+// torchMatMul is torch.matmul on CPU tensors (aten/src/ATen/native/
+// LinearAlgebra.cpp, _matmul_impl). It does not promote: each rank
+// combination goes to a kernel that checks that both operands have one dtype,
+// each with its own message, and dispatches on a set of dtypes:
+//
+//	1-d @ 1-d              dot (Blas.cpp, dot_check)            "dot"
+//	2-d @ 1-d, N-d @ 1-d   mv → addmv (Blas.cpp, meta addmv)     "addmv_impl_cpu"
+//	1-d or 2-d @ 2-d,
+//	N-d @ 2-d              mm (addmm_impl_cpu_)                  "addmm_impl_cpu_"
+//	otherwise              bmm (bmm_out_or_baddbmm_)             "bmm"
+//
+// (N ≥ 3; an N-d operand is folded into a matrix when it is contiguous, as
+// tensorsh's tensors are.) The bmm message is the one of its kernel for small
+// products (contraction × rows × columns < 400), where the result, made with
+// the second operand's dtype, is read as the first's. Python scalars are not
+// matmul operands: Tensor.__matmul__ returns NotImplemented for them and
+// Python raises TypeError.
+func (p torchPolicy) matMul(a, b numpyArg) (Result, error) {
+	for _, o := range []numpyArg{a, b} {
+		if o.lit {
+			l, r := "Tensor", "Tensor"
+			if a.lit {
+				l = a.kind.String()
+			}
+			if b.lit {
+				r = b.kind.String()
+			}
+			return Result{}, Errorf("torch", -1, "unsupported operand type(s) for @: '%s' and '%s' (a Python scalar is not a matmul operand)", l, r)
+		}
+	}
+	if a.rank == 0 || b.rank == 0 {
+		return Result{}, Errorf("torch", -1, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a.rank, b.rank)
+	}
+	kernel := "bmm"
+	switch {
+	case a.rank == 1 && b.rank == 1:
+		kernel = "dot"
+	case b.rank == 1 && a.rank != 1:
+		kernel = "addmv_impl_cpu"
+	case b.rank == 2 && a.rank >= 1:
+		kernel = "addmm_impl_cpu_"
+	}
+	if a.d != b.d {
+		var msg string
+		switch kernel {
+		case "dot":
+			msg = fmt.Sprintf("dot : expected both vectors to have same dtype, but found %s and %s", torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+		case "addmv_impl_cpu":
+			// mv makes its result with the vector's dtype and passes it to
+			// addmv as self.
+			msg = fmt.Sprintf("addmv input tensors must have the same dtype, but got %s, %s, and %s", torchScalarTypeName(b.d), torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+		case "addmm_impl_cpu_":
+			msg = fmt.Sprintf("expected m1 and m2 to have the same dtype, but got: %s != %s", torchTypeMetaName(a.d), torchTypeMetaName(b.d))
+		default:
+			msg = fmt.Sprintf("expected scalar type %s but found %s", torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+		}
+		return Result{}, Errorf("torch", -1, "%s (torch.matmul does not promote: %s @ %s; convert one operand with .to())", msg, torchName(a.d), torchName(b.d))
+	}
+	d := a.d
+	// The kernels dispatch on AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16,
+	// kHalf, …): uint8, int8–int64, float32, float64, complex64, complex128,
+	// bfloat16, float16; mm (_AT_DISPATCH_ADDMM_TYPES) adds the float8 types.
+	ok := d != dtypes.Bool && !torchBareUnsigned(d) && d != dtypes.C32
+	if d.IsFloat8() && kernel != "addmm_impl_cpu_" {
+		ok = false
+	}
+	if !ok {
+		return Result{}, Errorf("torch", -1, "%q not implemented for '%s' (torch.matmul on CPU)", kernel, torchScalarTypeName(d))
+	}
+	return Result{Type: dtypes.Strong(d), Compute: d, Rule: fmt.Sprintf("torch.matmul does not promote: both operands are %s (%s)", torchName(d), kernel)}, nil
 }
