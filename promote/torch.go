@@ -346,6 +346,11 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 				return Result{}, err
 			}
 		}
+		if op == Abs && d.IsComplex() {
+			// at::abs is unary_op_impl_with_complex_to_float: a complex
+			// tensor gives the real type of its precision (toRealValueType).
+			return res(d.Real(), d, fmt.Sprintf("abs of %s gives %s (toRealValueType)", torchName(d), torchName(d.Real())))
+		}
 		return res(d, d, "the operand's dtype")
 	case BitNot:
 		if d.IsInexact() {
