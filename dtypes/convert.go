@@ -235,3 +235,16 @@ func FloatFromFloat64(d DType, x float64) float64 {
 	}
 	return x
 }
+
+// C32FromComplex128 returns the storage bits of complex32 c: each part
+// rounded to binary16 like F16FromFloat64, the real part in the low 16 bits
+// and the imaginary part in the high 16 (c10::complex<c10::Half> is
+// {real_, imag_}, so this is its memory as a little-endian uint32).
+func C32FromComplex128(c complex128) uint32 {
+	return uint32(F16FromFloat64(real(c))) | uint32(F16FromFloat64(imag(c)))<<16
+}
+
+// C32ToComplex128 returns the exact value of the complex32 bits b.
+func C32ToComplex128(b uint32) complex128 {
+	return complex(F16ToFloat64(uint16(b)), F16ToFloat64(uint16(b>>16)))
+}

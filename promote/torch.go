@@ -275,6 +275,11 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Type: dtypes.Type{DType: d, Weak: a.weak && b.weak}, Compute: d, Rule: rule}
+	if d == dtypes.C32 {
+		if err := torchComplexHalfBinary(op); err != nil {
+			return Result{}, err
+		}
+	}
 	ordering := op == Maximum || op == Minimum || op == Clip || op == Lt || op == Le || op == Gt || op == Ge
 	if ordering && d.IsComplex() {
 		return Result{}, Errorf("torch", -1, "%s is not supported for complex tensors (%s)", op, torchName(d))
@@ -335,6 +340,11 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 			return dtypes.F32
 		}
 		return out
+	}
+	if d == dtypes.C32 {
+		if err := torchComplexHalfUnary(op); err != nil {
+			return Result{}, err
+		}
 	}
 	switch op.Class() {
 	case SameType:
@@ -559,4 +569,52 @@ func (p torchPolicy) matMul(a, b numpyArg) (Result, error) {
 		return Result{}, Errorf("torch", -1, "%q not implemented for '%s' (torch.matmul on CPU)", kernel, torchScalarTypeName(d))
 	}
 	return Result{Type: dtypes.Strong(d), Compute: d, Rule: fmt.Sprintf("torch.matmul does not promote: both operands are %s (%s)", torchName(d), kernel)}, nil
+}
+
+// PyTorch implements few ComplexHalf kernels on CPU. The ones tensorsh
+// computes: add and sub (the ufunc add, self + alpha*other, dispatched for
+// ComplexHalf: aten/src/ATen/native/ufunc/add.h and native_functions.yaml),
+// mul (BinaryOpsKernel.cpp mul_kernel: in complex<float>), neg (neg_kernel:
+// AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(kComplexHalf, …)), abs (abs_kernel:
+// in complex<float>), == and != (the comparison kernels dispatch on
+// kComplexHalf), and what reduces to them (is_nan, is_inf, not). Others are
+// refused: those whose CPU kernel is known not to dispatch on ComplexHalf
+// with torch's message, the rest with a plain refusal.
+var torchNoComplexHalf = map[string]string{
+	TrueDiv.String(): "div_cpu", // div_true_kernel: FLOATING_AND_COMPLEX_TYPES_AND2(kBFloat16, kHalf)
+	Pow.String():     "pow",     // pow_tensor_tensor_kernel: the same set
+	Exp.String():     "exp_vml_cpu",
+	Log.String():     "log_vml_cpu",
+	Log1p.String():   "log1p_vml_cpu",
+	Sin.String():     "sin_vml_cpu",
+	Cos.String():     "cos_vml_cpu",
+	Tanh.String():    "tanh_vml_cpu",
+	Sqrt.String():    "sqrt_vml_cpu",
+}
+
+func torchComplexHalfRefusal(op string, operand int) error {
+	if k, ok := torchNoComplexHalf[op]; ok {
+		return Errorf("torch", operand, "%q not implemented for 'ComplexHalf' (%s of torch.complex32 on CPU)", k, op)
+	}
+	return Errorf("torch", operand, "%s of torch.complex32 is not supported: PyTorch has few ComplexHalf kernels on CPU (add, sub, mul, neg, abs, ==, !=); convert to torch.complex64 first", op)
+}
+
+// torchComplexHalfBinary refuses the binary operations tensorsh does not
+// compute for complex32.
+func torchComplexHalfBinary(op BinaryOp) error {
+	switch op {
+	case Add, Sub, Mul, Eq, Ne, Where, And, Or, MatMul:
+		return nil
+	}
+	return torchComplexHalfRefusal(op.String(), -1)
+}
+
+// torchComplexHalfUnary refuses the unary operations tensorsh does not
+// compute for complex32.
+func torchComplexHalfUnary(op UnaryOp) error {
+	switch op {
+	case Neg, Pos, Abs, Not, IsNaN, IsInf:
+		return nil
+	}
+	return torchComplexHalfRefusal(op.String(), 0)
 }
