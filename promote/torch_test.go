@@ -203,3 +203,28 @@ func TestTorchMatMul(t *testing.T) {
 		{ten(c32, 2), MatMul, ten(c32, 2), `error@-1: "addmm_impl_cpu_" not implemented for 'ComplexHalf'`, 0},
 	})
 }
+
+// TestTorchComplexHalfOps pins which operations the torch policy computes
+// for complex32: the ones PyTorch has ComplexHalf CPU kernels for (ufunc
+// add, mul_kernel, neg_kernel, abs_kernel, comparisons), and torch's
+// "not implemented for 'ComplexHalf'" for div (div_true_kernel) and pow
+// (pow_tensor_tensor_kernel), whose dispatch lists leave it out.
+func TestTorchComplexHalfOps(t *testing.T) {
+	p := refsMust(t, "torch")
+	c32, f16 := dtypes.C32, dtypes.F16
+	mineBinary(t, p, []mineBin{
+		{mineArr(c32), Add, mineArr(c32), "c32", c32},
+		{mineArr(c32), Sub, mineArr(f16), "c32", c32},
+		{mineArr(c32), Mul, mineLit(p, 2), "c32", c32},
+		{mineArr(c32), Eq, mineArr(c32), "bool", c32},
+		{mineArr(c32), TrueDiv, mineArr(c32), `error@-1: "div_cpu" not implemented for 'ComplexHalf'`, 0},
+		{mineArr(c32), Pow, mineArr(c32), `error@-1: "pow" not implemented for 'ComplexHalf'`, 0},
+		{mineArr(c32), Lt, mineArr(c32), "error@-1: not supported", 0},
+	})
+	mineUnary(t, p, []mineUn{
+		{Neg, mineArr(c32), "c32", c32},
+		{Abs, mineArr(c32), "f16", c32},
+		{Exp, mineArr(c32), `error@0: "exp_vml_cpu" not implemented for 'ComplexHalf'`, 0},
+		{Sum, mineArr(c32), "error@0: sum of torch.complex32 is not supported", 0},
+	})
+}
