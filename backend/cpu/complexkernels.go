@@ -88,7 +88,7 @@ func cpowParts[F float](ar, ai, br, bi F) (F, F) {
 // atan2(im, re+1)·i.
 func clog1p(z complex128) complex128 {
 	x, y := real(z)+1, imag(z)
-	return complex(logF64(math.Hypot(x, y)), math.Atan2(y, x))
+	return complex(logF64(hypotF64(x, y)), math.Atan2(y, x))
 }
 
 func crsqrt(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
@@ -102,7 +102,7 @@ func complex128Kernel(o backend.Op) kfn {
 		return un(func(d []float64, a []C) {
 			a = a[:len(d)]
 			for i := range d {
-				d[i] = math.Hypot(real(a[i]), imag(a[i]))
+				d[i] = hypotF64(real(a[i]), imag(a[i]))
 			}
 		})
 	case backend.OpNot:
@@ -192,7 +192,7 @@ func complex64Kernel(o backend.Op) kfn {
 		return un(func(d []float32, a []C) {
 			a = a[:len(d)]
 			for i := range d {
-				d[i] = float32(math.Hypot(float64(real(a[i])), float64(imag(a[i]))))
+				d[i] = hypotF32(real(a[i]), imag(a[i]))
 			}
 		})
 	case backend.OpNot:
