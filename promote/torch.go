@@ -577,12 +577,16 @@ func (p torchPolicy) matMul(a, b numpyArg) (Result, error) {
 // mul (BinaryOpsKernel.cpp mul_kernel: in complex<float>), neg (neg_kernel:
 // AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(kComplexHalf, …)), abs (abs_kernel:
 // in complex<float>), == and != (the comparison kernels dispatch on
-// kComplexHalf), and what reduces to them (is_nan, is_inf, not). Others are
-// refused: those whose CPU kernel is known not to dispatch on ComplexHalf
-// with torch's message, the rest with a plain refusal.
+// kComplexHalf: eq_kernel, ne_kernel in BinaryOpsKernel.cpp), where
+// (where_kernel_impl in TensorCompareKernel.cpp) and what reduces to them
+// (is_nan is x != x, is_inf looks at the real and imaginary parts). Others
+// are refused: those whose CPU kernel is known not to dispatch on
+// ComplexHalf with torch's message, the rest with a plain refusal.
 var torchNoComplexHalf = map[string]string{
-	TrueDiv.String(): "div_cpu", // div_true_kernel: FLOATING_AND_COMPLEX_TYPES_AND2(kBFloat16, kHalf)
-	Pow.String():     "pow",     // pow_tensor_tensor_kernel: the same set
+	TrueDiv.String(): "div_cpu",         // div_true_kernel: FLOATING_AND_COMPLEX_TYPES_AND2(kBFloat16, kHalf)
+	Pow.String():     "pow",             // pow_tensor_tensor_kernel: the same set
+	And.String():     "logical_and_cpu", // ALL_TYPES_AND_COMPLEX_AND3(kBool, kBFloat16, kHalf)
+	Or.String():      "logical_or_cpu",
 	Exp.String():     "exp_vml_cpu",
 	Log.String():     "log_vml_cpu",
 	Log1p.String():   "log1p_vml_cpu",
@@ -603,7 +607,7 @@ func torchComplexHalfRefusal(op string, operand int) error {
 // compute for complex32.
 func torchComplexHalfBinary(op BinaryOp) error {
 	switch op {
-	case Add, Sub, Mul, Eq, Ne, Where, And, Or, MatMul:
+	case Add, Sub, Mul, Eq, Ne, Where, MatMul:
 		return nil
 	}
 	return torchComplexHalfRefusal(op.String(), -1)
@@ -613,7 +617,7 @@ func torchComplexHalfBinary(op BinaryOp) error {
 // compute for complex32.
 func torchComplexHalfUnary(op UnaryOp) error {
 	switch op {
-	case Neg, Pos, Abs, Not, IsNaN, IsInf:
+	case Neg, Pos, Abs, IsNaN, IsInf:
 		return nil
 	}
 	return torchComplexHalfRefusal(op.String(), 0)

@@ -220,6 +220,8 @@ func TestTorchComplexHalfOps(t *testing.T) {
 		{mineArr(c32), TrueDiv, mineArr(c32), `error@-1: "div_cpu" not implemented for 'ComplexHalf'`, 0},
 		{mineArr(c32), Pow, mineArr(c32), `error@-1: "pow" not implemented for 'ComplexHalf'`, 0},
 		{mineArr(c32), Lt, mineArr(c32), "error@-1: not supported", 0},
+		{mineArr(c32), Where, mineArr(c32), "c32", c32},
+		{mineArr(c32), And, mineArr(c32), `error@-1: "logical_and_cpu" not implemented for 'ComplexHalf'`, 0},
 	})
 	mineUnary(t, p, []mineUn{
 		{Neg, mineArr(c32), "c32", c32},
