@@ -192,7 +192,7 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		}
 		if op == Abs && d.IsComplex() {
 			// np.absolute's complex loops are F->f, D->d (npy_cabsf, npy_cabs).
-			return res(d.Real(), d, fmt.Sprintf("np.absolute of %s gives %s (its loop %s)", d.FullName(), d.Real().FullName(), map[dtypes.DType]string{dtypes.C64: "F->f", dtypes.C128: "D->d"}[d]))
+			return res(d.Real(), d, fmt.Sprintf("np.absolute of %s gives the real dtype of its precision, %s", d.FullName(), d.Real().FullName()))
 		}
 		return res(d, d, "the operand's dtype")
 	case BitNot:
