@@ -28,6 +28,8 @@ import (
 //	f32 tf32                []float32 (tf32 values are rounded to 10 mantissa bits)
 //	f64                     []float64
 //	c64 c128                []complex64 []complex128
+//	c32                     []uint32 (two float16: real part in the low
+//	                        16 bits, imaginary part in the high 16)
 //
 // A 0-d tensor has an empty Shape and one element. Other backends may keep
 // their own handle in Data; Backend.Fetch turns it into the CPU form.

@@ -216,11 +216,11 @@ func TF32Round(x float32) float32 {
 // FloatFromFloat64 returns x rounded to the precision and range of the float
 // dtype d, as a float64: the value a tensor of dtype d holds when x is stored
 // in it (see the From functions above for the rounding of each format; TF32
-// rounds x directly, once). F32 and C64 round to float32; F64, C128 and
-// non-float dtypes return x unchanged.
+// rounds x directly, once). F32 and C64 round to float32, C32 (each part) to
+// float16; F64, C128 and non-float dtypes return x unchanged.
 func FloatFromFloat64(d DType, x float64) float64 {
 	switch d {
-	case F16:
+	case F16, C32:
 		return F16ToFloat64(F16FromFloat64(x))
 	case BF16:
 		return BF16ToFloat64(BF16FromFloat64(x))
@@ -234,4 +234,17 @@ func FloatFromFloat64(d DType, x float64) float64 {
 		return F8E5M2ToFloat64(F8E5M2FromFloat64(x))
 	}
 	return x
+}
+
+// C32FromComplex128 returns the storage bits of complex32 c: each part
+// rounded to binary16 like F16FromFloat64, the real part in the low 16 bits
+// and the imaginary part in the high 16 (c10::complex<c10::Half> is
+// {real_, imag_}, so this is its memory as a little-endian uint32).
+func C32FromComplex128(c complex128) uint32 {
+	return uint32(F16FromFloat64(real(c))) | uint32(F16FromFloat64(imag(c)))<<16
+}
+
+// C32ToComplex128 returns the exact value of the complex32 bits b.
+func C32ToComplex128(b uint32) complex128 {
+	return complex(F16ToFloat64(uint16(b)), F16ToFloat64(uint16(b>>16)))
 }

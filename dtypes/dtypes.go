@@ -39,12 +39,13 @@ const (
 	F8E5M2
 	Index
 	Address
+	C32 // complex32: a pair of float16 (PyTorch's ComplexHalf)
 
 	NumDTypes // the number of DType values, Invalid included
 )
 
 // All lists every valid DType in table order.
-var All = []DType{Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, TF32, F64, C64, C128, F8E4M3, F8E5M2, Index, Address}
+var All = []DType{Bool, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, TF32, F64, C32, C64, C128, F8E4M3, F8E5M2, Index, Address}
 
 // A Kind is the category of a DType.
 type Kind uint8
@@ -93,6 +94,7 @@ var infos = [NumDTypes]info{
 	F8E5M2:  {"f8e5m2", "float8_e5m2", KindFloat, 8, 2, 5, "f8E5M2"},
 	Index:   {"index", "index", KindUint, 64, 0, 0, "index"},
 	Address: {"address", "address", KindUint, 64, 0, 0, "address"},
+	C32:     {"c32", "complex32", KindComplex, 32, 10, 5, "complex<f16>"},
 }
 
 // String returns the canonical short name ("i16", "bf16", "f8e4m3").
@@ -169,6 +171,8 @@ func (d DType) IsFloat8() bool { return d == F8E4M3 || d == F8E5M2 }
 // Real returns the real part format of a complex dtype, d itself otherwise.
 func (d DType) Real() DType {
 	switch d {
+	case C32:
+		return F16
 	case C64:
 		return F32
 	case C128:
@@ -238,6 +242,7 @@ func init() {
 		"fp8e4nv": F8E4M3, "fp8e5": F8E5M2,
 		"tensor_float_32": TF32,
 		"float8_e4m3":     F8E4M3,
+		"chalf":           C32, // torch.chalf
 	}
 	for n, d := range aliases {
 		names[n] = d

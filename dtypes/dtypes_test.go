@@ -160,6 +160,9 @@ func TestParseType(t *testing.T) {
 		{"half?", Weak(F16), "f16?"},
 		{"bool", Strong(Bool), "bool"},
 		{"c128?", Weak(C128), "c128?"},
+		// torch.complex32 and its alias torch.chalf (torch/_C/__init__.pyi).
+		{"complex32", Strong(C32), "c32"},
+		{"chalf?", Weak(C32), "c32?"},
 	}
 	for _, tt := range tests {
 		got, err := ParseType(tt.in)
@@ -197,6 +200,7 @@ func TestProperties(t *testing.T) {
 		{F32, KindFloat, 32, 23, 8, false, false, true, false},
 		{TF32, KindFloat, 32, 10, 8, false, false, true, false},
 		{F64, KindFloat, 64, 52, 11, false, false, true, false},
+		{C32, KindComplex, 32, 10, 5, false, false, false, true},
 		{C64, KindComplex, 64, 23, 8, false, false, false, true},
 		{C128, KindComplex, 128, 52, 11, false, false, false, true},
 		{F8E4M3, KindFloat, 8, 3, 4, false, false, true, false},
@@ -228,7 +232,7 @@ func TestProperties(t *testing.T) {
 			t.Errorf("%v: 1+%d+%d != %d bits", d, tt.exp, tt.mant, tt.bits)
 		}
 	}
-	if C64.Real() != F32 || C128.Real() != F64 || I8.Real() != I8 {
+	if C32.Real() != F16 || C64.Real() != F32 || C128.Real() != F64 || I8.Real() != I8 {
 		t.Error("Real() of complex dtypes is wrong")
 	}
 	if DType(250).Kind() != KindInvalid {

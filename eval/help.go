@@ -16,7 +16,8 @@ literals fold like the policy's host language (Python; R for anvil) and stay wea
   7 // -2      → -4        true + true → 2        1 + 1.5 → 2.5
 Bracket literals [[1, 2], [3, 4]] make tensors of the policy's literal default.`,
 	"dtypes": `dtype names: bool i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 tf32 f64 c64 c128
-f8e4m3 f8e5m2 index address (aliases: int8, float32, half, fp16, ui8, pred …).
+f8e4m3 f8e5m2 index address (aliases: int8, float32, half, fp16, ui8, pred …);
+c32 (complex32, torch.chalf: two float16) exists only under :policy torch.
 Call a dtype to make a known (strong) value: i16(3), f16([0.1, 0.2]), u8(x).
 A trailing ? names the weak form: promote(i16, f32?). Ambiguous names (float, int, f8)
 are refused with an explanation.`,

@@ -112,7 +112,7 @@ func newTensor(d dtypes.DType, shape []int) *backend.Tensor {
 		t.Data = make([]uint8, n)
 	case dtypes.U16, dtypes.F16, dtypes.BF16:
 		t.Data = make([]uint16, n)
-	case dtypes.U32:
+	case dtypes.U32, dtypes.C32:
 		t.Data = make([]uint32, n)
 	case dtypes.U64, dtypes.Index, dtypes.Address:
 		t.Data = make([]uint64, n)
@@ -173,7 +173,7 @@ func setScalar(t *backend.Tensor, k int, v promote.Scalar) {
 	switch v.Kind {
 	case promote.BoolScalar, promote.IntScalar:
 		i := intOf(v)
-		if d.IsComplex() || d == dtypes.F64 {
+		if d == dtypes.C64 || d == dtypes.C128 || d == dtypes.F64 {
 			re = roundInt(i, 52)
 		} else {
 			re = roundInt(i, uint(d.MantissaBits()))
@@ -198,6 +198,8 @@ func setScalar(t *backend.Tensor, k int, v promote.Scalar) {
 		t.Data.([]float32)[k] = dtypes.TF32Round(float32(re))
 	case dtypes.F64:
 		t.Data.([]float64)[k] = re
+	case dtypes.C32:
+		t.Data.([]uint32)[k] = dtypes.C32FromComplex128(complex(re, im))
 	case dtypes.C64:
 		t.Data.([]complex64)[k] = complex64(complex(re, im))
 	case dtypes.C128:
@@ -279,6 +281,9 @@ func scalarAt(t *backend.Tensor, k int) promote.Scalar {
 		}
 		return promote.Int64Value(int64(data[k]))
 	case []uint32:
+		if t.DType == dtypes.C32 {
+			return promote.ComplexValue(dtypes.C32ToComplex128(data[k]))
+		}
 		return promote.Int64Value(int64(data[k]))
 	case []uint64:
 		return promote.IntValue(new(big.Int).SetUint64(data[k]))

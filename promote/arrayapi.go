@@ -281,6 +281,14 @@ func (p arrayAPIPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
+		if op == Abs && d.IsComplex() {
+			// The standard's abs: "If x has a complex floating-point data
+			// type, the returned array must have a real-valued
+			// floating-point data type whose precision matches the precision
+			// of x (e.g., if x is complex128, then the returned array must
+			// have a float64 data type)."
+			return res(d.Real(), d, fmt.Sprintf("abs of %s gives the real dtype of its precision, %s", d.FullName(), d.Real().FullName()))
+		}
 		return res(d, d, "the operand's dtype")
 	case BitNot:
 		if err := need(d == dtypes.Bool || d.IsInt(), "an integer or bool"); err != nil {

@@ -455,6 +455,12 @@ func (p jaxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		if op == Neg && d == dtypes.Bool {
 			return Result{}, Errorf(p.Name(), 0, "negative does not accept dtype bool (lax.neg is not defined on booleans); use ~ or logical_not")
 		}
+		if op == Abs && d.IsComplex() {
+			// lax.abs_p's dtype rule is _complex_basetype, and unops keep
+			// the operand's weak type.
+			r := d.Real()
+			return Result{Type: dtypes.Type{DType: r, Weak: a.weak}, Compute: d, Rule: fmt.Sprintf("abs of %s gives its real dtype %s (lax.abs: _complex_basetype)", d.FullName(), r.FullName())}, nil
+		}
 		return same("the operand's type")
 	case BitNot:
 		if d.IsInexact() {

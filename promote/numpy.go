@@ -190,6 +190,10 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		if d == dtypes.Bool && op == Neg {
 			return Result{}, Errorf(p, 0, "the boolean negative, the `-` operator, is not supported; use ~ or logical_not instead")
 		}
+		if op == Abs && d.IsComplex() {
+			// np.absolute's complex loops are F->f, D->d (npy_cabsf, npy_cabs).
+			return res(d.Real(), d, fmt.Sprintf("np.absolute of %s gives the real dtype of its precision, %s", d.FullName(), d.Real().FullName()))
+		}
 		return res(d, d, "the operand's dtype")
 	case BitNot:
 		if d.IsInexact() {

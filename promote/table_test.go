@@ -106,7 +106,8 @@ func TestTableAgainstRefs(t *testing.T) {
 				var want dtypes.DType
 				if ref.Err == "" {
 					if want, ok = refsDType(ref.DType); !ok {
-						continue // complex32: tensorsh has none, and says so
+						t.Errorf("%s %s: unknown reference dtype %q", tc.policy, ref.Key, ref.DType)
+						continue
 					}
 				}
 				switch {
@@ -120,9 +121,16 @@ func TestTableAgainstRefs(t *testing.T) {
 					t.Errorf("%s %s: table has %s, the library gives weak=%v", tc.policy, ref.Key, got, *ref.Weak)
 				}
 			}
-			want := len(p.DTypes()) * len(p.DTypes())
+			// The reference tables were made over NumPy's dtypes: torch's
+			// complex32 has no row or column there (its cells as a result
+			// are compared).
+			nd := len(p.DTypes())
+			if numpyHas(p.DTypes(), dtypes.C32) {
+				nd--
+			}
+			want := nd * nd
 			if literal {
-				want = len(p.DTypes()) * tb.Literals()
+				want = nd * tb.Literals()
 			}
 			if literal {
 				want -= len(notes) * tb.Literals()

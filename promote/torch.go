@@ -25,7 +25,14 @@ func init() {
 
 type torchPolicy struct{}
 
-var torchDTypes = numpyDTypes
+// torchDTypes is NumPy's set (with ml_dtypes' float8 formats) and
+// complex32 (torch.complex32, alias torch.chalf: a pair of float16).
+var torchDTypes = []dtypes.DType{
+	dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64,
+	dtypes.U8, dtypes.U16, dtypes.U32, dtypes.U64,
+	dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64, dtypes.C32, dtypes.C64, dtypes.C128,
+	dtypes.F8E4M3, dtypes.F8E5M2,
+}
 
 func (torchPolicy) Name() string { return "torch" }
 
@@ -39,7 +46,7 @@ func (torchPolicy) Check(d dtypes.DType) (dtypes.DType, string, error) {
 	if numpyHas(torchDTypes, d) {
 		return d, "", nil
 	}
-	return dtypes.Invalid, "", Errorf("torch", -1, "no dtype %s (PyTorch has bool, i8–i64, u8–u64, f16, bf16, f32, f64, c64, c128, f8e4m3, f8e5m2)", d)
+	return dtypes.Invalid, "", Errorf("torch", -1, "no dtype %s (PyTorch has bool, i8–i64, u8–u64, f16, bf16, f32, f64, c32, c64, c128, f8e4m3, f8e5m2)", d)
 }
 
 // torchWrapped is the dtype of a wrapped number (a Python scalar): bool,
@@ -128,8 +135,14 @@ func torchPromoteTypes(a, b dtypes.DType) (dtypes.DType, error) {
 		}
 		return numpyWider(a, b), nil
 	case a.IsFloat():
-		if a == dtypes.F64 {
+		// c10's _promoteTypesLookup: a float meets a complex type in the
+		// complex type of the higher precision (float32 or bfloat16 with
+		// complex32 is complex64).
+		switch {
+		case a == dtypes.F64:
 			return dtypes.C128, nil
+		case b == dtypes.C32 && (a == dtypes.F32 || a == dtypes.BF16):
+			return dtypes.C64, nil
 		}
 		return b, nil
 	}
@@ -141,11 +154,12 @@ func torchBareUnsigned(d dtypes.DType) bool {
 	return d == dtypes.U16 || d == dtypes.U32 || d == dtypes.U64
 }
 
-// torchToComplex is c10::toComplexType for a float.
+// torchToComplex is c10::toComplexType for a float (float16 gives
+// complex32).
 func torchToComplex(f dtypes.DType) (dtypes.DType, error) {
 	switch f {
 	case dtypes.F16:
-		return dtypes.Invalid, Errorf("torch", -1, "the result would be torch.complex32 (a float16 meeting a complex scalar keeps half precision), and tensorsh has no complex32 dtype")
+		return dtypes.C32, nil
 	case dtypes.BF16, dtypes.F32:
 		return dtypes.C64, nil
 	case dtypes.F64:
@@ -250,6 +264,9 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if op == MatMul {
+		return p.matMul(a, b)
+	}
 	if op == Sub && (a.d == dtypes.Bool || b.d == dtypes.Bool) {
 		return Result{}, Errorf("torch", -1, "subtraction, the `-` operator, with a bool tensor is not supported; use ^ or logical_xor (or ~ to invert a mask)")
 	}
@@ -258,6 +275,11 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return Result{}, err
 	}
 	r := Result{Type: dtypes.Type{DType: d, Weak: a.weak && b.weak}, Compute: d, Rule: rule}
+	if d == dtypes.C32 {
+		if err := torchComplexHalfBinary(op); err != nil {
+			return Result{}, err
+		}
+	}
 	ordering := op == Maximum || op == Minimum || op == Clip || op == Lt || op == Le || op == Gt || op == Ge
 	if ordering && d.IsComplex() {
 		return Result{}, Errorf("torch", -1, "%s is not supported for complex tensors (%s)", op, torchName(d))
@@ -319,6 +341,11 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		}
 		return out
 	}
+	if d == dtypes.C32 {
+		if err := torchComplexHalfUnary(op); err != nil {
+			return Result{}, err
+		}
+	}
 	switch op.Class() {
 	case SameType:
 		if op == Neg && d == dtypes.Bool {
@@ -328,6 +355,11 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 			if err := noComplex(); err != nil {
 				return Result{}, err
 			}
+		}
+		if op == Abs && d.IsComplex() {
+			// at::abs is unary_op_impl_with_complex_to_float: a complex
+			// tensor gives the real type of its precision (toRealValueType).
+			return res(d.Real(), d, fmt.Sprintf("abs of %s gives %s (toRealValueType)", torchName(d), torchName(d.Real())))
 		}
 		return res(d, d, "the operand's dtype")
 	case BitNot:
@@ -376,4 +408,217 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return res(dtypes.Bool, d, op.String()+" gives bool")
 	}
 	return Result{}, Errorf("torch", -1, "unknown operation %s", op)
+}
+
+// torchScalarTypeName is c10's ScalarType name of d ("Float", "Long"), as
+// torch's messages print it.
+func torchScalarTypeName(d dtypes.DType) string {
+	switch d {
+	case dtypes.Bool:
+		return "Bool"
+	case dtypes.U8:
+		return "Byte"
+	case dtypes.I8:
+		return "Char"
+	case dtypes.I16:
+		return "Short"
+	case dtypes.I32:
+		return "Int"
+	case dtypes.I64:
+		return "Long"
+	case dtypes.U16:
+		return "UInt16"
+	case dtypes.U32:
+		return "UInt32"
+	case dtypes.U64:
+		return "UInt64"
+	case dtypes.F16:
+		return "Half"
+	case dtypes.BF16:
+		return "BFloat16"
+	case dtypes.F32:
+		return "Float"
+	case dtypes.F64:
+		return "Double"
+	case dtypes.C32:
+		return "ComplexHalf"
+	case dtypes.C64:
+		return "ComplexFloat"
+	case dtypes.C128:
+		return "ComplexDouble"
+	case dtypes.F8E4M3:
+		return "Float8_e4m3fn"
+	case dtypes.F8E5M2:
+		return "Float8_e5m2"
+	}
+	return d.String()
+}
+
+// torchTypeMetaName is the name caffe2::TypeMeta prints for d: the C++
+// type's name as GCC spells it (PyTorch's Linux wheels are built with GCC),
+// e.g. "float", "long int", "c10::Half".
+func torchTypeMetaName(d dtypes.DType) string {
+	switch d {
+	case dtypes.Bool:
+		return "bool"
+	case dtypes.U8:
+		return "unsigned char"
+	case dtypes.I8:
+		return "signed char"
+	case dtypes.I16:
+		return "short int"
+	case dtypes.I32:
+		return "int"
+	case dtypes.I64:
+		return "long int"
+	case dtypes.U16:
+		return "short unsigned int"
+	case dtypes.U32:
+		return "unsigned int"
+	case dtypes.U64:
+		return "long unsigned int"
+	case dtypes.F16:
+		return "c10::Half"
+	case dtypes.BF16:
+		return "c10::BFloat16"
+	case dtypes.F32:
+		return "float"
+	case dtypes.F64:
+		return "double"
+	case dtypes.C32:
+		return "c10::complex<c10::Half>"
+	case dtypes.C64:
+		return "c10::complex<float>"
+	case dtypes.C128:
+		return "c10::complex<double>"
+	case dtypes.F8E4M3:
+		return "c10::Float8_e4m3fn"
+	case dtypes.F8E5M2:
+		return "c10::Float8_e5m2"
+	}
+	return d.String()
+}
+
+// torchMatMul is torch.matmul on CPU tensors (aten/src/ATen/native/
+// LinearAlgebra.cpp, _matmul_impl). It does not promote: each rank
+// combination goes to a kernel that checks that both operands have one dtype,
+// each with its own message, and dispatches on a set of dtypes:
+//
+//	1-d @ 1-d              dot (Blas.cpp, dot_check)            "dot"
+//	2-d @ 1-d, N-d @ 1-d   mv → addmv (Blas.cpp, meta addmv)     "addmv_impl_cpu"
+//	1-d or 2-d @ 2-d,
+//	N-d @ 2-d              mm (addmm_impl_cpu_)                  "addmm_impl_cpu_"
+//	otherwise              bmm (bmm_out_or_baddbmm_)             "bmm"
+//
+// (N ≥ 3; an N-d operand is folded into a matrix when it is contiguous, as
+// tensorsh's tensors are.) The bmm message is the one of its kernel for small
+// products (contraction × rows × columns < 400), where the result, made with
+// the second operand's dtype, is read as the first's. Python scalars are not
+// matmul operands: Tensor.__matmul__ returns NotImplemented for them and
+// Python raises TypeError.
+func (p torchPolicy) matMul(a, b numpyArg) (Result, error) {
+	for _, o := range []numpyArg{a, b} {
+		if o.lit {
+			l, r := "Tensor", "Tensor"
+			if a.lit {
+				l = a.kind.String()
+			}
+			if b.lit {
+				r = b.kind.String()
+			}
+			return Result{}, Errorf("torch", -1, "unsupported operand type(s) for @: '%s' and '%s' (a Python scalar is not a matmul operand)", l, r)
+		}
+	}
+	if a.rank == 0 || b.rank == 0 {
+		return Result{}, Errorf("torch", -1, "both arguments to matmul need to be at least 1D, but they are %dD and %dD", a.rank, b.rank)
+	}
+	kernel := "bmm"
+	switch {
+	case a.rank == 1 && b.rank == 1:
+		kernel = "dot"
+	case b.rank == 1 && a.rank != 1:
+		kernel = "addmv_impl_cpu"
+	case b.rank == 2 && a.rank >= 1:
+		kernel = "addmm_impl_cpu_"
+	}
+	if a.d != b.d {
+		var msg string
+		switch kernel {
+		case "dot":
+			msg = fmt.Sprintf("dot : expected both vectors to have same dtype, but found %s and %s", torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+		case "addmv_impl_cpu":
+			// mv makes its result with the vector's dtype and passes it to
+			// addmv as self.
+			msg = fmt.Sprintf("addmv input tensors must have the same dtype, but got %s, %s, and %s", torchScalarTypeName(b.d), torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+		case "addmm_impl_cpu_":
+			msg = fmt.Sprintf("expected m1 and m2 to have the same dtype, but got: %s != %s", torchTypeMetaName(a.d), torchTypeMetaName(b.d))
+		default:
+			msg = fmt.Sprintf("expected scalar type %s but found %s", torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+		}
+		return Result{}, Errorf("torch", -1, "%s (torch.matmul does not promote: %s @ %s; convert one operand with .to())", msg, torchName(a.d), torchName(b.d))
+	}
+	d := a.d
+	// The kernels dispatch on AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16,
+	// kHalf, …): uint8, int8–int64, float32, float64, complex64, complex128,
+	// bfloat16, float16; mm (_AT_DISPATCH_ADDMM_TYPES) adds the float8 types.
+	ok := d != dtypes.Bool && !torchBareUnsigned(d) && d != dtypes.C32
+	if d.IsFloat8() && kernel != "addmm_impl_cpu_" {
+		ok = false
+	}
+	if !ok {
+		return Result{}, Errorf("torch", -1, "%q not implemented for '%s' (torch.matmul on CPU)", kernel, torchScalarTypeName(d))
+	}
+	return Result{Type: dtypes.Strong(d), Compute: d, Rule: fmt.Sprintf("torch.matmul does not promote: both operands are %s (%s)", torchName(d), kernel)}, nil
+}
+
+// PyTorch implements few ComplexHalf kernels on CPU. The ones tensorsh
+// computes: add and sub (the ufunc add, self + alpha*other, dispatched for
+// ComplexHalf: aten/src/ATen/native/ufunc/add.h and native_functions.yaml),
+// mul (BinaryOpsKernel.cpp mul_kernel: in complex<float>), neg (neg_kernel:
+// AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND3(kComplexHalf, …)), abs (abs_kernel:
+// in complex<float>), == and != (the comparison kernels dispatch on
+// kComplexHalf: eq_kernel, ne_kernel in BinaryOpsKernel.cpp), where
+// (where_kernel_impl in TensorCompareKernel.cpp) and what reduces to them
+// (is_nan is x != x, is_inf looks at the real and imaginary parts). Others
+// are refused: those whose CPU kernel is known not to dispatch on
+// ComplexHalf with torch's message, the rest with a plain refusal.
+var torchNoComplexHalf = map[string]string{
+	TrueDiv.String(): "div_cpu",         // div_true_kernel: FLOATING_AND_COMPLEX_TYPES_AND2(kBFloat16, kHalf)
+	Pow.String():     "pow",             // pow_tensor_tensor_kernel: the same set
+	And.String():     "logical_and_cpu", // ALL_TYPES_AND_COMPLEX_AND3(kBool, kBFloat16, kHalf)
+	Or.String():      "logical_or_cpu",
+	Exp.String():     "exp_vml_cpu",
+	Log.String():     "log_vml_cpu",
+	Log1p.String():   "log1p_vml_cpu",
+	Sin.String():     "sin_vml_cpu",
+	Cos.String():     "cos_vml_cpu",
+	Tanh.String():    "tanh_vml_cpu",
+	Sqrt.String():    "sqrt_vml_cpu",
+}
+
+func torchComplexHalfRefusal(op string, operand int) error {
+	if k, ok := torchNoComplexHalf[op]; ok {
+		return Errorf("torch", operand, "%q not implemented for 'ComplexHalf' (%s of torch.complex32 on CPU)", k, op)
+	}
+	return Errorf("torch", operand, "%s of torch.complex32 is not supported: PyTorch has few ComplexHalf kernels on CPU (add, sub, mul, neg, abs, ==, !=); convert to torch.complex64 first", op)
+}
+
+// torchComplexHalfBinary refuses the binary operations tensorsh does not
+// compute for complex32.
+func torchComplexHalfBinary(op BinaryOp) error {
+	switch op {
+	case Add, Sub, Mul, Eq, Ne, Where, MatMul:
+		return nil
+	}
+	return torchComplexHalfRefusal(op.String(), -1)
+}
+
+// torchComplexHalfUnary refuses the unary operations tensorsh does not
+// compute for complex32.
+func torchComplexHalfUnary(op UnaryOp) error {
+	switch op {
+	case Neg, Pos, Abs, IsNaN, IsInf:
+		return nil
+	}
+	return torchComplexHalfRefusal(op.String(), 0)
 }

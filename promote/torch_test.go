@@ -10,7 +10,8 @@ import (
 // torchRefs checks the torch policy against every cell of refs/torch.json:
 // pairs (torch.promote_types), tensors meeting Python scalars
 // (tensor_scalar) and tensors meeting 0-dim tensors (tensor_zerodim).
-// Cells whose result is complex32 must be errors that name it.
+// Cells whose result is complex32 (three: float16 with a complex scalar or
+// 0-dim complex tensor) must give c32.
 func torchRefs(t testing.TB, report func(string, ...any)) refsTally {
 	p := refsMust(t, "torch")
 	var n refsTally
@@ -33,7 +34,7 @@ func TestTorchBinary(t *testing.T) {
 	const (
 		b, i8, i16, i64, u8, u16 = dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I64, dtypes.U8, dtypes.U16
 		f16, bf16, f32, f64      = dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64
-		c64, c128, e4            = dtypes.C64, dtypes.C128, dtypes.F8E4M3
+		c32, c64, c128, e4       = dtypes.C32, dtypes.C64, dtypes.C128, dtypes.F8E4M3
 	)
 	one, onef := Int64Value(1), FloatValue(1)
 	mineBinary(t, p, []mineBin{
@@ -44,7 +45,22 @@ func TestTorchBinary(t *testing.T) {
 		{mineArr(f16), Add, mineZero(f64, &onef), "f16", 0},
 		{mineArr(f64), Add, mineLit(p, 1i), "c128", 0},
 		{mineArr(bf16), Add, mineLit(p, 1i), "c64", 0},
-		{mineArr(f16), Add, mineLit(p, 1i), "error@-1: complex32", 0},
+		// c10::toComplexType(Half) is ComplexHalf; c10's _promoteTypesLookup
+		// row c2 (c10/core/ScalarType.cpp): c2 with f2 or an int is c2,
+		// with f4 or bf16 c4, with f8 c8.
+		{mineArr(f16), Add, mineLit(p, 1i), "c32", c32},
+		{mineArr(f16), Add, mineZero(c128, nil), "c32", c32},
+		{mineArr(c32), Add, mineArr(f16), "c32", c32},
+		{mineArr(c32), Add, mineArr(i64), "c32", c32},
+		{mineArr(c32), Add, mineArr(b), "c32", c32},
+		{mineArr(c32), Add, mineArr(f32), "c64", c64},
+		{mineArr(bf16), Add, mineArr(c32), "c64", c64},
+		{mineArr(c32), Add, mineArr(f64), "c128", c128},
+		{mineArr(c32), Add, mineArr(c64), "c64", c64},
+		{mineArr(c32), Add, mineLit(p, 1.5), "c32", c32},
+		{mineArr(c32), Add, mineZero(c128, nil), "c32", c32},
+		{mineArr(c32), Add, mineArr(e4), "error@-1: float8", 0},
+		{mineArr(c32), Add, mineArr(u16), "error@-1: uint16, uint32, uint64", 0},
 		{mineArr(e4), Add, mineLit(p, 1i), "error@-1: float8", 0},
 		{mineArr(u16), Add, mineArr(i8), "error@-1: uint16, uint32, uint64", 0},
 		{mineArr(u16), Add, mineArr(f16), "f16", 0},
@@ -141,5 +157,76 @@ func TestTorchCheckLiteralConvert(t *testing.T) {
 		{FloatValue(1e300), dtypes.F32, "overflow"},
 		{FloatValue(2.5), dtypes.I8, ""},
 		{ComplexValue(1i), dtypes.F32, "cannot convert complex"},
+	})
+}
+
+// TestTorchMatMul pins torch.matmul's refusal to promote, with the message of
+// the kernel each rank combination reaches on CPU (aten/src/ATen/native/
+// LinearAlgebra.cpp _matmul_impl: dot, mv, mm or bmm; Blas.cpp dot_check and
+// the addmv meta function; addmm_impl_cpu_; baddbmm_cpu_kernel's accessor),
+// and the dtypes those kernels dispatch on (_AT_DISPATCH_ADDMM_TYPES for mm:
+// all types, complex, bfloat16, float16 and float8; dot, addmv and bmm:
+// AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16, kHalf)).
+func TestTorchMatMul(t *testing.T) {
+	p := refsMust(t, "torch")
+	const (
+		b, u8, u16, i32, i64 = dtypes.Bool, dtypes.U8, dtypes.U16, dtypes.I32, dtypes.I64
+		f16, bf16, f32, f64  = dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64
+		c32, c64, e4         = dtypes.C32, dtypes.C64, dtypes.F8E4M3
+	)
+	ten := func(d dtypes.DType, rank int) Operand { return Operand{Type: dtypes.Strong(d), Rank: rank} }
+	mineBinary(t, p, []mineBin{
+		{ten(f32, 2), MatMul, ten(f64, 2), "error@-1: expected m1 and m2 to have the same dtype, but got: float != double", 0},
+		{ten(i64, 1), MatMul, ten(f32, 2), "error@-1: expected m1 and m2 to have the same dtype, but got: long int != float", 0},
+		{ten(f32, 3), MatMul, ten(f16, 2), "error@-1: expected m1 and m2 to have the same dtype, but got: float != c10::Half", 0},
+		{ten(f32, 2), MatMul, ten(bf16, 2), "error@-1: but got: float != c10::BFloat16", 0},
+		{ten(f32, 1), MatMul, ten(f64, 1), "error@-1: dot : expected both vectors to have same dtype, but found Float and Double", 0},
+		{ten(f32, 2), MatMul, ten(f64, 1), "error@-1: addmv input tensors must have the same dtype, but got Double, Float, and Double", 0},
+		{ten(i32, 3), MatMul, ten(i64, 1), "error@-1: addmv input tensors must have the same dtype, but got Long, Int, and Long", 0},
+		{ten(f32, 3), MatMul, ten(f64, 3), "error@-1: expected scalar type Float but found Double", 0},
+		{ten(f32, 2), MatMul, ten(f64, 3), "error@-1: expected scalar type Float but found Double", 0},
+		{ten(f32, 2), MatMul, ten(f64, 3), "error@-1: torch.matmul does not promote", 0},
+		{ten(f32, 2), MatMul, mineLit(p, 2), "error@-1: unsupported operand type(s) for @: 'Tensor' and 'int'", 0},
+		{mineLit(p, 1.5), MatMul, ten(f32, 2), "error@-1: unsupported operand type(s) for @: 'float' and 'Tensor'", 0},
+		{ten(f32, 0), MatMul, ten(f32, 1), "error@-1: both arguments to matmul need to be at least 1D, but they are 0D and 1D", 0},
+		{ten(i64, 2), MatMul, ten(i64, 2), "i64", i64},
+		{ten(u8, 1), MatMul, ten(u8, 1), "u8", u8},
+		{ten(f16, 2), MatMul, ten(f16, 1), "f16", f16},
+		{ten(c64, 3), MatMul, ten(c64, 3), "c64", c64},
+		{ten(e4, 2), MatMul, ten(e4, 2), "f8e4m3", e4},
+		{ten(e4, 1), MatMul, ten(e4, 1), `error@-1: "dot" not implemented for 'Float8_e4m3fn'`, 0},
+		{ten(b, 2), MatMul, ten(b, 2), `error@-1: "addmm_impl_cpu_" not implemented for 'Bool'`, 0},
+		{ten(b, 1), MatMul, ten(b, 1), `error@-1: "dot" not implemented for 'Bool'`, 0},
+		{ten(b, 2), MatMul, ten(b, 1), `error@-1: "addmv_impl_cpu" not implemented for 'Bool'`, 0},
+		{ten(b, 3), MatMul, ten(b, 3), `error@-1: "bmm" not implemented for 'Bool'`, 0},
+		{ten(u16, 2), MatMul, ten(u16, 2), `error@-1: "addmm_impl_cpu_" not implemented for 'UInt16'`, 0},
+		{ten(c32, 2), MatMul, ten(c32, 2), `error@-1: "addmm_impl_cpu_" not implemented for 'ComplexHalf'`, 0},
+	})
+}
+
+// TestTorchComplexHalfOps pins which operations the torch policy computes
+// for complex32: the ones PyTorch has ComplexHalf CPU kernels for (ufunc
+// add, mul_kernel, neg_kernel, abs_kernel, comparisons), and torch's
+// "not implemented for 'ComplexHalf'" for div (div_true_kernel) and pow
+// (pow_tensor_tensor_kernel), whose dispatch lists leave it out.
+func TestTorchComplexHalfOps(t *testing.T) {
+	p := refsMust(t, "torch")
+	c32, f16 := dtypes.C32, dtypes.F16
+	mineBinary(t, p, []mineBin{
+		{mineArr(c32), Add, mineArr(c32), "c32", c32},
+		{mineArr(c32), Sub, mineArr(f16), "c32", c32},
+		{mineArr(c32), Mul, mineLit(p, 2), "c32", c32},
+		{mineArr(c32), Eq, mineArr(c32), "bool", c32},
+		{mineArr(c32), TrueDiv, mineArr(c32), `error@-1: "div_cpu" not implemented for 'ComplexHalf'`, 0},
+		{mineArr(c32), Pow, mineArr(c32), `error@-1: "pow" not implemented for 'ComplexHalf'`, 0},
+		{mineArr(c32), Lt, mineArr(c32), "error@-1: not supported", 0},
+		{mineArr(c32), Where, mineArr(c32), "c32", c32},
+		{mineArr(c32), And, mineArr(c32), `error@-1: "logical_and_cpu" not implemented for 'ComplexHalf'`, 0},
+	})
+	mineUnary(t, p, []mineUn{
+		{Neg, mineArr(c32), "c32", c32},
+		{Abs, mineArr(c32), "f16", c32},
+		{Exp, mineArr(c32), `error@0: "exp_vml_cpu" not implemented for 'ComplexHalf'`, 0},
+		{Sum, mineArr(c32), "error@0: sum of torch.complex32 is not supported", 0},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -80,7 +81,7 @@ var binaryOps = []backend.Op{
 }
 
 func (c *checker) transfer(t *testing.T) {
-	for _, d := range dtypes.All {
+	for _, d := range sweptDTypes() {
 		for _, x := range []*backend.Tensor{specials(d), reshaped(specials(d), nil, 1), reshaped(specials(d), []int{0, 3}, 0)} {
 			u, err := c.b.Upload(x)
 			if err != nil {
@@ -637,4 +638,41 @@ func (c *checker) errors(t *testing.T) {
 	if _, err := c.b.Run(context.Background(), nil); err == nil {
 		t.Errorf("an empty plan succeeds")
 	}
+}
+
+// complex32 checks PyTorch's ComplexHalf operations on complex32 specials:
+// a backend computes them as the CPU does, or refuses complex32 as a whole
+// with an error that names it (the CUDA backend: PyTorch's CUDA ComplexHalf
+// kernels differ from its CPU ones).
+func (c *checker) complex32(t *testing.T) {
+	x := input(specials(dtypes.C32))
+	k := backend.Size(x.Shape)
+	y := input(reshaped(specials(dtypes.C32), []int{k, 1}, k))
+	plans := map[string]*backend.Node{
+		"neg": unary(backend.OpNeg, x), "abs": unary(backend.OpAbs, x), "is_nan": unary(backend.OpIsNaN, x),
+		"is_inf": unary(backend.OpIsInf, x), "add": binary(backend.OpAdd, x, y), "sub": binary(backend.OpSub, x, y),
+		"mul": binary(backend.OpMul, x, y), "eq": binary(backend.OpEq, x, y), "ne": binary(backend.OpNe, x, y),
+		"to c64": castTo(x, dtypes.C64), "to f16": castTo(x, dtypes.F16),
+		"from c128": castTo(input(specials(dtypes.C128)), dtypes.C32), "from f64": castTo(input(specials(dtypes.F64)), dtypes.C32),
+	}
+	for name, n := range plans {
+		dn, err := c.onBackend(n, map[*backend.Node]*backend.Node{})
+		if err == nil {
+			var got *backend.Tensor
+			if got, err = c.b.Run(context.Background(), dn); err == nil {
+				c.free(got)
+			}
+		}
+		if err != nil {
+			if !strings.Contains(err.Error(), "complex32") {
+				t.Errorf("complex32 %s: refused without naming complex32: %v", name, err)
+			}
+			continue
+		}
+		c.check(t, "complex32 "+name, n, exact)
+	}
+}
+
+func castTo(a *backend.Node, d dtypes.DType) *backend.Node {
+	return &backend.Node{Op: backend.OpCast, DType: d, Shape: a.Shape, Args: []*backend.Node{a}}
 }

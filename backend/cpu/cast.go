@@ -46,6 +46,21 @@ func castKernel(from, to dtypes.DType) (kfn, error) {
 		return toBoolKernel(cf), nil
 	case cf == ctBool:
 		return fromBoolKernel(ct), nil
+	case to == dtypes.C32 && cf == ctC64:
+		// complex64 → complex32: each part rounds once to float16.
+		return un(func(d, a []complex64) {
+			copy(d, a)
+			roundComplex32(d)
+		}), nil
+	case to == dtypes.C32 && cf == ctC128:
+		// complex128 → complex32: each part rounds once, directly, to
+		// float16 (no double rounding through float32).
+		return un(func(d []complex64, a []complex128) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = complex(roundTo64(dtypes.F16, real(a[i])), roundTo64(dtypes.F16, imag(a[i])))
+			}
+		}), nil
 	case cf == ctC64 || cf == ctC128:
 		// Complex → anything: convert the real part (complex → complex
 		// keeps both).

@@ -88,7 +88,7 @@ func cpowParts[F float](ar, ai, br, bi F) (F, F) {
 // atan2(im, re+1)·i.
 func clog1p(z complex128) complex128 {
 	x, y := real(z)+1, imag(z)
-	return complex(logF64(math.Hypot(x, y)), math.Atan2(y, x))
+	return complex(logF64(hypotF64(x, y)), math.Atan2(y, x))
 }
 
 func crsqrt(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
@@ -102,7 +102,7 @@ func complex128Kernel(o backend.Op) kfn {
 		return un(func(d []float64, a []C) {
 			a = a[:len(d)]
 			for i := range d {
-				d[i] = math.Hypot(real(a[i]), imag(a[i]))
+				d[i] = hypotF64(real(a[i]), imag(a[i]))
 			}
 		})
 	case backend.OpNot:
@@ -192,7 +192,7 @@ func complex64Kernel(o backend.Op) kfn {
 		return un(func(d []float32, a []C) {
 			a = a[:len(d)]
 			for i := range d {
-				d[i] = float32(math.Hypot(float64(real(a[i])), float64(imag(a[i]))))
+				d[i] = hypotF32(real(a[i]), imag(a[i]))
 			}
 		})
 	case backend.OpNot:
@@ -271,4 +271,50 @@ func cmap64(f func(complex128) complex128) kfn {
 			d[i] = complex64(f(complex128(a[i])))
 		}
 	})
+}
+
+// complex32Kernel returns the kernel of o on complex32 values held as
+// complex64 (each part a float16 value); the fused evaluator rounds each
+// part of the results to float16. The operations are PyTorch's CPU kernels
+// for ComplexHalf, which compute in complex<float> (c10::complex<float>
+// arithmetic on the float values of the parts) and store the result as
+// complex<Half>:
+//
+//   - add and sub are the ufunc add, self + alpha*other with alpha 1 or -1
+//     as a complex number (aten/src/ATen/native/ufunc/add.h; sub passes
+//     -alpha). The product alpha*other is a full complex product, so an
+//     infinite or NaN part of other makes the other part NaN (0·inf).
+//   - mul is (a·c − b·d) + (a·d + b·c)i in float32 (mul_kernel); the
+//     products of float16 values are exact in float32.
+//   - abs is |z| of the complex<float> value (abs_kernel), as float32, then
+//     float16.
+//   - neg, ==, !=, is_nan, is_inf and not need no arithmetic.
+//
+// The other operations have no ComplexHalf kernel on CPU (div_true_kernel,
+// pow and the transcendental kernels dispatch on
+// FLOATING_AND_COMPLEX_TYPES_AND2(kBFloat16, kHalf)), and neither here.
+func complex32Kernel(o backend.Op) kfn {
+	type C = complex64
+	switch o {
+	case backend.OpAdd:
+		return bin(func(d, a, b []C) { caddAlpha(d, a, b, 1) })
+	case backend.OpSub:
+		return bin(func(d, a, b []C) { caddAlpha(d, a, b, -1) })
+	case backend.OpNeg, backend.OpAbs, backend.OpMul, backend.OpEq, backend.OpNe,
+		backend.OpIsNaN, backend.OpIsInf, backend.OpNot, backend.OpAnd, backend.OpOr:
+		return complex64Kernel(o)
+	}
+	return nil
+}
+
+// caddAlpha sets d to a + alpha·b as PyTorch's add computes it for
+// complex32: the complex product alpha·b (alpha real, as a complex number
+// with imaginary part 0) rounded to float16 parts, then the sum in float32.
+func caddAlpha(d, a, b []complex64, alpha float32) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		pr, pi := cmulParts(real(b[i]), imag(b[i]), alpha, 0)
+		p := complex(f16Table[f16Bits(pr)], f16Table[f16Bits(pi)])
+		d[i] = a[i] + p
+	}
 }

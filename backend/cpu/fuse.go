@@ -186,7 +186,7 @@ func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
 		return nil, err
 	}
 	if o.round != dtypes.Invalid {
-		roundFloat32(o.round, d.([]float32))
+		roundBuf(o.round, d)
 	}
 	return d, nil
 }
@@ -367,6 +367,11 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	o := &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k,
 		kNT: streamKernel(n.Op, computeOf(natural)), kpf: prefetchKernel(n.Op, computeOf(natural)),
 		round: roundingFor(n.Op, natural)}
+	if n.Op == backend.OpAbs && argDT(0) == dtypes.C32 {
+		// |z| of a complex32 is computed in float32 (abs_kernel:
+		// abs_impl(complex<float>)) and stored as float16.
+		o.round = dtypes.F16
+	}
 	f.heavy = f.heavy || o.kpf != nil
 	var node fnode = o
 	if natural != n.DType {

@@ -51,6 +51,9 @@ func mk(d dtypes.DType, shape []int, vals ...float64) *backend.Tensor {
 			}
 		case []uint32:
 			s[i] = uint32(v)
+			if d == dtypes.C32 {
+				s[i] = dtypes.C32FromComplex128(complex(v, 0))
+			}
 		case []uint64:
 			s[i] = uint64(v)
 		case []float32:
@@ -171,6 +174,9 @@ func at(t *backend.Tensor, i int) float64 {
 		}
 		return float64(s[i])
 	case []uint32:
+		if t.DType == dtypes.C32 {
+			return real(dtypes.C32ToComplex128(s[i]))
+		}
 		return float64(s[i])
 	case []uint64:
 		return float64(s[i])

@@ -51,7 +51,11 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 			k = floatKernel[float64](n)
 		}
 	case ctC64:
-		k = complex64Kernel(o)
+		if dt == dtypes.C32 {
+			k = complex32Kernel(o)
+		} else {
+			k = complex64Kernel(o)
+		}
 	case ctC128:
 		k = complex128Kernel(o)
 	}

@@ -72,7 +72,7 @@ func computeOf(d dtypes.DType) ctype {
 		return ctF32
 	case dtypes.F64:
 		return ctF64
-	case dtypes.C64:
+	case dtypes.C64, dtypes.C32:
 		return ctC64
 	case dtypes.C128:
 		return ctC128
@@ -80,11 +80,12 @@ func computeOf(d dtypes.DType) ctype {
 	panic(fmt.Sprintf("cpu: no compute type for %v", d))
 }
 
-// narrow reports whether d is computed in float32 but holds fewer bits, so
-// that results must be rounded back to d after every operation.
+// narrow reports whether d is computed in float32 (complex32: complex64)
+// but holds fewer bits, so that results must be rounded back to d after
+// every operation.
 func narrow(d dtypes.DType) bool {
 	switch d {
-	case dtypes.F16, dtypes.BF16, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
+	case dtypes.F16, dtypes.BF16, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2, dtypes.C32:
 		return true
 	}
 	return false
@@ -94,7 +95,7 @@ func narrow(d dtypes.DType) bool {
 // contiguous data can be used as a compute buffer without conversion.
 func identityStorage(d dtypes.DType) bool {
 	switch d {
-	case dtypes.F16, dtypes.BF16, dtypes.F8E4M3, dtypes.F8E5M2:
+	case dtypes.F16, dtypes.BF16, dtypes.F8E4M3, dtypes.F8E5M2, dtypes.C32:
 		return false
 	}
 	return true
@@ -215,6 +216,8 @@ func newStorage(d dtypes.DType, n int) any {
 		return make([]uint16, n)
 	case dtypes.F8E4M3, dtypes.F8E5M2:
 		return make([]uint8, n)
+	case dtypes.C32:
+		return make([]uint32, n)
 	}
 	return newBuf(computeOf(d), n)
 }
@@ -242,7 +245,7 @@ func checkStorage(d dtypes.DType, data any, n int) error {
 	case []uint16:
 		ok = d == dtypes.U16 || d == dtypes.F16 || d == dtypes.BF16
 	case []uint32:
-		ok = d == dtypes.U32
+		ok = d == dtypes.U32 || d == dtypes.C32
 	case []uint64:
 		ok = d == dtypes.U64 || d == dtypes.Index || d == dtypes.Address
 	case []float32:
@@ -325,6 +328,36 @@ func roundFloat32(d dtypes.DType, buf []float32) {
 	}
 }
 
+// roundComplex32 rounds each part of the complex64 values of buf to
+// float16 in place (RNE), as c10::complex<c10::Half> stores a
+// complex<float> result.
+func roundComplex32(buf []complex64) {
+	for i, z := range buf {
+		buf[i] = complex(f16Table[f16Bits(real(z))], f16Table[f16Bits(imag(z))])
+	}
+}
+
+// roundBuf rounds the compute buffer buf (float32, or complex64 for
+// complex32) to the narrow dtype d in place.
+func roundBuf(d dtypes.DType, buf any) {
+	if d == dtypes.C32 {
+		roundComplex32(buf.([]complex64))
+		return
+	}
+	roundFloat32(d, buf.([]float32))
+}
+
+// c32Value returns the complex64 value of the complex32 bits b.
+func c32Value(b uint32) complex64 {
+	return complex(f16Table[uint16(b)], f16Table[uint16(b>>16)])
+}
+
+// c32Bits returns the complex32 bits of z, whose parts are float16 values
+// (or are rounded to them).
+func c32Bits(z complex64) uint32 {
+	return uint32(f16Bits(real(z))) | uint32(f16Bits(imag(z)))<<16
+}
+
 // roundTo64 returns x rounded to the float dtype d, as a float32 holding the
 // exact value (d is computed in float32). Every rounding is a single one
 // from x, except bf16, which rounds through float32 like the reference
@@ -371,6 +404,13 @@ func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
 		return
 	case dtypes.F8E5M2:
 		loadTable8(dst.([]float32)[:n], data.([]uint8), pos, st, &e5m2Table)
+		return
+	case dtypes.C32:
+		out, src := dst.([]complex64)[:n], data.([]uint32)
+		for i := range out {
+			out[i] = c32Value(src[pos])
+			pos += st
+		}
 		return
 	}
 	switch src := data.(type) {
@@ -487,6 +527,13 @@ func storeSeg(d dtypes.DType, data any, pos int, src any) {
 			out[i] = e5m2Bits(x)
 		}
 		return
+	case dtypes.C32:
+		in := src.([]complex64)
+		out := data.([]uint32)[pos : pos+len(in)]
+		for i, z := range in {
+			out[i] = c32Bits(z)
+		}
+		return
 	}
 	switch out := data.(type) {
 	case []bool:
@@ -537,6 +584,8 @@ func newStorageFull(d dtypes.DType, n int) any {
 		return unsafe.Slice((*uint16)(p), n)
 	case dtypes.F8E4M3, dtypes.F8E5M2:
 		return unsafe.Slice((*uint8)(p), n)
+	case dtypes.C32:
+		return unsafe.Slice((*uint32)(p), n)
 	}
 	return rawBuf(computeOf(d), p, n)
 }

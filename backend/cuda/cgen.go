@@ -467,7 +467,10 @@ func (s *source) complexOpC(o backend.Op, ct ctype, a []string) string {
 		return t + "{-" + a[0] + ".re, -" + a[0] + ".im}"
 	case backend.OpAbs:
 		s.h.add("hypot")
-		return "(" + f + ")ts_hypot((double)" + a[0] + ".re, (double)" + a[0] + ".im)"
+		if ct == ctC64 {
+			return "ts_hypotf(" + a[0] + ".re, " + a[0] + ".im)"
+		}
+		return "ts_hypot(" + a[0] + ".re, " + a[0] + ".im)"
 	case backend.OpNot:
 		return "(!" + nz(a[0]) + ")"
 	case backend.OpIsNaN:

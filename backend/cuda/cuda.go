@@ -9,6 +9,7 @@ import (
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/backend/cpu"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // ErrUnavailable is wrapped by the error New returns when this machine
@@ -166,6 +167,9 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
 	if t == nil {
 		return nil, fmt.Errorf("cuda: upload of a nil tensor")
+	}
+	if t.DType == dtypes.C32 {
+		return nil, errComplex32
 	}
 	if _, ok := t.Data.(*Array); ok {
 		err := b.call(func() error {

@@ -302,16 +302,43 @@ DEV double ts_pow(double x, double y) {
 `},
 	{name: "sigmoid", deps: []string{"base"}, code: `DEV double ts_sigmoid(double x) { return 1 / (1 + exp(-x)); }
 `},
-	// Go's math.Hypot (the amd64 assembly and the generic code agree).
-	{name: "hypot", deps: []string{"base"}, code: `DEV double ts_hypot(double p, double q) {
-	p = fabs(p);
-	q = fabs(q);
-	if (ts_isinf(p) || ts_isinf(q)) return ts_inf();
-	if (p != p || q != q) return ts_nan();
-	if (p < q) { double t = p; p = q; q = t; }
-	if (p == 0) return 0;
-	q = q / p;
-	return p * sqrt(1 + q * q);
+	// glibc's hypot and hypotf, as the CPU backend's hypotF64 and hypotF32
+	// (backend/cpu/hypot.go): for hypot the kernel without fused
+	// multiply-add, every product rounded on its own (--fmad=false).
+	{name: "hypot", deps: []string{"base"}, code: `DEV double ts_hypot_kernel(double ax, double ay) {
+	double h = sqrt(ax * ax + ay * ay), t1, t2;
+	if (h <= 2 * ay) {
+		double delta = h - ay;
+		t1 = ax * (2 * delta - ax);
+		t2 = (delta - 2 * (ax - ay)) * delta;
+	} else {
+		double delta = h - ax;
+		t1 = 2 * delta * (ax - 2 * ay);
+		t2 = (4 * delta - ay) * ay + delta * delta;
+	}
+	return h - (t1 + t2) / (2 * h);
+}
+DEV double ts_hypot(double x, double y) {
+	if (ts_isinf(x) || ts_isinf(y)) return ts_inf();
+	if (x != x || y != y) return ts_nan();
+	x = fabs(x);
+	y = fabs(y);
+	double ax = x < y ? y : x, ay = x < y ? x : y;
+	if (ax > 0x1p+511) {
+		if (ay <= ax * 0x1p-54) return ax + ay;
+		return ts_hypot_kernel(ax * 0x1p-600, ay * 0x1p-600) / 0x1p-600;
+	}
+	if (ay < 0x1p-511) {
+		if (ax >= ay / 0x1p-54) return ax + ay;
+		return ts_hypot_kernel(ax / 0x1p-600, ay / 0x1p-600) * 0x1p-600;
+	}
+	if (ay <= ax * 0x1p-54) return ax + ay;
+	return ts_hypot_kernel(ax, ay);
+}
+DEV float ts_hypotf(float x, float y) {
+	if (ts_isinf(x) || ts_isinf(y)) return (float)ts_inf();
+	double xx = x, yy = y;
+	return (float)sqrt(xx * xx + yy * yy);
 }
 `},
 	// NumPy's complex product and Smith quotient (complexkernels.go).

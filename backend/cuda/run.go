@@ -120,6 +120,9 @@ func (r *runner) count(n *backend.Node, depth int) error {
 	if depth > 10000 {
 		return fmt.Errorf("cuda: plan too deep")
 	}
+	if n.DType == dtypes.C32 || n.Tensor != nil && n.Tensor.DType == dtypes.C32 {
+		return errComplex32
+	}
 	r.refs[n]++
 	if r.refs[n] > 1 {
 		return nil
@@ -616,3 +619,9 @@ func (r *runner) fetch(v *dview) (*backend.Tensor, error) {
 	}
 	return &backend.Tensor{DType: v.dtype, Shape: cloneInts(v.shape), Data: data}, nil
 }
+
+// errComplex32 refuses complex32 plans. PyTorch's ComplexHalf kernels differ
+// between its CPU and CUDA builds (CUDA has many more, some computed through
+// jiterator), and this backend generates neither; the CPU backend computes
+// the CPU ones.
+var errComplex32 = fmt.Errorf("cuda: complex32 (torch.chalf) is not supported by the CUDA backend; use :backend cpu")

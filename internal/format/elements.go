@@ -48,7 +48,7 @@ func Check(t *backend.Tensor) error {
 		got, ok = lenOf[uint8](t.Data)
 	case dtypes.U16, dtypes.F16, dtypes.BF16:
 		got, ok = lenOf[uint16](t.Data)
-	case dtypes.U32:
+	case dtypes.U32, dtypes.C32:
 		got, ok = lenOf[uint32](t.Data)
 	case dtypes.U64, dtypes.Index, dtypes.Address:
 		got, ok = lenOf[uint64](t.Data)
@@ -174,6 +174,9 @@ func (e elems) complexAt(i int) (re, im float64) {
 		return float64(real(s[i])), float64(imag(s[i]))
 	case []complex128:
 		return real(s[i]), imag(s[i])
+	case []uint32: // complex32 bits
+		c := dtypes.C32ToComplex128(s[i])
+		return real(c), imag(c)
 	}
 	return 0, 0
 }

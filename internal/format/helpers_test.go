@@ -121,3 +121,12 @@ func arangeInt(n int) []int64 {
 	}
 	return v
 }
+
+// c32 makes a complex32 tensor, each part rounded to float16.
+func c32(shape []int, v ...complex128) *backend.Tensor {
+	s := make([]uint32, len(v))
+	for i, x := range v {
+		s[i] = dtypes.C32FromComplex128(x)
+	}
+	return &backend.Tensor{DType: dtypes.C32, Shape: shape, Data: s}
+}

@@ -262,6 +262,8 @@ func TestHTMLAllDTypes(t *testing.T) {
 			tt = f32(sh(2, 2), 0.1, 2, nan, -inf)
 		case d == dtypes.F64:
 			tt = f64(sh(2, 2), 0.1, 2, nan, -inf)
+		case d == dtypes.C32:
+			tt = c32(sh(2, 2), 0.1, 2i, complex(nan, 1), complex(-inf, 0))
 		case d == dtypes.C64:
 			tt = c64(sh(2, 2), 0.1, 2i, complex(nan, 1), complex(-inf, 0))
 		case d == dtypes.C128:

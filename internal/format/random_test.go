@@ -53,6 +53,9 @@ func randomTensor(r *rand.Rand, d dtypes.DType) *backend.Tensor {
 		data = randSlice(r, n, func(u uint64) float32 { return dtypes.TF32Round(randF32(u)) })
 	case dtypes.F64:
 		data = randSlice(r, n, func(u uint64) float64 { return randF64(u) })
+	case dtypes.C32:
+		// Any bit pattern: two float16 parts.
+		data = randSlice(r, n, func(u uint64) uint32 { return uint32(u) })
 	case dtypes.C64:
 		data = randSlice(r, n, func(u uint64) complex64 { return complex(randF32(u), randF32(u>>32|u<<32)) })
 	case dtypes.C128:
