@@ -8,7 +8,10 @@ build:
 run: build
 	./bin/tensorsh
 
-# The full test suite (what CI runs).
-test:
+# The full test suite (what CI runs). testsum prints go test's results and
+# then every skipped test with its reason; it fails when a test fails.
+test: vet
+	$(GO) test -count=1 -timeout 25m -json ./... | $(GO) run ./internal/testenv/testsum
+
+vet:
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
