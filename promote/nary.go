@@ -1,9 +1,6 @@
 package promote
 
-import (
-	"errors"
-	"fmt"
-)
+import "errors"
 
 // N-ary promotion: the type several operands are promoted to together, as
 // promote(a, b, c, …), where(c, a, b), concat and stack need it.
@@ -162,5 +159,3 @@ func describeTypes(xs []Operand) string {
 	}
 	return s
 }
-
-var _ = fmt.Sprintf

@@ -219,8 +219,7 @@ func npPromoteSequence(in []npNode) (npNode, error) {
 
 // Nary is np.result_type of xs (with op's ufunc rules applied to the
 // result, and NEP 50's value check of the Python scalars against it). Two
-// operands are the binary rule; Python scalars alone are Python arithmetic,
-// folded left to right as Python evaluates them.
+// operands are the binary rule.
 func (p numpyPolicy) Nary(op BinaryOp, xs []Operand) (Result, error) {
 	return numpyNary(p, op, xs)
 }
@@ -265,15 +264,20 @@ func numpyNary(p numpyPolicy, op BinaryOp, xs []Operand) (Result, error) {
 			ml = true
 		}
 	}
-	if allWeak || ml {
+	if ml {
 		r, err := Fold(p, op, xs...)
 		if err != nil {
 			return Result{}, err
 		}
-		if ml && !allWeak {
-			r.Rule += "; with an ml_dtypes type among the operands the promotion is folded left to right (ml_dtypes' common-DType rules are not transitive with NumPy's, so np.result_type may depend on the order)"
-		}
+		r.Rule += "; with an ml_dtypes type among the operands the promotion is folded left to right (ml_dtypes' common-DType rules are not transitive with NumPy's, so np.result_type may depend on the order)"
 		return r, nil
+	}
+	if allWeak {
+		// Python scalars alone: Python arithmetic, whose result is a weak
+		// scalar of the promotion of their dtypes (as Binary gives two).
+		for i, a := range args {
+			nodes[i] = npNode{d: a.d}
+		}
 	}
 	n, err := npPromoteSequence(nodes)
 	if err != nil {
@@ -284,12 +288,12 @@ func numpyNary(p numpyPolicy, op BinaryOp, xs []Operand) (Result, error) {
 		d = numpyDefault(n.py)
 	}
 	rule := fmt.Sprintf("np.result_type(%s) is %s: NumPy promotes all operands at once (the most general one, promoted with each of the others), not pairwise from the left", describeTypes(xs), d.FullName())
-	r, err := numpyUfunc("numpy", op, dtypes.Strong(d), rule)
+	r, err := numpyUfunc("numpy", op, dtypes.Type{DType: d, Weak: allWeak}, rule)
 	if err != nil {
 		return Result{}, err
 	}
 	for _, a := range args {
-		if !a.weak {
+		if !a.weak || allWeak {
 			continue
 		}
 		if r, err = numpyCheckWeak(op, r, a); err != nil {
