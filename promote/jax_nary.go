@@ -202,8 +202,8 @@ func (p jaxPolicy) PromoteTypes(xs []Operand) (Result, error) {
 	}
 	var d dtypes.DType
 	rule := fmt.Sprintf("jnp.promote_types: the join of %s on JAX's lattice", strings.Join(names, ", "))
-	if !p.x64 {
-		rule += " (x64 off: uint32 sits below int32)"
+	if !p.x64 && nodeIn(nodes, jaxNode(dtypes.U32)) && !jaxIsWeak(n) && dtypes.DType(n).IsSigned() {
+		rule += " (with x64 off uint32 sits below int32, so that 32-bit inputs never give int64)"
 	}
 	if jaxIsWeak(n) {
 		d = map[jaxNode]dtypes.DType{jaxWeakInt: dtypes.I64, jaxWeakFloat: dtypes.F64, jaxWeakComplex: dtypes.C128}[n]
@@ -258,4 +258,13 @@ func (p jaxPolicy) ResultType(xs []Operand) (Result, error) {
 		t.DType = c
 	}
 	return Result{Type: t, Compute: t.DType, Rule: rule, Warning: warning}, nil
+}
+
+func nodeIn(nodes []jaxNode, n jaxNode) bool {
+	for _, m := range nodes {
+		if m == n {
+			return true
+		}
+	}
+	return false
 }

@@ -193,3 +193,34 @@ func TestJAXPromoteTypes(t *testing.T) {
 		t.Errorf("jax: result_type(i64, i8) = %v, %v; want a truncation warning", r, err)
 	}
 }
+
+// TestJAXPromoteTypesRefs checks PromoteTypes against every cell of the
+// pair tables of refs/jax_x32.json and refs/jax_x64.json, which are
+// jnp.promote_types of jax 0.11.2 (no canonicalisation: int64 appears with
+// x64 off).
+func TestJAXPromoteTypesRefs(t *testing.T) {
+	for _, tc := range []struct{ policy, file string }{{"jax", "jax_x32"}, {"jax64", "jax_x64"}} {
+		p := refsMust(t, tc.policy)
+		n := 0
+		for _, c := range refsTable(t, tc.file, "pairs") {
+			a, okA := refsDType(c.LHS)
+			b, okB := refsDType(c.RHS)
+			if !okA || !okB {
+				continue
+			}
+			r, err := PromoteTypes(p, mineArr(a), mineArr(b))
+			n++
+			switch {
+			case c.Err != "" && err == nil:
+				t.Errorf("%s: promote_types(%s) = %s, want error %s", tc.policy, c.Key, r.Type, c.Err)
+			case c.Err == "" && err != nil:
+				t.Errorf("%s: promote_types(%s): %v, want %s", tc.policy, c.Key, err, c.DType)
+			case c.Err == "" && (r.Type.DType.FullName() != c.DType || r.Type.Weak):
+				t.Errorf("%s: promote_types(%s) = %s, want %s", tc.policy, c.Key, r.Type, c.DType)
+			}
+		}
+		if n != 289 {
+			t.Errorf("%s: checked %d cells, want 289", tc.policy, n)
+		}
+	}
+}
