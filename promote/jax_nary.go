@@ -268,3 +268,50 @@ func nodeIn(nodes []jaxNode, n jaxNode) bool {
 	}
 	return false
 }
+
+// DocLattice is JAX's type promotion lattice as jax/_src/dtypes.py
+// (_type_promotion_lattice) defines it with x64 on and JAX's type
+// promotion docs draw it: bool → i* → u8, i8 …, f* → bf16, f16, c* …,
+// where i*, f*, c* are the weak types of Python's int, float and complex.
+// It is the same for jax and jax64; what x64 off changes is said beside
+// it.
+func (p jaxPolicy) DocLattice() ([]Header, []Edge, string) {
+	var nodes []Header
+	index := map[jaxNode]int{}
+	for _, d := range jaxDTypes {
+		index[jaxNode(d)] = len(nodes)
+		nodes = append(nodes, Header{Type: dtypes.Strong(d)})
+	}
+	for _, w := range []struct {
+		n     jaxNode
+		kind  dtypes.Kind
+		label string
+	}{{jaxWeakInt, dtypes.KindInt, "i*"}, {jaxWeakFloat, dtypes.KindFloat, "f*"}, {jaxWeakComplex, dtypes.KindComplex, "c*"}} {
+		index[w.n] = len(nodes)
+		nodes = append(nodes, Header{Type: dtypes.Weak(p.defaultOf(w.kind)), Label: w.label})
+	}
+	var edges []Edge
+	for n, ups := range jaxLattice(true) {
+		for _, m := range ups {
+			edges = append(edges, Edge{From: index[n], To: index[m]})
+		}
+	}
+	doc := "JAX's type promotion lattice (jax/_src/dtypes.py, _type_promotion_lattice, as JAX's type promotion docs draw it): a → b: b is immediately above a; i*, f*, c* are Python's int, float and complex, the weak types. " +
+		"promote(a, b) is the least upper bound (a join at i*, f*, c* gives i64, f64, c128); an operation with a weak operand joins it at its weak type and stays weak there. "
+	x32 := "uint32 sits below int32 instead of int64 (u32 ∨ i32 = i32, so that 32-bit inputs never give a 64-bit type), and values are never 64-bit: i64, u64, f64, c128 are made i32, u32, f32, c64, and a weak result takes the 32-bit default"
+	if p.x64 {
+		doc += "With x64 off (:policy jax) two things change: " + x32
+	} else {
+		doc += "With x64 off, as here, two things change: " + x32
+	}
+	return nodes, edges, doc
+}
+
+// TypesNote says where the x64-off promote_types table differs from JAX's
+// documented one (made with x64 on).
+func (p jaxPolicy) TypesNote() string {
+	if p.x64 {
+		return "dtype × dtype cells are jnp.promote_types, JAX's documented promotion table"
+	}
+	return "dtype × dtype cells are jnp.promote_types, JAX's documented promotion table, except that with x64 off uint32 sits below int32: u32 with i8, i16 or i32 is i32 (i64 in the docs' table, made with x64 on)"
+}

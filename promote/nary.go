@@ -114,6 +114,9 @@ type TypesPolicy interface {
 	// their types are used; weak types stand for Python's int, float and
 	// complex).
 	PromoteTypes(xs []Operand) (Result, error)
+	// TypesNote says, for tables, how the promote_types table relates to
+	// the library's documented one ("" when it is the same).
+	TypesNote() string
 }
 
 // PromoteTypes answers promote(a, b, …) under p: the library's
