@@ -15,14 +15,19 @@ import (
 // is the least upper bound (join) of its operands on the lattice, where a
 // weak operand stands for its weak node: int8 + (weak int) is int8, int8 +
 // (weak float) is f*, which becomes the default float, still weak. When all
-// operands are weak, their dtypes are joined and the result is weak. A join
-// at a weak node has the default dtype of its kind: int32/float32/complex64
-// with x64 off, int64/float64/complex128 with x64 on. Python bools are
+// operands are weak, their dtypes are joined as if strong and the result is
+// weak (weak int8 + weak int8 is a weak int8, jax issue 6051; weak int8 +
+// weak float16 a weak float16). A join at a weak node has the default dtype
+// of its kind: int32/float32/complex64 with x64 off,
+// int64/float64/complex128 with x64 on. Python bools are
 // strong bools; a result of dtype bool is never weak. Float8 types join only
 // with bools, ints and weak floats.
 //
 // With x64 off, 64-bit dtypes are not available: Check truncates them to
 // their 32-bit counterparts with a warning, and Python ints must fit int32.
+//
+// jax_nary.go holds the n-ary join, jnp.promote_types (PromoteTypes),
+// jnp.result_type (ResultType) and the documented lattice (DocLattice).
 
 func init() {
 	register("jax", func() Policy { return jaxPolicy{} })
