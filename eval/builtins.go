@@ -496,8 +496,10 @@ func init() {
 			}
 			return &operand{kind: ShapeValue, dims: append([]int{}, x.shape...), start: k.sp.start, end: k.sp.end}, nil
 		})
-	def("promote", "promote(a, b, …)", "The dtype the policy gives a + b for dtypes a, b (weak with ?), without data.",
-		"promote(i16, f32?)", nil, func(c *compiler, k *call) (*operand, error) { return c.promoteTypes(k) })
+	def("promote", "promote(a, b, …)", "The library's promote_types of dtypes (weak with ?) or values, without data: all of them promoted together (jnp.promote_types, np.result_type, torch.promote_types).",
+		"promote(i16, f32?)", nil, func(c *compiler, k *call) (*operand, error) { return c.promoteTypes(k, false) })
+	def("result_type", "result_type(a, b, …)", "The library's result_type of dtypes or values: the dtype arrays of these types give together (jnp.result_type: canonicalised with x64 off, weak results at the default width).",
+		"result_type(i16, f32?)", nil, func(c *compiler, k *call) (*operand, error) { return c.promoteTypes(k, true) })
 	def("broadcast_shapes", "broadcast_shapes(s1, s2, …)", "The shape NumPy broadcasting gives shapes s1, s2, ….",
 		"broadcast_shapes((3, 1), (4,))", nil, func(c *compiler, k *call) (*operand, error) {
 			if err := k.nargs(c, 1, -1); err != nil {
@@ -635,7 +637,7 @@ func (c *compiler) where(k *call) (*operand, error) {
 	if a.kind == LiteralValue && b.kind == LiteralValue {
 		a = c.materialize(a)
 	}
-	res, err := c.policy.Binary(promote.Where, toPolicyOperand(a), toPolicyOperand(b))
+	res, err := promote.Nary(c.policy, promote.Where, toPolicyOperand(a), toPolicyOperand(b))
 	if err != nil {
 		return nil, c.promoteError(err, k.fnSpan, a, b)
 	}
@@ -716,40 +718,56 @@ func (c *compiler) reduce(op promote.UnaryOp, k *call) (*operand, error) {
 	return out, nil
 }
 
-// promoteTypes answers promote(a, b, …) on dtypes alone.
-func (c *compiler) promoteTypes(k *call) (*operand, error) {
+// promoteTypes answers promote(a, b, …) (resultType false) or
+// result_type(a, b, …) (resultType true) on the types of its arguments:
+// dtypes, or values.
+func (c *compiler) promoteTypes(k *call, resultType bool) (*operand, error) {
 	if err := k.nargs(c, 1, -1); err != nil {
 		return nil, err
 	}
+	name := "promote"
+	if resultType {
+		name = "result_type"
+	}
 	var ops []*operand
+	var xs []promote.Operand
 	for _, a := range k.args {
 		switch a.kind {
 		case DTypeValue:
-			t, err := c.dtypeOf(a)
-			if err != nil {
-				return nil, err
+			// The dtype as named: promote_types does not canonicalise
+			// (jnp.promote_types(int8, int64) is int64 with x64 off), and
+			// result_type canonicalises in the policy, with its warning.
+			if _, _, err := c.policy.Check(a.typ.DType); err != nil {
+				return nil, c.promoteError(err, a.span())
 			}
-			ops = append(ops, &operand{kind: TensorValue, typ: t, shape: []int{1}, start: a.start, end: a.end})
+			a = &operand{kind: TensorValue, typ: a.typ, shape: []int{1}, start: a.start, end: a.end}
 		case TensorValue, LiteralValue:
-			ops = append(ops, a)
+			if a.kind == LiteralValue && a.litErr != nil {
+				return nil, a.litErr
+			}
 		default:
-			return nil, c.errorf(a.span(), "TypeError", "promote() takes dtypes like i16 or f32? (or values)")
+			return nil, c.errorf(a.span(), "TypeError", "%s() takes dtypes like i16 or f32? (or values)", name)
 		}
+		ops = append(ops, a)
+		xs = append(xs, toPolicyOperand(a))
 	}
-	cur := ops[0]
-	var rule string
-	for _, o := range ops[1:] {
-		res, err := c.policy.Binary(promote.Add, toPolicyOperand(cur), toPolicyOperand(o))
-		if err != nil {
-			return nil, c.promoteError(err, k.fnSpan, cur, o)
-		}
-		c.warn(res.Warning)
-		rule = res.Rule
-		next := &operand{kind: TensorValue, typ: res.Type, shape: []int{1}, start: cur.start, end: o.end}
-		c.record(fmt.Sprintf("promote(%s, %s)", cur.typ, o.typ), &operand{kind: DTypeValue, typ: res.Type}, rule)
-		cur = next
+	var res promote.Result
+	var err error
+	if resultType {
+		res, err = promote.ResultType(c.policy, xs...)
+	} else {
+		res, err = promote.PromoteTypes(c.policy, xs...)
 	}
-	return &operand{kind: DTypeValue, typ: cur.typ, start: k.sp.start, end: k.sp.end, str: rule}, nil
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, ops...)
+	}
+	c.warn(res.Warning)
+	var args []string
+	for _, o := range ops {
+		args = append(args, o.typ.String())
+	}
+	c.record(fmt.Sprintf("%s(%s)", name, strings.Join(args, ", ")), &operand{kind: DTypeValue, typ: res.Type}, res.Rule)
+	return &operand{kind: DTypeValue, typ: res.Type, start: k.sp.start, end: k.sp.end, str: res.Rule}, nil
 }
 
 // docFor returns help text for a builtin name.

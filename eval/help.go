@@ -32,6 +32,30 @@ Indexing: x[0], x[1:3], x[:, 0], x[::-1], x[None].`,
 :help [TOPIC]     this help (topics: literals dtypes policies operators directives, or a function)`,
 }
 
+// helpMore is the longer help of some functions, after their one-line doc.
+var helpMore = map[string]string{
+	"promote":     promoteVsResultType,
+	"result_type": promoteVsResultType,
+}
+
+const promoteVsResultType = `promote and result_type both promote all their arguments together, as the
+library does: JAX joins them all on its lattice; NumPy's np.result_type looks at
+all of them at once (promote(i16, u16, f16) is f32 in any order, where
+(i16 + u16) + f16 would be f64); torch promotes tensors, 0-dim tensors and
+Python scalars each as a group; the other policies fold left to right.
+
+promote is the library's promote_types: under jax, jnp.promote_types, the
+table of JAX's docs (table()). It does not canonicalise to 32 bits
+(promote(i8, i64) is i64 with x64 off), and a weak type stands for Python's
+int, float or complex, a join at which is the 64-bit dtype
+(promote(i16, f32?) is f64).
+
+result_type is what values of these types give: under jax, jnp.result_type,
+which canonicalises with x64 off (result_type(i8, i64) is i32, with JAX's
+warning) and gives a weak result at the default width, still weak
+(result_type(i16, f32?) is f32?, result_type(weak(i8(0))) is i32?). For the
+other policies the two agree.`
+
 // Help returns the help text for topic ("" lists the topics).
 func Help(topic string) string {
 	topic = strings.TrimSpace(topic)
@@ -61,6 +85,9 @@ func Help(topic string) string {
 		return t
 	}
 	if d := docFor(topic); d != "" {
+		if more, ok := helpMore[topic]; ok {
+			d += "\n\n" + more
+		}
 		return d
 	}
 	if sf, ok := specialForms[topic]; ok {

@@ -586,17 +586,18 @@ func (c *compiler) join(k *call, stack bool) (*operand, error) {
 		}
 		ops[i] = c.materialize(p)
 	}
-	// The dtype: the policy's promotion of all parts, folded left.
-	cur := ops[0]
-	typ := cur.typ
-	for _, o := range ops[1:] {
-		res, err := c.policy.Binary(promote.Where, toPolicyOperand(&operand{kind: TensorValue, typ: typ, shape: cur.shape}), toPolicyOperand(o))
-		if err != nil {
-			return nil, c.promoteError(err, k.fnSpan, cur, o)
-		}
-		c.warn(res.Warning)
-		typ = res.Type
+	// The dtype: the policy's promotion of all parts together (np.result_type
+	// and torch's result_type look at all of them at once; others fold).
+	xs := make([]promote.Operand, len(ops))
+	for i, o := range ops {
+		xs[i] = toPolicyOperand(o)
 	}
+	res, err := promote.Nary(c.policy, promote.Where, xs...)
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, ops...)
+	}
+	c.warn(res.Warning)
+	typ := res.Type
 	rank := len(ops[0].shape)
 	if stack {
 		rank++
@@ -636,7 +637,7 @@ func (c *compiler) join(k *call, stack bool) (*operand, error) {
 	}
 	node := &backend.Node{Op: backend.OpConcat, DType: typ.DType, Shape: shape, Args: args, Axes: []int{axis}}
 	out := &operand{kind: TensorValue, typ: typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}
-	c.record(k.name+"(…)", out, "the parts are promoted together as the policy promotes operands")
+	c.record(k.name+"(…)", out, "the parts are promoted together: "+res.Rule)
 	return out, nil
 }
 

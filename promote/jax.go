@@ -15,14 +15,19 @@ import (
 // is the least upper bound (join) of its operands on the lattice, where a
 // weak operand stands for its weak node: int8 + (weak int) is int8, int8 +
 // (weak float) is f*, which becomes the default float, still weak. When all
-// operands are weak, their dtypes are joined and the result is weak. A join
-// at a weak node has the default dtype of its kind: int32/float32/complex64
-// with x64 off, int64/float64/complex128 with x64 on. Python bools are
+// operands are weak, their dtypes are joined as if strong and the result is
+// weak (weak int8 + weak int8 is a weak int8, jax issue 6051; weak int8 +
+// weak float16 a weak float16). A join at a weak node has the default dtype
+// of its kind: int32/float32/complex64 with x64 off,
+// int64/float64/complex128 with x64 on. Python bools are
 // strong bools; a result of dtype bool is never weak. Float8 types join only
 // with bools, ints and weak floats.
 //
 // With x64 off, 64-bit dtypes are not available: Check truncates them to
 // their 32-bit counterparts with a warning, and Python ints must fit int32.
+//
+// jax_nary.go holds the n-ary join, jnp.promote_types (PromoteTypes),
+// jnp.result_type (ResultType) and the documented lattice (DocLattice).
 
 func init() {
 	register("jax", func() Policy { return jaxPolicy{} })
@@ -307,16 +312,15 @@ func (p jaxPolicy) promote(a, b jaxArg) (dtypes.Type, string, error) {
 		return dtypes.Strong(a.d), fmt.Sprintf("both operands are %s: nothing to promote", a.d.FullName()), nil
 	}
 	if a.weak && b.weak {
+		// jax._src.dtypes.lattice_result_type: when every input is weak, the
+		// join is taken over their dtypes as if they were strong, and the
+		// result is weak: weak int8 + weak int8 stays a weak int8 (jax
+		// issue 6051).
 		n, ok := jaxJoin(p.x64, jaxNode(a.d), jaxNode(b.d))
 		if !ok {
 			return dtypes.Type{}, "", p.joinError(-1, jaxNode(a.d), jaxNode(b.d))
 		}
-		d := dtypes.DType(n)
-		if d == dtypes.Bool {
-			return dtypes.Strong(d), "both operands are bool: a bool is never weak", nil
-		}
-		r := p.defaultOf(d.Kind())
-		return dtypes.Weak(r), fmt.Sprintf("both operands are weak: JAX joins %s and %s at %s and keeps the result weak, at the default %s", a.d.FullName(), b.d.FullName(), d.FullName(), r.FullName()), nil
+		return p.allWeak(n, fmt.Sprintf("%s and %s", a.d.FullName(), b.d.FullName()))
 	}
 	na, nb := jaxNode(a.d), jaxNode(b.d)
 	if a.weak {
@@ -361,6 +365,21 @@ func (p jaxPolicy) promote(a, b jaxArg) (dtypes.Type, string, error) {
 	return dtypes.Weak(d), fmt.Sprintf("%s meets known %s: the join is the %s, so the result is a weak %s (JAX's default %s)", jaxNodeName(weak), jaxNodeName(known), jaxNodeName(n), d.FullName(), p.mode()), nil
 }
 
+// allWeak is the result when all operands are weak and their dtypes join
+// at n: n, weak (a bool is never weak; a join at the weak float, uint64
+// with a signed int, is the default float).
+func (p jaxPolicy) allWeak(n jaxNode, what string) (dtypes.Type, string, error) {
+	if jaxIsWeak(n) {
+		d := p.defaultOf(dtypes.KindFloat)
+		return dtypes.Weak(d), fmt.Sprintf("all operands are weak: JAX joins their dtypes %s at the %s, so the result is a weak %s", what, jaxNodeName(n), d.FullName()), nil
+	}
+	d := dtypes.DType(n)
+	if d == dtypes.Bool {
+		return dtypes.Strong(d), "all operands are bool: a bool is never weak", nil
+	}
+	return dtypes.Weak(d), fmt.Sprintf("all operands are weak: JAX joins their dtypes %s as if strong, at %s, and keeps the result weak", what, d.FullName()), nil
+}
+
 func (p jaxPolicy) joinError(blame int, a, b jaxNode) error {
 	why := "no implicit promotion path"
 	if a < jaxNumNodes && b < jaxNumNodes && (dtypes.DType(a).IsFloat8() || dtypes.DType(b).IsFloat8()) {
@@ -395,6 +414,11 @@ func (p jaxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return p.apply(op, t, rule)
+}
+
+// apply gives op's result once the operands' promoted type t is known.
+func (p jaxPolicy) apply(op BinaryOp, t dtypes.Type, rule string) (Result, error) {
 	r := Result{Type: t, Compute: t.DType, Rule: rule}
 	d := t.DType
 	numeric := func(why string) {

@@ -306,8 +306,21 @@ func TestJAXBinary(t *testing.T) {
 		{mineArr(b), Shl, mineArr(b), "i32", 0},
 		{mineArr(c64), Mod, mineArr(c64), "error@-1: remainder does not support complex", 0},
 		{mineArr(c64), FloorDiv, mineArr(c64), "c64", 0},
-		{mineWeak(f16), Add, mineWeak(f16), "f32?", 0},
-		{mineWeak(u8), Add, mineWeak(u8), "u32?", 0},
+		// Two weak values of the same dtype keep it and stay weak: jax's
+		// tests/dtypes_test.py testBinaryNonPromotion, the
+		// regression test of https://github.com/jax-ml/jax/issues/6051
+		// (x = lax_internal._convert_element_type(0, dtype, weak_type=True);
+		// (x + x).dtype == dtype, still weakly typed). Mixed weak dtypes
+		// join as if strong and stay weak (jax/_src/dtypes.py,
+		// lattice_result_type, the all-weak branch).
+		{mineWeak(f16), Add, mineWeak(f16), "f16?", 0},
+		{mineWeak(u8), Add, mineWeak(u8), "u8?", 0},
+		{mineWeak(i8), Add, mineWeak(i8), "i8?", 0},
+		{mineWeak(i8), Add, mineWeak(i16), "i16?", 0},
+		{mineWeak(i8), Add, mineWeak(f16), "f16?", 0},
+		{mineWeak(u8), Add, mineWeak(i8), "i16?", 0},
+		{mineWeak(b), Add, mineWeak(b), "bool", 0},
+		{mineWeak(dtypes.BF16), Add, mineWeak(f16), "f32?", 0},
 		{mineWeak(i8), Add, mineArr(u8), "u8", 0},
 		{mineWeak(i32), Add, mineArr(i32), "i32", 0},
 		{mineLit(jax, true), Add, mineLit(jax, 1), "i32?", 0},
@@ -322,7 +335,8 @@ func TestJAXBinary(t *testing.T) {
 		{mineArr(i8), TrueDiv, mineArr(i8), "f32", 0},
 		{mineArr(i64), TrueDiv, mineArr(i64), "f64", 0},
 		{mineWeak(i64), TrueDiv, mineWeak(i64), "f64?", 0},
-		{mineWeak(u8), Add, mineWeak(u8), "u64?", 0},
+		{mineWeak(u8), Add, mineWeak(u8), "u8?", 0},
+		{mineWeak(u64), Add, mineWeak(i64), "f64?", 0},
 		{mineArr(u64), Add, mineArr(i64), "f64?", 0},
 	})
 	// With x64 off, 64-bit operands come only from jnp.promote_types-style

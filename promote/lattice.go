@@ -2,6 +2,7 @@ package promote
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -29,13 +30,30 @@ const (
 	// PromotesTo: + is not a join (Graph.Why says why); a → b when
 	// a + b = b.
 	PromotesTo
+	// Documented: the lattice as the library documents it (LatticePolicy),
+	// with nodes that are no dtypes; the edges are its covering relation.
+	Documented
 )
 
 func (k GraphKind) String() string {
-	if k == Semilattice {
+	switch k {
+	case Semilattice:
 		return "semilattice"
+	case Documented:
+		return "documented"
 	}
 	return "promotes-to"
+}
+
+// A LatticePolicy is a Policy whose library documents its promotion as a
+// lattice that has nodes besides its dtypes (JAX: the weak types of
+// Python's int, float and complex). lattice() draws that lattice rather
+// than one derived from the policy's answers.
+type LatticePolicy interface {
+	Policy
+	// DocLattice returns the lattice's nodes, its covering edges (From
+	// immediately below To), and what it is, in a sentence or two.
+	DocLattice() (nodes []Header, edges []Edge, doc string)
 }
 
 // An Edge of a Graph: Nodes[From] promotes to Nodes[To].
@@ -61,8 +79,11 @@ type Graph struct {
 	// Why says, for a PromotesTo graph, which law of a join + breaks,
 	// with an example ("f8e4m3 + f16 is an error: …").
 	Why string
-	// Table holds the answers the graph was built from, over Nodes.
+	// Table holds the answers the graph was built from, over Nodes; for a
+	// Documented graph, the policy's table over its dtypes.
 	Table *Table
+	// Doc says what a Documented graph is.
+	Doc string
 }
 
 // NewGraph computes the promotion graph of p for op. Where is the plain
@@ -71,6 +92,9 @@ type Graph struct {
 // weak types p gives literals are nodes too (JAX's lattice has them).
 func NewGraph(p Policy, op BinaryOp, literals bool) *Graph {
 	t := NewTable(p, op)
+	if lp, ok := p.(LatticePolicy); ok && (op == Where || op == Add) {
+		return docGraph(lp, t)
+	}
 	if !literals {
 		t = t.sub(func(h Header) bool { return !h.IsLiteral() })
 	}
@@ -138,6 +162,27 @@ func NewGraph(p Policy, op BinaryOp, literals bool) *Graph {
 	}
 	if g.Kind == Semilattice && len(g.Minimal) == 1 {
 		g.Lattice = true
+	}
+	return g
+}
+
+// docGraph is the Documented graph of p's lattice.
+func docGraph(p LatticePolicy, t *Table) *Graph {
+	nodes, edges, doc := p.DocLattice()
+	g := &Graph{Policy: p, Kind: Documented, Nodes: nodes, Table: t, Doc: doc, Reduced: true}
+	g.Edges = append([]Edge(nil), edges...)
+	sort.Slice(g.Edges, func(i, j int) bool {
+		a, b := g.Edges[i], g.Edges[j]
+		return a.From < b.From || a.From == b.From && a.To < b.To
+	})
+	in := make([]bool, len(nodes))
+	for _, e := range g.Edges {
+		in[e.To] = true
+	}
+	for i := range nodes {
+		if !in[i] {
+			g.Minimal = append(g.Minimal, i)
+		}
 	}
 	return g
 }
@@ -263,6 +308,8 @@ func (g *Graph) Describe() string {
 		names = append(names, g.Nodes[i].String())
 	}
 	switch {
+	case g.Kind == Documented:
+		return g.Doc
 	case g.Kind == Semilattice && g.Lattice:
 		return fmt.Sprintf("the Hasse diagram of the join, a lattice with least element %s; a → b: a promotes to b", names[0])
 	case g.Kind == Semilattice:

@@ -91,24 +91,23 @@ func TestAnvilHasse(t *testing.T) {
 }
 
 func TestPromotesTo(t *testing.T) {
-	g := NewGraph(mustLookup(t, "jax"), Where, false)
+	g := NewGraph(mustLookup(t, "numpy"), Where, false)
 	if g.Kind != PromotesTo || !g.Reduced {
-		t.Fatalf("jax: kind %v reduced %v", g.Kind, g.Reduced)
+		t.Fatalf("numpy: kind %v reduced %v", g.Kind, g.Reduced)
 	}
-	// With x64 off, JAX promotes uint64 and a signed int to a weak
-	// float64, which is not one of the dtypes.
-	if want := "i8, u64) = f64?, which is not one of the nodes"; !strings.Contains(g.Why, want) {
-		t.Errorf("jax Why = %q, want it to contain %q", g.Why, want)
+	// ml_dtypes gives int16 and bfloat16 no common dtype.
+	if want := "promote(i16, bf16) is an error"; !strings.Contains(g.Why, want) {
+		t.Errorf("numpy Why = %q, want it to contain %q", g.Why, want)
 	}
 	got := " " + edgeList(g) + " "
 	for _, e := range []string{"bool→i8", "bool→u8", "u8→i16", "f16→f32", "bf16→f32", "f32→c64", "f64→c128"} {
 		if !strings.Contains(got, " "+e+" ") {
-			t.Errorf("jax graph lacks %s:%s", e, got)
+			t.Errorf("numpy graph lacks %s:%s", e, got)
 		}
 	}
 	// Reduced: bool → i16 follows from bool → i8 → i16.
 	if strings.Contains(got, " bool→i16 ") {
-		t.Errorf("jax graph keeps the implied edge bool→i16:%s", got)
+		t.Errorf("numpy graph keeps the implied edge bool→i16:%s", got)
 	}
 
 	// The first law that fails is named.
@@ -234,5 +233,41 @@ func TestGraphAssociativity(t *testing.T) {
 	// i8 → i16 → i32 → i8 is a cycle.
 	if g.Reduced {
 		t.Error("a cyclic relation was reduced")
+	}
+}
+
+// TestJAXDocLattice checks that lattice("jax") and lattice("jax64") draw
+// JAX's documented lattice (jax/_src/dtypes.py, _type_promotion_lattice
+// with x64 on; the diagram of JAX's type promotion docs,
+// https://docs.jax.dev/en/latest/type_promotion.html: b1 → i* → u8, i8;
+// u64, i64 → f*; f* → bf16, f16, c*), the same for both, with what x64 off
+// changes stated beside it.
+func TestJAXDocLattice(t *testing.T) {
+	var edges [2]string
+	for i, name := range []string{"jax", "jax64"} {
+		for _, lits := range []bool{false, true} {
+			g := NewGraph(mustLookup(t, name), Where, lits)
+			if g.Kind != Documented || len(g.Minimal) != 1 || g.Nodes[g.Minimal[0]].String() != "bool" {
+				t.Fatalf("%s: kind %v, minimal %v", name, g.Kind, g.Minimal)
+			}
+			edges[i] = " " + edgeList(g) + " "
+		}
+		for _, e := range []string{"bool→i*", "i*→i8", "i*→u8", "u8→i16", "u8→u16", "u32→i64", "u32→u64", "u64→f*", "i64→f*", "f*→bf16", "f*→f16", "f*→c*", "c*→c64", "bf16→f32", "f16→f32", "f32→c64", "f32→f64", "f64→c128", "c64→c128"} {
+			if !strings.Contains(edges[i], " "+e+" ") {
+				t.Errorf("%s lattice lacks %s:%s", name, e, edges[i])
+			}
+		}
+		for _, e := range []string{"u32→i32", "bool→i8", "i8→i32"} {
+			if strings.Contains(edges[i], " "+e+" ") {
+				t.Errorf("%s lattice has %s:%s", name, e, edges[i])
+			}
+		}
+		d := NewGraph(mustLookup(t, name), Where, false).Describe()
+		if !strings.Contains(d, "uint32 sits below int32") || !strings.Contains(d, "x64 off") {
+			t.Errorf("%s: the lattice does not state what x64 off changes: %q", name, d)
+		}
+	}
+	if edges[0] != edges[1] {
+		t.Errorf("jax and jax64 lattices differ:\n%s\n%s", edges[0], edges[1])
 	}
 }

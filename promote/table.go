@@ -26,6 +26,9 @@ type Header struct {
 	// jnp.promote_types does); the note says that values of it are made
 	// in another dtype.
 	Note string
+	// Label, when set, is the row's name instead of its type (a node of a
+	// documented lattice that is no dtype: JAX's "f*", Python's float).
+	Label string
 }
 
 // sampleLiterals are the values that stand for each literal kind in a
@@ -44,7 +47,12 @@ func (h Header) IsLiteral() bool { return h.Literal != nil }
 
 // String returns the row's label: the dtype ("i8") or the literal's weak
 // type ("i32?").
-func (h Header) String() string { return h.Type.String() }
+func (h Header) String() string {
+	if h.Label != "" {
+		return h.Label
+	}
+	return h.Type.String()
+}
 
 // KindLabel returns the label a literal row has in a Diff, where the two
 // policies may give the literal different types: "int?", "float?",
@@ -70,6 +78,12 @@ func (h Header) Operand() Operand {
 type Cell struct {
 	Result Result
 	Err    error
+	// Arrays, when set, is the type that values of the row's and the
+	// column's dtypes actually give, where it is another dtype than Result:
+	// under JAX with x64 off the table shows jnp.promote_types, 64-bit
+	// dtypes included, but arrays are made 32-bit (Check), and so is what
+	// they give.
+	Arrays *dtypes.Type
 }
 
 // String returns the result type ("f32?"), or "error".
@@ -96,6 +110,9 @@ type Table struct {
 	Op      BinaryOp
 	Headers []Header
 	Cells   [][]Cell
+	// Note says how the table relates to the library's documented one,
+	// when the policy has its own promote_types (TypesPolicy).
+	Note string
 }
 
 // NewTable computes the promotion table of op under p over p's dtypes,
@@ -119,15 +136,72 @@ func NewTable(p Policy, op BinaryOp) *Table {
 		v := v
 		t.Headers = append(t.Headers, Header{Type: ty, Literal: &v})
 	}
+	// A library whose promote_types differs from what its arrays give
+	// (TypesPolicy: JAX) has its promote_types in the dtype cells of the
+	// plain promotion, as its documentation's table does, and each cell
+	// notes what arrays give when that is another dtype.
+	tp, types := p.(TypesPolicy)
+	types = types && (op == Add || op == Where)
+	if types {
+		t.Note = tp.TypesNote()
+	}
 	t.Cells = make([][]Cell, len(t.Headers))
 	for i, h := range t.Headers {
 		t.Cells[i] = make([]Cell, len(t.Headers))
 		for j, k := range t.Headers {
-			r, err := p.Binary(op, h.Operand(), k.Operand())
-			t.Cells[i][j] = Cell{Result: r, Err: err}
+			var c Cell
+			if types && !h.IsLiteral() && !k.IsLiteral() {
+				c.Result, c.Err = tp.PromoteTypes([]Operand{h.Operand(), k.Operand()})
+			} else {
+				c.Result, c.Err = p.Binary(op, h.Operand(), k.Operand())
+			}
+			if types && c.Err == nil {
+				c.Arrays = arraysType(p, op, h, k, c.Result.Type)
+			}
+			t.Cells[i][j] = c
 		}
 	}
 	return t
+}
+
+// arraysType is the type that values of h's and k's types give when they
+// are made through p.Check (truncated to 32 bits by JAX with x64 off), or
+// nil when that is the dtype want already has.
+func arraysType(p Policy, op BinaryOp, h, k Header, want dtypes.Type) *dtypes.Type {
+	made := func(h Header) Operand {
+		o := h.Operand()
+		if !o.Literal {
+			if d, _, err := p.Check(o.Type.DType); err == nil {
+				o.Type.DType = d
+			}
+		}
+		return o
+	}
+	a, b := made(h), made(k)
+	var r Result
+	var err error
+	if a.Literal || b.Literal {
+		r, err = p.Binary(op, a, b)
+	} else {
+		r, err = ResultType(p, a, b)
+	}
+	if err != nil || r.Type.DType == want.DType {
+		return nil
+	}
+	return &r.Type
+}
+
+// Narrowed returns the number of cells with an Arrays type.
+func (t *Table) Narrowed() int {
+	n := 0
+	for _, row := range t.Cells {
+		for _, c := range row {
+			if c.Arrays != nil {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Literals returns the number of literal rows (they come last).

@@ -5,7 +5,9 @@
 //
 // Text has no colour: the front end colours it. In text, an error cell is
 // "×" and a weak type keeps its "?"; HTML marks them with the classes
-// "error" and "weak", and a diff's differing cells with "differ".
+// "error" and "weak", and a diff's differing cells with "differ". A table
+// cell whose values give another dtype (JAX with x64 off, where the table
+// is jnp.promote_types) is marked "↓" in text and "narrowed" in HTML.
 package teach
 
 import (
@@ -34,6 +36,10 @@ func (o Options) width() int {
 
 // errMark is how text shows a cell the policy refuses.
 const errMark = "×"
+
+// narrowMark follows a table cell whose values give another dtype than
+// the cell (promote.Cell.Arrays: JAX with x64 off makes them 32-bit).
+const narrowMark = "↓"
 
 func cellText(c promote.Cell) string {
 	if c.Err != nil {
@@ -87,6 +93,9 @@ func TableText(t *promote.Table, opts Options) string {
 		cells[i] = make([]string, len(t.Headers))
 		for j := range t.Headers {
 			cells[i][j] = cellText(t.Cells[i][j])
+			if t.Cells[i][j].Arrays != nil {
+				cells[i][j] += narrowMark
+			}
 		}
 	}
 	writeGrid(&b, labels, cells, t.Headers, opts.width())
@@ -220,6 +229,12 @@ func writeLegend(b *strings.Builder, t *promote.Table, width int) {
 	if len(lits) > 0 {
 		parts = append(parts, strings.Join(lits, ", "))
 	}
+	if n := t.Narrowed(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%s in %d cells values are made 32-bit (x64 off) and give a 32-bit dtype instead: see result_type(row, column)", narrowMark, n))
+	}
+	if t.Note != "" {
+		parts = append(parts, t.Note)
+	}
 	if len(parts) > 0 {
 		b.WriteByte('\n')
 		b.WriteString(wrap(strings.Join(parts, " · "), width, ""))
@@ -280,8 +295,15 @@ func TableHTML(t *promote.Table) string {
 	var b strings.Builder
 	b.WriteString(tableStyle)
 	b.WriteString(`<table class="tensorsh-table">`)
-	fmt.Fprintf(&b, "<caption><b>%s</b>: %s <small>(%s)</small></caption>",
+	fmt.Fprintf(&b, "<caption><b>%s</b>: %s <small>(%s)</small>",
 		esc(t.Policy.Name()), esc(promote.OpExpr(t.Op, "row", "column")), esc(t.Policy.Title()))
+	if t.Note != "" {
+		fmt.Fprintf(&b, "<br/><small>%s</small>", esc(t.Note))
+	}
+	if n := t.Narrowed(); n > 0 {
+		fmt.Fprintf(&b, `<br/><small><span class="narrowed">%s</span> in %d cells values are made 32-bit (x64 off) and give a 32-bit dtype instead (hover for it; result_type(row, column))</small>`, narrowMark, n)
+	}
+	b.WriteString("</caption>")
 	b.WriteString("<thead><tr><th></th>")
 	for _, h := range t.Headers {
 		b.WriteString(headerHTML("col", h))
@@ -292,11 +314,16 @@ func TableHTML(t *promote.Table) string {
 		b.WriteString(headerHTML("row", h))
 		for j := range t.Headers {
 			c := t.Cells[i][j]
-			cls, title := "", c.Result.Rule
-			if c.Err != nil {
+			cls, title, mark := "", c.Result.Rule, ""
+			switch {
+			case c.Err != nil:
 				cls, title = ` class="error"`, c.Err.Error()
+			case c.Arrays != nil:
+				cls = ` class="narrowed"`
+				title += fmt.Sprintf("; values of these dtypes are made 32-bit (x64 off) and give %s", c.Arrays)
+				mark = `<span class="narrowed">` + narrowMark + `</span>`
 			}
-			fmt.Fprintf(&b, `<td%s title="%s">%s</td>`, cls, esc(title), cellHTML(c))
+			fmt.Fprintf(&b, `<td%s title="%s">%s%s</td>`, cls, esc(title), cellHTML(c), mark)
 		}
 		b.WriteString("</tr>")
 	}
@@ -313,6 +340,8 @@ const tableStyle = `<style>` +
 	`.tensorsh-table th.literal{font-style:italic}` +
 	`.tensorsh-table td.same{color:#999}` +
 	`.tensorsh-table td.differ{background:#fff0a8}` +
+	`.tensorsh-table td.narrowed{background:#eef4ff}` +
+	`.tensorsh-table span.narrowed{color:#36c}` +
 	`</style>`
 
 func esc(s string) string { return html.EscapeString(s) }
