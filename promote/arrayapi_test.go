@@ -56,6 +56,16 @@ func TestArrayAPITable(t *testing.T) {
 				op = BitAnd // the standard defines no arithmetic on bools
 			}
 			r, err := p.Binary(op, x, y)
+			// promote() answers from the same table, bool with bool
+			// included: the standard's result_type table covers bool
+			// (array-api "Type Promotion Rules"; result_type(bool, bool)
+			// is bool), although + is not defined on bools.
+			pr, perr := PromoteTypes(p, x, y)
+			if wantPr, ok := arrayAPICode[code]; code != "-" && (!ok || perr != nil || pr.Type.DType != wantPr) {
+				t.Errorf("array-api: promote(%s, %s) = %s, %v; want %s", ds[i], ds[j], pr.Type, perr, wantPr)
+			} else if code == "-" && perr == nil {
+				t.Errorf("array-api: promote(%s, %s) = %s, want an error", ds[i], ds[j], pr.Type)
+			}
 			if code == "-" {
 				if err == nil {
 					t.Errorf("array-api: %s %s %s = %s, want an error", ds[i], op, ds[j], r.Type)
