@@ -1,7 +1,7 @@
 # tensorsh — the two commands of README.md call these targets.
 GO ?= go
 
-.PHONY: run build test vet
+.PHONY: run build test vet test-cuda-host
 build:
 	$(GO) build -o bin/tensorsh ./cmd/tensorsh
 
@@ -15,3 +15,8 @@ test: vet
 
 vet:
 	$(GO) vet ./...
+
+# The CUDA backend's conformance suite over every dtype on the host device
+# (each generated kernel compiled with g++; make test runs ten dtypes).
+test-cuda-host:
+	TENSORSH_HOST_FULL=1 $(GO) test -count=1 -timeout 60m -run TestHostConformance ./backend/cuda
