@@ -230,18 +230,20 @@ func (s *Session) timeIt(ctx context.Context, file, src string, d *lang.Directiv
 		start, end := d.Span()
 		return nil, s.newError(file, src, start, end, "UsageError", ":time needs an expression, e.g. :time sum(rand(10**6))")
 	}
-	e, err := lang.ParseExpr(d.Arg)
+	// Parsed where it stands in the line, so that positions in errors
+	// point into the whole statement (:time x + zeros((4,)) is 1:9).
+	e, err := lang.ParseExprAt(file, d.Arg, d.ArgPos)
 	if err != nil {
-		return nil, s.syntaxError(file, d.Arg, err)
+		return nil, s.syntaxError(file, src, err)
 	}
-	if _, err := s.evalExpr(ctx, file, d.Arg, e); err != nil { // warm-up
+	if _, err := s.evalExpr(ctx, file, src, e); err != nil { // warm-up
 		return nil, err
 	}
 	var times []time.Duration
 	var total time.Duration
 	for len(times) < 5 || (total < time.Second && len(times) < 1000) {
 		t0 := time.Now()
-		if _, err := s.evalExpr(ctx, file, d.Arg, e); err != nil {
+		if _, err := s.evalExpr(ctx, file, src, e); err != nil {
 			return nil, err
 		}
 		dt := time.Since(t0)
