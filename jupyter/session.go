@@ -103,8 +103,16 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 // bundle renders a value: text/plain exactly as the terminal prints it,
 // text/html for tensors, dtypes and tables (with the active policy, which
 // the result depends on), image/svg+xml for pictures.
+//
+// A picture has no text/html: Notebook 6 and nbconvert prefer text/html to
+// image/svg+xml, so an HTML form (the text art in <pre>) would hide the
+// picture there.
 func (e *SessionEngine) bundle(o eval.Output) Bundle {
 	b := Bundle{"text/plain": e.s.Text(o, format.Options{})}
+	if svg := e.s.SVG(o); svg != "" {
+		b["image/svg+xml"] = svg
+		return b
+	}
 	if h := e.s.HTML(o); h != "" {
 		if k := o.Value.Kind; k == eval.TensorValue || k == eval.LiteralValue || k == eval.DTypeValue {
 			p := e.s.Policy()
@@ -112,9 +120,6 @@ func (e *SessionEngine) bundle(o eval.Output) Bundle {
 				html.EscapeString(p.Title()) + `">policy ` + html.EscapeString(p.Name()) + `</div></div>`
 		}
 		b["text/html"] = h
-	}
-	if svg := e.s.SVG(o); svg != "" {
-		b["image/svg+xml"] = svg
 	}
 	return b
 }
