@@ -110,6 +110,18 @@ func (c *compiler) requireNumeric(o *operand, what string) error {
 	return c.errorf(o.span(), "TypeError", "%s: not a number", what)
 }
 
+// requireOperand is requireNumeric for operand o of a binary operation
+// with other, except that a literal the policy cannot type on its own (a
+// Python int beyond int64 under numpy) is left to the policy's Binary when
+// it meets a tensor and the policy types literals from the operation
+// (promote.ContextLiterals).
+func (c *compiler) requireOperand(o, other *operand, what string) error {
+	if _, ok := c.policy.(promote.ContextLiterals); ok && o.kind == LiteralValue && o.litErr != nil && other.kind == TensorValue {
+		return nil
+	}
+	return c.requireNumeric(o, what)
+}
+
 // inputNode returns a plan leaf for a materialised tensor.
 func inputNode(t *backend.Tensor) *backend.Node {
 	return &backend.Node{Op: backend.OpInput, DType: t.DType, Shape: t.Shape, Tensor: t}
@@ -179,10 +191,10 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	if x.kind == LiteralValue && y.kind == LiteralValue && op != promote.MatMul {
 		return c.foldBinary(op, x, y, opSpan)
 	}
-	if err := c.requireNumeric(x, "operand of "+op.String()); err != nil {
+	if err := c.requireOperand(x, y, "operand of "+op.String()); err != nil {
 		return nil, err
 	}
-	if err := c.requireNumeric(y, "operand of "+op.String()); err != nil {
+	if err := c.requireOperand(y, x, "operand of "+op.String()); err != nil {
 		return nil, err
 	}
 	if err := c.known(x); err != nil {

@@ -28,6 +28,19 @@ func init() {
 
 type numpyPolicy struct{}
 
+// A ContextLiterals policy types a literal that its Literal refuses on its
+// own from the operation the literal meets: front ends pass such a literal
+// meeting a tensor to Binary, which decides. NumPy 2 does (NEP 50): a Python
+// int beyond int64 and uint64 meeting a float array is converted to the
+// array's dtype (f32(1) + 2**200 is float32 inf).
+type ContextLiterals interface {
+	Policy
+	TypesLiteralsInContext()
+}
+
+// TypesLiteralsInContext marks numpy as a ContextLiterals policy.
+func (numpyPolicy) TypesLiteralsInContext() {}
+
 var numpyDTypes = []dtypes.DType{
 	dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64,
 	dtypes.U8, dtypes.U16, dtypes.U32, dtypes.U64,
@@ -76,13 +89,20 @@ func (p numpyPolicy) Convert(v Scalar, d dtypes.DType) error {
 }
 
 func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
-	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyPyDType)
+	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyOperandPyDType)
 	if err != nil {
 		return Result{}, err
 	}
-	b, err := numpyArgOf("numpy", numpyDTypes, 1, y, numpyPyDType)
+	b, err := numpyArgOf("numpy", numpyDTypes, 1, y, numpyOperandPyDType)
 	if err != nil {
 		return Result{}, err
+	}
+	for _, o := range []numpyArg{a, b} {
+		if o.lit && o.v != nil && o.v.Kind == IntScalar && a.weak == b.weak {
+			if _, ok := numpyPyDType(*o.v); !ok {
+				return Result{}, Errorf("numpy", o.idx, "Python int %s is too large for any NumPy integer dtype (np.asarray would make an object array)", o.v)
+			}
+		}
 	}
 	if a.weak != b.weak {
 		// NEP 50: a Python scalar meets an array.
@@ -130,7 +150,10 @@ func numpyCheckWeak(op BinaryOp, r Result, w numpyArg) (Result, error) {
 		r.Rule += fmt.Sprintf("; NumPy 2 compares the out-of-bounds Python int %s exactly (computed in %s)", w.v.Int, r.Compute.FullName())
 		return r, nil
 	}
-	if msg := numpyValueFits(*w.v, r.Compute); msg != "" {
+	if numpyCastOverflows(*w.v, r.Compute) {
+		r.Warning = fmt.Sprintf("RuntimeWarning: overflow encountered in cast (the Python %s %s %s in %s)", w.v.Kind, w.v, numpyOverflowWord(*w.v), r.Compute.FullName())
+		r.Rule += fmt.Sprintf("; the Python %s overflows %s: it becomes inf with a RuntimeWarning (NEP 50 converts the scalar to the loop's dtype like a cast)", w.v.Kind, r.Compute.FullName())
+	} else if msg := numpyValueFits(*w.v, r.Compute); msg != "" {
 		return Result{}, Errorf("numpy", w.idx, "%s (NEP 50: a Python %s must fit the array's dtype)", msg, w.v.Kind)
 	}
 	if err := numpyNegativePower("numpy", op, r, w); err != nil {
@@ -149,6 +172,55 @@ func numpyNegativePower(p string, op BinaryOp, r Result, exp numpyArg) error {
 		return Errorf(p, 1, "integers to negative integer powers are not allowed (%s ** %s)", r.Compute.FullName(), exp.v)
 	}
 	return nil
+}
+
+// numpyOperandPyDType is numpyPyDType for an operand of a binary operation
+// under NumPy 2: a Python int beyond int64 and uint64 is still a weak int
+// there (NEP 50's abstract Python int), converted to the dtype of the loop
+// (numpy/_core/src/multiarray/abstractdtypes.c, npy_update_operand_for_scalar
+// writes the Python scalar into a 0-d array of the loop's dtype). Its
+// stand-in dtype int64 only matters for its kind; numpyCheckWeak checks the
+// value against the loop's dtype.
+func numpyOperandPyDType(v Scalar) (dtypes.DType, bool) {
+	if d, ok := numpyPyDType(v); ok {
+		return d, true
+	}
+	return dtypes.I64, true
+}
+
+// numpyCastOverflows reports whether NumPy 2 converts the weak Python scalar
+// v to float or complex dtype d with an overflow to infinity: the scalar is
+// written into the loop's dtype (npy_update_operand_for_scalar →
+// PyArray_SETITEM: a Python int through PyLong_AsDouble, then a C cast), and
+// the cast's floating-point overflow flag is reported as
+// "RuntimeWarning: overflow encountered in cast" (PyUFunc_GiveFloatingpointErrors
+// with "cast"). The value becomes ±inf; the operation goes on. ml_dtypes'
+// types convert Python ints through int64 instead and never warn.
+func numpyCastOverflows(v Scalar, d dtypes.DType) bool {
+	if !d.IsInexact() || numpyIsML(d) {
+		return false
+	}
+	switch v.Kind {
+	case IntScalar:
+		f, ok := numpyIntToFloat(v.Int)
+		return ok && numpyOverflows(f, d)
+	case FloatScalar:
+		return numpyOverflows(v.Float, d)
+	case ComplexScalar:
+		return d.IsComplex() && (numpyOverflows(real(v.Complex), d) || numpyOverflows(imag(v.Complex), d))
+	}
+	return false
+}
+
+// numpyOverflowWord says what an overflowing scalar becomes.
+func numpyOverflowWord(v Scalar) string {
+	switch {
+	case v.Kind == ComplexScalar:
+		return "overflows to infinity"
+	case v.Kind == IntScalar && v.Int.Sign() < 0, v.Kind == FloatScalar && v.Float < 0:
+		return "becomes -inf"
+	}
+	return "becomes inf"
 }
 
 // numpyWidenForCompare returns a dtype in which d's values and v compare

@@ -202,7 +202,8 @@ func (t *refsTally) Add(u refsTally) {
 
 // refsExpect compares Binary's answer (r, err) under policy p with cell c
 // and reports a mismatch through report. An error cell must be an error: a
-// *Error naming p. A "complex32" cell (PyTorch's ComplexHalf, which tensorsh
+// *Error naming p; a "RuntimeWarning: …" cell (the reference turns warnings
+// into errors) must be a result carrying that warning. A "complex32" cell (PyTorch's ComplexHalf, which tensorsh
 // lacks) must be an error that says so. The result's weakness is compared
 // when the cell gives it.
 func refsExpect(tally *refsTally, report func(string, ...any), p Policy, what string, c refsCell, r Result, err error) {
@@ -219,6 +220,12 @@ func refsExpect(tally *refsTally, report func(string, ...any), p Policy, what st
 		}
 	}
 	switch {
+	case strings.HasPrefix(c.Err, "RuntimeWarning:"):
+		// The reference was made with warnings as errors: the library
+		// warns and goes on, and so must the policy, with the same warning.
+		if err != nil || !strings.Contains(r.Warning, c.Err) {
+			bad("got %s, %v (warning %q); want a result with the warning %q", r.Type, err, r.Warning, c.Err)
+		}
 	case c.Err != "":
 		if err == nil {
 			bad("got %s, want an error (%s)", r.Type, c.Err)
