@@ -231,7 +231,7 @@ func TestNumPyWeakOverflow(t *testing.T) {
 	p := refsMust(t, "numpy")
 	const (
 		i8, i64, u64, f16, bf16, f32, f64 = dtypes.I8, dtypes.I64, dtypes.U64, dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64
-		c64, c128, e4, e5                = dtypes.C64, dtypes.C128, dtypes.F8E4M3, dtypes.F8E5M2
+		c64, c128, e4, e5                 = dtypes.C64, dtypes.C128, dtypes.F8E4M3, dtypes.F8E5M2
 	)
 	const warn = "RuntimeWarning: overflow encountered in cast"
 	for _, c := range []struct {
