@@ -723,7 +723,8 @@ func (c *compiler) promoteTypes(k *call) (*operand, error) {
 	cur := ops[0]
 	var rule string
 	for _, o := range ops[1:] {
-		res, err := c.policy.Binary(promote.Add, toPolicyOperand(cur), toPolicyOperand(o))
+		// Where is the plain promotion (promote_types), not a ufunc call.
+		res, err := c.policy.Binary(promote.Where, toPolicyOperand(cur), toPolicyOperand(o))
 		if err != nil {
 			return nil, c.promoteError(err, k.fnSpan, cur, o)
 		}

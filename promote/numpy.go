@@ -118,11 +118,17 @@ func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return numpyCheckWeak(op, r, w)
 	}
 	d, ok := numpyPromote(a.d, b.d)
+	rule := fmt.Sprintf("numpy.promote_types(%s, %s) is %s", a.d.FullName(), b.d.FullName(), d.FullName())
 	if !ok {
-		return Result{}, numpyNoCommon("numpy", a.d, b.d)
+		if !numpySearchesLoops(op) || a.weak {
+			return Result{}, numpyNoCommon("numpy", a.d, b.d)
+		}
+		if d, ok = numpyLoopSearch(a.d, b.d); !ok {
+			return Result{}, numpyNoCommon("numpy", a.d, b.d)
+		}
+		rule = fmt.Sprintf("numpy.promote_types(%s, %s) has no answer, so the ufunc searches its loops for the first one both operands cast to safely: %s (ml_dtypes registers safe casts from its types only to float32, float64, complex64 and complex128)", a.d.FullName(), b.d.FullName(), d.FullName())
 	}
 	t := dtypes.Strong(d)
-	rule := fmt.Sprintf("numpy.promote_types(%s, %s) is %s", a.d.FullName(), b.d.FullName(), d.FullName())
 	if a.weak {
 		t = dtypes.Weak(d)
 		rule = "both operands are Python scalars: Python arithmetic, and the result stays a weak Python scalar"
@@ -424,6 +430,69 @@ func numpyPromote(a, b dtypes.DType) (dtypes.DType, bool) {
 }
 
 func numpyIsML(d dtypes.DType) bool { return d == dtypes.BF16 || d.IsFloat8() }
+
+// numpySearchesLoops reports whether op is a ufunc call whose loop NumPy
+// finds by its legacy linear search when an operand has an ml_dtypes type:
+// the elementwise arithmetic, comparison and logical ufuncs. where, clip
+// and matmul keep numpy.promote_types' answer (and its error).
+func numpySearchesLoops(op BinaryOp) bool {
+	switch op {
+	case Where, Clip, MatMul:
+		return false
+	}
+	return true
+}
+
+// numpyLoopOrder is the order of the builtin loops of NumPy's binary ufuncs
+// (np.add.types: ??, bb, BB, hh, HH, ii, II, ll, LL, qq, QQ, ee, ff, dd, gg,
+// FF, DD, GG), over tensorsh's dtypes.
+var numpyLoopOrder = []dtypes.DType{
+	dtypes.Bool, dtypes.I8, dtypes.U8, dtypes.I16, dtypes.U16, dtypes.I32, dtypes.U32,
+	dtypes.I64, dtypes.U64, dtypes.F16, dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128,
+}
+
+// numpyLoopSearch is the loop dtype NumPy's ufuncs pick for arrays of
+// dtypes a and b when an operand has an ml_dtypes type (a legacy user
+// dtype). numpy/_core/src/umath/ufunc_type_resolution.c: the type resolver
+// sends custom dtypes to PyUFunc_DefaultTypeResolver, whose
+// linear_search_type_resolver tries first the loops registered for the
+// operands' user dtypes, in operand order (ml_dtypes' RegisterFloatUFuncs
+// registers one (T, T) loop per ufunc), then the builtin loops in order,
+// and takes the first loop that every input casts to safely. It reports
+// false when no loop fits.
+func numpyLoopSearch(a, b dtypes.DType) (dtypes.DType, bool) {
+	for _, d := range []dtypes.DType{a, b} {
+		if numpyIsML(d) && numpySafeCast(a, d) && numpySafeCast(b, d) {
+			return d, true
+		}
+	}
+	for _, d := range numpyLoopOrder {
+		if numpySafeCast(a, d) && numpySafeCast(b, d) {
+			return d, true
+		}
+	}
+	return dtypes.Invalid, false
+}
+
+// numpySafeCast is np.can_cast(from, to, "safe") over NumPy 2's dtypes and
+// ml_dtypes' types. ml_dtypes (ml_dtypes/_src/custom_float.h,
+// RegisterFloatCasts) registers safe casts from each of its types to
+// float32, float64, complex64 and complex128, and from bool, int8 and uint8
+// to it; its casts between its own types and to or from other builtin
+// dtypes are registered as casts only (PyArray_RegisterCastFunc), which
+// NumPy counts as unsafe. Builtin dtypes cast safely where
+// numpy.promote_types gives the target.
+func numpySafeCast(from, to dtypes.DType) bool {
+	switch {
+	case from == to:
+		return true
+	case numpyIsML(from):
+		return to == dtypes.F32 || to == dtypes.F64 || to.IsComplex()
+	case numpyIsML(to):
+		return from == dtypes.Bool || from == dtypes.I8 || from == dtypes.U8
+	}
+	return numpyClassic(from, to) == to
+}
 
 // numpyMLPromote holds ml_dtypes' promotion rules for its type ml with d:
 // it absorbs bool, int8 and uint8, gives way to float32 and wider, and

@@ -20,7 +20,8 @@ func numpyRefs(t testing.TB, report func(string, ...any)) refsTally {
 		return ""
 	}
 	var n refsTally
-	n.Add(refsCheck(t, report, p, "numpy", "pairs", refsAsArray(p, false), refsAsArray(p, false), nil))
+	// "pairs" is numpy.promote_types: tensorsh's promote(a, b) (Where).
+	n.Add(refsCheckOp(t, report, p, Where, "numpy", "pairs", refsAsArray(p, false), refsAsArray(p, false), nil))
 	n.Add(refsCheck(t, report, p, "numpy", "array_scalar", refsAsArray(p, false), refsAsLiteral(p), literalBlamed))
 	return n
 }
@@ -74,7 +75,8 @@ func TestNumPyBinary(t *testing.T) {
 		{mineArr(bf16), Add, mineLit(p, 1.5), "f32", 0},
 		{mineArr(f16), Add, mineLit(p, 1i), "c64", 0},
 		{mineArr(f64), Add, mineLit(p, 1i), "c128", 0},
-		{mineArr(bf16), Add, mineArr(f16), "error@-1: no common dtype", 0},
+		{mineArr(bf16), Where, mineArr(f16), "error@-1: no common dtype", 0},
+		{mineArr(bf16), Add, mineArr(f16), "f32", f32},
 		// Comparisons with out-of-bounds Python ints are exact in NumPy 2.
 		{mineArr(u8), Eq, mineLit(p, 300), "bool", i16},
 		{mineArr(u64), Lt, mineLit(p, -1), "bool", f64},
@@ -288,6 +290,68 @@ func TestNumPyWeakOverflow(t *testing.T) {
 			t.Errorf("%s: warning %q, want none", what, r.Warning)
 		case c.warn != "" && !strings.Contains(r.Warning, c.warn):
 			t.Errorf("%s: warning %q, want %q", what, r.Warning, c.warn)
+		}
+	}
+}
+
+// TestNumPyLoopSearch pins the dtype NumPy's binary ufuncs pick for arrays
+// when an operand has an ml_dtypes type. Such a type is a legacy user dtype,
+// so the ufunc's type resolver hands it to PyUFunc_DefaultTypeResolver
+// (numpy/_core/src/umath/ufunc_type_resolution.c), whose
+// linear_search_type_resolver tries the loops registered for the operands'
+// user dtypes (ml_dtypes/_src/custom_float.h, RegisterFloatUFuncs: one
+// (T, T) → T loop per ufunc), then the builtin loops in order (??, bb, BB,
+// hh, HH, ii, II, ll, LL, qq, QQ, ee, ff, dd, …), taking the first that both
+// inputs cast to safely. ml_dtypes' RegisterFloatCasts registers safe casts
+// only from its types to float32, float64 and the complex types, and from
+// bool, int8 and uint8 to them. So float16 + bfloat16 runs the float32 loop
+// although numpy.promote_types(float16, bfloat16) raises; promote() keeps
+// promote_types' answer.
+func TestNumPyLoopSearch(t *testing.T) {
+	p := refsMust(t, "numpy")
+	const (
+		i8, i16, i32, i64, u16, u32, u64 = dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64, dtypes.U16, dtypes.U32, dtypes.U64
+		f16, bf16, f32, f64, e4, e5      = dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64, dtypes.F8E4M3, dtypes.F8E5M2
+	)
+	mineBinary(t, p, []mineBin{
+		{mineArr(f16), Add, mineArr(bf16), "f32", f32},
+		{mineArr(bf16), Mul, mineArr(f16), "f32", f32},
+		{mineArr(bf16), TrueDiv, mineArr(i16), "f32", f32},
+		{mineArr(u16), FloorDiv, mineArr(bf16), "f32", f32},
+		{mineArr(bf16), Sub, mineArr(i32), "f64", f64},
+		{mineArr(u32), Pow, mineArr(bf16), "f64", f64},
+		{mineArr(bf16), Mod, mineArr(i64), "f64", f64},
+		{mineArr(u64), Maximum, mineArr(bf16), "f64", f64},
+		{mineArr(e4), Add, mineArr(f16), "f32", f32},
+		{mineArr(e4), Add, mineArr(bf16), "f32", f32},
+		{mineArr(e4), Add, mineArr(e5), "f32", f32},
+		{mineArr(e5), Minimum, mineArr(bf16), "f32", f32},
+		{mineArr(e4), Add, mineArr(i16), "f32", f32},
+		{mineArr(i32), Add, mineArr(e4), "f64", f64},
+		{mineArr(f16), Lt, mineArr(bf16), "bool", f32},
+		{mineArr(f16), And, mineArr(bf16), "bool", dtypes.Bool},
+		{mineArr(bf16), BitAnd, mineArr(f16), "error@-1: needs int or bool", 0},
+		// Where promote_types answers, the loop search agrees (checked for
+		// every pair below); bf16 with int8 runs bfloat16's own loop.
+		{mineArr(bf16), Add, mineArr(i8), "bf16", bf16},
+		// promote() (Where), where, clip and @ keep promote_types' error.
+		{mineArr(f16), Where, mineArr(bf16), "error@-1: no common dtype", 0},
+		{mineArr(f16), Clip, mineArr(bf16), "error@-1: no common dtype", 0},
+		{mineArr(e4), Where, mineArr(e5), "error@-1: no common dtype", 0},
+	})
+	// For every pair with an ml_dtypes type where numpy.promote_types
+	// answers (refs/numpy.json "pairs"), the loop search finds the same
+	// dtype: the safe-cast table above agrees with the library's
+	// promotion.
+	for _, c := range refsTable(t, "numpy", "pairs") {
+		a, _ := refsDType(c.LHS)
+		b, _ := refsDType(c.RHS)
+		if c.Err != "" || !(numpyIsML(a) || numpyIsML(b)) {
+			continue
+		}
+		want, _ := refsDType(c.DType)
+		if got, ok := numpyLoopSearch(a, b); !ok || got != want {
+			t.Errorf("loop search for %s: %s, %v; promote_types gives %s", c.Key, got, ok, want)
 		}
 	}
 }

@@ -357,6 +357,13 @@ func refsAsZeroDim(name string) (Operand, bool) {
 // "" or what is wrong, which counts as a mismatch.
 func refsCheck(t testing.TB, report func(string, ...any), p Policy, file, table string, lhs, rhs refsMap, check func(refsCell, Result, error) string) refsTally {
 	t.Helper()
+	return refsCheckOp(t, report, p, Add, file, table, lhs, rhs, check)
+}
+
+// refsCheckOp is refsCheck for the operation op: Where for a table of
+// promote_types (NumPy's "pairs"), Add for one of a + b.
+func refsCheckOp(t testing.TB, report func(string, ...any), p Policy, op BinaryOp, file, table string, lhs, rhs refsMap, check func(refsCell, Result, error) string) refsTally {
+	t.Helper()
 	var tally refsTally
 	for _, c := range refsTable(t, file, table) {
 		x, ok1 := lhs(c.LHS)
@@ -364,7 +371,7 @@ func refsCheck(t testing.TB, report func(string, ...any), p Policy, file, table 
 		if !ok1 || !ok2 {
 			t.Fatalf("%s %s: cannot map operands of %s", file, table, c.Key)
 		}
-		r, err := p.Binary(Add, x, y)
+		r, err := p.Binary(op, x, y)
 		before := tally.Mismatches
 		refsExpect(&tally, report, p, file+" "+table, c, r, err)
 		if check != nil && tally.Mismatches == before {
