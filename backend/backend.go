@@ -179,9 +179,12 @@ type Node struct {
 	KeepDims bool    // reductions
 	CDiv     bool    // OpDiv on ints, OpFloorDiv, OpMod: truncate toward zero like C
 	// ZeroDivError makes integer division or remainder by zero fail with
-	// ErrDivideByZero; otherwise x/0 and x%0 give 0 for integers, as NumPy does.
+	// ErrDivideByZero; otherwise IntDiv says what x/0 and x%0 give.
 	ZeroDivError bool
-	Slices       []Slice // OpSlice
+	// IntDiv selects the integer division and remainder at a zero divisor
+	// and at MIN / -1 (see IntDiv's constants).
+	IntDiv IntDiv
+	Slices []Slice // OpSlice
 }
 
 // A Backend evaluates plans.
@@ -196,6 +199,25 @@ type Backend interface {
 	// Upload returns t (in CPU form) as this backend's own tensor.
 	Upload(t *Tensor) (*Tensor, error)
 }
+
+// An IntDiv selects how integer OpDiv, OpFloorDiv and OpMod behave where
+// arithmetic leaves them open: a zero divisor, and MIN / -1.
+type IntDiv uint8
+
+// The integer division rules (promote.IntDivRule's, for the backends).
+const (
+	// IntDivZero: x / 0 and x % 0 give 0; MIN / -1 gives MIN (NumPy).
+	IntDivZero IntDiv = iota
+	// IntDivJNP: jax.numpy on XLA. OpFloorDiv by 0: -1 for x == 0 and -2
+	// otherwise (signed), all ones (unsigned); OpMod by 0: 0.
+	IntDivJNP
+	// IntDivXLA: XLA's Div and Rem: x / 0 is all ones (-1 signed), x % 0
+	// is x; MIN / -1 is MIN, MIN % -1 is 0. Division truncates.
+	IntDivXLA
+	// IntDivNvMod: OpMod is anvil's nv_mod, rem(rem(x, y) + y, y) with
+	// XLA's Rem (wrapping); other ops as IntDivXLA.
+	IntDivNvMod
+)
 
 // ErrDivideByZero is returned for integer division or remainder by zero
 // when the Node asks for it (Node.ZeroDivError).

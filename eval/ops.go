@@ -185,6 +185,12 @@ var binaryOps = map[promote.BinaryOp]backend.Op{
 	promote.Shl: backend.OpShl, promote.Shr: backend.OpShr, promote.And: backend.OpAnd, promote.Or: backend.OpOr,
 }
 
+// intDivRules maps the policies' integer division rules to the backends'.
+var intDivRules = map[promote.IntDivRule]backend.IntDiv{
+	promote.IntDivNumPy: backend.IntDivZero, promote.IntDivJNP: backend.IntDivJNP,
+	promote.IntDivXLA: backend.IntDivXLA, promote.IntDivNvMod: backend.IntDivNvMod,
+}
+
 // binary compiles x op y. opSpan is the operator's position.
 func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
 	whole := span{x.start, y.end}
@@ -220,6 +226,7 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		Args:         []*backend.Node{asNode(x, res.Compute), asNode(y, res.Compute)},
 		CDiv:         res.CDiv,
 		ZeroDivError: res.ZeroDivError,
+		IntDiv:       intDivRules[res.IntDiv],
 	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false

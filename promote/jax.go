@@ -421,6 +421,18 @@ func (p jaxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 			return Result{}, Errorf(p.Name(), -1, "remainder does not support complex (%s)", d.FullName())
 		}
 		numeric("jnp." + map[BinaryOp]string{FloorDiv: "floor_divide", Mod: "remainder"}[op])
+		if r.Compute.IsInt() {
+			// jax/_src/numpy/ufuncs.py: floor_divide is lax.div (XLA: x / 0
+			// is -1, all ones unsigned) corrected by one where the signs
+			// differ and lax.rem (x % 0 is x) is not 0; remainder replaces a
+			// zero divisor by 1.
+			r.IntDiv = IntDivJNP
+			if op == FloorDiv {
+				r.Rule += "; integer x // 0 is XLA's -1 corrected by jnp.floor_divide: -2 for x != 0, -1 for 0, the maximum for unsigned"
+			} else {
+				r.Rule += "; integer x % 0 is 0 (jnp.remainder divides by 1 where the divisor is 0)"
+			}
+		}
 	case Compare:
 		r.Type = dtypes.Strong(dtypes.Bool)
 		r.Rule += "; the comparison is made in " + d.FullName() + " and gives a strong bool"

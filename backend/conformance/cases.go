@@ -257,6 +257,15 @@ func (c *checker) binary(t *testing.T) {
 					n := binary(op, a, b)
 					n.ZeroDivError = true
 					c.check(t, name+" by zero", n, exact)
+					// The libraries' own answers at a zero divisor and at
+					// MIN / -1 (jax.numpy, XLA, anvil's nv_mod).
+					for _, rule := range []backend.IntDiv{backend.IntDivJNP, backend.IntDivXLA, backend.IntDivNvMod} {
+						for _, cdiv := range []bool{false, true} {
+							n := binary(op, a, b)
+							n.CDiv, n.IntDiv = cdiv, rule
+							c.check(t, fmt.Sprintf("%s cdiv=%v intdiv=%d", name, cdiv, rule), n, exact)
+						}
+					}
 				}
 			default:
 				c.check(t, name, binary(op, a, b), opTol(op, d))

@@ -57,6 +57,7 @@ func intKernel[T integer](n *backend.Node) kfn {
 	case backend.OpMul:
 		return bin(mulL[T])
 	case backend.OpDiv, backend.OpFloorDiv:
+		rule := n.IntDiv
 		return binErr(func(d, a, b []T) error {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
@@ -65,10 +66,10 @@ func intKernel[T integer](n *backend.Node) kfn {
 					if zeroErr {
 						return backend.ErrDivideByZero
 					}
-					d[i] = 0
+					d[i] = intDivByZero(x, rule)
 					continue
 				}
-				q := x / y // Go gives MinInt / -1 = MinInt, as NumPy does
+				q := x / y // Go gives MinInt / -1 = MinInt, as NumPy and XLA do
 				if floor && x%y != 0 && (x < 0) != (y < 0) {
 					q--
 				}
@@ -77,6 +78,7 @@ func intKernel[T integer](n *backend.Node) kfn {
 			return nil
 		})
 	case backend.OpMod:
+		rule := n.IntDiv
 		return binErr(func(d, a, b []T) error {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
@@ -85,11 +87,18 @@ func intKernel[T integer](n *backend.Node) kfn {
 					if zeroErr {
 						return backend.ErrDivideByZero
 					}
-					d[i] = 0
+					if rule == backend.IntDivXLA || rule == backend.IntDivNvMod {
+						d[i] = x // XLA's Rem: x % 0 is x (and so is nv_mod's)
+					} else {
+						d[i] = 0
+					}
 					continue
 				}
-				r := x % y
-				if floor && r != 0 && (r < 0) != (y < 0) {
+				r := x % y // Go gives MinInt % -1 = 0, as NumPy and XLA do
+				switch {
+				case rule == backend.IntDivNvMod:
+					r = (r + y) % y // anvil's nv_mod, wrapping like XLA
+				case floor && r != 0 && (r < 0) != (y < 0):
 					r += y
 				}
 				d[i] = r
@@ -187,4 +196,23 @@ func intKernel[T integer](n *backend.Node) kfn {
 		return bin(orL[T])
 	}
 	return nil
+}
+
+// intDivByZero is x / 0 (or x // 0) under rule: 0 (NumPy); all ones, -1
+// when signed (XLA's Div); and jax.numpy's floor_divide, which corrects
+// XLA's quotient -1 to -2 when the signs of x and 0 differ and XLA's
+// remainder x % 0 = x is not 0 (so -2 for signed x != 0, -1 for 0, and the
+// maximum, all ones, for unsigned types, whose floor_divide is a bare
+// lax.div).
+func intDivByZero[T integer](x T, rule backend.IntDiv) T {
+	switch rule {
+	case backend.IntDivJNP:
+		if signed := ^T(0) < 0; signed && x != 0 {
+			return ^T(1)
+		}
+		return ^T(0)
+	case backend.IntDivXLA, backend.IntDivNvMod:
+		return ^T(0)
+	}
+	return 0
 }

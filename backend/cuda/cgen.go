@@ -50,7 +50,8 @@ type expr struct {
 	leaf  *leaf
 
 	cdiv, zeroErr bool
-	round         dtypes.DType // narrow dtype the result is rounded to, or Invalid
+	intDiv        backend.IntDiv // the RULE of ts_idiv and ts_imod
+	round         dtypes.DType   // narrow dtype the result is rounded to, or Invalid
 }
 
 // A source is a CUDA C++ translation unit being generated.
@@ -357,7 +358,7 @@ func (s *source) intOpC(e *expr, ct ctype, a []string) string {
 		if e.zeroErr {
 			f = flag()
 		}
-		return fmt.Sprintf("%s<%s, %v, %v>(%s, %s, %s)", fn, t, !e.cdiv, e.zeroErr, a[0], a[1], f)
+		return fmt.Sprintf("%s<%s, %v, %v, %d>(%s, %s, %s)", fn, t, !e.cdiv, e.zeroErr, e.intDiv, a[0], a[1], f)
 	case backend.OpPow:
 		s.h.add("ipow")
 		f := "(u32*)0"
