@@ -184,7 +184,13 @@ type Node struct {
 	// IntDiv selects the integer division and remainder at a zero divisor
 	// and at MIN / -1 (see IntDiv's constants).
 	IntDiv IntDiv
-	Slices []Slice // OpSlice
+	// XLAMinMax makes complex OpMax and OpMin pick as JAX's lowering does
+	// (the first operand when its real part, or at equal real parts its
+	// imaginary part, compares strictly; otherwise the second, so a NaN
+	// does not propagate) instead of NumPy's CGE/CLE (NaN propagates, ties
+	// keep the first operand).
+	XLAMinMax bool
+	Slices    []Slice // OpSlice
 }
 
 // A Backend evaluates plans.

@@ -669,7 +669,7 @@ func (c *compiler) reduce(op promote.UnaryOp, k *call) (*operand, error) {
 		return nil, c.promoteError(err, k.fnSpan, x)
 	}
 	c.warn(res.Warning)
-	if res.Compute.IsComplex() && (op == promote.ReduceMax || op == promote.ReduceMin || op == promote.ArgMax || op == promote.ArgMin) {
+	if res.Compute.IsComplex() && res.ComplexOrder == promote.ComplexUnordered && (op == promote.ReduceMax || op == promote.ReduceMin || op == promote.ArgMax || op == promote.ArgMin) {
 		return nil, c.errorf(k.fnSpan, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
 	}
 	all := len(axes) == 0

@@ -227,11 +227,12 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		CDiv:         res.CDiv,
 		ZeroDivError: res.ZeroDivError,
 		IntDiv:       intDivRules[res.IntDiv],
+		XLAMinMax:    res.ComplexOrder == promote.ComplexXLA,
 	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
 	}
-	if err := c.checkBinaryKinds(op, res.Compute, opSpan); err != nil {
+	if err := c.checkBinaryKinds(op, res.Compute, res.ComplexOrder, opSpan); err != nil {
 		return nil, err
 	}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
@@ -252,7 +253,7 @@ func formatDims0(s []int) string {
 
 // checkBinaryKinds refuses operations no backend defines for a dtype, in case
 // a policy let them through.
-func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, sp span) error {
+func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, order promote.ComplexOrder, sp span) error {
 	switch op.Class() {
 	case promote.Bitwise:
 		if !d.IsInt() && !d.IsBool() {
@@ -270,7 +271,7 @@ func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, sp span
 			return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
 		}
 	}
-	if (op == promote.Maximum || op == promote.Minimum) && d.IsComplex() {
+	if (op == promote.Maximum || op == promote.Minimum) && d.IsComplex() && order == promote.ComplexUnordered {
 		return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
 	}
 	return nil

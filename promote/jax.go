@@ -410,6 +410,11 @@ func (p jaxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 			return Result{}, Errorf(p.Name(), -1, "subtract does not accept dtype bool (lax.sub is not defined on booleans); use ^ or logical_xor")
 		case op == Pow:
 			numeric("jnp.power")
+		case d.IsComplex() && (op == Maximum || op == Minimum):
+			// jax/_src/interpreters/mlir.py _minmax_hlo: lexicographic by
+			// strict comparison; a NaN picks the other operand.
+			r.ComplexOrder = ComplexXLA
+			r.Rule += "; lax.max and lax.min order complex numbers lexicographically (real part, then imaginary)"
 		}
 	case Div:
 		if f := p.inexact(d); f != d {

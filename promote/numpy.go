@@ -312,10 +312,20 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 			return res(d, dtypes.F32, "mean of float16 is float16, computed with float32 intermediates")
 		}
 		return res(d, d, fmt.Sprintf("mean keeps %s", d.FullName()))
-	case Extreme:
-		return res(d, d, "the operand's dtype")
-	case ArgOp:
-		return res(dtypes.I64, d, fmt.Sprintf("%s gives an intp (int64) index", op))
+	case Extreme, ArgOp:
+		out, rule := d, "the operand's dtype"
+		if op.Class() == ArgOp {
+			out, rule = dtypes.I64, fmt.Sprintf("%s gives an intp (int64) index", op)
+		}
+		r, err := res(out, d, rule)
+		if d.IsComplex() {
+			// maximum.reduce runs the complex maximum loop (CGE); argmax is
+			// arraytypes.c.src's @fname@_argmax, lexicographic with the
+			// first NaN winning.
+			r.ComplexOrder = ComplexNumPy
+			r.Rule += "; complex numbers are ordered lexicographically (real part, then imaginary), and the first NaN wins"
+		}
+		return r, err
 	case BoolReduce:
 		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
 	}
@@ -329,6 +339,12 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 	d := t.DType
 	switch op.Class() {
 	case Arith:
+		if d.IsComplex() && (op == Maximum || op == Minimum) {
+			// numpy/_core/src/umath/loops.c.src, @TYPE@_maximum: CGE/CLE,
+			// lexicographic; a NaN part propagates.
+			r.ComplexOrder = ComplexNumPy
+			r.Rule += "; complex numbers are ordered lexicographically (real part, then imaginary), and a NaN propagates"
+		}
 		if d == dtypes.Bool {
 			switch op {
 			case Sub:

@@ -285,6 +285,10 @@ type Result struct {
 	// is an integer) where arithmetic leaves the answer open: a zero
 	// divisor, and the minimum integer divided by -1.
 	IntDiv IntDivRule
+	// ComplexOrder says whether and how maximum, minimum and the max,
+	// min, argmax and argmin reductions order complex operands;
+	// ComplexUnordered (the zero value) refuses them.
+	ComplexOrder ComplexOrder
 	// Rule names the rule that fired, in the policy's own terms, for
 	// explain(); e.g. "weak float meets known int: the known side takes the
 	// ambiguous float's dtype (anvil rule a)".
@@ -316,6 +320,26 @@ const (
 	// IntDivNvMod: anvil's %% (nv_mod): rem(rem(x, y) + y, y) with XLA's
 	// Rem, in the dtype's wrapping arithmetic.
 	IntDivNvMod
+)
+
+// A ComplexOrder names how a system orders complex numbers in maximum,
+// minimum and the max, min, argmax and argmin reductions.
+type ComplexOrder uint8
+
+// The complex orders.
+const (
+	// ComplexUnordered: complex operands are refused.
+	ComplexUnordered ComplexOrder = iota
+	// ComplexNumPy: lexicographic (real part, then imaginary), NumPy's
+	// CGE/CLE; an operand with a NaN part wins and propagates, ties keep
+	// the first operand.
+	ComplexNumPy
+	// ComplexXLA: lexicographic as JAX lowers lax.max and lax.min
+	// (jax/_src/interpreters/mlir.py _minmax_hlo): the first operand is
+	// kept when its real part compares strictly (or, at equal real parts,
+	// its imaginary part); otherwise the second, so a NaN is not
+	// propagated.
+	ComplexXLA
 )
 
 // A Host is the language whose literal arithmetic a policy folds with.

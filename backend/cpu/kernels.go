@@ -51,9 +51,13 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 			k = floatKernel[float64](n)
 		}
 	case ctC64:
-		k = complex64Kernel(o)
+		if k = complexMinMax[complex64](n); k == nil {
+			k = complex64Kernel(o)
+		}
 	case ctC128:
-		k = complex128Kernel(o)
+		if k = complexMinMax[complex128](n); k == nil {
+			k = complex128Kernel(o)
+		}
 	}
 	if k == nil {
 		return nil, dtypes.Invalid, unsupported(o, dt)

@@ -51,6 +51,7 @@ type expr struct {
 
 	cdiv, zeroErr bool
 	intDiv        backend.IntDiv // the RULE of ts_idiv and ts_imod
+	xlaMinMax     bool           // complex max and min as JAX lowers them
 	round         dtypes.DType   // narrow dtype the result is rounded to, or Invalid
 }
 
@@ -277,7 +278,7 @@ func (s *source) opC(e *expr, a []string) (string, error) {
 	case ct.isFloat():
 		x = s.floatOpC(e, ct, a)
 	default:
-		x = s.complexOpC(o, ct, a)
+		x = s.complexOpC(o, ct, a, e.xlaMinMax)
 	}
 	if x == "" {
 		return "", unsupported(o, dt)
@@ -460,7 +461,7 @@ func (s *source) floatOpC(e *expr, ct ctype, a []string) string {
 	return ""
 }
 
-func (s *source) complexOpC(o backend.Op, ct ctype, a []string) string {
+func (s *source) complexOpC(o backend.Op, ct ctype, a []string, xla bool) string {
 	t, f := ct.C(), ct.part()
 	nz := func(v string) string { return "(" + v + ".re != 0 || " + v + ".im != 0)" }
 	switch o {
@@ -493,6 +494,9 @@ func (s *source) complexOpC(o backend.Op, ct ctype, a []string) string {
 		return "(" + nz(a[0]) + " && " + nz(a[1]) + ")"
 	case backend.OpOr:
 		return "(" + nz(a[0]) + " || " + nz(a[1]) + ")"
+	case backend.OpMax, backend.OpMin:
+		s.h.add("cminmax")
+		return fmt.Sprintf("ts_cminmax<%s, %v, %v>(%s, %s)", f, o == backend.OpMax, xla, a[0], a[1])
 	}
 	return ""
 }

@@ -222,6 +222,29 @@ template <class T, bool FLOOR, bool ZERR, int RULE> DEV T ts_imod(T x, T y, u32*
 	return r;
 }
 `},
+	// Complex maximum and minimum (cpu complexkernels.go cKeep): NumPy's
+	// CGE/CLE (a NaN in a propagates, ties keep a), or with XLA JAX's
+	// lowering (a when it compares strictly, else b); and the argmax and
+	// argmin test (cBetter).
+	{name: "cminmax", deps: []string{"base"}, code: `template <class F, bool MAX, bool XLA> DEV cx<F> ts_cminmax(cx<F> a, cx<F> b) {
+	bool keep;
+	if (XLA) {
+		keep = (a.re == b.re) ? (MAX ? a.im > b.im : a.im < b.im) : (MAX ? a.re > b.re : a.re < b.re);
+	} else if (a.re != a.re || a.im != a.im) {
+		keep = true;
+	} else if (MAX) {
+		keep = (a.re > b.re && b.im == b.im) || (a.re == b.re && a.im >= b.im);
+	} else {
+		keep = (a.re < b.re && b.im == b.im) || (a.re == b.re && a.im <= b.im);
+	}
+	return keep ? a : b;
+}
+template <class F, bool MAX> DEV bool ts_cbetter(cx<F> v, cx<F> best) {
+	if (v.re != v.re || v.im != v.im) return true;
+	return MAX ? (v.re > best.re || (v.re == best.re && v.im > best.im))
+	           : (v.re < best.re || (v.re == best.re && v.im < best.im));
+}
+`},
 	// Integer powers by repeated squaring, wrapping; a negative exponent
 	// sets flag bit 2.
 	{name: "ipow", deps: []string{"base"}, code: `template <class T> DEV T ts_ipow(T x, T e, u32* flag) {
