@@ -16,8 +16,14 @@ import (
 // numpy.promote_types; a Python bool, int, float or complex is weak: it takes
 // the array's dtype when its kind is not higher (int8 + 1 is int8), else the
 // lowest dtype of its own kind that holds the array (int8 + 1.5 is float64,
-// float16 + 1j is complex64). Its value is then checked: a Python int must fit
-// the dtype it is converted to, and a float must not overflow it.
+// float16 + 1j is complex64). Its value is then converted to the loop's
+// dtype: a Python int must fit an integer dtype, while a value that
+// overflows a float or complex dtype becomes inf with NumPy's RuntimeWarning.
+//
+// Arrays of an ml_dtypes type meeting a dtype numpy.promote_types has no
+// answer for (float16 with bfloat16) still run a ufunc: NumPy searches the
+// ufunc's loops (numpyLoopSearch). promote() (Where) keeps promote_types'
+// error.
 //
 // This file also holds the value helpers (numpyIntFits, numpyOverflows, …)
 // that jax, numpy1, torch and array-api share.
