@@ -11,6 +11,7 @@ package backend
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -190,7 +191,12 @@ type Node struct {
 	// does not propagate) instead of NumPy's CGE/CLE (NaN propagates, ties
 	// keep the first operand).
 	XLAMinMax bool
-	Slices    []Slice // OpSlice
+	// WarnIntDiv makes integer OpFloorDiv and OpMod report NumPy's
+	// RuntimeWarnings (a *Warning from Run, with the result): "divide by
+	// zero encountered in floor_divide" (or "remainder") when a divisor is
+	// 0, "overflow encountered in floor_divide" for MIN // -1.
+	WarnIntDiv bool
+	Slices     []Slice // OpSlice
 }
 
 // A Backend evaluates plans.
@@ -224,6 +230,41 @@ const (
 	// XLA's Rem (wrapping); other ops as IntDivXLA.
 	IntDivNvMod
 )
+
+// The warning bits of an integer division (Node.WarnIntDiv).
+const (
+	WarnDivZeroFloorDivide uint32 = 1 << iota
+	WarnDivZeroRemainder
+	WarnOverflowFloorDivide
+)
+
+// A Warning is what Run returns, with its result, when the operations
+// completed but some reported RuntimeWarnings (NumPy's floating-point
+// status, as its ufuncs report it).
+type Warning struct {
+	Msgs []string
+}
+
+func (w *Warning) Error() string { return strings.Join(w.Msgs, "; ") }
+
+// IntDivWarning returns the *Warning for the warning bits (nil for none),
+// in NumPy's words.
+func IntDivWarning(bits uint32) error {
+	var w Warning
+	if bits&WarnDivZeroFloorDivide != 0 {
+		w.Msgs = append(w.Msgs, "RuntimeWarning: divide by zero encountered in floor_divide")
+	}
+	if bits&WarnOverflowFloorDivide != 0 {
+		w.Msgs = append(w.Msgs, "RuntimeWarning: overflow encountered in floor_divide")
+	}
+	if bits&WarnDivZeroRemainder != 0 {
+		w.Msgs = append(w.Msgs, "RuntimeWarning: divide by zero encountered in remainder")
+	}
+	if len(w.Msgs) == 0 {
+		return nil
+	}
+	return &w
+}
 
 // ErrDivideByZero is returned for integer division or remainder by zero
 // when the Node asks for it (Node.ZeroDivError).

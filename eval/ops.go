@@ -228,6 +228,7 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		ZeroDivError: res.ZeroDivError,
 		IntDiv:       intDivRules[res.IntDiv],
 		XLAMinMax:    res.ComplexOrder == promote.ComplexXLA,
+		WarnIntDiv:   res.WarnIntDiv,
 	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false

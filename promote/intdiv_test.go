@@ -15,8 +15,8 @@ import (
 //     (numpy/_core/src/umath/loops_arithmetic.dispatch: floor_divide's
 //     set_float_status(overflow, divbyzero) after a zero divisor gives 0,
 //     MIN // -1 gives MIN with an overflow warning; loops_modulo.dispatch:
-//     remainder by zero gives 0 with the same divide-by-zero warning). (tensorsh gives the values; it does not yet report
-//     these data-dependent warnings.)
+//     remainder by zero gives 0 with the same divide-by-zero warning):
+//     IntDivNumPy with WarnIntDiv; the backends report the warnings.
 //   - jax, jax64: jax/_src/numpy/ufuncs.py floor_divide on XLA's Div
 //     (xla/service/elemental_ir_emitter.cc: "X / 0 == -1, INT_SMIN /s -1 =
 //     INT_SMIN") plus its sign correction; remainder swaps a zero divisor
@@ -66,6 +66,10 @@ func TestIntDivRules(t *testing.T) {
 		if err != nil {
 			t.Errorf("%s: %s %s %s: %v", c.policy, c.d, c.op, c.d, err)
 			continue
+		}
+		warn := (c.policy == "numpy" || c.policy == "numpy1") && c.d.IsInt()
+		if r.WarnIntDiv != warn {
+			t.Errorf("%s: %s %s %s: WarnIntDiv %v, want %v", c.policy, c.d, c.op, c.d, r.WarnIntDiv, warn)
 		}
 		if r.IntDiv != c.rule || r.ZeroDivError != c.err || r.CDiv != c.cdiv {
 			t.Errorf("%s: %s %s %s: IntDiv %d ZeroDivError %v CDiv %v; want %d %v %v", c.policy, c.d, c.op, c.d, r.IntDiv, r.ZeroDivError, r.CDiv, c.rule, c.err, c.cdiv)

@@ -373,6 +373,12 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 			r.Type.DType, r.Compute = dtypes.I8, dtypes.I8
 			r.Rule += fmt.Sprintf("; %s has no bool loop, so bools compute in int8", op)
 		}
+		if r.Compute.IsInt() {
+			// loops_arithmetic / loops_modulo: a zero divisor gives 0 and
+			// sets the divide-by-zero status, MIN // -1 the overflow one.
+			r.WarnIntDiv = true
+			r.Rule += "; an integer divisor of 0 gives 0 with a RuntimeWarning"
+		}
 	case Compare:
 		r.Type.DType = dtypes.Bool
 		r.Rule += "; the comparison is made in " + d.FullName() + " and gives bool"

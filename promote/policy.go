@@ -285,6 +285,11 @@ type Result struct {
 	// is an integer) where arithmetic leaves the answer open: a zero
 	// divisor, and the minimum integer divided by -1.
 	IntDiv IntDivRule
+	// WarnIntDiv reports that integer // and % warn as NumPy's loops do
+	// ("divide by zero encountered in floor_divide" or "remainder", and
+	// "overflow encountered in floor_divide" for MIN // -1); the operation
+	// still gives IntDiv's values.
+	WarnIntDiv bool
 	// ComplexOrder says whether and how maximum, minimum and the max,
 	// min, argmax and argmin reductions order complex operands;
 	// ComplexUnordered (the zero value) refuses them.

@@ -259,6 +259,12 @@ func (c *checker) binary(t *testing.T) {
 					c.check(t, name+" by zero", n, exact)
 					// The libraries' own answers at a zero divisor and at
 					// MIN / -1 (jax.numpy, XLA, anvil's nv_mod).
+					if op != backend.OpDiv {
+						// NumPy's divide-by-zero and overflow warnings.
+						n := binary(op, a, b)
+						n.WarnIntDiv = true
+						c.check(t, name+" warns", n, exact)
+					}
 					for _, rule := range []backend.IntDiv{backend.IntDivJNP, backend.IntDivXLA, backend.IntDivNvMod} {
 						for _, cdiv := range []bool{false, true} {
 							n := binary(op, a, b)

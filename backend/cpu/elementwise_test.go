@@ -627,3 +627,43 @@ func TestIntegerDivisionRules(t *testing.T) {
 		t.Errorf("jnp u64 // 0: %v, want all ones", got)
 	}
 }
+
+// TestIntegerDivisionWarnings pins NumPy's RuntimeWarnings of integer
+// floor_divide and remainder (Node.WarnIntDiv): a zero divisor gives 0 and
+// "divide by zero encountered in floor_divide" (or "remainder"); MIN // -1
+// gives MIN and "overflow encountered in floor_divide", MIN % -1 is 0 with
+// no warning (numpy/_core/src/umath/loops_arithmetic.dispatch and
+// loops_modulo.dispatch set the floating-point status the ufunc reports).
+// Run returns the result with a *backend.Warning.
+func TestIntegerDivisionWarnings(t *testing.T) {
+	for _, c := range []struct {
+		op   backend.Op
+		dt   dtypes.DType
+		a, b []float64
+		want []float64
+		msgs string // the *backend.Warning's text, "" for none
+	}{
+		{backend.OpFloorDiv, dtypes.I32, []float64{7, -7}, []float64{0, 2}, []float64{0, -4}, "RuntimeWarning: divide by zero encountered in floor_divide"},
+		{backend.OpMod, dtypes.U8, []float64{7, 5}, []float64{0, 3}, []float64{0, 2}, "RuntimeWarning: divide by zero encountered in remainder"},
+		{backend.OpFloorDiv, dtypes.I8, []float64{-128, 0}, []float64{-1, 0}, []float64{-128, 0}, "RuntimeWarning: divide by zero encountered in floor_divide; RuntimeWarning: overflow encountered in floor_divide"},
+		{backend.OpMod, dtypes.I8, []float64{-128}, []float64{-1}, []float64{0}, ""},
+		{backend.OpFloorDiv, dtypes.I16, []float64{7}, []float64{2}, []float64{3}, ""},
+	} {
+		shape := []int{len(c.a)}
+		n := nb(c.op, in(mk(c.dt, shape, c.a...)), in(mk(c.dt, shape, c.b...)))
+		n.WarnIntDiv = true
+		res, err := New().Run(context.Background(), n)
+		var w *backend.Warning
+		switch {
+		case c.msgs == "" && err != nil:
+			t.Errorf("%v %v %v %v: error %v, want none", c.a, c.op, c.b, c.dt, err)
+			continue
+		case c.msgs != "" && (!errors.As(err, &w) || w.Error() != c.msgs):
+			t.Errorf("%v %v %v %v: error %v, want the warning %q", c.a, c.op, c.b, c.dt, err, c.msgs)
+			continue
+		}
+		if res == nil || !sameAll(vals(res), c.want) {
+			t.Errorf("%v %v %v %v: result %v, want %v", c.a, c.op, c.b, c.dt, res, c.want)
+		}
+	}
+}

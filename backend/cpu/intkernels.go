@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
 )
@@ -215,4 +216,60 @@ func intDivByZero[T integer](x T, rule backend.IntDiv) T {
 		return ^T(0)
 	}
 	return 0
+}
+
+// warnIntDiv wraps the integer OpFloorDiv or OpMod kernel k so that the
+// run records NumPy's warnings (Node.WarnIntDiv): a zero divisor, and for
+// floor division MIN // -1.
+func (r *runner) warnIntDiv(k kfn, o backend.Op) kfn {
+	return func(d any, a []any) error {
+		if err := k(d, a); err != nil {
+			return err
+		}
+		var bits uint32
+		switch x := a[0].(type) {
+		case []int8:
+			bits = intDivWarnBits(x, a[1].([]int8), len(d.([]int8)), o)
+		case []int16:
+			bits = intDivWarnBits(x, a[1].([]int16), len(d.([]int16)), o)
+		case []int32:
+			bits = intDivWarnBits(x, a[1].([]int32), len(d.([]int32)), o)
+		case []int64:
+			bits = intDivWarnBits(x, a[1].([]int64), len(d.([]int64)), o)
+		case []uint8:
+			bits = intDivWarnBits(x, a[1].([]uint8), len(d.([]uint8)), o)
+		case []uint16:
+			bits = intDivWarnBits(x, a[1].([]uint16), len(d.([]uint16)), o)
+		case []uint32:
+			bits = intDivWarnBits(x, a[1].([]uint32), len(d.([]uint32)), o)
+		case []uint64:
+			bits = intDivWarnBits(x, a[1].([]uint64), len(d.([]uint64)), o)
+		}
+		if bits != 0 {
+			r.warn.Or(bits)
+		}
+		return nil
+	}
+}
+
+// intDivWarnBits returns the warning bits of x // y (or x % y) over the
+// first n elements: NumPy warns for a zero divisor ("divide by zero
+// encountered in floor_divide", or "remainder") and for MIN // -1
+// ("overflow encountered in floor_divide"; MIN % -1 is 0 without one).
+func intDivWarnBits[T integer](x, y []T, n int, o backend.Op) uint32 {
+	x, y = x[:n], y[:n]
+	var bits uint32
+	signed := ^T(0) < 0
+	minT := T(1) << (unsafe.Sizeof(T(0))*8 - 1)
+	for i, v := range y {
+		switch {
+		case v == 0 && o == backend.OpMod:
+			bits |= backend.WarnDivZeroRemainder
+		case v == 0:
+			bits |= backend.WarnDivZeroFloorDivide
+		case signed && o == backend.OpFloorDiv && v == ^T(0) && x[i] == minT:
+			bits |= backend.WarnOverflowFloorDivide
+		}
+	}
+	return bits
 }

@@ -52,6 +52,7 @@ type expr struct {
 	cdiv, zeroErr bool
 	intDiv        backend.IntDiv // the RULE of ts_idiv and ts_imod
 	xlaMinMax     bool           // complex max and min as JAX lowers them
+	warnIntDiv    bool           // report NumPy's integer division warnings
 	round         dtypes.DType   // narrow dtype the result is rounded to, or Invalid
 }
 
@@ -355,11 +356,14 @@ func (s *source) intOpC(e *expr, ct ctype, a []string) string {
 		if e.op == backend.OpMod {
 			fn = "ts_imod"
 		}
-		f := "(u32*)0"
-		if e.zeroErr {
-			f = flag()
+		f, mode := "(u32*)0", 0
+		switch {
+		case e.zeroErr:
+			f, mode = flag(), 1
+		case e.warnIntDiv && e.op != backend.OpDiv:
+			f, mode = flag(), 2
 		}
-		return fmt.Sprintf("%s<%s, %v, %v, %d>(%s, %s, %s)", fn, t, !e.cdiv, e.zeroErr, e.intDiv, a[0], a[1], f)
+		return fmt.Sprintf("%s<%s, %v, %d, %d>(%s, %s, %s)", fn, t, !e.cdiv, mode, e.intDiv, a[0], a[1], f)
 	case backend.OpPow:
 		s.h.add("ipow")
 		f := "(u32*)0"

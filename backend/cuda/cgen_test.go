@@ -129,6 +129,8 @@ func TestGoldenSources(t *testing.T) {
 	jnpDiv.IntDiv = backend.IntDivJNP
 	nvMod := nb(backend.OpMod, zeros(dtypes.U8, 8), zeros(dtypes.U8, 8))
 	nvMod.IntDiv = backend.IntDivNvMod
+	warnDiv := nb(backend.OpFloorDiv, zeros(dtypes.I16, 8), zeros(dtypes.I16, 8))
+	warnDiv.WarnIntDiv = true
 	cmax := nb(backend.OpMax, zeros(dtypes.C64, 8), zeros(dtypes.C64, 8))
 	cmax.XLAMinMax = true
 	cases := []struct {
@@ -140,6 +142,7 @@ func TestGoldenSources(t *testing.T) {
 		{"floordiv_i32_zerodiv", div},
 		{"floordiv_i8_jnp", jnpDiv},
 		{"mod_u8_nvmod", nvMod},
+		{"floordiv_i16_warn", warnDiv},
 		{"max_c64_xla", cmax},
 		{"min_c128_numpy", nb(backend.OpMin, zeros(dtypes.C128, 8), zeros(dtypes.C128, 8))},
 		{"argmax_c128", reduction(backend.OpArgMax, dtypes.I64, zeros(dtypes.C128, 1<<17))},

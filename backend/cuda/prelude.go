@@ -202,19 +202,27 @@ DEV u64 ts_cvttu64(double x) {
 `},
 	// Integer division and remainder (intkernels.go): floor or C
 	// semantics, x/0 = x%0 = 0 (flag bit 1 with ZERR), MIN/-1 = MIN.
-	{name: "idiv", deps: []string{"base"}, code: `template <class T, bool FLOOR, bool ZERR, int RULE> DEV T ts_idiv(T x, T y, u32* flag) {
+	{name: "idiv", deps: []string{"base"}, code: `template <class T, bool FLOOR, int ZERR, int RULE> DEV T ts_idiv(T x, T y, u32* flag) {
 	if (y == 0) {
-		if (ZERR) atomicOr(flag, 1u);
+		if (ZERR == 1) atomicOr(flag, 1u);
+		if (ZERR == 2) atomicOr(flag, 4u);
 		if (RULE == 1 && (T)-1 < (T)0 && x != 0) return (T)~(T)1;
 		return RULE >= 1 ? (T)~(T)0 : (T)0;
 	}
-	if ((T)-1 < (T)0 && y == (T)-1) return (T)(0ull - (u64)x);
+	if ((T)-1 < (T)0 && y == (T)-1) {
+		if (ZERR == 2 && FLOOR && x != 0 && (T)(0ull - (u64)x) == x) atomicOr(flag, 16u);
+		return (T)(0ull - (u64)x);
+	}
 	T q = (T)(x / y);
 	if (FLOOR && (T)(x % y) != 0 && ((x < 0) != (y < 0))) q--;
 	return q;
 }
-template <class T, bool FLOOR, bool ZERR, int RULE> DEV T ts_imod(T x, T y, u32* flag) {
-	if (y == 0) { if (ZERR) atomicOr(flag, 1u); return RULE >= 2 ? x : (T)0; }
+template <class T, bool FLOOR, int ZERR, int RULE> DEV T ts_imod(T x, T y, u32* flag) {
+	if (y == 0) {
+		if (ZERR == 1) atomicOr(flag, 1u);
+		if (ZERR == 2) atomicOr(flag, 8u);
+		return RULE >= 2 ? x : (T)0;
+	}
 	if ((T)-1 < (T)0 && y == (T)-1) return 0;
 	T r = (T)(x % y);
 	if (RULE == 3) return (T)((T)((u64)r + (u64)y) % y);

@@ -565,7 +565,7 @@ func (g *redGen) mean(b *strings.Builder) {
 	switch {
 	case ct.isInt():
 		g.s.h.add("idiv")
-		fmt.Fprintf(b, "\t\tacc = ts_idiv<%s, false, false, 0>(acc, (%s)%s, (u32*)0);\n", ct.C(), ct.C(), l)
+		fmt.Fprintf(b, "\t\tacc = ts_idiv<%s, false, 0, 0>(acc, (%s)%s, (u32*)0);\n", ct.C(), ct.C(), l)
 	case ct.isFloat():
 		fmt.Fprintf(b, "\t\tacc = acc / (%s)%s;\n", ct.C(), l)
 		g.roundAcc(b, "\t\t")
