@@ -185,6 +185,18 @@ var binaryOps = map[promote.BinaryOp]backend.Op{
 	promote.Shl: backend.OpShl, promote.Shr: backend.OpShr, promote.And: backend.OpAnd, promote.Or: backend.OpOr,
 }
 
+// literalVia returns o, a literal Python int, rounded first to the float
+// format res.IntVia when the policy converts ints to its inexact Compute
+// dtype that way (NumPy: through float64); other operands unchanged.
+func literalVia(o *operand, res promote.Result) *operand {
+	if o.kind != LiteralValue || o.lit.Kind != promote.IntScalar || !res.IntVia.IsInexact() || !res.Compute.IsInexact() {
+		return o
+	}
+	m := *o
+	m.lit = promote.FloatValue(roundInt(o.lit.Int, uint(res.IntVia.MantissaBits())))
+	return &m
+}
+
 // intDivRules maps the policies' integer division rules to the backends'.
 var intDivRules = map[promote.IntDivRule]backend.IntDiv{
 	promote.IntDivNumPy: backend.IntDivZero, promote.IntDivJNP: backend.IntDivJNP,
@@ -223,7 +235,7 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	}
 	n := &backend.Node{
 		Op: binaryOps[op], DType: res.Type.DType, Shape: shape,
-		Args:         []*backend.Node{asNode(x, res.Compute), asNode(y, res.Compute)},
+		Args:         []*backend.Node{asNode(literalVia(x, res), res.Compute), asNode(literalVia(y, res), res.Compute)},
 		CDiv:         res.CDiv,
 		ZeroDivError: res.ZeroDivError,
 		IntDiv:       intDivRules[res.IntDiv],

@@ -162,6 +162,17 @@ func numpyCheckWeak(op BinaryOp, r Result, w numpyArg) (Result, error) {
 		r.Rule += fmt.Sprintf("; NumPy 2 compares the out-of-bounds Python int %s exactly (computed in %s)", w.v.Int, r.Compute.FullName())
 		return r, nil
 	}
+	if w.v.Kind == IntScalar && r.Compute.IsInexact() {
+		// FLOAT_setitem and the other NumPy float setitems convert a
+		// Python int with MyPyFloat_AsDouble (float(int), correctly
+		// rounded) and then cast: two roundings. ml_dtypes' setitem
+		// (CastToCustomFloat) takes PyLong_AsLong, then
+		// static_cast<float>, then T.
+		r.IntVia = dtypes.F64
+		if numpyIsML(r.Compute) {
+			r.IntVia = dtypes.F32
+		}
+	}
 	if numpyCastOverflows(*w.v, r.Compute) {
 		r.Warning = fmt.Sprintf("RuntimeWarning: overflow encountered in cast (the Python %s %s %s in %s)", w.v.Kind, w.v, numpyOverflowWord(*w.v), r.Compute.FullName())
 		r.Rule += fmt.Sprintf("; the Python %s overflows %s: it becomes inf with a RuntimeWarning (NEP 50 converts the scalar to the loop's dtype like a cast)", w.v.Kind, r.Compute.FullName())

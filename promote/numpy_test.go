@@ -355,3 +355,34 @@ func TestNumPyLoopSearch(t *testing.T) {
 		}
 	}
 }
+
+// TestNumPyIntVia pins how NumPy 2 converts a weak Python int to a float
+// loop: FLOAT_setitem, HALF_setitem and the complex setitems
+// (numpy/_core/src/multiarray/arraytypes.c.src) take MyPyFloat_AsDouble,
+// float(int) rounded to nearest, and then cast: two roundings (so
+// float32 + (2**60 + 2**36 + 1) is 2**60, not the 2**60 + 2**37 of one
+// rounding). ml_dtypes' setitem (ml_dtypes/_src/floats.cc,
+// CastToCustomFloat) takes PyLong_AsLong, static_cast<float>, then the
+// type: through float32.
+func TestNumPyIntVia(t *testing.T) {
+	p := refsMust(t, "numpy")
+	for _, c := range []struct {
+		x    Operand
+		y    Operand
+		want dtypes.DType
+	}{
+		{mineArr(dtypes.F32), mineLit(p, 3), dtypes.F64},
+		{mineArr(dtypes.F16), mineLit(p, 3), dtypes.F64},
+		{mineArr(dtypes.C64), mineLit(p, 3), dtypes.F64},
+		{mineArr(dtypes.BF16), mineLit(p, 3), dtypes.F32},
+		{mineArr(dtypes.F8E4M3), mineLit(p, 3), dtypes.F32},
+		{mineArr(dtypes.I32), mineLit(p, 3), dtypes.Invalid},
+		{mineArr(dtypes.F32), mineLit(p, 1.5), dtypes.Invalid},
+		{mineArr(dtypes.F32), mineArr(dtypes.F32), dtypes.Invalid},
+	} {
+		r, err := p.Binary(Add, c.x, c.y)
+		if err != nil || r.IntVia != c.want {
+			t.Errorf("numpy: %s + %s: IntVia %s, %v; want %s", mineOperandString(c.x), mineOperandString(c.y), r.IntVia, err, c.want)
+		}
+	}
+}

@@ -290,6 +290,12 @@ type Result struct {
 	// "overflow encountered in floor_divide" for MIN // -1); the operation
 	// still gives IntDiv's values.
 	WarnIntDiv bool
+	// IntVia, when valid, is the float format a literal Python int is
+	// rounded to first when it is converted to an inexact Compute dtype:
+	// float64 for NumPy (its setitem takes float(int), PyNumber_Float),
+	// float32 for ml_dtypes (static_cast<float> of the int64). Otherwise
+	// the int is rounded once, directly, to Compute.
+	IntVia dtypes.DType
 	// ComplexOrder says whether and how maximum, minimum and the max,
 	// min, argmax and argmin reductions order complex operands;
 	// ComplexUnordered (the zero value) refuses them.
