@@ -11,6 +11,7 @@ package backend
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -181,9 +182,23 @@ type Node struct {
 	KeepDims bool    // reductions
 	CDiv     bool    // OpDiv on ints, OpFloorDiv, OpMod: truncate toward zero like C
 	// ZeroDivError makes integer division or remainder by zero fail with
-	// ErrDivideByZero; otherwise x/0 and x%0 give 0 for integers, as NumPy does.
+	// ErrDivideByZero; otherwise IntDiv says what x/0 and x%0 give.
 	ZeroDivError bool
-	Slices       []Slice // OpSlice
+	// IntDiv selects the integer division and remainder at a zero divisor
+	// and at MIN / -1 (see IntDiv's constants).
+	IntDiv IntDiv
+	// XLAMinMax makes complex OpMax and OpMin pick as JAX's lowering does
+	// (the first operand when its real part, or at equal real parts its
+	// imaginary part, compares strictly; otherwise the second, so a NaN
+	// does not propagate) instead of NumPy's CGE/CLE (NaN propagates, ties
+	// keep the first operand).
+	XLAMinMax bool
+	// WarnIntDiv makes integer OpFloorDiv and OpMod report NumPy's
+	// RuntimeWarnings (a *Warning from Run, with the result): "divide by
+	// zero encountered in floor_divide" (or "remainder") when a divisor is
+	// 0, "overflow encountered in floor_divide" for MIN // -1.
+	WarnIntDiv bool
+	Slices     []Slice // OpSlice
 }
 
 // A Backend evaluates plans.
@@ -197,6 +212,60 @@ type Backend interface {
 	Fetch(t *Tensor) (*Tensor, error)
 	// Upload returns t (in CPU form) as this backend's own tensor.
 	Upload(t *Tensor) (*Tensor, error)
+}
+
+// An IntDiv selects how integer OpDiv, OpFloorDiv and OpMod behave where
+// arithmetic leaves them open: a zero divisor, and MIN / -1.
+type IntDiv uint8
+
+// The integer division rules (promote.IntDivRule's, for the backends).
+const (
+	// IntDivZero: x / 0 and x % 0 give 0; MIN / -1 gives MIN (NumPy).
+	IntDivZero IntDiv = iota
+	// IntDivJNP: jax.numpy on XLA. OpFloorDiv by 0: -1 for x == 0 and -2
+	// otherwise (signed), all ones (unsigned); OpMod by 0: 0.
+	IntDivJNP
+	// IntDivXLA: XLA's Div and Rem: x / 0 is all ones (-1 signed), x % 0
+	// is x; MIN / -1 is MIN, MIN % -1 is 0. Division truncates.
+	IntDivXLA
+	// IntDivNvMod: OpMod is anvil's nv_mod, rem(rem(x, y) + y, y) with
+	// XLA's Rem (wrapping); other ops as IntDivXLA.
+	IntDivNvMod
+)
+
+// The warning bits of an integer division (Node.WarnIntDiv).
+const (
+	WarnDivZeroFloorDivide uint32 = 1 << iota
+	WarnDivZeroRemainder
+	WarnOverflowFloorDivide
+)
+
+// A Warning is what Run returns, with its result, when the operations
+// completed but some reported RuntimeWarnings (NumPy's floating-point
+// status, as its ufuncs report it).
+type Warning struct {
+	Msgs []string
+}
+
+func (w *Warning) Error() string { return strings.Join(w.Msgs, "; ") }
+
+// IntDivWarning returns the *Warning for the warning bits (nil for none),
+// in NumPy's words.
+func IntDivWarning(bits uint32) error {
+	var w Warning
+	if bits&WarnDivZeroFloorDivide != 0 {
+		w.Msgs = append(w.Msgs, "RuntimeWarning: divide by zero encountered in floor_divide")
+	}
+	if bits&WarnOverflowFloorDivide != 0 {
+		w.Msgs = append(w.Msgs, "RuntimeWarning: overflow encountered in floor_divide")
+	}
+	if bits&WarnDivZeroRemainder != 0 {
+		w.Msgs = append(w.Msgs, "RuntimeWarning: divide by zero encountered in remainder")
+	}
+	if len(w.Msgs) == 0 {
+		return nil
+	}
+	return &w
 }
 
 // ErrDivideByZero is returned for integer division or remainder by zero

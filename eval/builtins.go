@@ -687,8 +687,8 @@ func (c *compiler) reduce(op promote.UnaryOp, k *call) (*operand, error) {
 		return nil, c.promoteError(err, k.fnSpan, x)
 	}
 	c.warn(res.Warning)
-	if res.Compute.IsComplex() && (op == promote.ReduceMax || op == promote.ReduceMin || op == promote.ArgMax || op == promote.ArgMin) {
-		return nil, c.errorf(k.fnSpan, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
+	if res.Compute.IsComplex() && res.ComplexOrder == promote.ComplexUnordered && (op == promote.ReduceMax || op == promote.ReduceMin || op == promote.ArgMax || op == promote.ArgMin) {
+		return nil, c.errorf(k.fnSpan, "TypeError", "%s: %s of complex values is not supported (tensorsh orders complex reductions only as NumPy does)", c.policy.Name(), op)
 	}
 	all := len(axes) == 0
 	if all {

@@ -121,6 +121,18 @@ func (c *compiler) requireNumeric(o *operand, what string) error {
 	return c.errorf(o.span(), "TypeError", "%s: not a number", what)
 }
 
+// requireOperand is requireNumeric for operand o of a binary operation
+// with other, except that a literal the policy cannot type on its own (a
+// Python int beyond int64 under numpy) is left to the policy's Binary when
+// it meets a tensor and the policy types literals from the operation
+// (promote.ContextLiterals).
+func (c *compiler) requireOperand(o, other *operand, what string) error {
+	if _, ok := c.policy.(promote.ContextLiterals); ok && o.kind == LiteralValue && o.litErr != nil && other.kind == TensorValue {
+		return nil
+	}
+	return c.requireNumeric(o, what)
+}
+
 // inputNode returns a plan leaf for a materialised tensor.
 func inputNode(t *backend.Tensor) *backend.Node {
 	return &backend.Node{Op: backend.OpInput, DType: t.DType, Shape: t.Shape, Tensor: t}
@@ -184,16 +196,34 @@ var binaryOps = map[promote.BinaryOp]backend.Op{
 	promote.Shl: backend.OpShl, promote.Shr: backend.OpShr, promote.And: backend.OpAnd, promote.Or: backend.OpOr,
 }
 
+// literalVia returns o, a literal Python int, rounded first to the float
+// format res.IntVia when the policy converts ints to its inexact Compute
+// dtype that way (NumPy: through float64); other operands unchanged.
+func literalVia(o *operand, res promote.Result) *operand {
+	if o.kind != LiteralValue || o.lit.Kind != promote.IntScalar || !res.IntVia.IsInexact() || !res.Compute.IsInexact() {
+		return o
+	}
+	m := *o
+	m.lit = promote.FloatValue(roundInt(o.lit.Int, uint(res.IntVia.MantissaBits())))
+	return &m
+}
+
+// intDivRules maps the policies' integer division rules to the backends'.
+var intDivRules = map[promote.IntDivRule]backend.IntDiv{
+	promote.IntDivNumPy: backend.IntDivZero, promote.IntDivJNP: backend.IntDivJNP,
+	promote.IntDivXLA: backend.IntDivXLA, promote.IntDivNvMod: backend.IntDivNvMod,
+}
+
 // binary compiles x op y. opSpan is the operator's position.
 func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
 	whole := span{x.start, y.end}
 	if x.kind == LiteralValue && y.kind == LiteralValue && op != promote.MatMul {
 		return c.foldBinary(op, x, y, opSpan)
 	}
-	if err := c.requireNumeric(x, "operand of "+op.String()); err != nil {
+	if err := c.requireOperand(x, y, "operand of "+op.String()); err != nil {
 		return nil, err
 	}
-	if err := c.requireNumeric(y, "operand of "+op.String()); err != nil {
+	if err := c.requireOperand(y, x, "operand of "+op.String()); err != nil {
 		return nil, err
 	}
 	if err := c.known(x); err != nil {
@@ -216,9 +246,12 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	}
 	n := &backend.Node{
 		Op: binaryOps[op], DType: res.Type.DType, Shape: shape,
-		Args:         []*backend.Node{asNode(x, res.Compute), asNode(y, res.Compute)},
+		Args:         []*backend.Node{asNode(literalVia(x, res), res.Compute), asNode(literalVia(y, res), res.Compute)},
 		CDiv:         res.CDiv,
 		ZeroDivError: res.ZeroDivError,
+		IntDiv:       intDivRules[res.IntDiv],
+		XLAMinMax:    res.ComplexOrder == promote.ComplexXLA,
+		WarnIntDiv:   res.WarnIntDiv,
 	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
@@ -231,7 +264,7 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		n.Args = []*backend.Node{asNode(x, dtypes.U8), asNode(y, dtypes.U8)}
 		n = castNode(n, res.Type.DType)
 	}
-	if err := c.checkBinaryKinds(op, res.Compute, opSpan); err != nil {
+	if err := c.checkBinaryKinds(op, res.Compute, res.ComplexOrder, opSpan); err != nil {
 		return nil, err
 	}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
@@ -252,7 +285,7 @@ func formatDims0(s []int) string {
 
 // checkBinaryKinds refuses operations no backend defines for a dtype, in case
 // a policy let them through.
-func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, sp span) error {
+func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, order promote.ComplexOrder, sp span) error {
 	switch op.Class() {
 	case promote.Bitwise:
 		if !d.IsInt() && !d.IsBool() {
@@ -270,7 +303,7 @@ func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, sp span
 			return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
 		}
 	}
-	if (op == promote.Maximum || op == promote.Minimum) && d.IsComplex() {
+	if (op == promote.Maximum || op == promote.Minimum) && d.IsComplex() && order == promote.ComplexUnordered {
 		return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
 	}
 	return nil

@@ -12,6 +12,7 @@ package eval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -254,7 +255,16 @@ func (s *Session) run(ctx context.Context, n *backend.Node) (*backend.Tensor, er
 	if n.Op == backend.OpInput {
 		return n.Tensor, nil
 	}
-	return s.backend.Run(ctx, n)
+	t, err := s.backend.Run(ctx, n)
+	var w *backend.Warning
+	if errors.As(err, &w) && t != nil {
+		// The operations completed and warned (NumPy's RuntimeWarnings).
+		for _, m := range w.Msgs {
+			s.warn(m)
+		}
+		err = nil
+	}
+	return t, err
 }
 
 // fetch returns the CPU form of a value's tensor.

@@ -233,7 +233,11 @@ func (p anvilPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		r.Rule = rule + "; the comparison's bool is ambiguous iff the promoted pair is"
 	case op == TrueDiv && d.IsInt():
 		r.CDiv = true
-		r.Rule = rule + "; / divides in the promoted integer dtype, truncating (stablehlo.divide)"
+		r.IntDiv = IntDivXLA
+		r.Rule = rule + "; / divides in the promoted integer dtype, truncating (stablehlo.divide: x / 0 is -1, all ones unsigned)"
+	case op == Mod && d.IsInt():
+		r.IntDiv = IntDivNvMod
+		r.Rule = rule + "; % is nv_mod, remainder(remainder(x, y) + y, y) on stablehlo.remainder (x % 0 is x; the sum wraps)"
 	case op == Mod:
 		r.Rule = rule + "; % is a floored remainder (R's %%)"
 	case op == MatMul:

@@ -434,6 +434,11 @@ func (p jaxPolicy) apply(op BinaryOp, t dtypes.Type, rule string) (Result, error
 			return Result{}, Errorf(p.Name(), -1, "subtract does not accept dtype bool (lax.sub is not defined on booleans); use ^ or logical_xor")
 		case op == Pow:
 			numeric("jnp.power")
+		case d.IsComplex() && (op == Maximum || op == Minimum):
+			// jax/_src/interpreters/mlir.py _minmax_hlo: lexicographic by
+			// strict comparison; a NaN picks the other operand.
+			r.ComplexOrder = ComplexXLA
+			r.Rule += "; lax.max and lax.min order complex numbers lexicographically (real part, then imaginary)"
 		}
 	case Div:
 		if f := p.inexact(d); f != d {
@@ -445,6 +450,18 @@ func (p jaxPolicy) apply(op BinaryOp, t dtypes.Type, rule string) (Result, error
 			return Result{}, Errorf(p.Name(), -1, "remainder does not support complex (%s)", d.FullName())
 		}
 		numeric("jnp." + map[BinaryOp]string{FloorDiv: "floor_divide", Mod: "remainder"}[op])
+		if r.Compute.IsInt() {
+			// jax/_src/numpy/ufuncs.py: floor_divide is lax.div (XLA: x / 0
+			// is -1, all ones unsigned) corrected by one where the signs
+			// differ and lax.rem (x % 0 is x) is not 0; remainder replaces a
+			// zero divisor by 1.
+			r.IntDiv = IntDivJNP
+			if op == FloorDiv {
+				r.Rule += "; integer x // 0 is XLA's -1 corrected by jnp.floor_divide: -2 for x != 0, -1 for 0, the maximum for unsigned"
+			} else {
+				r.Rule += "; integer x % 0 is 0 (jnp.remainder divides by 1 where the divisor is 0)"
+			}
+		}
 	case Compare:
 		r.Type = dtypes.Strong(dtypes.Bool)
 		r.Rule += "; the comparison is made in " + d.FullName() + " and gives a strong bool"

@@ -16,8 +16,14 @@ import (
 // numpy.promote_types; a Python bool, int, float or complex is weak: it takes
 // the array's dtype when its kind is not higher (int8 + 1 is int8), else the
 // lowest dtype of its own kind that holds the array (int8 + 1.5 is float64,
-// float16 + 1j is complex64). Its value is then checked: a Python int must fit
-// the dtype it is converted to, and a float must not overflow it.
+// float16 + 1j is complex64). Its value is then converted to the loop's
+// dtype: a Python int must fit an integer dtype, while a value that
+// overflows a float or complex dtype becomes inf with NumPy's RuntimeWarning.
+//
+// Arrays of an ml_dtypes type meeting a dtype numpy.promote_types has no
+// answer for (float16 with bfloat16) still run a ufunc: NumPy searches the
+// ufunc's loops (numpyLoopSearch). promote() (Where) keeps promote_types'
+// error.
 //
 // This file also holds the value helpers (numpyIntFits, numpyOverflows, …)
 // that jax, numpy1, torch and array-api share.
@@ -27,6 +33,19 @@ func init() {
 }
 
 type numpyPolicy struct{}
+
+// A ContextLiterals policy types a literal that its Literal refuses on its
+// own from the operation the literal meets: front ends pass such a literal
+// meeting a tensor to Binary, which decides. NumPy 2 does (NEP 50): a Python
+// int beyond int64 and uint64 meeting a float array is converted to the
+// array's dtype (f32(1) + 2**200 is float32 inf).
+type ContextLiterals interface {
+	Policy
+	TypesLiteralsInContext()
+}
+
+// TypesLiteralsInContext marks numpy as a ContextLiterals policy.
+func (numpyPolicy) TypesLiteralsInContext() {}
 
 var numpyDTypes = []dtypes.DType{
 	dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64,
@@ -76,13 +95,20 @@ func (p numpyPolicy) Convert(v Scalar, d dtypes.DType) error {
 }
 
 func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
-	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyPyDType)
+	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyOperandPyDType)
 	if err != nil {
 		return Result{}, err
 	}
-	b, err := numpyArgOf("numpy", numpyDTypes, 1, y, numpyPyDType)
+	b, err := numpyArgOf("numpy", numpyDTypes, 1, y, numpyOperandPyDType)
 	if err != nil {
 		return Result{}, err
+	}
+	for _, o := range []numpyArg{a, b} {
+		if o.lit && o.v != nil && o.v.Kind == IntScalar && a.weak == b.weak {
+			if _, ok := numpyPyDType(*o.v); !ok {
+				return Result{}, Errorf("numpy", o.idx, "Python int %s is too large for any NumPy integer dtype (np.asarray would make an object array)", o.v)
+			}
+		}
 	}
 	if a.weak != b.weak {
 		// NEP 50: a Python scalar meets an array.
@@ -98,11 +124,17 @@ func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return numpyCheckWeak(op, r, w)
 	}
 	d, ok := numpyPromote(a.d, b.d)
+	rule := fmt.Sprintf("numpy.promote_types(%s, %s) is %s", a.d.FullName(), b.d.FullName(), d.FullName())
 	if !ok {
-		return Result{}, numpyNoCommon("numpy", a.d, b.d)
+		if !numpySearchesLoops(op) || a.weak {
+			return Result{}, numpyNoCommon("numpy", a.d, b.d)
+		}
+		if d, ok = numpyLoopSearch(a.d, b.d); !ok {
+			return Result{}, numpyNoCommon("numpy", a.d, b.d)
+		}
+		rule = fmt.Sprintf("numpy.promote_types(%s, %s) has no answer, so the ufunc searches its loops for the first one both operands cast to safely: %s (ml_dtypes registers safe casts from its types only to float32, float64, complex64 and complex128)", a.d.FullName(), b.d.FullName(), d.FullName())
 	}
 	t := dtypes.Strong(d)
-	rule := fmt.Sprintf("numpy.promote_types(%s, %s) is %s", a.d.FullName(), b.d.FullName(), d.FullName())
 	if a.weak {
 		t = dtypes.Weak(d)
 		rule = "both operands are Python scalars: Python arithmetic, and the result stays a weak Python scalar"
@@ -130,7 +162,21 @@ func numpyCheckWeak(op BinaryOp, r Result, w numpyArg) (Result, error) {
 		r.Rule += fmt.Sprintf("; NumPy 2 compares the out-of-bounds Python int %s exactly (computed in %s)", w.v.Int, r.Compute.FullName())
 		return r, nil
 	}
-	if msg := numpyValueFits(*w.v, r.Compute); msg != "" {
+	if w.v.Kind == IntScalar && r.Compute.IsInexact() {
+		// FLOAT_setitem and the other NumPy float setitems convert a
+		// Python int with MyPyFloat_AsDouble (float(int), correctly
+		// rounded) and then cast: two roundings. ml_dtypes' setitem
+		// (CastToCustomFloat) takes PyLong_AsLong, then
+		// static_cast<float>, then T.
+		r.IntVia = dtypes.F64
+		if numpyIsML(r.Compute) {
+			r.IntVia = dtypes.F32
+		}
+	}
+	if numpyCastOverflows(*w.v, r.Compute) {
+		r.Warning = fmt.Sprintf("RuntimeWarning: overflow encountered in cast (the Python %s %s %s in %s)", w.v.Kind, w.v, numpyOverflowWord(*w.v), r.Compute.FullName())
+		r.Rule += fmt.Sprintf("; the Python %s overflows %s: it becomes inf with a RuntimeWarning (NEP 50 converts the scalar to the loop's dtype like a cast)", w.v.Kind, r.Compute.FullName())
+	} else if msg := numpyValueFits(*w.v, r.Compute); msg != "" {
 		return Result{}, Errorf("numpy", w.idx, "%s (NEP 50: a Python %s must fit the array's dtype)", msg, w.v.Kind)
 	}
 	if err := numpyNegativePower("numpy", op, r, w); err != nil {
@@ -149,6 +195,55 @@ func numpyNegativePower(p string, op BinaryOp, r Result, exp numpyArg) error {
 		return Errorf(p, 1, "integers to negative integer powers are not allowed (%s ** %s)", r.Compute.FullName(), exp.v)
 	}
 	return nil
+}
+
+// numpyOperandPyDType is numpyPyDType for an operand of a binary operation
+// under NumPy 2: a Python int beyond int64 and uint64 is still a weak int
+// there (NEP 50's abstract Python int), converted to the dtype of the loop
+// (numpy/_core/src/multiarray/abstractdtypes.c, npy_update_operand_for_scalar
+// writes the Python scalar into a 0-d array of the loop's dtype). Its
+// stand-in dtype int64 only matters for its kind; numpyCheckWeak checks the
+// value against the loop's dtype.
+func numpyOperandPyDType(v Scalar) (dtypes.DType, bool) {
+	if d, ok := numpyPyDType(v); ok {
+		return d, true
+	}
+	return dtypes.I64, true
+}
+
+// numpyCastOverflows reports whether NumPy 2 converts the weak Python scalar
+// v to float or complex dtype d with an overflow to infinity: the scalar is
+// written into the loop's dtype (npy_update_operand_for_scalar →
+// PyArray_SETITEM: a Python int through PyLong_AsDouble, then a C cast), and
+// the cast's floating-point overflow flag is reported as
+// "RuntimeWarning: overflow encountered in cast" (PyUFunc_GiveFloatingpointErrors
+// with "cast"). The value becomes ±inf; the operation goes on. ml_dtypes'
+// types convert Python ints through int64 instead and never warn.
+func numpyCastOverflows(v Scalar, d dtypes.DType) bool {
+	if !d.IsInexact() || numpyIsML(d) {
+		return false
+	}
+	switch v.Kind {
+	case IntScalar:
+		f, ok := numpyIntToFloat(v.Int)
+		return ok && numpyOverflows(f, d)
+	case FloatScalar:
+		return numpyOverflows(v.Float, d)
+	case ComplexScalar:
+		return d.IsComplex() && (numpyOverflows(real(v.Complex), d) || numpyOverflows(imag(v.Complex), d))
+	}
+	return false
+}
+
+// numpyOverflowWord says what an overflowing scalar becomes.
+func numpyOverflowWord(v Scalar) string {
+	switch {
+	case v.Kind == ComplexScalar:
+		return "overflows to infinity"
+	case v.Kind == IntScalar && v.Int.Sign() < 0, v.Kind == FloatScalar && v.Float < 0:
+		return "becomes -inf"
+	}
+	return "becomes inf"
 }
 
 // numpyWidenForCompare returns a dtype in which d's values and v compare
@@ -238,10 +333,20 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 			return res(d, dtypes.F32, "mean of float16 is float16, computed with float32 intermediates")
 		}
 		return res(d, d, fmt.Sprintf("mean keeps %s", d.FullName()))
-	case Extreme:
-		return res(d, d, "the operand's dtype")
-	case ArgOp:
-		return res(dtypes.I64, d, fmt.Sprintf("%s gives an intp (int64) index", op))
+	case Extreme, ArgOp:
+		out, rule := d, "the operand's dtype"
+		if op.Class() == ArgOp {
+			out, rule = dtypes.I64, fmt.Sprintf("%s gives an intp (int64) index", op)
+		}
+		r, err := res(out, d, rule)
+		if d.IsComplex() {
+			// maximum.reduce runs the complex maximum loop (CGE); argmax is
+			// arraytypes.c.src's @fname@_argmax, lexicographic with the
+			// first NaN winning.
+			r.ComplexOrder = ComplexNumPy
+			r.Rule += "; complex numbers are ordered lexicographically (real part, then imaginary), and the first NaN wins"
+		}
+		return r, err
 	case BoolReduce:
 		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
 	}
@@ -255,6 +360,12 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 	d := t.DType
 	switch op.Class() {
 	case Arith:
+		if d.IsComplex() && (op == Maximum || op == Minimum) {
+			// numpy/_core/src/umath/loops.c.src, @TYPE@_maximum: CGE/CLE,
+			// lexicographic; a NaN part propagates.
+			r.ComplexOrder = ComplexNumPy
+			r.Rule += "; complex numbers are ordered lexicographically (real part, then imaginary), and a NaN propagates"
+		}
 		if d == dtypes.Bool {
 			switch op {
 			case Sub:
@@ -276,6 +387,12 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 		if d == dtypes.Bool {
 			r.Type.DType, r.Compute = dtypes.I8, dtypes.I8
 			r.Rule += fmt.Sprintf("; %s has no bool loop, so bools compute in int8", op)
+		}
+		if r.Compute.IsInt() {
+			// loops_arithmetic / loops_modulo: a zero divisor gives 0 and
+			// sets the divide-by-zero status, MIN // -1 the overflow one.
+			r.WarnIntDiv = true
+			r.Rule += "; an integer divisor of 0 gives 0 with a RuntimeWarning"
 		}
 	case Compare:
 		r.Type.DType = dtypes.Bool
@@ -356,6 +473,69 @@ func numpyPromote(a, b dtypes.DType) (dtypes.DType, bool) {
 }
 
 func numpyIsML(d dtypes.DType) bool { return d == dtypes.BF16 || d.IsFloat8() }
+
+// numpySearchesLoops reports whether op is a ufunc call whose loop NumPy
+// finds by its legacy linear search when an operand has an ml_dtypes type:
+// the elementwise arithmetic, comparison and logical ufuncs. where, clip
+// and matmul keep numpy.promote_types' answer (and its error).
+func numpySearchesLoops(op BinaryOp) bool {
+	switch op {
+	case Where, Clip, MatMul:
+		return false
+	}
+	return true
+}
+
+// numpyLoopOrder is the order of the builtin loops of NumPy's binary ufuncs
+// (np.add.types: ??, bb, BB, hh, HH, ii, II, ll, LL, qq, QQ, ee, ff, dd, gg,
+// FF, DD, GG), over tensorsh's dtypes.
+var numpyLoopOrder = []dtypes.DType{
+	dtypes.Bool, dtypes.I8, dtypes.U8, dtypes.I16, dtypes.U16, dtypes.I32, dtypes.U32,
+	dtypes.I64, dtypes.U64, dtypes.F16, dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128,
+}
+
+// numpyLoopSearch is the loop dtype NumPy's ufuncs pick for arrays of
+// dtypes a and b when an operand has an ml_dtypes type (a legacy user
+// dtype). numpy/_core/src/umath/ufunc_type_resolution.c: the type resolver
+// sends custom dtypes to PyUFunc_DefaultTypeResolver, whose
+// linear_search_type_resolver tries first the loops registered for the
+// operands' user dtypes, in operand order (ml_dtypes' RegisterFloatUFuncs
+// registers one (T, T) loop per ufunc), then the builtin loops in order,
+// and takes the first loop that every input casts to safely. It reports
+// false when no loop fits.
+func numpyLoopSearch(a, b dtypes.DType) (dtypes.DType, bool) {
+	for _, d := range []dtypes.DType{a, b} {
+		if numpyIsML(d) && numpySafeCast(a, d) && numpySafeCast(b, d) {
+			return d, true
+		}
+	}
+	for _, d := range numpyLoopOrder {
+		if numpySafeCast(a, d) && numpySafeCast(b, d) {
+			return d, true
+		}
+	}
+	return dtypes.Invalid, false
+}
+
+// numpySafeCast is np.can_cast(from, to, "safe") over NumPy 2's dtypes and
+// ml_dtypes' types. ml_dtypes (ml_dtypes/_src/custom_float.h,
+// RegisterFloatCasts) registers safe casts from each of its types to
+// float32, float64, complex64 and complex128, and from bool, int8 and uint8
+// to it; its casts between its own types and to or from other builtin
+// dtypes are registered as casts only (PyArray_RegisterCastFunc), which
+// NumPy counts as unsafe. Builtin dtypes cast safely where
+// numpy.promote_types gives the target.
+func numpySafeCast(from, to dtypes.DType) bool {
+	switch {
+	case from == to:
+		return true
+	case numpyIsML(from):
+		return to == dtypes.F32 || to == dtypes.F64 || to.IsComplex()
+	case numpyIsML(to):
+		return from == dtypes.Bool || from == dtypes.I8 || from == dtypes.U8
+	}
+	return numpyClassic(from, to) == to
+}
 
 // numpyMLPromote holds ml_dtypes' promotion rules for its type ml with d:
 // it absorbs bool, int8 and uint8, gives way to float32 and wider, and

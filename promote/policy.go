@@ -278,8 +278,28 @@ type Result struct {
 	// truncate toward zero like C, instead of flooring like Python.
 	CDiv bool
 	// ZeroDivError reports that integer division or remainder by zero is an
-	// error in this system (PyTorch raises); otherwise it gives 0 (NumPy).
+	// error in this system (PyTorch raises); otherwise IntDiv says what it
+	// gives.
 	ZeroDivError bool
+	// IntDiv is how the system computes integer //, % (and / when Compute
+	// is an integer) where arithmetic leaves the answer open: a zero
+	// divisor, and the minimum integer divided by -1.
+	IntDiv IntDivRule
+	// WarnIntDiv reports that integer // and % warn as NumPy's loops do
+	// ("divide by zero encountered in floor_divide" or "remainder", and
+	// "overflow encountered in floor_divide" for MIN // -1); the operation
+	// still gives IntDiv's values.
+	WarnIntDiv bool
+	// IntVia, when valid, is the float format a literal Python int is
+	// rounded to first when it is converted to an inexact Compute dtype:
+	// float64 for NumPy (its setitem takes float(int), PyNumber_Float),
+	// float32 for ml_dtypes (static_cast<float> of the int64). Otherwise
+	// the int is rounded once, directly, to Compute.
+	IntVia dtypes.DType
+	// ComplexOrder says whether and how maximum, minimum and the max,
+	// min, argmax and argmin reductions order complex operands;
+	// ComplexUnordered (the zero value) refuses them.
+	ComplexOrder ComplexOrder
 	// Rule names the rule that fired, in the policy's own terms, for
 	// explain(); e.g. "weak float meets known int: the known side takes the
 	// ambiguous float's dtype (anvil rule a)".
@@ -288,6 +308,50 @@ type Result struct {
 	// truncating a 64-bit dtype). The operation still succeeds.
 	Warning string
 }
+
+// An IntDivRule names how a system's integer division and remainder
+// behave at a zero divisor and at MIN // -1.
+type IntDivRule uint8
+
+// The integer division rules.
+const (
+	// IntDivNumPy: x // 0 and x % 0 give 0 (NumPy's loops, which warn
+	// "divide by zero encountered in floor_divide"); MIN // -1 wraps to
+	// MIN and MIN % -1 is 0.
+	IntDivNumPy IntDivRule = iota
+	// IntDivJNP: jax.numpy's floor_divide and remainder built on XLA's
+	// Div and Rem (x / 0 is -1, all ones unsigned; x % 0 is x): signed
+	// x // 0 is -2 for x != 0 and -1 for 0, unsigned x // 0 is the
+	// maximum; x % 0 is 0 (jnp.remainder divides by 1 instead of 0).
+	IntDivJNP
+	// IntDivXLA: XLA's Div and Rem themselves (stablehlo.divide and
+	// remainder): truncating; x / 0 is -1 (all ones unsigned), x % 0 is x;
+	// MIN / -1 is MIN and MIN % -1 is 0.
+	IntDivXLA
+	// IntDivNvMod: anvil's %% (nv_mod): rem(rem(x, y) + y, y) with XLA's
+	// Rem, in the dtype's wrapping arithmetic.
+	IntDivNvMod
+)
+
+// A ComplexOrder names how a system orders complex numbers in maximum,
+// minimum and the max, min, argmax and argmin reductions.
+type ComplexOrder uint8
+
+// The complex orders.
+const (
+	// ComplexUnordered: complex operands are refused.
+	ComplexUnordered ComplexOrder = iota
+	// ComplexNumPy: lexicographic (real part, then imaginary), NumPy's
+	// CGE/CLE; an operand with a NaN part wins and propagates, ties keep
+	// the first operand.
+	ComplexNumPy
+	// ComplexXLA: lexicographic as JAX lowers lax.max and lax.min
+	// (jax/_src/interpreters/mlir.py _minmax_hlo): the first operand is
+	// kept when its real part compares strictly (or, at equal real parts,
+	// its imaginary part); otherwise the second, so a NaN is not
+	// propagated.
+	ComplexXLA
+)
 
 // A Host is the language whose literal arithmetic a policy folds with.
 type Host uint8

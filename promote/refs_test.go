@@ -202,8 +202,10 @@ func (t *refsTally) Add(u refsTally) {
 
 // refsExpect compares Binary's answer (r, err) under policy p with cell c
 // and reports a mismatch through report. An error cell must be an error: a
-// *Error naming p. A "complex32" cell is PyTorch's ComplexHalf, tensorsh's
-// c32. The result's weakness is compared when the cell gives it.
+// *Error naming p; a "RuntimeWarning: …" cell (the reference turns warnings
+// into errors) must be a result carrying that warning. A "complex32" cell
+// is PyTorch's ComplexHalf, tensorsh's c32. The result's weakness is
+// compared when the cell gives it.
 func refsExpect(tally *refsTally, report func(string, ...any), p Policy, what string, c refsCell, r Result, err error) {
 	tally.Checked++
 	bad := func(format string, args ...any) {
@@ -218,6 +220,12 @@ func refsExpect(tally *refsTally, report func(string, ...any), p Policy, what st
 		}
 	}
 	switch {
+	case strings.HasPrefix(c.Err, "RuntimeWarning:"):
+		// The reference was made with warnings as errors: the library
+		// warns and goes on, and so must the policy, with the same warning.
+		if err != nil || !strings.Contains(r.Warning, c.Err) {
+			bad("got %s, %v (warning %q); want a result with the warning %q", r.Type, err, r.Warning, c.Err)
+		}
 	case c.Err != "":
 		if err == nil {
 			bad("got %s, want an error (%s)", r.Type, c.Err)
@@ -345,6 +353,13 @@ func refsAsZeroDim(name string) (Operand, bool) {
 // "" or what is wrong, which counts as a mismatch.
 func refsCheck(t testing.TB, report func(string, ...any), p Policy, file, table string, lhs, rhs refsMap, check func(refsCell, Result, error) string) refsTally {
 	t.Helper()
+	return refsCheckOp(t, report, p, Add, file, table, lhs, rhs, check)
+}
+
+// refsCheckOp is refsCheck for the operation op: Where for a table of
+// promote_types (NumPy's "pairs"), Add for one of a + b.
+func refsCheckOp(t testing.TB, report func(string, ...any), p Policy, op BinaryOp, file, table string, lhs, rhs refsMap, check func(refsCell, Result, error) string) refsTally {
+	t.Helper()
 	var tally refsTally
 	for _, c := range refsTable(t, file, table) {
 		x, ok1 := lhs(c.LHS)
@@ -352,7 +367,7 @@ func refsCheck(t testing.TB, report func(string, ...any), p Policy, file, table 
 		if !ok1 || !ok2 {
 			t.Fatalf("%s %s: cannot map operands of %s", file, table, c.Key)
 		}
-		r, err := p.Binary(Add, x, y)
+		r, err := p.Binary(op, x, y)
 		before := tally.Mismatches
 		refsExpect(&tally, report, p, file+" "+table, c, r, err)
 		if check != nil && tally.Mismatches == before {

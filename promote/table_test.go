@@ -58,7 +58,8 @@ func TestTableHeaders(t *testing.T) {
 func refsName(ty dtypes.Type) string { return ty.DType.FullName() }
 
 // TestTableAgainstRefs checks tables against the libraries themselves:
-// dtype × dtype cells against the pair tables, dtype × literal cells
+// dtype × dtype cells of the promote table (Where) against the pair tables,
+// dtype × literal cells of the + table
 // against array + Python scalar (the sample literals 1, 1.5, 1j, True are
 // values the references have).
 func TestTableAgainstRefs(t *testing.T) {
@@ -73,6 +74,14 @@ func TestTableAgainstRefs(t *testing.T) {
 	} {
 		p := mustLookup(t, tc.policy)
 		tb := NewTable(p, Add)
+		// The pair tables are the libraries' promote_types: tensorsh's
+		// promote(a, b), the Where table. (NumPy's ufuncs search their
+		// loops where promote_types fails for ml_dtypes' types, so a + b
+		// may answer where promote_types raises.)
+		pairs := NewTable(p, Where)
+		if len(pairs.Headers) != len(tb.Headers) {
+			t.Fatalf("%s: the Where and Add tables have different headers", tc.policy)
+		}
 		at := map[string]Cell{}
 		notes := map[string]bool{}
 		for i, r := range tb.Headers {
@@ -83,11 +92,11 @@ func TestTableAgainstRefs(t *testing.T) {
 				if r.IsLiteral() {
 					continue
 				}
-				key := refsName(r.Type) + "," + refsName(c.Type)
 				if c.IsLiteral() {
-					key = refsName(r.Type) + "," + literalKey[c.Literal.Kind]
+					at[refsName(r.Type)+","+literalKey[c.Literal.Kind]] = tb.Cells[i][j]
+				} else {
+					at[refsName(r.Type)+","+refsName(c.Type)] = pairs.Cells[i][j]
 				}
-				at[key] = tb.Cells[i][j]
 			}
 		}
 		check := func(table string, literal bool) {

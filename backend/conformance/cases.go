@@ -258,7 +258,28 @@ func (c *checker) binary(t *testing.T) {
 					n := binary(op, a, b)
 					n.ZeroDivError = true
 					c.check(t, name+" by zero", n, exact)
+					// The libraries' own answers at a zero divisor and at
+					// MIN / -1 (jax.numpy, XLA, anvil's nv_mod).
+					if op != backend.OpDiv {
+						// NumPy's divide-by-zero and overflow warnings.
+						n := binary(op, a, b)
+						n.WarnIntDiv = true
+						c.check(t, name+" warns", n, exact)
+					}
+					for _, rule := range []backend.IntDiv{backend.IntDivJNP, backend.IntDivXLA, backend.IntDivNvMod} {
+						for _, cdiv := range []bool{false, true} {
+							n := binary(op, a, b)
+							n.CDiv, n.IntDiv = cdiv, rule
+							c.check(t, fmt.Sprintf("%s cdiv=%v intdiv=%d", name, cdiv, rule), n, exact)
+						}
+					}
 				}
+			case (op == backend.OpMax || op == backend.OpMin) && d.IsComplex():
+				// NumPy's lexicographic order, and JAX's lowering.
+				c.check(t, name, binary(op, a, b), exact)
+				n := binary(op, a, b)
+				n.XLAMinMax = true
+				c.check(t, name+" xla", n, exact)
 			default:
 				c.check(t, name, binary(op, a, b), opTol(op, d))
 			}
@@ -516,6 +537,18 @@ func (c *checker) reduce(t *testing.T) {
 		s[size/2] = float32(math.NaN())
 		for _, op := range []backend.Op{backend.OpArgMax, backend.OpArgMin, backend.OpReduceMax, backend.OpReduceMin} {
 			c.check(t, fmt.Sprintf("%v with NaN, %d", op, size), reduceNode(op, reduceDType(op, dtypes.F32), input(v), redCase{shape: v.Shape}), exact)
+		}
+	}
+	// Complex NaNs (in either part) and ties of the real part, for the
+	// lexicographic max, min, argmax and argmin.
+	for _, size := range []int{10, 50000} {
+		v := randomTensor(rng, dtypes.C128, []int{size}, false)
+		s := v.Data.([]complex128)
+		s[size/4] = complex(real(s[size/5]), imag(s[size/5])+1)
+		s[size/3] = complex(1, math.NaN())
+		s[size/2] = complex(math.NaN(), 0)
+		for _, op := range []backend.Op{backend.OpArgMax, backend.OpArgMin, backend.OpReduceMax, backend.OpReduceMin} {
+			c.check(t, fmt.Sprintf("%v complex with NaN, %d", op, size), reduceNode(op, reduceDType(op, dtypes.C128), input(v), redCase{shape: v.Shape}), exact)
 		}
 	}
 	// Signed zeros: max and min keep the first of equal elements.

@@ -12,7 +12,9 @@
 // and payload (hardware differs in the NaN it produces). When the CPU
 // backend refuses a plan, the backend must refuse it too, with the same
 // message unless the CPU's message is an internal one ("cpu: …"), and
-// errors.Is must agree on backend.ErrDivideByZero.
+// errors.Is must agree on backend.ErrDivideByZero. A run that warns
+// (*backend.Warning, Node.WarnIntDiv) must warn alike and give the same
+// result.
 //
 // A backend's test calls Run:
 //
@@ -170,6 +172,16 @@ func (c *checker) check(t *testing.T, name string, n *backend.Node, tl tol) {
 		t.Fatalf("%s: preparing inputs: %v", name, err)
 	}
 	got, gerr := c.b.Run(context.Background(), dn)
+	var ww, gw *backend.Warning
+	wWarn, gWarn := errors.As(werr, &ww), errors.As(gerr, &gw)
+	if wWarn || gWarn {
+		// Both must warn alike, with their results.
+		if ww == nil || gw == nil || want == nil || got == nil || ww.Error() != gw.Error() {
+			t.Errorf("%s: warnings differ: %s: %v; cpu: %v", name, c.b.Name(), gerr, werr)
+			return
+		}
+		werr, gerr = nil, nil
+	}
 	if werr != nil || gerr != nil {
 		c.sameError(t, name, werr, gerr)
 		return

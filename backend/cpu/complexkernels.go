@@ -318,3 +318,61 @@ func caddAlpha(d, a, b []complex64, alpha float32) {
 		d[i] = a[i] + p
 	}
 }
+
+// cKeep reports whether complex maximum (isMax) or minimum keeps its first
+// operand a = ar+ai·i rather than b. NumPy (numpy/_core/src/umath/loops.c.src,
+// @TYPE@_maximum and _minimum) keeps a when a part of a is NaN or CGE(a, b)
+// (CLE for minimum) holds, where CGE(a, b) is (ar > br && neither imaginary
+// part is NaN) || (ar == br && ai >= bi): lexicographic, a NaN propagates
+// and ties keep a. JAX (xla: jax/_src/interpreters/mlir.py _minmax_hlo)
+// keeps a when ar > br, or ai > bi at ar == br (< for minimum): a NaN
+// compares false, so b is taken.
+func cKeep(ar, ai, br, bi float64, isMax, xla bool) bool {
+	if xla {
+		if ar == br {
+			return isMax && ai > bi || !isMax && ai < bi
+		}
+		return isMax && ar > br || !isMax && ar < br
+	}
+	if ar != ar || ai != ai {
+		return true
+	}
+	if isMax {
+		return ar > br && bi == bi || ar == br && ai >= bi
+	}
+	return ar < br && bi == bi || ar == br && ai <= bi
+}
+
+// cBetter reports whether v replaces best in complex argmax (isMax) or
+// argmin: NumPy's @fname@_argmax and _argmin (numpy/_core/src/multiarray/
+// arraytypes.c.src) take v when it is lexicographically greater (smaller)
+// or has a NaN part, and stop at the first NaN.
+func cBetter(vr, vi, br, bi float64, isMax bool) bool {
+	if vr != vr || vi != vi {
+		return true
+	}
+	if isMax {
+		return vr > br || vr == br && vi > bi
+	}
+	return vr < br || vr == br && vi < bi
+}
+
+// complexMinMax returns the kernel of complex OpMax or OpMin (see cKeep),
+// or nil for other operations.
+func complexMinMax[T complex64 | complex128](n *backend.Node) kfn {
+	if n.Op != backend.OpMax && n.Op != backend.OpMin {
+		return nil
+	}
+	isMax, xla := n.Op == backend.OpMax, n.XLAMinMax
+	return bin(func(d, a, b []T) {
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			x, y := complex128(a[i]), complex128(b[i])
+			if cKeep(real(x), imag(x), real(y), imag(y), isMax, xla) {
+				d[i] = a[i]
+			} else {
+				d[i] = b[i]
+			}
+		}
+	})
+}

@@ -92,7 +92,10 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 	if err != nil {
 		return nil, err
 	}
-	return r.tensor(v)
+	if res, err = r.tensor(v); err != nil {
+		return nil, err
+	}
+	return res, backend.IntDivWarning(r.warn.Load())
 }
 
 // A runner holds the state of one Run.
@@ -101,6 +104,7 @@ type runner struct {
 	b    *Backend
 	refs map[*backend.Node]int   // how many parents use each node
 	memo map[*backend.Node]*view // evaluated nodes used more than once
+	warn atomic.Uint32           // backend.Warn… bits (Node.WarnIntDiv)
 }
 
 // count fills r.refs and checks the plan's structure.

@@ -84,9 +84,13 @@
 // and remainder follow NumPy's npy_divmod (Python semantics: the remainder
 // has the sign of the divisor; a zero divisor gives ±inf or nan); with
 // CDiv they truncate (fmod). Integer arithmetic wraps; integer division
-// and remainder by zero give 0 (or backend.ErrDivideByZero with
-// ZeroDivError), MIN // -1 gives MIN; shifts by the width or more give 0
-// (or -1 for a negative number shifted right).
+// and remainder by zero give what Node.IntDiv says (0, NumPy's answer, by
+// default; or backend.ErrDivideByZero with ZeroDivError, and NumPy's
+// RuntimeWarnings as a *backend.Warning with WarnIntDiv), MIN // -1 gives
+// MIN; shifts by the width or more give 0 (or -1 for a negative number
+// shifted right). Complex maximum and minimum (and max, min, argmax and
+// argmin) order lexicographically, as NumPy does, or as JAX lowers them
+// with Node.XLAMinMax.
 //
 // Reductions follow the order of NumPy's loops (see reduce.go): float sums
 // use NumPy's pairwise summation along the contiguous axis, so typical

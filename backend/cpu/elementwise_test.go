@@ -562,3 +562,108 @@ func TestLargeFusedTanh(t *testing.T) {
 		}
 	}
 }
+
+// TestIntegerDivisionRules pins each library's integer division and
+// remainder at a zero divisor and at MIN / -1 (backend.IntDiv):
+//
+//   - IntDivZero (NumPy): x // 0 and x % 0 are 0 (numpy/_core/src/umath
+//     loops_arithmetic.dispatch and loops_modulo.dispatch: a zero divisor
+//     sets the divide-by-zero status and gives 0); MIN // -1 is MIN.
+//   - IntDivXLA (XLA's Div and Rem, anvil's / on integers): xla/service/
+//     elemental_ir_emitter.cc EmitIntegerDivide "X / 0 == -1,
+//     INT_SMIN /s -1 = INT_SMIN" (all ones, so the maximum, for unsigned)
+//     and EmitIntegerRemainder "X % 0 == X, INT_SMIN %s -1 = 0".
+//   - IntDivJNP (jax.numpy): jax/_src/numpy/ufuncs.py floor_divide is
+//     lax.div, then minus one where sign(x) != sign(y) and lax.rem(x, y)
+//     != 0: x // 0 is -2 for x != 0, -1 for 0; for unsigned types it is
+//     lax.div alone (all ones); remainder replaces a zero divisor by 1, so
+//     x % 0 is 0.
+//   - IntDivNvMod (anvil's %%): r-xla/anvil nv_mod is
+//     nv_remainder(nv_remainder(x, y) + y, y) on XLA's Rem, in wrapping
+//     arithmetic: x %% 0 is x, and the sum can wrap (u8 100 %% 200 is 44).
+func TestIntegerDivisionRules(t *testing.T) {
+	const minI8, minI32 = -128, math.MinInt32
+	for _, c := range []struct {
+		name string
+		rule backend.IntDiv
+		binCase
+	}{
+		{"numpy", backend.IntDivZero, binCase{"i8 // 0", backend.OpFloorDiv, dtypes.I8, []float64{5, -5, 0}, []float64{0, 0, 0}, []float64{0, 0, 0}, false, false}},
+		{"numpy", backend.IntDivZero, binCase{"u8 % 0", backend.OpMod, dtypes.U8, []float64{5, 0}, []float64{0, 0}, []float64{0, 0}, false, false}},
+		{"jnp", backend.IntDivJNP, binCase{"i32 // 0", backend.OpFloorDiv, dtypes.I32, []float64{7, -7, 0, 1}, []float64{0, 0, 0, 0}, []float64{-2, -2, -1, -2}, false, false}},
+		{"jnp", backend.IntDivJNP, binCase{"i8 // with MIN", backend.OpFloorDiv, dtypes.I8, []float64{minI8, minI8, 7, -7}, []float64{-1, 1, 2, 2}, []float64{minI8, minI8, 3, -4}, false, false}},
+		{"jnp", backend.IntDivJNP, binCase{"u8 // 0", backend.OpFloorDiv, dtypes.U8, []float64{7, 0, 255}, []float64{0, 0, 0}, []float64{255, 255, 255}, false, false}},
+		{"jnp", backend.IntDivJNP, binCase{"u16 // 0", backend.OpFloorDiv, dtypes.U16, []float64{7}, []float64{0}, []float64{65535}, false, false}},
+		{"jnp", backend.IntDivJNP, binCase{"i32 % 0", backend.OpMod, dtypes.I32, []float64{7, -7, 0, minI32}, []float64{0, 0, 0, -1}, []float64{0, 0, 0, 0}, false, false}},
+		{"jnp", backend.IntDivJNP, binCase{"u8 % 0", backend.OpMod, dtypes.U8, []float64{7, 200}, []float64{0, 7}, []float64{0, 4}, false, false}},
+		{"xla", backend.IntDivXLA, binCase{"i32 / 0", backend.OpDiv, dtypes.I32, []float64{7, -7, 0, minI32, -7}, []float64{0, 0, 0, -1, 2}, []float64{-1, -1, -1, minI32, -3}, true, false}},
+		{"xla", backend.IntDivXLA, binCase{"u8 / 0", backend.OpDiv, dtypes.U8, []float64{7, 0}, []float64{0, 0}, []float64{255, 255}, true, false}},
+		{"xla", backend.IntDivXLA, binCase{"i8 % 0", backend.OpMod, dtypes.I8, []float64{7, -7, minI8}, []float64{0, 0, -1}, []float64{7, -7, 0}, true, false}},
+		{"nv_mod", backend.IntDivNvMod, binCase{"i32 %% 0", backend.OpMod, dtypes.I32, []float64{7, -7, 0, minI32}, []float64{0, 0, 0, -1}, []float64{7, -7, 0, 0}, false, false}},
+		{"nv_mod", backend.IntDivNvMod, binCase{"i32 %% floors", backend.OpMod, dtypes.I32, []float64{7, -7, 7, -7, 6}, []float64{2, 2, -2, -2, -3}, []float64{1, 1, -1, -1, 0}, false, false}},
+		{"nv_mod", backend.IntDivNvMod, binCase{"u8 %% wraps", backend.OpMod, dtypes.U8, []float64{100, 255, 200}, []float64{200, 128, 7}, []float64{44, 127, 4}, false, false}},
+		{"nv_mod", backend.IntDivNvMod, binCase{"i8 %% wraps", backend.OpMod, dtypes.I8, []float64{100, -100, 5}, []float64{120, 120, -3}, []float64{-36, 20, -1}, false, false}},
+	} {
+		shape := []int{len(c.a)}
+		n := nb(c.op, in(mk(c.dt, shape, c.a...)), in(mk(c.dt, shape, c.b...)))
+		n.CDiv, n.IntDiv = c.cdiv, c.rule
+		if got := vals(run(t, n)); !sameAll(got, c.want) {
+			t.Errorf("%s %s: %v %v %v = %v, want %v", c.name, c.binCase.name, c.a, c.op, c.b, got, c.want)
+		}
+	}
+	// 64-bit edges, from raw data.
+	a := in(raw(dtypes.I64, []int{3}, []int64{math.MinInt64, 5, 0}))
+	b := in(raw(dtypes.I64, []int{3}, []int64{-1, 0, 0}))
+	n := nb(backend.OpFloorDiv, a, b)
+	n.IntDiv = backend.IntDivJNP
+	if got := run(t, n).Data.([]int64); got[0] != math.MinInt64 || got[1] != -2 || got[2] != -1 {
+		t.Errorf("jnp i64 //: %v, want [MIN -2 -1]", got)
+	}
+	u := in(raw(dtypes.U64, []int{2}, []uint64{5, math.MaxUint64}))
+	uz := in(raw(dtypes.U64, []int{2}, []uint64{0, 0}))
+	n = nb(backend.OpFloorDiv, u, uz)
+	n.IntDiv = backend.IntDivJNP
+	if got := run(t, n).Data.([]uint64); got[0] != math.MaxUint64 || got[1] != math.MaxUint64 {
+		t.Errorf("jnp u64 // 0: %v, want all ones", got)
+	}
+}
+
+// TestIntegerDivisionWarnings pins NumPy's RuntimeWarnings of integer
+// floor_divide and remainder (Node.WarnIntDiv): a zero divisor gives 0 and
+// "divide by zero encountered in floor_divide" (or "remainder"); MIN // -1
+// gives MIN and "overflow encountered in floor_divide", MIN % -1 is 0 with
+// no warning (numpy/_core/src/umath/loops_arithmetic.dispatch and
+// loops_modulo.dispatch set the floating-point status the ufunc reports).
+// Run returns the result with a *backend.Warning.
+func TestIntegerDivisionWarnings(t *testing.T) {
+	for _, c := range []struct {
+		op   backend.Op
+		dt   dtypes.DType
+		a, b []float64
+		want []float64
+		msgs string // the *backend.Warning's text, "" for none
+	}{
+		{backend.OpFloorDiv, dtypes.I32, []float64{7, -7}, []float64{0, 2}, []float64{0, -4}, "RuntimeWarning: divide by zero encountered in floor_divide"},
+		{backend.OpMod, dtypes.U8, []float64{7, 5}, []float64{0, 3}, []float64{0, 2}, "RuntimeWarning: divide by zero encountered in remainder"},
+		{backend.OpFloorDiv, dtypes.I8, []float64{-128, 0}, []float64{-1, 0}, []float64{-128, 0}, "RuntimeWarning: divide by zero encountered in floor_divide; RuntimeWarning: overflow encountered in floor_divide"},
+		{backend.OpMod, dtypes.I8, []float64{-128}, []float64{-1}, []float64{0}, ""},
+		{backend.OpFloorDiv, dtypes.I16, []float64{7}, []float64{2}, []float64{3}, ""},
+	} {
+		shape := []int{len(c.a)}
+		n := nb(c.op, in(mk(c.dt, shape, c.a...)), in(mk(c.dt, shape, c.b...)))
+		n.WarnIntDiv = true
+		res, err := New().Run(context.Background(), n)
+		var w *backend.Warning
+		switch {
+		case c.msgs == "" && err != nil:
+			t.Errorf("%v %v %v %v: error %v, want none", c.a, c.op, c.b, c.dt, err)
+			continue
+		case c.msgs != "" && (!errors.As(err, &w) || w.Error() != c.msgs):
+			t.Errorf("%v %v %v %v: error %v, want the warning %q", c.a, c.op, c.b, c.dt, err, c.msgs)
+			continue
+		}
+		if res == nil || !sameAll(vals(res), c.want) {
+			t.Errorf("%v %v %v %v: result %v, want %v", c.a, c.op, c.b, c.dt, res, c.want)
+		}
+	}
+}

@@ -360,6 +360,9 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 			}
 		}
 		k, natural, err = kernel(n, argDT(0))
+		if err == nil && n.WarnIntDiv && (n.Op == backend.OpFloorDiv || n.Op == backend.OpMod) && argDT(0).IsInt() {
+			k = f.r.warnIntDiv(k, n.Op)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
 )
@@ -57,6 +58,7 @@ func intKernel[T integer](n *backend.Node) kfn {
 	case backend.OpMul:
 		return bin(mulL[T])
 	case backend.OpDiv, backend.OpFloorDiv:
+		rule := n.IntDiv
 		return binErr(func(d, a, b []T) error {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
@@ -65,10 +67,10 @@ func intKernel[T integer](n *backend.Node) kfn {
 					if zeroErr {
 						return backend.ErrDivideByZero
 					}
-					d[i] = 0
+					d[i] = intDivByZero(x, rule)
 					continue
 				}
-				q := x / y // Go gives MinInt / -1 = MinInt, as NumPy does
+				q := x / y // Go gives MinInt / -1 = MinInt, as NumPy and XLA do
 				if floor && x%y != 0 && (x < 0) != (y < 0) {
 					q--
 				}
@@ -77,6 +79,7 @@ func intKernel[T integer](n *backend.Node) kfn {
 			return nil
 		})
 	case backend.OpMod:
+		rule := n.IntDiv
 		return binErr(func(d, a, b []T) error {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
@@ -85,11 +88,18 @@ func intKernel[T integer](n *backend.Node) kfn {
 					if zeroErr {
 						return backend.ErrDivideByZero
 					}
-					d[i] = 0
+					if rule == backend.IntDivXLA || rule == backend.IntDivNvMod {
+						d[i] = x // XLA's Rem: x % 0 is x (and so is nv_mod's)
+					} else {
+						d[i] = 0
+					}
 					continue
 				}
-				r := x % y
-				if floor && r != 0 && (r < 0) != (y < 0) {
+				r := x % y // Go gives MinInt % -1 = 0, as NumPy and XLA do
+				switch {
+				case rule == backend.IntDivNvMod:
+					r = (r + y) % y // anvil's nv_mod, wrapping like XLA
+				case floor && r != 0 && (r < 0) != (y < 0):
 					r += y
 				}
 				d[i] = r
@@ -187,4 +197,79 @@ func intKernel[T integer](n *backend.Node) kfn {
 		return bin(orL[T])
 	}
 	return nil
+}
+
+// intDivByZero is x / 0 (or x // 0) under rule: 0 (NumPy); all ones, -1
+// when signed (XLA's Div); and jax.numpy's floor_divide, which corrects
+// XLA's quotient -1 to -2 when the signs of x and 0 differ and XLA's
+// remainder x % 0 = x is not 0 (so -2 for signed x != 0, -1 for 0, and the
+// maximum, all ones, for unsigned types, whose floor_divide is a bare
+// lax.div).
+func intDivByZero[T integer](x T, rule backend.IntDiv) T {
+	switch rule {
+	case backend.IntDivJNP:
+		if signed := ^T(0) < 0; signed && x != 0 {
+			return ^T(1)
+		}
+		return ^T(0)
+	case backend.IntDivXLA, backend.IntDivNvMod:
+		return ^T(0)
+	}
+	return 0
+}
+
+// warnIntDiv wraps the integer OpFloorDiv or OpMod kernel k so that the
+// run records NumPy's warnings (Node.WarnIntDiv): a zero divisor, and for
+// floor division MIN // -1.
+func (r *runner) warnIntDiv(k kfn, o backend.Op) kfn {
+	return func(d any, a []any) error {
+		if err := k(d, a); err != nil {
+			return err
+		}
+		var bits uint32
+		switch x := a[0].(type) {
+		case []int8:
+			bits = intDivWarnBits(x, a[1].([]int8), len(d.([]int8)), o)
+		case []int16:
+			bits = intDivWarnBits(x, a[1].([]int16), len(d.([]int16)), o)
+		case []int32:
+			bits = intDivWarnBits(x, a[1].([]int32), len(d.([]int32)), o)
+		case []int64:
+			bits = intDivWarnBits(x, a[1].([]int64), len(d.([]int64)), o)
+		case []uint8:
+			bits = intDivWarnBits(x, a[1].([]uint8), len(d.([]uint8)), o)
+		case []uint16:
+			bits = intDivWarnBits(x, a[1].([]uint16), len(d.([]uint16)), o)
+		case []uint32:
+			bits = intDivWarnBits(x, a[1].([]uint32), len(d.([]uint32)), o)
+		case []uint64:
+			bits = intDivWarnBits(x, a[1].([]uint64), len(d.([]uint64)), o)
+		}
+		if bits != 0 {
+			r.warn.Or(bits)
+		}
+		return nil
+	}
+}
+
+// intDivWarnBits returns the warning bits of x // y (or x % y) over the
+// first n elements: NumPy warns for a zero divisor ("divide by zero
+// encountered in floor_divide", or "remainder") and for MIN // -1
+// ("overflow encountered in floor_divide"; MIN % -1 is 0 without one).
+func intDivWarnBits[T integer](x, y []T, n int, o backend.Op) uint32 {
+	x, y = x[:n], y[:n]
+	var bits uint32
+	signed := ^T(0) < 0
+	minT := T(1) << (unsafe.Sizeof(T(0))*8 - 1)
+	for i, v := range y {
+		switch {
+		case v == 0 && o == backend.OpMod:
+			bits |= backend.WarnDivZeroRemainder
+		case v == 0:
+			bits |= backend.WarnDivZeroFloorDivide
+		case signed && o == backend.OpFloorDiv && v == ^T(0) && x[i] == minT:
+			bits |= backend.WarnOverflowFloorDivide
+		}
+	}
+	return bits
 }

@@ -53,11 +53,13 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	case ctC64:
 		if dt == dtypes.C32 {
 			k = complex32Kernel(o)
-		} else {
+		} else if k = complexMinMax[complex64](n); k == nil {
 			k = complex64Kernel(o)
 		}
 	case ctC128:
-		k = complex128Kernel(o)
+		if k = complexMinMax[complex128](n); k == nil {
+			k = complex128Kernel(o)
+		}
 	}
 	if k == nil {
 		return nil, dtypes.Invalid, unsupported(o, dt)

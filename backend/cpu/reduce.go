@@ -753,6 +753,29 @@ func reduceComplex[T complex64 | complex128](r *runner, s *source[T], p *redPlan
 					acc[i] = cmul(acc[i], x[i])
 				}
 			}}
+	case backend.OpReduceMax, backend.OpReduceMin:
+		// NumPy's maximum.reduce and minimum.reduce: the complex loop
+		// folded in order (cKeep), so the first NaN wins.
+		isMax := o == backend.OpReduceMax
+		pick := func(acc, v T) T {
+			a, b := complex128(acc), complex128(v)
+			if cKeep(real(a), imag(a), real(b), imag(b), isMax, false) {
+				return acc
+			}
+			return v
+		}
+		ops = redOps[T]{first: true,
+			fold: func(acc T, x []T) T {
+				for _, v := range x {
+					acc = pick(acc, v)
+				}
+				return acc
+			},
+			vec: func(acc, x []T) {
+				for i := range acc {
+					acc[i] = pick(acc[i], x[i])
+				}
+			}}
 	default:
 		return nil, fmt.Errorf("cpu: %v of complex numbers is not supported", o)
 	}
@@ -901,8 +924,12 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 		return argFloat(r, xs, p, isMax)
 	case []float64:
 		return argFloat(r, xs, p, isMax)
+	case []complex64:
+		return argComplex(r, xs, p, isMax)
+	case []complex128:
+		return argComplex(r, xs, p, isMax)
 	}
-	return nil, fmt.Errorf("cpu: argmax and argmin of complex numbers are not supported")
+	return nil, fmt.Errorf("cpu: argmax and argmin of %T are not supported", x)
 }
 
 func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
@@ -918,6 +945,17 @@ func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 		return argReduceT(r, x, p, func(v, best T) bool { return !(v <= best) }, isNaN)
 	}
 	return argReduceT(r, x, p, func(v, best T) bool { return !(v >= best) }, isNaN)
+}
+
+// argComplex is NumPy's complex argmax and argmin (cBetter).
+func argComplex[T complex64 | complex128](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	return argReduceT(r, x, p, func(v, best T) bool {
+		a, b := complex128(v), complex128(best)
+		return cBetter(real(a), imag(a), real(b), imag(b), isMax)
+	}, func(v T) bool {
+		c := complex128(v)
+		return real(c) != real(c) || imag(c) != imag(c)
+	})
 }
 
 // argReduceT walks each output's reduced elements in row-major order of

@@ -50,7 +50,10 @@ type expr struct {
 	leaf  *leaf
 
 	cdiv, zeroErr bool
-	round         dtypes.DType // narrow dtype the result is rounded to, or Invalid
+	intDiv        backend.IntDiv // the RULE of ts_idiv and ts_imod
+	xlaMinMax     bool           // complex max and min as JAX lowers them
+	warnIntDiv    bool           // report NumPy's integer division warnings
+	round         dtypes.DType   // narrow dtype the result is rounded to, or Invalid
 }
 
 // A source is a CUDA C++ translation unit being generated.
@@ -276,7 +279,7 @@ func (s *source) opC(e *expr, a []string) (string, error) {
 	case ct.isFloat():
 		x = s.floatOpC(e, ct, a)
 	default:
-		x = s.complexOpC(o, ct, a)
+		x = s.complexOpC(o, ct, a, e.xlaMinMax)
 	}
 	if x == "" {
 		return "", unsupported(o, dt)
@@ -353,11 +356,14 @@ func (s *source) intOpC(e *expr, ct ctype, a []string) string {
 		if e.op == backend.OpMod {
 			fn = "ts_imod"
 		}
-		f := "(u32*)0"
-		if e.zeroErr {
-			f = flag()
+		f, mode := "(u32*)0", 0
+		switch {
+		case e.zeroErr:
+			f, mode = flag(), 1
+		case e.warnIntDiv && e.op != backend.OpDiv:
+			f, mode = flag(), 2
 		}
-		return fmt.Sprintf("%s<%s, %v, %v>(%s, %s, %s)", fn, t, !e.cdiv, e.zeroErr, a[0], a[1], f)
+		return fmt.Sprintf("%s<%s, %v, %d, %d>(%s, %s, %s)", fn, t, !e.cdiv, mode, e.intDiv, a[0], a[1], f)
 	case backend.OpPow:
 		s.h.add("ipow")
 		f := "(u32*)0"
@@ -459,7 +465,7 @@ func (s *source) floatOpC(e *expr, ct ctype, a []string) string {
 	return ""
 }
 
-func (s *source) complexOpC(o backend.Op, ct ctype, a []string) string {
+func (s *source) complexOpC(o backend.Op, ct ctype, a []string, xla bool) string {
 	t, f := ct.C(), ct.part()
 	nz := func(v string) string { return "(" + v + ".re != 0 || " + v + ".im != 0)" }
 	switch o {
@@ -495,6 +501,9 @@ func (s *source) complexOpC(o backend.Op, ct ctype, a []string) string {
 		return "(" + nz(a[0]) + " && " + nz(a[1]) + ")"
 	case backend.OpOr:
 		return "(" + nz(a[0]) + " || " + nz(a[1]) + ")"
+	case backend.OpMax, backend.OpMin:
+		s.h.add("cminmax")
+		return fmt.Sprintf("ts_cminmax<%s, %v, %v>(%s, %s)", f, o == backend.OpMax, xla, a[0], a[1])
 	}
 	return ""
 }

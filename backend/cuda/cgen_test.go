@@ -125,6 +125,14 @@ func TestGoldenSources(t *testing.T) {
 	two := zeros(dtypes.F32)
 	div := nb(backend.OpFloorDiv, zeros(dtypes.I32, 8), zeros(dtypes.I32, 8))
 	div.ZeroDivError = true
+	jnpDiv := nb(backend.OpFloorDiv, zeros(dtypes.I8, 8), zeros(dtypes.I8, 8))
+	jnpDiv.IntDiv = backend.IntDivJNP
+	nvMod := nb(backend.OpMod, zeros(dtypes.U8, 8), zeros(dtypes.U8, 8))
+	nvMod.IntDiv = backend.IntDivNvMod
+	warnDiv := nb(backend.OpFloorDiv, zeros(dtypes.I16, 8), zeros(dtypes.I16, 8))
+	warnDiv.WarnIntDiv = true
+	cmax := nb(backend.OpMax, zeros(dtypes.C64, 8), zeros(dtypes.C64, 8))
+	cmax.XLAMinMax = true
 	cases := []struct {
 		name string
 		n    *backend.Node
@@ -132,6 +140,13 @@ func TestGoldenSources(t *testing.T) {
 		{"tanh_f32", nb(backend.OpMul, nu(backend.OpTanh, nb(backend.OpAdd, nb(backend.OpMul, f32(100), two), f32(100))), f32(100))},
 		{"add_f16_broadcast", nb(backend.OpAdd, zeros(dtypes.F16, 4, 5), zeros(dtypes.F16, 5))},
 		{"floordiv_i32_zerodiv", div},
+		{"floordiv_i8_jnp", jnpDiv},
+		{"mod_u8_nvmod", nvMod},
+		{"floordiv_i16_warn", warnDiv},
+		{"max_c64_xla", cmax},
+		{"min_c128_numpy", nb(backend.OpMin, zeros(dtypes.C128, 8), zeros(dtypes.C128, 8))},
+		{"argmax_c128", reduction(backend.OpArgMax, dtypes.I64, zeros(dtypes.C128, 1<<17))},
+		{"max_c64_reduce", reduction(backend.OpReduceMax, dtypes.C64, zeros(dtypes.C64, 6, 7), 0)},
 		{"cast_i64_bf16", &backend.Node{Op: backend.OpCast, DType: dtypes.BF16, Shape: []int{8}, Args: []*backend.Node{zeros(dtypes.I64, 8)}}},
 		{"sum_pairwise_split", reduction(backend.OpSum, dtypes.F32, f32(3, 20000), 1)},
 		{"argmax_segments", reduction(backend.OpArgMax, dtypes.I64, f32(1<<17))},

@@ -53,10 +53,13 @@
 //     nearest even exactly as dtypes/convert.go does, NaN sign and payload
 //     included.
 //   - Integer arithmetic wraps; division and remainder follow Node.CDiv
-//     (floor or C truncation), x/0 and x%0 give 0 or, with
-//     Node.ZeroDivError, backend.ErrDivideByZero (kernels set a flag word
-//     that Run reads); MIN / -1 is MIN; shifts by the width or more give
-//     0 or -1; integers to negative integer powers are an error.
+//     (floor or C truncation), x/0 and x%0 give what Node.IntDiv says or,
+//     with Node.ZeroDivError, backend.ErrDivideByZero (kernels set a flag
+//     word that Run reads; with Node.WarnIntDiv the word's warning bits
+//     become a *backend.Warning returned with the result); MIN / -1 is
+//     MIN; shifts by the width or more give 0 or -1; integers to negative
+//     integer powers are an error. Complex maximum and minimum order
+//     lexicographically (ts_cminmax), as NumPy or (Node.XLAMinMax) JAX does.
 //   - Float to integer conversions follow x86-64 (NaN and out-of-range
 //     values give what NumPy gives there), integer to narrow float rounds
 //     once from the exact integer, and so on through every rule of the

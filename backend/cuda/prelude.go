@@ -202,19 +202,55 @@ DEV u64 ts_cvttu64(double x) {
 `},
 	// Integer division and remainder (intkernels.go): floor or C
 	// semantics, x/0 = x%0 = 0 (flag bit 1 with ZERR), MIN/-1 = MIN.
-	{name: "idiv", deps: []string{"base"}, code: `template <class T, bool FLOOR, bool ZERR> DEV T ts_idiv(T x, T y, u32* flag) {
-	if (y == 0) { if (ZERR) atomicOr(flag, 1u); return 0; }
-	if ((T)-1 < (T)0 && y == (T)-1) return (T)(0ull - (u64)x);
+	{name: "idiv", deps: []string{"base"}, code: `template <class T, bool FLOOR, int ZERR, int RULE> DEV T ts_idiv(T x, T y, u32* flag) {
+	if (y == 0) {
+		if (ZERR == 1) atomicOr(flag, 1u);
+		if (ZERR == 2) atomicOr(flag, 4u);
+		if (RULE == 1 && (T)-1 < (T)0 && x != 0) return (T)~(T)1;
+		return RULE >= 1 ? (T)~(T)0 : (T)0;
+	}
+	if ((T)-1 < (T)0 && y == (T)-1) {
+		if (ZERR == 2 && FLOOR && x != 0 && (T)(0ull - (u64)x) == x) atomicOr(flag, 16u);
+		return (T)(0ull - (u64)x);
+	}
 	T q = (T)(x / y);
 	if (FLOOR && (T)(x % y) != 0 && ((x < 0) != (y < 0))) q--;
 	return q;
 }
-template <class T, bool FLOOR, bool ZERR> DEV T ts_imod(T x, T y, u32* flag) {
-	if (y == 0) { if (ZERR) atomicOr(flag, 1u); return 0; }
+template <class T, bool FLOOR, int ZERR, int RULE> DEV T ts_imod(T x, T y, u32* flag) {
+	if (y == 0) {
+		if (ZERR == 1) atomicOr(flag, 1u);
+		if (ZERR == 2) atomicOr(flag, 8u);
+		return RULE >= 2 ? x : (T)0;
+	}
 	if ((T)-1 < (T)0 && y == (T)-1) return 0;
 	T r = (T)(x % y);
+	if (RULE == 3) return (T)((T)((u64)r + (u64)y) % y);
 	if (FLOOR && r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);
 	return r;
+}
+`},
+	// Complex maximum and minimum (cpu complexkernels.go cKeep): NumPy's
+	// CGE/CLE (a NaN in a propagates, ties keep a), or with XLA JAX's
+	// lowering (a when it compares strictly, else b); and the argmax and
+	// argmin test (cBetter).
+	{name: "cminmax", deps: []string{"base"}, code: `template <class F, bool MAX, bool XLA> DEV cx<F> ts_cminmax(cx<F> a, cx<F> b) {
+	bool keep;
+	if (XLA) {
+		keep = (a.re == b.re) ? (MAX ? a.im > b.im : a.im < b.im) : (MAX ? a.re > b.re : a.re < b.re);
+	} else if (a.re != a.re || a.im != a.im) {
+		keep = true;
+	} else if (MAX) {
+		keep = (a.re > b.re && b.im == b.im) || (a.re == b.re && a.im >= b.im);
+	} else {
+		keep = (a.re < b.re && b.im == b.im) || (a.re == b.re && a.im <= b.im);
+	}
+	return keep ? a : b;
+}
+template <class F, bool MAX> DEV bool ts_cbetter(cx<F> v, cx<F> best) {
+	if (v.re != v.re || v.im != v.im) return true;
+	return MAX ? (v.re > best.re || (v.re == best.re && v.im > best.im))
+	           : (v.re < best.re || (v.re == best.re && v.im < best.im));
 }
 `},
 	// Integer powers by repeated squaring, wrapping; a negative exponent

@@ -103,7 +103,10 @@ func reduceOp(o backend.Op, at dtypes.DType) (*redOp, error) {
 		case ct.isFloat():
 			op.better, op.stop = "!(%[1]s >= %[2]s)", "(%[1]s != %[1]s)"
 		default:
-			return nil, fmt.Errorf("cuda: argmax and argmin of complex numbers are not supported")
+			// NumPy's complex argmax and argmin (cpu argComplex).
+			op.better = fmt.Sprintf("ts_cbetter<%s, %v>(%%[1]s, %%[2]s)", ct.part(), isMax)
+			op.stop = "(%[1]s.re != %[1]s.re || %[1]s.im != %[1]s.im)"
+			op.helpers = []string{"cminmax"}
 		}
 		return op, nil
 	}
@@ -157,6 +160,11 @@ func reduceOp(o backend.Op, at dtypes.DType) (*redOp, error) {
 		case backend.OpProd:
 			op.kind, op.init, op.fold = redSeq, t+"{1, 0}", "ts_cmul<"+f+">(%[1]s, %[2]s)"
 			op.helpers = []string{"cmul"}
+		case backend.OpReduceMax, backend.OpReduceMin:
+			// NumPy's maximum.reduce: the complex loop folded in order
+			// (segments combine in order; the first NaN wins).
+			op.fold = fmt.Sprintf("ts_cminmax<%s, %v, false>(%%[1]s, %%[2]s)", f, o == backend.OpReduceMax)
+			op.helpers = []string{"cminmax"}
 		default:
 			return nil, fmt.Errorf("cuda: %v of complex numbers is not supported", o)
 		}
@@ -557,7 +565,7 @@ func (g *redGen) mean(b *strings.Builder) {
 	switch {
 	case ct.isInt():
 		g.s.h.add("idiv")
-		fmt.Fprintf(b, "\t\tacc = ts_idiv<%s, false, false>(acc, (%s)%s, (u32*)0);\n", ct.C(), ct.C(), l)
+		fmt.Fprintf(b, "\t\tacc = ts_idiv<%s, false, 0, 0>(acc, (%s)%s, (u32*)0);\n", ct.C(), ct.C(), l)
 	case ct.isFloat():
 		fmt.Fprintf(b, "\t\tacc = acc / (%s)%s;\n", ct.C(), l)
 		g.roundAcc(b, "\t\t")

@@ -19,6 +19,9 @@ var errNegativePower = errors.New("integers to negative integer powers are not a
 const (
 	flagDivZero  = 1
 	flagNegPower = 2
+	// Warning bits (Node.WarnIntDiv): backend.WarnDivZeroFloorDivide,
+	// WarnDivZeroRemainder and WarnOverflowFloorDivide, shifted by 2.
+	flagWarnShift = 2
 )
 
 // A dview is a strided window on a device buffer: element (i0, …, ik) is
@@ -92,9 +95,12 @@ func (r *runner) run(n *backend.Node) (res *backend.Tensor, err error) {
 				err = backend.ErrDivideByZero
 			} else if f&flagNegPower != 0 {
 				err = errNegativePower
+			} else if w := backend.IntDivWarning(f >> flagWarnShift); w != nil && res != nil {
+				err = w
 			}
 		}
-		if err != nil && res != nil {
+		var w *backend.Warning
+		if err != nil && res != nil && !errors.As(err, &w) {
 			r.b.Free(res)
 			res = nil
 		}

@@ -18,17 +18,30 @@ DEV double ts_nan() { return __longlong_as_double(0x7FF8000000000000LL); }
 DEV bool ts_isinf(double x) { return (__double_as_longlong(x) & 0x7FFFFFFFFFFFFFFFLL) == 0x7FF0000000000000LL; }
 DEV bool ts_isinf(float x) { return (__float_as_uint(x) & 0x7FFFFFFFu) == 0x7F800000u; }
 typedef int IDX;
-template <class T, bool FLOOR, bool ZERR> DEV T ts_idiv(T x, T y, u32* flag) {
-	if (y == 0) { if (ZERR) atomicOr(flag, 1u); return 0; }
-	if ((T)-1 < (T)0 && y == (T)-1) return (T)(0ull - (u64)x);
+template <class T, bool FLOOR, int ZERR, int RULE> DEV T ts_idiv(T x, T y, u32* flag) {
+	if (y == 0) {
+		if (ZERR == 1) atomicOr(flag, 1u);
+		if (ZERR == 2) atomicOr(flag, 4u);
+		if (RULE == 1 && (T)-1 < (T)0 && x != 0) return (T)~(T)1;
+		return RULE >= 1 ? (T)~(T)0 : (T)0;
+	}
+	if ((T)-1 < (T)0 && y == (T)-1) {
+		if (ZERR == 2 && FLOOR && x != 0 && (T)(0ull - (u64)x) == x) atomicOr(flag, 16u);
+		return (T)(0ull - (u64)x);
+	}
 	T q = (T)(x / y);
 	if (FLOOR && (T)(x % y) != 0 && ((x < 0) != (y < 0))) q--;
 	return q;
 }
-template <class T, bool FLOOR, bool ZERR> DEV T ts_imod(T x, T y, u32* flag) {
-	if (y == 0) { if (ZERR) atomicOr(flag, 1u); return 0; }
+template <class T, bool FLOOR, int ZERR, int RULE> DEV T ts_imod(T x, T y, u32* flag) {
+	if (y == 0) {
+		if (ZERR == 1) atomicOr(flag, 1u);
+		if (ZERR == 2) atomicOr(flag, 8u);
+		return RULE >= 2 ? x : (T)0;
+	}
 	if ((T)-1 < (T)0 && y == (T)-1) return 0;
 	T r = (T)(x % y);
+	if (RULE == 3) return (T)((T)((u64)r + (u64)y) % y);
 	if (FLOOR && r != 0 && ((r < 0) != (y < 0))) r = (T)(r + y);
 	return r;
 }
@@ -36,7 +49,7 @@ struct P { u64 w[5]; };
 DEV i32 ev(const P& p, IDX i) {
 	const i32 v1 = __ldg(&((const i32*)p.w[0])[i]);
 	const i32 v2 = __ldg(&((const i32*)p.w[1])[i]);
-	const i32 v3 = ts_idiv<i32, true, true>(v1, v2, (u32*)p.w[2]);
+	const i32 v3 = ts_idiv<i32, true, 1, 0>(v1, v2, (u32*)p.w[2]);
 	return v3;
 }
 KERNEL void ew(const P p) {
