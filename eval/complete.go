@@ -67,11 +67,7 @@ func (s *Session) Complete(src string, cursor int) (start, end int, matches []st
 			return argStart, cursor, filterPrefix(cands, prefix)
 		}
 		dirStart := cursor - len(body)
-		var cands []string
-		for _, d := range Directives() {
-			cands = append(cands, d)
-		}
-		return dirStart, cursor, filterPrefix(cands, body)
+		return dirStart, cursor, filterPrefix(Directives(), body)
 	}
 	return s.completeWord(src, cursor)
 }

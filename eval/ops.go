@@ -516,5 +516,3 @@ func (c *compiler) matmul(x, y *operand, res promote.Result, whole, opSpan span)
 	return out, nil
 }
 
-// shapeString formats a shape for messages.
-func shapeString(s []int) string { return strings.TrimSpace(formatShape(s)) }

@@ -118,6 +118,7 @@ func tritonLiteralDType(v Scalar) (dtypes.DType, error) {
 				return d, nil
 			}
 		}
+		//lint:ignore ST1005 Triton's own message (semantic.to_tensor_type)
 		return dtypes.Invalid, fmt.Errorf("Nonrepresentable integer %s. (Triton scalars are int32, uint32, int64 or uint64)", v.Int)
 	case FloatScalar:
 		a := math.Abs(v.Float)

@@ -478,11 +478,7 @@ func specials(d dtypes.DType) *backend.Tensor {
 		lo, hi := d.IntRange()
 		vs := []int64{0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 31, 32, 63, 64, 100, 127, 128, 255, 256, 1000, 65535, 1 << 20, 1<<31 - 1, 1 << 40,
 			-1, -2, -3, -7, -8, -100, -128, -129, -32768, -1 << 31}
-		var data []int64
-		for _, v := range vs {
-			data = append(data, v)
-		}
-		data = append(data, lo, lo+1, int64(hi), int64(hi-1))
+		data := append(vs, lo, lo+1, int64(hi), int64(hi-1))
 		return intTensor(d, data)
 	case d.IsComplex():
 		re := []float64{0, math.Copysign(0, -1), 1, -1, 2.5, -3, 1e-3, 1e30, math.Inf(1), math.Inf(-1), math.NaN(), 0.75}

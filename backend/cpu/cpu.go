@@ -240,14 +240,6 @@ func cloneInts(s []int) []int {
 
 // Memory.
 
-// alloc returns zeroed storage for n elements of dtype d, or an "out of
-// memory" error when it would pass the backend's limit.
-func (r *runner) alloc(d dtypes.DType, n int) (any, error) {
-	if err := r.reserve(n, elemSize(d)); err != nil {
-		return nil, err
-	}
-	return newStorage(d, n), nil
-}
 
 // allocFull is alloc for storage the caller writes in full before it is
 // read: large storage is not cleared first (see newStorageFull).

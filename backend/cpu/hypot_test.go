@@ -31,7 +31,7 @@ func TestHypot(t *testing.T) {
 		{nan, -inf, inf},
 		{nan, 1, nan},
 		{0, 0, 0},
-		{-0.0, 0, 0},
+		{math.Copysign(0, -1), 0, 0},
 		{1e300, 1e300, 1.4142135623730952e300},
 		{1e-300, 1e-300, 1.4142135623730951e-300},
 		{math.MaxFloat64, math.MaxFloat64, inf},
