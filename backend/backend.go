@@ -10,6 +10,7 @@ package backend
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -267,6 +268,10 @@ func IntDivWarning(bits uint32) error {
 	}
 	return &w
 }
+
+// ErrUnavailable is wrapped by the error a backend returns when it cannot
+// run on this machine (no GPU, no driver).
+var ErrUnavailable = errors.New("backend unavailable")
 
 // ErrDivideByZero is returned for integer division or remainder by zero
 // when the Node asks for it (Node.ZeroDivError).

@@ -24,7 +24,13 @@ type Error struct {
 	Width int
 	// Source is the text of the line the error points at.
 	Source string
+	// Err is the error that caused this one (a backend's, a policy's), or
+	// nil: errors.Is(err, backend.ErrDivideByZero) sees through an Error.
+	Err error
 }
+
+// Unwrap returns the cause of e.
+func (e *Error) Unwrap() error { return e.Err }
 
 func (e *Error) Error() string {
 	if e.Line == 0 {

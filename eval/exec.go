@@ -103,7 +103,7 @@ func (c *compiler) finish(o *operand) (*Value, error) {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return nil, &Error{Name: "KeyboardInterrupt", Msg: "interrupted", File: c.file}
 			}
-			return nil, c.errorf(o.span(), "RuntimeError", "%v", err)
+			return nil, c.errorf(o.span(), "RuntimeError", "%w", err)
 		}
 		return &Value{Kind: TensorValue, Type: o.typ, Tensor: t, Device: c.s.backend.Name()}, nil
 	case tupleKind:

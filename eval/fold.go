@@ -23,6 +23,13 @@ var (
 	errIntFloat = errors.New("int too large to convert to float")
 )
 
+// A zeroDivError is a division by zero whose message says more than
+// errZeroDiv's; errors.Is(err, errZeroDiv) holds for it.
+type zeroDivError string
+
+func (e zeroDivError) Error() string        { return string(e) }
+func (e zeroDivError) Is(target error) bool { return target == errZeroDiv }
+
 func intOf(s promote.Scalar) *big.Int {
 	if s.Kind == promote.BoolScalar {
 		if s.Bool {
@@ -242,7 +249,7 @@ func intArith(h promote.Host, op promote.BinaryOp, a, b *big.Int) (promote.Scala
 	case promote.FloorDiv, promote.Mod:
 		if b.Sign() == 0 {
 			if h == promote.R {
-				return promote.Scalar{}, errors.New("integer division by zero (R gives NA)")
+				return promote.Scalar{}, zeroDivError("integer division by zero (R gives NA)")
 			}
 			return promote.Scalar{}, errZeroDiv
 		}
@@ -358,7 +365,7 @@ func complexArith(op promote.BinaryOp, a, b complex128) (promote.Scalar, error) 
 		return promote.ComplexValue(a * b), nil
 	case promote.TrueDiv:
 		if b == 0 {
-			return promote.Scalar{}, errors.New("complex division by zero")
+			return promote.Scalar{}, zeroDivError("complex division by zero")
 		}
 		return promote.ComplexValue(a / b), nil
 	case promote.Pow:

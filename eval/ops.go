@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/broadcast"
@@ -64,8 +63,14 @@ type step struct {
 	bcast  string // "[3,1] with [4] → [3,4]" when the shapes differ
 }
 
+//
+// An error argument formatted with %w becomes the Error's cause (Err), as
+// with fmt.Errorf: the message is the same as with %v.
 func (c *compiler) errorf(sp span, name, format string, args ...any) *Error {
-	return c.s.newError(c.file, c.src, sp.start, sp.end, name, fmt.Sprintf(format, args...))
+	wrapped := fmt.Errorf(format, args...)
+	e := c.s.newError(c.file, c.src, sp.start, sp.end, name, wrapped.Error())
+	e.Err = errors.Unwrap(wrapped)
+	return e
 }
 
 // promoteError turns a policy error into an Error whose caret points at the
@@ -76,7 +81,7 @@ func (c *compiler) promoteError(err error, opSpan span, operands ...*operand) *E
 	if errors.As(err, &pe) && pe.Operand >= 0 && pe.Operand < len(operands) {
 		sp = operands[pe.Operand].span()
 	}
-	return c.errorf(sp, "PromotionError", "%s", err.Error())
+	return c.errorf(sp, "PromotionError", "%w", err)
 }
 
 // toOperand describes o for a policy.
@@ -176,7 +181,7 @@ func (c *compiler) known(o *operand) error {
 	if n.Op != backend.OpInput {
 		t, err := c.s.run(c.ctx, n)
 		if err != nil {
-			return c.errorf(o.span(), "RuntimeError", "%v", err)
+			return c.errorf(o.span(), "RuntimeError", "%w", err)
 		}
 		n = inputNode(t)
 		o.node = n
@@ -313,10 +318,10 @@ func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (
 	v, err := foldBinary(c.policy.Host(), op, x.lit, y.lit)
 	if err != nil {
 		name := "ValueError"
-		if strings.Contains(err.Error(), "division by zero") {
+		if errors.Is(err, errZeroDiv) {
 			name = "ZeroDivisionError"
 		}
-		return nil, c.errorf(opSpan, name, "%s: %v", c.policy.Name(), err)
+		return nil, c.errorf(opSpan, name, "%s: %w", c.policy.Name(), err)
 	}
 	return c.literal(v, span{x.start, y.end}, fmt.Sprintf("%s %s %s", x.lit, op, y.lit))
 }

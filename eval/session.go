@@ -131,10 +131,10 @@ func (s *Session) SetBackend(name string) error {
 		var err error
 		b, err = f()
 		if err != nil {
-			if strings.Contains(err.Error(), "unavailable") {
+			if errors.Is(err, backend.ErrUnavailable) {
 				return err // it says so already
 			}
-			return fmt.Errorf("%s backend unavailable: %v", name, err)
+			return fmt.Errorf("%s backend unavailable: %w", name, err)
 		}
 		s.backends[name] = b
 	}

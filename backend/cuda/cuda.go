@@ -14,7 +14,7 @@ import (
 
 // ErrUnavailable is wrapped by the error New returns when this machine
 // cannot run the backend (no driver, no NVRTC, no device).
-var ErrUnavailable = errors.New("cuda backend unavailable")
+var ErrUnavailable = fmt.Errorf("cuda %w", backend.ErrUnavailable)
 
 // A Backend evaluates plans on an NVIDIA GPU. It is safe for concurrent
 // use; calls are carried out one at a time on the backend's worker
