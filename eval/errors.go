@@ -124,11 +124,7 @@ func (s *Session) syntaxError(file, src string, err error) error {
 	var ie *lang.IncompleteError
 	if errors.As(err, &ie) {
 		// The message without the position, which the error shows already.
-		msg := ie.Error()
-		if i := strings.Index(msg, "unexpected end of input"); i > 0 {
-			msg = msg[i:]
-		}
-		return s.newError(file, src, ie.Pos, ie.Pos, "SyntaxError", msg)
+		return s.newError(file, src, ie.Pos, ie.Pos, "SyntaxError", ie.Msg())
 	}
 	return &Error{Name: "SyntaxError", Msg: err.Error(), File: file}
 }

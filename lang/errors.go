@@ -51,6 +51,11 @@ type IncompleteError struct {
 // Error returns a message such as "1:2: unexpected end of input: '(' was
 // never closed".
 func (e *IncompleteError) Error() string {
+	return errorString(e.Filename, e.Pos, e.Msg())
+}
+
+// Msg returns the message of e without its position.
+func (e *IncompleteError) Msg() string {
 	var msg string
 	switch e.Open {
 	case "(", "[":
@@ -66,7 +71,7 @@ func (e *IncompleteError) Error() string {
 	default:
 		msg = fmt.Sprintf("unexpected end of input: expected expression after '%s'", e.Open)
 	}
-	return errorString(e.Filename, e.Pos, msg)
+	return msg
 }
 
 // Is reports whether target is [ErrIncomplete].
