@@ -240,7 +240,6 @@ func cloneInts(s []int) []int {
 
 // Memory.
 
-
 // allocFull is alloc for storage the caller writes in full before it is
 // read: large storage is not cleared first (see newStorageFull).
 func (r *runner) allocFull(d dtypes.DType, n int) (any, error) {

@@ -1,0 +1,135 @@
+package cpu
+
+// Arg-reductions: argmax and argmin.
+
+import (
+	"fmt"
+)
+
+// argReduce returns the int64 index of the first maximum (or minimum) of
+// each output's reduced elements; NaN counts as the extreme (the first NaN
+// wins), as in NumPy. With several axes (all of them, for a flattened
+// argmax) the index counts the reduced elements in row-major order.
+func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
+	switch xs := x.(type) {
+	case []bool:
+		return argReduceT(r, xs, p, func(a, b bool) bool {
+			if isMax {
+				return a && !b
+			}
+			return !a && b
+		}, func(bool) bool { return false })
+	case []int8:
+		return argInt(r, xs, p, isMax)
+	case []int16:
+		return argInt(r, xs, p, isMax)
+	case []int32:
+		return argInt(r, xs, p, isMax)
+	case []int64:
+		return argInt(r, xs, p, isMax)
+	case []uint8:
+		return argInt(r, xs, p, isMax)
+	case []uint16:
+		return argInt(r, xs, p, isMax)
+	case []uint32:
+		return argInt(r, xs, p, isMax)
+	case []uint64:
+		return argInt(r, xs, p, isMax)
+	case []float32:
+		return argFloat(r, xs, p, isMax)
+	case []float64:
+		return argFloat(r, xs, p, isMax)
+	case []complex64:
+		return argComplex(r, xs, p, isMax)
+	case []complex128:
+		return argComplex(r, xs, p, isMax)
+	}
+	return nil, fmt.Errorf("cpu: argmax and argmin of %T are not supported", x)
+}
+
+func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	if isMax {
+		return argReduceT(r, x, p, func(v, best T) bool { return v > best }, func(T) bool { return false })
+	}
+	return argReduceT(r, x, p, func(v, best T) bool { return v < best }, func(T) bool { return false })
+}
+
+func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	isNaN := func(v T) bool { return v != v }
+	if isMax {
+		return argReduceT(r, x, p, func(v, best T) bool { return !(v <= best) }, isNaN)
+	}
+	return argReduceT(r, x, p, func(v, best T) bool { return !(v >= best) }, isNaN)
+}
+
+// argComplex is NumPy's complex argmax and argmin (cBetter).
+func argComplex[T complex64 | complex128](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	return argReduceT(r, x, p, func(v, best T) bool {
+		a, b := complex128(v), complex128(best)
+		return cBetter(real(a), imag(a), real(b), imag(b), isMax)
+	}, func(v T) bool {
+		c := complex128(v)
+		return real(c) != real(c) || imag(c) != imag(c)
+	})
+}
+
+// argReduceT walks each output's reduced elements in row-major order of
+// the reduced axes; better(v, best) says v replaces the current best, and
+// stop(best) ends the search (a NaN).
+func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool, stop func(T) bool) ([]int64, error) {
+	out := make([]int64, p.m)
+	if p.m == 0 || p.l == 0 {
+		return out, nil
+	}
+	if p.inner > 0 {
+		// With one reduced axis (or all axes) and the last axis kept, the
+		// reduced elements of output (oo, k) are x[base+off+k] in order.
+		k := p.inner
+		return out, r.parallel(p.m/k, 1, func(_, lo, hi int) error {
+			for oo := lo; oo < hi; oo++ {
+				b := p.base(oo * k)
+				for kk := range k {
+					best, bi := x[b+p.offs[0]+kk], 0
+					if !stop(best) {
+						for j := 1; j < len(p.offs); j++ {
+							v := x[b+p.offs[j]+kk]
+							if better(v, best) {
+								best, bi = v, j
+								if stop(v) {
+									break
+								}
+							}
+						}
+					}
+					out[oo*k+kk] = int64(bi)
+				}
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	grain := max(1, grainSize/p.l)
+	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+		for o := lo; o < hi; o++ {
+			b := p.base(o)
+			best, bi := x[b+p.offs[0]], 0
+			idx := 0
+		walk:
+			for _, off := range p.offs {
+				for _, v := range x[b+off : b+off+p.chunk] {
+					if stop(best) {
+						break walk
+					}
+					if better(v, best) {
+						best, bi = v, idx
+					}
+					idx++
+				}
+			}
+			out[o] = int64(bi)
+		}
+		return nil
+	})
+}

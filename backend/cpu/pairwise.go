@@ -1,0 +1,85 @@
+package cpu
+
+// Pairwise summation, NumPy's order for float and complex sums.
+
+import (
+	"math"
+)
+
+// pairwise is NumPy's pairwise summation (loops_utils.h.src).
+func pairwise[T float](a []T) T {
+	if a32, ok := any(a).([]float32); ok {
+		return any(pairwiseF32(a32)).(T)
+	}
+	n := len(a)
+	switch {
+	case n < 8:
+		res := T(math.Copysign(0, -1))
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= 128:
+		res := sum8Go(a)
+		for _, v := range a[n-n%8:] {
+			res += v
+		}
+		return res
+	}
+	n2 := splitReal(n)
+	return pairwise(a[:n2]) + pairwise(a[n2:])
+}
+
+// pairwiseF32 is pairwise for float32, with the blocks of 8
+// accumulators vectorised (sum8F32), and no generic dispatch: it is the
+// innermost loop of float32 sums.
+func pairwiseF32(a []float32) float32 {
+	n := len(a)
+	switch {
+	case n < 8:
+		res := float32(math.Copysign(0, -1))
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= 128:
+		res := sum8F32(a)
+		for _, v := range a[n-n%8:] {
+			res += v
+		}
+		return res
+	}
+	n2 := splitReal(n)
+	return pairwiseF32(a[:n2]) + pairwiseF32(a[n2:])
+}
+
+// cpairwise is NumPy's pairwise summation of complex numbers: four
+// complex accumulators, blocks of up to 64 numbers.
+func cpairwise[T complex64 | complex128](a []T) T {
+	n := len(a)
+	switch {
+	case n < 4:
+		res := T(complex(math.Copysign(0, -1), math.Copysign(0, -1)))
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= 64:
+		var r [4]T
+		copy(r[:], a[:4])
+		i := 4
+		for ; i < n-n%4; i += 4 {
+			r[0] += a[i]
+			r[1] += a[i+1]
+			r[2] += a[i+2]
+			r[3] += a[i+3]
+		}
+		res := (r[0] + r[1]) + (r[2] + r[3])
+		for ; i < n; i++ {
+			res += a[i]
+		}
+		return res
+	}
+	n2 := (n - n%8) / 2
+	return cpairwise(a[:n2]) + cpairwise(a[n2:])
+}

@@ -1,0 +1,258 @@
+package cpu
+
+// Softmax and log-softmax along one axis.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// softmax evaluates softmax and log-softmax along Axes[0] in float64
+// (max subtracted first), rounding once to the result dtype. Each row is
+// read into a per-worker float64 buffer (float32 rows along the last axis
+// are read in place), so no full-size temporary is made.
+//
+// For a float64 result the exponentials are math.Exp, summed in order.
+// For float32 and narrower results they are expCore (within 2 ULP of
+// e^x, see simd.go), summed with eight interleaved accumulators
+// (sum8F64), and softmax divides each by the sum: the float64 values are
+// within a few ULP of the float64 computation with math.Exp, far inside
+// the half float32 ULP the final rounding takes.
+func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
+	a, err := r.eval(n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	if a.dtype.IsComplex() || a.dtype == dtypes.Bool || !(n.DType.IsFloat()) {
+		return nil, fmt.Errorf("cpu: %v of %v to %v is not supported", n.Op, a.dtype, n.DType)
+	}
+	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(a.shape) {
+		return nil, fmt.Errorf("cpu: %v needs one axis within the %d dimensions", n.Op, len(a.shape))
+	}
+	if !sameShape(a.shape, n.Shape) {
+		return nil, fmt.Errorf("cpu: %v keeps the shape %v, plan says %v", n.Op, a.shape, n.Shape)
+	}
+	ax := n.Axes[0]
+	x, err := r.computeBuf(a)
+	if err != nil {
+		return nil, err
+	}
+	outer, inner := 1, 1
+	for _, d := range a.shape[:ax] {
+		outer *= d
+	}
+	for _, d := range a.shape[ax+1:] {
+		inner *= d
+	}
+	m := a.shape[ax]
+	log := n.Op == backend.OpLogSoftmax
+	exact := n.DType == dtypes.F64
+	var (
+		out64 []float64
+		out32 []float32 // float32, or narrow values as float32
+	)
+	if exact {
+		buf, err := r.allocBufFull(ctF64, size)
+		if err != nil {
+			return nil, err
+		}
+		out64 = buf.([]float64)
+	} else {
+		buf, err := r.allocBufFull(ctF32, size)
+		if err != nil {
+			return nil, err
+		}
+		out32 = buf.([]float32)
+	}
+	x32, _ := x.([]float32)
+	inPlace := x32 != nil && inner == 1 && n.DType == dtypes.F32
+	grain := max(1, grainSize/max(m, 1))
+	rows := make([][]float64, r.workersFor(outer*inner, grain))
+	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
+		if rows[w] == nil {
+			rows[w] = make([]float64, m)
+		}
+		y := rows[w]
+		for row := lo; row < hi; row++ {
+			o, k := row/inner, row%inner
+			b := o*m*inner + k
+			if inPlace {
+				// While this row's exponentials are computed, the next
+				// row of this worker is read into the cache.
+				var next []float32
+				if row+1 < hi {
+					next = x32[b+m : b+2*m]
+				}
+				softmaxRowF32(out32[b:b+m], x32[b:b+m], y, log, asBytes(next))
+				continue
+			}
+			if err := gatherFloat64(y, x, b, inner); err != nil {
+				return err
+			}
+			if exact {
+				softmaxRowExact(y, log)
+				for i, v := range y {
+					out64[b+i*inner] = v
+				}
+				continue
+			}
+			softmaxRow(y, log)
+			for i, v := range y {
+				out32[b+i*inner] = roundTo64(n.DType, v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if exact {
+		return contigView(n.DType, out64, n.Shape), nil
+	}
+	return r.finish(out32, n.DType, n.DType, n.Shape)
+}
+
+// rowMax returns the largest of x, or the first NaN.
+func rowMax[T float](x []T) T {
+	mx := T(math.Inf(-1))
+	for _, v := range x {
+		if v > mx || v != v {
+			mx = v
+			if v != v {
+				break
+			}
+		}
+	}
+	return mx
+}
+
+// softmaxRowExact computes the float64 softmax (or log-softmax) of y in
+// place with math.Exp, summing in order.
+func softmaxRowExact(y []float64, log bool) {
+	mx := rowMax(y)
+	s := 0.0
+	if log {
+		for _, v := range y {
+			s += math.Exp(v - mx)
+		}
+		ls := math.Log(s)
+		for i, v := range y {
+			y[i] = v - mx - ls
+		}
+		return
+	}
+	for i, v := range y {
+		y[i] = math.Exp(v - mx)
+		s += y[i]
+	}
+	for i := range y {
+		y[i] /= s
+	}
+}
+
+// softmaxRow computes the float64 softmax (or log-softmax) of y in place
+// for a result rounded to float32 or narrower: expCore, sum8F64.
+func softmaxRow(y []float64, log bool) {
+	mx := rowMax(y)
+	if log {
+		var e [64]float64
+		var acc [8]float64
+		// sum8F64 over exp(y-mx), a slice of e at a time (the same
+		// accumulators in the same order).
+		n8 := len(y) - len(y)%8
+		for lo := 0; lo < n8; lo += len(e) {
+			hi := min(lo+len(e), n8)
+			for i := lo; i < hi; i++ {
+				e[i-lo] = expCore(clampExp(y[i] - mx))
+			}
+			for i := 0; i < hi-lo; i += 8 {
+				for j := range 8 {
+					acc[j] += e[i+j]
+				}
+			}
+		}
+		s := ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+		for _, v := range y[n8:] {
+			s += expCore(clampExp(v - mx))
+		}
+		ls := math.Log(s)
+		for i, v := range y {
+			y[i] = v - mx - ls
+		}
+		return
+	}
+	for i, v := range y {
+		y[i] = expCore(clampExp(v - mx))
+	}
+	s := sum8F64(y)
+	for i := range y {
+		y[i] /= s
+	}
+}
+
+// softmaxRowF32 is softmaxRow for a float32 row x (read in place) and a
+// float32 result d, with y as scratch: the same operations, vectorised.
+// The memory of pf is prefetched while the exponentials are computed.
+func softmaxRowF32(d, x []float32, y []float64, log bool, pf []byte) {
+	mx := float64(rowMaxF32(x))
+	if log {
+		s := expSumF32PF(y, x, mx, pf)
+		ls := math.Log(s)
+		for i, v := range x {
+			d[i] = float32(float64(v) - mx - ls)
+		}
+		return
+	}
+	s := expSumF32PF(y, x, mx, pf)
+	divToF32(d, y, s)
+}
+
+// clampExp clamps the argument of expCore to [-708, 709] (NaN stays).
+func clampExp(y float64) float64 {
+	if y < -708 {
+		return -708
+	}
+	if y > 709 {
+		return 709
+	}
+	return y
+}
+
+// gatherFloat64 sets y[i] = x[b + i*step] converted to float64, for a
+// real compute buffer x.
+func gatherFloat64(y []float64, x any, b, step int) error {
+	switch xs := x.(type) {
+	case []int8:
+		gatherL(y, xs, b, step)
+	case []int16:
+		gatherL(y, xs, b, step)
+	case []int32:
+		gatherL(y, xs, b, step)
+	case []int64:
+		gatherL(y, xs, b, step)
+	case []uint8:
+		gatherL(y, xs, b, step)
+	case []uint16:
+		gatherL(y, xs, b, step)
+	case []uint32:
+		gatherL(y, xs, b, step)
+	case []uint64:
+		gatherL(y, xs, b, step)
+	case []float32:
+		gatherL(y, xs, b, step)
+	case []float64:
+		gatherL(y, xs, b, step)
+	default:
+		return fmt.Errorf("cpu: cannot convert %T to float64", x)
+	}
+	return nil
+}
+
+func gatherL[S realNum](y []float64, x []S, b, step int) {
+	for i := range y {
+		y[i] = float64(x[b+i*step])
+	}
+}
