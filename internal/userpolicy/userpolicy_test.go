@@ -2,6 +2,7 @@ package userpolicy
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -115,7 +116,7 @@ func TestForbidden(t *testing.T) {
 		{"var c chan int", "x.go:12:7: channels are not allowed"},
 		{"func f(c []int) { select {} }", "x.go:12:19: select statements are not allowed"},
 		{"func f() { L: goto L }", "x.go:12:15: goto statements are not allowed"},
-		{"func f() { defer func() { recover() }() }", "x.go:12:27: calls of recover are not allowed in a user policy (tensorsh stops a policy that runs too long or too deep with a panic)"},
+		{"func f() { defer func() { recover() }() }", "x.go:12:27: recover and its calls are not allowed in a user policy (tensorsh stops a policy that runs too long, too deep or allocates too much with a panic)"},
 	} {
 		_, err := LoadSource("x.go", []byte(wider+"\n"+tc.code+"\n"), Options{})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -124,16 +125,22 @@ func TestForbidden(t *testing.T) {
 	}
 }
 
-// TestWatchdog: a call stuck outside the interpreter is abandoned.
+// TestWatchdog: a call stuck outside the interpreter is abandoned, and
+// the policy is stopped; a panic in the call is recovered.
 func TestWatchdog(t *testing.T) {
 	p := load(t, "wider.go", wider, Options{Timeout: 10 * time.Millisecond})
 	release := make(chan struct{})
 	defer close(release)
-	if err := p.watch(func() error { <-release; return nil }); err != errWatchdog {
-		t.Errorf("watch of a stuck call: %v", err)
+	if err := p.watch(func(context.Context) error { <-release; return nil }); err != errTimeLimit || !p.dead.Load() {
+		t.Errorf("watch of a stuck call: %v (stopped: %v)", err, p.dead.Load())
 	}
-	if err := p.watch(func() error { return errors.New("quick") }); err == nil || err.Error() != "quick" {
+	p.dead.Store(false)
+	if err := p.watch(func(context.Context) error { return errors.New("quick") }); err == nil || err.Error() != "quick" {
 		t.Errorf("watch of a quick call: %v", err)
+	}
+	var c *crash
+	if err := p.watch(func(context.Context) error { panic("yaegi bug") }); !errors.As(err, &c) || c.value != "yaegi bug" {
+		t.Errorf("watch of a panicking call: %v", err)
 	}
 }
 
