@@ -184,6 +184,7 @@ func parseSource(file string, src []byte) (*source, error) {
 	builtin := func(id *ast.Ident) bool { return id.Obj == nil && !notRef[id] && !keys[id] }
 
 	ast.Inspect(f, func(n ast.Node) bool {
+		checkSizes(n, refuse)
 		switch n := n.(type) {
 		case *ast.Ident:
 			switch {

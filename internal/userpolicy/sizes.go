@@ -1,0 +1,281 @@
+package userpolicy
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"strconv"
+)
+
+// Arrays and structs are allocated whole: var a [1 << 40]byte is one
+// allocation that no check at run time can refuse, and running out of
+// memory ends the process. So the sizes of the array and struct types a
+// policy writes are computed from its source before anything runs, and a
+// type larger than allocLimit is refused, as is an array whose length is
+// not a constant tensorsh can evaluate.
+
+// sizeCap is past every limit; sizes saturate at it.
+const sizeCap = int64(1) << 62
+
+// typeSize is the size in bytes of the type e, at most sizeCap. It
+// reports false when e's size depends on an array length it cannot
+// evaluate. Named types of the file count as their definitions; seen
+// guards recursive ones.
+func typeSize(e ast.Expr, seen map[*ast.Object]bool) (int64, bool) {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return typeSize(e.X, seen)
+	case *ast.ArrayType:
+		if e.Len == nil {
+			return 24, true // a slice
+		}
+		if _, ok := e.Len.(*ast.Ellipsis); ok {
+			return 8, true // [...]T{…}: as long as its literal, which the source holds
+		}
+		n, ok := constInt(e.Len, 0)
+		if !ok {
+			return 0, false
+		}
+		elem, ok := typeSize(e.Elt, seen)
+		if !ok {
+			return 0, false
+		}
+		return mulSat(max(n, 0), elem), true
+	case *ast.StructType:
+		total := int64(0)
+		for _, f := range e.Fields.List {
+			sz, ok := typeSize(f.Type, seen)
+			if !ok {
+				return 0, false
+			}
+			total = addSat(total, mulSat(int64(max(len(f.Names), 1)), sz))
+		}
+		return total, true
+	case *ast.Ident:
+		if e.Obj == nil {
+			switch e.Name {
+			case "bool", "int8", "uint8", "byte":
+				return 1, true
+			case "int16", "uint16":
+				return 2, true
+			case "int32", "uint32", "rune", "float32":
+				return 4, true
+			case "complex128", "string", "any", "error":
+				return 16, true
+			}
+			return 8, true
+		}
+		spec, ok := e.Obj.Decl.(*ast.TypeSpec)
+		if !ok || e.Obj.Kind != ast.Typ || seen[e.Obj] {
+			return 8, true // a type parameter, or a type through itself
+		}
+		seen[e.Obj] = true
+		defer delete(seen, e.Obj)
+		return typeSize(spec.Type, seen)
+	}
+	return 64, true // pointers, maps, functions, interfaces, other packages' types
+}
+
+func mulSat(a, b int64) int64 {
+	if a != 0 && b > sizeCap/a {
+		return sizeCap
+	}
+	return min(a*b, sizeCap)
+}
+
+func addSat(a, b int64) int64 { return min(a+b, sizeCap) }
+
+// constInt evaluates an array length: an integer constant expression of
+// literals, the file's constants, len of a string constant and
+// conversions to integer types.
+func constInt(e ast.Expr, depth int) (int64, bool) {
+	v, ok := constValue(e, depth)
+	if !ok {
+		return 0, false
+	}
+	v = constant.ToInt(v)
+	if v.Kind() != constant.Int {
+		return 0, false
+	}
+	if n, exact := constant.Int64Val(v); exact {
+		return n, true
+	}
+	if constant.Sign(v) > 0 {
+		return sizeCap, true
+	}
+	return -1, true
+}
+
+// constValue evaluates a constant expression; depth bounds how many
+// constants it goes through.
+func constValue(e ast.Expr, depth int) (constant.Value, bool) {
+	if depth > 64 {
+		return nil, false
+	}
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
+		return v, v.Kind() != constant.Unknown
+	case *ast.ParenExpr:
+		return constValue(e.X, depth)
+	case *ast.UnaryExpr:
+		x, ok := constValue(e.X, depth)
+		if !ok || (e.Op != token.ADD && e.Op != token.SUB && e.Op != token.XOR && e.Op != token.NOT) {
+			return nil, false
+		}
+		if e.Op == token.XOR && x.Kind() != constant.Int {
+			return nil, false
+		}
+		return safeConst(func() constant.Value { return constant.UnaryOp(e.Op, x, 0) })
+	case *ast.BinaryExpr:
+		x, ok := constValue(e.X, depth)
+		if !ok {
+			return nil, false
+		}
+		y, ok := constValue(e.Y, depth)
+		if !ok {
+			return nil, false
+		}
+		switch e.Op {
+		case token.SHL, token.SHR:
+			s, exact := constant.Uint64Val(constant.ToInt(y))
+			if !exact || s > 1000 {
+				return nil, false
+			}
+			if x = constant.ToInt(x); x.Kind() != constant.Int {
+				return nil, false
+			}
+			return constant.Shift(x, e.Op, uint(s)), true
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+			return safeConst(func() constant.Value { return constant.MakeBool(constant.Compare(x, e.Op, y)) })
+		}
+		op := e.Op
+		if op == token.QUO && x.Kind() == constant.Int && y.Kind() == constant.Int {
+			op = token.QUO_ASSIGN // integer division
+		}
+		if (op == token.QUO || op == token.QUO_ASSIGN || op == token.REM) && constant.Sign(y) == 0 {
+			return nil, false
+		}
+		if op == token.MUL && constant.BitLen(constant.ToInt(x))+constant.BitLen(constant.ToInt(y)) > 4000 {
+			return nil, false
+		}
+		return safeConst(func() constant.Value { return constant.BinaryOp(x, op, y) })
+	case *ast.Ident:
+		if e.Obj == nil || e.Obj.Kind != ast.Con {
+			return nil, false
+		}
+		spec, ok := e.Obj.Decl.(*ast.ValueSpec)
+		if !ok {
+			return nil, false
+		}
+		for i, n := range spec.Names {
+			if n.Name == e.Name && i < len(spec.Values) {
+				v := spec.Values[i]
+				if iota, ok := e.Obj.Data.(int); ok && usesIota(v) {
+					v = withIota(v, iota)
+				}
+				return constValue(v, depth+1)
+			}
+		}
+		return nil, false
+	case *ast.CallExpr:
+		fun, ok := ast.Unparen(e.Fun).(*ast.Ident)
+		if !ok || fun.Obj != nil || len(e.Args) != 1 {
+			return nil, false
+		}
+		x, ok := constValue(e.Args[0], depth)
+		if !ok {
+			return nil, false
+		}
+		switch fun.Name {
+		case "len":
+			if x.Kind() != constant.String {
+				return nil, false
+			}
+			return constant.MakeInt64(int64(len(constant.StringVal(x)))), true
+		case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "byte", "rune":
+			return constant.ToInt(x), constant.ToInt(x).Kind() == constant.Int
+		}
+	}
+	return nil, false
+}
+
+// safeConst runs a go/constant operation, which panics on operands of
+// the wrong kinds.
+func safeConst(f func() constant.Value) (v constant.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			v, ok = nil, false
+		}
+	}()
+	v = f()
+	return v, v != nil && v.Kind() != constant.Unknown
+}
+
+// withIota is a copy of e with iota replaced by its value.
+func withIota(e ast.Expr, iota int) ast.Expr {
+	lit := &ast.BasicLit{ValuePos: e.Pos(), Kind: token.INT, Value: strconv.Itoa(iota)}
+	var sub func(e ast.Expr) ast.Expr
+	sub = func(e ast.Expr) ast.Expr {
+		switch e := e.(type) {
+		case *ast.Ident:
+			if e.Name == "iota" && e.Obj == nil {
+				return lit
+			}
+		case *ast.ParenExpr:
+			return &ast.ParenExpr{X: sub(e.X)}
+		case *ast.UnaryExpr:
+			return &ast.UnaryExpr{Op: e.Op, X: sub(e.X)}
+		case *ast.BinaryExpr:
+			return &ast.BinaryExpr{X: sub(e.X), Op: e.Op, Y: sub(e.Y)}
+		case *ast.CallExpr:
+			args := make([]ast.Expr, len(e.Args))
+			for i, a := range e.Args {
+				args[i] = sub(a)
+			}
+			return &ast.CallExpr{Fun: e.Fun, Args: args}
+		}
+		return e
+	}
+	return sub(e)
+}
+
+// usesIota reports whether e mentions iota.
+func usesIota(e ast.Expr) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Name == "iota" && id.Obj == nil {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// checkSizes refuses array and struct types larger than allocLimit, and
+// arrays whose length tensorsh cannot evaluate.
+func checkSizes(n ast.Node, refuse func(token.Pos, string, ...any)) {
+	switch n := n.(type) {
+	case *ast.ArrayType:
+		if n.Len == nil {
+			return
+		}
+		if _, ok := n.Len.(*ast.Ellipsis); ok {
+			return
+		}
+		if _, ok := constInt(n.Len, 0); !ok {
+			refuse(n.Len.Pos(), "the length of an array in a user policy must be a constant tensorsh can evaluate (numbers, operators, the file's constants)")
+			return
+		}
+	case *ast.StructType:
+	default:
+		return
+	}
+	if sz, ok := typeSize(n.(ast.Expr), map[*ast.Object]bool{}); ok && sz > allocLimit {
+		what := strconv.FormatInt(sz, 10) + " bytes"
+		if sz == sizeCap {
+			what = "more than " + what
+		}
+		refuse(n.Pos(), "a type of %s is more than a user policy may allocate (%s)", what, bytesString(allocLimit))
+	}
+}
