@@ -49,6 +49,10 @@ func panicText(v any) string {
 		return v.Error()
 	case *crash:
 		return v.Error()
+	case error:
+		if t := reflect.TypeOf(v); t.Kind() == reflect.Pointer && strings.HasPrefix(t.Elem().PkgPath(), "github.com/traefik/yaegi/") {
+			return v.Error() // yaegi's own
+		}
 	case reflect.Value: // yaegi panics with the reflect.Value of panic's argument
 		if !v.IsValid() || !v.CanInterface() {
 			return "a value tensorsh cannot show"
@@ -98,8 +102,8 @@ func bytesString(n int64) string {
 
 // tooBig is the panic of an allocation past allocLimit.
 func tooBig(what string, n, size int64) string {
-	if n < 0 {
-		return fmt.Sprintf("%s of more than %d bytes is more than a user policy may allocate (%s)", what, int64(1<<62), bytesString(allocLimit))
+	if n < 0 || mulSat(n, size) == sizeCap {
+		return fmt.Sprintf("%s of more than %d bytes is more than a user policy may allocate (%s)", what, sizeCap, bytesString(allocLimit))
 	}
 	if size == 1 {
 		return fmt.Sprintf("%s of %d bytes is more than a user policy may allocate (%s)", what, n, bytesString(allocLimit))
@@ -136,9 +140,9 @@ func (p *Policy) enter() {
 // leave ends the call enter counted.
 func (p *Policy) leave() { p.depth.Add(-1) }
 
-// size checks a size argument of make(T, …): zero is a nil T, or nil
+// size checks a size argument n of make(T, …): zero is a nil T, or nil
 // where the rewriting could not copy T.
-func (p *Policy) size(zero any, n int64) int {
+func (p *Policy) size(zero any, n any) int {
 	if p.dead.Load() {
 		panic(errStopped)
 	}
@@ -151,26 +155,36 @@ func (p *Policy) size(zero any, n int64) int {
 			elem = int64(t.Key().Size()+t.Elem().Size()) + 8
 		}
 	}
-	if n > int64(^uint(0)>>1) {
-		panic(tooBig("make", -1, elem))
+	var size int64
+	switch v := reflect.ValueOf(n); v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		size = v.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if v.Uint() > uint64(sizeCap) {
+			panic(tooBig("make", -1, elem))
+		}
+		size = int64(v.Uint())
+	case reflect.Float32, reflect.Float64: // an untyped constant, such as 1e3
+		f := v.Float()
+		if f != float64(int64(f)) || f > float64(sizeCap) {
+			panic(fmt.Sprintf("make: size %v is not an integer", f))
+		}
+		size = int64(f)
+	default:
+		panic(fmt.Sprintf("make: size of type %s is not an integer", typeString(v.Type())))
 	}
-	checkLen("make", n, elem)
-	return int(n)
+	if size < 0 {
+		panic(fmt.Sprintf("make: negative size %d", size))
+	}
+	checkLen("make", size, elem)
+	return int(size)
 }
 
 // panicValue is the value of panic(v) in a policy: its text, written
-// while the call runs, under its time limit.
-func panicValue(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case error:
-		return v.Error()
-	case fmt.Stringer:
-		return v.String()
-	}
-	return fmt.Sprint(v)
-}
+// while the call runs, under its limits. (yaegi gives Go code the
+// policy's values without their methods, except through the wrappers of
+// the interfaces of package fmt, such as fmt.Stringer.)
+func panicValue(v any) string { return fmt.Sprint(v) }
 
 // boundedStrings replaces the functions of package strings whose result
 // can be much larger than their arguments (or their arguments' memory:
@@ -179,11 +193,7 @@ func panicValue(v any) string {
 func boundedStrings(m map[string]reflect.Value) {
 	m["Repeat"] = reflect.ValueOf(func(s string, count int) string {
 		if count > 0 && !mulFits(int64(count), int64(len(s))) {
-			n := int64(-1)
-			if int64(count) <= (1<<62)/int64(len(s)) {
-				n = int64(count) * int64(len(s))
-			}
-			panic(tooBig("strings.Repeat", n, 1))
+			panic(tooBig("strings.Repeat", mulSat(int64(count), int64(len(s))), 1))
 		}
 		return strings.Repeat(s, count)
 	})
@@ -206,12 +216,9 @@ func boundedStrings(m map[string]reflect.Value) {
 		return strings.ReplaceAll(s, old, new)
 	})
 	m["Join"] = reflect.ValueOf(func(elems []string, sep string) string {
-		n := int64(len(sep)) * int64(max(len(elems)-1, 0))
+		n := mulSat(int64(len(sep)), int64(max(len(elems)-1, 0)))
 		for _, e := range elems {
-			n += int64(len(e))
-			if n > allocLimit {
-				break
-			}
+			n = addSat(n, int64(len(e)))
 		}
 		checkLen("strings.Join", n, 1)
 		return strings.Join(elems, sep)

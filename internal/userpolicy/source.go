@@ -232,8 +232,8 @@ func parseSource(file string, src []byte) (*source, error) {
 					zero = "nil"
 				}
 				for _, a := range n.Args[1:] {
-					at(a.Pos(), "tensorshrt__.Size("+zero+", int64(")
-					at(a.End(), "))")
+					at(a.Pos(), "tensorshrt__.Size("+zero+", ")
+					at(a.End(), ")")
 				}
 			}
 		case *ast.FuncDecl:
@@ -311,6 +311,7 @@ var (
 	tensorshKind__                          %[1]sKind
 	tensorshDTypes__                        []%[1]sDType
 )
+
 `, q)
 	s.text = text
 	return s, nil
