@@ -483,8 +483,9 @@ func (p *Policy) run(call string, prog *interp.Program, set, get func()) (msg st
 
 // exec executes a compiled call with the limits.
 func (p *Policy) exec(call string, prog *interp.Program) error {
+	in := p.in // stop clears p.in while the call may still run
 	err := p.watch(func(ctx context.Context) error {
-		_, err := p.in.ExecuteWithContext(ctx, prog)
+		_, err := in.ExecuteWithContext(ctx, prog)
 		return err
 	})
 	if err == nil {
