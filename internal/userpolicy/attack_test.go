@@ -209,6 +209,15 @@ func TestAttackAlloc(t *testing.T) {
 		{"replacer", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\t_ = strings.NewReplacer(\"x\", big).Replace(big)\n\treturn a, nil", "panicked: strings.Replacer.Replace of 1048577 elements of 1048577 bytes", false},
 		{"grow", "\t\"strings\"\n", "\tvar sb strings.Builder\n\tsb.Grow(1 << 40)\n\treturn a, nil", "panicked: strings.Builder.Grow of 1099511627776 bytes", false},
 		{"split", "\t\"strings\"\n", "\t_ = strings.Split(strings.Repeat(\"x\", 200<<20), \"\")\n\treturn a, nil", "panicked: strings.Split of 209715201 elements of 16 bytes", false},
+		// fmt builds its output in memory: widths of 10⁶ (64 GB here),
+		// copies of one string, a value that holds itself (a stack
+		// overflow in fmt).
+		{"widths", "\t\"fmt\"\n\t\"strings\"\n", "\targs := make([]any, 2<<16)\n\tfor i := range args {\n\t\targs[i] = 1000000 * (1 - i%2)\n\t}\n\t_ = fmt.Sprintf(strings.Repeat(\"%*d\", 1<<16), args...)\n\treturn a, nil", "panicked: fmt.Sprintf: the text could be longer than a user policy may allocate (256 MiB)", false},
+		{"errorf", "\t\"fmt\"\n\t\"strings\"\n", "\treturn a, fmt.Errorf(strings.Repeat(\"%[1]*[2]d\", 300), 999999, 1)", "panicked: fmt.Errorf: the text could be longer than a user policy may allocate (256 MiB)", false},
+		{"fmtok", "\t\"fmt\"\n\t\"strings\"\n", "\treturn a, fmt.Errorf(\"%d %s %v\", len(fmt.Sprintf(\"%*d\", 1000000, 1)), strings.Repeat(\"ab\", 2), []string{\"x\"})", "hostile: 1000000 abab [x]", false},
+		{"sprint", "\t\"fmt\"\n\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\t_ = fmt.Sprint(xs)\n\treturn a, nil", "panicked: fmt.Sprint: the text could be longer than a user policy may allocate (256 MiB)", false},
+		{"println", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\tprintln(\"all:\", xs)\n\treturn a, nil", "panicked: print: the text could be longer than a user policy may allocate (256 MiB)", false},
+		{"cycle", "\t\"fmt\"\n", "\tx := []any{nil}\n\tx[0] = x\n\t_ = fmt.Sprint(x)\n\treturn a, nil", "panicked: fmt.Sprint: a value nested more than 100 deep", false},
 		// Doubling a string needs no function: the call is stopped
 		// once it keeps more than the limit alive.
 		{"double", "", "\ts := \"x\"\n\tfor {\n\t\ts += s\n\t}", "Promote(i8, i8) allocated more than a user policy may (256 MiB), so the policy was stopped and is now broken", true},

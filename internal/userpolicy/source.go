@@ -223,6 +223,10 @@ func parseSource(file string, src []byte) (*source, error) {
 				// the policy's must not run later, outside it.
 				at(n.Lparen+1, "tensorshrt__.PanicValue(")
 				at(n.Rparen, ")")
+			case id.Name == "print" || id.Name == "println":
+				// What they write is bounded as fmt's output is.
+				at(n.Lparen+1, "tensorshrt__.PrintText(")
+				at(n.Rparen, ")")
 			case id.Name == "make" && len(n.Args) >= 2:
 				// Sizes pass through tensorshrt__.Size, which refuses
 				// more than a policy may allocate.

@@ -46,10 +46,12 @@
 // stopped, it panics; since it may not recover, the panic ends the call.
 //
 // Allocation is bounded too, since running out of memory ends a Go
-// program with no recover: make, strings.Repeat, strings.Join and the
-// other functions whose results can be much larger than their arguments
-// refuse (panic) to allocate more than 256 MiB at once, and a call that
-// keeps more than that alive is stopped and breaks the policy.
+// program with no recover: array and struct types larger than 256 MiB are
+// refused before anything runs; make, strings.Repeat, strings.Join, the
+// functions of fmt, print and the other functions whose results can be
+// much larger than their arguments refuse (panic) to allocate more than
+// that at once; and a call that keeps more than that alive is stopped and
+// breaks the policy.
 //
 // Every call into the interpreter recovers its panics, yaegi's own
 // included, and the Error method of an error a policy returns, and the
@@ -168,6 +170,7 @@ func LoadSource(file string, src []byte, opts Options) (*Policy, error) {
 			"Leave":      reflect.ValueOf(p.leave),
 			"Size":       reflect.ValueOf(p.size),
 			"PanicValue": reflect.ValueOf(panicValue),
+			"PrintText":  reflect.ValueOf(printText),
 		},
 	}
 	for k, v := range stdlibSymbols {
@@ -175,8 +178,11 @@ func LoadSource(file string, src []byte, opts Options) (*Policy, error) {
 		for name, sym := range v {
 			m[name] = sym
 		}
-		if k == "strings/strings" {
+		switch k {
+		case "strings/strings":
 			boundedStrings(m)
+		case "fmt/fmt":
+			boundedFmt(m)
 		}
 		exports[k] = m
 	}
