@@ -379,7 +379,8 @@ func (p *Policy) load(s *source) error {
 			return err
 		}
 		var ds []dtypes.DType
-		if _, err := p.run("DTypes()", prog, func() {}, func() { ds = append(ds, v.Interface().([]dtypes.DType)...) }); err != nil {
+		get := func() { ds, _ = v.Interface().([]dtypes.DType) }
+		if _, err := p.run("DTypes()", prog, func() {}, get); err != nil {
 			return err
 		}
 		if len(ds) == 0 {
@@ -395,7 +396,7 @@ func (p *Policy) load(s *source) error {
 			}
 			seen[d] = true
 		}
-		p.dtypes = append([]dtypes.DType(nil), ds...)
+		p.dtypes = append([]dtypes.DType(nil), ds...) // not the policy's, which it could change
 	}
 	return nil
 }
@@ -523,7 +524,7 @@ func (p *Policy) callType(call string, prog *interp.Program, set func()) (dtypes
 	var t dtypes.Type
 	var failed bool
 	get := func() {
-		t = p.out.Interface().(dtypes.Type)
+		t, _ = p.out.Interface().(dtypes.Type)
 		failed = !p.errOut.IsNil()
 	}
 	msg, err := p.run(call, prog, set, get)

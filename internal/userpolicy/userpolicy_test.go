@@ -509,3 +509,59 @@ func TestCPolicy(t *testing.T) {
 		t.Errorf("C graph: %v %q", g.Kind, g.Why)
 	}
 }
+
+// TestBoundedFunctions: the bounded versions of make, print and the
+// functions of strings and fmt give what Go's do.
+func TestBoundedFunctions(t *testing.T) {
+	src := `package bounded
+
+import (
+	"fmt"
+	"strings"
+
+	"tensorsh"
+)
+
+type pair struct {
+	a, b int
+}
+
+func Promote(a, b tensorsh.Type) (tensorsh.Type, error) {
+	var sb strings.Builder
+	sb.Grow(16)
+	sb.WriteString("b")
+	fmt.Fprintf(&sb, "%d", 1)
+	xs := make([]string, 2, 4 /* cap */)
+	xs[0], xs[1] = "x", "y"
+	m := make(map[string]int, 1e3)
+	m["k"] = len(make([]pair, uint8(3)))
+	parts := []string{
+		sb.String(),
+		strings.Repeat("ab", 3),
+		strings.Join(xs, "+"),
+		strings.ReplaceAll("a.b.c", ".", "::"),
+		strings.Replace("aaa", "a", "bb", 2),
+		strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace("<i8>"),
+		strings.ToValidUTF8("a\xffb", "?!"),
+		fmt.Sprint(len(strings.Split("a,b,c", ",")), len(strings.Fields(" a b ")), m["k"]),
+		fmt.Sprintf("%5.2f|%-4s|%x|%[1]v", 3.14159, "go", 255),
+		fmt.Sprintln(a, b, pair{1, 2}, &pair{3, 4}, []byte("hi")),
+		string(fmt.Appendf(nil, "%q", "q")),
+	}
+	println(strings.Join(parts, " "))
+	print("no newline", 7, true)
+	return a, fmt.Errorf("%v, %w", "wrapped", fmt.Errorf("inner"))
+}
+`
+	var out bytes.Buffer
+	p := load(t, "bounded.go", src, Options{Output: &out})
+	_, err := p.Binary(promote.Add, strong(dtypes.I8), strong(dtypes.U8))
+	if err == nil || err.Error() != "bounded: wrapped, inner" {
+		t.Errorf("error %v", err)
+	}
+	want := "b1 ababab x+y a::b::c bbbba &lt;i8&gt; a?!b 3 2 3  3.14|go  |ff|3.14159 i8 u8 {1 2} &{3 4} [104 105]\n \"q\"\n" +
+		"no newline 7 true"
+	if out.String() != want {
+		t.Errorf("printed\n%q\nwant\n%q", out.String(), want)
+	}
+}
