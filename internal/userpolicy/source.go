@@ -21,6 +21,15 @@ import (
 // need no deep recursion.
 const maxDepth = 1000
 
+// maxSource and maxNesting bound the source of a policy. yaegi compiles
+// in time quadratic in the depth of an expression (a sum of 10⁴ terms
+// takes over a second), and a compilation cannot be stopped. Promotion
+// rules are short.
+const (
+	maxSource  = 1 << 20
+	maxNesting = 500
+)
+
 // The hooks a policy file may define, besides Promote.
 var hookSigs = map[string]string{
 	"Promote":     "func Promote(a, b tensorsh.Type) (tensorsh.Type, error)",
@@ -99,6 +108,26 @@ func parseSource(file string, src []byte) (*source, error) {
 		return nil, err
 	}
 	pos := func(p token.Pos) string { return fset.Position(p).String() }
+	if len(src) > maxSource {
+		return nil, fmt.Errorf("%s: a user policy has at most %s of source, this one %d bytes", file, bytesString(maxSource), len(src))
+	}
+	depth := 0
+	var deep token.Pos
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			depth--
+			return true
+		}
+		if depth == maxNesting {
+			deep = n.Pos()
+			return false
+		}
+		depth++
+		return deep == token.NoPos
+	})
+	if deep != token.NoPos {
+		return nil, fmt.Errorf("%s: the source of a user policy nests at most %d deep", pos(deep), maxNesting)
+	}
 	s := &source{file: file, funcs: map[string]bool{}, consts: map[string]bool{}, tensors: "\x00"}
 	for _, im := range f.Imports {
 		path, _ := strconv.Unquote(im.Path.Value)
@@ -285,21 +314,31 @@ func parseSource(file string, src []byte) (*source, error) {
 		}
 	}
 
-	// Insert from the end, so that offsets stay right; then make the
-	// package clause (which comes before every body) "package main".
+	// Make the package clause (which comes before every body) "package
+	// main", then insert, in one pass (in the order they were made where
+	// two are at one place, as in println()).
 	name := fset.Position(f.Name.Pos())
 	nameStart := name.Offset
 	nameEnd := nameStart + len(f.Name.Name)
-	sort.SliceStable(ins, func(i, j int) bool { return ins[i].off > ins[j].off })
-	text := string(src)
-	s.shifts = map[int][]shift{}
-	for _, in := range ins {
-		text = text[:in.off] + in.s + text[in.off:]
-		s.shifts[in.line] = append([]shift{{in.col, len(in.s)}}, s.shifts[in.line]...)
-	}
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].off < ins[j].off })
 	clause := "main; import tensorshrt__ \"tensorshrt\""
-	text = text[:nameStart] + clause + text[nameEnd:]
-	s.shifts[name.Line] = append([]shift{{name.Column + len(f.Name.Name), len(clause) - len(f.Name.Name)}}, s.shifts[name.Line]...)
+	var b strings.Builder
+	b.Grow(len(src) + len(clause) + 48*len(ins) + 1024)
+	b.Write(src[:nameStart])
+	b.WriteString(clause)
+	s.shifts = map[int][]shift{name.Line: {{name.Column + len(f.Name.Name), len(clause) - len(f.Name.Name)}}}
+	last := nameEnd
+	for _, in := range ins {
+		if in.off < last { // cannot happen: every insertion is in a declaration
+			return nil, fmt.Errorf("%s: tensorsh cannot rewrite this file", file)
+		}
+		b.Write(src[last:in.off])
+		b.WriteString(in.s)
+		last = in.off
+		s.shifts[in.line] = append(s.shifts[in.line], shift{in.col, len(in.s)})
+	}
+	b.Write(src[last:])
+	text := b.String()
 
 	q := s.tensors
 	if q != "" {

@@ -228,18 +228,19 @@ func (p *Policy) interp(what string, f func(ctx context.Context) error) error {
 // load evaluates the file, then reads its constants and checks and
 // compiles its hooks.
 func (p *Policy) load(s *source) error {
+	in := p.in // stop clears p.in while a call may still run
 	var prog *interp.Program
 	err := p.interp("compiling", func(context.Context) error {
-		f, err := parser.ParseFile(p.in.FileSet(), p.file, s.text, parser.DeclarationErrors)
+		f, err := parser.ParseFile(in.FileSet(), p.file, s.text, parser.DeclarationErrors)
 		if err != nil {
 			return err
 		}
-		prog, err = p.in.CompileAST(f)
+		prog, err = in.CompileAST(f)
 		return err
 	})
 	if err == nil {
 		err = p.interp("loading", func(ctx context.Context) error {
-			_, err := p.in.ExecuteWithContext(ctx, prog)
+			_, err := in.ExecuteWithContext(ctx, prog)
 			return err
 		})
 		if err != nil && strings.Contains(err.Error(), "loading did not finish") {
@@ -251,7 +252,7 @@ func (p *Policy) load(s *source) error {
 	}
 	eval := func(name string) (v reflect.Value, err error) {
 		err = p.interp("reading "+name, func(context.Context) error {
-			v, err = p.in.Eval(name)
+			v, err = in.Eval(name)
 			return err
 		})
 		return v, err
@@ -337,7 +338,7 @@ func (p *Policy) load(s *source) error {
 	}
 	compile := func(what, src string) (prog *interp.Program, err error) {
 		err = p.interp(what, func(context.Context) error {
-			prog, err = p.in.Compile(src)
+			prog, err = in.Compile(src)
 			return err
 		})
 		return prog, err
