@@ -279,3 +279,120 @@ func checkSizes(n ast.Node, refuse func(token.Pos, string, ...any)) {
 		refuse(n.Pos(), "a type of %s is more than a user policy may allocate (%s)", what, bytesString(allocLimit))
 	}
 }
+
+// maxConstBits is Go's bound on an untyped integer constant (go/types
+// reports "constant overflow" past 512 bits). yaegi has none: it
+// computes const c = 1 << 1000000000 (and c*c*c …) while it compiles,
+// which cannot be stopped, until memory runs out.
+const maxConstBits = 512
+
+// A constBits bounds the size of the integer constant expressions of a
+// file, remembering what it worked out.
+type constBits struct {
+	exprs map[ast.Expr]int64
+	objs  map[*ast.Object]int64 // -1 while being worked out
+}
+
+// bits bounds the bits of e's value, if e is a constant expression, and
+// reports whether it is one.
+func (c *constBits) bits(e ast.Expr) (int64, bool) {
+	if n, ok := c.exprs[e]; ok {
+		return n, n >= 0
+	}
+	n, ok := c.work(e)
+	if !ok {
+		n = -1
+	}
+	c.exprs[e] = n
+	return n, ok
+}
+
+func (c *constBits) work(e ast.Expr) (int64, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind != token.INT {
+			return 64, true // floats are bounded by go/constant (4096 bits, then big.Float)
+		}
+		v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
+		if v.Kind() != constant.Int {
+			return 64, true
+		}
+		return int64(constant.BitLen(v)), true
+	case *ast.ParenExpr:
+		return c.bits(e.X)
+	case *ast.SelectorExpr: // another package's constant (or not a constant)
+		return 64, true
+	case *ast.Ident:
+		if e.Obj == nil {
+			switch e.Name {
+			case "true", "false", "iota":
+				return 64, true
+			}
+			return 0, false
+		}
+		if e.Obj.Kind != ast.Con {
+			return 0, false
+		}
+		if n, ok := c.objs[e.Obj]; ok {
+			return max(n, 0), true // a cycle, which the interpreter reports
+		}
+		c.objs[e.Obj] = -1
+		n := int64(64)
+		if spec, ok := e.Obj.Decl.(*ast.ValueSpec); ok {
+			for i, name := range spec.Names {
+				if name.Name == e.Name && i < len(spec.Values) {
+					n, _ = c.bits(spec.Values[i])
+				}
+			}
+		}
+		c.objs[e.Obj] = max(n, 0)
+		return max(n, 0), true
+	case *ast.CallExpr: // conversions and len of constants
+		if fun, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && fun.Obj == nil && len(e.Args) == 1 {
+			if n, ok := c.bits(e.Args[0]); ok {
+				if fun.Name == "len" {
+					return 64, true
+				}
+				return n, true
+			}
+		}
+		return 0, false
+	case *ast.UnaryExpr:
+		n, ok := c.bits(e.X)
+		return addSat(n, 1), ok
+	case *ast.BinaryExpr:
+		x, okx := c.bits(e.X)
+		y, oky := c.bits(e.Y)
+		if !okx || !oky {
+			return 0, false
+		}
+		switch e.Op {
+		case token.MUL:
+			return addSat(x, y), true
+		case token.SHL:
+			s, ok := constInt(e.Y, 0)
+			if !ok || s < 0 {
+				return sizeCap, true
+			}
+			return addSat(x, s), true
+		case token.QUO, token.REM, token.SHR:
+			return x, true
+		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
+			return 1, true
+		}
+		return addSat(max(x, y), 1), true
+	}
+	return 0, false
+}
+
+// checkConst refuses a constant expression of more than maxConstBits.
+func (c *constBits) check(n ast.Node, refuse func(token.Pos, string, ...any)) {
+	switch n.(type) {
+	case *ast.BinaryExpr, *ast.UnaryExpr, *ast.BasicLit:
+	default:
+		return
+	}
+	if b, ok := c.bits(n.(ast.Expr)); ok && b > maxConstBits {
+		refuse(n.Pos(), "constant overflow: a constant of a user policy has at most %d bits, as in Go", maxConstBits)
+	}
+}

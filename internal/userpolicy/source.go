@@ -212,8 +212,10 @@ func parseSource(file string, src []byte) (*source, error) {
 	})
 	builtin := func(id *ast.Ident) bool { return id.Obj == nil && !notRef[id] && !keys[id] }
 
+	consts := &constBits{exprs: map[ast.Expr]int64{}, objs: map[*ast.Object]int64{}}
 	ast.Inspect(f, func(n ast.Node) bool {
 		checkSizes(n, refuse)
+		consts.check(n, refuse)
 		switch n := n.(type) {
 		case *ast.Ident:
 			switch {
