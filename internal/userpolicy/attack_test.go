@@ -77,7 +77,7 @@ func TestAttackLoad(t *testing.T) {
 		// as a value (Go: "recover (built-in) must be called").
 		{"recover", "var rec = recover", "hostile.go:11:11: recover and its calls are not allowed in a user policy"},
 		{"len", "var q = len", "hostile.go:11:9: len (built-in) must be called"},
-		{"keyed", "var m = map[any]int{recover: 1}", "hostile.go:11:21: recover and its calls are not allowed"},
+		{"recoverkey", "var m = map[any]int{recover: 1}", "hostile.go:11:21: recover and its calls are not allowed"},
 		// ... and in gtaRetry on an array type whose length needs itself.
 		{"selfarray", "type T [len(T{})]int", "hostile.go:11:9: the length of an array in a user policy must be a constant tensorsh can evaluate"},
 		// ... and in its generics; this one passes tensorsh's own checks.
@@ -92,6 +92,10 @@ func TestAttackLoad(t *testing.T) {
 		// cannot be stopped: until memory runs out.
 		{"shift", "var v = 1 << 1000000000", "hostile.go:11:9: constant overflow: a constant of a user policy has at most 512 bits, as in Go"},
 		{"squares", "const c0 = 1 << 500\n\nconst c1 = c0 * c0\n\nconst c2 = c1 * c1", "hostile.go:13:12: constant overflow"},
+		{"strings", "const s0 = \"0123456789abcdef\"\n\nconst s1 = s0 + s0 + s0 + s0 + s0 + s0 + s0 + s0\n\nconst s2 = s1 + s1 + s1 + s1 + s1 + s1 + s1 + s1\n\nconst s3 = s2 + s2 + s2 + s2 + s2 + s2 + s2 + s2\n\nconst s4 = s3 + s3 + s3 + s3 + s3 + s3 + s3 + s3\n\nconst s5 = s4 + s4 + s4 + s4 + s4 + s4 + s4 + s4\n\nconst s6 = s5 + s5 + s5 + s5 + s5 + s5 + s5 + s5", "hostile.go:23:12: a string constant of a user policy has at most 1 MiB"},
+		// A keyed literal sets its length.
+		{"keyed", "var a = []int{1 << 30: 1}", "hostile.go:11:15: a composite literal of 1073741825 elements of 8 bytes is more than a user policy may allocate (256 MiB)"},
+		{"keyed2", "var a = [][]int{{1 << 30: 1}}", "hostile.go:11:18: a composite literal of 1073741825 elements of 64 bytes"},
 		// yaegi compiles in time quadratic in the nesting of an
 		// expression: a sum of 10⁴ terms takes seconds, 10⁵ minutes.
 		{"nesting", "var x = 1" + strings.Repeat(" + 1", 20000), "the source of a user policy nests at most 500 deep"},

@@ -268,6 +268,35 @@ func checkSizes(n ast.Node, refuse func(token.Pos, string, ...any)) {
 			return
 		}
 	case *ast.StructType:
+	case *ast.CompositeLit:
+		// []T{1 << 30: x} has 1<<30 + 1 elements.
+		elem := int64(64)
+		switch t := n.Type.(type) {
+		case *ast.MapType:
+			return
+		case *ast.ArrayType:
+			if z, ok := typeSize(t.Elt, map[*ast.Object]bool{}); ok {
+				elem = max(z, 1)
+			}
+		case *ast.Ident:
+			if t.Obj != nil {
+				if spec, ok := t.Obj.Decl.(*ast.TypeSpec); ok {
+					if _, isMap := spec.Type.(*ast.MapType); isMap {
+						return
+					}
+				}
+			}
+		}
+		for _, e := range n.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			if k, ok := constInt(kv.Key, 0); ok && !mulFits(addSat(k, 1), elem) {
+				refuse(kv.Key.Pos(), "%s", tooBig("a composite literal", addSat(k, 1), elem))
+			}
+		}
+		return
 	default:
 		return
 	}
@@ -283,116 +312,154 @@ func checkSizes(n ast.Node, refuse func(token.Pos, string, ...any)) {
 // maxConstBits is Go's bound on an untyped integer constant (go/types
 // reports "constant overflow" past 512 bits). yaegi has none: it
 // computes const c = 1 << 1000000000 (and c*c*c …) while it compiles,
-// which cannot be stopped, until memory runs out.
-const maxConstBits = 512
+// which cannot be stopped, until memory runs out. It is the same with
+// string constants (const b = a + a; const c = b + b; …), which Go does
+// not bound; a policy's are at most maxConstString bytes.
+const (
+	maxConstBits   = 512
+	maxConstString = 1 << 20
+)
 
-// A constBits bounds the size of the integer constant expressions of a
-// file, remembering what it worked out.
+// A constSize bounds the integer constants of a file (in bits) and its
+// string constants (in bytes).
+type constSize struct {
+	n   int64
+	str bool // a string
+	ok  bool // a constant expression
+}
+
+// A constBits bounds the sizes of the constant expressions of a file,
+// remembering what it worked out.
 type constBits struct {
-	exprs map[ast.Expr]int64
-	objs  map[*ast.Object]int64 // -1 while being worked out
+	exprs map[ast.Expr]constSize
+	objs  map[*ast.Object]constSize
+	busy  map[*ast.Object]bool
 }
 
-// bits bounds the bits of e's value, if e is a constant expression, and
-// reports whether it is one.
-func (c *constBits) bits(e ast.Expr) (int64, bool) {
-	if n, ok := c.exprs[e]; ok {
-		return n, n >= 0
-	}
-	n, ok := c.work(e)
-	if !ok {
-		n = -1
-	}
-	c.exprs[e] = n
-	return n, ok
+func newConstBits() *constBits {
+	return &constBits{exprs: map[ast.Expr]constSize{}, objs: map[*ast.Object]constSize{}, busy: map[*ast.Object]bool{}}
 }
 
-func (c *constBits) work(e ast.Expr) (int64, bool) {
+// size bounds the size of e's value, if e is a constant expression.
+func (c *constBits) size(e ast.Expr) constSize {
+	if z, ok := c.exprs[e]; ok {
+		return z
+	}
+	z := c.work(e)
+	c.exprs[e] = z
+	return z
+}
+
+var small = constSize{n: 64, ok: true}
+
+func (c *constBits) work(e ast.Expr) constSize {
 	switch e := e.(type) {
 	case *ast.BasicLit:
-		if e.Kind != token.INT {
-			return 64, true // floats are bounded by go/constant (4096 bits, then big.Float)
+		switch e.Kind {
+		case token.STRING:
+			v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
+			if v.Kind() == constant.String {
+				return constSize{n: int64(len(constant.StringVal(v))), str: true, ok: true}
+			}
+		case token.INT:
+			v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
+			if v.Kind() == constant.Int {
+				return constSize{n: int64(constant.BitLen(v)), ok: true}
+			}
 		}
-		v := constant.MakeFromLiteral(e.Value, e.Kind, 0)
-		if v.Kind() != constant.Int {
-			return 64, true
-		}
-		return int64(constant.BitLen(v)), true
+		return small // floats are bounded by go/constant (4096 bits, then big.Float)
 	case *ast.ParenExpr:
-		return c.bits(e.X)
+		return c.size(e.X)
 	case *ast.SelectorExpr: // another package's constant (or not a constant)
-		return 64, true
+		return small
 	case *ast.Ident:
 		if e.Obj == nil {
 			switch e.Name {
 			case "true", "false", "iota":
-				return 64, true
+				return small
 			}
-			return 0, false
+			return constSize{}
 		}
 		if e.Obj.Kind != ast.Con {
-			return 0, false
+			return constSize{}
 		}
-		if n, ok := c.objs[e.Obj]; ok {
-			return max(n, 0), true // a cycle, which the interpreter reports
+		if z, ok := c.objs[e.Obj]; ok {
+			return z
 		}
-		c.objs[e.Obj] = -1
-		n := int64(64)
+		if c.busy[e.Obj] {
+			return small // a cycle, which the interpreter reports
+		}
+		c.busy[e.Obj] = true
+		z := small
 		if spec, ok := e.Obj.Decl.(*ast.ValueSpec); ok {
 			for i, name := range spec.Names {
 				if name.Name == e.Name && i < len(spec.Values) {
-					n, _ = c.bits(spec.Values[i])
+					z = c.size(spec.Values[i])
+					z.ok = true
 				}
 			}
 		}
-		c.objs[e.Obj] = max(n, 0)
-		return max(n, 0), true
+		c.objs[e.Obj] = z
+		return z
 	case *ast.CallExpr: // conversions and len of constants
 		if fun, ok := ast.Unparen(e.Fun).(*ast.Ident); ok && fun.Obj == nil && len(e.Args) == 1 {
-			if n, ok := c.bits(e.Args[0]); ok {
-				if fun.Name == "len" {
-					return 64, true
+			if z := c.size(e.Args[0]); z.ok {
+				switch fun.Name {
+				case "len":
+					return small
+				case "string":
+					return constSize{n: max(z.n, 4), str: true, ok: true}
 				}
-				return n, true
+				return z
 			}
 		}
-		return 0, false
+		return constSize{}
 	case *ast.UnaryExpr:
-		n, ok := c.bits(e.X)
-		return addSat(n, 1), ok
+		z := c.size(e.X)
+		z.n = addSat(z.n, 1)
+		return z
 	case *ast.BinaryExpr:
-		x, okx := c.bits(e.X)
-		y, oky := c.bits(e.Y)
-		if !okx || !oky {
-			return 0, false
+		x, y := c.size(e.X), c.size(e.Y)
+		if !x.ok || !y.ok {
+			return constSize{}
 		}
+		n := addSat(max(x.n, y.n), 1)
 		switch e.Op {
+		case token.ADD:
+			if x.str || y.str {
+				return constSize{n: addSat(x.n, y.n), str: true, ok: true}
+			}
 		case token.MUL:
-			return addSat(x, y), true
+			n = addSat(x.n, y.n)
 		case token.SHL:
 			s, ok := constInt(e.Y, 0)
 			if !ok || s < 0 {
-				return sizeCap, true
+				s = sizeCap
 			}
-			return addSat(x, s), true
+			n = addSat(x.n, s)
 		case token.QUO, token.REM, token.SHR:
-			return x, true
+			n = x.n
 		case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ, token.LAND, token.LOR:
-			return 1, true
+			n = 1
 		}
-		return addSat(max(x, y), 1), true
+		return constSize{n: n, ok: true}
 	}
-	return 0, false
+	return constSize{}
 }
 
-// checkConst refuses a constant expression of more than maxConstBits.
+// check refuses a constant expression past maxConstBits or
+// maxConstString.
 func (c *constBits) check(n ast.Node, refuse func(token.Pos, string, ...any)) {
 	switch n.(type) {
 	case *ast.BinaryExpr, *ast.UnaryExpr, *ast.BasicLit:
 	default:
 		return
 	}
-	if b, ok := c.bits(n.(ast.Expr)); ok && b > maxConstBits {
+	switch z := c.size(n.(ast.Expr)); {
+	case !z.ok:
+	case z.str && z.n > maxConstString:
+		refuse(n.Pos(), "a string constant of a user policy has at most %s", bytesString(maxConstString))
+	case !z.str && z.n > maxConstBits:
 		refuse(n.Pos(), "constant overflow: a constant of a user policy has at most %d bits, as in Go", maxConstBits)
 	}
 }

@@ -212,7 +212,7 @@ func parseSource(file string, src []byte) (*source, error) {
 	})
 	builtin := func(id *ast.Ident) bool { return id.Obj == nil && !notRef[id] && !keys[id] }
 
-	consts := &constBits{exprs: map[ast.Expr]int64{}, objs: map[*ast.Object]int64{}}
+	consts := newConstBits()
 	ast.Inspect(f, func(n ast.Node) bool {
 		checkSizes(n, refuse)
 		consts.check(n, refuse)

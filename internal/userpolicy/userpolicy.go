@@ -141,7 +141,7 @@ func Load(path string, opts Options) (*Policy, error) {
 
 // LoadSource interprets src as the policy file named file.
 func LoadSource(file string, src []byte, opts Options) (*Policy, error) {
-	s, err := parseSource(filepath.Base(file), src)
+	s, err := checkSource(filepath.Base(file), src)
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +223,17 @@ func (p *Policy) interp(what string, f func(ctx context.Context) error) error {
 		return fmt.Errorf("%s: %s panicked: %s", p.file, what, panicText(pe.Value))
 	}
 	return err
+}
+
+// checkSource runs parseSource, recovering a panic: a bug of tensorsh,
+// but one that must not end the process.
+func checkSource(file string, src []byte) (s *source, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("%s: checking the file failed (this is a tensorsh bug): %s", file, panicText(r))
+		}
+	}()
+	return parseSource(file, src)
 }
 
 // load evaluates the file, then reads its constants and checks and
