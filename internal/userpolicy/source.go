@@ -99,6 +99,9 @@ func (s *source) fixPositions(msg string) string {
 //     corrects columns in messages), make checks its sizes, and panic
 //     turns its value into text while the call still runs.
 func parseSource(file string, src []byte) (*source, error) {
+	if len(src) > maxSource {
+		return nil, fmt.Errorf("%s: a user policy has at most %s of source, this one %d bytes", file, bytesString(maxSource), len(src))
+	}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, src, parser.ParseComments)
 	if err != nil {
@@ -108,9 +111,6 @@ func parseSource(file string, src []byte) (*source, error) {
 		return nil, err
 	}
 	pos := func(p token.Pos) string { return fset.Position(p).String() }
-	if len(src) > maxSource {
-		return nil, fmt.Errorf("%s: a user policy has at most %s of source, this one %d bytes", file, bytesString(maxSource), len(src))
-	}
 	depth := 0
 	var deep token.Pos
 	ast.Inspect(f, func(n ast.Node) bool {

@@ -214,7 +214,11 @@ func (p *Policy) interp(what string, f func(ctx context.Context) error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, errTimeLimit):
-		return fmt.Errorf("%s: %s did not finish within %v", p.file, what, p.timeout)
+		hint := ""
+		if what == "loading" {
+			hint = " (an endless loop in a variable's initialiser or init?)"
+		}
+		return fmt.Errorf("%s: %s did not finish within %v%s", p.file, what, p.timeout, hint)
 	case errors.Is(err, errMemLimit):
 		return fmt.Errorf("%s: %s allocated more than a user policy may (%s)", p.file, what, bytesString(allocLimit))
 	case errors.As(err, &c):
@@ -254,9 +258,6 @@ func (p *Policy) load(s *source) error {
 			_, err := in.ExecuteWithContext(ctx, prog)
 			return err
 		})
-		if err != nil && strings.Contains(err.Error(), "loading did not finish") {
-			err = fmt.Errorf("%v (an endless loop in a variable's initialiser or init?)", err)
-		}
 	}
 	if err != nil {
 		return errors.New(s.fixPositions(err.Error()))
