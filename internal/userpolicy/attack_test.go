@@ -3,6 +3,7 @@ package userpolicy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -62,6 +63,18 @@ func hostile(imports, body, decls string) string {
 	return "package hostile\n\nimport (\n\t\"tensorsh\"\n" + imports + ")\n\nfunc Promote(a, b tensorsh.Type) (tensorsh.Type, error) {\n" + body + "\n}\n\n" + decls + "\n"
 }
 
+// doubling declares first, then 39 declarations of line (with %d for
+// the number, and for the one before), then last.
+func doubling(first, line, last string) string {
+	var b strings.Builder
+	b.WriteString(first + "\n\n")
+	for i := 1; i < 40; i++ {
+		args := []any{i, i - 1, i - 1}[:strings.Count(line, "%d")]
+		fmt.Fprintf(&b, line+"\n\n", args...)
+	}
+	return b.String() + last
+}
+
 // promoteI8 runs Promote(i8, i8).
 func promoteI8(p *Policy) error {
 	_, err := p.Binary(promote.Add, strong(dtypes.I8), strong(dtypes.I8))
@@ -80,8 +93,13 @@ func TestAttackLoad(t *testing.T) {
 		{"recoverkey", "var m = map[any]int{recover: 1}", "hostile.go:11:21: recover and its calls are not allowed"},
 		// ... and in gtaRetry on an array type whose length needs itself.
 		{"selfarray", "type T [len(T{})]int", "hostile.go:11:9: the length of an array in a user policy must be a constant tensorsh can evaluate"},
-		// ... and in its generics; this one passes tensorsh's own checks.
-		{"generic", "type L[T any] struct{ x T }\n\nvar v L[L[int]]\n\nfunc (L[T]) M() {}", "hostile.go: compiling: the interpreter crashed: runtime error: index out of range"},
+		// ... and on an array type of itself; this one passes tensorsh's
+		// own checks, so the crash is recovered.
+		{"selftype", "type T [2]T\n\nvar t T", "hostile.go: compiling: the interpreter crashed: runtime error: invalid memory address or nil pointer dereference (this is a bug of yaegi"},
+		// ... and in its generics, which also compile in exponential
+		// time (A[A[A[…]]]), which cannot be stopped.
+		{"generic", "type L[T any] struct{ x T }\n\nvar v L[L[int]]\n\nfunc (L[T]) M() {}", "hostile.go:11:7: generic types are not allowed in a user policy"},
+		{"genericfunc", "func f[T any](x T) T { return x }", "hostile.go:11:7: generic functions are not allowed in a user policy"},
 		// Allocation while loading.
 		{"make", "var big = make([]int64, 1<<40)", "hostile.go: loading panicked: make of 1099511627776 elements of 8 bytes is more than a user policy may allocate (256 MiB)"},
 		{"makemap", "var big = make(map[int]string, 1<<40)", "hostile.go: loading panicked: make of 1099511627776 elements of 32 bytes"},
@@ -93,6 +111,11 @@ func TestAttackLoad(t *testing.T) {
 		{"shift", "var v = 1 << 1000000000", "hostile.go:11:9: constant overflow: a constant of a user policy has at most 512 bits, as in Go"},
 		{"squares", "const c0 = 1 << 500\n\nconst c1 = c0 * c0\n\nconst c2 = c1 * c1", "hostile.go:13:12: constant overflow"},
 		{"strings", "const s0 = \"0123456789abcdef\"\n\nconst s1 = s0 + s0 + s0 + s0 + s0 + s0 + s0 + s0\n\nconst s2 = s1 + s1 + s1 + s1 + s1 + s1 + s1 + s1\n\nconst s3 = s2 + s2 + s2 + s2 + s2 + s2 + s2 + s2\n\nconst s4 = s3 + s3 + s3 + s3 + s3 + s3 + s3 + s3\n\nconst s5 = s4 + s4 + s4 + s4 + s4 + s4 + s4 + s4\n\nconst s6 = s5 + s5 + s5 + s5 + s5 + s5 + s5 + s5", "hostile.go:23:12: a string constant of a user policy has at most 1 MiB"},
+		// yaegi writes types out in full: doubling them on each line
+		// takes exponential time to compile, which cannot be stopped.
+		{"ptrtypes", doubling("type P0 struct{ x int }", "type P%d struct{ a, b *P%d }", "var v P39"), "hostile.go:33:6: a type of a user policy has at most 10000 parts written out in full; this one has 14332"},
+		{"functypes", doubling("type F0 func(int)", "type F%d func(F%d, F%d)", "var v F39"), "hostile.go:33:6: a type of a user policy has at most 10000 parts"},
+		{"interfaces", doubling("type I0 interface{ M() }", "type I%d interface {\n\tI%d\n\tI%d\n}", "type X struct{}\n\nfunc (X) M() {}\n\nvar v I39 = X{}"), "hostile.go:63:6: a type of a user policy has at most 10000 parts"},
 		// A keyed literal sets its length.
 		{"keyed", "var a = []int{1 << 30: 1}", "hostile.go:11:15: a composite literal of 1073741825 elements of 8 bytes is more than a user policy may allocate (256 MiB)"},
 		{"keyed2", "var a = [][]int{{1 << 30: 1}}", "hostile.go:11:18: a composite literal of 1073741825 elements of 64 bytes"},

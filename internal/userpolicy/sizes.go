@@ -463,3 +463,103 @@ func (c *constBits) check(n ast.Node, refuse func(token.Pos, string, ...any)) {
 		refuse(n.Pos(), "constant overflow: a constant of a user policy has at most %d bits, as in Go", maxConstBits)
 	}
 }
+
+// maxTypeParts bounds the size of a type written out in full, the named
+// types of the file replaced by their definitions. yaegi builds types
+// that way (reflect has no named types of its own), so that
+//
+//	type P1 struct{ a, b *P0 }
+//	type P2 struct{ a, b *P1 } // …
+//
+// (or func types, or interfaces embedding one twice) takes time
+// exponential in the number of declarations to compile, which cannot be
+// stopped. A type that refers to itself counts once.
+const maxTypeParts = 10000
+
+// A typeParts counts the parts of type expressions written out in full,
+// remembering what it worked out.
+type typeParts struct {
+	exprs map[ast.Expr]int64
+	named map[*ast.Object]int64
+	busy  map[*ast.Object]bool
+}
+
+func newTypeParts() *typeParts {
+	return &typeParts{exprs: map[ast.Expr]int64{}, named: map[*ast.Object]int64{}, busy: map[*ast.Object]bool{}}
+}
+
+func (c *typeParts) fields(l *ast.FieldList) int64 {
+	n := int64(0)
+	if l == nil {
+		return 0
+	}
+	for _, f := range l.List {
+		n = addSat(n, mulSat(int64(max(len(f.Names), 1)), c.parts(f.Type)))
+	}
+	return n
+}
+
+// parts counts the parts of e, an expression (of a type, or not).
+func (c *typeParts) parts(e ast.Expr) int64 {
+	if e == nil {
+		return 0
+	}
+	if n, ok := c.exprs[e]; ok {
+		return n
+	}
+	n := int64(1)
+	switch e := e.(type) {
+	case *ast.Ident:
+		if e.Obj != nil && e.Obj.Kind == ast.Typ {
+			if spec, ok := e.Obj.Decl.(*ast.TypeSpec); ok {
+				if c.busy[e.Obj] {
+					return 1 // not remembered: it is not the whole count
+				}
+				if m, ok := c.named[e.Obj]; ok {
+					n = m
+					break
+				}
+				c.busy[e.Obj] = true
+				n = addSat(1, c.parts(spec.Type))
+				delete(c.busy, e.Obj)
+				c.named[e.Obj] = n
+			}
+		}
+	case *ast.ParenExpr:
+		n = c.parts(e.X)
+	case *ast.StarExpr:
+		n = addSat(1, c.parts(e.X))
+	case *ast.ArrayType:
+		n = addSat(1, c.parts(e.Elt))
+	case *ast.Ellipsis:
+		n = addSat(1, c.parts(e.Elt))
+	case *ast.MapType:
+		n = addSat(1, addSat(c.parts(e.Key), c.parts(e.Value)))
+	case *ast.ChanType:
+		n = addSat(1, c.parts(e.Value))
+	case *ast.FuncType:
+		n = addSat(1, addSat(c.fields(e.Params), c.fields(e.Results)))
+	case *ast.StructType:
+		n = addSat(1, c.fields(e.Fields))
+	case *ast.InterfaceType:
+		n = addSat(1, c.fields(e.Methods))
+	}
+	c.exprs[e] = n
+	return n
+}
+
+// check refuses a type with more than maxTypeParts parts.
+func (c *typeParts) check(n ast.Node, refuse func(token.Pos, string, ...any)) {
+	var e ast.Expr
+	switch n := n.(type) {
+	case *ast.TypeSpec:
+		e = n.Name
+	case *ast.StructType, *ast.InterfaceType, *ast.FuncType, *ast.ArrayType, *ast.MapType:
+		e = n.(ast.Expr)
+	default:
+		return
+	}
+	if p := c.parts(e); p > maxTypeParts {
+		refuse(n.Pos(), "a type of a user policy has at most %d parts written out in full; this one has %d", maxTypeParts, p)
+	}
+}

@@ -89,6 +89,8 @@ func (s *source) fixPositions(msg string) string {
 //     it would end the process), channels, select, goto or recover (so the
 //     panics that stop a policy cannot be caught);
 //   - builtins are only called (yaegi crashes on var f = len);
+//   - no generics (yaegi compiles A[A[A[…]]] in exponential time), and
+//     no types of more than maxTypeParts parts written out in full;
 //   - no names of tensorsh's helpers (tensorsh…__), so that the policy
 //     cannot reach them;
 //   - a func Promote;
@@ -212,10 +214,11 @@ func parseSource(file string, src []byte) (*source, error) {
 	})
 	builtin := func(id *ast.Ident) bool { return id.Obj == nil && !notRef[id] && !keys[id] }
 
-	consts := newConstBits()
+	consts, types := newConstBits(), newTypeParts()
 	ast.Inspect(f, func(n ast.Node) bool {
 		checkSizes(n, refuse)
 		consts.check(n, refuse)
+		types.check(n, refuse)
 		switch n := n.(type) {
 		case *ast.Ident:
 			switch {
@@ -225,6 +228,14 @@ func parseSource(file string, src []byte) (*source, error) {
 				notAllowed(n.NamePos, "recover and its calls", "tensorsh stops a policy that runs too long, too deep or allocates too much with a panic")
 			case builtinFuncs[n.Name] && builtin(n) && !called[n]:
 				refuse(n.NamePos, "%s (built-in) must be called", n.Name)
+			}
+		case *ast.TypeSpec:
+			if n.TypeParams != nil {
+				notAllowed(n.TypeParams.Opening, "generic types", "yaegi's generics can take exponential time to compile, which cannot be stopped")
+			}
+		case *ast.FuncType:
+			if n.TypeParams != nil {
+				notAllowed(n.TypeParams.Opening, "generic functions", "yaegi's generics can take exponential time to compile, which cannot be stopped")
 			}
 		case *ast.GoStmt:
 			notAllowed(n.Go, "go statements", "a goroutine could outlive the call")
