@@ -59,9 +59,8 @@ func (b *fmtBound) value(what string, v reflect.Value, depth int) {
 	// bytes; one of the policy's runs under the limits. Neither is
 	// looked into.
 	if v.Kind() != reflect.Pointer && v.Kind() != reflect.Interface && v.Type().NumMethod() > 0 && v.CanInterface() {
-		switch x := v.Interface().(type) {
+		switch v.Interface().(type) {
 		case fmt.Formatter, fmt.Stringer, error, fmt.GoStringer:
-			_ = x
 			b.add(what, 128)
 			return
 		}

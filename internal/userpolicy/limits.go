@@ -50,6 +50,9 @@ func panicText(v any) string {
 	case *crash:
 		return v.Error()
 	case error:
+		if v == errStopped {
+			return v.Error()
+		}
 		if t := reflect.TypeOf(v); t.Kind() == reflect.Pointer && strings.HasPrefix(t.Elem().PkgPath(), "github.com/traefik/yaegi/") {
 			return v.Error() // yaegi's own
 		}
