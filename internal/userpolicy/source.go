@@ -21,6 +21,15 @@ import (
 // need no deep recursion.
 const maxDepth = 1000
 
+// maxSource and maxNesting bound the source of a policy. yaegi compiles
+// in time quadratic in the depth of an expression (a sum of 10⁴ terms
+// takes over a second), and a compilation cannot be stopped. Promotion
+// rules are short.
+const (
+	maxSource  = 1 << 20
+	maxNesting = 500
+)
+
 // The hooks a policy file may define, besides Promote.
 var hookSigs = map[string]string{
 	"Promote":     "func Promote(a, b tensorsh.Type) (tensorsh.Type, error)",
@@ -79,14 +88,22 @@ func (s *source) fixPositions(msg string) string {
 //   - no go statements (a goroutine could outlive its call, and a panic in
 //     it would end the process), channels, select, goto or recover (so the
 //     panics that stop a policy cannot be caught);
+//   - builtins are only called (yaegi crashes on var f = len);
+//   - no generics (yaegi compiles A[A[A[…]]] in exponential time), and
+//     no types of more than maxTypeParts parts written out in full;
+//   - no names of tensorsh's helpers (tensorsh…__), so that the policy
+//     cannot reach them;
 //   - a func Promote;
 //   - the package is renamed main, so that the interpreter's own helper
 //     code, appended at the end, shares its scope;
-//   - every function body starts by counting its call depth, and every
-//     loop body by checking the time limit now and then (both on the line
+//   - every function body starts by counting its call depth (on the line
 //     of the opening brace, so line numbers stay right; fixPositions
-//     corrects columns in messages).
+//     corrects columns in messages), make checks its sizes, and panic
+//     turns its value into text while the call still runs.
 func parseSource(file string, src []byte) (*source, error) {
+	if len(src) > maxSource {
+		return nil, fmt.Errorf("%s: a user policy has at most %s of source, this one %d bytes", file, bytesString(maxSource), len(src))
+	}
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, file, src, parser.ParseComments)
 	if err != nil {
@@ -96,6 +113,23 @@ func parseSource(file string, src []byte) (*source, error) {
 		return nil, err
 	}
 	pos := func(p token.Pos) string { return fset.Position(p).String() }
+	depth := 0
+	var deep token.Pos
+	ast.Inspect(f, func(n ast.Node) bool {
+		if n == nil {
+			depth--
+			return true
+		}
+		if depth == maxNesting {
+			deep = n.Pos()
+			return false
+		}
+		depth++
+		return deep == token.NoPos
+	})
+	if deep != token.NoPos {
+		return nil, fmt.Errorf("%s: the source of a user policy nests at most %d deep", pos(deep), maxNesting)
+	}
 	s := &source{file: file, funcs: map[string]bool{}, consts: map[string]bool{}, tensors: "\x00"}
 	for _, im := range f.Imports {
 		path, _ := strconv.Unquote(im.Path.Value)
@@ -130,50 +164,130 @@ func parseSource(file string, src []byte) (*source, error) {
 		line, col int
 	}
 	var ins []insert
-	guard := "tensorshEnter__(); defer tensorshLeave__(); "
-	tick := "tensorshTick__(); "
-	at := func(lbrace token.Pos, text string) {
-		p := fset.Position(lbrace)
-		ins = append(ins, insert{p.Offset + 1, text, p.Line, p.Column + 1})
+	at := func(p token.Pos, text string) {
+		q := fset.Position(p)
+		ins = append(ins, insert{q.Offset, text, q.Line, q.Column})
 	}
+	guard := "tensorshrt__.Enter(); defer tensorshrt__.Leave(); "
 	var walkErr error
-	refuse := func(p token.Pos, what, why string) {
+	refuse := func(p token.Pos, format string, args ...any) {
 		if walkErr == nil {
-			walkErr = fmt.Errorf("%s: %s are not allowed in a user policy (%s)", pos(p), what, why)
+			walkErr = fmt.Errorf("%s: %s", pos(p), fmt.Sprintf(format, args...))
 		}
 	}
+	notAllowed := func(p token.Pos, what, why string) {
+		refuse(p, "%s are not allowed in a user policy (%s)", what, why)
+	}
+
+	// Identifiers that name no object of the file: a builtin (or another
+	// predeclared name, or an imported package) unless they are a
+	// selector's name, a method's name or a key of a composite literal.
+	notRef := map[*ast.Ident]bool{f.Name: true}
+	keys := map[*ast.Ident]bool{}
+	called := map[*ast.Ident]bool{}
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.GoStmt:
-			refuse(n.Go, "go statements", "a goroutine could outlive the call")
-		case *ast.SelectStmt:
-			refuse(n.Select, "select statements", "with no goroutines, channels can only block")
-		case *ast.SendStmt:
-			refuse(n.Arrow, "channel operations", "with no goroutines, channels can only block")
-		case *ast.UnaryExpr:
-			if n.Op == token.ARROW {
-				refuse(n.OpPos, "channel operations", "with no goroutines, channels can only block")
+		case *ast.SelectorExpr:
+			notRef[n.Sel] = true
+		case *ast.FuncDecl:
+			notRef[n.Name] = true
+		case *ast.ImportSpec:
+			if n.Name != nil {
+				notRef[n.Name] = true
 			}
-		case *ast.ChanType:
-			refuse(n.Begin, "channels", "with no goroutines, channels can only block")
+		case *ast.LabeledStmt:
+			notRef[n.Label] = true
 		case *ast.BranchStmt:
-			if n.Tok == token.GOTO {
-				refuse(n.TokPos, "goto statements", "loops are written with for")
+			if n.Label != nil {
+				notRef[n.Label] = true
+			}
+		case *ast.KeyValueExpr:
+			if id, ok := n.Key.(*ast.Ident); ok {
+				keys[id] = true
 			}
 		case *ast.CallExpr:
-			if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "recover" {
-				refuse(id.NamePos, "calls of recover", "tensorsh stops a policy that runs too long or too deep with a panic")
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				called[id] = true
+			}
+		}
+		return true
+	})
+	builtin := func(id *ast.Ident) bool { return id.Obj == nil && !notRef[id] && !keys[id] }
+
+	consts, types := newConstBits(), newTypeParts()
+	ast.Inspect(f, func(n ast.Node) bool {
+		checkSizes(n, refuse)
+		consts.check(n, refuse)
+		types.check(n, refuse)
+		switch n := n.(type) {
+		case *ast.Ident:
+			switch {
+			case reservedName(n.Name):
+				refuse(n.NamePos, "the name %s is reserved for tensorsh's own helpers in a user policy", n.Name)
+			case n.Name == "recover" && (builtin(n) || keys[n] && n.Obj == nil):
+				notAllowed(n.NamePos, "recover and its calls", "tensorsh stops a policy that runs too long, too deep or allocates too much with a panic")
+			case builtinFuncs[n.Name] && builtin(n) && !called[n]:
+				refuse(n.NamePos, "%s (built-in) must be called", n.Name)
+			}
+		case *ast.TypeSpec:
+			if n.TypeParams != nil {
+				notAllowed(n.TypeParams.Opening, "generic types", "yaegi's generics can take exponential time to compile, which cannot be stopped")
+			}
+		case *ast.FuncType:
+			if n.TypeParams != nil {
+				notAllowed(n.TypeParams.Opening, "generic functions", "yaegi's generics can take exponential time to compile, which cannot be stopped")
+			}
+		case *ast.GoStmt:
+			notAllowed(n.Go, "go statements", "a goroutine could outlive the call")
+		case *ast.SelectStmt:
+			notAllowed(n.Select, "select statements", "with no goroutines, channels can only block")
+		case *ast.SendStmt:
+			notAllowed(n.Arrow, "channel operations", "with no goroutines, channels can only block")
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				notAllowed(n.OpPos, "channel operations", "with no goroutines, channels can only block")
+			}
+		case *ast.ChanType:
+			notAllowed(n.Begin, "channels", "with no goroutines, channels can only block")
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO {
+				notAllowed(n.TokPos, "goto statements", "loops are written with for")
+			}
+		case *ast.CallExpr:
+			id, ok := ast.Unparen(n.Fun).(*ast.Ident)
+			if !ok || !builtin(id) || n.Ellipsis.IsValid() {
+				break
+			}
+			switch {
+			case id.Name == "panic" && len(n.Args) == 1:
+				// The panic value becomes its text while the call runs,
+				// under the time limit: an Error or String method of
+				// the policy's must not run later, outside it.
+				at(n.Lparen+1, "tensorshrt__.PanicValue(")
+				at(n.Rparen, ")")
+			case id.Name == "print" || id.Name == "println":
+				// What they write is bounded as fmt's output is.
+				at(n.Lparen+1, "tensorshrt__.PrintText(")
+				at(n.Rparen, ")")
+			case id.Name == "make" && len(n.Args) >= 2:
+				// Sizes pass through tensorshrt__.Size, which refuses
+				// more than a policy may allocate.
+				typ := string(src[fset.Position(n.Args[0].Pos()).Offset:fset.Position(n.Args[0].End()).Offset])
+				zero := "(" + typ + ")(nil)"
+				if strings.ContainsAny(typ, "\n/") { // keep lines; no comments
+					zero = "nil"
+				}
+				for _, a := range n.Args[1:] {
+					at(a.Pos(), "tensorshrt__.Size("+zero+", ")
+					at(a.End(), ")")
+				}
 			}
 		case *ast.FuncDecl:
 			if n.Body != nil {
-				at(n.Body.Lbrace, guard)
+				at(n.Body.Lbrace+1, guard)
 			}
 		case *ast.FuncLit:
-			at(n.Body.Lbrace, guard)
-		case *ast.ForStmt:
-			at(n.Body.Lbrace, tick)
-		case *ast.RangeStmt:
-			at(n.Body.Lbrace, tick)
+			at(n.Body.Lbrace+1, guard)
 		}
 		return true
 	})
@@ -213,21 +327,31 @@ func parseSource(file string, src []byte) (*source, error) {
 		}
 	}
 
-	// Insert from the end, so that offsets stay right; then make the
-	// package clause (which comes before every body) "package main".
+	// Make the package clause (which comes before every body) "package
+	// main", then insert, in one pass (in the order they were made where
+	// two are at one place, as in println()).
 	name := fset.Position(f.Name.Pos())
 	nameStart := name.Offset
 	nameEnd := nameStart + len(f.Name.Name)
-	sort.Slice(ins, func(i, j int) bool { return ins[i].off > ins[j].off })
-	text := string(src)
-	s.shifts = map[int][]shift{}
-	for _, in := range ins {
-		text = text[:in.off] + in.s + text[in.off:]
-		s.shifts[in.line] = append([]shift{{in.col, len(in.s)}}, s.shifts[in.line]...)
-	}
+	sort.SliceStable(ins, func(i, j int) bool { return ins[i].off < ins[j].off })
 	clause := "main; import tensorshrt__ \"tensorshrt\""
-	text = text[:nameStart] + clause + text[nameEnd:]
-	s.shifts[name.Line] = append([]shift{{name.Column + len(f.Name.Name), len(clause) - len(f.Name.Name)}}, s.shifts[name.Line]...)
+	var b strings.Builder
+	b.Grow(len(src) + len(clause) + 48*len(ins) + 1024)
+	b.Write(src[:nameStart])
+	b.WriteString(clause)
+	s.shifts = map[int][]shift{name.Line: {{name.Column + len(f.Name.Name), len(clause) - len(f.Name.Name)}}}
+	last := nameEnd
+	for _, in := range ins {
+		if in.off < last { // cannot happen: every insertion is in a declaration
+			return nil, fmt.Errorf("%s: tensorsh cannot rewrite this file", file)
+		}
+		b.Write(src[last:in.off])
+		b.WriteString(in.s)
+		last = in.off
+		s.shifts[in.line] = append(s.shifts[in.line], shift{in.col, len(in.s)})
+	}
+	b.Write(src[last:])
+	text := b.String()
 
 	q := s.tensors
 	if q != "" {
@@ -235,33 +359,30 @@ func parseSource(file string, src []byte) (*source, error) {
 	}
 	text += fmt.Sprintf(`
 
-// Added by tensorsh: the interpreter's arguments and results, the call
-// depth guard, and the time limit, checked in every call and loop.
+// Added by tensorsh: the interpreter's arguments and results.
 var (
 	tensorshA__, tensorshB__, tensorshOut__ %[1]sType
 	tensorshErr__                           error
+	tensorshMsg__                           string
 	tensorshKind__                          %[1]sKind
 	tensorshDTypes__                        []%[1]sDType
-	tensorshDepth__, tensorshTicks__        int
 )
 
-func tensorshEnter__() {
-	tensorshDepth__++
-	if tensorshDepth__ > %[2]d {
-		panic("calls nested more than %[2]d deep (endless recursion?)")
-	}
-	tensorshTick__()
-}
-
-func tensorshLeave__() { tensorshDepth__-- }
-
-func tensorshTick__() {
-	tensorshTicks__++
-	if tensorshTicks__%%64 == 0 {
-		tensorshrt__.Check()
-	}
-}
-`, q, maxDepth)
+`, q)
 	s.text = text
 	return s, nil
+}
+
+// reservedName reports whether name is one of those tensorsh gives its
+// helpers in the interpreted file, which a policy may not write: it could
+// otherwise assign them, or shadow them.
+func reservedName(name string) bool {
+	return strings.HasPrefix(name, "tensorsh") && strings.HasSuffix(name, "__")
+}
+
+// builtinFuncs are Go's builtin functions, which may only be called.
+var builtinFuncs = map[string]bool{
+	"append": true, "cap": true, "clear": true, "close": true, "complex": true, "copy": true,
+	"delete": true, "imag": true, "len": true, "make": true, "max": true, "min": true,
+	"new": true, "panic": true, "print": true, "println": true, "real": true, "recover": true,
 }

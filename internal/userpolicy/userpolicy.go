@@ -32,22 +32,32 @@
 //
 // The interpreter sees only the symbols above. Other imports, go
 // statements, channels, select, goto and recover are refused before
-// anything runs. Each call into the policy (and loading it) has a time
-// limit, Options.Timeout, 1 s by default. Go cannot stop a goroutine, and
-// yaegi stops interpreted code only between statements, so tensorsh
-// rewrites the file before interpreting it: every function body and every
-// loop body checks the limit (now and then), and every function counts how
-// deep calls nest. Past the limit, or past 1000 nested calls (deeper Go
-// recursion would overflow the stack, which no recover catches), the
-// policy panics; since it may not recover, the panic ends the call, which
-// returns an error. A policy that ran past its time limit is then marked
+// anything runs, and so are the names tensorsh gives its own helpers in
+// the interpreted file (tensorsh…__), so that a policy cannot reach them.
+// Each call into the policy (and loading it) has a time limit,
+// Options.Timeout, 1 s by default. Past it, the interpreter is stopped
+// (yaegi checks for that before each step of the interpreted code, in
+// every frame, callbacks from Go included), and the policy is marked
 // broken (Err), so that later calls fail at once instead of each waiting
-// out the limit; fix the file and load it again. Any other panic is an
-// error for that call only. A call stuck inside a Go function (the
-// interpreter cannot interrupt strings.Repeat("x", 1<<40)) is abandoned
-// after twice the limit: the call returns an error, the policy is broken,
-// and the goroutine runs on to its end, or exhausts memory, which no Go
-// program survives.
+// out the limit; fix the file and load it again. Every function of the
+// policy counts how deep calls nest (in tensorsh's own Go code, which the
+// policy cannot touch): past 1000 nested calls (deeper Go recursion would
+// overflow the stack, which no recover catches), or once the policy was
+// stopped, it panics; since it may not recover, the panic ends the call.
+//
+// Allocation is bounded too, since running out of memory ends a Go
+// program with no recover: array and struct types larger than 256 MiB are
+// refused before anything runs; make, strings.Repeat, strings.Join, the
+// functions of fmt, print and the other functions whose results can be
+// much larger than their arguments refuse (panic) to allocate more than
+// that at once; and a call that keeps more than that alive is stopped and
+// breaks the policy.
+//
+// Every call into the interpreter recovers its panics, yaegi's own
+// included, and the Error method of an error a policy returns, and the
+// value of its panics, are written while the call runs, under its limits.
+// Go code the policy calls cannot be interrupted, but none of it runs
+// long once allocation is bounded: a stopped policy stops.
 //
 // The returned *Policy implements promote.Policy and may be used wherever
 // a built-in policy is. Its methods may be called from several goroutines;
@@ -55,14 +65,17 @@
 package userpolicy
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"go/parser"
 	"io"
 	"math/big"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -101,14 +114,16 @@ type Policy struct {
 	wrap             bool
 	dtypes           []dtypes.DType // nil: Base's
 
-	mu       sync.Mutex
-	in       *interp.Interpreter
-	broken   error
-	deadline atomic.Int64 // of the running call, in Unix nanoseconds
+	mu     sync.Mutex
+	in     *interp.Interpreter // nil once broken
+	broken error
+	dead   atomic.Bool  // stopped: the checks in the interpreted code panic
+	depth  atomic.Int64 // of nested calls of the policy's functions
 
 	promote, literal, floatResult *interp.Program // nil when not defined
+	message                       *interp.Program // tensorshMsg__ = tensorshErr__.Error()
 	argA, argB, out, errOut, kind reflect.Value   // the helper variables
-	depth                         reflect.Value
+	msg                           reflect.Value
 }
 
 var _ promote.Policy = (*Policy)(nil)
@@ -126,7 +141,7 @@ func Load(path string, opts Options) (*Policy, error) {
 
 // LoadSource interprets src as the policy file named file.
 func LoadSource(file string, src []byte, opts Options) (*Policy, error) {
-	s, err := parseSource(filepath.Base(file), src)
+	s, err := checkSource(filepath.Base(file), src)
 	if err != nil {
 		return nil, err
 	}
@@ -149,43 +164,117 @@ func LoadSource(file string, src []byte, opts Options) (*Policy, error) {
 		SourcecodeFilesystem: fstest.MapFS{p.file: &fstest.MapFile{Data: []byte(s.text)}},
 	})
 	exports := interp.Exports{
-		"tensorsh/tensorsh":     tensorshSymbols(),
-		"tensorshrt/tensorshrt": {"Check": reflect.ValueOf(p.check)},
+		"tensorsh/tensorsh": tensorshSymbols(),
+		"tensorshrt/tensorshrt": {
+			"Enter":      reflect.ValueOf(p.enter),
+			"Leave":      reflect.ValueOf(p.leave),
+			"Size":       reflect.ValueOf(p.size),
+			"PanicValue": reflect.ValueOf(panicValue),
+			"PrintText":  reflect.ValueOf(printText),
+		},
 	}
 	for k, v := range stdlibSymbols {
-		exports[k] = v
+		m := map[string]reflect.Value{}
+		for name, sym := range v {
+			m[name] = sym
+		}
+		switch k {
+		case "strings/strings":
+			boundedStrings(m)
+		case "fmt/fmt":
+			boundedFmt(m)
+		}
+		exports[k] = m
 	}
 	if err := p.in.Use(exports); err != nil {
 		return nil, fmt.Errorf("%s: setting up the interpreter: %v", p.file, err)
 	}
 	if err := p.load(s); err != nil {
+		p.stop()
 		return nil, err
 	}
 	return p, nil
 }
 
+// stop stops what may still run in the interpreter and lets it go.
+func (p *Policy) stop() {
+	p.dead.Store(true)
+	p.in = nil
+	p.promote, p.literal, p.floatResult, p.message = nil, nil, nil, nil
+}
+
+// interp runs f, a call into the interpreter other than one of the
+// policy's hooks, with the time limit, and turns an error into one that
+// names the file.
+func (p *Policy) interp(what string, f func(ctx context.Context) error) error {
+	err := p.watch(f)
+	var pe interp.Panic
+	var c *crash
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errTimeLimit):
+		hint := ""
+		if what == "loading" {
+			hint = " (an endless loop in a variable's initialiser or init?)"
+		}
+		return fmt.Errorf("%s: %s did not finish within %v%s", p.file, what, p.timeout, hint)
+	case errors.Is(err, errMemLimit):
+		return fmt.Errorf("%s: %s allocated more than a user policy may (%s)", p.file, what, bytesString(allocLimit))
+	case errors.As(err, &c):
+		return fmt.Errorf("%s: %s: %v (this is a bug of yaegi, the Go interpreter; the file may use Go it does not support)", p.file, what, c)
+	case errors.As(err, &pe):
+		return fmt.Errorf("%s: %s panicked: %s", p.file, what, panicText(pe.Value))
+	}
+	return err
+}
+
+// checkSource runs parseSource, recovering a panic: a bug of tensorsh,
+// but one that must not end the process.
+func checkSource(file string, src []byte) (s *source, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("%s: checking the file failed (this is a tensorsh bug): %s", file, panicText(r))
+		}
+	}()
+	return parseSource(file, src)
+}
+
 // load evaluates the file, then reads its constants and checks and
 // compiles its hooks.
 func (p *Policy) load(s *source) error {
-	err := p.watch(func() error {
-		_, err := p.in.EvalPath(p.file)
+	in := p.in // stop clears p.in while a call may still run
+	var prog *interp.Program
+	err := p.interp("compiling", func(context.Context) error {
+		f, err := parser.ParseFile(in.FileSet(), p.file, s.text, parser.DeclarationErrors)
+		if err != nil {
+			return err
+		}
+		prog, err = in.CompileAST(f)
 		return err
 	})
-	var pe interp.Panic
-	switch {
-	case errors.Is(err, errWatchdog) || errors.As(err, &pe) && pe.Value == errTimeLimit:
-		return fmt.Errorf("%s: loading did not finish within %v (an endless loop in a variable's initialiser or init?)", p.file, p.timeout)
-	case errors.As(err, &pe):
-		return fmt.Errorf("%s: loading panicked: %v", p.file, pe.Value)
-	case err != nil:
+	if err == nil {
+		err = p.interp("loading", func(ctx context.Context) error {
+			_, err := in.ExecuteWithContext(ctx, prog)
+			return err
+		})
+	}
+	if err != nil {
 		return errors.New(s.fixPositions(err.Error()))
+	}
+	eval := func(name string) (v reflect.Value, err error) {
+		err = p.interp("reading "+name, func(context.Context) error {
+			v, err = in.Eval(name)
+			return err
+		})
+		return v, err
 	}
 
 	str := func(name, def string) (string, error) {
 		if !s.consts[name] {
 			return def, nil
 		}
-		v, err := p.in.Eval(name)
+		v, err := eval(name)
 		if err != nil || v.Kind() != reflect.String {
 			return "", fmt.Errorf("%s: %s must be a string constant", p.file, name)
 		}
@@ -195,7 +284,7 @@ func (p *Policy) load(s *source) error {
 		if !s.consts[name] {
 			return nil, nil
 		}
-		v, err := p.in.Eval(name)
+		v, err := eval(name)
 		if err != nil || v.Kind() != reflect.Bool {
 			return nil, fmt.Errorf("%s: %s must be a bool constant", p.file, name)
 		}
@@ -259,41 +348,52 @@ func (p *Policy) load(s *source) error {
 		"FloatResult": "tensorshOut__, tensorshErr__ = FloatResult(tensorshA__)",
 		"DTypes":      "tensorshDTypes__ = DTypes()",
 	}
+	compile := func(what, src string) (prog *interp.Program, err error) {
+		err = p.interp(what, func(context.Context) error {
+			prog, err = in.Compile(src)
+			return err
+		})
+		return prog, err
+	}
 	progs := map[string]*interp.Program{}
 	for _, name := range []string{"Promote", "Literal", "FloatResult", "DTypes"} {
 		if !s.funcs[name] {
 			continue
 		}
-		v, err := p.in.Eval(name)
+		v, err := eval(name)
 		if err != nil {
-			return fmt.Errorf("%s: %v", p.file, err)
+			return err
 		}
 		if v.Type() != want[name] {
 			return fmt.Errorf("%s: %s has type %s; want %s", p.file, name, typeString(v.Type()), hookSigs[name])
 		}
-		prog, err := p.in.Compile(calls[name])
+		prog, err := compile("compiling the call of "+name, calls[name])
 		if err != nil {
-			return fmt.Errorf("%s: compiling the call of %s: %v", p.file, name, err)
+			return err
 		}
 		progs[name] = prog
+	}
+	if p.message, err = compile("compiling the call of Error", "tensorshMsg__ = tensorshErr__.Error()"); err != nil {
+		return err
 	}
 	p.promote, p.literal, p.floatResult = progs["Promote"], progs["Literal"], progs["FloatResult"]
 	for _, v := range []struct {
 		name string
 		dst  *reflect.Value
-	}{{"tensorshA__", &p.argA}, {"tensorshB__", &p.argB}, {"tensorshOut__", &p.out}, {"tensorshErr__", &p.errOut}, {"tensorshKind__", &p.kind}, {"tensorshDepth__", &p.depth}} {
-		if *v.dst, err = p.in.Eval(v.name); err != nil || !v.dst.CanSet() {
+	}{{"tensorshA__", &p.argA}, {"tensorshB__", &p.argB}, {"tensorshOut__", &p.out}, {"tensorshErr__", &p.errOut}, {"tensorshKind__", &p.kind}, {"tensorshMsg__", &p.msg}} {
+		if *v.dst, err = eval(v.name); err != nil || !v.dst.CanSet() {
 			return fmt.Errorf("%s: the interpreter's helper %s is missing (%v)", p.file, v.name, err)
 		}
 	}
 
 	if prog := progs["DTypes"]; prog != nil {
-		v, err := p.in.Eval("tensorshDTypes__")
+		v, err := eval("tensorshDTypes__")
 		if err != nil {
-			return fmt.Errorf("%s: %v", p.file, err)
+			return err
 		}
 		var ds []dtypes.DType
-		if err := p.run("DTypes()", prog, func() {}, func() { ds = v.Interface().([]dtypes.DType) }); err != nil {
+		get := func() { ds, _ = v.Interface().([]dtypes.DType) }
+		if _, err := p.run("DTypes()", prog, func() {}, get); err != nil {
 			return err
 		}
 		if len(ds) == 0 {
@@ -309,7 +409,7 @@ func (p *Policy) load(s *source) error {
 			}
 			seen[d] = true
 		}
-		p.dtypes = append([]dtypes.DType(nil), ds...)
+		p.dtypes = append([]dtypes.DType(nil), ds...) // not the policy's, which it could change
 	}
 	return nil
 }
@@ -319,68 +419,115 @@ func typeString(t reflect.Type) string {
 	return strings.NewReplacer("dtypes.", "tensorsh.").Replace(t.String())
 }
 
-// errTimeLimit is the panic that stops a policy past its time limit; the
-// interpreted code checks the limit in every call and every loop
-// iteration, and cannot recover (the policy may not call recover).
-var errTimeLimit = errors.New("time limit exceeded")
+// memPoll is how often a running call's allocations are looked at.
+const memPoll = 2 * time.Millisecond
 
-// errWatchdog reports that a call did not come back at all: it is stuck
-// in a Go function (the interpreter checks the time limit only between
-// statements of the policy).
-var errWatchdog = errors.New("no answer")
-
-// check panics when the running call is past its deadline. Interpreted
-// code calls it as tensorshrt__.Check().
-func (p *Policy) check() {
-	if time.Now().UnixNano() > p.deadline.Load() {
-		panic(errTimeLimit)
-	}
-}
-
-// watch runs f with the time limit in a goroutine. It waits for f twice
-// the limit (at least 100 ms more), then gives up with errWatchdog,
-// leaving f running: Go cannot stop a goroutine.
-func (p *Policy) watch(f func() error) error {
-	p.deadline.Store(time.Now().Add(p.timeout).UnixNano())
+// watch runs f in a goroutine, recovering its panics, with the time limit
+// and the memory limit. Past either, it stops the policy (its checks
+// panic from then on) and cancels the context given to f, which stops
+// the interpreter in ExecuteWithContext, and returns errTimeLimit or
+// errMemLimit without waiting for f.
+func (p *Policy) watch(f func(ctx context.Context) error) error {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p.depth.Store(0)
 	done := make(chan error, 1)
-	go func() { done <- f() }()
-	t := time.NewTimer(p.timeout + max(p.timeout, 100*time.Millisecond))
-	defer t.Stop()
-	select {
-	case err := <-done:
-		return err
-	case <-t.C:
-		return errWatchdog
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- &crash{r}
+			}
+		}()
+		done <- f(ctx)
+	}()
+	allocs, live0 := heapStats()
+	next := allocs + uint64(allocLimit)
+	timer := time.NewTimer(p.timeout)
+	defer timer.Stop()
+	tick := time.NewTicker(memPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-timer.C:
+			select {
+			case err := <-done:
+				return err
+			default:
+			}
+			p.dead.Store(true)
+			cancel()
+			return errTimeLimit
+		case <-tick.C:
+			if allocs, _ := heapStats(); allocs < next {
+				continue
+			}
+			// It allocated much: is it still alive?
+			runtime.GC()
+			allocs, live := heapStats()
+			if live > live0 && live-live0 > uint64(allocLimit) {
+				p.dead.Store(true)
+				cancel()
+				return errMemLimit
+			}
+			next = allocs + uint64(allocLimit)
+		}
 	}
 }
 
-// run executes a compiled call with the time limit, after set has stored
-// its arguments; get reads its results, still holding the lock.
-func (p *Policy) run(call string, prog *interp.Program, set, get func()) error {
+// run executes a compiled call with the limits, after set has stored its
+// arguments; get reads its results, still holding the lock. When the call
+// returns an error, run returns its message, written by its Error method
+// under the same limits.
+func (p *Policy) run(call string, prog *interp.Program, set, get func()) (msg string, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.broken != nil {
-		return p.broken
+		return "", p.broken
 	}
 	set()
-	p.depth.SetInt(0)
 	p.errOut.Set(reflect.Zero(p.errOut.Type()))
-	err := p.watch(func() error {
-		_, err := p.in.Execute(prog)
+	if err := p.exec(call, prog); err != nil {
+		return "", err
+	}
+	get()
+	if p.errOut.IsNil() {
+		return "", nil
+	}
+	if err := p.exec("the Error method of the error of "+call, p.message); err != nil {
+		return "", err
+	}
+	return p.msg.String(), nil
+}
+
+// exec executes a compiled call with the limits.
+func (p *Policy) exec(call string, prog *interp.Program) error {
+	in := p.in // stop clears p.in while the call may still run
+	err := p.watch(func(ctx context.Context) error {
+		_, err := in.ExecuteWithContext(ctx, prog)
 		return err
 	})
 	if err == nil {
-		get()
 		return nil
 	}
 	var pe interp.Panic
-	if errors.Is(err, errWatchdog) || errors.As(err, &pe) && pe.Value == errTimeLimit {
+	var c *crash
+	stopped := func(why string) error {
 		p.broken = &promote.Error{Policy: p.name, Operand: -1,
-			Msg: fmt.Sprintf("%s did not return within %v, so the policy was stopped and is now broken; fix %s and load it again", call, p.timeout, p.file)}
+			Msg: fmt.Sprintf("%s %s, so the policy was stopped and is now broken; fix %s and load it again", call, why, p.file)}
+		p.stop()
 		return p.broken
 	}
-	if errors.As(err, &pe) {
-		return &promote.Error{Policy: p.name, Operand: -1, Msg: fmt.Sprintf("%s panicked: %v", call, pe.Value)}
+	switch {
+	case errors.Is(err, errTimeLimit):
+		return stopped(fmt.Sprintf("did not return within %v", p.timeout))
+	case errors.Is(err, errMemLimit):
+		return stopped("allocated more than a user policy may (" + bytesString(allocLimit) + ")")
+	case errors.As(err, &c):
+		return stopped(fmt.Sprintf("crashed the interpreter: %s", panicText(c.value)))
+	case errors.As(err, &pe):
+		return &promote.Error{Policy: p.name, Operand: -1, Msg: fmt.Sprintf("%s panicked: %s", call, panicText(pe.Value))}
 	}
 	return &promote.Error{Policy: p.name, Operand: -1, Msg: fmt.Sprintf("%s: %v", call, err)}
 }
@@ -388,16 +535,17 @@ func (p *Policy) run(call string, prog *interp.Program, set, get func()) error {
 // callType runs a hook that returns (tensorsh.Type, error).
 func (p *Policy) callType(call string, prog *interp.Program, set func()) (dtypes.Type, error) {
 	var t dtypes.Type
-	var e error
+	var failed bool
 	get := func() {
-		t = p.out.Interface().(dtypes.Type)
-		e, _ = p.errOut.Interface().(error)
+		t, _ = p.out.Interface().(dtypes.Type)
+		failed = !p.errOut.IsNil()
 	}
-	if err := p.run(call, prog, set, get); err != nil {
+	msg, err := p.run(call, prog, set, get)
+	if err != nil {
 		return dtypes.Type{}, err
 	}
-	if e != nil {
-		return dtypes.Type{}, &promote.Error{Policy: p.name, Operand: -1, Msg: e.Error()}
+	if failed {
+		return dtypes.Type{}, &promote.Error{Policy: p.name, Operand: -1, Msg: msg}
 	}
 	if !t.DType.IsValid() {
 		return dtypes.Type{}, &promote.Error{Policy: p.name, Operand: -1, Msg: fmt.Sprintf("%s returned %v, which is not a dtype", call, t.DType)}

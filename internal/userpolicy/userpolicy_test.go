@@ -2,6 +2,7 @@ package userpolicy
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math/big"
@@ -115,7 +116,7 @@ func TestForbidden(t *testing.T) {
 		{"var c chan int", "x.go:12:7: channels are not allowed"},
 		{"func f(c []int) { select {} }", "x.go:12:19: select statements are not allowed"},
 		{"func f() { L: goto L }", "x.go:12:15: goto statements are not allowed"},
-		{"func f() { defer func() { recover() }() }", "x.go:12:27: calls of recover are not allowed in a user policy (tensorsh stops a policy that runs too long or too deep with a panic)"},
+		{"func f() { defer func() { recover() }() }", "x.go:12:27: recover and its calls are not allowed in a user policy (tensorsh stops a policy that runs too long, too deep or allocates too much with a panic)"},
 	} {
 		_, err := LoadSource("x.go", []byte(wider+"\n"+tc.code+"\n"), Options{})
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -124,16 +125,22 @@ func TestForbidden(t *testing.T) {
 	}
 }
 
-// TestWatchdog: a call stuck outside the interpreter is abandoned.
+// TestWatchdog: a call stuck outside the interpreter is abandoned, and
+// the policy is stopped; a panic in the call is recovered.
 func TestWatchdog(t *testing.T) {
 	p := load(t, "wider.go", wider, Options{Timeout: 10 * time.Millisecond})
 	release := make(chan struct{})
 	defer close(release)
-	if err := p.watch(func() error { <-release; return nil }); err != errWatchdog {
-		t.Errorf("watch of a stuck call: %v", err)
+	if err := p.watch(func(context.Context) error { <-release; return nil }); err != errTimeLimit || !p.dead.Load() {
+		t.Errorf("watch of a stuck call: %v (stopped: %v)", err, p.dead.Load())
 	}
-	if err := p.watch(func() error { return errors.New("quick") }); err == nil || err.Error() != "quick" {
+	p.dead.Store(false)
+	if err := p.watch(func(context.Context) error { return errors.New("quick") }); err == nil || err.Error() != "quick" {
 		t.Errorf("watch of a quick call: %v", err)
+	}
+	var c *crash
+	if err := p.watch(func(context.Context) error { panic("yaegi bug") }); !errors.As(err, &c) || c.value != "yaegi bug" {
+		t.Errorf("watch of a panicking call: %v", err)
 	}
 }
 
@@ -500,5 +507,61 @@ func TestCPolicy(t *testing.T) {
 	g := promote.NewGraph(p, promote.Where, false)
 	if g.Kind != promote.PromotesTo || !strings.Contains(g.Why, "promote(f16, bf16) is an error: f16 and bf16 have no common type in C") {
 		t.Errorf("C graph: %v %q", g.Kind, g.Why)
+	}
+}
+
+// TestBoundedFunctions: the bounded versions of make, print and the
+// functions of strings and fmt give what Go's do.
+func TestBoundedFunctions(t *testing.T) {
+	src := `package bounded
+
+import (
+	"fmt"
+	"strings"
+
+	"tensorsh"
+)
+
+type pair struct {
+	a, b int
+}
+
+func Promote(a, b tensorsh.Type) (tensorsh.Type, error) {
+	var sb strings.Builder
+	sb.Grow(16)
+	sb.WriteString("b")
+	fmt.Fprintf(&sb, "%d", 1)
+	xs := make([]string, 2, 4 /* cap */)
+	xs[0], xs[1] = "x", "y"
+	m := make(map[string]int, 1e3)
+	m["k"] = len(make([]pair, uint8(3)))
+	parts := []string{
+		sb.String(),
+		strings.Repeat("ab", 3),
+		strings.Join(xs, "+"),
+		strings.ReplaceAll("a.b.c", ".", "::"),
+		strings.Replace("aaa", "a", "bb", 2),
+		strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace("<i8>"),
+		strings.ToValidUTF8("a\xffb", "?!"),
+		fmt.Sprint(len(strings.Split("a,b,c", ",")), len(strings.Fields(" a b ")), m["k"]),
+		fmt.Sprintf("%5.2f|%-4s|%x|%[1]v", 3.14159, "go", 255),
+		fmt.Sprintln(a, b, pair{1, 2}, &pair{3, 4}, []byte("hi")),
+		string(fmt.Appendf(nil, "%q", "q")),
+	}
+	println(strings.Join(parts, " "))
+	print("no newline", 7, true)
+	return a, fmt.Errorf("%v, %w", "wrapped", fmt.Errorf("inner"))
+}
+`
+	var out bytes.Buffer
+	p := load(t, "bounded.go", src, Options{Output: &out})
+	_, err := p.Binary(promote.Add, strong(dtypes.I8), strong(dtypes.U8))
+	if err == nil || err.Error() != "bounded: wrapped, inner" {
+		t.Errorf("error %v", err)
+	}
+	want := "b1 ababab x+y a::b::c bbbba &lt;i8&gt; a?!b 3 2 3  3.14|go  |ff|3.14159 i8 u8 {1 2} &{3 4} [104 105]\n \"q\"\n" +
+		"no newline 7 true"
+	if out.String() != want {
+		t.Errorf("printed\n%q\nwant\n%q", out.String(), want)
 	}
 }
