@@ -81,6 +81,8 @@ func (c *compiler) expr(e lang.Expr) (*operand, error) {
 		return c.call(e)
 	case *lang.IndexExpr:
 		return c.index(e)
+	case *lang.SelectorExpr:
+		return c.attribute(e)
 	case *lang.Ellipsis:
 		return nil, c.errorf(sp, "SyntaxError", "... is only allowed inside an index, as in x[..., 0]")
 	case *lang.SliceExpr:
@@ -314,6 +316,9 @@ func (c *compiler) binaryExpr(e *lang.BinaryExpr) (*operand, error) {
 // call compiles f(args…): a dtype conversion, a builtin, or a special form.
 func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 	sp := spanOf(e)
+	if sel, ok := e.Fun.(*lang.SelectorExpr); ok {
+		return c.method(e, sel)
+	}
 	id, ok := e.Fun.(*lang.Ident)
 	if !ok {
 		return nil, c.errorf(spanOf(e.Fun), "TypeError", "only named functions can be called, as in sqrt(x)")
