@@ -112,7 +112,7 @@ func (c *compiler) tensorize(o *operand) (*operand, error) {
 		return nil, c.errorf(o.span(), "TypeError", "a tuple is not a tensor (tuples are shapes and axes; write a list [a, b] for a tensor)")
 	}
 	if o.kind == noneKind {
-		return nil, c.errorf(o.span(), "TypeError", "None is not a value")
+		return nil, c.errorf(o.span(), "TypeError", "%s", noneHint)
 	}
 	return o, nil
 }
@@ -143,6 +143,9 @@ func (c *compiler) ident(id *lang.Ident) (*operand, error) {
 	}
 	if sf, ok := specialForms[id.Name]; ok {
 		return nil, c.errorf(sp, "TypeError", "%s is a function; call it: %s", id.Name, sf.sig)
+	}
+	if err := c.pythonHint(id, false); err != nil {
+		return nil, err
 	}
 	msg := fmt.Sprintf("name %q is not defined", id.Name)
 	if s := c.suggest(id.Name); s != "" {
@@ -342,6 +345,9 @@ func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 			if looksLikeDType(id.Name) {
 				return nil, c.errorf(fnSpan, "NameError", "%v", err)
 			}
+			if err := c.pythonHint(id, true); err != nil {
+				return nil, err
+			}
 			msg := fmt.Sprintf("unknown function %q", id.Name)
 			if s := c.suggest(id.Name); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
@@ -455,6 +461,9 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 		o, err := c.expr(ix)
 		if err != nil {
 			return nil, err
+		}
+		if o.kind == TensorValue && len(o.shape) > 0 && o.typ.DType.IsBool() {
+			return nil, c.errorf(o.span(), "IndexError", "%s", maskHint)
 		}
 		if o.kind == TensorValue && len(o.shape) > 0 || o.kind == listKind {
 			return nil, c.errorf(o.span(), "IndexError", "indexing with a tensor (advanced indexing) is not supported; use integers, slices, ... and None")

@@ -119,7 +119,7 @@ func (c *compiler) finish(o *operand) (*Value, error) {
 		}
 		return c.finish(t)
 	case noneKind:
-		return nil, c.errorf(o.span(), "TypeError", "None is only meaningful as an index or an argument")
+		return nil, c.errorf(o.span(), "TypeError", "%s", noneHint)
 	}
 	return nil, fmt.Errorf("eval: cannot finish %d", o.kind)
 }
@@ -209,7 +209,7 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 		return s.timeIt(ctx, file, src, d)
 	}
 	names := []string{"backend", "help", "load", "policy", "reset", "time", "vars"}
-	return nil, fail("unknown directive :%s (directives: :%s)", d.Name, strings.Join(names, ", :"))
+	return nil, fail("unknown directive :%s%s (directives: :%s)", d.Name, directiveHint(d.Name, ":"), strings.Join(names, ", :"))
 }
 
 // Directives lists the directive names, for completion.
