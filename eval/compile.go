@@ -232,10 +232,12 @@ func (c *compiler) varOperand(v *Value, sp span) (*operand, error) {
 		// A literal keeps its exact value, but its type follows the
 		// policy in force now.
 		t, err := c.policy.Literal(v.Lit)
+		o := &operand{kind: LiteralValue, typ: t, lit: v.Lit, start: sp.start, end: sp.end}
 		if err != nil {
-			return nil, c.promoteError(err, sp)
+			// As for the literal itself: an error once it is a value.
+			o.litErr = c.promoteError(err, sp)
 		}
-		return &operand{kind: LiteralValue, typ: t, lit: v.Lit, start: sp.start, end: sp.end}, nil
+		return o, nil
 	case DTypeValue:
 		return &operand{kind: DTypeValue, typ: v.Type, start: sp.start, end: sp.end}, nil
 	case StringValue:

@@ -85,6 +85,9 @@ func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (
 func (c *compiler) finish(o *operand) (*Value, error) {
 	switch o.kind {
 	case LiteralValue:
+		if c.isPythonInt(o) {
+			return pythonInt(o.lit), nil
+		}
 		if o.litErr != nil {
 			return nil, o.litErr
 		}
