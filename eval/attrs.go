@@ -138,7 +138,7 @@ func (c *compiler) attribute(e *lang.SelectorExpr) (*operand, error) {
 	}
 	name, sp := e.Sel.Name, spanOf(e)
 	if a.method {
-		return nil, c.errorf(spanOf(e.Sel), "TypeError", "x.%s is a method: call it, as in %s", name, methodUsage(name, a))
+		return nil, c.errorf(spanOf(e.Sel), "TypeError", "%s.%s is a method: call it, as in %s", recvName(e), name, methodUsage(recvName(e), name, a))
 	}
 	switch name {
 	case "ndim":
@@ -166,9 +166,10 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 	}
 	name, sp, fnSpan := sel.Sel.Name, spanOf(e), spanOf(sel.Sel)
 	if !a.method {
-		msg := fmt.Sprintf("x.%s is an attribute, not a method: write x.%s", name, name)
+		r := recvName(sel)
+		msg := fmt.Sprintf("%s.%s is an attribute, not a method: write %s.%s", r, name, r, name)
 		if name == "size" {
-			msg += " (the number of elements, as in NumPy; x.shape is the shape)"
+			msg += fmt.Sprintf(" (the number of elements, as in NumPy; %s.shape is the shape)", r)
 		}
 		return nil, c.errorf(span{e.Lparen, e.Rparen}, "TypeError", "%s", msg)
 	}
@@ -191,7 +192,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 			if len(accepted) > 0 {
 				want = " (it takes " + strings.Join(accepted, ", ") + ")"
 			}
-			return nil, c.errorf(spanOf(kw.Name), "TypeError", "x.%s() got an unexpected keyword argument %q%s", name, kname, want)
+			return nil, c.errorf(spanOf(kw.Name), "TypeError", "%s.%s() got an unexpected keyword argument %q%s", recvName(sel), name, kname, want)
 		}
 		v, err := c.expr(kw.Value)
 		if err != nil {
@@ -200,8 +201,8 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 		k.kw[kname] = v
 	}
 	tooMany := func(i int) error {
-		return c.errorf(args[i].span(), "TypeError", "x.%s() takes at most %d positional argument%s (%d given); usage: %s",
-			name, i, plural(i), len(args), methodUsage(name, a))
+		return c.errorf(args[i].span(), "TypeError", "%s.%s() takes at most %d positional argument%s (%d given); usage: %s",
+			recvName(sel), name, i, plural(i), len(args), methodUsage(recvName(sel), name, a))
 	}
 	switch {
 	case name == "item":
@@ -228,7 +229,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 		for i, o := range args {
 			kname := a.pos[i]
 			if _, dup := k.kw[kname]; dup {
-				return nil, c.errorf(o.span(), "TypeError", "x.%s() got multiple values for argument %q", name, kname)
+				return nil, c.errorf(o.span(), "TypeError", "%s.%s() got multiple values for argument %q", recvName(sel), name, kname)
 			}
 			k.kw[kname] = o
 		}
@@ -302,21 +303,31 @@ func (c *compiler) item(x *operand, sp span) (*operand, error) {
 	return c.literal(*x.value, sp, "")
 }
 
-// methodUsage is how name is called, for error messages.
-func methodUsage(name string, a attr) string {
+// methodUsage is how name is called on recv, for error messages.
+func methodUsage(recv, name string, a attr) string {
+	m := recv + "." + name
 	switch {
 	case name == "astype":
-		return "x.astype(f32)"
+		return m + "(f32)"
 	case a.spread:
-		return "x." + name + "(1, 0) or x." + name + "((1, 0))"
+		return m + "(1, 0) or " + m + "((1, 0))"
 	case a.pos != nil:
-		return "x." + name + "(" + strings.Join(a.pos, ", ") + ")"
+		return m + "(" + strings.Join(a.pos, ", ") + ")"
 	case name == "clip":
-		return "x.clip(lo, hi)"
+		return m + "(lo, hi)"
 	case name == "dot":
-		return "x.dot(y)"
+		return m + "(y)"
 	}
-	return "x." + name + "()"
+	return m + "()"
+}
+
+// recvName is the receiver of sel in messages: its name if it is one,
+// else x.
+func recvName(sel *lang.SelectorExpr) string {
+	if id, ok := lang.Unparen(sel.X).(*lang.Ident); ok {
+		return id.Name
+	}
+	return "x"
 }
 
 // nearest returns the name in cands closest to name, or "".
@@ -361,7 +372,7 @@ func attrDoc(name string) (string, bool) {
 	}
 	text := "x." + name + ": " + a.doc
 	if a.method {
-		text = methodUsage(name, a) + "\n    " + a.doc
+		text = methodUsage("x", name, a) + "\n    " + a.doc
 	}
 	if sig, doc, _, ok := Doc(a.fn); ok {
 		text += "\n" + sig + "\n    " + doc
