@@ -50,6 +50,10 @@ func TestComplete(t *testing.T) {
 		// Indenting a continuation line.
 		{"sum(myvar,\n", "", -1, []string{"    "}, 0},
 		{"", "zzz", -1, nil, 3},
+		// Attributes and methods after a '.'.
+		{"", "myvar.su", -1, []string{"m"}, 2},
+		{"", "myvar.T.sh", -1, []string{"ape"}, 2},
+		{"", "myvar.astype(f1", -1, []string{"6"}, 2},
 		// Non-ASCII text before the word: lengths count runes.
 		{"", `"é" ; sqr`, -1, []string{"t"}, 3},
 	}
