@@ -364,18 +364,32 @@ func afterSelector(src string, start int) bool {
 	return !('0' <= src[i] && src[i] <= '9') // 1. is a number
 }
 
-// attrDoc describes the attribute or method name, for Inspect.
-func attrDoc(name string) (string, bool) {
+// attrDoc describes the attribute or method name of recv, for Inspect
+// and help.
+func attrDoc(recv, name string) (string, bool) {
 	a, ok := lookupAttr(name)
 	if !ok {
 		return "", false
 	}
-	text := "x." + name + ": " + a.doc
+	text := recv + "." + name + ": " + a.doc
 	if a.method {
-		text = methodUsage("x", name, a) + "\n    " + a.doc
+		text = methodUsage(recv, name, a) + "\n    " + a.doc
 	}
 	if sig, doc, _, ok := Doc(a.fn); ok {
 		text += "\n" + sig + "\n    " + doc
 	}
 	return text, true
+}
+
+// receiverWord is the name before the '.' that ends just before byte
+// offset start of src, or x when it is not a name (f(x).sum).
+func receiverWord(src string, start int) string {
+	i := start - 1
+	for i > 0 && isWordByte(src[i-1]) {
+		i--
+	}
+	if w := src[i : start-1]; isPlainName(w) {
+		return w
+	}
+	return "x"
 }

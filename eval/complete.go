@@ -195,7 +195,7 @@ func (s *Session) Inspect(src string, cursor int) (text string, ok bool) {
 		return "", false
 	}
 	if afterSelector(src, start) {
-		return attrDoc(word)
+		return attrDoc(receiverWord(src, start), word)
 	}
 	if v, ok := s.vars[word]; ok {
 		desc := v.Describe()

@@ -316,6 +316,9 @@ func TestHelp(t *testing.T) {
 		{`help("literals")`, Help("literals")},
 		{"help()", Help("")},
 		{"help(x.sum)", "x.sum(axis)\n"},
+		{"x.sum?", "x.sum(axis)\n"},
+		{"?x.T", "x.T: the axes reversed"},
+		{"x.zzz?", "SyntaxError: "},
 		{"f32?", "f32?"}, // a weak dtype, not a query
 		{"help(x + 1)", "TypeError: help() takes a name"},
 		{"help(tanh, sin)", "TypeError: help() takes one name"},

@@ -90,7 +90,7 @@ func (c *compiler) help(e *lang.CallExpr) (*operand, error) {
 			}
 			text = c.s.helpText(s)
 		case *lang.SelectorExpr:
-			doc, ok := attrDoc(x.Sel.Name)
+			doc, ok := attrDoc(recvName(x), x.Sel.Name)
 			if !ok {
 				return nil, c.errorf(spanOf(x.Sel), "AttributeError", "a tensor has no attribute %q", x.Sel.Name)
 			}
@@ -122,6 +122,13 @@ func (s *Session) helpOutput(src string) ([]Output, bool) {
 	}
 	prefixed := strings.HasPrefix(c, "?")
 	name := strings.Trim(c, "?")
+	if recv, attr, ok := strings.Cut(name, "."); ok && isPlainName(recv) && isPlainName(attr) {
+		// x.sum? and ?x.sum, as IPython's x.sum? shows the method.
+		if text, ok := attrDoc(recv, attr); ok {
+			return []Output{{Text: text}}, true
+		}
+		return nil, false
+	}
 	if name == "" || strings.Contains(name, "?") || !isPlainName(name) {
 		return nil, false
 	}
