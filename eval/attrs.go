@@ -65,6 +65,18 @@ func init() {
 	attrs["dot"] = attr{fn: "dot", method: true, doc: "x.dot(y) is dot(x, y)"}
 }
 
+// torchAttrs are PyTorch's spellings of NumPy's attributes
+// (https://pytorch.org/docs/stable/tensors.html): Tensor.to(dtype),
+// Tensor.dim(), Tensor.numel(), Tensor.view(*shape), Tensor.permute(*dims)
+// and the dtype shorthands such as Tensor.float().
+var torchAttrs = map[string]string{
+	"to": "x.astype(f16)", "type": "x.astype(f16)", "dim": "x.ndim", "numel": "x.size", "nelement": "x.size",
+	"view": "x.reshape(…)", "permute": "x.transpose(…)", "float": "x.astype(f32)", "double": "x.astype(f64)",
+	"half": "x.astype(f16)", "bfloat16": "x.astype(bf16)", "int": "x.astype(i32)", "long": "x.astype(i64)",
+	"short": "x.astype(i16)", "byte": "x.astype(u8)", "char": "x.astype(i8)", "bool": "x.astype(bool)",
+	"mT": "x.T (for a matrix)", "amax": "x.max(…)", "amin": "x.min(…)",
+}
+
 // lookupAttr returns the attribute name if tensorsh has it: its builtin
 // exists (cumsum only once the builtin does).
 func lookupAttr(name string) (attr, bool) {
@@ -121,7 +133,7 @@ func (c *compiler) moduleHint(sel *lang.SelectorExpr, called bool) error {
 		}
 	}
 	msg := fmt.Sprintf("there are no modules: write %s, not %s.%s", write, id.Name, name)
-	if policy != "" && policy != c.policy.Name() {
+	if policy != "" && !strings.HasPrefix(c.policy.Name(), policy) { // jax64 is jax's too
 		msg += fmt.Sprintf("; the functions follow the active policy (%s): :policy %s gives %s's rules", c.policy.Name(), policy, policy)
 	}
 	return c.errorf(spanOf(sel), "NameError", "%s", msg)
@@ -261,7 +273,9 @@ func (c *compiler) receiver(e *lang.SelectorExpr, called bool) (*operand, attr, 
 	a, ok := lookupAttr(name)
 	if !ok {
 		msg := fmt.Sprintf("a tensor has no attribute %q", name)
-		if _, isFn := builtins[name]; isFn {
+		if h, ok := torchAttrs[name]; ok {
+			msg += "; write " + strings.ReplaceAll(h, "x.", recvName(e)+".") + " (NumPy's spelling)"
+		} else if _, isFn := builtins[name]; isFn {
 			msg += fmt.Sprintf("; write %s(x), a function, as in NumPy", name)
 		} else if s := nearest(name, AttrNames()); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)

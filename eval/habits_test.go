@@ -161,6 +161,11 @@ func TestAttrErrors(t *testing.T) {
 		{"x.tranpose()", `AttributeError: a tensor has no attribute "tranpose"; did you mean "transpose"?`},
 		{"x.sqrt()", `AttributeError: a tensor has no attribute "sqrt"; write sqrt(x), a function, as in NumPy`},
 		{"x.zzzzzz", `AttributeError: a tensor has no attribute "zzzzzz" (attributes: `},
+		// PyTorch's spellings (https://pytorch.org/docs/stable/tensors.html).
+		{"x.to(f16)", `AttributeError: a tensor has no attribute "to"; write x.astype(f16) (NumPy's spelling)`},
+		{"x.dim()", `AttributeError: a tensor has no attribute "dim"; write x.ndim (NumPy's spelling)`},
+		{"x.float()", `AttributeError: a tensor has no attribute "float"; write x.astype(f32) (NumPy's spelling)`},
+		{"(x + 1).view(3, 2)", `AttributeError: a tensor has no attribute "view"; write x.reshape(…) (NumPy's spelling)`},
 		{"x.sum", `TypeError: x.sum is a method: call it, as in x.sum(axis)`},
 		{"x.shape()", `TypeError: x.shape is an attribute, not a method: write x.shape`},
 		{"x.size()", `TypeError: x.size is an attribute, not a method: write x.size (the number of elements, as in NumPy; x.shape is the shape)`},
@@ -278,6 +283,14 @@ func TestPythonHints(t *testing.T) {
 		}
 		if got := run(t, s, tt.src); !strings.HasPrefix(got, tt.want) {
 			t.Errorf("%s = %q, want %q…", tt.src, got, tt.want)
+		}
+	}
+	// Under the prefix's own policy, or a variant of it, no policy hint.
+	for _, policy := range []string{"jax64", "numpy1"} {
+		s, _ := New(policy)
+		prefix := map[string]string{"jax64": "jnp", "numpy1": "np"}[policy]
+		if got := run(t, s, prefix+".sum(i8([1]))"); got != "NameError: there are no modules: write sum(…), not "+prefix+".sum" {
+			t.Errorf("%s: %s.sum = %q", policy, prefix, got)
 		}
 	}
 	// A variable of that name is the variable.
