@@ -123,16 +123,19 @@ func (c *compiler) moduleHint(sel *lang.SelectorExpr, called bool) error {
 	if called {
 		write += "(…)"
 	}
+	msg := fmt.Sprintf("there are no modules: write %s, not %s.%s", write, id.Name, name)
 	_, isFn := builtins[name]
+	_, isForm := specialForms[name]
 	_, dtErr := dtypes.ParseType(name)
-	if !isFn && dtErr != nil {
-		if s := c.suggest(name); s != "" {
-			write = s + " (the nearest function; :help lists them)"
-		} else {
-			write = "the function without the prefix (:help lists them)"
+	if !isFn && !isForm && dtErr != nil {
+		// Not one of ours under another prefix: say what is.
+		msg = fmt.Sprintf("there are no modules, and tensorsh has no %s (:help lists the functions)", name)
+		if h, ok := pythonHints[name]; ok && h.bare != "" {
+			msg = fmt.Sprintf("there are no modules, and tensorsh has no %s: %s", name, h.bare)
+		} else if s := c.suggest(name); s != "" && editDistance(name, s) <= 1 {
+			msg = fmt.Sprintf("there are no modules: write %s, not %s.%s (tensorsh's nearest name)", s, id.Name, name)
 		}
 	}
-	msg := fmt.Sprintf("there are no modules: write %s, not %s.%s", write, id.Name, name)
 	if policy != "" && !strings.HasPrefix(c.policy.Name(), policy) { // jax64 is jax's too
 		msg += fmt.Sprintf("; the functions follow the active policy (%s): :policy %s gives %s's rules", c.policy.Name(), policy, policy)
 	}

@@ -28,6 +28,7 @@ var pythonHints = map[string]struct{ bare, called string }{
 	"quit":    {bare: exitHint},
 	"exit":    {bare: exitHint},
 	"import":  {bare: importHint},
+	"pi":      {bare: "write 3.141592653589793 (the constants are inf and nan)"},
 }
 
 const (
