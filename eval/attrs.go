@@ -246,7 +246,11 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 			if _, dup := k.kw[kname]; dup {
 				return nil, c.errorf(o.span(), "TypeError", "%s.%s() got multiple values for argument %q", recvName(sel), name, kname)
 			}
-			k.kw[kname] = o
+			if contains(accepted, kname) {
+				k.kw[kname] = o
+			} else { // a builtin that takes it only by position
+				k.args = append(k.args, o)
+			}
 		}
 	default:
 		k.args = append(k.args, args...)
