@@ -261,8 +261,8 @@ func TestPythonHints(t *testing.T) {
 		{"type(1)", `NameError: function "type" is not defined: for the dtype of x write dtype(x) or x.dtype`},
 		{"range(3)", `NameError: function "range" is not defined: write arange(n)`},
 		{"array([1, 2])", `NameError: function "array" is not defined: a dtype call makes a tensor, f32([1, 2])`},
-		{"quit()", `NameError: function "quit" is not defined: to leave, type :quit or press Ctrl-D in the terminal; in a notebook use Kernel › Shut Down`},
-		{"exit", `NameError: name "exit" is not defined: to leave, type :quit`},
+		{"quit()", `NameError: function "quit" is not defined: in the terminal, :quit or Ctrl-D leaves; in a notebook, use Kernel › Shut Down`},
+		{"exit", `NameError: name "exit" is not defined: in the terminal, :quit or Ctrl-D leaves`},
 		{"import numpy as np", `SyntaxError: there are no imports: tensorsh's functions are built in`},
 		{"  import jax.numpy as jnp", `SyntaxError: there are no imports`},
 		{"from jax import numpy as jnp", `SyntaxError: there are no imports`},
@@ -278,6 +278,7 @@ func TestPythonHints(t *testing.T) {
 		{":polcy numpy", `UsageError: unknown directive :polcy; did you mean :policy?`},
 		{":hepl", `UsageError: unknown directive :hepl; did you mean :help?`},
 		{":zzzzzz", `UsageError: unknown directive :zzzzzz (directives: `},
+		{":quit", `UsageError: unknown directive :quit: in the terminal, :quit or Ctrl-D leaves; in a notebook, use Kernel › Shut Down`},
 	}
 	for _, tt := range tests {
 		s, err := New("jax")

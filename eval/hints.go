@@ -32,7 +32,7 @@ var pythonHints = map[string]struct{ bare, called string }{
 }
 
 const (
-	exitHint   = "to leave, type :quit or press Ctrl-D in the terminal; in a notebook use Kernel › Shut Down"
+	exitHint   = "in the terminal, :quit or Ctrl-D leaves; in a notebook, use Kernel › Shut Down"
 	makeHint   = "a dtype call makes a tensor, f32([1, 2]); a bare list [1, 2] takes the policy's default dtype"
 	importHint = "there are no imports: tensorsh's functions are built in (:help lists them) and follow the active policy (:policy numpy gives NumPy's rules)"
 )
@@ -171,9 +171,14 @@ func (s *Session) importError(file, src string, pos lang.Position) error {
 	return s.newError(file, src, start, end, "SyntaxError", importHint)
 }
 
-// directiveHint is " (did you mean :policy?)" for a directive name near a
-// known one, or "".
+// directiveHint is "; did you mean :policy?" for a directive name near a
+// known one, how to leave for :quit, or "".
 func directiveHint(name, mark string) string {
+	switch name {
+	case "quit", "exit", "q":
+		// The REPL leaves on :quit before the session sees it.
+		return ": " + exitHint
+	}
 	if s := nearest(name, Directives()); s != "" {
 		return fmt.Sprintf("; did you mean %s%s?", mark, s)
 	}
