@@ -81,6 +81,8 @@ func (c *compiler) expr(e lang.Expr) (*operand, error) {
 		return c.call(e)
 	case *lang.IndexExpr:
 		return c.index(e)
+	case *lang.SelectorExpr:
+		return c.attribute(e)
 	case *lang.Ellipsis:
 		return nil, c.errorf(sp, "SyntaxError", "... is only allowed inside an index, as in x[..., 0]")
 	case *lang.SliceExpr:
@@ -110,7 +112,7 @@ func (c *compiler) tensorize(o *operand) (*operand, error) {
 		return nil, c.errorf(o.span(), "TypeError", "a tuple is not a tensor (tuples are shapes and axes; write a list [a, b] for a tensor)")
 	}
 	if o.kind == noneKind {
-		return nil, c.errorf(o.span(), "TypeError", "None is not a value")
+		return nil, c.errorf(o.span(), "TypeError", "%s", noneHint)
 	}
 	return o, nil
 }
@@ -141,6 +143,9 @@ func (c *compiler) ident(id *lang.Ident) (*operand, error) {
 	}
 	if sf, ok := specialForms[id.Name]; ok {
 		return nil, c.errorf(sp, "TypeError", "%s is a function; call it: %s", id.Name, sf.sig)
+	}
+	if err := c.pythonHint(id, false); err != nil {
+		return nil, err
 	}
 	msg := fmt.Sprintf("name %q is not defined", id.Name)
 	if s := c.suggest(id.Name); s != "" {
@@ -227,10 +232,12 @@ func (c *compiler) varOperand(v *Value, sp span) (*operand, error) {
 		// A literal keeps its exact value, but its type follows the
 		// policy in force now.
 		t, err := c.policy.Literal(v.Lit)
+		o := &operand{kind: LiteralValue, typ: t, lit: v.Lit, start: sp.start, end: sp.end}
 		if err != nil {
-			return nil, c.promoteError(err, sp)
+			// As for the literal itself: an error once it is a value.
+			o.litErr = c.promoteError(err, sp)
 		}
-		return &operand{kind: LiteralValue, typ: t, lit: v.Lit, start: sp.start, end: sp.end}, nil
+		return o, nil
 	case DTypeValue:
 		return &operand{kind: DTypeValue, typ: v.Type, start: sp.start, end: sp.end}, nil
 	case StringValue:
@@ -314,6 +321,9 @@ func (c *compiler) binaryExpr(e *lang.BinaryExpr) (*operand, error) {
 // call compiles f(args…): a dtype conversion, a builtin, or a special form.
 func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 	sp := spanOf(e)
+	if sel, ok := e.Fun.(*lang.SelectorExpr); ok {
+		return c.method(e, sel)
+	}
 	id, ok := e.Fun.(*lang.Ident)
 	if !ok {
 		return nil, c.errorf(spanOf(e.Fun), "TypeError", "only named functions can be called, as in sqrt(x)")
@@ -336,6 +346,9 @@ func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 		if err != nil {
 			if looksLikeDType(id.Name) {
 				return nil, c.errorf(fnSpan, "NameError", "%v", err)
+			}
+			if err := c.pythonHint(id, true); err != nil {
+				return nil, err
 			}
 			msg := fmt.Sprintf("unknown function %q", id.Name)
 			if s := c.suggest(id.Name); s != "" {
@@ -450,6 +463,9 @@ func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
 		o, err := c.expr(ix)
 		if err != nil {
 			return nil, err
+		}
+		if o.kind == TensorValue && len(o.shape) > 0 && o.typ.DType.IsBool() {
+			return nil, c.errorf(o.span(), "IndexError", "%s", maskHint)
 		}
 		if o.kind == TensorValue && len(o.shape) > 0 || o.kind == listKind {
 			return nil, c.errorf(o.span(), "IndexError", "indexing with a tensor (advanced indexing) is not supported; use integers, slices, ... and None")

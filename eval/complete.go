@@ -76,6 +76,9 @@ func (s *Session) completeWord(src string, cursor int) (start, end int, matches 
 	start, _ = wordAt(src, cursor)
 	end = cursor
 	prefix := src[start:cursor]
+	if afterSelector(src, start) {
+		return start, end, filterPrefix(AttrNames(), prefix)
+	}
 	var cands []string
 	if fn := enclosingCall(src[:start]); fn != "" {
 		for _, kw := range Keywords(fn) {
@@ -186,6 +189,9 @@ func (s *Session) Inspect(src string, cursor int) (text string, ok bool) {
 	word := src[start:end]
 	if word == "" {
 		return "", false
+	}
+	if afterSelector(src, start) {
+		return attrDoc(receiverWord(src, start), word)
 	}
 	if v, ok := s.vars[word]; ok {
 		desc := v.Describe()

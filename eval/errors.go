@@ -119,6 +119,9 @@ func (s *Session) newError(file, src string, start, end lang.Position, name, msg
 func (s *Session) syntaxError(file, src string, err error) error {
 	var le *lang.Error
 	if errors.As(err, &le) {
+		if ie := s.importError(file, src, le.Pos); ie != nil {
+			return ie
+		}
 		return s.newError(file, src, le.Pos, le.Pos, "SyntaxError", le.Msg)
 	}
 	var ie *lang.IncompleteError

@@ -85,6 +85,9 @@ func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (
 func (c *compiler) finish(o *operand) (*Value, error) {
 	switch o.kind {
 	case LiteralValue:
+		if c.isPythonInt(o) {
+			return pythonInt(o.lit), nil
+		}
 		if o.litErr != nil {
 			return nil, o.litErr
 		}
@@ -119,7 +122,7 @@ func (c *compiler) finish(o *operand) (*Value, error) {
 		}
 		return c.finish(t)
 	case noneKind:
-		return nil, c.errorf(o.span(), "TypeError", "None is only meaningful as an index or an argument")
+		return nil, c.errorf(o.span(), "TypeError", "%s", noneHint)
 	}
 	return nil, fmt.Errorf("eval: cannot finish %d", o.kind)
 }
@@ -209,7 +212,7 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 		return s.timeIt(ctx, file, src, d)
 	}
 	names := []string{"backend", "help", "load", "policy", "reset", "time", "vars"}
-	return nil, fail("unknown directive :%s (directives: :%s)", d.Name, strings.Join(names, ", :"))
+	return nil, fail("unknown directive :%s%s (directives: :%s)", d.Name, directiveHint(d.Name, ":"), strings.Join(names, ", :"))
 }
 
 // Directives lists the directive names, for completion.

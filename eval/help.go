@@ -24,7 +24,9 @@ are refused with an explanation.`,
 	"policies": `A policy is the promotion rules of one system. Switch with :policy NAME.`,
 	"operators": `Operators, lowest precedence first (as in Python):
   or · and · not · == != < <= > >= · | · ^ · & · << >> · + - · * @ / // % · unary - + ~ · **
-Indexing: x[0], x[1:3], x[:, 0], x[::-1], x[None].`,
+Indexing: x[0], x[1:3], x[:, 0], x[::-1], x[None].
+Attributes and methods, as NumPy spells them (the functions under the same rules):
+  x.shape x.dtype x.ndim x.size x.T · x.astype(f16) x.reshape(3, 4) x.sum(axis=0) x.item() …`,
 	"directives": `:policy [NAME]   show or switch the promotion policy
 :backend [cpu|cuda]  show or switch the backend
 :vars             list variables     :reset   forget variables

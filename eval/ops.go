@@ -122,6 +122,8 @@ func (c *compiler) requireNumeric(o *operand, what string) error {
 		return c.errorf(o.span(), "TypeError", "%s: a string is not a number", what)
 	case ShapeValue:
 		return c.errorf(o.span(), "TypeError", "%s: a shape is not a tensor", what)
+	case noneKind:
+		return c.errorf(o.span(), "TypeError", "%s: %s", what, noneHint)
 	}
 	return c.errorf(o.span(), "TypeError", "%s: not a number", what)
 }

@@ -34,6 +34,9 @@ func (s *Session) Text(o Output, opts format.Options) string {
 		}
 		return format.Values(v.Tensor, opts) + "\n" + format.TypeLine(v.Type, v.Tensor.Shape, v.Device, opts)
 	case LiteralValue:
+		if v.untypedLiteral() {
+			return "int " + literalText(v.Lit)
+		}
 		return format.TypeLine(v.Type, nil, "", opts) + " " + literalText(v.Lit)
 	case DTypeValue:
 		return format.TypeLine(v.Type, nil, "", opts)
@@ -190,8 +193,11 @@ func (s *Session) JSON(o Output) ([]byte, error) {
 		var b bytes.Buffer
 		b.WriteString(`{"dtype":`)
 		name, _ := json.Marshal(v.Type.DType.FullName())
+		if v.untypedLiteral() {
+			name = []byte(`"int"`)
+		}
 		b.Write(name)
-		fmt.Fprintf(&b, `,"weak":%t,"shape":[],"values":`, v.Type.Weak)
+		fmt.Fprintf(&b, `,"weak":%t,"shape":[],"values":`, v.Type.Weak || v.untypedLiteral())
 		writeLiteralJSON(&b, v.Lit)
 		b.WriteByte('}')
 		return b.Bytes(), nil

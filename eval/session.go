@@ -304,6 +304,9 @@ func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output,
 	if name == "" {
 		name = fmt.Sprintf("<stdin:%d>", s.count)
 	}
+	if outs, ok := s.helpOutput(src); ok { // tanh? and ?tanh, as in IPython
+		return outs, nil
+	}
 	f, err := lang.Parse(name, src)
 	if err != nil {
 		return nil, s.syntaxError(name, src, err)

@@ -199,7 +199,7 @@ func shortValue(v *Value) (typ, val string) {
 		s := format.Values(v.Tensor, format.Options{Width: 1 << 20, Threshold: 12, EdgeItems: 3})
 		return typ, strings.Join(strings.Fields(s), " ")
 	case LiteralValue:
-		return v.Type.String(), v.Lit.String()
+		return v.litTypeName(), v.Lit.String()
 	case DTypeValue:
 		return "dtype", v.Type.String()
 	case ShapeValue:

@@ -57,7 +57,7 @@ func (v *Value) Describe() string {
 	case TensorValue:
 		return v.Type.String() + formatDims(v.Tensor.Shape)
 	case LiteralValue:
-		return v.Type.String() + " literal " + v.Lit.String()
+		return v.litTypeName() + " literal " + v.Lit.String()
 	case DTypeValue:
 		return "dtype " + v.Type.String()
 	case StringValue:

@@ -179,6 +179,9 @@ func TestSessionComplete(t *testing.T) {
 		{":policy nu", "numpy:policy numpy1:policy", 8},
 		{"sum(x, ke", "keepdims=:keyword", 7},
 		{"é + tr", "transpose:function true:constant trunc:function", 4},
+		// Attributes and methods after a '.', through Session.Complete.
+		{"sqrt_me.sq", "squeeze:function", 8},
+		{"(sqrt_me + 1).nd", "ndim:text", 14},
 	} {
 		r, _ := c.request("complete_request", map[string]any{"code": tc.code, "cursor_pos": len([]rune(tc.code))})
 		var rep struct {
@@ -211,6 +214,7 @@ func TestSessionInspect(t *testing.T) {
 		{"sqrt(w)", 5, "w: f16[2] on cpu"},
 		{"w", 1, "policy jax"},
 		{"bf16", 2, "bfloat16"},
+		{"w.sum(0)", 3, "w.sum(axis)"},
 	} {
 		r, _ := c.request("inspect_request", map[string]any{"code": tc.code, "cursor_pos": tc.cursor, "detail_level": 0})
 		if field(t, r, "found") != "true" || !strings.Contains(data(t, r)["text/plain"], tc.want) {

@@ -199,6 +199,19 @@ type (
 		start Position // start of X, recorded by the parser (see Span)
 	}
 
+	// A SelectorExpr is an attribute or method of a value, as NumPy and
+	// JAX arrays have them; a method call is a [*CallExpr] whose Fun is a
+	// SelectorExpr.
+	//
+	//	x.shape  x.T  x.astype(f16)  arange(12).reshape(3, 4).T
+	SelectorExpr struct {
+		X   Expr
+		Dot Position // position of '.'
+		Sel *Ident
+
+		start Position // start of X, recorded by the parser (see Span)
+	}
+
 	// A SliceExpr is lo:hi:step inside an index; each part is optional
 	// (nil when omitted).
 	//
@@ -220,17 +233,18 @@ type Keyword struct {
 	Value Expr
 }
 
-func (*Ident) exprNode()      {}
-func (*BasicLit) exprNode()   {}
-func (*Ellipsis) exprNode()   {}
-func (*ListExpr) exprNode()   {}
-func (*TupleExpr) exprNode()  {}
-func (*ParenExpr) exprNode()  {}
-func (*UnaryExpr) exprNode()  {}
-func (*BinaryExpr) exprNode() {}
-func (*CallExpr) exprNode()   {}
-func (*IndexExpr) exprNode()  {}
-func (*SliceExpr) exprNode()  {}
+func (*Ident) exprNode()        {}
+func (*BasicLit) exprNode()     {}
+func (*Ellipsis) exprNode()     {}
+func (*ListExpr) exprNode()     {}
+func (*TupleExpr) exprNode()    {}
+func (*ParenExpr) exprNode()    {}
+func (*UnaryExpr) exprNode()    {}
+func (*BinaryExpr) exprNode()   {}
+func (*CallExpr) exprNode()     {}
+func (*IndexExpr) exprNode()    {}
+func (*SelectorExpr) exprNode() {}
+func (*SliceExpr) exprNode()    {}
 
 // Span returns the extent of the name.
 func (x *Ident) Span() (start, end Position) { return x.NamePos, x.NamePos.add(x.Name) }
@@ -290,6 +304,19 @@ func (x *IndexExpr) Span() (start, end Position) {
 		start, _ = x.X.Span()
 	}
 	return start, x.Rbrack.add("]")
+}
+
+// Span returns the extent from the selected expression to the name.
+//
+// Like BinaryExpr, a chain x.T.T… nests to the left without bound: the
+// parser records where X starts.
+func (x *SelectorExpr) Span() (start, end Position) {
+	start = x.start
+	if !start.IsValid() {
+		start, _ = x.X.Span()
+	}
+	_, end = x.Sel.Span()
+	return start, end
 }
 
 // Span returns the extent from the first part present to the last.

@@ -56,7 +56,7 @@
 //	term       = unary {('*' | '@' | '/' | '//' | '%') unary} .
 //	unary      = ('+' | '-' | '~') unary | power .
 //	power      = primary ['**' unary] .
-//	primary    = operand {call | index} .
+//	primary    = operand {call | index | selector} .
 //	operand    = IDENT | INT | FLOAT | IMAG | STRING | '...' | list
 //	           | '(' ')' | '(' test ')' | '(' test ',' [test {',' test} [',']] ')' .
 //	list       = '[' [test {',' test} [',']] ']' .
@@ -64,12 +64,15 @@
 //	arg        = test | IDENT '=' test .
 //	index      = '[' subscript {',' subscript} [','] ']' .
 //	subscript  = test | [test] ':' [test] [':' [test]] .
+//	selector   = '.' IDENT .
 //
 // So -2**2 is -(2**2), 2**-1 is allowed, and not a == b is not (a == b).
 // A chain of comparisons such as a < b < c is an error (write
 // (a < b) and (b < c)). In a call, positional arguments come before
 // keyword arguments, and a keyword may not repeat. A parenthesised
-// expression without a comma is not a tuple.
+// expression without a comma is not a tuple. x.shape is an attribute and
+// x.sum(axis=0) a method call (a call whose callee is a selector); the
+// evaluator gives them their meaning.
 //
 // # Directives
 //

@@ -309,7 +309,8 @@ func startOf(x Expr) Position {
 
 // parsePrimary parses
 //
-//	primary = operand {call_suffix | index_suffix} .
+//	primary = operand {call_suffix | index_suffix | selector} .
+//	selector = '.' IDENT .
 func (p *parser) parsePrimary() Expr {
 	x := p.parseOperand()
 	for {
@@ -318,6 +319,8 @@ func (p *parser) parsePrimary() Expr {
 			x = p.parseCall(x)
 		case LBRACK:
 			x = p.parseIndex(x)
+		case DOT:
+			x = p.parseSelector(x)
 		default:
 			return x
 		}
@@ -395,6 +398,22 @@ func (p *parser) expectedOperand() {
 		p.errorf(p.tok.pos, "unexpected 'not'%s", hint)
 	}
 	p.unexpected()
+}
+
+// parseSelector parses '.' IDENT after x. A dtype's weak name is not an
+// attribute (x.T? is an error), and neither is a keyword.
+func (p *parser) parseSelector(x Expr) Expr {
+	dot := p.tok.pos
+	p.next()
+	t := p.tok
+	if t.tok != IDENT || isWeakName(t.raw) {
+		if t.tok == EOF && len(p.sc.open) > 0 {
+			p.incompleteAtEOF()
+		}
+		p.errorf(t.pos, "expected an attribute name after '.', found %s", describe(t))
+	}
+	p.next()
+	return &SelectorExpr{X: x, Dot: dot, Sel: &Ident{NamePos: t.pos, Name: t.raw}, start: startOf(x)}
 }
 
 // parseCall parses the arguments of a call:

@@ -86,6 +86,10 @@ func dump(n Node) string {
 				d(x)
 			}
 			b.WriteByte(')')
+		case *SelectorExpr:
+			b.WriteString("(Sel ")
+			d(n.X)
+			b.WriteString(" " + n.Sel.Name + ")")
 		case *SliceExpr:
 			b.WriteString("(Slice ")
 			d(n.Lo)
@@ -103,6 +107,19 @@ func dump(n Node) string {
 }
 
 var parseTests = []struct{ src, want string }{
+	// Attributes and methods, as NumPy's and JAX's arrays have them
+	// (Python's grammar: primary "." NAME, binding tighter than any
+	// operator; https://docs.python.org/3/reference/expressions.html#attribute-references).
+	{`x.shape`, `(Sel x shape)`},
+	{`x . T`, `(Sel x T)`},
+	{`x.astype(f16)`, `(Call (Sel x astype) f16)`},
+	{`x.sum(axis=0)`, `(Call (Sel x sum) (Kw axis 0))`},
+	{`arange(12).reshape((3, 4)).T.shape`, `(Sel (Sel (Call (Sel (Call arange 12) reshape) (Tuple 3 4)) T) shape)`},
+	{`-x.T ** 2`, `(Unary - (Binary ** (Sel x T) 2))`},
+	{`x.T[0].shape`, `(Sel (Index (Sel x T) 0) shape)`},
+	{`(1).real`, `(Sel (Paren 1) real)`},
+	{`f32?.x`, `(Sel f32? x)`},
+	{"(x.\n  T)", `(Paren (Sel x T))`},
 	{``, ``},
 	{"\n;;\n  ; # c\n", ``},
 	{`x`, `x`},
@@ -247,6 +264,16 @@ var formatTests = []struct{ src, want string }{
 	{`a | (b ^ c)`, `a | b ^ c`},
 	{`(a | b) ^ c`, `(a | b) ^ c`},
 	{`(a+b)(c)`, `(a + b)(c)`},
+	{`x .shape`, `x.shape`},
+	{`(x).T`, `x.T`},
+	{`(-x).T`, `(-x).T`},
+	{`(x + y).sum( axis = 0 )`, `(x + y).sum(axis=0)`},
+	{`(1).real`, `(1).real`},
+	{`(1.5).real`, `(1.5).real`},
+	{`"a".upper`, `"a".upper`},
+	{`x.T.T[0].shape`, `x.T.T[0].shape`},
+	{`-(x.T)`, `-x.T`},
+	{`(x ** 2).T`, `(x ** 2).T`},
 	{`(-x)[0]`, `(-x)[0]`},
 	{`(x)[0]`, `x[0]`},
 	{`(f)(x)`, `f(x)`},
@@ -343,6 +370,8 @@ func stripParens(f *File) *File {
 			for i := range n.Indices {
 				n.Indices[i] = strip(n.Indices[i])
 			}
+		case *SelectorExpr:
+			n.X = strip(n.X)
 		case *SliceExpr:
 			if n.Lo != nil {
 				n.Lo = strip(n.Lo)
@@ -362,6 +391,13 @@ func stripParens(f *File) *File {
 // errorTests lists invalid inputs with the whole error message. Inputs
 // that are incomplete rather than invalid are in incompleteTests.
 var errorTests = []struct{ src, want string }{
+	{`x.`, `x.tsh:1:3: expected an attribute name after '.', found end of input`},
+	{`x.1`, `x.tsh:1:2: unexpected number .1`},
+	{`x.and`, `x.tsh:1:3: expected an attribute name after '.', found 'and'`},
+	{`x.T?`, `x.tsh:1:3: expected an attribute name after '.', found name T?`},
+	{"x.\nshape", `x.tsh:1:3: expected an attribute name after '.', found newline`},
+	{`x . 1`, `x.tsh:1:5: expected an attribute name after '.', found number 1`},
+	{`x.shape = 1`, `x.tsh:1:1: cannot assign to x.shape: only a name can be assigned (did you mean '=='?)`},
 	{`)`, `x.tsh:1:1: unexpected ')'`},
 	{`]`, `x.tsh:1:1: unexpected ']'`},
 	{`1 +* 2`, `x.tsh:1:4: expected expression after '+', found '*'`},
@@ -448,6 +484,7 @@ func TestErrorNoFilename(t *testing.T) {
 // the position and text of that construct, what is awaited, and the
 // indentation Check suggests.
 var incompleteTests = []struct{ src, pos, open, want, indent string }{
+	{`f(x.`, "1:2", "(", "')'", "    "},
 	{`f(1,`, "1:2", "(", "')'", "    "},
 	{`f(1, 2`, "1:2", "(", "')'", "    "},
 	{`f(x=1,`, "1:2", "(", "')'", "    "},
@@ -638,6 +675,7 @@ func TestSpans(t *testing.T) {
 			`x[:]`, `x`, `:`, `x[::2]`, `x`, `::2`, `2`, `x[1:]`, `x`, `1:`, `1`, `x[::]`, `x`, `::`,
 		}},
 		{`not f32?`, []string{`not f32?`, `not f32?`, `f32?`}},
+		{`a.reshape(3, 4).T`, []string{`a.reshape(3, 4).T`, `a.reshape(3, 4).T`, `a.reshape(3, 4)`, `a.reshape`, `a`, `reshape`, `3`, `4`, `T`}},
 		{`"""a` + "\n" + `b""" + ()`, []string{"\"\"\"a\nb\"\"\" + ()", "\"\"\"a\nb\"\"\" + ()", "\"\"\"a\nb\"\"\"", `()`}},
 		{`:policy  load my.go  `, []string{`:policy  load my.go`}},
 		{`:vars  `, []string{`:vars`}},
@@ -683,6 +721,7 @@ func TestLongLeftChains(t *testing.T) {
 		strings.Repeat("1+", n) + "1",
 		"x" + strings.Repeat("[0]", n),
 		"f" + strings.Repeat("(1)", n),
+		"x" + strings.Repeat(".T", n),
 		strings.Repeat("a and ", n) + "b",
 		strings.Repeat("a or ", n) + "b",
 	} {
@@ -699,6 +738,8 @@ func TestLongLeftChains(t *testing.T) {
 			case *IndexExpr:
 				rec = x.start
 			case *CallExpr:
+				rec = x.start
+			case *SelectorExpr:
 				rec = x.start
 			default:
 				return true

@@ -129,6 +129,17 @@ func (p *printer) expr(x Expr, minPrec int) {
 		p.WriteByte('[')
 		p.exprs(x.Indices)
 		p.WriteByte(']')
+	case *SelectorExpr:
+		// A number before '.' would take it as its decimal point (1.T):
+		// Python writes (1).real, and so does Format.
+		if lit, ok := Unparen(x.X).(*BasicLit); ok && lit.Kind != STRING {
+			p.WriteByte('(')
+			p.expr(x.X, precNone)
+			p.WriteByte(')')
+		} else {
+			p.expr(x.X, precPrimary)
+		}
+		p.WriteString("." + x.Sel.Name)
 	case *SliceExpr:
 		p.expr(x.Lo, precNone)
 		p.WriteByte(':')

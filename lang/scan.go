@@ -291,10 +291,7 @@ func (s *scanner) scan() token {
 			tok = ELLIPSIS
 			break
 		}
-		if isLetter(s.peek()) {
-			s.errorf(pos, "unexpected '.': there are no attributes (write shape(x), not x.shape)")
-		}
-		s.errorf(pos, "unexpected '.'")
+		tok = DOT
 	case '?':
 		s.errorf(pos, "invalid character '?': a '?' must directly follow a name, as in f32?")
 	default:

@@ -90,6 +90,7 @@ const (
 	COLON      // :
 	SEMI       // ;
 	ELLIPSIS   // ...
+	DOT        // . (attribute selection: x.shape)
 
 	// Keywords.
 	AND // and
@@ -138,6 +139,7 @@ var tokenNames = [...]string{
 	COLON:      ":",
 	SEMI:       ";",
 	ELLIPSIS:   "...",
+	DOT:        ".",
 	AND:        "and",
 	OR:         "or",
 	NOT:        "not",

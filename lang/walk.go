@@ -45,6 +45,9 @@ func Walk(n Node, f func(Node) bool) {
 	case *IndexExpr:
 		walk(n.X)
 		walkExprs(n.Indices, f)
+	case *SelectorExpr:
+		walk(n.X)
+		walk(n.Sel)
 	case *SliceExpr:
 		if n.Lo != nil {
 			walk(n.Lo)

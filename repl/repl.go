@@ -187,14 +187,15 @@ func (l *loop) read(r lineReader) (string, error) {
 	}
 }
 
-// quits reports whether src asks to leave: :quit, :exit, or a bare quit or
-// exit that is not a variable.
+// quits reports whether src asks to leave: :quit, :exit, or quit, exit,
+// quit() or exit() where the name is not a variable (Python's REPL leaves
+// on quit() and exit(), the site module's Quitter).
 func (l *loop) quits(src string) bool {
 	switch src = strings.TrimSpace(src); src {
 	case ":quit", ":exit", ":q":
 		return true
-	case "quit", "exit":
-		_, isVar := l.s.Var(src)
+	case "quit", "exit", "quit()", "exit()":
+		_, isVar := l.s.Var(strings.TrimSuffix(src, "()"))
 		return !isVar
 	}
 	return false

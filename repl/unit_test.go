@@ -50,6 +50,10 @@ func TestComplete(t *testing.T) {
 		// Indenting a continuation line.
 		{"sum(myvar,\n", "", -1, []string{"    "}, 0},
 		{"", "zzz", -1, nil, 3},
+		// Attributes and methods after a '.'.
+		{"", "myvar.su", -1, []string{"m"}, 2},
+		{"", "myvar.T.sh", -1, []string{"ape"}, 2},
+		{"", "myvar.astype(f1", -1, []string{"6"}, 2},
 		// Non-ASCII text before the word: lengths count runes.
 		{"", `"é" ; sqr`, -1, []string{"t"}, 3},
 	}
@@ -135,12 +139,14 @@ func TestPrompts(t *testing.T) {
 
 func TestQuits(t *testing.T) {
 	l := newLoop(t, "jax")
-	for _, src := range []string{":quit", ":exit", " :q ", "quit", "exit"} {
+	// quit() and exit() leave Python's REPL too (Lib/_sitebuiltins.py,
+	// Quitter.__call__ raises SystemExit).
+	for _, src := range []string{":quit", ":exit", " :q ", "quit", "exit", "quit()", " exit() "} {
 		if !l.quits(src) {
 			t.Errorf("quits(%q) = false", src)
 		}
 	}
-	for _, src := range []string{"", "x", ":vars", "quit()", "exit + 1"} {
+	for _, src := range []string{"", "x", ":vars", "quit(1)", "exit + 1", "exit()()"} {
 		if l.quits(src) {
 			t.Errorf("quits(%q) = true", src)
 		}
@@ -148,7 +154,7 @@ func TestQuits(t *testing.T) {
 	if _, err := l.s.Execute(context.Background(), "", "exit = 1"); err != nil {
 		t.Fatal(err)
 	}
-	if l.quits("exit") {
+	if l.quits("exit") || l.quits("exit()") {
 		t.Error("quits(exit) with a variable exit = true")
 	}
 }
