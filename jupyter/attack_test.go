@@ -2,7 +2,6 @@ package jupyter
 
 import (
 	"bytes"
-	"context"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -410,26 +409,38 @@ func TestTooManyPeers(t *testing.T) {
 	})
 }
 
-// startLimitedKernel is startKernel with the limits on peers given.
-func startLimitedKernel(t *testing.T, conn ConnectionInfo, lim peerLimits) (*testKernel, *testClient) {
-	t.Helper()
-	tk := &testKernel{engine: newToyEngine(), log: &syncBuffer{}, done: make(chan struct{})}
-	k, err := newKernel(conn, tk.engine, Options{Log: log.New(tk.log, "", 0)}, lim)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tk.Kernel = k
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		defer close(tk.done)
-		tk.ret.restart, tk.ret.err = k.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-tk.done
-		if t.Failed() {
-			t.Logf("kernel log:\n%s", tk.log)
+// TestStartWarnings: an empty key (signing off) and a bind on every
+// interface are logged when the kernel starts. jupyter_client's Session
+// warns "Message signing is disabled. This is insecure and not
+// recommended!" for an empty key (Session.__init__,
+// jupyter_client/session.py), which ipykernel logs at start.
+func TestStartWarnings(t *testing.T) {
+	for _, tc := range []struct {
+		key, ip string
+		want    []string
+	}{
+		{"k", "127.0.0.1", nil},
+		{"", "127.0.0.1", []string{"no key: message signing is off"}},
+		{"k", "0.0.0.0", []string{`ip "0.0.0.0" binds every network interface`}},
+		{"", "*", []string{"no key", `ip "*" binds every network interface`}},
+	} {
+		var logs syncBuffer
+		conn := tcpConn(tc.key)
+		conn.IP = tc.ip
+		k, err := NewKernel(conn, newToyEngine(), Options{Log: log.New(&logs, "", 0)})
+		if err != nil {
+			t.Fatalf("%+v: %v", tc, err)
 		}
-	})
-	return tk, dialClient(t, k.Connection())
+		k.cancel()
+		k.closeSockets()
+		got := logs.String()
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("key %q ip %q: log lacks %q:\n%s", tc.key, tc.ip, w, got)
+			}
+		}
+		if tc.want == nil && got != "" {
+			t.Errorf("key %q ip %q: log %q", tc.key, tc.ip, got)
+		}
+	}
 }
