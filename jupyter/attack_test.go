@@ -444,3 +444,15 @@ func TestStartWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeMessagesPass: the limits leave room for real use. With the
+// default limits an 8 MiB cell (jupyter/research: 8 MB messages work
+// with Debian's pyzmq clients) runs, and its 8 MiB of output comes back.
+func TestLargeMessagesPass(t *testing.T) {
+	_, c := startKernel(t, tcpConn("k"))
+	text := strings.Repeat("x", 8<<20)
+	r, io := c.execute("print " + text)
+	if field(t, r, "status") != "ok" || types(io) != "busy execute_input stream idle" || field(t, io[2], "text") != text+"\n" {
+		t.Errorf("an 8 MiB cell: %s %s", r.Content, types(io))
+	}
+}

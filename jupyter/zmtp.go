@@ -9,7 +9,6 @@ import (
 	"io"
 	"log"
 	"net"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -352,7 +351,10 @@ func parseReady(b []byte) (string, error) {
 		if uint64(len(b)-i) < uint64(v) {
 			return "", errors.New("READY: a property value runs past the end")
 		}
-		if strings.EqualFold(name, "Socket-Type") {
+		// zmq4 title-cases each word of a name (protocol.go toTitle)
+		// and looks for "Socket-Type".
+		switch name {
+		case "Socket-Type", "socket-Type", "Socket-type", "socket-type":
 			socketType = string(b[i : i+int(v)])
 		}
 		i += int(v)
