@@ -313,8 +313,14 @@ type testKernel struct {
 // startKernel runs a kernel on free ports with the toy engine.
 func startKernel(t *testing.T, conn ConnectionInfo) (*testKernel, *testClient) {
 	t.Helper()
+	return startLimitedKernel(t, conn, defaultLimits)
+}
+
+// startLimitedKernel is startKernel with the limits on peers given.
+func startLimitedKernel(t *testing.T, conn ConnectionInfo, lim peerLimits) (*testKernel, *testClient) {
+	t.Helper()
 	tk := &testKernel{engine: newToyEngine(), log: &syncBuffer{}, done: make(chan struct{})}
-	k, err := NewKernel(conn, tk.engine, Options{Log: log.New(tk.log, "", 0)})
+	k, err := newKernel(conn, tk.engine, Options{Log: log.New(tk.log, "", 0)}, lim)
 	if err != nil {
 		t.Fatal(err)
 	}

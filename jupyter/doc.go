@@ -10,8 +10,14 @@
 //     four JSON frames, then header, parent_header, metadata and content)
 //     and signing. Signatures are checked in constant time; a message with
 //     a missing, wrong or replayed signature, or one that does not parse,
-//     is dropped and logged, never handled. An empty key turns signing
-//     off.
+//     is dropped and logged, never handled. The last 2**16 accepted
+//     signatures are remembered, in memory, to refuse replays (as many as
+//     jupyter_client's Session.digest_history_size); an older message, or
+//     any message after a restart with the same key, can be replayed. An
+//     empty key turns signing off, with a warning in the log, as does an
+//     ip that binds every interface.
+//   - zmtp.go: what a peer may do before any key is checked. The sockets
+//     are bound through a transport of the kernel's own (see below).
 //   - kernel.go and dispatch.go: the five sockets (shell, control and
 //     stdin are ROUTER, iopub is PUB, the heartbeat a REP that echoes),
 //     and the handling of each request between status busy and status
@@ -42,6 +48,31 @@
 // command wires to SIGINT) cancels the running cell's context while it
 // runs. The cell fails with KeyboardInterrupt and the kernel's state
 // stays.
+//
+// # Peers
+//
+// Anyone who can reach a port speaks ZMTP to it before a signature is
+// checked, and go-zeromq/zmq4 v0.17.0 trusts its peers. So the kernel
+// accepts connections itself and hands zmq4 only peers that behave; a
+// peer that breaks a limit is disconnected (and logged, at most 10 lines
+// a second), and the other clients never notice:
+//
+//   - a frame over 32 MiB, or a message whose frames total more (each
+//     frame counted 64 bytes more, so that empty frames count), as
+//     libzmq does with ZMQ_MAXMSGSIZE. A browser's messages reach the
+//     kernel through Jupyter Server, whose websocket limit is 10 MiB by
+//     default (tornado's websocket_max_message_size).
+//   - a handshake (greeting and READY) not done within 30 s, libzmq's
+//     ZMQ_HANDSHAKE_IVL default, or one zmq4 would fail on. Handshakes
+//     run concurrently, so an idle connection holds up no one.
+//   - on iopub, anything but subscriptions, or more than 1 MiB of them.
+//   - a peer that takes no byte for 30 s while output waits for it.
+//
+// Output is queued per peer and never waits for a slow one: past 1000
+// messages (libzmq's ZMQ_SNDHWM default) or 64 MiB queued for a peer,
+// further messages to it are dropped whole, as libzmq drops them. Each
+// socket takes at most 256 connections. ZMTP commands from peers (PING)
+// are ignored.
 //
 // # Positions
 //

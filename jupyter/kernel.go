@@ -35,6 +35,7 @@ type Kernel struct {
 
 	shell, control, stdin, iopub, hb zmq4.Socket
 	shellQ                           chan *message
+	limits                           peerLimits
 
 	sendMu  sync.Mutex // serialises sends on every socket
 	history history
@@ -62,6 +63,11 @@ const shellQueue = 256
 // [Kernel.Run]. A port of 0 picks a free port (tcp) or a free file name
 // (ipc); [Kernel.Connection] tells which.
 func NewKernel(conn ConnectionInfo, engine Engine, opts Options) (*Kernel, error) {
+	return newKernel(conn, engine, opts, defaultLimits)
+}
+
+// newKernel is NewKernel with the limits on peers given.
+func newKernel(conn ConnectionInfo, engine Engine, opts Options, lim peerLimits) (*Kernel, error) {
 	if err := conn.check(); err != nil {
 		return nil, err
 	}
@@ -85,6 +91,15 @@ func NewKernel(conn ConnectionInfo, engine Engine, opts Options) (*Kernel, error
 		cancel:   cancel,
 		shellQ:   make(chan *message, shellQueue),
 		shutdown: make(chan struct{}),
+		limits:   lim,
+	}
+	// As ipykernel (jupyter_client's Session warns when its key is
+	// empty), and for a bind that any host can reach.
+	if conn.Key == "" {
+		logger.Printf("warning: the connection file has no key: message signing is off, and anyone who can reach the kernel's ports can run code in it")
+	}
+	if conn.Transport == "tcp" && everyInterface(conn.IP) {
+		logger.Printf("warning: ip %q binds every network interface: other hosts can reach the kernel's ports", conn.IP)
 	}
 	// Replies must reach a client even when it is slow to read, but a
 	// client that went away must not block the kernel for ever.
@@ -105,7 +120,7 @@ func NewKernel(conn ConnectionInfo, engine Engine, opts Options) (*Kernel, error
 		{k.iopub, &k.conn.IOPubPort, "iopub"},
 		{k.hb, &k.conn.HBPort, "heartbeat"},
 	} {
-		if err := k.bind(b.sock, b.port); err != nil {
+		if err := k.bind(b.sock, b.port, b.name); err != nil {
 			k.closeSockets()
 			cancel()
 			return nil, fmt.Errorf("%s socket: %v", b.name, err)
@@ -114,8 +129,13 @@ func NewKernel(conn ConnectionInfo, engine Engine, opts Options) (*Kernel, error
 	return k, nil
 }
 
-// bind listens on *port, choosing one when it is 0.
-func (k *Kernel) bind(sock zmq4.Socket, port *int) error {
+// bind listens on *port, choosing one when it is 0, and makes sock
+// accept through a guardListener (zmtp.go).
+func (k *Kernel) bind(sock zmq4.Socket, port *int, name string) error {
+	var (
+		l   net.Listener
+		err error
+	)
 	if k.conn.Transport == "ipc" {
 		if *port == 0 {
 			for p := 1; ; p++ {
@@ -125,19 +145,30 @@ func (k *Kernel) bind(sock zmq4.Socket, port *int) error {
 				}
 			}
 		}
-		return sock.Listen(k.conn.endpoint(*port))
+		l, err = net.Listen("unix", fmt.Sprintf("%s-%d", k.conn.IP, *port))
+	} else {
+		host := k.conn.IP
+		if host == "*" { // zmq's name for every interface
+			host = "0.0.0.0"
+		}
+		l, err = net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(*port)))
+		if err == nil && *port == 0 {
+			*port = l.Addr().(*net.TCPAddr).Port
+		}
 	}
-	if err := sock.Listen(k.conn.endpoint(*port)); err != nil {
+	if err != nil {
 		return err
 	}
-	if *port == 0 {
-		_, p, err := net.SplitHostPort(sock.Addr().String())
-		if err != nil {
-			return err
-		}
-		*port, _ = strconv.Atoi(p)
+	return listenGuarded(sock, l, name, k.limits, k.log)
+}
+
+// everyInterface reports whether binding ip listens on every interface.
+func everyInterface(ip string) bool {
+	switch ip {
+	case "*", "0.0.0.0", "::", "[::]", "":
+		return true
 	}
-	return nil
+	return false
 }
 
 // Connection returns the connection info with the ports actually bound.

@@ -60,18 +60,25 @@ type signer struct {
 
 	mu   sync.Mutex
 	mac  hash.Hash
-	seen map[string]struct{} // signatures already accepted, to refuse replays
-	ring []string            // the same, oldest first, to bound seen
+	seen map[[sha256.Size]byte]struct{} // signatures already accepted, to refuse replays
+	ring [][sha256.Size]byte            // the same, in the order accepted, to bound seen
+	next int                            // where the ring is overwritten next, once full
 }
 
-// maxSeen bounds how many accepted signatures are remembered.
-const maxSeen = 4096
+// maxSeen bounds how many accepted signatures are remembered, in memory
+// only: a message older than the last maxSeen can be replayed, and so
+// can any message after the kernel restarts with the same key.
+// jupyter_client's Session (which ipykernel uses) remembers 2**16
+// (Session.digest_history_size, jupyter_client/session.py) and, past
+// that, forgets a random tenth; this remembers exactly the last 2**16
+// (about 6 MB at most).
+const maxSeen = 1 << 16
 
 func newSigner(key string) *signer {
 	s := &signer{key: []byte(key)}
 	if key != "" {
 		s.mac = hmac.New(sha256.New, s.key)
-		s.seen = make(map[string]struct{})
+		s.seen = make(map[[sha256.Size]byte]struct{})
 	}
 	return s
 }
@@ -109,16 +116,18 @@ func (s *signer) verify(sig []byte, frames [][]byte) error {
 	if !hmac.Equal(got, s.sum(frames)) {
 		return errSignature
 	}
-	k := string(got)
+	k := [sha256.Size]byte(got)
 	if _, ok := s.seen[k]; ok {
 		return errReplayed
 	}
 	s.seen[k] = struct{}{}
-	s.ring = append(s.ring, k)
-	if len(s.ring) > maxSeen {
-		delete(s.seen, s.ring[0])
-		s.ring = s.ring[1:]
+	if len(s.ring) < maxSeen {
+		s.ring = append(s.ring, k)
+		return nil
 	}
+	delete(s.seen, s.ring[s.next])
+	s.ring[s.next] = k
+	s.next = (s.next + 1) % maxSeen
 	return nil
 }
 

@@ -71,16 +71,36 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+// TestReplayMemoryBounded: the kernel remembers the last maxSeen
+// signatures, as many as jupyter_client's Session keeps at most
+// (digest_history_size = 2**16, jupyter_client/session.py), and no more.
 func TestReplayMemoryBounded(t *testing.T) {
+	if maxSeen < 1<<16 {
+		t.Errorf("maxSeen = %d: fewer than ipykernel's 2**16", maxSeen)
+	}
 	s := newSigner("k")
+	var msgs [][][]byte
 	for i := 0; i < maxSeen+10; i++ {
 		f, _ := s.encode(nil, Header{MsgID: newID(), MsgType: "x"}, nil, nil)
 		if _, err := s.decode(f); err != nil {
 			t.Fatal(err)
 		}
+		if i < 11 || i >= maxSeen+9 {
+			msgs = append(msgs, f)
+		}
 	}
 	if len(s.seen) != maxSeen || len(s.ring) != maxSeen {
 		t.Errorf("remembered %d/%d signatures", len(s.seen), len(s.ring))
+	}
+	// The newest and the oldest remembered are refused; the ten before
+	// are forgotten.
+	for _, f := range [][][]byte{msgs[len(msgs)-1], msgs[10]} {
+		if _, err := s.decode(f); !errors.Is(err, errReplayed) {
+			t.Errorf("replay of a remembered message: %v", err)
+		}
+	}
+	if _, err := s.decode(msgs[0]); err != nil {
+		t.Errorf("a message older than the last %d: %v (the limit moved?)", maxSeen, err)
 	}
 }
 
