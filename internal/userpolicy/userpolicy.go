@@ -302,6 +302,7 @@ func (p *Policy) load(s *source) error {
 	keep(err)
 	p.title, err = str("Title", "")
 	keep(err)
+	p.title = printable(p.title)
 	base, err = str("Base", DefaultBase)
 	keep(err)
 	p.cdiv, err = boolean("CDiv")
@@ -882,4 +883,29 @@ func (p *Policy) Unary(op promote.UnaryOp, x promote.Operand) (promote.Result, e
 		return promote.Result{Type: dtypes.Strong(dtypes.I64), Compute: d, Rule: "an index: i64"}, nil
 	}
 	return same, nil
+}
+
+// maxTitle bounds a policy's title: it is printed in prompts and lists.
+const maxTitle = 200
+
+// printable returns s safe to print on a terminal: control characters
+// (escape sequences included) and Unicode's bidirectional controls become
+// U+FFFD, and a title longer than maxTitle characters is cut with "…".
+func printable(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == maxTitle {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, // C0, DEL, C1 (ESC, CSI …)
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069: // bidi overrides
+			r = '\uFFFD'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
 }

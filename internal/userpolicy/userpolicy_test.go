@@ -565,3 +565,18 @@ func Promote(a, b tensorsh.Type) (tensorsh.Type, error) {
 		t.Errorf("printed\n%q\nwant\n%q", out.String(), want)
 	}
 }
+
+// TestTitlePrintable checks that a policy's Title cannot carry terminal
+// escapes (it is printed in the REPL's banner, :policy lists and teaching
+// tools) nor run on for ever.
+func TestTitlePrintable(t *testing.T) {
+	src := strings.Replace(wider, "import \"tensorsh\"\n", "import \"tensorsh\"\n\nconst Title = \"\\x1b]0;pwned\\x07\\x1b[2J red \\u202e text\\u009b\"\n", 1)
+	p := load(t, "esc.go", src, Options{})
+	if got, want := p.Title(), "\uFFFD]0;pwned\uFFFD\uFFFD[2J red \uFFFD text\uFFFD"; got != want {
+		t.Errorf("Title = %q, want %q", got, want)
+	}
+	long := strings.Replace(wider, "import \"tensorsh\"\n", "import \"tensorsh\"\n\nconst Title = \""+strings.Repeat("é", 500)+"\"\n", 1)
+	if got := load(t, "long.go", long, Options{}).Title(); got != strings.Repeat("é", maxTitle)+"…" {
+		t.Errorf("long Title = %q", got)
+	}
+}
