@@ -9,11 +9,12 @@ import (
 	"github.com/tensorsh/tensorsh/lang"
 )
 
-// IsComplete classifies src for a front end: "complete" (run it),
-// "incomplete" (ask for another line, indented by indent) or "invalid".
-func IsComplete(src string) (status, indent string) {
-	st, ind := lang.Check(src)
-	return st.String(), ind
+// IsComplete classifies src for a front end: lang.Complete (run it),
+// lang.Incomplete (ask for another line, indented by indent) or
+// lang.Invalid (run it, to report the error). Status.String gives
+// Jupyter's names.
+func IsComplete(src string) (status lang.Status, indent string) {
+	return lang.Check(src)
 }
 
 func isWordByte(b byte) bool {

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"github.com/tensorsh/tensorsh/lang"
+
 	"context"
 	"errors"
 	"flag"
@@ -27,7 +29,7 @@ func transcript(t *testing.T, s *Session, src string) string {
 		i++
 		for {
 			st, _ := IsComplete(chunk)
-			if st != "incomplete" || i >= len(lines) {
+			if st != lang.Incomplete || i >= len(lines) {
 				break
 			}
 			chunk += "\n" + lines[i]
@@ -120,13 +122,16 @@ func lineDiff(want, got string) string {
 }
 
 func TestIncompleteInput(t *testing.T) {
-	for _, tc := range []struct{ src, status string }{
-		{"x + (1", "incomplete"},
-		{"x +", "incomplete"},
-		{"[1, 2,\n 3", "incomplete"},
-		{"1 + 2", "complete"},
-		{"1 2", "invalid"},
-		{"", "complete"},
+	for _, tc := range []struct {
+		src    string
+		status lang.Status
+	}{
+		{"x + (1", lang.Incomplete},
+		{"x +", lang.Incomplete},
+		{"[1, 2,\n 3", lang.Incomplete},
+		{"1 + 2", lang.Complete},
+		{"1 2", lang.Invalid},
+		{"", lang.Complete},
 	} {
 		if got, _ := IsComplete(tc.src); got != tc.status {
 			t.Errorf("IsComplete(%q) = %s, want %s", tc.src, got, tc.status)

@@ -88,7 +88,7 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 		switch {
 		case o.Value != nil:
 			emit(Output{Data: e.bundle(o), Result: i == last})
-		case strings.HasPrefix(o.Text, "warning: "):
+		case o.Warning != "":
 			emit(Output{Stream: "stderr", Text: o.Text + "\n"})
 		default:
 			emit(Output{Stream: "stdout", Text: o.Text + "\n"})
@@ -264,5 +264,6 @@ func (e *SessionEngine) Inspect(code string, cursor, detail int) (Bundle, bool) 
 
 // IsComplete classifies code with the language's parser.
 func (e *SessionEngine) IsComplete(code string) (status, indent string) {
-	return eval.IsComplete(code)
+	st, indent := eval.IsComplete(code)
+	return st.String(), indent
 }

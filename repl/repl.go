@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/tensorsh/tensorsh/eval"
+	"github.com/tensorsh/tensorsh/lang"
 	"github.com/tensorsh/tensorsh/internal/format"
 )
 
@@ -178,7 +179,7 @@ func (l *loop) read(r lineReader) (string, error) {
 			continue
 		}
 		src := l.pending + line
-		if status, ind := eval.IsComplete(src); status == "incomplete" {
+		if status, ind := eval.IsComplete(src); status == lang.Incomplete {
 			l.pending = src + "\n"
 			prompt, indent = l.continuation(), ind
 			continue
