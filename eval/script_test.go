@@ -1,8 +1,6 @@
 package eval
 
 import (
-	"github.com/tensorsh/tensorsh/lang"
-
 	"context"
 	"errors"
 	"flag"
@@ -13,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/lang"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of TestScripts")
