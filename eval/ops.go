@@ -63,7 +63,6 @@ type step struct {
 	bcast  string // "[3,1] with [4] → [3,4]" when the shapes differ
 }
 
-//
 // An error argument formatted with %w becomes the Error's cause (Err), as
 // with fmt.Errorf: the message is the same as with %v.
 func (c *compiler) errorf(sp span, name, format string, args ...any) *Error {
@@ -522,4 +521,3 @@ func (c *compiler) matmul(x, y *operand, res promote.Result, whole, opSpan span)
 	c.record(fmt.Sprintf("%s @ %s", c.describe(x), c.describe(y)), out, res.Rule)
 	return out, nil
 }
-
