@@ -63,8 +63,10 @@ type step struct {
 	bcast  string // "[3,1] with [4] → [3,4]" when the shapes differ
 }
 
-// An error argument formatted with %w becomes the Error's cause (Err), as
-// with fmt.Errorf: the message is the same as with %v.
+// errorf returns an Error of the given name spanning sp, its message
+// formatted as fmt.Sprintf does. An error argument formatted with %w
+// becomes the Error's cause (Err), as with fmt.Errorf: the message is the
+// same as with %v.
 func (c *compiler) errorf(sp span, name, format string, args ...any) *Error {
 	wrapped := fmt.Errorf(format, args...)
 	e := c.s.newError(c.file, c.src, sp.start, sp.end, name, wrapped.Error())

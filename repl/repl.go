@@ -21,8 +21,8 @@ import (
 	"sync"
 
 	"github.com/tensorsh/tensorsh/eval"
-	"github.com/tensorsh/tensorsh/lang"
 	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/lang"
 )
 
 // Options configure Run.
