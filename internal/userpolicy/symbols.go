@@ -12,8 +12,8 @@ import (
 // standard streams (fmt.Print…, fmt.Scan…) and without package variables
 // (errors.ErrUnsupported), which an interpreted program could assign.
 //
-//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name userpolicy -exclude ^(Print|Printf|Println|Scan|Scanf|Scanln|ErrUnsupported)$ errors fmt math strings
-//go:generate sh -c "for f in errors fmt math strings; do sed 's/\\bSymbols\\[/stdlibSymbols[/' $f.go > stdlib_$f.go && rm $f.go; done"
+//go:generate go run github.com/traefik/yaegi/cmd/yaegi extract -name userpolicy -exclude ^(Print|Printf|Println|Scan|Scanf|Scanln|ErrUnsupported|Title)$ errors fmt math strings
+//go:generate sh -c "for f in errors fmt math strings; do sed 's/\\bSymbols\\[/stdlibSymbols[/' ${DOLLAR}f.go > stdlib_${DOLLAR}f.go && rm ${DOLLAR}f.go; done"
 
 // stdlibSymbols is filled by the init functions of stdlib_*.go and only
 // read afterwards.
