@@ -1,7 +1,7 @@
 # tensorsh — the two commands of README.md call these targets.
 GO ?= go
 
-.PHONY: run build test vet test-cuda-host
+.PHONY: run build test vet lint test-cuda-host
 build:
 	$(GO) build -o bin/tensorsh ./cmd/tensorsh
 
@@ -10,7 +10,7 @@ run: build
 
 # The full test suite (what CI runs). testsum prints go test's results and
 # then every skipped test with its reason; it fails when a test fails.
-test: vet
+test: vet lint
 	$(GO) test -count=1 -timeout 25m -json ./... | $(GO) run ./internal/testenv/testsum
 
 vet:
@@ -20,3 +20,9 @@ vet:
 # (each generated kernel compiled with g++; make test runs ten dtypes).
 test-cuda-host:
 	TENSORSH_HOST_FULL=1 $(GO) test -count=1 -timeout 60m -run TestHostConformance ./backend/cuda
+
+# staticcheck (from the module proxy, at a fixed version) and go.mod tidy.
+STATICCHECK = honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint:
+	$(GO) run $(STATICCHECK) ./...
+	$(GO) mod tidy -diff

@@ -78,7 +78,7 @@ func TestSessionValues(t *testing.T) {
 	// directive output is stdout, in order.
 	r, io = c.execute("x = u8([1, 2])\nx\n%policy numpy\nx + 1")
 	if got, want := types(io), "busy execute_input display_data stream execute_result idle"; got != want {
-		t.Fatalf("iopub %s, want %s", got, want)
+		t.Fatalf("iopub %s, want %s (reply %s)", got, want, r.Content)
 	}
 	if data(t, io[2])["text/plain"] != "[1 2]\nu8[2] cpu" || !strings.HasPrefix(field(t, io[3], "text"), "policy numpy") ||
 		data(t, io[4])["text/plain"] != "[2 3]\nu8[2] cpu" || !strings.Contains(data(t, io[4])["text/html"], "policy numpy") {
