@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -50,9 +51,30 @@ func TestNewUnavailable(t *testing.T) {
 	t.Logf("New: %v", err)
 }
 
+// TestGPUInfo checks what the backend says of the device: its name, its
+// compute capability (sm_XY, at least sm_50, which NVRTC still targets),
+// its memory and the NVRTC version, and at least one multiprocessor.
 func TestGPUInfo(t *testing.T) {
 	b := needGPU(t)
-	t.Logf("device: %s", b.Device())
+	desc := b.Device()
+	t.Logf("device: %s", desc)
+	m := regexp.MustCompile(`^(.+) \(sm_(\d)(\d), ([0-9.]+ [kMGT]?B), NVRTC (\d+\.\d+)\)$`).FindStringSubmatch(desc)
+	if m == nil {
+		t.Fatalf("device %q: want \"NAME (sm_XY, MEMORY, NVRTC V.v)\"", desc)
+	}
+	if strings.TrimSpace(m[1]) == "" || m[2] < "5" {
+		t.Errorf("device %q: no name, or compute capability below 5.0", desc)
+	}
+	if b.sms < 1 {
+		t.Errorf("%d multiprocessors", b.sms)
+	}
+	var free, total int64
+	if err := b.call(func() (err error) {
+		free, total, err = b.dev.memInfo()
+		return err
+	}); err != nil || total <= 0 || free < 0 || free > total {
+		t.Errorf("memInfo: free %d, total %d, %v", free, total, err)
+	}
 }
 
 func TestGPUConformance(t *testing.T) {
