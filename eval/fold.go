@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"math/cmplx"
 
 	"github.com/tensorsh/tensorsh/promote"
 )
@@ -165,6 +164,11 @@ func pyBinary(h promote.Host, op promote.BinaryOp, x, y promote.Scalar) (promote
 	if op == promote.TrueDiv {
 		if h == promote.R || k <= promote.FloatScalar {
 			if k == promote.IntScalar || k == promote.BoolScalar {
+				if h == promote.R && intOf(y).Sign() == 0 {
+					// R's / gives a double: 1L/0L is Inf, 0L/0L NaN.
+					a, _ := floatOf(x)
+					return promote.FloatValue(a / float64(intOf(y).Sign())), nil
+				}
 				return intTrueDiv(intOf(x), intOf(y))
 			}
 			a, err := floatOf(x)
@@ -340,11 +344,12 @@ func floatArith(h promote.Host, op promote.BinaryOp, a, b float64) (promote.Scal
 		return promote.FloatValue(m), nil
 	case promote.Pow:
 		if a == 0 && b < 0 && h != promote.R {
-			return promote.Scalar{}, errors.New("0.0 cannot be raised to a negative power")
+			return promote.Scalar{}, zeroDivError("0.0 cannot be raised to a negative power")
 		}
 		if a < 0 && b != math.Trunc(b) && h != promote.R {
-			c := cmplx.Pow(complex(a, 0), complex(b, 0))
-			return promote.ComplexValue(c), nil
+			// float_pow: a negative base to a fractional power is
+			// complex, computed by complex ** complex.
+			return pyComplexPow(complex(a, 0), complex(b, 0))
 		}
 		r := math.Pow(a, b)
 		if math.IsInf(r, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) && h != promote.R {
@@ -367,12 +372,9 @@ func complexArith(op promote.BinaryOp, a, b complex128) (promote.Scalar, error) 
 		if b == 0 {
 			return promote.Scalar{}, zeroDivError("complex division by zero")
 		}
-		return promote.ComplexValue(a / b), nil
+		return promote.ComplexValue(pyCQuot(a, b)), nil
 	case promote.Pow:
-		if a == 0 && (real(b) < 0 || imag(b) != 0) {
-			return promote.Scalar{}, errors.New("0.0 to a negative or complex power")
-		}
-		return promote.ComplexValue(cmplx.Pow(a, b)), nil
+		return pyComplexPow(a, b)
 	}
 	return promote.Scalar{}, errors.New("can't take floor or mod of complex number")
 }
@@ -462,4 +464,85 @@ func foldUnary(h promote.Host, op promote.UnaryOp, x promote.Scalar) (promote.Sc
 		return promote.BoolValue(!truth(x)), nil
 	}
 	return promote.Scalar{}, errors.New("unsupported operation " + op.String() + " on literals")
+}
+
+// pyComplexPow is CPython's complex ** complex (Objects/complexobject.c,
+// complex_pow): an integral real exponent of at most 100 in magnitude
+// multiplies by repeated squaring (c_powi), so 1j ** 2 is exactly -1;
+// other exponents go through polar form (_Py_c_pow). 0 to a negative or
+// complex power is a ZeroDivisionError; a result that overflows is an
+// OverflowError. The polar form uses Go's math functions, which may differ
+// from the C library's in the last bit.
+func pyComplexPow(a, b complex128) (promote.Scalar, error) {
+	var r complex128
+	if n := real(b); imag(b) == 0 && n == math.Trunc(n) && math.Abs(n) <= 100 {
+		if a == 0 && n < 0 {
+			return promote.Scalar{}, zeroDivError("0.0 to a negative or complex power")
+		}
+		if n >= 0 {
+			r = pyCPowU(a, uint(n))
+		} else {
+			r = pyCQuot(1, pyCPowU(a, uint(-n)))
+		}
+	} else {
+		switch {
+		case b == 0:
+			r = 1
+		case a == 0:
+			if imag(b) != 0 || real(b) < 0 {
+				return promote.Scalar{}, zeroDivError("0.0 to a negative or complex power")
+			}
+			r = 0
+		default:
+			vabs := math.Hypot(real(a), imag(a))
+			l := math.Pow(vabs, real(b))
+			at := math.Atan2(imag(a), real(a))
+			phase := at * real(b)
+			if imag(b) != 0 {
+				l /= math.Exp(at * imag(b))
+				phase += imag(b) * math.Log(vabs)
+			}
+			r = complex(l*math.Cos(phase), l*math.Sin(phase))
+		}
+	}
+	if math.IsInf(real(r), 0) || math.IsInf(imag(r), 0) {
+		return promote.Scalar{}, errors.New("complex exponentiation overflows")
+	}
+	return promote.ComplexValue(r), nil
+}
+
+// pyCPowU is CPython's c_powu: x**n by binary exponentiation, with
+// CPython's complex product.
+func pyCPowU(x complex128, n uint) complex128 {
+	r, p := complex128(1), x
+	for mask := uint(1); mask > 0 && n >= mask; mask <<= 1 {
+		if n&mask != 0 {
+			r = pyCProd(r, p)
+		}
+		p = pyCProd(p, p)
+	}
+	return r
+}
+
+// pyCProd is CPython's _Py_c_prod. The conversions round each product,
+// so that no platform fuses them into a multiply-add (the Go spec allows
+// that otherwise; C compiles these with contraction off).
+func pyCProd(a, b complex128) complex128 {
+	return complex(float64(real(a)*real(b))-float64(imag(a)*imag(b)), float64(real(a)*imag(b))+float64(imag(a)*real(b)))
+}
+
+// pyCQuot is CPython's _Py_c_quot (Smith's algorithm); b is not 0.
+func pyCQuot(a, b complex128) complex128 {
+	ar, ai, br, bi := real(a), imag(a), real(b), imag(b)
+	switch abr, abi := math.Abs(br), math.Abs(bi); {
+	case abr >= abi:
+		ratio := bi / br
+		denom := br + float64(bi*ratio)
+		return complex((ar+float64(ai*ratio))/denom, (ai-float64(ar*ratio))/denom)
+	case abi >= abr:
+		ratio := br / bi
+		denom := float64(br*ratio) + bi
+		return complex((float64(ar*ratio)+ai)/denom, (float64(ai*ratio)-ar)/denom)
+	}
+	return complex(math.NaN(), math.NaN())
 }
