@@ -107,8 +107,12 @@ func (c *testClient) waitForReady() {
 		id := c.send(c.shell, "kernel_info_request", map[string]any{})
 		c.reply(c.shellCh, id)
 		select {
-		case <-c.iopubCh:
-			time.Sleep(50 * time.Millisecond)
+		case m := <-c.iopubCh:
+			// Subscribed: wait for the idle that ends this request (its
+			// busy may have been missed), then forget the rest.
+			if parentID(m) != id || m.Header.MsgType != "status" || field(c.t, m, "execution_state") != "idle" {
+				c.iopubFor(id)
+			}
 			c.drain()
 			return
 		case <-time.After(100 * time.Millisecond):
