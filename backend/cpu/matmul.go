@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // Matrix products follow NumPy's matmul: a 1-d first operand is a row
@@ -11,12 +12,18 @@ import (
 // removed from the result); the leading (batch) axes broadcast.
 //
 // Each output element is the sum over p of a[i,p]·b[p,j] in order of p.
-// Real floats accumulate in float64 (each product of float32 or narrower
-// operands is exact there) and round once to the operand dtype; float64
-// accumulates in float64 with each product rounded (BLAS may associate
-// differently and use fused multiply-adds, so float64 results can differ
-// from NumPy's in the last bits). Complex numbers accumulate in complex128.
-// Integers wrap; bool is an OR of ANDs.
+// float32 and float64 accumulate like BLAS, in their own precision: each
+// product is rounded to the dtype and added, each sum rounded, in order of
+// p (gemm.go; the same bits for every blocking, worker count and kernel).
+// The error of an element is then at most γ_k·Σ_p |a[i,p]|·|b[p,j]|, where
+// γ_k = k·u/(1-k·u) and u = 2^-24 for float32, 2^-53 for float64 (Higham,
+// Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.1, (3.5)).
+// OpenBLAS also accumulates in the dtype but blocks p and uses fused
+// multiply-adds, so results can differ from NumPy's in the last bits
+// within that bound. Floats narrower than float32 accumulate in float64
+// (each product of such operands is exact there) and round once to the
+// operand dtype. Complex numbers accumulate in complex128. Integers wrap;
+// bool is an OR of ANDs.
 
 func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 	av, err := r.eval(n.Args[0])
@@ -113,13 +120,25 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 	case []uint64:
 		err = mmRun(r, g, xs, y.([]uint64), res.([]uint64), mmInt[uint64])
 	case []float32:
-		err = mmRun(r, g, xs, y.([]float32), res.([]float32), func(d, a, b []float32, k, cols int) {
-			mmFloat(d, a, b, k, cols, func(v float64) float32 { return roundTo64(dt, v) })
-		})
+		switch {
+		case dt == dtypes.F32 && gemmShape(g):
+			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
+		case dt == dtypes.F32:
+			err = mmRun(r, g, xs, y.([]float32), res.([]float32), mmSeq[float32])
+		case gemmShape(g):
+			// Narrower floats: float64 sums of exact products, rounded once.
+			err = mmNarrow(r, g, dt, xs, y.([]float32), res.([]float32))
+		default:
+			err = mmRun(r, g, xs, y.([]float32), res.([]float32), func(d, a, b []float32, k, cols int) {
+				mmFloat(d, a, b, k, cols, func(v float64) float32 { return roundTo64(dt, v) })
+			})
+		}
 	case []float64:
-		err = mmRun(r, g, xs, y.([]float64), res.([]float64), func(d, a, b []float64, k, cols int) {
-			mmFloat(d, a, b, k, cols, func(v float64) float64 { return v })
-		})
+		if gemmShape(g) {
+			err = gemmRun(r, gemmF64, g, xs, y.([]float64), res.([]float64))
+		} else {
+			err = mmRun(r, g, xs, y.([]float64), res.([]float64), mmSeq[float64])
+		}
 	case []complex64:
 		err = mmRun(r, g, xs, y.([]complex64), res.([]complex64), mmComplex[complex64])
 	case []complex128:
@@ -233,4 +252,42 @@ func mmComplex[T complex64 | complex128](d, a, b []T, k, cols int) {
 	for j, v := range acc {
 		d[j] = T(v)
 	}
+}
+
+// gemmShape reports whether a product goes to the GEMM of gemm.go: both
+// sides of the result more than one element (a matrix-vector product
+// would waste all but one row or column of each tile).
+func gemmShape(g mmGeom) bool { return g.rows > 1 && g.cols > 1 }
+
+// mmSeq is one row of a float32 or float64 product accumulated in T, in
+// the order and with the roundings of the GEMM's kernels.
+func mmSeq[T float32 | float64](d, a, b []T, k, cols int) {
+	clear(d)
+	for p := range k {
+		av := a[p]
+		brow := b[p*cols : (p+1)*cols]
+		for j, bv := range brow {
+			d[j] += T(av * bv)
+		}
+	}
+}
+
+// mmNarrow computes a product of floats narrower than float32 (held as
+// float32) with the float64 GEMM, whose products of such operands are
+// exact, and rounds each sum once to dt.
+func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
+	acc, err := r.allocBuf(ctF64, len(out))
+	if err != nil {
+		return err
+	}
+	wide := acc.([]float64)
+	if err := gemmRun(r, gemmF64, g, x, y, wide); err != nil {
+		return err
+	}
+	return r.parallel(len(out), grainSize, func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			out[i] = roundTo64(dt, wide[i])
+		}
+		return nil
+	})
 }

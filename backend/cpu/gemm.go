@@ -1,0 +1,317 @@
+package cpu
+
+import "sync"
+
+//go:generate go run gen_gemm.go
+
+// The matrix product of real floats, C = A·B with A m×k and B k×n (row
+// major), as a packed, cache-blocked, parallel GEMM in the manner of
+// GotoBLAS and BLIS:
+//
+//   - A is packed into panels of mr rows and B into panels of nr columns,
+//     each panel holding, block of kc values of p after block, its mr (nr)
+//     elements for each p, zero-padded at the edges of the matrix;
+//   - a micro-kernel multiplies an A panel by a B panel into an mr×nr tile
+//     of C held in registers (gemm_amd64.s: AVX-512 or AVX2; gemmTileGo
+//     elsewhere);
+//   - C is cut into blocks of mc rows and nc columns that the workers take
+//     in turn; within a block, for each kc-block of p, the kernel walks the
+//     B panels (outer) and the A panels (inner), so that a B panel stays in
+//     L1 and the mc×kc block of A in L2.
+//
+// The kernel carries on from the tile of C for every kc-block after the
+// first, so each element of C is the sum over p, in order of p, of the
+// rounded products a[i,p]·b[p,j], each addition rounded to T: the order of
+// the naive loop, whatever the blocking, the number of workers or the
+// kernel. (The kernels multiply and then add; a fused multiply-add would
+// round once per step and give other bits on CPUs without it.)
+
+// A gemmKernel computes an mr×nr tile: see gen_gemm.go. c is the tile's
+// first element, ldc the distance between its rows; load tells it to start
+// from the tile's values rather than from zero.
+type gemmKernel[T float32 | float64] struct {
+	mr, nr int
+	kc     int // the depth of a block of p
+	tile   func(k int, a, b, c []T, ldc int, load bool)
+}
+
+// gemmF32 and gemmF64 are the kernels of this CPU (gemm_amd64.go,
+// gemm_noasm.go).
+var (
+	gemmF32 = gemmKernelF32()
+	gemmF64 = gemmKernelF64()
+)
+
+// gemmTileGo is the portable kernel: mr×nr accumulators, the products
+// rounded to T before they are added.
+func gemmTileGo[T float32 | float64](mr, nr int) func(k int, a, b, c []T, ldc int, load bool) {
+	return func(k int, a, b, c []T, ldc int, load bool) {
+		acc := make([]T, mr*nr)
+		if load {
+			for i := range mr {
+				copy(acc[i*nr:(i+1)*nr], c[i*ldc:i*ldc+nr])
+			}
+		}
+		for p := range k {
+			ap, bp := a[p*mr:(p+1)*mr], b[p*nr:(p+1)*nr]
+			for i, av := range ap {
+				row := acc[i*nr : (i+1)*nr]
+				for j, bv := range bp {
+					row[j] += T(av * bv)
+				}
+			}
+		}
+		for i := range mr {
+			copy(c[i*ldc:i*ldc+nr], acc[i*nr:(i+1)*nr])
+		}
+	}
+}
+
+// A gemmJob is one product C = A·B: a and b are read through the given
+// row and column strides (so that a transposed operand is packed in
+// place), c is row major with row stride ldc.
+type gemmJob[S, T float32 | float64] struct {
+	m, n, k        int
+	a              []S
+	aRow, aCol     int
+	b              []S
+	bRow, bCol     int
+	c              []T
+	ldc            int
+	kern           gemmKernel[T]
+	mc, nc, kc     int
+	mp, np         int // m and n rounded up to mr and nr
+	packA, packB   []T
+	ablocks, tasks int
+}
+
+func newGemmJob[S, T float32 | float64](kern gemmKernel[T], m, n, k int) *gemmJob[S, T] {
+	g := &gemmJob[S, T]{m: m, n: n, k: k, kern: kern}
+	g.mp = (m + kern.mr - 1) / kern.mr * kern.mr
+	g.np = (n + kern.nr - 1) / kern.nr * kern.nr
+	g.kc = kern.kc
+	g.mc = kern.mr * max(1, 240/kern.mr)
+	g.nc = kern.nr * max(1, 256/kern.nr)
+	return g
+}
+
+// split chooses the blocks of C so that workers have at least four blocks
+// each where C is large enough.
+func (g *gemmJob[S, T]) split(workers int) {
+	for g.mc > g.kern.mr && ((g.mp+g.mc-1)/g.mc)*((g.np+g.nc-1)/g.nc) < 4*workers {
+		if g.nc > 4*g.kern.nr && g.nc >= g.mc {
+			g.nc = (g.nc/2 + g.kern.nr - 1) / g.kern.nr * g.kern.nr
+		} else {
+			g.mc = (g.mc/2 + g.kern.mr - 1) / g.kern.mr * g.kern.mr
+		}
+	}
+	g.ablocks = (g.mp + g.mc - 1) / g.mc
+	g.tasks = g.ablocks * ((g.np + g.nc - 1) / g.nc)
+}
+
+// packAPanels packs the A panels [lo, hi) (of mr rows each) for every
+// kc-block of p: the panel of rows i0.. in the block at p0 lies at
+// p0·mp + i0·kcb, mr elements for each p.
+func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
+	mr := g.kern.mr
+	for p0 := 0; p0 < g.k; p0 += g.kc {
+		kcb := min(g.kc, g.k-p0)
+		for ip := lo; ip < hi; ip++ {
+			i0 := ip * mr
+			dst := g.packA[p0*g.mp+i0*kcb : p0*g.mp+(i0+mr)*kcb]
+			rows := min(mr, g.m-i0)
+			for i := range rows {
+				src := (i0+i)*g.aRow + p0*g.aCol
+				for p := range kcb {
+					dst[p*mr+i] = T(g.a[src+p*g.aCol])
+				}
+			}
+			for i := rows; i < mr; i++ {
+				for p := range kcb {
+					dst[p*mr+i] = 0
+				}
+			}
+		}
+	}
+}
+
+// packBPanels packs the B panels [lo, hi) (of nr columns each) likewise:
+// the panel of columns j0.. in the block at p0 lies at p0·np + j0·kcb.
+func (g *gemmJob[S, T]) packBPanels(lo, hi int) {
+	nr := g.kern.nr
+	for p0 := 0; p0 < g.k; p0 += g.kc {
+		kcb := min(g.kc, g.k-p0)
+		for jp := lo; jp < hi; jp++ {
+			j0 := jp * nr
+			dst := g.packB[p0*g.np+j0*kcb : p0*g.np+(j0+nr)*kcb]
+			cols := min(nr, g.n-j0)
+			for p := range kcb {
+				d := dst[p*nr : (p+1)*nr]
+				src := (p0+p)*g.bRow + j0*g.bCol
+				if g.bCol == 1 {
+					for j, v := range g.b[src : src+cols] {
+						d[j] = T(v)
+					}
+				} else {
+					for j := range cols {
+						d[j] = T(g.b[src+j*g.bCol])
+					}
+				}
+				clear(d[cols:])
+			}
+		}
+	}
+}
+
+// block computes the block t of C (of mc rows and nc columns).
+func (g *gemmJob[S, T]) block(t int, tmp []T) {
+	mr, nr := g.kern.mr, g.kern.nr
+	ib, jb := t%g.ablocks, t/g.ablocks
+	i0, i1 := ib*g.mc, min((ib+1)*g.mc, g.mp)
+	j0, j1 := jb*g.nc, min((jb+1)*g.nc, g.np)
+	for p0 := 0; p0 < g.k; p0 += g.kc {
+		kcb := min(g.kc, g.k-p0)
+		load := p0 > 0
+		for j := j0; j < j1; j += nr {
+			bp := g.packB[p0*g.np+j*kcb : p0*g.np+(j+nr)*kcb]
+			cols := min(nr, g.n-j)
+			for i := i0; i < i1; i += mr {
+				ap := g.packA[p0*g.mp+i*kcb : p0*g.mp+(i+mr)*kcb]
+				rows := min(mr, g.m-i)
+				if rows == mr && cols == nr {
+					g.kern.tile(kcb, ap, bp, g.c[i*g.ldc+j:], g.ldc, load)
+					continue
+				}
+				// An edge tile: through tmp, of mr×nr.
+				if load {
+					for r := range rows {
+						copy(tmp[r*nr:r*nr+cols], g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols])
+					}
+				}
+				g.kern.tile(kcb, ap, bp, tmp, nr, load)
+				for r := range rows {
+					copy(g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols], tmp[r*nr:r*nr+cols])
+				}
+			}
+		}
+	}
+}
+
+// gemmPool keeps packing buffers between products.
+var (
+	gemmPoolF32 sync.Pool
+	gemmPoolF64 sync.Pool
+)
+
+func gemmBuf[T float32 | float64](n int) *[]T {
+	var pool *sync.Pool
+	switch any(T(0)).(type) {
+	case float32:
+		pool = &gemmPoolF32
+	default:
+		pool = &gemmPoolF64
+	}
+	if v, ok := pool.Get().(*[]T); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]T, n)
+	return &s
+}
+
+func gemmPut[T float32 | float64](v *[]T) {
+	switch any(T(0)).(type) {
+	case float32:
+		gemmPoolF32.Put(v)
+	default:
+		gemmPoolF64.Put(v)
+	}
+}
+
+// gemmSmall is the work (m·n·k) below which a batch of products is spread
+// over the workers one product each, rather than each product over all.
+const gemmSmall = 1 << 18
+
+// gemmRun computes the g.nbatch products of x and y (contiguous, as in
+// mmRun) into out (row major, m×n each) with kern.
+func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x, y []S, out []T) error {
+	m, n, k := g.rows, g.cols, g.k
+	if k == 0 {
+		clear(out)
+		return nil
+	}
+	job := func(bi int) *gemmJob[S, T] {
+		j := newGemmJob[S, T](kern, m, n, k)
+		j.a, j.aRow, j.aCol = x[g.offA[bi]:g.offA[bi]+m*k], k, 1
+		j.b, j.bRow, j.bCol = y[g.offB[bi]:g.offB[bi]+k*n], n, 1
+		j.c, j.ldc = out[bi*m*n:(bi+1)*m*n], n
+		return j
+	}
+	if g.nbatch > 1 && m*n*k < gemmSmall {
+		return r.parallel(g.nbatch, max(1, gemmSmall/(m*n*k)), func(_, lo, hi int) error {
+			j := job(lo)
+			j.split(1)
+			pa, pb := gemmBuf[T](j.mp*k), gemmBuf[T](k*j.np)
+			defer gemmPut(pa)
+			defer gemmPut(pb)
+			tmp := make([]T, kern.mr*kern.nr)
+			for bi := lo; bi < hi; bi++ {
+				if bi > lo {
+					j.a, j.b = x[g.offA[bi]:g.offA[bi]+m*k], y[g.offB[bi]:g.offB[bi]+k*n]
+					j.c = out[bi*m*n : (bi+1)*m*n]
+				}
+				j.packA, j.packB = *pa, *pb
+				j.packAPanels(0, j.mp/kern.mr)
+				j.packBPanels(0, j.np/kern.nr)
+				for t := range j.tasks {
+					j.block(t, tmp)
+				}
+			}
+			return nil
+		})
+	}
+	workers := r.workersFor(m*n*k, gemmSmall/4)
+	var pa, pb *[]T
+	for bi := range g.nbatch {
+		j := job(bi)
+		j.split(workers)
+		if pa == nil {
+			pa, pb = gemmBuf[T](j.mp*k), gemmBuf[T](k*j.np)
+			defer gemmPut(pa)
+			defer gemmPut(pb)
+		}
+		j.packA, j.packB = *pa, *pb
+		na, nb := j.mp/kern.mr, j.np/kern.nr
+		// Packing: the A panels then the B panels, spread over the workers.
+		grain := max(1, (na+nb)/(4*workers))
+		err := r.parallel(na+nb, grain, func(_, lo, hi int) error {
+			if lo < na {
+				j.packAPanels(lo, min(hi, na))
+			}
+			if hi > na {
+				j.packBPanels(max(lo, na)-na, hi-na)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		tmps := make([][]T, r.b.nworkers())
+		err = r.parallel(j.tasks, 1, func(w, lo, hi int) error {
+			if tmps[w] == nil {
+				tmps[w] = make([]T, kern.mr*kern.nr)
+			}
+			for t := lo; t < hi; t++ {
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+				j.block(t, tmps[w])
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
