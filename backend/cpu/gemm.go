@@ -114,19 +114,34 @@ func (g *gemmJob[S, T]) split(workers int) {
 // p0·mp + i0·kcb, mr elements for each p.
 func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
 	mr := g.kern.mr
+	var rows [16][]S
 	for p0 := 0; p0 < g.k; p0 += g.kc {
 		kcb := min(g.kc, g.k-p0)
 		for ip := lo; ip < hi; ip++ {
 			i0 := ip * mr
 			dst := g.packA[p0*g.mp+i0*kcb : p0*g.mp+(i0+mr)*kcb]
-			rows := min(mr, g.m-i0)
-			for i := range rows {
-				src := (i0+i)*g.aRow + p0*g.aCol
+			nr := min(mr, g.m-i0)
+			if g.aCol != 1 {
+				for i := range nr {
+					src := (i0+i)*g.aRow + p0*g.aCol
+					for p := range kcb {
+						dst[p*mr+i] = T(g.a[src+p*g.aCol])
+					}
+				}
+			} else {
+				rs := rows[:nr]
+				for i := range rs {
+					src := (i0+i)*g.aRow + p0
+					rs[i] = g.a[src : src+kcb]
+				}
 				for p := range kcb {
-					dst[p*mr+i] = T(g.a[src+p*g.aCol])
+					d := dst[p*mr : p*mr+nr]
+					for i, row := range rs {
+						d[i] = T(row[p])
+					}
 				}
 			}
-			for i := rows; i < mr; i++ {
+			for i := nr; i < mr; i++ {
 				for p := range kcb {
 					dst[p*mr+i] = 0
 				}
@@ -139,6 +154,7 @@ func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
 // the panel of columns j0.. in the block at p0 lies at p0·np + j0·kcb.
 func (g *gemmJob[S, T]) packBPanels(lo, hi int) {
 	nr := g.kern.nr
+	same, _ := any(g.b).([]T) // no conversion: copy rows
 	for p0 := 0; p0 < g.k; p0 += g.kc {
 		kcb := min(g.kc, g.k-p0)
 		for jp := lo; jp < hi; jp++ {
@@ -148,16 +164,21 @@ func (g *gemmJob[S, T]) packBPanels(lo, hi int) {
 			for p := range kcb {
 				d := dst[p*nr : (p+1)*nr]
 				src := (p0+p)*g.bRow + j0*g.bCol
-				if g.bCol == 1 {
+				switch {
+				case same != nil && g.bCol == 1:
+					copy(d, same[src:src+cols])
+				case g.bCol == 1:
 					for j, v := range g.b[src : src+cols] {
 						d[j] = T(v)
 					}
-				} else {
+				default:
 					for j := range cols {
 						d[j] = T(g.b[src+j*g.bCol])
 					}
 				}
-				clear(d[cols:])
+				if cols < nr {
+					clear(d[cols:])
+				}
 			}
 		}
 	}
@@ -229,8 +250,14 @@ func gemmPut[T float32 | float64](v *[]T) {
 }
 
 // gemmSmall is the work (m·n·k) below which a batch of products is spread
-// over the workers one product each, rather than each product over all.
-const gemmSmall = 1 << 18
+// over the workers one product each, rather than each product over all;
+// gemmSerial the total work below which one goroutine does it all (for
+// 64×64 products, starting goroutines and waiting for them would cost
+// more than the arithmetic).
+const (
+	gemmSmall  = 1 << 21
+	gemmSerial = 1 << 19
+)
 
 // gemmRun computes the g.nbatch products of x and y (contiguous, as in
 // mmRun) into out (row major, m×n each) with kern.
@@ -240,51 +267,48 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 		clear(out)
 		return nil
 	}
-	job := func(bi int) *gemmJob[S, T] {
-		j := newGemmJob[S, T](kern, m, n, k)
+	// set points j at product bi, with its packing buffers and tile in buf.
+	set := func(j *gemmJob[S, T], bi int, buf []T) {
 		j.a, j.aRow, j.aCol = x[g.offA[bi]:g.offA[bi]+m*k], k, 1
 		j.b, j.bRow, j.bCol = y[g.offB[bi]:g.offB[bi]+k*n], n, 1
 		j.c, j.ldc = out[bi*m*n:(bi+1)*m*n], n
-		return j
+		j.packA, j.packB = buf[:j.mp*k], buf[j.mp*k:j.mp*k+k*j.np]
 	}
-	if g.nbatch > 1 && m*n*k < gemmSmall {
-		return r.parallel(g.nbatch, max(1, gemmSmall/(m*n*k)), func(_, lo, hi int) error {
-			j := job(lo)
-			j.split(1)
-			pa, pb := gemmBuf[T](j.mp*k), gemmBuf[T](k*j.np)
-			defer gemmPut(pa)
-			defer gemmPut(pb)
-			tmp := make([]T, kern.mr*kern.nr)
-			for bi := lo; bi < hi; bi++ {
-				if bi > lo {
-					j.a, j.b = x[g.offA[bi]:g.offA[bi]+m*k], y[g.offB[bi]:g.offB[bi]+k*n]
-					j.c = out[bi*m*n : (bi+1)*m*n]
-				}
-				j.packA, j.packB = *pa, *pb
-				j.packAPanels(0, j.mp/kern.mr)
-				j.packBPanels(0, j.np/kern.nr)
-				for t := range j.tasks {
-					j.block(t, tmp)
-				}
+	serial := func(lo, hi int) error {
+		j := newGemmJob[S, T](kern, m, n, k)
+		j.split(1)
+		buf := gemmBuf[T](j.mp*k + k*j.np + kern.mr*kern.nr)
+		defer gemmPut(buf)
+		tmp := (*buf)[j.mp*k+k*j.np:]
+		for bi := lo; bi < hi; bi++ {
+			set(j, bi, *buf)
+			j.packAPanels(0, j.mp/kern.mr)
+			j.packBPanels(0, j.np/kern.nr)
+			for t := range j.tasks {
+				j.block(t, tmp)
 			}
-			return nil
-		})
-	}
-	workers := r.workersFor(m*n*k, gemmSmall/4)
-	var pa, pb *[]T
-	for bi := range g.nbatch {
-		j := job(bi)
-		j.split(workers)
-		if pa == nil {
-			pa, pb = gemmBuf[T](j.mp*k), gemmBuf[T](k*j.np)
-			defer gemmPut(pa)
-			defer gemmPut(pb)
 		}
-		j.packA, j.packB = *pa, *pb
-		na, nb := j.mp/kern.mr, j.np/kern.nr
+		return nil
+	}
+	work := m * n * k
+	switch {
+	case work*g.nbatch < gemmSerial || r.b.nworkers() == 1:
+		return serial(0, g.nbatch)
+	case work < gemmSmall && g.nbatch > 1:
+		return r.parallel(g.nbatch, max(1, gemmSmall/work), func(_, lo, hi int) error { return serial(lo, hi) })
+	}
+	workers := r.workersFor(work, gemmSerial/2)
+	j := newGemmJob[S, T](kern, m, n, k)
+	j.split(workers)
+	nt := kern.mr * kern.nr
+	buf := gemmBuf[T](j.mp*k + k*j.np + r.b.nworkers()*nt)
+	defer gemmPut(buf)
+	tmps := (*buf)[j.mp*k+k*j.np:]
+	na, nb := j.mp/kern.mr, j.np/kern.nr
+	for bi := range g.nbatch {
+		set(j, bi, *buf)
 		// Packing: the A panels then the B panels, spread over the workers.
-		grain := max(1, (na+nb)/(4*workers))
-		err := r.parallel(na+nb, grain, func(_, lo, hi int) error {
+		err := r.parallel(na+nb, max(1, (na+nb)/(4*workers)), func(_, lo, hi int) error {
 			if lo < na {
 				j.packAPanels(lo, min(hi, na))
 			}
@@ -296,16 +320,12 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 		if err != nil {
 			return err
 		}
-		tmps := make([][]T, r.b.nworkers())
 		err = r.parallel(j.tasks, 1, func(w, lo, hi int) error {
-			if tmps[w] == nil {
-				tmps[w] = make([]T, kern.mr*kern.nr)
-			}
 			for t := lo; t < hi; t++ {
 				if err := r.ctx.Err(); err != nil {
 					return err
 				}
-				j.block(t, tmps[w])
+				j.block(t, tmps[w*nt:(w+1)*nt])
 			}
 			return nil
 		})

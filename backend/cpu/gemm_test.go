@@ -176,13 +176,36 @@ func TestMatMulNarrow(t *testing.T) {
 	}
 }
 
-func BenchmarkGemm(b *testing.B) {
+// BenchmarkMatMulSizes times the products of bench/matmul.py (which
+// runs the same shapes in NumPy): square float32 and float64 products of
+// 64, 256, 1000 and 2000, a matrix-vector and a vector-matrix product, a
+// batch of 256 products of 64×64, and float16 and int32 products of 256.
+func BenchmarkMatMulSizes(b *testing.B) {
+	rng := rand.New(rand.NewSource(8))
+	input := func(d dtypes.DType, shape ...int) *backend.Node {
+		return in(mk(d, shape, randFloats[float64](rng, backend.Size(shape))...))
+	}
 	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
 		for _, n := range []int{64, 256, 1000, 2000} {
 			b.Run(fmt.Sprintf("%v/%d", d, n), func(b *testing.B) {
-				x := in(mk(d, []int{n, n}, seq(n*n, 0, 0.001)...))
-				benchRun(b, mm(x, x, []int{n, n}), n*n)
+				benchNode(b, mm(input(d, n, n), input(d, n, n), []int{n, n}), int64(3*n*n*d.Bits()/8))
 			})
 		}
 	}
+	b.Run("f32/mv1000", func(b *testing.B) {
+		benchNode(b, mm(input(dtypes.F32, 1000, 1000), input(dtypes.F32, 1000), []int{1000}), 4*1000*1000)
+	})
+	b.Run("f32/vm1000", func(b *testing.B) {
+		benchNode(b, mm(input(dtypes.F32, 1000), input(dtypes.F32, 1000, 1000), []int{1000}), 4*1000*1000)
+	})
+	b.Run("f32/batch256x64", func(b *testing.B) {
+		benchNode(b, mm(input(dtypes.F32, 256, 64, 64), input(dtypes.F32, 256, 64, 64), []int{256, 64, 64}), 3*4*256*64*64)
+	})
+	b.Run("f16/256", func(b *testing.B) {
+		benchNode(b, mm(input(dtypes.F16, 256, 256), input(dtypes.F16, 256, 256), []int{256, 256}), 3*2*256*256)
+	})
+	b.Run("i32/256", func(b *testing.B) {
+		x := in(mk(dtypes.I32, []int{256, 256}, seq(256*256, 0, 1)...))
+		benchNode(b, mm(x, x, []int{256, 256}), 3*4*256*256)
+	})
 }

@@ -123,6 +123,8 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 		switch {
 		case dt == dtypes.F32 && gemmShape(g):
 			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
+		case dt == dtypes.F32 && g.cols == 1:
+			err = mvRun(r, g, xs, y.([]float32), res.([]float32))
 		case dt == dtypes.F32:
 			err = mmRun(r, g, xs, y.([]float32), res.([]float32), mmSeq[float32])
 		case gemmShape(g):
@@ -134,9 +136,12 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 			})
 		}
 	case []float64:
-		if gemmShape(g) {
+		switch {
+		case gemmShape(g):
 			err = gemmRun(r, gemmF64, g, xs, y.([]float64), res.([]float64))
-		} else {
+		case g.cols == 1:
+			err = mvRun(r, g, xs, y.([]float64), res.([]float64))
+		default:
 			err = mmRun(r, g, xs, y.([]float64), res.([]float64), mmSeq[float64])
 		}
 	case []complex64:
@@ -290,4 +295,45 @@ func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
 		}
 		return nil
 	})
+}
+
+// mvRun computes products with one column (matrix-vector): the rows of
+// each product spread over the workers, four rows at a time, each sum in
+// the order and with the roundings of mmSeq.
+func mvRun[T float32 | float64](r *runner, g mmGeom, x, y, out []T) error {
+	k := g.k
+	return r.parallel(g.nbatch*g.rows, max(4, grainSize/max(1, k)), func(_, lo, hi int) error {
+		for t := lo; t < hi; {
+			bi, i := t/g.rows, t%g.rows
+			n := min(hi-t, g.rows-i) // rows of this product in [t, hi)
+			a := x[g.offA[bi]+i*k : g.offA[bi]+(i+n)*k]
+			mvSeq(out[t:t+n], a, y[g.offB[bi]:g.offB[bi]+k], k)
+			t += n
+		}
+		return nil
+	})
+}
+
+// mvSeq sets d[i] to the sum over p of T(a[i*k+p]*v[p]) in order of p,
+// four rows at a time (four independent sums keep the adder busy).
+func mvSeq[T float32 | float64](d, a, v []T, k int) {
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		a0, a1, a2, a3 := a[i*k:(i+1)*k], a[(i+1)*k:(i+2)*k], a[(i+2)*k:(i+3)*k], a[(i+3)*k:(i+4)*k]
+		var s0, s1, s2, s3 T
+		for p, vp := range v[:k] {
+			s0 += T(a0[p] * vp)
+			s1 += T(a1[p] * vp)
+			s2 += T(a2[p] * vp)
+			s3 += T(a3[p] * vp)
+		}
+		d[i], d[i+1], d[i+2], d[i+3] = s0, s1, s2, s3
+	}
+	for ; i < len(d); i++ {
+		var s T
+		for p, vp := range v[:k] {
+			s += T(a[i*k+p] * vp)
+		}
+		d[i] = s
+	}
 }
