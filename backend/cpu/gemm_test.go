@@ -89,6 +89,8 @@ func TestMatMulOrder(t *testing.T) {
 		{[]int{2, 300, 280}, []int{2, 280, 260}, []int{2, 300, 260}},
 		{[]int{40, 300}, []int{300}, []int{40}},
 		{[]int{300}, []int{300, 40}, []int{40}},
+		{[]int{30, 0}, []int{0, 40}, []int{30, 40}}, // zeros, over a result not cleared
+		{[]int{30, 0}, []int{0}, []int{30}},
 	}
 	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
 		for _, c := range cases {

@@ -95,7 +95,7 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.allocBuf(computeOf(dt), size)
+	res, err := r.allocBufFull(computeOf(dt), size) // every path writes every element
 	if err != nil {
 		return nil, err
 	}
