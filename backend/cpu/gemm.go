@@ -134,10 +134,19 @@ func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
 					src := (i0+i)*g.aRow + p0
 					rs[i] = g.a[src : src+kcb]
 				}
-				for p := range kcb {
-					d := dst[p*mr : p*mr+nr]
-					for i, row := range rs {
-						d[i] = T(row[p])
+				// Four rows at a time: four streams read, four
+				// neighbouring elements written for each p.
+				i := 0
+				for ; i+4 <= nr; i += 4 {
+					r0, r1, r2, r3 := rs[i][:kcb], rs[i+1][:kcb], rs[i+2][:kcb], rs[i+3][:kcb]
+					for p := range kcb {
+						d := dst[p*mr+i : p*mr+i+4]
+						d[0], d[1], d[2], d[3] = T(r0[p]), T(r1[p]), T(r2[p]), T(r3[p])
+					}
+				}
+				for ; i < nr; i++ {
+					for p, v := range rs[i][:kcb] {
+						dst[p*mr+i] = T(v)
 					}
 				}
 			}
