@@ -80,6 +80,16 @@ func write(b *bytes.Buffer, k kernel) {
 	p("\tMOVQ ldc+32(FP), R8")
 	p("\tSHLQ $%d, R8", map[int]int{4: 2, 8: 3}[k.size])
 	p("\tMOVQ load+40(FP), R9")
+	// Prefetch the tile below this one (the next the caller computes,
+	// usually out of cache: C is walked once per block of p).
+	p("\tMOVQ R8, R11")
+	p("\tIMULQ $%d, R11", k.mr)
+	p("\tADDQ DX, R11")
+	for range k.mr {
+		p("\tPREFETCHT0 (R11)")
+		p("\tPREFETCHT0 64(R11)")
+		p("\tADDQ R8, R11")
+	}
 	p("\tTESTQ R9, R9")
 	p("\tJNZ  loadc")
 	for i := range 2 * k.mr {
