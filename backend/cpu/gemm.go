@@ -344,3 +344,50 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 	}
 	return nil
 }
+
+// A vmKernel computes w columns of a vector-matrix product x·B (B with
+// rows ldb apart) into y, each the sum in order of p of the rounded
+// products, as gemmTileGo: the rows of B stream through, x[p] broadcast.
+// w is 0 where there is no such kernel.
+type vmKernel[T float32 | float64] struct {
+	w int
+	f func(k int, x, b []T, ldb int, y []T)
+}
+
+var (
+	vmF32 = vmKernelF32()
+	vmF64 = vmKernelF64()
+)
+
+// vmRun computes the products of one row (vector-matrix): blocks of w
+// columns spread over the workers; the columns past the last whole block
+// are the end of a block of the last w columns, computed aside (the same
+// sums, so the overlap would agree), or, with fewer than w columns in
+// all, summed in Go in the same order.
+func vmRun[T float32 | float64](r *runner, kern vmKernel[T], g mmGeom, x, y, out []T) error {
+	k, n := g.k, g.cols
+	if k == 0 {
+		clear(out)
+		return nil
+	}
+	blocks := (n + kern.w - 1) / kern.w
+	return r.parallel(g.nbatch*blocks, max(1, grainSize/(k*kern.w)), func(_, lo, hi int) error {
+		for t := lo; t < hi; t++ {
+			bi, j0 := t/blocks, t%blocks*kern.w
+			xv, b := x[g.offA[bi]:g.offA[bi]+k], y[g.offB[bi]:g.offB[bi]+k*n]
+			d := out[bi*n : (bi+1)*n]
+			if j0+kern.w <= n {
+				kern.f(k, xv, b[j0:], n, d[j0:j0+kern.w])
+				continue
+			}
+			if n >= kern.w {
+				tmp := make([]T, kern.w)
+				kern.f(k, xv, b[n-kern.w:], n, tmp)
+				copy(d[j0:], tmp[j0-(n-kern.w):])
+				continue
+			}
+			mmSeq(d, xv, b, k, n)
+		}
+		return nil
+	})
+}

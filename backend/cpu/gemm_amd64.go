@@ -57,3 +57,45 @@ func gemmKernelF64() gemmKernel[float64] {
 	}
 	return gemmKernel[float64]{mr: 4, nr: 8, kc: 256, tile: gemmTileGo[float64](4, 8)}
 }
+
+//go:noescape
+func vmF32AVX2(k int, x, b *float32, ldb int, y *float32)
+
+//go:noescape
+func vmF64AVX2(k int, x, b *float64, ldb int, y *float64)
+
+//go:noescape
+func vmF32AVX512(k int, x, b *float32, ldb int, y *float32)
+
+//go:noescape
+func vmF64AVX512(k int, x, b *float64, ldb int, y *float64)
+
+// vmAsm wraps an assembly vector-matrix kernel of w columns.
+func vmAsm[T float32 | float64](w int, f func(k int, x, b *T, ldb int, y *T)) func(k int, x, b []T, ldb int, y []T) {
+	return func(k int, x, b []T, ldb int, y []T) {
+		_ = x[k-1]
+		_ = b[(k-1)*ldb+w-1]
+		_ = y[w-1]
+		f(k, unsafe.SliceData(x), unsafe.SliceData(b), ldb, unsafe.SliceData(y))
+	}
+}
+
+func vmKernelF32() vmKernel[float32] {
+	switch {
+	case haveAVX512:
+		return vmKernel[float32]{w: 128, f: vmAsm(128, vmF32AVX512)}
+	case haveAVX2:
+		return vmKernel[float32]{w: 64, f: vmAsm(64, vmF32AVX2)}
+	}
+	return vmKernel[float32]{}
+}
+
+func vmKernelF64() vmKernel[float64] {
+	switch {
+	case haveAVX512:
+		return vmKernel[float64]{w: 64, f: vmAsm(64, vmF64AVX512)}
+	case haveAVX2:
+		return vmKernel[float64]{w: 32, f: vmAsm(32, vmF64AVX2)}
+	}
+	return vmKernel[float64]{}
+}

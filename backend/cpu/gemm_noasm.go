@@ -9,3 +9,7 @@ func gemmKernelF32() gemmKernel[float32] {
 func gemmKernelF64() gemmKernel[float64] {
 	return gemmKernel[float64]{mr: 4, nr: 8, kc: 256, tile: gemmTileGo[float64](4, 8)}
 }
+
+func vmKernelF32() vmKernel[float32] { return vmKernel[float32]{} }
+
+func vmKernelF64() vmKernel[float64] { return vmKernel[float64]{} }

@@ -69,7 +69,35 @@ func testGemmKernel[T float32 | float64](t *testing.T, name string, kern gemmKer
 	}
 }
 
+// testVMKernel runs vector-matrix products through kern and compares
+// every bit with naiveMatMul.
+func testVMKernel[T float32 | float64](t *testing.T, name string, kern vmKernel[T]) {
+	if kern.w == 0 {
+		return
+	}
+	rng := rand.New(rand.NewSource(4))
+	for _, s := range [][2]int{{1, 1}, {7, kern.w}, {300, 3*kern.w + 5}, {1000, 2 * kern.w}} {
+		k, n := s[0], s[1]
+		a, b := randFloats[T](rng, k), randFloats[T](rng, k*n)
+		want := naiveMatMul(a, b, 1, n, k)
+		got := make([]T, n)
+		r := &runner{b: New(Workers(3)), ctx: context.Background()}
+		g := mmGeom{rows: 1, k: k, cols: n, nbatch: 1, offA: []int{0}, offB: []int{0}}
+		if err := vmRun(r, kern, g, a, b, got); err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
+				t.Errorf("%s (%d)@(%d,%d): element %d = %v, want %v", name, k, k, n, i, got[i], want[i])
+				break
+			}
+		}
+	}
+}
+
 func TestGemmKernels(t *testing.T) {
+	testVMKernel(t, "vmF32", vmF32)
+	testVMKernel(t, "vmF64", vmF64)
 	testGemmKernel(t, "gemmF32", gemmF32)
 	testGemmKernel(t, "gemmF64", gemmF64)
 	testGemmKernel(t, "gemmTileGo float32", gemmKernel[float32]{mr: 4, nr: 8, kc: 256, tile: gemmTileGo[float32](4, 8)})
@@ -90,7 +118,10 @@ func TestMatMulOrder(t *testing.T) {
 		{[]int{2, 300, 280}, []int{2, 280, 260}, []int{2, 300, 260}},
 		{[]int{40, 300}, []int{300}, []int{40}},
 		{[]int{300}, []int{300, 40}, []int{40}},
-		{[]int{30, 0}, []int{0, 40}, []int{30, 40}}, // zeros, over a result not cleared
+		{[]int{300}, []int{300, 300}, []int{300}},                    // vector-matrix kernel and Go columns
+		{[]int{2, 1, 200}, []int{2, 200, 140}, []int{2, 1, 140}},     // batched
+		{[]int{2, 1, 1, 100}, []int{3, 100, 70}, []int{2, 3, 1, 70}}, // broadcast batch
+		{[]int{30, 0}, []int{0, 40}, []int{30, 40}},                  // zeros, over a result not cleared
 		{[]int{30, 0}, []int{0}, []int{30}},
 	}
 	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {

@@ -63,6 +63,9 @@ func main() {
 	for _, k := range ks {
 		write(&b, k)
 	}
+	for _, k := range ks {
+		writeVM(&b, k)
+	}
 	if err := os.WriteFile("gemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -177,3 +180,53 @@ no:
 	MOVB $0, ret+0(FP)
 	RET
 `
+
+// writeVM writes the vector-matrix kernel of k's dtype and registers:
+// 8 vectors of columns of y = x·B, the same sums in order of p:
+//
+//	for p := range k {
+//		for j := range 8 * lanes {
+//			y[j] = y[j] + T(x[p]*b[p*ldb+j])
+//		}
+//	}
+//
+// with y starting at zero.
+func writeVM(b *bytes.Buffer, k kernel) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
+	vb := k.lanes * k.size
+	name := "vm" + k.name[len("gemm"):]
+	p("\n// func %s(k int, x, b *%s, ldb int, y *%s): %d columns of x·B.", name, k.elem, k.elem, 8*k.lanes)
+	p("TEXT ·%s(SB), NOSPLIT, $0-40", name)
+	p("\tMOVQ k+0(FP), CX")
+	p("\tMOVQ x+8(FP), SI")
+	p("\tMOVQ b+16(FP), DI")
+	p("\tMOVQ ldb+24(FP), R8")
+	p("\tSHLQ $%d, R8", map[int]int{4: 2, 8: 3}[k.size])
+	p("\tMOVQ y+32(FP), DX")
+	for i := range 8 {
+		r := k.r(8 + i)
+		if k.reg == "Z" {
+			p("\tVPXORD %s, %s, %s", r, r, r)
+		} else {
+			p("\tVXORPS %s, %s, %s", r, r, r)
+		}
+	}
+	p("\tTESTQ CX, CX")
+	p("\tJZ   store")
+	p("loop:")
+	p("\t%s (SI), %s", k.bcast, k.r(0))
+	for i := range 8 {
+		p("\t%s %d(DI), %s, %s", k.mul, i*vb, k.r(0), k.r(1+i%7))
+		p("\t%s %s, %s, %s", k.add, k.r(1+i%7), k.r(8+i), k.r(8+i))
+	}
+	p("\tADDQ $%d, SI", k.size)
+	p("\tADDQ R8, DI")
+	p("\tDECQ CX")
+	p("\tJNZ  loop")
+	p("store:")
+	for i := range 8 {
+		p("\t%s %s, %d(DX)", k.move, k.r(8+i), i*vb)
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
