@@ -1,6 +1,9 @@
 package cpu
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 //go:generate go run gen_gemm.go
 
@@ -193,13 +196,17 @@ func (g *gemmJob[S, T]) packBPanels(lo, hi int) {
 	}
 }
 
-// block computes the block t of C (of mc rows and nc columns).
-func (g *gemmJob[S, T]) block(t int, tmp []T) {
+// block computes the block t of C (of mc rows and nc columns), checking
+// ctx between blocks of p.
+func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 	mr, nr := g.kern.mr, g.kern.nr
 	ib, jb := t%g.ablocks, t/g.ablocks
 	i0, i1 := ib*g.mc, min((ib+1)*g.mc, g.mp)
 	j0, j1 := jb*g.nc, min((jb+1)*g.nc, g.np)
 	for p0 := 0; p0 < g.k; p0 += g.kc {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		kcb := min(g.kc, g.k-p0)
 		load := p0 > 0
 		for j := j0; j < j1; j += nr {
@@ -225,6 +232,7 @@ func (g *gemmJob[S, T]) block(t int, tmp []T) {
 			}
 		}
 	}
+	return nil
 }
 
 // gemmPool keeps packing buffers between products.
@@ -294,7 +302,9 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 			j.packAPanels(0, j.mp/kern.mr)
 			j.packBPanels(0, j.np/kern.nr)
 			for t := range j.tasks {
-				j.block(t, tmp)
+				if err := j.block(r.ctx, t, tmp); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -331,10 +341,9 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 		}
 		err = r.parallel(j.tasks, 1, func(w, lo, hi int) error {
 			for t := lo; t < hi; t++ {
-				if err := r.ctx.Err(); err != nil {
+				if err := j.block(r.ctx, t, tmps[w*nt:(w+1)*nt]); err != nil {
 					return err
 				}
-				j.block(t, tmps[w*nt:(w+1)*nt])
 			}
 			return nil
 		})

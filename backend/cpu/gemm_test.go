@@ -123,6 +123,7 @@ func TestMatMulOrder(t *testing.T) {
 		{[]int{2, 1, 1, 100}, []int{3, 100, 70}, []int{2, 3, 1, 70}}, // broadcast batch
 		{[]int{30, 0}, []int{0, 40}, []int{30, 40}},                  // zeros, over a result not cleared
 		{[]int{30, 0}, []int{0}, []int{30}},
+		{[]int{0, 30}, []int{30, 200}, []int{0, 200}}, // no rows: neither GEMM nor vector-matrix
 	}
 	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
 		for _, c := range cases {
@@ -152,6 +153,9 @@ func matmulByDefinition(d dtypes.DType, av, bv []float64, as, bs, out []int) []f
 		b2 = []int{bs[0], 1}
 	}
 	m, k, n := a2[len(a2)-2], a2[len(a2)-1], b2[len(b2)-1]
+	if m*n == 0 {
+		return nil
+	}
 	batch := backend.Size(out) / (m * n)
 	nbA, nbB := backend.Size(a2[:len(a2)-2]), backend.Size(b2[:len(b2)-2])
 	var res []float64

@@ -125,7 +125,7 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
 		case dt == dtypes.F32 && g.cols == 1:
 			err = mvRun(r, g, xs, y.([]float32), res.([]float32))
-		case dt == dtypes.F32 && vmF32.w > 0:
+		case dt == dtypes.F32 && g.rows == 1 && vmF32.w > 0:
 			err = vmRun(r, vmF32, g, xs, y.([]float32), res.([]float32))
 		case dt == dtypes.F32:
 			err = mmRun(r, g, xs, y.([]float32), res.([]float32), mmSeq[float32])
@@ -143,7 +143,7 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 			err = gemmRun(r, gemmF64, g, xs, y.([]float64), res.([]float64))
 		case g.cols == 1:
 			err = mvRun(r, g, xs, y.([]float64), res.([]float64))
-		case vmF64.w > 0:
+		case g.rows == 1 && vmF64.w > 0:
 			err = vmRun(r, vmF64, g, xs, y.([]float64), res.([]float64))
 		default:
 			err = mmRun(r, g, xs, y.([]float64), res.([]float64), mmSeq[float64])
