@@ -1,8 +1,9 @@
 //go:build ignore
 
 // gen_gemm writes gemm_amd64.s: the micro-kernels of the matrix product
-// (gemm.go), for float32 and float64, with AVX2 and with AVX-512. Run it
-// with go generate.
+// (gemm.go) and its vector-matrix kernels (writeVM), for float32 and
+// float64, with AVX2 and with AVX-512, and cpuHasAVX512. Run it with go
+// generate.
 //
 // A kernel multiplies a packed panel of mr rows of A (mr elements for each
 // p) by a packed panel of nr columns of B (nr elements for each p) into an
