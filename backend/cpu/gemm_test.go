@@ -117,6 +117,9 @@ func TestMatMulOrder(t *testing.T) {
 		{[]int{2, 1, 90, 80}, []int{3, 80, 70}, []int{2, 3, 90, 70}}, // broadcast batch
 		{[]int{2, 300, 280}, []int{2, 280, 260}, []int{2, 300, 260}},
 		{[]int{40, 300}, []int{300}, []int{40}},
+		{[]int{200, 300}, []int{300}, []int{200}},   // matrix-vector kernel and Go rows
+		{[]int{3, 70, 90}, []int{90}, []int{3, 70}}, // batched
+		{[]int{2, 1, 50, 9}, []int{3, 9, 1}, []int{2, 3, 50, 1}},
 		{[]int{300}, []int{300, 40}, []int{40}},
 		{[]int{300}, []int{300, 300}, []int{300}},                    // vector-matrix kernel and Go columns
 		{[]int{2, 1, 200}, []int{2, 200, 140}, []int{2, 1, 140}},     // batched
