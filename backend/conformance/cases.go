@@ -630,15 +630,68 @@ func (c *checker) matmul(t *testing.T) {
 			a := input(randomTensor(rng, d, s[0], false))
 			b := input(randomTensor(rng, d, s[1], false))
 			n := &backend.Node{Op: backend.OpMatMul, DType: d, Shape: s[2], Args: []*backend.Node{a, b}}
-			c.check(t, fmt.Sprintf("matmul %v %v@%v", d, s[0], s[1]), n, exact)
+			c.check(t, fmt.Sprintf("matmul %v %v@%v", d, s[0], s[1]), n, c.productTol(t, n))
 		}
 	}
 	// Transposed operands, and a result dtype other than the operands'.
 	a := input(randomTensor(rng, dtypes.F32, []int{4, 3}, false))
 	at := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{3, 4}, Axes: []int{1, 0}, Args: []*backend.Node{a}}
 	b := input(randomTensor(rng, dtypes.F32, []int{4, 6}, false))
-	c.check(t, "matmul of a transpose", &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{3, 6}, Args: []*backend.Node{at, b}}, exact)
-	c.check(t, "matmul into f16", &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{3, 6}, Args: []*backend.Node{at, b}}, exact)
+	n := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{3, 6}, Args: []*backend.Node{at, b}}
+	c.check(t, "matmul of a transpose", n, c.productTol(t, n))
+	n = &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{3, 6}, Args: []*backend.Node{at, b}}
+	c.check(t, "matmul into f16", n, c.productTol(t, n))
+}
+
+// productTol is the tolerance of a matrix product n. Products of float32
+// operands may accumulate in float32 (the CPU backend does, in order of p,
+// as BLAS does) or in float64 (rounding once): each result is then within
+// γ_k·S of the exact sum, S = Σ_p |a[i,p]|·|b[p,j]|, γ_k = k·u/(1-k·u),
+// u = 2^-24 (Higham, Accuracy and Stability of Numerical Algorithms, 2nd
+// ed., §3.1, (3.5)), and the float64 sum within u·S, so two backends
+// differ by at most γ_{k+1}·S; a result narrower than float32 adds one ULP
+// of its format, as the two sums may round to neighbours. Every other
+// product is pinned bit for bit: float64 accumulates in float64 with
+// rounded products on every backend, narrower floats in float64 with
+// exact products, integers wrap.
+func (c *checker) productTol(t *testing.T, n *backend.Node) tol {
+	t.Helper()
+	a, b := n.Args[0], n.Args[1]
+	if a.DType != dtypes.F32 {
+		return exact
+	}
+	k := a.Shape[len(a.Shape)-1]
+	wide := func(x *backend.Node, abs bool) *backend.Node {
+		if abs {
+			x = unary(backend.OpAbs, x)
+		}
+		return castNode(x, dtypes.F64)
+	}
+	prod := func(abs bool) []float64 {
+		m := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F64, Shape: n.Shape, Args: []*backend.Node{wide(a, abs), wide(b, abs)}}
+		res, err := c.ref.Run(context.Background(), m)
+		if err != nil {
+			t.Fatalf("the bound of a product: %v", err)
+		}
+		return res.Data.([]float64)
+	}
+	// In float64 the products of float32 values are exact and these short
+	// sums within k·2^-53 of S, relatively: the factor 1+2^-30 covers that.
+	s, v := prod(true), prod(false)
+	const u = 0x1p-24
+	gamma := float64(k+1) * u / (1 - float64(k+1)*u)
+	bound := make([]float64, len(s))
+	for i := range s {
+		bound[i] = gamma * s[i] * (1 + 0x1p-30)
+		if n.DType != dtypes.F32 {
+			_, e := math.Frexp(math.Abs(v[i]) + bound[i])
+			bound[i] += math.Ldexp(1, e-1-n.DType.MantissaBits())
+		}
+		if bound[i] == 0 {
+			bound[i] = math.SmallestNonzeroFloat64 // abs 0 means bit for bit
+		}
+	}
+	return tol{absAt: bound}
 }
 
 func (c *checker) errors(t *testing.T) {

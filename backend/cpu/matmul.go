@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // Matrix products follow NumPy's matmul: a 1-d first operand is a row
@@ -11,12 +12,18 @@ import (
 // removed from the result); the leading (batch) axes broadcast.
 //
 // Each output element is the sum over p of a[i,p]·b[p,j] in order of p.
-// Real floats accumulate in float64 (each product of float32 or narrower
-// operands is exact there) and round once to the operand dtype; float64
-// accumulates in float64 with each product rounded (BLAS may associate
-// differently and use fused multiply-adds, so float64 results can differ
-// from NumPy's in the last bits). Complex numbers accumulate in complex128.
-// Integers wrap; bool is an OR of ANDs.
+// float32 and float64 accumulate like BLAS, in their own precision: each
+// product is rounded to the dtype and added, each sum rounded, in order of
+// p (gemm.go; the same bits for every blocking, worker count and kernel).
+// The error of an element is then at most γ_k·Σ_p |a[i,p]|·|b[p,j]|, where
+// γ_k = k·u/(1-k·u) and u = 2^-24 for float32, 2^-53 for float64 (Higham,
+// Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.1, (3.5)).
+// OpenBLAS also accumulates in the dtype but blocks p and uses fused
+// multiply-adds, so results can differ from NumPy's in the last bits
+// within that bound. Floats narrower than float32 accumulate in float64
+// (each product of such operands is exact there) and round once to the
+// operand dtype. Complex numbers accumulate in complex128. Integers wrap;
+// bool is an OR of ANDs.
 
 func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 	av, err := r.eval(n.Args[0])
@@ -88,7 +95,7 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.allocBuf(computeOf(dt), size)
+	res, err := r.allocBufFull(computeOf(dt), size) // every path writes every element
 	if err != nil {
 		return nil, err
 	}
@@ -113,13 +120,34 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 	case []uint64:
 		err = mmRun(r, g, xs, y.([]uint64), res.([]uint64), mmInt[uint64])
 	case []float32:
-		err = mmRun(r, g, xs, y.([]float32), res.([]float32), func(d, a, b []float32, k, cols int) {
-			mmFloat(d, a, b, k, cols, func(v float64) float32 { return roundTo64(dt, v) })
-		})
+		switch {
+		case dt == dtypes.F32 && gemmShape(g):
+			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
+		case dt == dtypes.F32 && g.cols == 1:
+			err = mvRun(r, g, xs, y.([]float32), res.([]float32))
+		case dt == dtypes.F32 && g.rows == 1 && vmF32.w > 0:
+			err = vmRun(r, vmF32, g, xs, y.([]float32), res.([]float32))
+		case dt == dtypes.F32:
+			err = mmRun(r, g, xs, y.([]float32), res.([]float32), mmSeq[float32])
+		case gemmShape(g):
+			// Narrower floats: float64 sums of exact products, rounded once.
+			err = mmNarrow(r, g, dt, xs, y.([]float32), res.([]float32))
+		default:
+			err = mmRun(r, g, xs, y.([]float32), res.([]float32), func(d, a, b []float32, k, cols int) {
+				mmFloat(d, a, b, k, cols, func(v float64) float32 { return roundTo64(dt, v) })
+			})
+		}
 	case []float64:
-		err = mmRun(r, g, xs, y.([]float64), res.([]float64), func(d, a, b []float64, k, cols int) {
-			mmFloat(d, a, b, k, cols, func(v float64) float64 { return v })
-		})
+		switch {
+		case gemmShape(g):
+			err = gemmRun(r, gemmF64, g, xs, y.([]float64), res.([]float64))
+		case g.cols == 1:
+			err = mvRun(r, g, xs, y.([]float64), res.([]float64))
+		case g.rows == 1 && vmF64.w > 0:
+			err = vmRun(r, vmF64, g, xs, y.([]float64), res.([]float64))
+		default:
+			err = mmRun(r, g, xs, y.([]float64), res.([]float64), mmSeq[float64])
+		}
 	case []complex64:
 		err = mmRun(r, g, xs, y.([]complex64), res.([]complex64), mmComplex[complex64])
 	case []complex128:
@@ -232,5 +260,84 @@ func mmComplex[T complex64 | complex128](d, a, b []T, k, cols int) {
 	}
 	for j, v := range acc {
 		d[j] = T(v)
+	}
+}
+
+// gemmShape reports whether a product goes to the GEMM of gemm.go: both
+// sides of the result more than one element (a matrix-vector product
+// would waste all but one row or column of each tile).
+func gemmShape(g mmGeom) bool { return g.rows > 1 && g.cols > 1 }
+
+// mmSeq is one row of a float32 or float64 product accumulated in T, in
+// the order and with the roundings of the GEMM's kernels.
+func mmSeq[T float32 | float64](d, a, b []T, k, cols int) {
+	clear(d)
+	for p := range k {
+		av := a[p]
+		brow := b[p*cols : (p+1)*cols]
+		for j, bv := range brow {
+			d[j] += T(av * bv)
+		}
+	}
+}
+
+// mmNarrow computes a product of floats narrower than float32 (held as
+// float32) with the float64 GEMM, whose products of such operands are
+// exact, and rounds each sum once to dt.
+func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
+	acc, err := r.allocBuf(ctF64, len(out))
+	if err != nil {
+		return err
+	}
+	wide := acc.([]float64)
+	if err := gemmRun(r, gemmF64, g, x, y, wide); err != nil {
+		return err
+	}
+	return r.parallel(len(out), grainSize, func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			out[i] = roundTo64(dt, wide[i])
+		}
+		return nil
+	})
+}
+
+// mvRun computes products with one column (matrix-vector): the rows of
+// each product spread over the workers, four rows at a time, each sum in
+// the order and with the roundings of mmSeq.
+func mvRun[T float32 | float64](r *runner, g mmGeom, x, y, out []T) error {
+	k := g.k
+	return r.parallel(g.nbatch*g.rows, max(4, grainSize/max(1, k)), func(_, lo, hi int) error {
+		for t := lo; t < hi; {
+			bi, i := t/g.rows, t%g.rows
+			n := min(hi-t, g.rows-i) // rows of this product in [t, hi)
+			a := x[g.offA[bi]+i*k : g.offA[bi]+(i+n)*k]
+			mvSeq(out[t:t+n], a, y[g.offB[bi]:g.offB[bi]+k], k)
+			t += n
+		}
+		return nil
+	})
+}
+
+// mvSeq sets d[i] to the sum over p of T(a[i*k+p]*v[p]) in order of p,
+// four rows at a time (four independent sums keep the adder busy).
+func mvSeq[T float32 | float64](d, a, v []T, k int) {
+	i := 0
+	for ; i+4 <= len(d); i += 4 {
+		a0, a1, a2, a3 := a[i*k:(i+1)*k], a[(i+1)*k:(i+2)*k], a[(i+2)*k:(i+3)*k], a[(i+3)*k:(i+4)*k]
+		var s0, s1, s2, s3 T
+		for p, vp := range v[:k] {
+			s0 += T(a0[p] * vp)
+			s1 += T(a1[p] * vp)
+			s2 += T(a2[p] * vp)
+			s3 += T(a3[p] * vp)
+		}
+		d[i], d[i+1], d[i+2], d[i+3] = s0, s1, s2, s3
+	}
+	for ; i < len(d); i++ {
+		var s T
+		for p, vp := range v[:k] {
+			s += T(a[i*k+p] * vp)
+		}
+		d[i] = s
 	}
 }

@@ -1,0 +1,402 @@
+package cpu
+
+import (
+	"context"
+	"sync"
+)
+
+//go:generate go run gen_gemm.go
+
+// The matrix product of real floats, C = A·B with A m×k and B k×n (row
+// major), as a packed, cache-blocked, parallel GEMM in the manner of
+// GotoBLAS and BLIS:
+//
+//   - A is packed into panels of mr rows and B into panels of nr columns,
+//     each panel holding, block of kc values of p after block, its mr (nr)
+//     elements for each p, zero-padded at the edges of the matrix;
+//   - a micro-kernel multiplies an A panel by a B panel into an mr×nr tile
+//     of C held in registers (gemm_amd64.s: AVX-512 or AVX2; gemmTileGo
+//     elsewhere);
+//   - C is cut into blocks of mc rows and nc columns that the workers take
+//     in turn; within a block, for each kc-block of p, the kernel walks the
+//     B panels (outer) and the A panels (inner), so that a B panel stays in
+//     L1 and the mc×kc block of A in L2.
+//
+// The kernel carries on from the tile of C for every kc-block after the
+// first, so each element of C is the sum over p, in order of p, of the
+// rounded products a[i,p]·b[p,j], each addition rounded to T: the order of
+// the naive loop, whatever the blocking, the number of workers or the
+// kernel. (The kernels multiply and then add; a fused multiply-add would
+// round once per step and give other bits on CPUs without it.)
+
+// A gemmKernel computes an mr×nr tile: see gen_gemm.go. c is the tile's
+// first element, ldc the distance between its rows; load tells it to start
+// from the tile's values rather than from zero.
+type gemmKernel[T float32 | float64] struct {
+	mr, nr int
+	kc     int // the depth of a block of p
+	tile   func(k int, a, b, c []T, ldc int, load bool)
+}
+
+// gemmF32 and gemmF64 are the kernels of this CPU (gemm_amd64.go,
+// gemm_noasm.go).
+var (
+	gemmF32 = gemmKernelF32()
+	gemmF64 = gemmKernelF64()
+)
+
+// gemmTileGo is the portable kernel: mr×nr accumulators, the products
+// rounded to T before they are added.
+func gemmTileGo[T float32 | float64](mr, nr int) func(k int, a, b, c []T, ldc int, load bool) {
+	return func(k int, a, b, c []T, ldc int, load bool) {
+		acc := make([]T, mr*nr)
+		if load {
+			for i := range mr {
+				copy(acc[i*nr:(i+1)*nr], c[i*ldc:i*ldc+nr])
+			}
+		}
+		for p := range k {
+			ap, bp := a[p*mr:(p+1)*mr], b[p*nr:(p+1)*nr]
+			for i, av := range ap {
+				row := acc[i*nr : (i+1)*nr]
+				for j, bv := range bp {
+					row[j] += T(av * bv)
+				}
+			}
+		}
+		for i := range mr {
+			copy(c[i*ldc:i*ldc+nr], acc[i*nr:(i+1)*nr])
+		}
+	}
+}
+
+// A gemmJob is one product C = A·B: a and b are read through the given
+// row and column strides (so that a transposed operand is packed in
+// place), c is row major with row stride ldc.
+type gemmJob[S, T float32 | float64] struct {
+	m, n, k        int
+	a              []S
+	aRow, aCol     int
+	b              []S
+	bRow, bCol     int
+	c              []T
+	ldc            int
+	kern           gemmKernel[T]
+	mc, nc, kc     int
+	mp, np         int // m and n rounded up to mr and nr
+	packA, packB   []T
+	ablocks, tasks int
+}
+
+func newGemmJob[S, T float32 | float64](kern gemmKernel[T], m, n, k int) *gemmJob[S, T] {
+	g := &gemmJob[S, T]{m: m, n: n, k: k, kern: kern}
+	g.mp = (m + kern.mr - 1) / kern.mr * kern.mr
+	g.np = (n + kern.nr - 1) / kern.nr * kern.nr
+	g.kc = kern.kc
+	g.mc = kern.mr * max(1, 240/kern.mr)
+	g.nc = kern.nr * max(1, 256/kern.nr)
+	return g
+}
+
+// split chooses the blocks of C so that workers have at least four blocks
+// each where C is large enough.
+func (g *gemmJob[S, T]) split(workers int) {
+	for g.mc > g.kern.mr && ((g.mp+g.mc-1)/g.mc)*((g.np+g.nc-1)/g.nc) < 4*workers {
+		if g.nc > 4*g.kern.nr && g.nc >= g.mc {
+			g.nc = (g.nc/2 + g.kern.nr - 1) / g.kern.nr * g.kern.nr
+		} else {
+			g.mc = (g.mc/2 + g.kern.mr - 1) / g.kern.mr * g.kern.mr
+		}
+	}
+	g.ablocks = (g.mp + g.mc - 1) / g.mc
+	g.tasks = g.ablocks * ((g.np + g.nc - 1) / g.nc)
+}
+
+// packAPanels packs the A panels [lo, hi) (of mr rows each) for every
+// kc-block of p: the panel of rows i0.. in the block at p0 lies at
+// p0·mp + i0·kcb, mr elements for each p.
+func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
+	mr := g.kern.mr
+	var rows [16][]S
+	for p0 := 0; p0 < g.k; p0 += g.kc {
+		kcb := min(g.kc, g.k-p0)
+		for ip := lo; ip < hi; ip++ {
+			i0 := ip * mr
+			dst := g.packA[p0*g.mp+i0*kcb : p0*g.mp+(i0+mr)*kcb]
+			nr := min(mr, g.m-i0)
+			if g.aCol != 1 {
+				for i := range nr {
+					src := (i0+i)*g.aRow + p0*g.aCol
+					for p := range kcb {
+						dst[p*mr+i] = T(g.a[src+p*g.aCol])
+					}
+				}
+			} else {
+				rs := rows[:nr]
+				for i := range rs {
+					src := (i0+i)*g.aRow + p0
+					rs[i] = g.a[src : src+kcb]
+				}
+				// Four rows at a time: four streams read, four
+				// neighbouring elements written for each p.
+				i := 0
+				for ; i+4 <= nr; i += 4 {
+					r0, r1, r2, r3 := rs[i][:kcb], rs[i+1][:kcb], rs[i+2][:kcb], rs[i+3][:kcb]
+					for p := range kcb {
+						d := dst[p*mr+i : p*mr+i+4]
+						d[0], d[1], d[2], d[3] = T(r0[p]), T(r1[p]), T(r2[p]), T(r3[p])
+					}
+				}
+				for ; i < nr; i++ {
+					for p, v := range rs[i][:kcb] {
+						dst[p*mr+i] = T(v)
+					}
+				}
+			}
+			for i := nr; i < mr; i++ {
+				for p := range kcb {
+					dst[p*mr+i] = 0
+				}
+			}
+		}
+	}
+}
+
+// packBPanels packs the B panels [lo, hi) (of nr columns each) likewise:
+// the panel of columns j0.. in the block at p0 lies at p0·np + j0·kcb.
+func (g *gemmJob[S, T]) packBPanels(lo, hi int) {
+	nr := g.kern.nr
+	same, _ := any(g.b).([]T) // no conversion: copy rows
+	for p0 := 0; p0 < g.k; p0 += g.kc {
+		kcb := min(g.kc, g.k-p0)
+		for jp := lo; jp < hi; jp++ {
+			j0 := jp * nr
+			dst := g.packB[p0*g.np+j0*kcb : p0*g.np+(j0+nr)*kcb]
+			cols := min(nr, g.n-j0)
+			for p := range kcb {
+				d := dst[p*nr : (p+1)*nr]
+				src := (p0+p)*g.bRow + j0*g.bCol
+				switch {
+				case same != nil && g.bCol == 1:
+					copy(d, same[src:src+cols])
+				case g.bCol == 1:
+					for j, v := range g.b[src : src+cols] {
+						d[j] = T(v)
+					}
+				default:
+					for j := range cols {
+						d[j] = T(g.b[src+j*g.bCol])
+					}
+				}
+				if cols < nr {
+					clear(d[cols:])
+				}
+			}
+		}
+	}
+}
+
+// block computes the block t of C (of mc rows and nc columns), checking
+// ctx between blocks of p.
+func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
+	mr, nr := g.kern.mr, g.kern.nr
+	ib, jb := t%g.ablocks, t/g.ablocks
+	i0, i1 := ib*g.mc, min((ib+1)*g.mc, g.mp)
+	j0, j1 := jb*g.nc, min((jb+1)*g.nc, g.np)
+	for p0 := 0; p0 < g.k; p0 += g.kc {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		kcb := min(g.kc, g.k-p0)
+		load := p0 > 0
+		for j := j0; j < j1; j += nr {
+			bp := g.packB[p0*g.np+j*kcb : p0*g.np+(j+nr)*kcb]
+			cols := min(nr, g.n-j)
+			for i := i0; i < i1; i += mr {
+				ap := g.packA[p0*g.mp+i*kcb : p0*g.mp+(i+mr)*kcb]
+				rows := min(mr, g.m-i)
+				if rows == mr && cols == nr {
+					g.kern.tile(kcb, ap, bp, g.c[i*g.ldc+j:], g.ldc, load)
+					continue
+				}
+				// An edge tile: through tmp, of mr×nr.
+				if load {
+					for r := range rows {
+						copy(tmp[r*nr:r*nr+cols], g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols])
+					}
+				}
+				g.kern.tile(kcb, ap, bp, tmp, nr, load)
+				for r := range rows {
+					copy(g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols], tmp[r*nr:r*nr+cols])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// gemmPool keeps packing buffers between products.
+var (
+	gemmPoolF32 sync.Pool
+	gemmPoolF64 sync.Pool
+)
+
+func gemmBuf[T float32 | float64](n int) *[]T {
+	var pool *sync.Pool
+	switch any(T(0)).(type) {
+	case float32:
+		pool = &gemmPoolF32
+	default:
+		pool = &gemmPoolF64
+	}
+	if v, ok := pool.Get().(*[]T); ok && cap(*v) >= n {
+		*v = (*v)[:n]
+		return v
+	}
+	s := make([]T, n)
+	return &s
+}
+
+func gemmPut[T float32 | float64](v *[]T) {
+	switch any(T(0)).(type) {
+	case float32:
+		gemmPoolF32.Put(v)
+	default:
+		gemmPoolF64.Put(v)
+	}
+}
+
+// gemmSmall is the work (m·n·k) below which a batch of products is spread
+// over the workers one product each, rather than each product over all;
+// gemmSerial the total work below which one goroutine does it all (for
+// 64×64 products, starting goroutines and waiting for them would cost
+// more than the arithmetic).
+const (
+	gemmSmall  = 1 << 21
+	gemmSerial = 1 << 19
+)
+
+// gemmRun computes the g.nbatch products of x and y (contiguous, as in
+// mmRun) into out (row major, m×n each) with kern.
+func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x, y []S, out []T) error {
+	m, n, k := g.rows, g.cols, g.k
+	if k == 0 {
+		clear(out)
+		return nil
+	}
+	// set points j at product bi, with its packing buffers and tile in buf.
+	set := func(j *gemmJob[S, T], bi int, buf []T) {
+		j.a, j.aRow, j.aCol = x[g.offA[bi]:g.offA[bi]+m*k], k, 1
+		j.b, j.bRow, j.bCol = y[g.offB[bi]:g.offB[bi]+k*n], n, 1
+		j.c, j.ldc = out[bi*m*n:(bi+1)*m*n], n
+		j.packA, j.packB = buf[:j.mp*k], buf[j.mp*k:j.mp*k+k*j.np]
+	}
+	serial := func(lo, hi int) error {
+		j := newGemmJob[S, T](kern, m, n, k)
+		j.split(1)
+		buf := gemmBuf[T](j.mp*k + k*j.np + kern.mr*kern.nr)
+		defer gemmPut(buf)
+		tmp := (*buf)[j.mp*k+k*j.np:]
+		for bi := lo; bi < hi; bi++ {
+			set(j, bi, *buf)
+			j.packAPanels(0, j.mp/kern.mr)
+			j.packBPanels(0, j.np/kern.nr)
+			for t := range j.tasks {
+				if err := j.block(r.ctx, t, tmp); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	work := m * n * k
+	switch {
+	case work*g.nbatch < gemmSerial || r.b.nworkers() == 1:
+		return serial(0, g.nbatch)
+	case work < gemmSmall && g.nbatch > 1:
+		return r.parallel(g.nbatch, max(1, gemmSmall/work), func(_, lo, hi int) error { return serial(lo, hi) })
+	}
+	workers := r.workersFor(work, gemmSerial/2)
+	j := newGemmJob[S, T](kern, m, n, k)
+	j.split(workers)
+	nt := kern.mr * kern.nr
+	buf := gemmBuf[T](j.mp*k + k*j.np + r.b.nworkers()*nt)
+	defer gemmPut(buf)
+	tmps := (*buf)[j.mp*k+k*j.np:]
+	na, nb := j.mp/kern.mr, j.np/kern.nr
+	for bi := range g.nbatch {
+		set(j, bi, *buf)
+		// Packing: the A panels then the B panels, spread over the workers.
+		err := r.parallel(na+nb, max(1, (na+nb)/(4*workers)), func(_, lo, hi int) error {
+			if lo < na {
+				j.packAPanels(lo, min(hi, na))
+			}
+			if hi > na {
+				j.packBPanels(max(lo, na)-na, hi-na)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = r.parallel(j.tasks, 1, func(w, lo, hi int) error {
+			for t := lo; t < hi; t++ {
+				if err := j.block(r.ctx, t, tmps[w*nt:(w+1)*nt]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A vmKernel computes w columns of a vector-matrix product x·B (B with
+// rows ldb apart) into y, each the sum in order of p of the rounded
+// products, as gemmTileGo: the rows of B stream through, x[p] broadcast.
+// w is 0 where there is no such kernel.
+type vmKernel[T float32 | float64] struct {
+	w int
+	f func(k int, x, b []T, ldb int, y []T)
+}
+
+var (
+	vmF32 = vmKernelF32()
+	vmF64 = vmKernelF64()
+)
+
+// vmRun computes the products of one row (vector-matrix): blocks of w
+// columns spread over the workers; the columns past the last whole block
+// are the end of a block of the last w columns, computed aside (the same
+// sums, so the overlap would agree), or, with fewer than w columns in
+// all, summed in Go in the same order.
+func vmRun[T float32 | float64](r *runner, kern vmKernel[T], g mmGeom, x, y, out []T) error {
+	k, n := g.k, g.cols
+	if k == 0 {
+		clear(out)
+		return nil
+	}
+	blocks := (n + kern.w - 1) / kern.w
+	return r.parallel(g.nbatch*blocks, max(1, grainSize/(k*kern.w)), func(_, lo, hi int) error {
+		for t := lo; t < hi; t++ {
+			bi, j0 := t/blocks, t%blocks*kern.w
+			xv, b := x[g.offA[bi]:g.offA[bi]+k], y[g.offB[bi]:g.offB[bi]+k*n]
+			d := out[bi*n : (bi+1)*n]
+			if j0+kern.w <= n {
+				kern.f(k, xv, b[j0:], n, d[j0:j0+kern.w])
+				continue
+			}
+			if n >= kern.w {
+				tmp := make([]T, kern.w)
+				kern.f(k, xv, b[n-kern.w:], n, tmp)
+				copy(d[j0:], tmp[j0-(n-kern.w):])
+				continue
+			}
+			mmSeq(d, xv, b, k, n)
+		}
+		return nil
+	})
+}

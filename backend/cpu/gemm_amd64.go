@@ -1,0 +1,101 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "unsafe"
+
+// haveAVX512 reports whether the CPU (and the OS) support AVX-512F.
+var haveAVX512 = cpuHasAVX512()
+
+func cpuHasAVX512() bool
+
+// The micro-kernels of gemm_amd64.s (gen_gemm.go).
+
+//go:noescape
+func gemmF32AVX2(k int, a, b, c *float32, ldc int, load int)
+
+//go:noescape
+func gemmF64AVX2(k int, a, b, c *float64, ldc int, load int)
+
+//go:noescape
+func gemmF32AVX512(k int, a, b, c *float32, ldc int, load int)
+
+//go:noescape
+func gemmF64AVX512(k int, a, b, c *float64, ldc int, load int)
+
+// gemmAsm wraps an assembly kernel of mr×nr: it checks the extent of the
+// slices, which the assembly does not.
+func gemmAsm[T float32 | float64](mr, nr int, f func(k int, a, b, c *T, ldc int, load int)) func(k int, a, b, c []T, ldc int, load bool) {
+	return func(k int, a, b, c []T, ldc int, load bool) {
+		_ = a[k*mr-1]
+		_ = b[k*nr-1]
+		_ = c[(mr-1)*ldc+nr-1]
+		l := 0
+		if load {
+			l = 1
+		}
+		f(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc, l)
+	}
+}
+
+func gemmKernelF32() gemmKernel[float32] {
+	switch {
+	case haveAVX512:
+		return gemmKernel[float32]{mr: 12, nr: 32, kc: 256, tile: gemmAsm(12, 32, gemmF32AVX512)}
+	case haveAVX2:
+		return gemmKernel[float32]{mr: 6, nr: 16, kc: 256, tile: gemmAsm(6, 16, gemmF32AVX2)}
+	}
+	return gemmKernel[float32]{mr: 4, nr: 8, kc: 256, tile: gemmTileGo[float32](4, 8)}
+}
+
+func gemmKernelF64() gemmKernel[float64] {
+	switch {
+	case haveAVX512:
+		return gemmKernel[float64]{mr: 12, nr: 16, kc: 256, tile: gemmAsm(12, 16, gemmF64AVX512)}
+	case haveAVX2:
+		return gemmKernel[float64]{mr: 6, nr: 8, kc: 256, tile: gemmAsm(6, 8, gemmF64AVX2)}
+	}
+	return gemmKernel[float64]{mr: 4, nr: 8, kc: 256, tile: gemmTileGo[float64](4, 8)}
+}
+
+//go:noescape
+func vmF32AVX2(k int, x, b *float32, ldb int, y *float32)
+
+//go:noescape
+func vmF64AVX2(k int, x, b *float64, ldb int, y *float64)
+
+//go:noescape
+func vmF32AVX512(k int, x, b *float32, ldb int, y *float32)
+
+//go:noescape
+func vmF64AVX512(k int, x, b *float64, ldb int, y *float64)
+
+// vmAsm wraps an assembly vector-matrix kernel of w columns.
+func vmAsm[T float32 | float64](w int, f func(k int, x, b *T, ldb int, y *T)) func(k int, x, b []T, ldb int, y []T) {
+	return func(k int, x, b []T, ldb int, y []T) {
+		_ = x[k-1]
+		_ = b[(k-1)*ldb+w-1]
+		_ = y[w-1]
+		f(k, unsafe.SliceData(x), unsafe.SliceData(b), ldb, unsafe.SliceData(y))
+	}
+}
+
+func vmKernelF32() vmKernel[float32] {
+	switch {
+	case haveAVX512:
+		return vmKernel[float32]{w: 128, f: vmAsm(128, vmF32AVX512)}
+	case haveAVX2:
+		return vmKernel[float32]{w: 64, f: vmAsm(64, vmF32AVX2)}
+	}
+	return vmKernel[float32]{}
+}
+
+func vmKernelF64() vmKernel[float64] {
+	switch {
+	case haveAVX512:
+		return vmKernel[float64]{w: 64, f: vmAsm(64, vmF64AVX512)}
+	case haveAVX2:
+		return vmKernel[float64]{w: 32, f: vmAsm(32, vmF64AVX2)}
+	}
+	return vmKernel[float64]{}
+}
