@@ -416,14 +416,17 @@ func TestFusedReductionMemory(t *testing.T) {
 			t.Errorf("sum over %v under a 1 MB limit: %v", axes, err)
 		}
 	}
-	// Cancellation reaches fused reductions.
+	// Cancellation reaches fused reductions: seconds of work return the
+	// deadline's error, not a sum (no time is asserted; see
+	// TestCancellation).
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, err := New().Run(ctx, red(backend.OpSum, dtypes.F32, slowPlan(2e7), false))
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 220*time.Millisecond {
-		t.Errorf("cancelled fused sum: %v after %v", err, time.Since(start))
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("cancelled fused sum: %v, want the deadline's", err)
 	}
+	t.Logf("fused sum: stopped %v after the start (deadline 20 ms)", time.Since(start))
 }
 
 // TestSoftmaxFloat32 checks softmax and log-softmax to float32 on a large
