@@ -21,16 +21,8 @@ import (
 
 // Nary is NumPy 1.24's np.result_type of xs, with op's ufunc rules.
 func (p numpy1Policy) Nary(op BinaryOp, xs []Operand) (Result, error) {
-	switch len(xs) {
-	case 1:
-		a, err := numpyArgOf("numpy1", numpy1DTypes, 0, xs[0], numpyPyDType)
-		if err != nil {
-			return Result{}, err
-		}
-		t := dtypes.Type{DType: a.d, Weak: a.weak}
-		return Result{Type: t, Compute: a.d, Rule: "a single operand keeps its type " + t.String()}, nil
-	case 2:
-		return p.Binary(op, xs[0], xs[1])
+	if r, done, err := numpyNaryFew(p, numpy1DTypes, numpyPyDType, op, xs); done {
+		return r, err
 	}
 	args := make([]numpyArg, len(xs))
 	weak, scalars, arrays := true, false, false

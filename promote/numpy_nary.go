@@ -228,16 +228,8 @@ func (p numpyPolicy) Nary(op BinaryOp, xs []Operand) (Result, error) {
 func (p numpyPolicy) ResultType(xs []Operand) (Result, error) { return numpyNary(p, Where, xs) }
 
 func numpyNary(p numpyPolicy, op BinaryOp, xs []Operand) (Result, error) {
-	if len(xs) == 1 {
-		a, err := numpyArgOf("numpy", numpyDTypes, 0, xs[0], numpyPyDType)
-		if err != nil {
-			return Result{}, err
-		}
-		t := dtypes.Type{DType: a.d, Weak: a.weak}
-		return Result{Type: t, Compute: a.d, Rule: "a single operand keeps its type " + t.String()}, nil
-	}
-	if len(xs) == 2 {
-		return p.Binary(op, xs[0], xs[1])
+	if r, done, err := numpyNaryFew(p, numpyDTypes, numpyPyDType, op, xs); done {
+		return r, err
 	}
 	args := make([]numpyArg, len(xs))
 	nodes := make([]npNode, len(xs))
@@ -301,4 +293,23 @@ func numpyNary(p numpyPolicy, op BinaryOp, xs []Operand) (Result, error) {
 		}
 	}
 	return r, nil
+}
+
+// numpyNaryFew answers an n-ary promotion of one or two operands for the
+// policies whose operands are numpyArgs (numpy, numpy1, torch): one keeps
+// its type, two are the policy's Binary. done is false for three or more.
+func numpyNaryFew(p Policy, ds []dtypes.DType, py func(Scalar) (dtypes.DType, bool), op BinaryOp, xs []Operand) (r Result, done bool, err error) {
+	switch len(xs) {
+	case 1:
+		a, err := numpyArgOf(p.Name(), ds, 0, xs[0], py)
+		if err != nil {
+			return Result{}, true, err
+		}
+		t := dtypes.Type{DType: a.d, Weak: a.weak}
+		return Result{Type: t, Compute: a.d, Rule: "a single operand keeps its type " + t.String()}, true, nil
+	case 2:
+		r, err := p.Binary(op, xs[0], xs[1])
+		return r, true, err
+	}
+	return Result{}, false, nil
 }

@@ -19,16 +19,8 @@ import (
 
 // Nary is torch's result type of all of xs at once.
 func (p torchPolicy) Nary(op BinaryOp, xs []Operand) (Result, error) {
-	switch len(xs) {
-	case 1:
-		a, err := numpyArgOf("torch", torchDTypes, 0, xs[0], torchWrapped)
-		if err != nil {
-			return Result{}, err
-		}
-		t := dtypes.Type{DType: a.d, Weak: a.weak}
-		return Result{Type: t, Compute: a.d, Rule: "a single operand keeps its type " + t.String()}, nil
-	case 2:
-		return p.Binary(op, xs[0], xs[1])
+	if r, done, err := numpyNaryFew(p, torchDTypes, torchWrapped, op, xs); done {
+		return r, err
 	}
 	d, weak, rule, err := p.resultTypeN(xs)
 	if err != nil {
