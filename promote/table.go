@@ -254,7 +254,71 @@ type Diff struct {
 	// OnlyP and OnlyQ are the rows of one table only, left out of the
 	// comparison.
 	OnlyP, OnlyQ []Header
+	// Values are the cells, beyond the table, where a value decides: an
+	// array of a shared dtype meeting a Python scalar or a 0-d array of
+	// a given value (the probes of refs/numpy1.json: u8 + 300, f32 +
+	// 1e300, i8 + a 0-d float64), kept where the policies differ and
+	// the table does not show it already: a 0-d array, or a scalar whose
+	// answer depends on its value under one of the policies. ValueCount
+	// is how many were compared.
+	Values     []ValueCell
+	ValueCount int
 }
+
+// A ValueCell is an array of dtype Row meeting Probe, where the policies
+// differ. PByValue (QByValue) reports that P's (Q's) answer for this row
+// and kind of value changes with the value.
+type ValueCell struct {
+	Row                dtypes.DType
+	Probe              ValueProbe
+	P, Q               Cell
+	PByValue, QByValue bool
+}
+
+// A ValueProbe is the right operand of a value cell: a Python scalar of
+// Value, or a 0-d array of dtype ZeroDim holding Value when ZeroDim is
+// not Invalid.
+type ValueProbe struct {
+	Value   Scalar
+	ZeroDim dtypes.DType
+}
+
+// String returns the probe as tensorsh writes it: "300", "f64(1e+300)".
+func (v ValueProbe) String() string {
+	if v.ZeroDim == dtypes.Invalid {
+		return v.Value.String()
+	}
+	return v.ZeroDim.String() + "(" + v.Value.String() + ")"
+}
+
+// operand returns the probe as a policy sees it (typed by p when it is a
+// literal), or false when p has no type for it.
+func (v ValueProbe) operand(p Policy) (Operand, bool) {
+	val := v.Value
+	if v.ZeroDim != dtypes.Invalid {
+		return Operand{Type: dtypes.Strong(v.ZeroDim), Rank: 0, Value: &val}, true
+	}
+	t, err := p.Literal(val)
+	if err != nil {
+		return Operand{}, false
+	}
+	return Operand{Type: t, Literal: true, Value: &val}, true
+}
+
+// valueProbes are the values of refs/numpy1.json's array_scalar table
+// (Python scalars whose value NumPy 1 looked at) and 0-d arrays of its
+// scalar_scalar_arrays table, where NEP 50 changed the answers.
+var valueProbes = func() []ValueProbe {
+	i := func(s string) Scalar { v, _ := new(big.Int).SetString(s, 10); return IntValue(v) }
+	return []ValueProbe{
+		{Value: i("1")}, {Value: i("300")}, {Value: i("-1")}, {Value: i("2147483648")},
+		{Value: i("1099511627776")}, {Value: i("9223372036854775808")},
+		{Value: FloatValue(1.5)}, {Value: FloatValue(1e300)},
+		{Value: ComplexValue(1i)}, {Value: BoolValue(true)},
+		{Value: i("1"), ZeroDim: dtypes.I64}, {Value: FloatValue(1), ZeroDim: dtypes.F64},
+		{Value: FloatValue(1e300), ZeroDim: dtypes.F64}, {Value: ComplexValue(1), ZeroDim: dtypes.C128},
+	}
+}()
 
 // A DiffHeader is a row of a Diff: its label (a dtype, or "int?" for the
 // int literal) and its index in each table.
@@ -270,9 +334,76 @@ type DiffCell struct {
 	P, Q     Cell
 }
 
-// NewDiff compares the promotion tables of op under p and q.
+// NewDiff compares the promotion tables of op under p and q, and the
+// value cells (see Diff.Values).
 func NewDiff(p, q Policy, op BinaryOp) *Diff {
-	return DiffTables(NewTable(p, op), NewTable(q, op))
+	d := DiffTables(NewTable(p, op), NewTable(q, op))
+	d.compareValues(op)
+	return d
+}
+
+// compareValues fills d.Values: every shared dtype row against every
+// probe both policies can type.
+func (d *Diff) compareValues(op BinaryOp) {
+	p, q := d.P.Policy, d.Q.Policy
+	for _, h := range d.Headers {
+		row := d.P.Headers[h.P]
+		if row.IsLiteral() {
+			continue
+		}
+		x := Operand{Type: row.Type, Rank: 1}
+		type answer struct{ p, q Cell }
+		var cells []ValueCell
+		byKind := map[ScalarKind][]answer{}
+		for _, v := range valueProbes {
+			yp, okp := v.operand(p)
+			yq, okq := v.operand(q)
+			if !okp || !okq || !inSet(p, v.ZeroDim) || !inSet(q, v.ZeroDim) {
+				continue
+			}
+			var c ValueCell
+			c.Row, c.Probe = row.Type.DType, v
+			c.P.Result, c.P.Err = p.Binary(op, x, yp)
+			c.Q.Result, c.Q.Err = q.Binary(op, x, yq)
+			d.ValueCount++
+			k := v.Value.Kind
+			if v.ZeroDim != dtypes.Invalid {
+				k += 10 // 0-d arrays are a kind of their own
+			}
+			byKind[k] = append(byKind[k], answer{c.P, c.Q})
+			if !c.P.Equal(c.Q) {
+				cells = append(cells, c)
+			}
+		}
+		for _, c := range cells {
+			k := c.Probe.Value.Kind
+			if c.Probe.ZeroDim != dtypes.Invalid {
+				k += 10
+			}
+			for _, a := range byKind[k] {
+				c.PByValue = c.PByValue || !a.p.Equal(c.P)
+				c.QByValue = c.QByValue || !a.q.Equal(c.Q)
+			}
+			// A Python scalar whose answer no value changes is the
+			// literal row of the type table already.
+			if c.PByValue || c.QByValue || c.Probe.ZeroDim != dtypes.Invalid {
+				d.Values = append(d.Values, c)
+			}
+		}
+	}
+}
+
+// inSet reports whether p has dtype d (true for Invalid: no 0-d array).
+func inSet(p Policy, d dtypes.DType) bool {
+	if d == dtypes.Invalid {
+		return true
+	}
+	for _, e := range p.DTypes() {
+		if e == d {
+			return true
+		}
+	}
+	return false
 }
 
 // DiffTables compares two tables of the same operation.

@@ -381,3 +381,37 @@ func TestJAXTableIsTheDocsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffValues checks the value cells of a diff: NEP 50 (numpy) against
+// NumPy 1's value-based promotion (numpy1), whose dtype tables agree but
+// whose answers for an array and a given value do not (refs/numpy1.json
+// array_scalar: uint8 + 300 is uint16; refs/numpy.json: an error).
+func TestDiffValues(t *testing.T) {
+	np1, _ := Lookup("numpy1")
+	np2, _ := Lookup("numpy")
+	d := NewDiff(np1, np2, Add)
+	if d.Count() != 0 {
+		t.Errorf("numpy1 and numpy dtype tables differ in %d cells, want 0", d.Count())
+	}
+	if d.ValueCount == 0 || len(d.Values) == 0 {
+		t.Fatalf("no value cells: %d compared, %d differ", d.ValueCount, len(d.Values))
+	}
+	found := map[string]ValueCell{}
+	for _, c := range d.Values {
+		found[c.Row.String()+" + "+c.Probe.String()] = c
+	}
+	u8300, ok := found["u8 + 300"]
+	if !ok || u8300.P.Err != nil || u8300.P.Result.Type.DType != dtypes.U16 || u8300.Q.Err == nil || !u8300.PByValue {
+		t.Errorf("u8 + 300: %+v (found %v), want numpy1 u16 by value, numpy an error", u8300, ok)
+	}
+	if c, ok := found["u8 + i64(1)"]; !ok || c.P.Result.Type.DType != dtypes.U8 || c.Q.Result.Type.DType != dtypes.I64 {
+		t.Errorf("u8 + a 0-d int64: %+v (found %v), want numpy1 u8, numpy i64", c, ok)
+	}
+	if _, ok := found["u8 + 1"]; ok {
+		t.Errorf("u8 + 1 is u8 in both, but it is listed")
+	}
+	// A policy against itself differs nowhere.
+	if same := NewDiff(np2, np2, Add); len(same.Values) != 0 {
+		t.Errorf("numpy against numpy: %d value cells differ", len(same.Values))
+	}
+}

@@ -388,6 +388,7 @@ func DiffText(d *promote.Diff, opts Options) string {
 	b.WriteString(wrap(diffScope(d), opts.width(), ""))
 	b.WriteByte('\n')
 	if d.Count() == 0 {
+		b.WriteString(valuesText(d, opts))
 		return strings.TrimRight(b.String(), "\n")
 	}
 	type line struct{ expr, p, q, note string }
@@ -423,6 +424,7 @@ func DiffText(d *promote.Diff, opts Options) string {
 	for _, l := range lines {
 		row(l.expr, l.p, l.q, l.note)
 	}
+	b.WriteString(valuesText(d, opts))
 	var legend []string
 	if d.P.Errors()+d.Q.Errors() > 0 {
 		legend = append(legend, errMark+" error (the policy refuses)")
@@ -471,6 +473,52 @@ func diffScope(d *promote.Diff) string {
 	return s + "."
 }
 
+// valuesText renders the value cells of d: the arrays meeting a Python
+// scalar or a 0-d array of a given value where the two policies differ,
+// with a note where a policy's answer depends on the value.
+func valuesText(d *promote.Diff, opts Options) string {
+	if d.ValueCount == 0 {
+		return ""
+	}
+	pn, qn := d.P.Policy.Name(), d.Q.Policy.Name()
+	var b strings.Builder
+	b.WriteString("\n" + wrap(fmt.Sprintf("Values: of %d cells of an array and a Python scalar or a 0-d array of a given value (the values of refs/numpy1.json: 1, 300, -1, 2**31, 2**40, 2**63, 1.5, 1e300, 1j, true, and 0-d i64, f64, c128 arrays), %d differ where a value decides or a 0-d array takes part.", d.ValueCount, len(d.Values)), opts.width(), "") + "\n")
+	if len(d.Values) == 0 {
+		return b.String()
+	}
+	we, wp, wq := runeLen("cell"), runeLen(pn), runeLen(qn)
+	type line struct{ expr, p, q, note string }
+	var lines []line
+	for _, c := range d.Values {
+		l := line{expr: promote.OpExpr(d.P.Op, c.Row.String(), c.Probe.String()), p: cellText(c.P), q: cellText(c.Q)}
+		var by []string
+		if c.PByValue {
+			by = append(by, pn)
+		}
+		if c.QByValue {
+			by = append(by, qn)
+		}
+		if len(by) > 0 {
+			l.note = "depends on the value: " + strings.Join(by, ", ")
+		}
+		lines = append(lines, l)
+		we, wp, wq = max(we, runeLen(l.expr)), max(wp, runeLen(l.p)), max(wq, runeLen(l.q))
+	}
+	b.WriteByte('\n')
+	row := func(e, p, q, note string) {
+		s := "  " + pad(e, we) + "  " + pad(p, wp) + "  " + pad(q, wq)
+		if note != "" {
+			s += "  (" + note + ")"
+		}
+		b.WriteString(strings.TrimRight(s, " ") + "\n")
+	}
+	row("cell", pn, qn, "")
+	for _, l := range lines {
+		row(l.expr, l.p, l.q, l.note)
+	}
+	return b.String()
+}
+
 // DiffHTML renders d as the full table of the rows both policies have,
 // with the differing cells (class "differ") showing both answers, P's
 // first, and the others the common answer (class "same").
@@ -501,6 +549,26 @@ func DiffHTML(d *promote.Diff) string {
 		b.WriteString("</tr>")
 	}
 	b.WriteString("</tbody></table>")
+	if len(d.Values) > 0 {
+		fmt.Fprintf(&b, `<table class="tensorsh-table tensorsh-diff-values"><caption>Values: of %d cells of an array and a Python scalar or a 0-d array, %d differ where a value decides or a 0-d array takes part</caption><thead><tr><th>cell</th><th>%s</th><th>%s</th><th></th></tr></thead><tbody>`,
+			d.ValueCount, len(d.Values), esc(pn), esc(qn))
+		for _, c := range d.Values {
+			var by []string
+			if c.PByValue {
+				by = append(by, pn)
+			}
+			if c.QByValue {
+				by = append(by, qn)
+			}
+			note := ""
+			if len(by) > 0 {
+				note = "depends on the value: " + strings.Join(by, ", ")
+			}
+			fmt.Fprintf(&b, `<tr><td><code>%s</code></td><td class="value" title="%s">%s</td><td class="value" title="%s">%s</td><td>%s</td></tr>`,
+				esc(promote.OpExpr(d.P.Op, c.Row.String(), c.Probe.String())), esc(cellTitle(c.P)), cellHTML(c.P), esc(cellTitle(c.Q)), cellHTML(c.Q), esc(note))
+		}
+		b.WriteString("</tbody></table>")
+	}
 	return b.String()
 }
 
