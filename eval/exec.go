@@ -1,9 +1,12 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"html"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -210,14 +213,64 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 		return s.load(ctx, arg, fail)
 	case "time":
 		return s.timeIt(ctx, file, src, d)
+	case "save":
+		if arg == "" {
+			return nil, fail(":save needs a file name: FILE.svg, .html, .json or .txt (the last result in that form)")
+		}
+		msg, err := s.save(arg)
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		return text("%s", msg), nil
 	}
-	names := []string{"backend", "help", "load", "policy", "reset", "time", "vars"}
-	return nil, fail("unknown directive :%s%s (directives: :%s)", d.Name, directiveHint(d.Name, ":"), strings.Join(names, ", :"))
+	return nil, fail("unknown directive :%s%s (directives: :%s)", d.Name, directiveHint(d.Name, ":"), strings.Join(Directives(), ", :"))
 }
 
 // Directives lists the directive names, for completion.
 func Directives() []string {
-	return []string{"backend", "help", "load", "policy", "reset", "time", "vars"}
+	return []string{"backend", "help", "load", "policy", "reset", "save", "time", "vars"}
+}
+
+// save writes the last result to name in the form its extension names:
+// .svg (a picture: lattice()), .html (tables, tensors, pictures), .json
+// (what --json prints) or .txt (the terminal's text).
+func (s *Session) save(name string) (string, error) {
+	if s.last == nil {
+		return "", errors.New(":save writes the last result, and there is none yet")
+	}
+	o := *s.last
+	var data []byte
+	switch ext := strings.ToLower(filepath.Ext(name)); ext {
+	case ".svg":
+		svg := s.SVG(o)
+		if svg == "" {
+			return "", errors.New("the last result is not a picture (lattice() draws one); save it as .html, .json or .txt")
+		}
+		data = []byte(svg + "\n")
+	case ".html", ".htm":
+		body := s.HTML(o)
+		if svg := s.SVG(o); svg != "" {
+			body = svg
+		}
+		if body == "" {
+			body = "<pre>" + html.EscapeString(s.Text(o, format.Options{})) + "</pre>"
+		}
+		data = []byte("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tensorsh</title></head><body>\n" + body + "\n</body></html>\n")
+	case ".json":
+		var b bytes.Buffer
+		if err := s.WriteJSON(&b, o); err != nil {
+			return "", err
+		}
+		data = append(b.Bytes(), '\n')
+	case ".txt", ".text":
+		data = []byte(s.Text(o, format.Options{}) + "\n")
+	default:
+		return "", fmt.Errorf("%s: :save writes .svg, .html, .json or .txt files, not %q", name, ext)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("saved the last result to %s (%d bytes)", name, len(data)), nil
 }
 
 // A Timing is the result of :time.

@@ -31,6 +31,7 @@ Attributes and methods, as NumPy spells them (the functions under the same rules
 :backend [cpu|cuda]  show or switch the backend
 :vars             list variables     :reset   forget variables
 :time EXPR        median run time    :load FILE   run a .tsh script
+:save FILE        the last result as FILE.svg (a picture), .html, .json or .txt
 :help [TOPIC]     this help (topics: literals dtypes policies operators directives, or a function)`,
 }
 

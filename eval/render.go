@@ -218,9 +218,17 @@ func (s *Session) JSON(o Output) ([]byte, error) {
 			Value string `json:"value"`
 		}{"string", v.Str})
 	}
-	return json.Marshal(struct {
+	// Text, with the HTML and SVG forms Jupyter gets (tables, diffs,
+	// lattice pictures), written without escaping < > &.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err = enc.Encode(struct {
 		Text string `json:"text"`
-	}{v.Str})
+		HTML string `json:"text/html,omitempty"`
+		SVG  string `json:"image/svg+xml,omitempty"`
+	}{v.Str, v.HTML, v.SVG})
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
 }
 
 func writeLiteralJSON(b *bytes.Buffer, l promote.Scalar) {

@@ -73,6 +73,9 @@ type Session struct {
 	// files up to textfile.MaxSize).
 	Load func(name string) ([]byte, error)
 
+	// last is the last result a statement printed, for :save.
+	last *Output
+
 	// loading holds the scripts :load is running, outermost first: their
 	// resolved paths (to find cycles) and their names as written.
 	loading, loadNames []string
@@ -316,6 +319,12 @@ func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output,
 		outs = append(outs, s.flushWarnings()...)
 		if err != nil {
 			return outs, err
+		}
+		for i := range o {
+			if o[i].Value != nil {
+				last := o[i]
+				s.last = &last
+			}
 		}
 		outs = append(outs, o...)
 	}
