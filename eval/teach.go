@@ -171,7 +171,7 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 		fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, r.policy, wt, r.typ, r.value)
 		cls := ""
 		if r.typ == "error" {
-			cls = ` class="error"`
+			cls = ` class="error" style="color:#b00"`
 		}
 		fmt.Fprintf(&hb, "<tr%s><td>%s</td><td><code>%s</code></td><td>%s</td></tr>", cls,
 			html.EscapeString(r.policy), html.EscapeString(r.typ), html.EscapeString(r.value))

@@ -210,6 +210,7 @@ func (l *loop) execute(src string) {
 	l.cancel, l.interrupted = cancel, false
 	l.mu.Unlock()
 
+	l.s.Width = l.width() // table(), diff() and explain() lay out for the terminal
 	outs, err := l.s.Execute(ctx, "", src)
 
 	l.mu.Lock()

@@ -294,6 +294,7 @@ func wrap(s string, width int, indent string) string {
 func TableHTML(t *promote.Table) string {
 	var b strings.Builder
 	b.WriteString(tableStyle)
+	b.WriteString(`<div class="tensorsh-scroll">`) // wide tables scroll in a notebook cell
 	b.WriteString(`<table class="tensorsh-table">`)
 	fmt.Fprintf(&b, "<caption><b>%s</b>: %s <small>(%s)</small>",
 		esc(t.Policy.Name()), esc(promote.OpExpr(t.Op, "row", "column")), esc(t.Policy.Title()))
@@ -327,7 +328,7 @@ func TableHTML(t *promote.Table) string {
 		}
 		b.WriteString("</tr>")
 	}
-	b.WriteString("</tbody></table>")
+	b.WriteString("</tbody></table></div>")
 	return b.String()
 }
 
@@ -342,6 +343,7 @@ const tableStyle = `<style>` +
 	`.tensorsh-table td.differ{background:#fff0a8}` +
 	`.tensorsh-table td.narrowed{background:#eef4ff}` +
 	`.tensorsh-table span.narrowed{color:#36c}` +
+	`.tensorsh-scroll{overflow-x:auto;max-width:100%}` +
 	`</style>`
 
 func esc(s string) string { return html.EscapeString(s) }
@@ -527,6 +529,7 @@ func DiffHTML(d *promote.Diff) string {
 	pn, qn := d.P.Policy.Name(), d.Q.Policy.Name()
 	n := len(d.Headers)
 	b.WriteString(tableStyle)
+	b.WriteString(`<div class="tensorsh-scroll">`) // wide tables scroll in a notebook cell
 	b.WriteString(`<table class="tensorsh-table tensorsh-diff">`)
 	fmt.Fprintf(&b, "<caption><b>%s</b> vs <b>%s</b>: %s — %d of %d cells differ (shown as %s / %s)<br/><small>%s</small></caption>",
 		esc(pn), esc(qn), esc(promote.OpExpr(d.P.Op, "row", "column")), d.Count(), n*n, esc(pn), esc(qn), esc(diffScope(d)))
@@ -569,6 +572,7 @@ func DiffHTML(d *promote.Diff) string {
 		}
 		b.WriteString("</tbody></table>")
 	}
+	b.WriteString("</div>")
 	return b.String()
 }
 
