@@ -272,6 +272,14 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		n.Args = []*backend.Node{asNode(x, dtypes.U8), asNode(y, dtypes.U8)}
 		n = castNode(n, res.Type.DType)
 	}
+	if op == promote.Pow && isTwo(y) && !res.Compute.IsBool() {
+		// x ** 2 is x * x, as every library computes it (NumPy's
+		// fast_scalar_power squares, jax.numpy's integer_pow multiplies,
+		// PyTorch's pow kernel special-cases 2): the same bits as pow —
+		// the square is exact before its one rounding, and integers wrap
+		// alike — fused, without a pow per element.
+		n.Op, n.Args = backend.OpMul, []*backend.Node{n.Args[0], n.Args[0]}
+	}
 	if err := c.checkBinaryKinds(op, res.Compute, res.ComplexOrder, opSpan); err != nil {
 		return nil, err
 	}
@@ -522,4 +530,28 @@ func (c *compiler) matmul(x, y *operand, res promote.Result, whole, opSpan span)
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: whole.start, end: whole.end}
 	c.record(fmt.Sprintf("%s @ %s", c.describe(x), c.describe(y)), out, res.Rule)
 	return out, nil
+}
+
+// isTwo reports whether o is the number 2 (a literal, or a 0-d value
+// known before evaluation): 2, 2.0 or 2+0j.
+func isTwo(o *operand) bool {
+	var v *promote.Scalar
+	switch {
+	case o.kind == LiteralValue:
+		v = &o.lit
+	case o.kind == TensorValue && len(o.shape) == 0:
+		v = o.value
+	}
+	if v == nil {
+		return false
+	}
+	switch v.Kind {
+	case promote.IntScalar:
+		return v.Int.IsInt64() && v.Int.Int64() == 2
+	case promote.FloatScalar:
+		return v.Float == 2
+	case promote.ComplexScalar:
+		return v.Complex == 2
+	}
+	return false
 }
