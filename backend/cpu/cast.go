@@ -256,13 +256,14 @@ func fromBoolKernel(ct ctype) kfn {
 	case ctF64:
 		return un(boolToL[float64])
 	case ctC64:
-		return un(boolToL[complex64])
+		return un(boolToC[complex64])
 	default:
-		return un(boolToL[complex128])
+		return un(boolToC[complex128])
 	}
 }
 
-func boolToL[T number](d []T, a []bool) {
+// boolToC converts bools to the complex numbers 0 and 1.
+func boolToC[T complex64 | complex128](d []T, a []bool) {
 	a = a[:len(d)]
 	for i := range d {
 		if a[i] {
@@ -270,6 +271,16 @@ func boolToL[T number](d []T, a []bool) {
 		} else {
 			d[i] = 0
 		}
+	}
+}
+
+// boolToL converts bools to 0 and 1 without a branch per element (a
+// branch mispredicts on half of random data: sum(a > 0.5) spent 5 ns an
+// element here): a Go bool is one byte holding 0 or 1.
+func boolToL[T realNum](d []T, a []bool) {
+	b := unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(a))), len(a))[:len(d)]
+	for i := range d {
+		d[i] = T(b[i])
 	}
 }
 
