@@ -55,6 +55,9 @@ func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 }
 
 func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	if p.inner == 0 && p.m > 0 && p.l > 0 {
+		return argRowsFloat(r, x, p, isMax)
+	}
 	isNaN := func(v T) bool { return v != v }
 	if isMax {
 		return argReduceT(r, x, p, func(v, best T) bool { return !(v <= best) }, isNaN)
@@ -126,6 +129,51 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 						best, bi = v, idx
 					}
 					idx++
+				}
+			}
+			out[o] = int64(bi)
+		}
+		return nil
+	})
+}
+
+// argRowsFloat is argReduceT for floats when the reduced elements of each
+// output are contiguous runs (the last axis reduced, as in argmax(m,
+// axis=1)): the same answer (the first extreme wins, the first NaN wins
+// and ends the search) with the comparisons in the loop instead of a
+// call per element.
+func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	out := make([]int64, p.m)
+	grain := max(1, grainSize/p.l)
+	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+		for o := lo; o < hi; o++ {
+			b := p.base(o)
+			best := x[b+p.offs[0]]
+			bi, idx := 0, 0
+			if best == best {
+			walk:
+				for _, off := range p.offs {
+					run := x[b+off : b+off+p.chunk]
+					if isMax {
+						for i, v := range run {
+							if v > best {
+								best, bi = v, idx+i
+							} else if v != v {
+								bi = idx + i
+								break walk
+							}
+						}
+					} else {
+						for i, v := range run {
+							if v < best {
+								best, bi = v, idx+i
+							} else if v != v {
+								bi = idx + i
+								break walk
+							}
+						}
+					}
+					idx += len(run)
 				}
 			}
 			out[o] = int64(bi)

@@ -501,3 +501,50 @@ func transpose2(v []float64, rows, cols int) []float64 {
 	}
 	return t
 }
+
+// TestArgRowsFloat checks the float argmax/argmin along the last axis
+// against a plain reading of NumPy's rule (the first extreme wins; the
+// first NaN wins), on rows with ties, signed zeros, infinities and NaNs,
+// split over workers.
+func TestArgRowsFloat(t *testing.T) {
+	rng := rand.New(rand.NewSource(34))
+	const rows, cols = 257, 301
+	vals := make([]float64, rows*cols)
+	pool := []float64{0, math.Copysign(0, -1), 1, -1, 2, 2, math.Inf(1), math.Inf(-1), 0.5}
+	for i := range vals {
+		switch r := rng.Intn(100); {
+		case r < 2:
+			vals[i] = math.NaN()
+		case r < 40:
+			vals[i] = pool[rng.Intn(len(pool))]
+		default:
+			vals[i] = rng.NormFloat64()
+		}
+	}
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
+		for _, op := range []backend.Op{backend.OpArgMax, backend.OpArgMin} {
+			got := run(t, red(op, dtypes.I64, in(mk(d, []int{rows, cols}, vals...)), false, 1)).Data.([]int64)
+			for r := range rows {
+				row := vals[r*cols : (r+1)*cols]
+				if d == dtypes.F32 {
+					row = append([]float64(nil), row...)
+					for i, v := range row {
+						row[i] = float64(float32(v))
+					}
+				}
+				want := 0
+				for i, v := range row {
+					if math.IsNaN(row[want]) {
+						break
+					}
+					if math.IsNaN(v) || (op == backend.OpArgMax && v > row[want]) || (op == backend.OpArgMin && v < row[want]) {
+						want = i
+					}
+				}
+				if got[r] != int64(want) {
+					t.Fatalf("%v %v row %d: %d, want %d", d, op, r, got[r], want)
+				}
+			}
+		}
+	}
+}
