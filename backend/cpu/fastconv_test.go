@@ -3,6 +3,9 @@ package cpu
 import (
 	"math"
 	"math/rand"
+	"os"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -47,5 +50,32 @@ func TestFastConversions(t *testing.T) {
 		if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
 			t.Fatalf("tf32Round(%#08x) = %#08x, dtypes %#08x", b, math.Float32bits(got), math.Float32bits(want))
 		}
+	}
+}
+
+// TestF32ToF16Exhaustive checks f32ToF16 against dtypes.F16FromFloat64 on
+// every float32 (about 30 s on two cores): TENSORSH_EXHAUSTIVE=1.
+func TestF32ToF16Exhaustive(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") != "1" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	const parts = 64
+	for p := range uint64(parts) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := p << 26; b < (p+1)<<26; b++ {
+				x := math.Float32frombits(uint32(b))
+				if got, want := f32ToF16(x), dtypes.F16FromFloat64(float64(x)); got != want && bad.Add(1) <= 10 {
+					t.Errorf("f32ToF16(%#08x) = %#04x, dtypes %#04x", b, got, want)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n := bad.Load(); n > 0 {
+		t.Errorf("%d of 2^32 inputs differ", n)
 	}
 }
