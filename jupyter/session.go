@@ -84,6 +84,10 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 			last = i
 		}
 	}
+	if last >= 0 && cell.StoreHistory && !cell.Silent {
+		// Out[n], _n and _ name this result from now on, as in IPython.
+		e.s.SetResult(cell.Count, outs[last].Value)
+	}
 	for i, o := range outs {
 		switch {
 		case o.Value != nil:
