@@ -222,7 +222,7 @@ func TestKernelProcess(t *testing.T) {
 	})
 	c := dialClient(t, conn)
 
-	id := c.send(c.shell, "execute_request", executeContent("x = 1\n%time sum(rand(10**7))"))
+	id := c.send(c.shell, "execute_request", executeContent("x = 1\n%timeit sum(rand(10**7))"))
 	waitIOPub(t, c, id, "stream")
 	if err := k.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)

@@ -68,9 +68,9 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 		emit(Output{Data: PlainBundle(text), Page: true})
 		return nil
 	}
-	timing := !cell.Silent && hasDirective(cell.Code, "time")
+	timing := !cell.Silent && hasDirective(cell.Code, "timeit")
 	if timing {
-		// :time runs for about a second: say so, and clear the note when
+		// :timeit runs for about a second: say so, and clear the note when
 		// the result comes.
 		emit(Output{Stream: "stdout", Text: "timing…\n"})
 	}
