@@ -63,6 +63,17 @@ func (e *SessionEngine) Info() Info {
 // stdout and warnings to stderr. A cell that is only "?name", "name?" or
 // "name??" shows the docs of name in the pager, as IPython does.
 func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output)) error {
+	if d, ok := magicLine(cell.Code, "load"); ok {
+		return loadMagic(ctx, d, emit)
+	}
+	if hasMagic(cell.Code, "load") {
+		return &Error{Name: "UsageError", Value: "%load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)",
+			Traceback: []string{"UsageError: %load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)"}}
+	}
+	if _, ok := magicLine(cell.Code, "lsmagic"); ok {
+		emit(Output{Stream: "stdout", Text: eval.Lsmagic("%", kernelMagics) + "\n"})
+		return nil
+	}
 	if name, ok := e.helpQuery(cell.Code); ok {
 		text, _ := e.s.Inspect(name, len(name))
 		emit(Output{Data: PlainBundle(text), Page: true})
