@@ -176,7 +176,12 @@ func (k *Kernel) execute(m *message) (queued []*message) {
 			})
 		}
 	}
-	err := k.run(Cell{Code: req.Code, Count: count, Silent: req.Silent, StoreHistory: store}, emit)
+	var err error
+	if d, ok := magicLine(req.Code, "history"); ok {
+		err = k.historyMagic(d, emit)
+	} else {
+		err = k.run(Cell{Code: req.Code, Count: count, Silent: req.Silent, StoreHistory: store}, emit)
+	}
 	finished = true
 	if store {
 		k.history.add(count, req.Code, result, haveRes)

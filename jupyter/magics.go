@@ -3,6 +3,8 @@ package jupyter
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/tensorsh/tensorsh/internal/textfile"
 	"github.com/tensorsh/tensorsh/lang"
@@ -63,5 +65,76 @@ func loadMagic(ctx context.Context, d *lang.Directive, emit func(Output)) error 
 		return &Error{Name: "UsageError", Value: msg, Traceback: []string{"UsageError: " + msg}}
 	}
 	emit(Output{NextInput: true, Text: "# %load " + d.Arg + "\n" + string(data)})
+	return nil
+}
+
+// historyMagic runs "%history [-n] [-l [N]] [-g [PATTERN]] [N | N-M]", a
+// part of IPython's %history (IPython/core/magics/history.py,
+// HistoryMagics.history): this session's cells (or cells N to M), the
+// last N cells of every session (-l, 10 by default), or the cells of every
+// session matching a glob pattern (-g). -n numbers them; cells of other
+// sessions are numbered session/line, as IPython writes them.
+func (k *Kernel) historyMagic(d *lang.Directive, emit func(Output)) error {
+	fail := func(format string, args ...any) error {
+		msg := fmt.Sprintf(format, args...)
+		return &Error{Name: "UsageError", Value: msg, Traceback: []string{"UsageError: " + msg}}
+	}
+	h := k.history
+	numbered := false
+	req := historyRequest{HistAccessType: "range", Session: 0, Start: 1}
+	args := strings.Fields(d.Arg)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-n":
+			numbered = true
+		case a == "-l":
+			n := 10
+			if i+1 < len(args) {
+				if v, err := strconv.Atoi(args[i+1]); err == nil && v >= 0 {
+					n, i = v, i+1
+				}
+			}
+			req = historyRequest{HistAccessType: "tail", N: &n}
+		case a == "-g":
+			req = historyRequest{HistAccessType: "search", Pattern: "*"}
+			if i+1 < len(args) {
+				req.Pattern = "*" + strings.Join(args[i+1:], " ") + "*"
+			}
+			i = len(args)
+			numbered = true
+		case len(a) > 0 && a[0] >= '0' && a[0] <= '9':
+			from, to, isRange := strings.Cut(a, "-")
+			start, err1 := strconv.Atoi(from)
+			stop, err2 := start+1, error(nil)
+			if isRange {
+				stop, err2 = strconv.Atoi(to)
+				stop++
+			}
+			if err1 != nil || err2 != nil || start < 1 || stop <= start {
+				return fail("%%history: %q is not a line or range of lines (N or N-M)", a)
+			}
+			req = historyRequest{HistAccessType: "range", Session: 0, Start: start, Stop: &stop}
+		default:
+			return fail("%%history: unknown option %q (%%history [-n] [-l [N]] [-g [PATTERN]] [N | N-M])", a)
+		}
+	}
+	var sb strings.Builder
+	for _, item := range h.query(req) {
+		it := item.([]any)
+		session, line, input := it[0].(int), it[1].(int), it[2].(string)
+		if numbered {
+			if session == h.session {
+				fmt.Fprintf(&sb, "%4d: ", line)
+			} else {
+				fmt.Fprintf(&sb, "%d/%d: ", session, line)
+			}
+		}
+		sb.WriteString(strings.TrimRight(input, "\n"))
+		sb.WriteByte('\n')
+	}
+	if sb.Len() > 0 {
+		emit(Output{Stream: "stdout", Text: sb.String()})
+	}
 	return nil
 }
