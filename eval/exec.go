@@ -189,10 +189,16 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 			return nil, fail("%v", err)
 		}
 		return text("backend %s", s.backend.Name()), nil
-	case "who":
-		return text("%s", s.who()), nil
-	case "whos":
-		return text("%s", s.whos()), nil
+	case "who", "whos":
+		list := s.who
+		if d.Name == "whos" {
+			list = s.whos
+		}
+		out, err := list(arg)
+		if err != nil {
+			return nil, fail("%s%s: %v", mark, d.Name, err)
+		}
+		return text("%s", out), nil
 	case "lsmagic":
 		return text("%s", Lsmagic(mark, nil)), nil
 	case "vars":

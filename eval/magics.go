@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -52,21 +53,54 @@ func sortedUnique(names []string) []string {
 	return out
 }
 
-// who is :who (IPython's %who): the variable names, tab-separated.
-func (s *Session) who() string {
-	names := s.Vars()
-	if len(names) == 0 {
-		return "Interactive namespace is empty."
+// whoNames are the variables :who and :whos list, as IPython's %who_ls
+// chooses them (IPython/core/magics/namespace.py, NamespaceMagics.who_ls):
+// names starting with '_' are left out, and arguments keep only the
+// variables of those kinds (tensor, literal, dtype, string, shape). msg
+// says why the list is empty.
+func (s *Session) whoNames(arg string) (names []string, msg string, err error) {
+	kinds := strings.Fields(arg)
+	for _, k := range kinds {
+		if !slices.Contains(whoKinds, k) {
+			return nil, "", fmt.Errorf("%q is not a kind of variable (%s)", k, strings.Join(whoKinds, ", "))
+		}
 	}
-	return strings.Join(names, "\t")
+	for _, n := range s.Vars() {
+		if strings.HasPrefix(n, "_") {
+			continue
+		}
+		if len(kinds) > 0 && !slices.Contains(kinds, kindWord(s.vars[n].Kind)) {
+			continue
+		}
+		names = append(names, n)
+	}
+	switch {
+	case len(names) > 0:
+	case len(kinds) > 0:
+		msg = "No variables match your requested type."
+	default:
+		msg = "Interactive namespace is empty."
+	}
+	return names, msg, nil
+}
+
+var whoKinds = []string{"tensor", "literal", "dtype", "string", "shape", "text"}
+
+// who is :who (IPython's %who): the variable names, tab-separated.
+func (s *Session) who(arg string) (string, error) {
+	names, msg, err := s.whoNames(arg)
+	if err != nil || len(names) == 0 {
+		return msg, err
+	}
+	return strings.Join(names, "\t"), nil
 }
 
 // whos is :whos (IPython's %whos): a table of the variables with their
 // kind and what they hold.
-func (s *Session) whos() string {
-	names := s.Vars()
-	if len(names) == 0 {
-		return "Interactive namespace is empty."
+func (s *Session) whos(arg string) (string, error) {
+	names, msg, err := s.whoNames(arg)
+	if err != nil || len(names) == 0 {
+		return msg, err
 	}
 	var sb strings.Builder
 	tw := tabwriter.NewWriter(&sb, 0, 0, 3, ' ', 0)
@@ -86,7 +120,7 @@ func (s *Session) whos() string {
 		width = max(width, len([]rune(strings.TrimRight(l, " "))))
 	}
 	rule := strings.Repeat("-", width)
-	return strings.Join(append([]string{strings.TrimRight(lines[0], " "), rule}, trimAll(lines[1:])...), "\n")
+	return strings.Join(append([]string{strings.TrimRight(lines[0], " "), rule}, trimAll(lines[1:])...), "\n"), nil
 }
 
 func trimAll(ls []string) []string {
