@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -211,6 +212,15 @@ func (e *SessionEngine) Complete(code string, cursor int) Completion {
 	start, end, matches := e.s.Complete(code, cursor)
 	c := Completion{Start: start, End: end}
 	directive := isDirectiveLine(code, start)
+	if directive && start > 0 && code[start-1] == '%' {
+		// The kernel's own magics (%history, %load) complete too.
+		for _, m := range kernelMagics {
+			if strings.HasPrefix(m, code[start:end]) && !contains(matches, m) {
+				matches = append(matches, m)
+			}
+		}
+		slices.Sort(matches)
+	}
 	for _, m := range matches {
 		c.Matches = append(c.Matches, e.match(m, directive))
 	}
@@ -241,7 +251,7 @@ func (e *SessionEngine) match(text string, directive bool) Match {
 		m.Kind = "keyword"
 	case isVar:
 		m.Kind = "variable"
-	case directive && contains(eval.Directives(), text):
+	case directive && (contains(eval.Directives(), text) || contains(kernelMagics, text)):
 		m.Kind = "magic"
 	case directive && policyErr == nil:
 		m.Kind = "policy"
