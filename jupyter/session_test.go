@@ -185,7 +185,7 @@ func TestSessionComplete(t *testing.T) {
 		{"sq", "sqrt:function sqrt_me:variable squeeze:function", 0},
 		{"y = f3", "f32:dtype", 4},
 		{"%pol", "policy:magic", 1},
-		{"%his", "history:magic", 1},           // the kernel's own magic
+		{"%his", "history:magic", 1}, // the kernel's own magic
 		{"%l", "load:magic lsmagic:magic", 1},
 		{":policy nu", "numpy:policy numpy1:policy", 8},
 		{"sum(x, ke", "keepdims=:keyword", 7},
