@@ -22,6 +22,9 @@ const (
 	// maxHistoryFile is the largest history file read at start; a larger
 	// one is set aside (renamed with ".bad") and a new one begun.
 	maxHistoryFile = 64 << 20
+	// maxSession bounds a session number read from the file, so that the
+	// next one cannot overflow.
+	maxSession = 1 << 40
 )
 
 // A history records the cells that stored history, for history_request
@@ -85,7 +88,7 @@ func openHistory(file string, logger *log.Logger) *history {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Session <= 0 {
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil || e.Session <= 0 || e.Session > maxSession {
 			bad++
 			continue
 		}

@@ -101,7 +101,7 @@ func TestHistoryAcrossSessions(t *testing.T) {
 // is set aside.
 func TestHistoryFileDamaged(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "history.jsonl")
-	os.WriteFile(file, []byte(`{"session":3,"line":1,"input":"a"}`+"\nnot json\n"+`{"session":0,"line":1,"input":"b"}`+"\n"), 0o600)
+	os.WriteFile(file, []byte(`{"session":3,"line":1,"input":"a"}`+"\nnot json\n"+`{"session":0,"line":1,"input":"b"}`+"\n"+`{"session":9223372036854775807,"line":1,"input":"c"}`+"\n"), 0o600)
 	h := openHistory(file, log.New(&syncBuffer{}, "", 0))
 	if h.session != 4 || len(h.entries) != 1 {
 		t.Fatalf("session %d, entries %v", h.session, h.entries)

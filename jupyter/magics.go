@@ -19,6 +19,9 @@ var kernelMagics = []string{"history", "load"}
 // one of names; ok is false for anything else (a ':' directive included:
 // :load runs a file, as in the REPL).
 func magicLine(code string, names ...string) (d *lang.Directive, ok bool) {
+	if !strings.Contains(code, "%") {
+		return nil, false
+	}
 	f, err := lang.Parse("", code)
 	if err != nil || len(f.Stmts) != 1 {
 		return nil, false
@@ -38,6 +41,9 @@ func magicLine(code string, names ...string) (d *lang.Directive, ok bool) {
 // hasMagic reports whether code has a %-magic named name among other
 // statements, where it cannot do what it does alone.
 func hasMagic(code, name string) bool {
+	if !strings.Contains(code, "%"+name) {
+		return false
+	}
 	f, err := lang.Parse("", code)
 	if err != nil {
 		return false
