@@ -7,7 +7,7 @@ Runs, in one process and on the same machine:
   2. the same expressions in NumPy (Debian's python3-numpy), on inputs of
      the same shapes and dtypes;
   3. when bin/tensorsh exists (make build), the end-to-end forms through
-     `tensorsh --json -e '... :time EXPR'`, and the whole-process time of
+     `tensorsh --json -e '... :timeit EXPR'`, and the whole-process time of
      `tensorsh -e '1+1'` (skipped, with a note, when the binary is missing
      or its output does not parse);
 and prints a table: expression, NumPy ms, tensorsh ms, the speed-up
@@ -138,7 +138,7 @@ def e2e_times():
     res = {}
     try:
         for name, expr in E2E.items():
-            src = (E2E_SETUP if "a" in expr else "") + ":time " + expr
+            src = (E2E_SETUP if "a" in expr else "") + ":timeit " + expr
             p = subprocess.run([exe, "--json", "-e", src], capture_output=True, text=True, timeout=600)
             got = None
             for line in p.stdout.splitlines():
@@ -227,7 +227,7 @@ def main():
     if e2e is None:
         print(note)
     else:
-        print("end to end, bin/tensorsh --json -e '...:time EXPR' (median ms):")
+        print("end to end, bin/tensorsh --json -e '...:timeit EXPR' (median ms):")
         for k, v in e2e.items():
             extra = ""
             if k in npt:

@@ -133,6 +133,12 @@ func (c *compiler) ident(id *lang.Ident) (*operand, error) {
 	if v, ok := c.s.vars[id.Name]; ok {
 		return c.varOperand(v, sp)
 	}
+	if v, ok, err := c.s.resultVar(id.Name); ok {
+		if err != nil {
+			return nil, c.errorf(sp, "NameError", "%v", err)
+		}
+		return c.varOperand(v, sp)
+	}
 	if t, err := dtypes.ParseType(id.Name); err == nil {
 		return &operand{kind: DTypeValue, typ: t, start: sp.start, end: sp.end}, nil
 	} else if _, isFn := builtins[id.Name]; !isFn && !strings.ContainsAny(id.Name, "?") && looksLikeDType(id.Name) {
@@ -418,6 +424,9 @@ func contains(list []string, s string) bool {
 
 // index compiles x[…]: integers, slices, ... and None (new axis).
 func (c *compiler) index(e *lang.IndexExpr) (*operand, error) {
+	if o, ok, err := c.outIndex(e); ok {
+		return o, err
+	}
 	sp := spanOf(e)
 	x, err := c.expr(e.X)
 	if err != nil {

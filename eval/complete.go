@@ -62,7 +62,7 @@ func (s *Session) Complete(src string, cursor int) (start, end int, matches []st
 				cands = s.BackendNames()
 			case "help":
 				cands = s.helpNames()
-			case "time":
+			case "time", "timeit":
 				return s.completeWord(src, cursor)
 			}
 			return argStart, cursor, filterPrefix(cands, prefix)

@@ -140,6 +140,7 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 		return s.newError(file, src, start, end, "UsageError", fmt.Sprintf(format, args...))
 	}
 	arg := strings.TrimSpace(d.Arg)
+	mark := directiveMark(src, d)
 	switch d.Name {
 	case "policy":
 		if arg == "" {
@@ -188,6 +189,18 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 			return nil, fail("%v", err)
 		}
 		return text("backend %s", s.backend.Name()), nil
+	case "who", "whos":
+		list := s.who
+		if d.Name == "whos" {
+			list = s.whos
+		}
+		out, err := list(arg)
+		if err != nil {
+			return nil, fail("%s%s: %v", mark, d.Name, err)
+		}
+		return text("%s", out), nil
+	case "lsmagic":
+		return text("%s", Lsmagic(mark, nil)), nil
 	case "vars":
 		names := s.Vars()
 		if len(names) == 0 {
@@ -206,13 +219,15 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 		return text("variables cleared"), nil
 	case "help":
 		return text("%s", Help(arg)), nil
-	case "load":
+	case "load", "run":
 		if arg == "" {
-			return nil, fail(":load needs a file name")
+			return nil, fail("%s%s needs a file name", mark, d.Name)
 		}
 		return s.load(ctx, arg, fail)
 	case "time":
-		return s.timeIt(ctx, file, src, d)
+		return s.timeOnce(ctx, file, src, d, mark)
+	case "timeit":
+		return s.timeIt(ctx, file, src, d, mark)
 	case "save":
 		if arg == "" {
 			return nil, fail(":save needs a file name: FILE.svg, .html, .json or .txt (the last result in that form)")
@@ -223,12 +238,12 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 		}
 		return text("%s", msg), nil
 	}
-	return nil, fail("unknown directive :%s%s (directives: :%s)", d.Name, directiveHint(d.Name, ":"), strings.Join(Directives(), ", :"))
+	return nil, fail("unknown directive %s%s%s (directives: %s%s)", mark, d.Name, directiveHint(d.Name, mark), mark, strings.Join(Directives(), ", "+mark))
 }
 
 // Directives lists the directive names, for completion.
 func Directives() []string {
-	return []string{"backend", "help", "load", "policy", "reset", "save", "time", "vars"}
+	return []string{"backend", "help", "load", "lsmagic", "policy", "reset", "run", "save", "time", "timeit", "vars", "who", "whos"}
 }
 
 // save writes the last result to name in the form its extension names:
@@ -273,24 +288,19 @@ func (s *Session) save(name string) (string, error) {
 	return fmt.Sprintf("saved the last result to %s (%d bytes)", name, len(data)), nil
 }
 
-// A Timing is the result of :time.
+// A Timing is the result of :time (one run) or :timeit (the median of
+// several).
 type Timing struct {
 	Median time.Duration
 	Runs   int
 }
 
-// timeIt evaluates the directive's expression several times after a
+// timeIt (:timeit) evaluates the directive's expression several times after a
 // warm-up and reports the median.
-func (s *Session) timeIt(ctx context.Context, file, src string, d *lang.Directive) ([]Output, error) {
-	if strings.TrimSpace(d.Arg) == "" {
-		start, end := d.Span()
-		return nil, s.newError(file, src, start, end, "UsageError", ":time needs an expression, e.g. :time sum(rand(10**6))")
-	}
-	// Parsed where it stands in the line, so that positions in errors
-	// point into the whole statement (:time x + zeros((4,)) is 1:9).
-	e, err := lang.ParseExprAt(file, d.Arg, d.ArgPos)
+func (s *Session) timeIt(ctx context.Context, file, src string, d *lang.Directive, mark string) ([]Output, error) {
+	e, err := s.timedExpr(file, src, d, mark)
 	if err != nil {
-		return nil, s.syntaxError(file, src, err)
+		return nil, err
 	}
 	if _, err := s.evalExpr(ctx, file, src, e); err != nil { // warm-up
 		return nil, err

@@ -29,8 +29,9 @@ Attributes and methods, as NumPy spells them (the functions under the same rules
   x.shape x.dtype x.ndim x.size x.T · x.astype(f16) x.reshape(3, 4) x.sum(axis=0) x.item() …`,
 	"directives": `:policy [NAME]   show or switch the promotion policy
 :backend [cpu|cuda]  show or switch the backend
-:vars             list variables     :reset   forget variables
-:time EXPR        median run time    :load FILE   run a .tsh script
+:vars, :who, :whos  list variables   :reset   forget variables
+:time EXPR        one timed run      :timeit EXPR  the median of many runs
+:load FILE, :run FILE  run a .tsh script    :lsmagic  list the directives
 :save FILE        the last result as FILE.svg (a picture), .html, .json or .txt
 :help [TOPIC]     this help (topics: literals dtypes policies operators directives, or a function)`,
 }

@@ -73,6 +73,9 @@ type Session struct {
 	// files up to textfile.MaxSize).
 	Load func(name string) ([]byte, error)
 
+	// results are the earlier cells' results, for _ and Out[n].
+	results *results
+
 	// last is the last result a statement printed, for :save.
 	last *Output
 
@@ -209,6 +212,9 @@ func (s *Session) release(v *Value) {
 			return
 		}
 	}
+	if s.results.holds(v) {
+		return
+	}
 	if f, ok := s.backends[v.Device].(freer); ok {
 		f.Free(v.Tensor)
 	}
@@ -216,6 +222,7 @@ func (s *Session) release(v *Value) {
 
 // Reset forgets every variable and reseeds the random generator.
 func (s *Session) Reset() {
+	s.dropResults()
 	old := s.vars
 	s.vars = map[string]*Value{}
 	freed := map[*backend.Tensor]bool{}

@@ -264,3 +264,15 @@ func TestJupyterConsoleTerminal(t *testing.T) {
 	screen("Out[3]:\n[1 2 3]\ni16[3] cpu")
 	tm("send-keys", "-t", "console", "exit", "Enter")
 }
+
+// TestJupyterIPythonHabits checks _, Out[n], %load's payload, %run, %who
+// and history across a kernel restart with jupyter_client.
+func TestJupyterIPythonHabits(t *testing.T) {
+	needPython(t, "jupyter_client=python3-jupyter-client")
+	j := newJupyterEnv(t)
+	out := j.run(t, 3*time.Minute, "", python, testdata(t, "ipython_habits.py"), "tensorsh")
+	t.Logf("ipython_habits.py:\n%s", out)
+	if !strings.Contains(out, "\nall checks passed\n") {
+		t.Error("ipython_habits.py did not finish")
+	}
+}

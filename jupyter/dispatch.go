@@ -156,6 +156,9 @@ func (k *Kernel) execute(m *message) (queued []*message) {
 			k.log.Printf("execute: output after the cell ended, dropped")
 		case o.Page:
 			payload = append(payload, map[string]any{"source": "page", "data": o.Data, "start": 0})
+		case o.NextInput:
+			// ipykernel's ZMQInteractiveShell.set_next_input.
+			payload = append(payload, map[string]any{"source": "set_next_input", "text": o.Text, "replace": true})
 		case req.Silent:
 		case o.Clear:
 			k.publish(m, "clear_output", map[string]any{"wait": true})
@@ -173,7 +176,12 @@ func (k *Kernel) execute(m *message) (queued []*message) {
 			})
 		}
 	}
-	err := k.run(Cell{Code: req.Code, Count: count, Silent: req.Silent, StoreHistory: store}, emit)
+	var err error
+	if d, ok := magicLine(req.Code, "history"); ok {
+		err = k.historyMagic(d, emit)
+	} else {
+		err = k.run(Cell{Code: req.Code, Count: count, Silent: req.Silent, StoreHistory: store}, emit)
+	}
 	finished = true
 	if store {
 		k.history.add(count, req.Code, result, haveRes)

@@ -43,6 +43,18 @@
 // reply are answered with status "aborted" without running, as ipykernel
 // does.
 //
+// # IPython's habits
+//
+// The kernel keeps the history of its cells in tensorsh/history.jsonl in
+// Jupyter's data directory ([DefaultHistoryFile]; the last 10000 cells of
+// all kernel sessions, each kernel a new session), so history_request's
+// tail and search reach earlier sessions as ipykernel's do, and %history
+// prints them. Two magics act on the notebook or the kernel rather than
+// the language: %history, and %load FILE, which replaces the cell with the
+// file (a set_next_input payload); every other magic is a directive of the
+// language (%run, %time, %timeit, %who, %whos, %lsmagic …). Each cell's
+// result is recorded for _, __, ___, _n and Out[n] ([eval.Session.SetResult]).
+//
 // Shell requests run one at a time; control requests have their own
 // goroutine, so interrupt_request (and [Kernel.Interrupt], which the
 // command wires to SIGINT) cancels the running cell's context while it

@@ -86,6 +86,10 @@ type Output struct {
 	// execute_reply's payload, which notebooks show in a side panel.
 	Page bool
 
+	// NextInput puts Text into the notebook in place of the cell (a
+	// set_next_input payload with replace, as IPython's %load sends).
+	NextInput bool
+
 	// Clear asks the front end to clear what the cell has shown so far,
 	// when its next output arrives (clear_output with wait).
 	Clear bool

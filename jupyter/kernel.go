@@ -38,7 +38,7 @@ type Kernel struct {
 	limits                           peerLimits
 
 	sendMu  sync.Mutex // serialises sends on every socket
-	history history
+	history *history
 	count   int // execution count of the last stored cell
 
 	mu        sync.Mutex
@@ -54,6 +54,9 @@ type Options struct {
 	// Log receives the kernel's log (dropped messages, errors); nil
 	// discards it. A kernel never writes to stdout.
 	Log *log.Logger
+	// HistoryFile keeps the history of the kernel's cells across kernel
+	// sessions ([DefaultHistoryFile]); "" keeps it in memory only.
+	HistoryFile string
 }
 
 // shellQueue is how many shell requests may wait while a cell runs.
@@ -93,6 +96,7 @@ func newKernel(conn ConnectionInfo, engine Engine, opts Options, lim peerLimits)
 		shutdown: make(chan struct{}),
 		limits:   lim,
 	}
+	k.history = openHistory(opts.HistoryFile, logger)
 	// As ipykernel (jupyter_client's Session warns when its key is
 	// empty), and for a bind that any host can reach.
 	if conn.Key == "" {

@@ -93,7 +93,7 @@ func serve(file, policy string, cfg Config) int {
 	if err != nil {
 		return fail(err)
 	}
-	k, err := NewKernel(conn, engine, Options{Log: logger})
+	k, err := NewKernel(conn, engine, Options{Log: logger, HistoryFile: DefaultHistoryFile()})
 	if err != nil {
 		return fail(err)
 	}

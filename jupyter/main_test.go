@@ -206,7 +206,8 @@ func TestKernelProcess(t *testing.T) {
 	js, _ := json.Marshal(conn)
 	os.WriteFile(file, js, 0o600)
 	k := exec.Command(cmd[0], append(cmd[1:], "--connection-file", file)...)
-	k.Env = append(os.Environ(), env...)
+	// The kernel's history goes to a temporary data directory, not ~.
+	k.Env = append(append(os.Environ(), env...), "JUPYTER_DATA_DIR="+t.TempDir())
 	var logs syncBuffer
 	k.Stdout, k.Stderr = &logs, &logs
 	if err := k.Start(); err != nil {
@@ -222,7 +223,7 @@ func TestKernelProcess(t *testing.T) {
 	})
 	c := dialClient(t, conn)
 
-	id := c.send(c.shell, "execute_request", executeContent("x = 1\n%time sum(rand(10**7))"))
+	id := c.send(c.shell, "execute_request", executeContent("x = 1\n%timeit sum(rand(10**7))"))
 	waitIOPub(t, c, id, "stream")
 	if err := k.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -63,14 +64,25 @@ func (e *SessionEngine) Info() Info {
 // stdout and warnings to stderr. A cell that is only "?name", "name?" or
 // "name??" shows the docs of name in the pager, as IPython does.
 func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output)) error {
+	if d, ok := magicLine(cell.Code, "load"); ok {
+		return loadMagic(ctx, d, emit)
+	}
+	if hasMagic(cell.Code, "load") {
+		return &Error{Name: "UsageError", Value: "%load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)",
+			Traceback: []string{"UsageError: %load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)"}}
+	}
+	if _, ok := magicLine(cell.Code, "lsmagic"); ok {
+		emit(Output{Stream: "stdout", Text: eval.Lsmagic("%", kernelMagics) + "\n"})
+		return nil
+	}
 	if name, ok := e.helpQuery(cell.Code); ok {
 		text, _ := e.s.Inspect(name, len(name))
 		emit(Output{Data: PlainBundle(text), Page: true})
 		return nil
 	}
-	timing := !cell.Silent && hasDirective(cell.Code, "time")
+	timing := !cell.Silent && hasDirective(cell.Code, "timeit")
 	if timing {
-		// :time runs for about a second: say so, and clear the note when
+		// :timeit runs for about a second: say so, and clear the note when
 		// the result comes.
 		emit(Output{Stream: "stdout", Text: "timing…\n"})
 	}
@@ -83,6 +95,10 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 		if o.Value != nil {
 			last = i
 		}
+	}
+	if last >= 0 && cell.StoreHistory && !cell.Silent {
+		// Out[n], _n and _ name this result from now on, as in IPython.
+		e.s.SetResult(cell.Count, outs[last].Value)
 	}
 	for i, o := range outs {
 		switch {
@@ -196,6 +212,15 @@ func (e *SessionEngine) Complete(code string, cursor int) Completion {
 	start, end, matches := e.s.Complete(code, cursor)
 	c := Completion{Start: start, End: end}
 	directive := isDirectiveLine(code, start)
+	if directive && start > 0 && code[start-1] == '%' {
+		// The kernel's own magics (%history, %load) complete too.
+		for _, m := range kernelMagics {
+			if strings.HasPrefix(m, code[start:end]) && !contains(matches, m) {
+				matches = append(matches, m)
+			}
+		}
+		slices.Sort(matches)
+	}
 	for _, m := range matches {
 		c.Matches = append(c.Matches, e.match(m, directive))
 	}
@@ -226,7 +251,7 @@ func (e *SessionEngine) match(text string, directive bool) Match {
 		m.Kind = "keyword"
 	case isVar:
 		m.Kind = "variable"
-	case directive && contains(eval.Directives(), text):
+	case directive && (contains(eval.Directives(), text) || contains(kernelMagics, text)):
 		m.Kind = "magic"
 	case directive && policyErr == nil:
 		m.Kind = "policy"

@@ -140,20 +140,29 @@ func TestSessionPagerAndTime(t *testing.T) {
 	if _, io := c.execute("f32?"); types(io) != "busy execute_input execute_result idle" || data(t, io[2])["text/plain"] != "f32?" {
 		t.Errorf("f32?: %s", types(io))
 	}
-	_, io := c.execute("%time 1 + 1")
+	_, io := c.execute("%timeit 1 + 1")
 	if got := types(io); got != "busy execute_input stream clear_output stream idle" {
 		t.Fatalf("iopub %s", got)
 	}
 	if !strings.Contains(field(t, io[4], "text"), "median of") {
 		t.Errorf("timing %s", io[4].Content)
 	}
+	// %time runs once and shows the value as Out[n], as IPython's %time
+	// does (https://ipython.readthedocs.io/en/stable/interactive/magics.html#magic-time).
+	_, io = c.execute("%time 1 + 1")
+	if got := types(io); got != "busy execute_input stream execute_result idle" {
+		t.Fatalf("%%time iopub %s", got)
+	}
+	if !strings.HasPrefix(field(t, io[2], "text"), "Wall time: ") || data(t, io[3])["text/plain"] != "i32? 2" {
+		t.Errorf("%%time: %s %s", io[2].Content, io[3].Content)
+	}
 }
 
 func TestSessionInterrupt(t *testing.T) {
 	_, c, _ := startSession(t)
 	c.execute("x = 2")
-	// :time repeats its expression for at least a second.
-	id := c.send(c.shell, "execute_request", executeContent("%time sum(rand(10**7))"))
+	// :timeit repeats its expression for at least a second.
+	id := c.send(c.shell, "execute_request", executeContent("%timeit sum(rand(10**7))"))
 	waitIOPub(t, c, id, "stream")
 	c.reply(c.controlCh, c.send(c.control, "interrupt_request", map[string]any{}))
 	if r := c.reply(c.shellCh, id); field(t, r, "ename") != "KeyboardInterrupt" {
@@ -176,6 +185,8 @@ func TestSessionComplete(t *testing.T) {
 		{"sq", "sqrt:function sqrt_me:variable squeeze:function", 0},
 		{"y = f3", "f32:dtype", 4},
 		{"%pol", "policy:magic", 1},
+		{"%his", "history:magic", 1}, // the kernel's own magic
+		{"%l", "load:magic lsmagic:magic", 1},
 		{":policy nu", "numpy:policy numpy1:policy", 8},
 		{"sum(x, ke", "keepdims=:keyword", 7},
 		{"é + tr", "transpose:function true:constant trunc:function", 4},

@@ -109,6 +109,10 @@ type loop struct {
 	// newline, so that completion sees the whole statement.
 	pending string
 
+	// statements counts the statements run, for Out[n] and _n (_ is the
+	// last result, as in Python's REPL).
+	statements int
+
 	mu          sync.Mutex
 	cancel      context.CancelFunc // cancels the running statement; nil at the prompt
 	interrupted bool               // the running statement got a Ctrl-C
@@ -219,6 +223,13 @@ func (l *loop) execute(src string) {
 	l.mu.Unlock()
 	cancel()
 
+	l.statements++
+	for i := len(outs) - 1; i >= 0; i-- {
+		if outs[i].Value != nil {
+			l.s.SetResult(l.statements, outs[i].Value)
+			break
+		}
+	}
 	opts := format.Options{Width: l.width(), Color: l.color}
 	for _, o := range outs {
 		if text := l.s.Text(o, opts); text != "" {

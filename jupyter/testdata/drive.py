@@ -119,7 +119,7 @@ def drive(km, kc):
     check(reply["content"]["ename"] == "NameError", "bad signature dropped", reply["content"])
 
     # interrupt_mode "message": km sends interrupt_request on control.
-    msg_id = kc.execute("%time sum(rand(10**7))")
+    msg_id = kc.execute("%timeit sum(rand(10**7))")
     while True:
         m = kc.get_iopub_msg(timeout=TIMEOUT)
         if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream":
@@ -132,7 +132,7 @@ def drive(km, kc):
     check(reply["content"]["status"] == "ok", "state kept after interrupt", reply["content"])
 
     # interrupt_mode "signal": SIGINT to the kernel's process group.
-    msg_id = kc.execute("%time sum(rand(10**7))")
+    msg_id = kc.execute("%timeit sum(rand(10**7))")
     while True:
         m = kc.get_iopub_msg(timeout=TIMEOUT)
         if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream":

@@ -49,8 +49,8 @@ class TensorshKernelTests(jkt.KernelTests):
     supported_history_operations = ("tail", "range", "search")
 
     code_inspect_sample = "sqrt"
-    # %time shows "timing…" while it runs, cleared when the result comes.
-    code_clear_output = "%time 1 + 1"
+    # %timeit shows "timing…" while it runs, cleared when the result comes.
+    code_clear_output = "%timeit 1 + 1"
     code_page_something = "?sqrt"
 
     @classmethod
@@ -65,7 +65,7 @@ class TensorshKernelTests(jkt.KernelTests):
 
     def test_tensorsh_interrupt(self):
         self.flush_channels()
-        msg_id = self.kc.execute("%time sum(rand(10**7))")
+        msg_id = self.kc.execute("%timeit sum(rand(10**7))")
         while True:
             m = self.kc.get_iopub_msg(timeout=TIMEOUT)
             if m["parent_header"].get("msg_id") == msg_id and m["msg_type"] == "stream":
