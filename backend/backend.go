@@ -276,3 +276,19 @@ var ErrUnavailable = errors.New("backend unavailable")
 // ErrDivideByZero is returned for integer division or remainder by zero
 // when the Node asks for it (Node.ZeroDivError).
 var ErrDivideByZero = fmt.Errorf("integer division or modulo by zero")
+
+// FormatBytes writes n bytes in decimal units, as both backends'
+// out-of-memory messages do: "40.0 GB", "512.0 MB".
+func FormatBytes(n int64) string {
+	switch {
+	case n >= 1e12:
+		return fmt.Sprintf("%.1f TB", float64(n)/1e12)
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}

@@ -1,6 +1,9 @@
 package backend
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // A Layout places the elements of a strided view in its buffer: the
 // element at multi-index i is at Off + Σ i[k]*Strides[k]. Backends share
@@ -82,13 +85,13 @@ func SliceLen(s Slice) int {
 // Slice returns the view of l that slices selects, one Slice per
 // dimension (a Drop slice removes its dimension). want is the shape the
 // plan expects.
-func (l Layout) Slice(slices []Slice, want []int) (Layout, error) {
-	if len(slices) != len(l.Shape) {
-		return Layout{}, fmt.Errorf("slice: %d slices for %d dimensions", len(slices), len(l.Shape))
+func (l Layout) Slice(sl []Slice, want []int) (Layout, error) {
+	if len(sl) != len(l.Shape) {
+		return Layout{}, fmt.Errorf("slice: %d slices for %d dimensions", len(sl), len(l.Shape))
 	}
 	v := Layout{Off: l.Off}
 	empty := false
-	for i, s := range slices {
+	for i, s := range sl {
 		dim := l.Shape[i]
 		if s.Step == 0 {
 			return Layout{}, fmt.Errorf("slice step cannot be zero")
@@ -123,22 +126,10 @@ func (l Layout) Slice(slices []Slice, want []int) (Layout, error) {
 	if v.Shape == nil {
 		v.Shape, v.Strides = []int{}, []int{}
 	}
-	if !equalInts(v.Shape, want) {
+	if !slices.Equal(v.Shape, want) {
 		return Layout{}, fmt.Errorf("slice gives shape %v, plan says %v", v.Shape, want)
 	}
 	return v, nil
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // CheckArgs checks that n has the number of arguments its operation takes,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/broadcast"
@@ -285,7 +286,7 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
 	c.record(fmt.Sprintf("%s %s %s", c.describe(x), op, c.describe(y)), out, res.Rule)
-	if c.steps != nil && x.kind == TensorValue && y.kind == TensorValue && !sameShape(x.shape, y.shape) {
+	if c.steps != nil && x.kind == TensorValue && y.kind == TensorValue && !slices.Equal(x.shape, y.shape) {
 		(*c.steps)[len(*c.steps)-1].bcast = formatDims0(x.shape) + " with " + formatDims0(y.shape) + " → " + formatDims0(shape)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -35,24 +36,12 @@ func (c *compiler) flattenList(o *operand) ([]promote.Scalar, []int, error) {
 		}
 		if i == 0 {
 			inner = s
-		} else if !sameShape(s, inner) {
+		} else if !slices.Equal(s, inner) {
 			return nil, nil, c.errorf(e.span(), "ValueError", "ragged list: element %d has shape %s but element 0 has shape %s", i, formatShape(s), formatShape(inner))
 		}
 		vals = append(vals, v...)
 	}
 	return vals, append([]int{len(o.elems)}, inner...), nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // listTensor turns a bracket literal into a tensor: of type t when given (a
@@ -436,7 +425,7 @@ func defineShapeFns() {
 				return nil, err
 			}
 			out, err := broadcast.Shapes(x.shape, dims)
-			if err != nil || !sameShape(out, dims) {
+			if err != nil || !slices.Equal(out, dims) {
 				return nil, c.errorf(k.sp, "BroadcastError", "cannot broadcast a tensor of shape %s to shape %s", formatShape(x.shape), formatShape(dims))
 			}
 			return c.structural(backend.OpBroadcastTo, x, dims, nil, k), nil
@@ -614,7 +603,7 @@ func (c *compiler) join(k *call, stack bool) (*operand, error) {
 		s := o.shape
 		n := castNode(o.node, typ.DType)
 		if stack {
-			if !sameShape(s, ops[0].shape) {
+			if !slices.Equal(s, ops[0].shape) {
 				return nil, c.errorf(o.span(), "ValueError", "all input tensors must have the same shape to stack: %s vs %s", formatShape(s), formatShape(ops[0].shape))
 			}
 			s = append(append(append([]int{}, s[:axis]...), 1), s[axis:]...)

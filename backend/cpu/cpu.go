@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -157,7 +158,7 @@ func (r *runner) eval(n *backend.Node) (*view, error) {
 			return nil, fmt.Errorf("cpu: input node without a tensor")
 		}
 		t := n.Tensor
-		if t.DType != n.DType || !sameShape(t.Shape, n.Shape) {
+		if t.DType != n.DType || !slices.Equal(t.Shape, n.Shape) {
 			return nil, fmt.Errorf("cpu: input node says %v%v but its tensor is %v%v", n.DType, n.Shape, t.DType, t.Shape)
 		}
 		if err := checkStorage(t.DType, t.Data, size); err != nil {
@@ -172,7 +173,7 @@ func (r *runner) eval(n *backend.Node) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.dtype != n.DType || !sameShape(v.shape, n.Shape) {
+	if v.dtype != n.DType || !slices.Equal(v.shape, n.Shape) {
 		return nil, fmt.Errorf("cpu: internal error: %v gave %v%v, want %v%v", n.Op, v.dtype, v.shape, n.DType, n.Shape)
 	}
 	if r.refs[n] > 1 {
@@ -218,18 +219,6 @@ func shapeSize(shape []int) (int, error) {
 		n *= d
 	}
 	return n, nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func cloneInts(s []int) []int {
@@ -293,24 +282,9 @@ func (r *runner) reserve(n, size int) error {
 		limit = int64(sysmem.Limit())
 	}
 	if need > limit {
-		return fmt.Errorf("out of memory: result needs %s (available %s)", formatBytes(need), formatBytes(limit))
+		return fmt.Errorf("out of memory: result needs %s (available %s)", backend.FormatBytes(need), backend.FormatBytes(limit))
 	}
 	return nil
-}
-
-// formatBytes writes n in decimal units: "40.0 GB", "512.0 MB".
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1e12:
-		return fmt.Sprintf("%.1f TB", float64(n)/1e12)
-	case n >= 1e9:
-		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%d B", n)
 }
 
 // Parallel loops.

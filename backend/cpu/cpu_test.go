@@ -135,8 +135,8 @@ func TestFormatBytes(t *testing.T) {
 		n    int64
 		want string
 	}{{40e9, "40.0 GB"}, {20.1e9, "20.1 GB"}, {512, "512 B"}, {8e6, "8.0 MB"}, {3e12, "3.0 TB"}} {
-		if got := formatBytes(c.n); got != c.want {
-			t.Errorf("formatBytes(%d) = %q, want %q", c.n, got, c.want)
+		if got := backend.FormatBytes(c.n); got != c.want {
+			t.Errorf("backend.FormatBytes(%d) = %q, want %q", c.n, got, c.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -301,7 +302,7 @@ func (f *fusion) fusable(n *backend.Node) bool {
 	if _, done := f.r.memo[n]; done {
 		return false
 	}
-	return sameShape(trimOnes(n.Shape), trimOnes(f.root.Shape))
+	return slices.Equal(trimOnes(n.Shape), trimOnes(f.root.Shape))
 }
 
 func trimOnes(s []int) []int {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -117,7 +118,7 @@ func run(t *testing.T, n *backend.Node, opts ...Option) *backend.Tensor {
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
-	if res.DType != n.DType || !sameShape(res.Shape, n.Shape) {
+	if res.DType != n.DType || !slices.Equal(res.Shape, n.Shape) {
 		t.Fatalf("Run gave %v%v, want %v%v", res.DType, res.Shape, n.DType, n.Shape)
 	}
 	if err := checkStorage(res.DType, res.Data, backend.Size(res.Shape)); err != nil {

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -80,7 +81,7 @@ func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
 	if len(bs) == 1 {
 		out = out[:len(out)-1]
 	}
-	if !sameShape(out, n.Shape) {
+	if !slices.Equal(out, n.Shape) {
 		return nil, fmt.Errorf("cpu: matmul of %v and %v gives %v, plan says %v", as, bs, out, n.Shape)
 	}
 	// Batch offsets of each operand (in elements of its contiguous buffer).

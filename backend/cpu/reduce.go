@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -447,7 +448,7 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
 	}
-	if !sameShape(p.outShape, n.Shape) {
+	if !slices.Equal(p.outShape, n.Shape) {
 		return nil, fmt.Errorf("cpu: %v of shape %v over axes %v gives %v, plan says %v", n.Op, argNode.Shape, n.Axes, p.outShape, n.Shape)
 	}
 	if p.l == 0 && p.m > 0 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +58,7 @@ func TestSumAxes(t *testing.T) {
 			}
 			n := red(backend.OpSum, d, arg, c.keep, c.axes...)
 			res := run(t, n)
-			if !sameShape(res.Shape, c.shape) || !sameAll(vals(res), c.want) {
+			if !slices.Equal(res.Shape, c.shape) || !sameAll(vals(res), c.want) {
 				t.Errorf("%v sum axes %v keep %v = %v %v, want %v %v", d, c.axes, c.keep, res.Shape, vals(res), c.shape, c.want)
 			}
 		}
@@ -372,7 +373,7 @@ func head(t *backend.Tensor) []float64 {
 
 // sameBits compares two tensors' storage exactly (NaNs by bits too).
 func sameBits(a, b *backend.Tensor) bool {
-	if a.DType != b.DType || !sameShape(a.Shape, b.Shape) {
+	if a.DType != b.DType || !slices.Equal(a.Shape, b.Shape) {
 		return false
 	}
 	switch x := a.Data.(type) {

@@ -5,6 +5,7 @@ package cpu
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -32,7 +33,7 @@ func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
 	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(a.shape) {
 		return nil, fmt.Errorf("cpu: %v needs one axis within the %d dimensions", n.Op, len(a.shape))
 	}
-	if !sameShape(a.shape, n.Shape) {
+	if !slices.Equal(a.shape, n.Shape) {
 		return nil, fmt.Errorf("cpu: %v keeps the shape %v, plan says %v", n.Op, a.shape, n.Shape)
 	}
 	ax := n.Axes[0]

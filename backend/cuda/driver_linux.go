@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+
+	"github.com/tensorsh/tensorsh/backend"
 )
 
 // The CUDA driver API and NVRTC, loaded at run time with purego: no CUDA
@@ -426,7 +428,7 @@ func (d *cudaDevice) rtcCheck(call string, r int32) error {
 }
 
 func (d *cudaDevice) describe() string {
-	return fmt.Sprintf("%s (sm_%d%d, %s, NVRTC %s)", d.name, d.major, d.minor, formatBytes(int64(d.total)), d.nvrtcV)
+	return fmt.Sprintf("%s (sm_%d%d, %s, NVRTC %s)", d.name, d.major, d.minor, backend.FormatBytes(int64(d.total)), d.nvrtcV)
 }
 
 func (d *cudaDevice) multiprocessors() int { return d.sms }

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -103,7 +104,7 @@ func (f *fusion) fusable(n *backend.Node) bool {
 	if _, done := f.r.memo[n]; done {
 		return false
 	}
-	return sameShape(trimOnes(n.Shape), trimOnes(f.root.Shape))
+	return slices.Equal(trimOnes(n.Shape), trimOnes(f.root.Shape))
 }
 
 func trimOnes(s []int) []int {
@@ -219,7 +220,7 @@ func (f *fusion) layout(size int) (shape []int, wide bool) {
 		switch {
 		case allZero(st[i]):
 			l.kind = leafScalar
-		case sameShape(st[i], rm):
+		case slices.Equal(st[i], rm):
 			l.kind = leafContig
 		default:
 			l.kind = leafStrided

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -86,7 +87,7 @@ func (r *runner) matmul(n *backend.Node, size int) (*dview, error) {
 	if len(bs) == 1 {
 		outShape = outShape[:len(outShape)-1]
 	}
-	if !sameShape(outShape, n.Shape) {
+	if !slices.Equal(outShape, n.Shape) {
 		return nil, fmt.Errorf("cuda: matmul of %v and %v gives %v, plan says %v", as, bs, outShape, n.Shape)
 	}
 	buf, err := r.alloc(n.DType, size)
@@ -157,7 +158,7 @@ func (r *runner) softmax(n *backend.Node, size int) (*dview, error) {
 	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(argNode.Shape) {
 		return nil, fmt.Errorf("cuda: %v needs one axis within the %d dimensions", n.Op, len(argNode.Shape))
 	}
-	if !sameShape(argNode.Shape, n.Shape) {
+	if !slices.Equal(argNode.Shape, n.Shape) {
 		return nil, fmt.Errorf("cuda: %v keeps the shape %v, plan says %v", n.Op, argNode.Shape, n.Shape)
 	}
 	f := &fusion{r: r, root: argNode}

@@ -68,7 +68,7 @@ func (a *Array) String() string {
 	if a.h.freed.Load() {
 		return "cuda array (freed)"
 	}
-	return fmt.Sprintf("cuda array (%s)", formatBytes(int64(a.h.buf.bytes)))
+	return fmt.Sprintf("cuda array (%s)", backend.FormatBytes(int64(a.h.buf.bytes)))
 }
 
 // newArray returns a new Array holding a reference to buf.
@@ -141,9 +141,9 @@ func (b *Backend) alloc(bytes int) (*buffer, error) {
 		p, err = b.pool.get(class)
 	}
 	if errors.Is(err, errDeviceOOM) {
-		msg := fmt.Sprintf("cuda: out of memory: %s needed", formatBytes(int64(bytes)))
+		msg := fmt.Sprintf("cuda: out of memory: %s needed", backend.FormatBytes(int64(bytes)))
 		if free, total, ierr := b.dev.memInfo(); ierr == nil {
-			msg += fmt.Sprintf(", %s free of %s on the device", formatBytes(free), formatBytes(total))
+			msg += fmt.Sprintf(", %s free of %s on the device", backend.FormatBytes(free), backend.FormatBytes(total))
 		}
 		return nil, errors.New(msg)
 	}
@@ -211,19 +211,4 @@ func (p *pool) flush() error {
 	}
 	p.cached = 0
 	return first
-}
-
-// formatBytes writes n in decimal units: "40.0 GB", "512.0 MB".
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1e12:
-		return fmt.Sprintf("%.1f TB", float64(n)/1e12)
-	case n >= 1e9:
-		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
-	case n >= 1e6:
-		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
-	case n >= 1e3:
-		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
-	}
-	return fmt.Sprintf("%d B", n)
 }

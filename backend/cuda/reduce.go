@@ -3,6 +3,7 @@ package cuda
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -201,7 +202,7 @@ func (r *runner) reduce(n *backend.Node, size int) (*dview, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %v: %v", n.Op, err)
 	}
-	if !sameShape(p.outShape, n.Shape) {
+	if !slices.Equal(p.outShape, n.Shape) {
 		return nil, fmt.Errorf("cuda: %v of shape %v over axes %v gives %v, plan says %v", n.Op, argNode.Shape, n.Axes, p.outShape, n.Shape)
 	}
 	if p.l == 0 && p.m > 0 {

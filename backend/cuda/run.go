@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -217,7 +218,7 @@ func (r *runner) eval(n *backend.Node) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.dtype != n.DType || !sameShape(v.shape, n.Shape) {
+	if v.dtype != n.DType || !slices.Equal(v.shape, n.Shape) {
 		return nil, fmt.Errorf("cuda: internal error: %v gave %v%v, want %v%v", n.Op, v.dtype, v.shape, n.DType, n.Shape)
 	}
 	if r.refs[n] > 1 {
@@ -232,7 +233,7 @@ func (r *runner) input(n *backend.Node, size int) (*dview, error) {
 	if t == nil {
 		return nil, fmt.Errorf("cuda: input node without a tensor")
 	}
-	if t.DType != n.DType || !sameShape(t.Shape, n.Shape) {
+	if t.DType != n.DType || !slices.Equal(t.Shape, n.Shape) {
 		return nil, fmt.Errorf("cuda: input node says %v%v but its tensor is %v%v", n.DType, n.Shape, t.DType, t.Shape)
 	}
 	a, err := r.b.arrayOf(t)
@@ -549,18 +550,6 @@ func shapeSize(shape []int) (int, error) {
 		n *= d
 	}
 	return n, nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func cloneInts(s []int) []int {
