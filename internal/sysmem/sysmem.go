@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // fallback is used where neither /proc/meminfo nor a cgroup limit can be
@@ -36,7 +37,7 @@ func Available() float64 {
 		}
 	}
 	avail, ok := memAvailable("/proc/meminfo")
-	if room, limited := cgroupRoom("/proc/self/cgroup", "/sys/fs/cgroup"); limited && (!ok || room < avail) {
+	if room, limited := procCgroup.room(); limited && (!ok || room < avail) {
 		return room
 	}
 	if !ok {
@@ -71,28 +72,63 @@ func memAvailable(path string) (float64, bool) {
 // number near 2^63, v2 as "max".
 const noLimit = 1 << 60
 
+// procCgroup is this process's cgroup memory accounting, found once: the
+// cgroup a process is in does not change, nor in practice its limit, so
+// each Available reads only the usage files (it runs at every large
+// allocation; finding the files each time took 125 µs).
+var procCgroup = &cgroupFiles{self: "/proc/self/cgroup", root: "/sys/fs/cgroup"}
+
+// cgroupFiles finds, once, the limit and usage files of the cgroup that
+// self names under root.
+type cgroupFiles struct {
+	self, root string
+	once       sync.Once
+	pairs      []cgroupPair
+}
+
+// A cgroupPair is a memory limit and the usage it bounds.
+type cgroupPair struct {
+	limit     float64
+	usageFile string
+}
+
+// room returns the bytes left under the tightest memory limit, and whether
+// there is one.
+func (c *cgroupFiles) room() (float64, bool) {
+	c.once.Do(func() { c.pairs = cgroupLimits(c.self, c.root) })
+	best, found := 0.0, false
+	for _, p := range c.pairs {
+		usage, _ := readBytes(p.usageFile)
+		if room := max(p.limit-usage, 0); !found || room < best {
+			best, found = room, true
+		}
+	}
+	return best, found
+}
+
 // cgroupRoom returns the bytes left under the memory limit of the cgroup
 // that selfCgroup (/proc/self/cgroup) names, looked up under root
-// (/sys/fs/cgroup), and whether there is such a limit. Both cgroup v2 (the
-// "0::" line) and v1 (the "memory" controller) are read; in a container
-// the cgroup's own files are often mounted at the root, so that is tried
-// too.
+// (/sys/fs/cgroup), and whether there is such a limit.
 func cgroupRoom(selfCgroup, root string) (float64, bool) {
+	return (&cgroupFiles{self: selfCgroup, root: root}).room()
+}
+
+// cgroupLimits returns the memory limits that apply to the cgroup that
+// selfCgroup names, with their usage files. Both cgroup v2 (the "0::"
+// line) and v1 (the "memory" controller) are read; in a container the
+// cgroup's own files are often mounted at the root, so that is tried too.
+func cgroupLimits(selfCgroup, root string) []cgroupPair {
 	data, err := os.ReadFile(selfCgroup)
 	if err != nil {
-		return 0, false
+		return nil
 	}
-	best, found := 0.0, false
+	var pairs []cgroupPair
 	consider := func(limitFile, usageFile string) {
 		limit, ok := readBytes(limitFile)
 		if !ok || limit >= noLimit {
 			return
 		}
-		usage, _ := readBytes(usageFile)
-		room := max(limit-usage, 0)
-		if !found || room < best {
-			best, found = room, true
-		}
+		pairs = append(pairs, cgroupPair{limit, usageFile})
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		parts := strings.SplitN(line, ":", 3)
@@ -111,7 +147,7 @@ func cgroupRoom(selfCgroup, root string) (float64, bool) {
 			}
 		}
 	}
-	return best, found
+	return pairs
 }
 
 func hasController(list, name string) bool {
