@@ -308,13 +308,13 @@ type tfArg struct {
 
 func tfArgOf(p string, idx int, o Operand) (tfArg, error) {
 	if o.Literal && o.Value != nil {
-		t, err := tfLiteral(p, *o.Value)
-		if err != nil {
-			e := err.(*Error)
-			e.Operand = idx
-			return tfArg{}, e
+		// A Python int beyond int64 may still convert (to uint64);
+		// tfConvert decides.
+		d, ok := tfInferred(*o.Value)
+		if !ok {
+			d = dtypes.I64
 		}
-		return tfArg{idx: idx, d: t.DType, scalar: true, weak: true, v: o.Value}, nil
+		return tfArg{idx: idx, d: d, scalar: true, weak: true, v: o.Value}, nil
 	}
 	if _, _, err := tfCheck(p, o.Type.DType); err != nil {
 		e := err.(*Error)
@@ -360,7 +360,10 @@ func (p tfPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 				// _add_dispatch converts y with a dtype_hint: when that
 				// fails, it converts y on its own and AddV2 refuses the
 				// mismatch.
-				f, _ := tfInferred(*s.v)
+				f, ok := tfInferred(*s.v)
+				if !ok {
+					return Result{}, err
+				}
 				return Result{}, Errorf(tfName, 1, "cannot compute AddV2 as input #1(zero-based) was expected to be a %s tensor but is a %s tensor [Op:AddV2] (InvalidArgumentError: the Python %s %s does not convert to %s, so TensorFlow made it a %s tensor)", tfTypeString(t.d), tfTypeString(f), s.v.Kind, s.v, t.d.FullName(), f.FullName())
 			}
 			return Result{}, err
