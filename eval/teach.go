@@ -36,7 +36,7 @@ func init() {
 	}
 	specialForms["compare"] = &specialForm{
 		sig:     "compare(expr)",
-		doc:     "The dtype and value (or error) of expr under every policy, side by side.",
+		doc:     "The dtype and value (or error) of expr under every policy, side by side; policies that agree share a row.",
 		example: "compare(u8([200]) + 300)",
 		fn:      (*compiler).compare,
 	}
@@ -158,17 +158,27 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 		rows = append(rows, r)
 	}
 	c.s.warnings = saved
+	rows = groupRows(rows, func(r row) string { return r.typ + "\x00" + r.value },
+		func(into *row, r row) { into.policy += ", " + r.policy })
+	// A group's policies wrap at comparePolicyWidth, continued below.
 	wp, wt := len("policy"), len("dtype")
-	for _, r := range rows {
-		wp = max(wp, len(r.policy))
+	names := make([][]string, len(rows))
+	for i, r := range rows {
+		names[i] = wrapList(r.policy, comparePolicyWidth)
+		for _, l := range names[i] {
+			wp = max(wp, len(l))
+		}
 		wt = max(wt, len([]rune(r.typ)))
 	}
 	var tb, hb strings.Builder
 	fmt.Fprintf(&tb, "compare %s", src)
 	fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, "policy", wt, "dtype", "value")
 	fmt.Fprintf(&hb, `<div class="tensorsh-compare"><p><code>%s</code> under every policy</p><table><tr><th>policy</th><th>dtype</th><th>value</th></tr>`, html.EscapeString(src))
-	for _, r := range rows {
-		fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, r.policy, wt, r.typ, r.value)
+	for i, r := range rows {
+		fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, names[i][0], wt, r.typ, r.value)
+		for _, l := range names[i][1:] {
+			fmt.Fprintf(&tb, "\n    %s", l)
+		}
 		cls := ""
 		if r.typ == "error" {
 			cls = ` class="error" style="color:#b00"`
@@ -178,6 +188,48 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 	}
 	hb.WriteString("</table></div>")
 	return &operand{kind: TextValue, str: tb.String(), html: hb.String()}, nil
+}
+
+// comparePolicyWidth is the width at which compare wraps the list of
+// policies that share a row.
+const comparePolicyWidth = 30
+
+// wrapList breaks a comma-separated list into lines of at most width
+// characters (longer items stand alone); lines after the first are meant
+// to be indented by two more spaces.
+func wrapList(list string, width int) []string {
+	var lines []string
+	line, limit := "", width
+	for _, item := range strings.Split(list, ", ") {
+		switch {
+		case line == "":
+			line = item
+		case len(line)+len(", ")+len(item)+len(",") <= limit:
+			line += ", " + item
+		default:
+			lines = append(lines, line+",")
+			line, limit = item, width-2
+		}
+	}
+	return append(lines, line)
+}
+
+// groupRows merges the rows that agree (the same key) into the first of
+// them, in the order of their first rows, so that compare's seventeen
+// policies stay readable: "jax, keras  f32?[1]  [101.5]".
+func groupRows[R any](rows []R, key func(R) string, merge func(into *R, r R)) []R {
+	var out []R
+	at := map[string]int{}
+	for _, r := range rows {
+		k := key(r)
+		if i, ok := at[k]; ok {
+			merge(&out[i], r)
+			continue
+		}
+		at[k] = len(out)
+		out = append(out, r)
+	}
+	return out
 }
 
 func (c *compiler) compareOne(e lang.Expr) (*Value, error) {

@@ -227,7 +227,6 @@ func TestKerasBinary(t *testing.T) {
 	})
 }
 
-
 func TestKerasUnary(t *testing.T) {
 	p := refsMust(t, "keras")
 	const (
