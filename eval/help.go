@@ -36,6 +36,29 @@ Attributes and methods, as NumPy spells them (the functions under the same rules
 :help [TOPIC]     this help (topics: literals dtypes policies operators directives, or a function)`,
 }
 
+// policyRefs gives, per built-in policy, where its rules come from, for
+// :help policies (its Title says what it models).
+var policyRefs = map[string]string{
+	"jax":           "jax/_src/dtypes.py; refs/jax_x32.json (jax 0.11.2)",
+	"jax64":         "jax/_src/dtypes.py; refs/jax_x64.json (jax 0.11.2)",
+	"numpy":         "NEP 50; refs/numpy.json (numpy 2.5.2, ml_dtypes 0.6.0)",
+	"numpy1":        "refs/numpy1.json (numpy 1.24.2)",
+	"torch":         "c10/core/ScalarType.cpp, at::result_type; refs/torch.json (torch 2.11.0)",
+	"triton":        "python/triton/language/semantic.py; refs/triton.json (triton 3.6.0)",
+	"triton-doc":    "Triton's language semantics page",
+	"max":           "max.graph.type_promotion (2024)",
+	"max-graph":     "max.graph, RMO promotion (2025–2026)",
+	"anvil":         "r-xla/anvil common_dtype",
+	"array-api":     "Array API standard 2023.12, Type Promotion Rules",
+	"tf":            "tensorflow math_ops.py, py_seq_tensor.cc; refs/tf.json",
+	"tf-numpy":      "tensorflow framework/flexible_dtypes.py; refs/tf_numpy.json",
+	"tf-numpy-safe": "tensorflow framework/flexible_dtypes.py; refs/tf_numpy_safe.json",
+	"keras":         "keras/src/backend/common/dtypes.py; refs/keras.json",
+	"mlx":           "mlx/dtype.cpp",
+	"julia":         "base/promotion.jl, base/int.jl, base/float.jl",
+	"c":             "C17 6.3.1.8, LP64",
+}
+
 // helpMore is the longer help of some functions, after their one-line doc.
 var helpMore = map[string]string{
 	"promote":     promoteVsResultType,
@@ -80,9 +103,17 @@ func Help(topic string) string {
 		if topic == "policies" {
 			var sb strings.Builder
 			sb.WriteString(t)
-			for _, n := range promote.Names() {
+			names := promote.Names()
+			w := 0
+			for _, n := range names {
+				w = max(w, len(n))
+			}
+			for _, n := range names {
 				p, _ := promote.Lookup(n)
-				fmt.Fprintf(&sb, "\n  %-11s %s", n, p.Title())
+				fmt.Fprintf(&sb, "\n  %-*s %s", w, n, p.Title())
+				if ref, ok := policyRefs[n]; ok {
+					fmt.Fprintf(&sb, " · %s", ref)
+				}
 			}
 			return sb.String()
 		}
