@@ -467,6 +467,6 @@ func (p kerasPolicy) DocLattice() ([]Header, []Edge, string) {
 		}
 	}
 	doc := "Keras 3's type promotion lattice (keras/src/backend/common/dtypes.py, _type_promotion_lattice, adapted from JAX's): a → b: b is immediately above a; i*, f* are Python's int and float, the weak types (Keras has no weak complex; i* sits directly below c64). " +
-		"result_type is the least upper bound; a join at i* or f* resolves to floatx's precision (int32, float32), and every result is then forced to 32 bits (int64 → int32, float64 → float32, …). float8 is refused."
+		"result_type is the least upper bound; a join at i* or f* resolves to floatx's precision (int32, float32), and every result is then forced to 32 bits (int64 → int32, float64 → float32, …). float8 is refused"
 	return nodes, edges, doc
 }

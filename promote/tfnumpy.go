@@ -320,9 +320,9 @@ func (p tfNumPyPolicy) DocLattice() ([]Header, []Edge, string) {
 	doc := "The lattice of TensorFlow's auto dtype conversion, read off the table of tensorflow/python/framework/flexible_dtypes.py: a → b: b is immediately above a; i32?, i64?, f32?, f64?, c128? are its weak types (a Python int is i32?, a float f32?, a complex c128?). " +
 		"a + b is the least upper bound, weak when it is a weak type: an int tensor with a Python float gives f64?, uint64 with a signed int f64?. "
 	if p.safe {
-		doc += "Mode SAFE allows only the joins whose result has the dtype of one input that the other (weak, or of a dtype whose values all fit) can take: uint8 + int8 = int16 and int32 + float32 are refused."
+		doc += "Mode SAFE allows only the joins whose result has the dtype of one input that the other (weak, or of a dtype whose values all fit) can take: uint8 + int8 = int16 and int32 + float32 are refused"
 	} else {
-		doc += "Mode ALL allows every join; mode SAFE (:policy tf-numpy-safe) refuses those whose result is neither input's dtype, or that an input's values do not all fit."
+		doc += "Mode ALL allows every join; mode SAFE (:policy tf-numpy-safe) refuses those whose result is neither input's dtype, or that an input's values do not all fit"
 	}
 	return nodes, edges, doc
 }
