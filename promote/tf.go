@@ -340,8 +340,8 @@ func (p tfPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		// scalar of the wider kind.
 		k := max(numpyKindOf(a.d), numpyKindOf(b.d))
 		d, _ := tfInferred(tfKindValue(k))
-		if a.d == b.d || (numpyKindOf(a.d) == numpyKindOf(b.d) && k == IntScalar) {
-			d = numpyWider(a.d, b.d)
+		if k == IntScalar && (a.d.Bits() == 64 || b.d.Bits() == 64) {
+			d = dtypes.I64
 		}
 		r = Result{Type: dtypes.Weak(d), Compute: d, Rule: fmt.Sprintf("both operands are Python scalars: Python arithmetic gives a Python %s", k)}
 	case a.scalar || b.scalar:

@@ -311,3 +311,43 @@ func TestTFPolicyChecks(t *testing.T) {
 		t.Errorf("keras: Check(tf32) = %v, want an error naming keras", err)
 	}
 }
+
+// TestTFKerasSymmetry checks that tf-numpy, tf-numpy-safe and keras give
+// the same answer with the operands swapped (flexible_dtypes.py's table is
+// symmetric by construction, _initialize; Keras' result_type joins a set),
+// that an error blaming one operand blames the other after the swap, and
+// that tf's kernels refuse mixed dtypes in both orders.
+func TestTFKerasSymmetry(t *testing.T) {
+	for _, name := range []string{"tf", "tf-numpy", "tf-numpy-safe", "keras"} {
+		p := refsMust(t, name)
+		ops := mineOperands(p)
+		cases, bad := 0, 0
+		for op := Add; op <= Clip; op++ {
+			if op == MatMul {
+				continue
+			}
+			for i, x := range ops {
+				for _, y := range ops[i:] {
+					r1, e1 := p.Binary(op, x, y)
+					r2, e2 := p.Binary(op, y, x)
+					cases++
+					same := (e1 == nil) == (e2 == nil)
+					if same && e1 == nil {
+						same = r1.Type == r2.Type && r1.Compute == r2.Compute && r1.ZeroDivError == r2.ZeroDivError
+					}
+					if same && e1 != nil && name != "tf" {
+						b1, b2 := refsBlame(e1), refsBlame(e2)
+						same = b1 == -1 && b2 == -1 || b1 >= 0 && b2 == 1-b1 || b1 >= 0 && b2 >= 0 && mineBothAtFault(p, op, x, y)
+					}
+					if !same && bad < 10 {
+						t.Errorf("%s: %s %s %s = %v, %v; swapped: %v, %v", name, mineOperandString(x), op, mineOperandString(y), r1.Type, e1, r2.Type, e2)
+					}
+					if !same {
+						bad++
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d swapped pairs checked, %d asymmetric", name, cases, bad)
+	}
+}
