@@ -125,13 +125,6 @@ func (p tfNumPyPolicy) Title() string {
 	return `TensorFlow NumPy behaviour, dtype_conversion_mode="all"`
 }
 
-func (p tfNumPyPolicy) mode() string {
-	if p.safe {
-		return "SAFE"
-	}
-	return "ALL"
-}
-
 func (tfNumPyPolicy) DTypes() []dtypes.DType { return tfDTypes }
 
 func (tfNumPyPolicy) Host() Host { return Python }
