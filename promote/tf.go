@@ -43,7 +43,9 @@ import (
 // division by zero is an error ("Integer division by zero"). Integer
 // arithmetic wraps. Reductions keep the dtype (reduce_sum of int8 wraps in
 // int8; reduce_mean of ints is an integer mean), argmax gives int64.
-// Functions such as exp take only float and complex tensors.
+// Functions such as exp take only float and complex tensors. &, | and ^
+// are logical on bool tensors and bitwise on ints (math_ops.and_, or_,
+// xor_); Tensor has no << or >>.
 
 func init() {
 	register("tf", func() Policy { return tfPolicy{} })
@@ -266,6 +268,9 @@ func tfOpName(op BinaryOp, d dtypes.DType) string {
 		}
 		return "BitwiseOr"
 	case BitXor:
+		if d == dtypes.Bool {
+			return "LogicalXor"
+		}
 		return "BitwiseXor"
 	case Shl:
 		return "LeftShift"
@@ -425,14 +430,16 @@ func tfApply(p string, op BinaryOp, r Result) (Result, error) {
 		r.Type = dtypes.Type{DType: dtypes.Bool, Weak: r.Type.Weak}
 		r.Rule += "; the comparison gives bool"
 	case Bitwise:
-		if d.IsInexact() || (d == dtypes.Bool && op != BitAnd && op != BitOr) {
-			if d == dtypes.Bool && op == BitXor {
-				return Result{}, Errorf(p, -1, "^ on bool tensors is BitwiseXor, which has no bool kernel; use tf.math.logical_xor")
-			}
+		// math_ops.and_, or_, xor_: logical on bool tensors, bitwise on
+		// ints. math_ops overrides no shift operator on Tensor.
+		if op == Shl || op == Shr {
+			return Result{}, Errorf(p, -1, "unsupported operand type(s) for %s: TensorFlow's Tensor has no %s operator (TypeError; call tf.bitwise.%s_shift)", op, op, map[BinaryOp]string{Shl: "left", Shr: "right"}[op])
+		}
+		if d.IsInexact() {
 			return refuse()
 		}
 		if d == dtypes.Bool {
-			r.Rule += "; & and | on bool tensors are logical_and and logical_or"
+			r.Rule += "; &, | and ^ on bool tensors are logical_and, logical_or and logical_xor"
 		}
 	case Logical:
 		if d != dtypes.Bool {

@@ -130,6 +130,10 @@ func TestTFBinary(t *testing.T) {
 		{mineArr(b), BitAnd, mineArr(b), "bool", b},
 		{mineArr(f32), Lt, mineArr(f32), "bool", f32},
 		{mineArr(f32), BitOr, mineArr(f32), "error@-1: BitwiseOr", 0},
+		// math_ops.xor_ is logical_xor on bool tensors; no shift operator
+		// is overridden on Tensor.
+		{mineArr(b), BitXor, mineArr(b), "bool", b},
+		{mineArr(i32), Shl, mineArr(i32), "error@-1: has no << operator", 0},
 	})
 	r, _ := p.Binary(FloorDiv, mineArr(i32), mineArr(i32))
 	if !r.ZeroDivError || r.CDiv {
