@@ -38,9 +38,9 @@ import (
 // which dropped JAX's 64-bit mode from Keras' tests); the earlier versions
 // did not force 32 bits.
 //
-// The operations follow the JAX backend: / is result_type(x, y, float)
-// (int8 / int8 is float32), exp and the other float functions are
-// result_type(x, float), // and % are jnp's (bool operands become int32),
+// The operations follow the JAX backend (keras/src/backend/jax/numpy.py):
+// / is result_type(x, y, float) (int8 / int8 is float32), exp, the other
+// float functions, floor and ceil are result_type(x, float), // and % are jnp's (bool operands become int32),
 // sum and prod give int32 for bool, int8 and int16 and uint32 for uint8
 // and uint16, mean is result_type(x, float32) for ints (accumulated in
 // float32 for float16 and bfloat16), argmax gives int32. As the backend is
@@ -407,6 +407,11 @@ func (p kerasPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	case Rounding:
 		if d.IsComplex() && op != Round && op != RoundEven {
 			return Result{}, Errorf(kerasName, 0, "%s is not defined for complex (%s)", op, d.FullName())
+		}
+		if (op == Floor || op == Ceil) && !d.IsInexact() {
+			// keras/src/backend/jax/numpy.py ceil, floor: the operand is
+			// cast to result_type(x.dtype, float) first.
+			return toFloat()
 		}
 		return same("rounding keeps the dtype")
 	case Predicate:

@@ -252,6 +252,10 @@ func TestKerasUnary(t *testing.T) {
 		{Mean, mineArr(i32), "f32", f32},
 		{Mean, mineArr(f16), "f16", f32},
 		{ArgMax, mineArr(f32), "i32", f32},
+		// keras/src/backend/jax/numpy.py ceil (and floor) cast ints to
+		// result_type(x.dtype, float) first.
+		{Ceil, mineArr(i8), "f32", f32},
+		{Floor, mineArr(f16), "f16", f16},
 	})
 }
 
