@@ -216,6 +216,9 @@ func TestKerasBinary(t *testing.T) {
 		{mineArr(u32), Add, mineArr(u32), "u32", u32},
 		{mineArr(i8), Add, mineLit(p, 1.5), "f32", f32},
 		{mineArr(f16), Add, mineLit(p, 1.5), "f16", f16},
+		// result_type's docstring says result_type(complex64, int) is
+		// "float64"; its code (i* is below c64 in _type_promotion_lattice)
+		// gives complex64, and the policy follows the code.
 		{mineArr(c64), Add, mineLit(p, 1), "c64", c64},
 		{mineArr(i8), Add, mineLit(p, 1i), "c64", c64},
 		{mineArr(b), Add, mineLit(p, 1), "i32", i32},
@@ -243,7 +246,8 @@ func TestKerasUnary(t *testing.T) {
 		{Sqrt, mineArr(b), "f32", f32},
 		{Exp, mineArr(f16), "f16", f16},
 		{Exp, mineArr(c64), "c64", c64},
-		// sum follows jnp.sum with x64 off.
+		// sum follows jnp.sum with x64 off (keras/src/ops/numpy.py
+		// Sum.compute_output_spec: "follow jax's rule").
 		{Sum, mineArr(b), "i32", i32},
 		{Sum, mineArr(i16), "i32", i32},
 		{Sum, mineArr(u16), "u32", u32},
