@@ -308,7 +308,35 @@ func (p kerasPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	args := []kerasArg{a, b}
+	return p.apply(op, []kerasArg{a, b})
+}
+
+// Nary is result_type of all the operands at once: Keras joins them as a
+// set, and forces 32 bits only at the end (uint64, uint64, int8 is
+// float32, where a fold would give int32).
+func (p kerasPolicy) Nary(op BinaryOp, xs []Operand) (Result, error) {
+	var args []kerasArg
+	for i, x := range xs {
+		a, err := p.arg(i, x)
+		if err != nil {
+			return Result{}, err
+		}
+		args = append(args, a)
+	}
+	if len(args) == 1 {
+		t := dtypes.Type{DType: args[0].d, Weak: args[0].weak}
+		return Result{Type: t, Compute: t.DType, Rule: "a single operand keeps its type"}, nil
+	}
+	return p.apply(op, args)
+}
+
+// apply is op on operands args: their result_type (with float for /),
+// then the operation's own rules.
+func (p kerasPolicy) apply(op BinaryOp, args []kerasArg) (Result, error) {
+	lits := true
+	for _, a := range args {
+		lits = lits && a.lit
+	}
 	if op == TrueDiv {
 		args = append(args, kerasArg{idx: -1, d: dtypes.F32, weak: true})
 	}
@@ -318,7 +346,7 @@ func (p kerasPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	}
 	// Python scalars with Python scalars stay Python scalars; Keras'
 	// tensors carry no weak type.
-	weak := a.lit && b.lit && d != dtypes.Bool
+	weak := lits && d != dtypes.Bool
 	r := Result{Type: dtypes.Type{DType: d, Weak: weak}, Compute: d, Rule: rule, IntVia: dtypes.Invalid}
 	numeric := func(what string) {
 		if d == dtypes.Bool {

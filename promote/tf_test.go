@@ -363,3 +363,22 @@ func TestTFKerasSymmetry(t *testing.T) {
 		t.Logf("%s: %d swapped pairs checked, %d asymmetric", name, cases, bad)
 	}
 }
+
+// TestKerasNary checks that keras promotes n operands at once, as
+// result_type does (_lattice_result_type joins the set of inputs and
+// applies BIT64_TO_BIT32_DTYPE once, at the end).
+func TestKerasNary(t *testing.T) {
+	p := refsMust(t, "keras")
+	u64, i8 := mineArr(dtypes.U64), mineArr(dtypes.I8)
+	r, err := Nary(p, Where, u64, u64, i8)
+	if err != nil || r.Type != dtypes.Strong(dtypes.F32) {
+		t.Errorf("keras: promote(u64, u64, i8) = %v, %v; want f32 (a left fold would give i32)", r.Type, err)
+	}
+	r, err = Nary(p, Where, mineLit(p, 1), mineLit(p, 2.5))
+	if err != nil || r.Type != dtypes.Weak(dtypes.F32) {
+		t.Errorf("keras: promote(1, 2.5) = %v, %v; want f32? (Python scalars)", r.Type, err)
+	}
+	if _, err := Nary(p, Where, i8, mineArr(dtypes.F8E5M2), u64); refsBlame(err) != 1 {
+		t.Errorf("keras: promote(i8, f8e5m2, u64) = %v; want an error blaming operand 1", err)
+	}
+}
