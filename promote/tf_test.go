@@ -194,7 +194,7 @@ func TestTFNumPyBinary(t *testing.T) {
 	})
 	mineBinary(t, safe, []mineBin{
 		{mineArr(u8), Add, mineLit(safe, 1.5), "error@-1: In promotion mode PromoMode.SAFE", 0},
-		{mineArr(u8), Add, mineArr(i8), "error@-1: (uint8, weak=False) and (int8, weak=False)", 0},
+		{mineArr(u8), Add, mineArr(i8), "error@-1: (<dtype: 'uint8'>, weak=False) and (<dtype: 'int8'>, weak=False)", 0},
 		{mineArr(u8), Add, mineLit(safe, 1), "u8", u8},
 		{mineArr(f32), Add, mineLit(safe, 1.5), "f32", f32},
 	})

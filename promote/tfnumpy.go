@@ -227,11 +227,11 @@ func tfnSafe(a, b tfArg, r dtypes.Type) bool {
 func (p tfNumPyPolicy) promote(a, b tfArg, na, nb latticeNode) (dtypes.Type, string, error) {
 	n, ok := tfnLattice.join(na, nb)
 	if !ok {
-		return dtypes.Type{}, "", Errorf(p.Name(), -1, "Implicit Conversion between %s and %s is not allowed (KeyError)", a.d.FullName(), b.d.FullName())
+		return dtypes.Type{}, "", Errorf(p.Name(), -1, "Implicit Conversion between <dtype: '%s'> and <dtype: '%s'> is not allowed. Please convert the input manually if you need to. (KeyError)", a.d.FullName(), b.d.FullName())
 	}
 	t := tfnType(n)
 	if p.safe && !tfnSafe(a, b, t) {
-		return dtypes.Type{}, "", Errorf(p.Name(), -1, "In promotion mode PromoMode.SAFE, implicit dtype promotion between (%s, weak=%s) and (%s, weak=%s) is disallowed (TypeError; it would give %s: cast explicitly, or use :policy tf-numpy, mode ALL)",
+		return dtypes.Type{}, "", Errorf(p.Name(), -1, "In promotion mode PromoMode.SAFE, implicit dtype promotion between (<dtype: '%s'>, weak=%s) and (<dtype: '%s'>, weak=%s) is disallowed. (TypeError; mode ALL would give %s: cast explicitly, or use :policy tf-numpy)",
 			a.d.FullName(), pyBool(a.weak), b.d.FullName(), pyBool(b.weak), t)
 	}
 	return t, fmt.Sprintf("flexible_dtypes' table: (%s, weak=%s) with (%s, weak=%s) is (%s, weak=%s), allowed in mode %s",

@@ -78,7 +78,7 @@ def tfn_full(a, b):
 def tfn_cell(res, mode, a, b, safe):
     if safe and mode == "A":
         def show(n):
-            return "(%s, weak=%s)" % (n.rstrip("?"), n.endswith("?"))
+            return "(<dtype: '%s'>, weak=%s)" % (n.rstrip("?"), n.endswith("?"))
         return ("error: TypeError: In promotion mode PromoMode.SAFE, implicit dtype "
                 "promotion between %s and %s is disallowed." % (show(a), show(b)))
     return {"dtype": res.rstrip("?"), "weak": res.endswith("?")}
