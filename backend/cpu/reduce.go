@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -45,7 +44,7 @@ func (r *runner) computeBuf(v *view) (any, error) {
 	if n == 0 {
 		return buf, nil
 	}
-	shape, st := coalesce(v.shape, [][]int{v.strides})
+	shape, st := backend.Coalesce(v.shape, [][]int{v.strides})
 	s := st[0]
 	err = r.parallel(n, grainSize, func(_, lo, hi int) error {
 		idx, pos := make([]int, len(shape)), make([]int, 1)
@@ -110,15 +109,12 @@ type redPlan struct {
 	m, l     int   // outputs, reduced elements per output
 }
 
-func planReduce(shape, axes []int, keep bool) (*redPlan, error) {
-	bp, err := backend.PlanReduce(shape, axes, keep)
-	if err != nil {
-		return nil, err
-	}
+// newRedPlan returns the walk bp plans, with the chunk offsets listed.
+func newRedPlan(bp *backend.ReducePlan) *redPlan {
 	p := &redPlan{outShape: bp.OutShape, keptSize: bp.KeptSize, keptStr: bp.KeptStr,
 		chunk: bp.Chunk, inner: bp.Inner, m: bp.M, l: bp.L}
 	if p.m == 0 || p.l == 0 {
-		return p, nil
+		return p
 	}
 	// Offsets of the chunks, in memory order.
 	p.offs = []int{0}
@@ -131,7 +127,7 @@ func planReduce(shape, axes []int, keep bool) (*redPlan, error) {
 		}
 		p.offs = next
 	}
-	return p, nil
+	return p
 }
 
 // base returns the input offset of output element o (kept multi-index in
@@ -421,53 +417,15 @@ func addAny[T number | bool](a, b T) T {
 	}
 }
 
-// reduce evaluates sum, prod, mean, max, min, argmax, argmin, any, all.
-func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
-	argNode := n.Args[0]
+// Reduce evaluates sum, prod, mean, max, min, argmax, argmin, any, all
+// of argNode (see backend.Exec).
+func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size int) (*view, error) {
 	at := argNode.DType
-	switch n.Op {
-	case backend.OpAny, backend.OpAll:
-		if at != dtypes.Bool {
-			argNode = &backend.Node{Op: backend.OpCast, DType: dtypes.Bool, Shape: argNode.Shape, Args: []*backend.Node{argNode}}
-			at = dtypes.Bool
-		}
-	case backend.OpSum, backend.OpProd, backend.OpMean:
-		// Sums of bools, and means of integers with an inexact result,
-		// accumulate in the result dtype.
-		// (A bool sum or product into bool is a logical or / and.)
-		if at == dtypes.Bool && n.DType != dtypes.Bool || n.Op == backend.OpMean && at.IsInt() && n.DType.IsInexact() {
-			argNode = &backend.Node{Op: backend.OpCast, DType: n.DType, Shape: argNode.Shape, Args: []*backend.Node{argNode}}
-			at = n.DType
-		}
-	}
-	argSize, err := shapeSize(argNode.Shape)
-	if err != nil {
-		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
-	}
-	p, err := planReduce(argNode.Shape, n.Axes, n.KeepDims)
-	if err != nil {
-		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
-	}
-	if !slices.Equal(p.outShape, n.Shape) {
-		return nil, fmt.Errorf("cpu: %v of shape %v over axes %v gives %v, plan says %v", n.Op, argNode.Shape, n.Axes, p.outShape, n.Shape)
-	}
-	if p.l == 0 && p.m > 0 {
-		switch n.Op {
-		case backend.OpReduceMax:
-			return nil, fmt.Errorf("zero-size array to reduction operation maximum which has no identity")
-		case backend.OpReduceMin:
-			return nil, fmt.Errorf("zero-size array to reduction operation minimum which has no identity")
-		case backend.OpArgMax:
-			return nil, fmt.Errorf("attempt to get argmax of an empty sequence")
-		case backend.OpArgMin:
-			return nil, fmt.Errorf("attempt to get argmin of an empty sequence")
-		}
-	}
+	argSize := bp.M * bp.L
+	p := newRedPlan(bp)
 	isArg := n.Op == backend.OpArgMax || n.Op == backend.OpArgMin
-	if isArg && !n.DType.IsInt() {
-		return nil, fmt.Errorf("cpu: %v gives an integer dtype, not %v", n.Op, n.DType)
-	}
-	if err := r.reserve(p.m, 16); err != nil {
+	err := r.reserve(p.m, 16)
+	if err != nil {
 		return nil, err
 	}
 	// The input: a fused elementwise tree read a block at a time, or a
@@ -477,8 +435,7 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 		root fnode
 		f    *fusion
 	)
-	_, memo := r.memo[argNode]
-	if !isArg && argNode.Op.IsElementwise() && r.refs[argNode] <= 1 && !memo && argSize > 0 {
+	if !isArg && r.x.Fusible(argNode, argNode) && argSize > 0 {
 		initTables()
 		f = &fusion{r: r, root: argNode, shape: argNode.Shape, size: argSize}
 		if root, err = f.build(argNode); err != nil {

@@ -116,7 +116,7 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (*backend.Tensor, er
 	}
 	var res *backend.Tensor
 	err := b.call(func() error {
-		r := &runner{b: b, ctx: ctx, refs: map[*backend.Node]int{}, memo: map[*backend.Node]*dview{}}
+		r := &runner{b: b, ctx: ctx}
 		var err error
 		res, err = r.run(n)
 		return err
@@ -130,7 +130,7 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 	if t == nil {
 		return nil, fmt.Errorf("cuda: fetch of a nil tensor")
 	}
-	n, err := shapeSize(t.Shape)
+	n, err := backend.ShapeSize(t.Shape)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %v", err)
 	}
@@ -146,7 +146,7 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 		if err != nil {
 			return err
 		}
-		if a.h.buf.bytes != n*elemSize(t.DType) {
+		if a.h.buf.bytes != n*backend.ElemSize(t.DType) {
 			return fmt.Errorf("cuda: tensor of %d %v elements holds %d bytes", n, t.DType, a.h.buf.bytes)
 		}
 		data := newStorage(t.DType, n)
@@ -156,7 +156,7 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 				return err
 			}
 		}
-		res = &backend.Tensor{DType: t.DType, Shape: cloneInts(t.Shape), Data: data}
+		res = &backend.Tensor{DType: t.DType, Shape: append([]int{}, t.Shape...), Data: data}
 		return nil
 	})
 	return res, err
@@ -181,7 +181,7 @@ func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
 		}
 		return t, nil
 	}
-	n, err := shapeSize(t.Shape)
+	n, err := backend.ShapeSize(t.Shape)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %v", err)
 	}
@@ -195,7 +195,7 @@ func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
 		if err != nil {
 			return err
 		}
-		res = &backend.Tensor{DType: t.DType, Shape: cloneInts(t.Shape), Data: b.newArray(buf)}
+		res = &backend.Tensor{DType: t.DType, Shape: append([]int{}, t.Shape...), Data: b.newArray(buf)}
 		b.unref(buf)
 		return nil
 	})
