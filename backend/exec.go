@@ -40,7 +40,7 @@ type Kernels[V any] interface {
 	// of d in the given shape, which the caller writes in full.
 	Alloc(d dtypes.DType, shape []int, size int) (V, error)
 	// CopyInto copies the elements of src into dst, of the same dtype and
-	// shape, bit for bit.
+	// shape (not empty), bit for bit.
 	CopyInto(dst, src V) error
 }
 
@@ -198,11 +198,19 @@ func (x *Exec[V]) Materialize(v V) (V, error) {
 	if err != nil {
 		return out, err
 	}
-	if err := x.kernels.CopyInto(out, v); err != nil {
+	if err := x.copyInto(out, v); err != nil {
 		var zero V
 		return zero, err
 	}
 	return out, nil
+}
+
+// copyInto copies src into dst unless they are empty.
+func (x *Exec[V]) copyInto(dst, src V) error {
+	if Size(src.Layout().Shape) == 0 {
+		return nil
+	}
+	return x.kernels.CopyInto(dst, src)
 }
 
 // arg evaluates the single argument of n and checks that its dtype is
@@ -290,7 +298,7 @@ func (x *Exec[V]) concat(n *Node, size int) (V, error) {
 	for i, a := range args {
 		// The destination window of a: out sliced along ax.
 		dst := out.WithLayout(Layout{Shape: shapes[i], Strides: ol.Strides, Off: ol.Off + start*ol.Strides[ax]})
-		if err := x.kernels.CopyInto(dst, a); err != nil {
+		if err := x.copyInto(dst, a); err != nil {
 			return zero, err
 		}
 		start += shapes[i][ax]
@@ -395,4 +403,26 @@ func (x *Exec[V]) reduce(n *Node, size int) (V, error) {
 		return zero, x.errorf("%v gives an integer dtype, not %v", n.Op, n.DType)
 	}
 	return x.kernels.Reduce(n, arg, p, size)
+}
+
+// FuseArgs returns the operands of the elementwise node n in a fused
+// tree: build compiles each argument that fusible says can join the tree
+// (after checking its shape), and leaf reads each other one, evaluated
+// outside the tree.
+func FuseArgs[E any](n *Node, fusible func(*Node) bool, build, leaf func(*Node) (E, error)) ([]E, error) {
+	args := make([]E, len(n.Args))
+	for i, a := range n.Args {
+		var err error
+		if fusible(a) {
+			if _, err = ShapeSize(a.Shape); err == nil {
+				args[i], err = build(a)
+			}
+		} else {
+			args[i], err = leaf(a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return args, nil
 }

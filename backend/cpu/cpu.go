@@ -139,6 +139,16 @@ func (r *runner) allocFull(d dtypes.DType, n int) (any, error) {
 	return newStorageFull(d, n), nil
 }
 
+// Alloc returns a contiguous view of new storage for size elements of d,
+// which the caller writes in full.
+func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*view, error) {
+	data, err := r.allocFull(d, size)
+	if err != nil {
+		return nil, err
+	}
+	return contigView(d, data, shape), nil
+}
+
 // allocBufFull is allocBuf for a buffer the caller writes in full.
 func (r *runner) allocBufFull(ct ctype, n int) (any, error) {
 	if err := r.reserve(n, ct.Size()); err != nil {

@@ -213,23 +213,29 @@ type fusion struct {
 	heavy  bool // some node has a prefetching kernel (op.kpf)
 }
 
-// Elementwise evaluates the fused tree rooted at n into a new tensor.
-func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
+// fuse compiles the elementwise tree rooted at n (of size elements) and
+// coalesces its axes.
+func (r *runner) fuse(n *backend.Node, size int) (*fusion, fnode, error) {
 	initTables()
 	f := &fusion{r: r, root: n, shape: n.Shape, size: size}
 	root, err := f.build(n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	data, err := r.allocFull(n.DType, size)
+	f.coalesce()
+	return f, root, nil
+}
+
+// Elementwise evaluates the fused tree rooted at n into a new tensor.
+func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
+	f, root, err := r.fuse(n, size)
 	if err != nil {
 		return nil, err
 	}
-	out := contigView(n.DType, data, n.Shape)
-	if size == 0 {
-		return out, nil
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
-	f.coalesce()
 	nw := r.workersFor(size, grainSize)
 	workers := make([]*worker, nw)
 	for i := range workers {
@@ -272,7 +278,7 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 			}
 			if direct {
 				// Compute straight into the result.
-				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(data, off, off+cnt), rootK); err != nil {
+				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(out.data, off, off+cnt), rootK); err != nil {
 					return err
 				}
 				continue
@@ -281,7 +287,7 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 			if err != nil {
 				return err
 			}
-			storeSeg(n.DType, data, off, b)
+			storeSeg(n.DType, out.data, off, b)
 		}
 		return nil
 	})
@@ -301,25 +307,14 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	if err := backend.CheckArgs(n); err != nil {
 		return nil, fmt.Errorf("cpu: %v", err)
 	}
-	args := make([]fnode, len(n.Args))
-	for i, a := range n.Args {
-		var err error
-		if f.fusable(a) {
-			if _, err = backend.ShapeSize(a.Shape); err == nil {
-				args[i], err = f.build(a)
-			}
-		} else {
-			args[i], err = f.leafOf(a)
-		}
-		if err != nil {
-			return nil, err
-		}
+	args, err := backend.FuseArgs(n, f.fusable, f.build, f.leafOf)
+	if err != nil {
+		return nil, err
 	}
 	argDT := func(i int) dtypes.DType { return n.Args[i].DType }
 	var (
 		k       kfn
 		natural dtypes.DType
-		err     error
 	)
 	switch n.Op {
 	case backend.OpCast:

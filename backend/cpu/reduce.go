@@ -436,12 +436,9 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 		f    *fusion
 	)
 	if !isArg && r.x.Fusible(argNode, argNode) && argSize > 0 {
-		initTables()
-		f = &fusion{r: r, root: argNode, shape: argNode.Shape, size: argSize}
-		if root, err = f.build(argNode); err != nil {
+		if f, root, err = r.fuse(argNode, argSize); err != nil {
 			return nil, err
 		}
-		f.coalesce()
 	} else {
 		a, err := r.eval(argNode)
 		if err != nil {

@@ -31,14 +31,7 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	outer, inner := 1, 1
-	for _, d := range a.shape[:ax] {
-		outer *= d
-	}
-	for _, d := range a.shape[ax+1:] {
-		inner *= d
-	}
-	m := a.shape[ax]
+	outer, m, inner := backend.Size(a.shape[:ax]), a.shape[ax], backend.Size(a.shape[ax+1:])
 	log := n.Op == backend.OpLogSoftmax
 	exact := n.DType == dtypes.F64
 	var (

@@ -52,23 +52,10 @@ func (v *view) WithLayout(l backend.Layout) *view {
 	return &view{dtype: v.dtype, data: v.data, shape: l.Shape, strides: l.Strides, off: l.Off}
 }
 
-// Alloc returns a contiguous view of new storage for size elements of d,
-// which the caller writes in full.
-func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*view, error) {
-	data, err := r.allocFull(d, size)
-	if err != nil {
-		return nil, err
-	}
-	return contigView(d, data, shape), nil
-}
-
 // CopyInto copies the elements of src into dst (same dtype and shape, any
 // strides), without conversion, in parallel.
 func (r *runner) CopyInto(dst, src *view) error {
 	n := src.size()
-	if n == 0 {
-		return nil
-	}
 	shape, st := backend.Coalesce(src.shape, [][]int{dst.strides, src.strides})
 	ds, ss := st[0], st[1]
 	return r.parallel(n, grainSize, func(_, lo, hi int) error {

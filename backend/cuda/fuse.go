@@ -44,20 +44,16 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, err := r.alloc(n.DType, size)
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(n.DType, buf, n.Shape)
-	if size == 0 {
-		return out, nil
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
 	shape, wide := f.layout(size)
 	s := newSource(wide)
 	if _, err := s.exprFunc("ev", e, shape); err != nil {
 		return nil, err
 	}
-	elementwiseKernel(s, n.DType, buf.ptr, size)
+	elementwiseKernel(s, n.DType, out.buf.ptr, size)
 	return out, r.launch(s, "ew", size, ewUnroll)
 }
 
@@ -110,19 +106,11 @@ func (f *fusion) build(n *backend.Node) (*expr, error) {
 	if !n.DType.IsValid() {
 		return nil, fmt.Errorf("cuda: %v: invalid dtype %v", n.Op, n.DType)
 	}
-	args := make([]*expr, len(n.Args))
-	for i, a := range n.Args {
-		var err error
-		if f.fusable(a) && !f.full() {
-			if _, err = backend.ShapeSize(a.Shape); err == nil {
-				args[i], err = f.build(a)
-			}
-		} else {
-			args[i], err = f.leafOf(a)
-		}
-		if err != nil {
-			return nil, err
-		}
+	// A tree takes operands until it is full (see full).
+	fusible := func(a *backend.Node) bool { return f.fusable(a) && !f.full() }
+	args, err := backend.FuseArgs(n, fusible, f.build, f.leafOf)
+	if err != nil {
+		return nil, err
 	}
 	argDT := func(i int) dtypes.DType { return n.Args[i].DType }
 	var e *expr

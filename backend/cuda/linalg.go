@@ -21,18 +21,14 @@ func (r *runner) MatMul(n *backend.Node, av, bv *dview, p *backend.MatMulPlan, s
 	a, b := p.Operand(av.Layout(), true), p.Operand(bv.Layout(), false)
 	batch, sa, sb := p.Batch, a.Batch, b.Batch
 	nb := len(batch)
-	buf, err := r.alloc(n.DType, size)
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(n.DType, buf, n.Shape)
-	if size == 0 {
-		return out, nil
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
 	elems := max(av.buf.bytes/backend.ElemSize(dt), bv.buf.bytes/backend.ElemSize(dt))
 	s := newSource(wideFor(size, elems, nb+2))
 	tw, rw, cw, kw := s.word(uint64(size)), s.word(uint64(rows)), s.word(uint64(cols)), s.word(uint64(k))
-	ow, aw, bw := s.word(uint64(buf.ptr)), s.word(uint64(av.ptr())), s.word(uint64(bv.ptr()))
+	ow, aw, bw := s.word(uint64(out.buf.ptr)), s.word(uint64(av.ptr())), s.word(uint64(bv.ptr()))
 	st := storageC(dt)
 	body := &s.body
 	s.names = append(s.names, "mm")
@@ -87,29 +83,18 @@ func (r *runner) Softmax(n *backend.Node, size int) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, err := r.alloc(n.DType, size)
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(n.DType, buf, n.Shape)
-	if size == 0 {
-		return out, nil
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
 	ax := n.Axes[0]
-	outer, inner := 1, 1
-	for _, d := range n.Shape[:ax] {
-		outer *= d
-	}
-	for _, d := range n.Shape[ax+1:] {
-		inner *= d
-	}
-	m := n.Shape[ax]
+	outer, m, inner := backend.Size(n.Shape[:ax]), n.Shape[ax], backend.Size(n.Shape[ax+1:])
 	shape, wide := f.layout(size)
 	s := newSource(wide)
 	if _, err := s.exprFunc("ev", e, shape); err != nil {
 		return nil, err
 	}
-	rw, iw, mw, ow := s.word(uint64(outer*inner)), s.word(uint64(inner)), s.word(uint64(m)), s.word(uint64(buf.ptr))
+	rw, iw, mw, ow := s.word(uint64(outer*inner)), s.word(uint64(inner)), s.word(uint64(m)), s.word(uint64(out.buf.ptr))
 	st := storageC(n.DType)
 	y := "y"
 	if n.DType != dtypes.F64 {

@@ -215,11 +215,10 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 	if e.dt != at {
 		return nil, fmt.Errorf("cuda: internal error: reduction input is %v, want %v", e.dt, at)
 	}
-	buf, err := r.alloc(n.DType, size)
+	out, err := r.Alloc(n.DType, n.Shape, size)
 	if err != nil {
 		return nil, err
 	}
-	out := contigView(n.DType, buf, n.Shape)
 	if p.m == 0 {
 		return out, nil
 	}
@@ -234,7 +233,7 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 			return nil, err
 		}
 	}
-	return out, g.run(r, buf.ptr)
+	return out, g.run(r, out.buf.ptr)
 }
 
 // wrapInt returns v converted to the integer dtype d (wrapping).
@@ -321,19 +320,7 @@ func (g *redGen) run(r *runner, out uintptr) error {
 }
 
 // accSize returns the size of one accumulator in bytes.
-func (g *redGen) accSize() int {
-	switch computeOf(g.at) {
-	case ctBool, ctI8, ctU8:
-		return 1
-	case ctI16, ctU16:
-		return 2
-	case ctI32, ctU32, ctF32:
-		return 4
-	case ctC128:
-		return 16
-	}
-	return 8
-}
+func (g *redGen) accSize() int { return backend.ComputeOf(g.at).Size() }
 
 // emitWalk emits kbase (the input offset of output o) and roff (the
 // offset of chunk j).

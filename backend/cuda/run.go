@@ -110,6 +110,15 @@ func refuseComplex32(n *backend.Node) error {
 	return nil
 }
 
+// Alloc returns a contiguous view of a new buffer for size elements of d.
+func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*dview, error) {
+	buf, err := r.alloc(d, size)
+	if err != nil {
+		return nil, err
+	}
+	return contigView(d, buf, shape), nil
+}
+
 // alloc returns a new buffer for n elements of d, owned by the run.
 func (r *runner) alloc(d dtypes.DType, n int) (*buffer, error) {
 	if n > math.MaxInt/16 {
@@ -225,23 +234,11 @@ func wideFor(n, elems, rank int) bool {
 	return n >= lim || elems*max(rank, 1)+elems >= lim
 }
 
-// Alloc returns a contiguous view of a new buffer for size elements of d.
-func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*dview, error) {
-	buf, err := r.alloc(d, size)
-	if err != nil {
-		return nil, err
-	}
-	return contigView(d, buf, shape), nil
-}
-
 // CopyInto copies the elements of src into dst (same dtype and shape, any
 // strides) bit for bit: with one device copy when both are contiguous, a
 // strided copy kernel otherwise.
 func (r *runner) CopyInto(dst, src *dview) error {
 	n := src.size()
-	if n == 0 {
-		return nil
-	}
 	es := backend.ElemSize(src.dtype)
 	shape, st := backend.Coalesce(src.shape, [][]int{dst.strides, src.strides})
 	if len(shape) == 1 && st[0][0] == 1 && st[1][0] == 1 {
@@ -292,11 +289,7 @@ func (r *runner) fallback(n *backend.Node) (*dview, error) {
 	cn := *n
 	cn.Args = make([]*backend.Node, len(n.Args))
 	for i, a := range n.Args {
-		v, err := r.eval(a)
-		if err != nil {
-			return nil, err
-		}
-		t, err := r.fetch(v)
+		t, err := r.fetch(a)
 		if err != nil {
 			return nil, err
 		}
@@ -322,13 +315,14 @@ func (r *runner) fallback(n *backend.Node) (*dview, error) {
 	return contigView(t.DType, buf, t.Shape), nil
 }
 
-// fetch copies v to a CPU tensor.
-func (r *runner) fetch(v *dview) (*backend.Tensor, error) {
-	if !v.Layout().Contiguous() {
-		var err error
-		if v, err = r.x.Materialize(v); err != nil {
-			return nil, err
-		}
+// fetch evaluates n and copies its value to a CPU tensor.
+func (r *runner) fetch(n *backend.Node) (*backend.Tensor, error) {
+	v, err := r.eval(n)
+	if err == nil && !v.Layout().Contiguous() {
+		v, err = r.x.Materialize(v)
+	}
+	if err != nil {
+		return nil, err
 	}
 	size := v.size()
 	data := newStorage(v.dtype, size)
