@@ -215,6 +215,11 @@ func (s *source[T]) get(win *window[T], lo, hi int) []T {
 }
 
 // redOps are the typed steps of one reduction.
+//
+// The fold and vec of a reduction are derived from one combine function
+// c(acc, x), the step of the reduction: fold is foldWith(acc, x, c), vec
+// vecWith(acc, x, c). c must be a named function (not a variable), so
+// that the compiler inlines foldWith and then c into the loop.
 type redOps[T number | bool] struct {
 	first bool             // start from the first element rather than init
 	init  T                // the identity
@@ -226,6 +231,68 @@ type redOps[T number | bool] struct {
 	split    func(n int) int // where a longer run splits
 	round1   func(T) T       // round an accumulator to the dtype (nil: exact)
 	round    func([]T)
+}
+
+// foldWith folds the elements of x into acc one by one with c.
+func foldWith[T any](acc T, x []T, c func(acc, x T) T) T {
+	for _, v := range x {
+		acc = c(acc, v)
+	}
+	return acc
+}
+
+// vecWith combines the elements of x into acc element by element with c:
+// acc[i] = c(acc[i], x[i]).
+func vecWith[T any](acc, x []T, c func(acc, x T) T) {
+	x = x[:len(acc)]
+	for i, v := range x {
+		acc[i] = c(acc[i], v)
+	}
+}
+
+// The combine functions of the reductions.
+
+func or(acc, x bool) bool  { return acc || x }
+func and(acc, x bool) bool { return acc && x }
+
+func add[T number](acc, x T) T          { return acc + x }
+func mul[T integer | float](acc, x T) T { return acc * x }
+
+func maxInt[T integer](acc, x T) T { return max(acc, x) }
+func minInt[T integer](acc, x T) T { return min(acc, x) }
+
+// maxFloat and minFloat are NumPy's maximum and minimum folds: a NaN
+// accumulator stays, a NaN element replaces the accumulator.
+func maxFloat[T float](acc, x T) T {
+	if !(acc >= x || acc != acc) {
+		return x
+	}
+	return acc
+}
+
+func minFloat[T float](acc, x T) T {
+	if !(acc <= x || acc != acc) {
+		return x
+	}
+	return acc
+}
+
+// maxComplex and minComplex are NumPy's complex maximum and minimum folds
+// (cKeep): lexicographic order, the first NaN wins.
+func maxComplex[T complex64 | complex128](acc, x T) T {
+	a, b := complex128(acc), complex128(x)
+	if cKeep(real(a), imag(a), real(b), imag(b), true, false) {
+		return acc
+	}
+	return x
+}
+
+func minComplex[T complex64 | complex128](acc, x T) T {
+	a, b := complex128(acc), complex128(x)
+	if cKeep(real(a), imag(a), real(b), imag(b), false, false) {
+		return acc
+	}
+	return x
 }
 
 // pairwiseGet is ops.pairwise over [lo, lo+n) of a source.
@@ -512,30 +579,12 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 	switch o {
 	case backend.OpAny, backend.OpReduceMax, backend.OpSum:
 		ops = redOps[bool]{init: false,
-			fold: func(acc bool, x []bool) bool {
-				for _, v := range x {
-					acc = acc || v
-				}
-				return acc
-			},
-			vec: func(acc, x []bool) {
-				for i := range acc {
-					acc[i] = acc[i] || x[i]
-				}
-			}}
+			fold: func(acc bool, x []bool) bool { return foldWith(acc, x, or) },
+			vec:  func(acc, x []bool) { vecWith(acc, x, or) }}
 	case backend.OpAll, backend.OpReduceMin, backend.OpProd:
 		ops = redOps[bool]{init: true,
-			fold: func(acc bool, x []bool) bool {
-				for _, v := range x {
-					acc = acc && v
-				}
-				return acc
-			},
-			vec: func(acc, x []bool) {
-				for i := range acc {
-					acc[i] = acc[i] && x[i]
-				}
-			}}
+			fold: func(acc bool, x []bool) bool { return foldWith(acc, x, and) },
+			vec:  func(acc, x []bool) { vecWith(acc, x, and) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of bool is not supported", o)
 	}
@@ -547,48 +596,20 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 	switch o {
 	case backend.OpSum, backend.OpMean:
 		ops = redOps[T]{init: 0,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc += v
-				}
-				return acc
-			},
-			vec: func(acc, x []T) { addL(acc, acc, x) }}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, add[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc *= v
-				}
-				return acc
-			},
-			vec: func(acc, x []T) { mulL(acc, acc, x) }}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, mul[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, mul[T]) }}
 	case backend.OpReduceMax:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = max(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = max(acc[i], x[i])
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, maxInt[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, maxInt[T]) }}
 	case backend.OpReduceMin:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = min(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = min(acc[i], x[i])
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, minInt[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, minInt[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
 	}
@@ -616,50 +637,19 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 	switch o {
 	case backend.OpSum, backend.OpMean:
 		ops = redOps[T]{init: 0, pairwise: pairwise[T], leafMax: 128, split: splitReal,
-			vec: func(acc, x []T) { addL(acc, acc, x) }}
+			vec: func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc *= v
-				}
-				return acc
-			},
-			vec: func(acc, x []T) { mulL(acc, acc, x) }}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, mul[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, mul[T]) }}
 	case backend.OpReduceMax:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					if !(acc >= v || acc != acc) {
-						acc = v
-					}
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					if !(acc[i] >= x[i] || acc[i] != acc[i]) {
-						acc[i] = x[i]
-					}
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, maxFloat[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, maxFloat[T]) }}
 	case backend.OpReduceMin:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					if !(acc <= v || acc != acc) {
-						acc = v
-					}
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					if !(acc[i] <= x[i] || acc[i] != acc[i]) {
-						acc[i] = x[i]
-					}
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, minFloat[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, minFloat[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of floats is not supported", o)
 	}
@@ -693,43 +683,21 @@ func reduceComplex[T complex64 | complex128](r *runner, s *source[T], p *redPlan
 		// NumPy splits 2n floats at n2 = n - n%8 floats, n2/2 numbers.
 		ops = redOps[T]{init: 0, pairwise: cpairwise[T], leafMax: 64,
 			split: func(n int) int { return (n - n%8) / 2 },
-			vec:   func(acc, x []T) { addL(acc, acc, x) }}
+			vec:   func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = cmul(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = cmul(acc[i], x[i])
-				}
-			}}
-	case backend.OpReduceMax, backend.OpReduceMin:
+			fold: func(acc T, x []T) T { return foldWith(acc, x, cmul[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, cmul[T]) }}
+	case backend.OpReduceMax:
 		// NumPy's maximum.reduce and minimum.reduce: the complex loop
 		// folded in order (cKeep), so the first NaN wins.
-		isMax := o == backend.OpReduceMax
-		pick := func(acc, v T) T {
-			a, b := complex128(acc), complex128(v)
-			if cKeep(real(a), imag(a), real(b), imag(b), isMax, false) {
-				return acc
-			}
-			return v
-		}
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = pick(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = pick(acc[i], x[i])
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, maxComplex[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, maxComplex[T]) }}
+	case backend.OpReduceMin:
+		ops = redOps[T]{first: true,
+			fold: func(acc T, x []T) T { return foldWith(acc, x, minComplex[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, minComplex[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of complex numbers is not supported", o)
 	}
