@@ -59,11 +59,11 @@ type Exec[V View[V]] struct {
 	memo    map[*Node]V   // evaluated nodes used more than once
 }
 
-// NewExec returns an Exec for one evaluation by the backend of the given
-// name (which begins its errors), with its kernels. check, when not nil,
-// is called for every node of the plan before anything is evaluated: a
-// backend refuses there what it does not compute.
-func NewExec[V View[V]](name string, ctx context.Context, k Kernels[V], check func(*Node) error) *Exec[V] {
+// NewExec returns an Exec for one evaluation under ctx by the backend of
+// the given name (which begins its errors), with its kernels. check, when
+// not nil, is called for every node of the plan before anything is
+// evaluated: a backend refuses there what it does not compute.
+func NewExec[V View[V]](ctx context.Context, name string, k Kernels[V], check func(*Node) error) *Exec[V] {
 	return &Exec[V]{name: name, ctx: ctx, kernels: k, check: check, refs: map[*Node]int{}, memo: map[*Node]V{}}
 }
 

@@ -128,7 +128,7 @@ func TestExecViews(t *testing.T) {
 			c.want, c.allocs = "[0 1 2 0 1 3 4 5 3 4]", 1
 		}
 		k := &toy{}
-		v, err := NewExec("toy", context.Background(), Kernels[*toyView](k), nil).Run(c.n)
+		v, err := NewExec[*toyView](context.Background(), "toy", k, nil).Run(c.n)
 		if err != nil {
 			t.Errorf("%s: %v", c.name, err)
 			continue
@@ -145,7 +145,7 @@ func TestExecShared(t *testing.T) {
 	a := toyNode(OpReshape, []int{4}, x)
 	root := &Node{Op: OpConcat, DType: dtypes.F64, Shape: []int{8}, Axes: []int{0}, Args: []*Node{a, a}}
 	k := &toy{}
-	v, err := NewExec("toy", context.Background(), Kernels[*toyView](k), nil).Run(root)
+	v, err := NewExec[*toyView](context.Background(), "toy", k, nil).Run(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestExecErrors(t *testing.T) {
 		{&Node{Op: OpSum, DType: dtypes.F64, Shape: []int{2}, Axes: []int{0}, Args: []*Node{x}}, "toy: sum of shape [2 3] over axes [0] gives [3], plan says [2]"},
 	} {
 		k := &toy{}
-		x := NewExec("toy", context.Background(), Kernels[*toyView](k), refuse)
+		x := NewExec[*toyView](context.Background(), "toy", k, refuse)
 		_, err := x.Run(c.n)
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%v: got %v, want %s", c.n, err, c.want)

@@ -1,6 +1,10 @@
 package backend
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/tensorsh/tensorsh/broadcast"
+)
 
 // A MatMulPlan is the geometry of a matrix product under NumPy's matmul:
 // a 1-d first operand is a row vector and a 1-d second operand a column
@@ -29,29 +33,14 @@ func PlanMatMul(a, b []int) (*MatMulPlan, error) {
 	if k2 := b2[len(b2)-2]; p.K != k2 {
 		return nil, fmt.Errorf("matmul: mismatch in its core dimension: %v and %v (size %d is different from %d)", a, b, p.K, k2)
 	}
-	batchA, batchB := a2[:len(a2)-2], b2[:len(b2)-2]
-	nb := max(len(batchA), len(batchB))
-	p.Batch = make([]int, nb)
-	for i := range nb {
-		da, db := 1, 1
-		if j := i - (nb - len(batchA)); j >= 0 {
-			da = batchA[j]
-		}
-		if j := i - (nb - len(batchB)); j >= 0 {
-			db = batchB[j]
-		}
-		switch {
-		case da == db || db == 1:
-			p.Batch[i] = da
-		case da == 1:
-			p.Batch[i] = db
-		default:
-			return nil, fmt.Errorf("matmul: batch dimensions of %v and %v cannot be broadcast", a, b)
-		}
+	batch, err := broadcast.Shapes(a2[:len(a2)-2], b2[:len(b2)-2])
+	if err != nil {
+		return nil, fmt.Errorf("matmul: batch dimensions of %v and %v cannot be broadcast", a, b)
 	}
+	p.Batch = batch
 	p.Shape = append(append([]int{}, p.Batch...), p.Rows, p.Cols)
 	if len(a) == 1 {
-		p.Shape = append(p.Shape[:nb], p.Cols)
+		p.Shape = append(p.Shape[:len(batch)], p.Cols)
 	}
 	if len(b) == 1 {
 		p.Shape = p.Shape[:len(p.Shape)-1]

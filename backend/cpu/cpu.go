@@ -84,7 +84,7 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 		}
 	}()
 	r := &runner{ctx: ctx, b: b}
-	r.x = backend.NewExec("cpu", ctx, backend.Kernels[*view](r), nil)
+	r.x = backend.NewExec[*view](ctx, "cpu", r, nil)
 	v, err := r.x.Run(n)
 	if err != nil {
 		return nil, err

@@ -94,7 +94,7 @@ func (r *runner) run(n *backend.Node) (res *backend.Tensor, err error) {
 			r.b.unref(buf)
 		}
 	}()
-	r.x = backend.NewExec("cuda", r.ctx, backend.Kernels[*dview](r), refuseComplex32)
+	r.x = backend.NewExec[*dview](r.ctx, "cuda", r, refuseComplex32)
 	v, err := r.x.Run(n)
 	if err != nil {
 		return nil, err
