@@ -26,13 +26,14 @@ func RowMajor(shape []int) []int {
 }
 
 // Contiguous reports whether the elements of l are consecutive from Off
-// in row-major order.
+// in row-major order (the strides of size-1 axes do not matter, and an
+// empty layout is contiguous).
 func (l Layout) Contiguous() bool {
+	if slices.Contains(l.Shape, 0) {
+		return true
+	}
 	step := 1
 	for i := len(l.Shape) - 1; i >= 0; i-- {
-		if l.Shape[i] == 0 {
-			return true
-		}
 		if l.Shape[i] != 1 && l.Strides[i] != step {
 			return false
 		}
