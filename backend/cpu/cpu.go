@@ -56,7 +56,7 @@ func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkStorage(t.DType, t.Data, n); err != nil {
+	if err := backend.CheckStorage(t.DType, t.Data, n); err != nil {
 		return nil, fmt.Errorf("cpu: %v", err)
 	}
 	return t, nil
@@ -110,7 +110,7 @@ func (r *runner) eval(n *backend.Node) (*view, error) { return r.x.Eval(n) }
 // its Data has the Go type and length its dtype and shape call for.
 func (r *runner) Input(n *backend.Node, size int) (*view, error) {
 	t := n.Tensor
-	if err := checkStorage(t.DType, t.Data, size); err != nil {
+	if err := backend.CheckStorage(t.DType, t.Data, size); err != nil {
 		return nil, fmt.Errorf("cpu: input: %v", err)
 	}
 	return tensorView(t), nil

@@ -19,7 +19,7 @@ func mk(d dtypes.DType, shape []int, vals ...float64) *backend.Tensor {
 	if len(vals) != n {
 		panic(fmt.Sprintf("mk: %d values for shape %v", len(vals), shape))
 	}
-	data := newStorage(d, n)
+	data := backend.NewStorage(d, n)
 	for i, v := range vals {
 		switch s := data.(type) {
 		case []bool:
@@ -98,7 +98,7 @@ func run(t *testing.T, n *backend.Node, opts ...Option) *backend.Tensor {
 	if res.DType != n.DType || !slices.Equal(res.Shape, n.Shape) {
 		t.Fatalf("Run gave %v%v, want %v%v", res.DType, res.Shape, n.DType, n.Shape)
 	}
-	if err := checkStorage(res.DType, res.Data, backend.Size(res.Shape)); err != nil {
+	if err := backend.CheckStorage(res.DType, res.Data, backend.Size(res.Shape)); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	return res

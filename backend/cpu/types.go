@@ -162,64 +162,6 @@ func bufLen(buf any) int {
 	return -1
 }
 
-// newStorage returns zeroed storage for n elements of dtype d, in the CPU
-// layout described at backend.Tensor.
-func newStorage(d dtypes.DType, n int) any {
-	switch d {
-	case dtypes.F16, dtypes.BF16:
-		return make([]uint16, n)
-	case dtypes.F8E4M3, dtypes.F8E5M2:
-		return make([]uint8, n)
-	case dtypes.C32:
-		return make([]uint32, n)
-	}
-	return newBuf(computeOf(d), n)
-}
-
-// checkStorage reports whether data has the Go type that dtype d is stored
-// in and exactly n elements.
-func checkStorage(d dtypes.DType, data any, n int) error {
-	if !d.IsValid() {
-		return fmt.Errorf("invalid dtype %v", d)
-	}
-	ok := false
-	switch data.(type) {
-	case []bool:
-		ok = d == dtypes.Bool
-	case []int8:
-		ok = d == dtypes.I8
-	case []int16:
-		ok = d == dtypes.I16
-	case []int32:
-		ok = d == dtypes.I32
-	case []int64:
-		ok = d == dtypes.I64
-	case []uint8:
-		ok = d == dtypes.U8 || d == dtypes.F8E4M3 || d == dtypes.F8E5M2
-	case []uint16:
-		ok = d == dtypes.U16 || d == dtypes.F16 || d == dtypes.BF16
-	case []uint32:
-		ok = d == dtypes.U32 || d == dtypes.C32
-	case []uint64:
-		ok = d == dtypes.U64 || d == dtypes.Index || d == dtypes.Address
-	case []float32:
-		ok = d == dtypes.F32 || d == dtypes.TF32
-	case []float64:
-		ok = d == dtypes.F64
-	case []complex64:
-		ok = d == dtypes.C64
-	case []complex128:
-		ok = d == dtypes.C128
-	}
-	if !ok {
-		return fmt.Errorf("tensor of dtype %v holds %T", d, data)
-	}
-	if l := bufLen(data); l != n {
-		return fmt.Errorf("tensor of %d elements holds %d", n, l)
-	}
-	return nil
-}
-
 // Decoding tables for the narrow floats: the float32 value of every bit
 // pattern (all are exact in float32).
 var (
@@ -530,7 +472,7 @@ const rawMin = 1 << 20
 func newStorageFull(d dtypes.DType, n int) any {
 	size := n * backend.ElemSize(d)
 	if size < rawMin {
-		return newStorage(d, n)
+		return backend.NewStorage(d, n)
 	}
 	p := rawBytes(size)
 	switch d {

@@ -92,7 +92,7 @@ func newRecordBackend(t *testing.T, limit int) (*Backend, *recordDevice) {
 }
 
 func zeros(d dtypes.DType, shape ...int) *backend.Node {
-	return in(&backend.Tensor{DType: d, Shape: shape, Data: newStorage(d, backend.Size(shape))})
+	return in(&backend.Tensor{DType: d, Shape: shape, Data: backend.NewStorage(d, backend.Size(shape))})
 }
 
 func mustRun(t *testing.T, b *Backend, n *backend.Node) *backend.Tensor {

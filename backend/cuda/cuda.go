@@ -135,7 +135,7 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 		return nil, fmt.Errorf("cuda: %v", err)
 	}
 	if _, ok := t.Data.(*Array); !ok {
-		if err := checkStorage(t.DType, t.Data, n); err != nil {
+		if err := backend.CheckStorage(t.DType, t.Data, n); err != nil {
 			return nil, fmt.Errorf("cuda: %v", err)
 		}
 		return t, nil
@@ -149,7 +149,7 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 		if a.h.buf.bytes != n*backend.ElemSize(t.DType) {
 			return fmt.Errorf("cuda: tensor of %d %v elements holds %d bytes", n, t.DType, a.h.buf.bytes)
 		}
-		data := newStorage(t.DType, n)
+		data := backend.NewStorage(t.DType, n)
 		host, _ := hostBytes(t.DType, data, n)
 		if len(host) > 0 {
 			if err := b.dev.dtoh(unsafe.Pointer(&host[0]), a.h.buf.ptr, len(host)); err != nil {

@@ -325,7 +325,7 @@ func (r *runner) fetch(n *backend.Node) (*backend.Tensor, error) {
 		return nil, err
 	}
 	size := v.size()
-	data := newStorage(v.dtype, size)
+	data := backend.NewStorage(v.dtype, size)
 	host, _ := hostBytes(v.dtype, data, size)
 	if len(host) > 0 {
 		if err := r.b.dev.dtoh(unsafe.Pointer(&host[0]), v.ptr(), len(host)); err != nil {
