@@ -25,6 +25,64 @@ func RowMajor(shape []int) []int {
 	return s
 }
 
+// Contiguous reports whether the elements of l are consecutive from Off
+// in row-major order (the strides of size-1 axes do not matter, and an
+// empty layout is contiguous).
+func (l Layout) Contiguous() bool {
+	if slices.Contains(l.Shape, 0) {
+		return true
+	}
+	step := 1
+	for i := len(l.Shape) - 1; i >= 0; i-- {
+		if l.Shape[i] != 1 && l.Strides[i] != step {
+			return false
+		}
+		step *= l.Shape[i]
+	}
+	return true
+}
+
+// Coalesce drops the size-1 axes of shape and merges neighbouring axes
+// that every stride set walks as one (strides[k][i] == strides[k][i+1] *
+// shape[i+1]). It returns at least one axis (of size 1 for a scalar).
+func Coalesce(shape []int, strides [][]int) ([]int, [][]int) {
+	var out []int
+	outSt := make([][]int, len(strides))
+	for i, d := range shape {
+		if d == 1 {
+			continue
+		}
+		if len(out) > 0 {
+			last := len(out) - 1
+			merge := true
+			for k, s := range strides {
+				if outSt[k][last] != s[i]*d {
+					merge = false
+					break
+				}
+			}
+			if merge {
+				out[last] *= d
+				for k, s := range strides {
+					outSt[k][last] = s[i]
+				}
+				continue
+			}
+		}
+		out = append(out, d)
+		for k, s := range strides {
+			outSt[k] = append(outSt[k], s[i])
+		}
+	}
+	if len(out) == 0 {
+		out = []int{1}
+		for k := range strides {
+			outSt[k] = []int{0}
+		}
+	}
+	return out, outSt
+}
+
 // BroadcastStrides returns the strides that read l as shape out (0 along
 // broadcast dimensions), or an error when l's shape does not broadcast to
 // out.

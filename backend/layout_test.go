@@ -77,3 +77,27 @@ func TestSliceLenExtremeSteps(t *testing.T) {
 		}
 	}
 }
+
+// Contiguous is NumPy's C_CONTIGUOUS flag with relaxed strides
+// (numpy/_core/src/multiarray/flagsobject.c, _UpdateContiguousFlags): the
+// strides of size-1 axes do not matter, and an empty array is contiguous.
+func TestContiguous(t *testing.T) {
+	for _, c := range []struct {
+		l    Layout
+		want bool
+	}{
+		{Layout{Shape: []int{}, Strides: []int{}}, true},
+		{Layout{Shape: []int{2, 3}, Strides: []int{3, 1}, Off: 5}, true},
+		{Layout{Shape: []int{2, 3}, Strides: []int{1, 2}}, false},
+		{Layout{Shape: []int{2, 1, 3}, Strides: []int{3, 99, 1}}, true},
+		{Layout{Shape: []int{3}, Strides: []int{-1}, Off: 2}, false},
+		{Layout{Shape: []int{3}, Strides: []int{0}}, false},
+		{Layout{Shape: []int{1}, Strides: []int{0}}, true},
+		{Layout{Shape: []int{2, 0, 3}, Strides: []int{7, 7, 7}}, true},
+		{Layout{Shape: []int{2, 3}, Strides: []int{4, 1}}, false},
+	} {
+		if got := c.l.Contiguous(); got != c.want {
+			t.Errorf("%+v.Contiguous() = %v, want %v", c.l, got, c.want)
+		}
+	}
+}

@@ -2,11 +2,9 @@ package cpu
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -54,11 +52,11 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) { return t, 
 // Upload returns t itself after checking that its Data has the Go type and
 // length its dtype and shape call for.
 func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
-	n, err := shapeSize(t.Shape)
+	n, err := backend.ShapeSize(t.Shape)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkStorage(t.DType, t.Data, n); err != nil {
+	if err := backend.CheckStorage(t.DType, t.Data, n); err != nil {
 		return nil, fmt.Errorf("cpu: %v", err)
 	}
 	return t, nil
@@ -85,11 +83,9 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 			res, err = nil, fmt.Errorf("cpu: internal error in %v: %v", n.Op, p)
 		}
 	}()
-	r := &runner{ctx: ctx, b: b, refs: map[*backend.Node]int{}, memo: map[*backend.Node]*view{}}
-	if err := r.count(n, 0); err != nil {
-		return nil, err
-	}
-	v, err := r.eval(n)
+	r := &runner{ctx: ctx, b: b}
+	r.x = backend.NewExec[*view](ctx, "cpu", r, nil)
+	v, err := r.x.Run(n)
 	if err != nil {
 		return nil, err
 	}
@@ -99,132 +95,37 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 	return res, backend.IntDivWarning(r.warn.Load())
 }
 
-// A runner holds the state of one Run.
+// A runner holds the state of one Run: the kernels of its Exec.
 type runner struct {
 	ctx  context.Context
 	b    *Backend
-	refs map[*backend.Node]int   // how many parents use each node
-	memo map[*backend.Node]*view // evaluated nodes used more than once
-	warn atomic.Uint32           // backend.Warn… bits (Node.WarnIntDiv)
+	x    *backend.Exec[*view]
+	warn atomic.Uint32 // backend.Warn… bits (Node.WarnIntDiv)
 }
 
-// count fills r.refs and checks the plan's structure.
-func (r *runner) count(n *backend.Node, depth int) error {
-	if n == nil {
-		return fmt.Errorf("cpu: plan has a nil node")
-	}
-	if depth > 10000 {
-		return fmt.Errorf("cpu: plan too deep")
-	}
-	r.refs[n]++
-	if r.refs[n] > 1 {
-		return nil
-	}
-	for _, a := range n.Args {
-		if err := r.count(a, depth+1); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// eval evaluates n (see backend.Exec.Eval).
+func (r *runner) eval(n *backend.Node) (*view, error) { return r.x.Eval(n) }
 
-// eval evaluates n to a view: a materialised tensor, or a strided view of
-// one (transpose, slice, broadcast_to and reshape of contiguous data copy
-// nothing).
-func (r *runner) eval(n *backend.Node) (*view, error) {
-	if v, ok := r.memo[n]; ok {
-		return v, nil
+// Input returns the view of an input node's tensor, after checking that
+// its Data has the Go type and length its dtype and shape call for.
+func (r *runner) Input(n *backend.Node, size int) (*view, error) {
+	t := n.Tensor
+	if err := backend.CheckStorage(t.DType, t.Data, size); err != nil {
+		return nil, fmt.Errorf("cpu: input: %v", err)
 	}
-	if err := r.ctx.Err(); err != nil {
-		return nil, err
-	}
-	if !n.DType.IsValid() {
-		return nil, fmt.Errorf("cpu: %v: invalid dtype %v", n.Op, n.DType)
-	}
-	size, err := shapeSize(n.Shape)
-	if err != nil {
-		if errors.Is(err, errOutOfMemory) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
-	}
-	if err := checkArgs(n); err != nil {
-		return nil, err
-	}
-	var v *view
-	switch {
-	case n.Op == backend.OpInput:
-		if n.Tensor == nil {
-			return nil, fmt.Errorf("cpu: input node without a tensor")
-		}
-		t := n.Tensor
-		if t.DType != n.DType || !slices.Equal(t.Shape, n.Shape) {
-			return nil, fmt.Errorf("cpu: input node says %v%v but its tensor is %v%v", n.DType, n.Shape, t.DType, t.Shape)
-		}
-		if err := checkStorage(t.DType, t.Data, size); err != nil {
-			return nil, fmt.Errorf("cpu: input: %v", err)
-		}
-		v = tensorView(t)
-	case n.Op.IsElementwise():
-		v, err = r.elementwise(n, size)
-	default:
-		v, err = r.structural(n, size)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if v.dtype != n.DType || !slices.Equal(v.shape, n.Shape) {
-		return nil, fmt.Errorf("cpu: internal error: %v gave %v%v, want %v%v", n.Op, v.dtype, v.shape, n.DType, n.Shape)
-	}
-	if r.refs[n] > 1 {
-		r.memo[n] = v
-	}
-	return v, nil
-}
-
-// checkArgs checks the number of arguments of n.
-func checkArgs(n *backend.Node) error {
-	if err := backend.CheckArgs(n); err != nil {
-		return fmt.Errorf("cpu: %v", err)
-	}
-	return nil
+	return tensorView(t), nil
 }
 
 // tensor returns v as a contiguous tensor, copying only when v is not one.
 func (r *runner) tensor(v *view) (*backend.Tensor, error) {
 	if v.contiguous() && v.off == 0 && bufLen(v.data) == v.size() {
-		return &backend.Tensor{DType: v.dtype, Shape: cloneInts(v.shape), Data: v.data}, nil
+		return &backend.Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...), Data: v.data}, nil
 	}
-	c, err := r.materialize(v)
+	c, err := r.x.Materialize(v)
 	if err != nil {
 		return nil, err
 	}
-	return &backend.Tensor{DType: c.dtype, Shape: cloneInts(c.shape), Data: c.data}, nil
-}
-
-// errOutOfMemory begins the errors of shapes too large for memory.
-var errOutOfMemory = errors.New("out of memory")
-
-// shapeSize returns the number of elements of shape, or an error for a
-// negative dimension or a count that overflows.
-func shapeSize(shape []int) (int, error) {
-	n := 1
-	for _, d := range shape {
-		if d < 0 {
-			return 0, fmt.Errorf("negative dimension in shape %v", shape)
-		}
-		if d != 0 && n > math.MaxInt/d {
-			return 0, fmt.Errorf("%w: shape %v has too many elements", errOutOfMemory, shape)
-		}
-		n *= d
-	}
-	return n, nil
-}
-
-func cloneInts(s []int) []int {
-	c := make([]int, len(s))
-	copy(c, s)
-	return c
+	return &backend.Tensor{DType: c.dtype, Shape: append([]int{}, c.shape...), Data: c.data}, nil
 }
 
 // Memory.
@@ -232,15 +133,25 @@ func cloneInts(s []int) []int {
 // allocFull is alloc for storage the caller writes in full before it is
 // read: large storage is not cleared first (see newStorageFull).
 func (r *runner) allocFull(d dtypes.DType, n int) (any, error) {
-	if err := r.reserve(n, elemSize(d)); err != nil {
+	if err := r.reserve(n, backend.ElemSize(d)); err != nil {
 		return nil, err
 	}
 	return newStorageFull(d, n), nil
 }
 
+// Alloc returns a contiguous view of new storage for size elements of d,
+// which the caller writes in full.
+func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*view, error) {
+	data, err := r.allocFull(d, size)
+	if err != nil {
+		return nil, err
+	}
+	return contigView(d, data, shape), nil
+}
+
 // allocBufFull is allocBuf for a buffer the caller writes in full.
 func (r *runner) allocBufFull(ct ctype, n int) (any, error) {
-	if err := r.reserve(n, ctSize(ct)); err != nil {
+	if err := r.reserve(n, ct.Size()); err != nil {
 		return nil, err
 	}
 	return newBufFull(ct, n), nil
@@ -248,30 +159,16 @@ func (r *runner) allocBufFull(ct ctype, n int) (any, error) {
 
 // allocBuf is alloc for a compute buffer.
 func (r *runner) allocBuf(ct ctype, n int) (any, error) {
-	if err := r.reserve(n, ctSize(ct)); err != nil {
+	if err := r.reserve(n, ct.Size()); err != nil {
 		return nil, err
 	}
 	return newBuf(ct, n), nil
 }
 
-func ctSize(ct ctype) int {
-	switch ct {
-	case ctBool, ctI8, ctU8:
-		return 1
-	case ctI16, ctU16:
-		return 2
-	case ctI32, ctU32, ctF32:
-		return 4
-	case ctC128:
-		return 16
-	}
-	return 8
-}
-
 // reserve checks that n elements of size bytes each fit the memory limit.
 func (r *runner) reserve(n, size int) error {
 	if int64(n) > math.MaxInt64/16 {
-		return fmt.Errorf("out of memory: result of %d elements is too large", n)
+		return fmt.Errorf("%w: result of %d elements is too large", backend.ErrOutOfMemory, n)
 	}
 	need := int64(n) * int64(size)
 	if need < 1<<20 {
@@ -282,7 +179,7 @@ func (r *runner) reserve(n, size int) error {
 		limit = int64(sysmem.Limit())
 	}
 	if need > limit {
-		return fmt.Errorf("out of memory: result needs %s (available %s)", backend.FormatBytes(need), backend.FormatBytes(limit))
+		return fmt.Errorf("%w: result needs %s (available %s)", backend.ErrOutOfMemory, backend.FormatBytes(need), backend.FormatBytes(limit))
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -214,23 +213,29 @@ type fusion struct {
 	heavy  bool // some node has a prefetching kernel (op.kpf)
 }
 
-// elementwise evaluates the fused tree rooted at n into a new tensor.
-func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
+// fuse compiles the elementwise tree rooted at n (of size elements) and
+// coalesces its axes.
+func (r *runner) fuse(n *backend.Node, size int) (*fusion, fnode, error) {
 	initTables()
 	f := &fusion{r: r, root: n, shape: n.Shape, size: size}
 	root, err := f.build(n)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	data, err := r.allocFull(n.DType, size)
+	f.coalesce()
+	return f, root, nil
+}
+
+// Elementwise evaluates the fused tree rooted at n into a new tensor.
+func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
+	f, root, err := r.fuse(n, size)
 	if err != nil {
 		return nil, err
 	}
-	out := contigView(n.DType, data, n.Shape)
-	if size == 0 {
-		return out, nil
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
-	f.coalesce()
 	nw := r.workersFor(size, grainSize)
 	workers := make([]*worker, nw)
 	for i := range workers {
@@ -244,13 +249,13 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 		rootK = rootOp.k
 		// A large result is written around the cache when the root's
 		// kernel has a streaming form (see streamMin).
-		if rootOp.kNT != nil && rootOp.round == dtypes.Invalid && size*elemSize(n.DType) >= streamMin {
+		if rootOp.kNT != nil && rootOp.round == dtypes.Invalid && size*backend.ElemSize(n.DType) >= streamMin {
 			rootK = rootOp.kNT
 		}
 	}
 	// A tree with a compute-bound kernel reads the next block of its
 	// contiguous operands from memory while that kernel computes.
-	pfOn := f.heavy && size*elemSize(n.DType) >= prefetchMin
+	pfOn := f.heavy && size*backend.ElemSize(n.DType) >= prefetchMin
 	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
 		w := workers[wi]
 		for off, cnt := lo, 0; off < hi; off += cnt {
@@ -273,7 +278,7 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 			}
 			if direct {
 				// Compute straight into the result.
-				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(data, off, off+cnt), rootK); err != nil {
+				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(out.data, off, off+cnt), rootK); err != nil {
 					return err
 				}
 				continue
@@ -282,7 +287,7 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 			if err != nil {
 				return err
 			}
-			storeSeg(n.DType, data, off, b)
+			storeSeg(n.DType, out.data, off, b)
 		}
 		return nil
 	})
@@ -293,50 +298,23 @@ func (r *runner) elementwise(n *backend.Node, size int) (*view, error) {
 }
 
 // fusable reports whether the elementwise node n can be computed inside
-// the tree of root: it has root's shape (up to leading 1s) and no other
-// user, and has not been evaluated already.
-func (f *fusion) fusable(n *backend.Node) bool {
-	if !n.Op.IsElementwise() || f.r.refs[n] > 1 {
-		return false
-	}
-	if _, done := f.r.memo[n]; done {
-		return false
-	}
-	return slices.Equal(trimOnes(n.Shape), trimOnes(f.root.Shape))
-}
-
-func trimOnes(s []int) []int {
-	for len(s) > 0 && s[0] == 1 {
-		s = s[1:]
-	}
-	return s
-}
+// the tree of root (see backend.Exec.Fusible).
+func (f *fusion) fusable(n *backend.Node) bool { return f.r.x.Fusible(n, f.root) }
 
 // build compiles n (the root, or a fusable node) and the fusable nodes
 // below it.
 func (f *fusion) build(n *backend.Node) (fnode, error) {
-	if err := checkArgs(n); err != nil {
-		return nil, err
+	if err := backend.CheckArgs(n); err != nil {
+		return nil, fmt.Errorf("cpu: %v", err)
 	}
-	args := make([]fnode, len(n.Args))
-	for i, a := range n.Args {
-		var err error
-		if f.fusable(a) {
-			if _, err = shapeSize(a.Shape); err == nil {
-				args[i], err = f.build(a)
-			}
-		} else {
-			args[i], err = f.leafOf(a)
-		}
-		if err != nil {
-			return nil, err
-		}
+	args, err := backend.FuseArgs(n, f.fusable, f.build, f.leafOf)
+	if err != nil {
+		return nil, err
 	}
 	argDT := func(i int) dtypes.DType { return n.Args[i].DType }
 	var (
 		k       kfn
 		natural dtypes.DType
-		err     error
 	)
 	switch n.Op {
 	case backend.OpCast:
@@ -370,7 +348,7 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	}
 	o := &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k,
 		kNT: streamKernel(n.Op, computeOf(natural)), kpf: prefetchKernel(n.Op, computeOf(natural)),
-		round: roundingFor(n.Op, natural)}
+		round: backend.RoundingFor(n.Op, natural)}
 	if n.Op == backend.OpAbs && argDT(0) == dtypes.C32 {
 		// |z| of a complex32 is computed in float32 (abs_kernel:
 		// abs_impl(complex<float>)) and stored as float16.
@@ -389,23 +367,6 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 		node = c
 	}
 	return node, nil
-}
-
-// roundingFor returns the narrow dtype the results of op must be rounded
-// to, or Invalid when they need no rounding (not narrow, or exact: casts
-// round themselves, and selection, negation and the like give values that
-// are already representable).
-func roundingFor(o backend.Op, d dtypes.DType) dtypes.DType {
-	if !narrow(d) {
-		return dtypes.Invalid
-	}
-	switch o {
-	case backend.OpCast, backend.OpWhere, backend.OpNeg, backend.OpAbs, backend.OpRelu,
-		backend.OpFloor, backend.OpCeil, backend.OpRound, backend.OpRoundEven, backend.OpTrunc,
-		backend.OpMax, backend.OpMin:
-		return dtypes.Invalid
-	}
-	return d
 }
 
 // newWorker returns scratch space for one goroutine evaluating f (after
@@ -446,7 +407,7 @@ func (f *fusion) coalesce() {
 	for i, l := range f.leaves {
 		st[i] = l.strides
 	}
-	shape, st := coalesce(f.root.Shape, st)
+	shape, st := backend.Coalesce(f.root.Shape, st)
 	f.shape = shape
 	for i, l := range f.leaves {
 		l.strides = st[i]

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
-	"github.com/tensorsh/tensorsh/broadcast"
+	"github.com/tensorsh/tensorsh/backend/internal/plantest"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
 
@@ -19,7 +19,7 @@ func mk(d dtypes.DType, shape []int, vals ...float64) *backend.Tensor {
 	if len(vals) != n {
 		panic(fmt.Sprintf("mk: %d values for shape %v", len(vals), shape))
 	}
-	data := newStorage(d, n)
+	data := backend.NewStorage(d, n)
 	for i, v := range vals {
 		switch s := data.(type) {
 		case []bool:
@@ -78,35 +78,12 @@ func raw(d dtypes.DType, shape []int, data any) *backend.Tensor {
 	return &backend.Tensor{DType: d, Shape: shape, Data: data}
 }
 
-func in(t *backend.Tensor) *backend.Node {
-	return &backend.Node{Op: backend.OpInput, DType: t.DType, Shape: t.Shape, Tensor: t}
-}
-
-// nb builds a binary node with the broadcast shape; the result dtype is
-// bool for comparisons, the operand dtype otherwise.
-func nb(o backend.Op, a, b *backend.Node) *backend.Node {
-	shape, err := broadcast.Shapes(a.Shape, b.Shape)
-	if err != nil {
-		panic(err)
-	}
-	d := a.DType
-	switch o {
-	case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe, backend.OpAnd, backend.OpOr:
-		d = dtypes.Bool
-	}
-	return &backend.Node{Op: o, DType: d, Shape: shape, Args: []*backend.Node{a, b}}
-}
-
-func nu(o backend.Op, a *backend.Node) *backend.Node {
-	d := a.DType
-	switch o {
-	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf:
-		d = dtypes.Bool
-	case backend.OpAbs:
-		d = d.Real()
-	}
-	return &backend.Node{Op: o, DType: d, Shape: a.Shape, Args: []*backend.Node{a}}
-}
+// Plan nodes: an input, a binary and a unary operation.
+var (
+	in = plantest.In
+	nb = plantest.Binary
+	nu = plantest.Unary
+)
 
 func cast(a *backend.Node, d dtypes.DType) *backend.Node {
 	return &backend.Node{Op: backend.OpCast, DType: d, Shape: a.Shape, Args: []*backend.Node{a}}
@@ -121,7 +98,7 @@ func run(t *testing.T, n *backend.Node, opts ...Option) *backend.Tensor {
 	if res.DType != n.DType || !slices.Equal(res.Shape, n.Shape) {
 		t.Fatalf("Run gave %v%v, want %v%v", res.DType, res.Shape, n.DType, n.Shape)
 	}
-	if err := checkStorage(res.DType, res.Data, backend.Size(res.Shape)); err != nil {
+	if err := backend.CheckStorage(res.DType, res.Data, backend.Size(res.Shape)); err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	return res

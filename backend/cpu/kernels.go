@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"fmt"
-
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -62,7 +60,7 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 		}
 	}
 	if k == nil {
-		return nil, dtypes.Invalid, unsupported(o, dt)
+		return nil, dtypes.Invalid, backend.Unsupported(o, dt)
 	}
 	return k, natural, nil
 }
@@ -127,20 +125,6 @@ func vectorF64Kernel(o backend.Op) kfn {
 		return bin(binaryF64('/'))
 	}
 	return nil
-}
-
-// unsupported returns the error for an operation a dtype does not have,
-// worded like NumPy where NumPy has a message.
-func unsupported(o backend.Op, dt dtypes.DType) error {
-	if dt == dtypes.Bool {
-		switch o {
-		case backend.OpNeg:
-			return fmt.Errorf("the boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead")
-		case backend.OpSub:
-			return fmt.Errorf("boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead")
-		}
-	}
-	return fmt.Errorf("%v is not supported for %v", o, dt)
 }
 
 // Adapters from typed loops to kernels. Each asserts the buffer types once

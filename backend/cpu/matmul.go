@@ -1,9 +1,6 @@
 package cpu
 
 import (
-	"fmt"
-	"slices"
-
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -26,68 +23,14 @@ import (
 // operand dtype. Complex numbers accumulate in complex128. Integers wrap;
 // bool is an OR of ANDs.
 
-func (r *runner) matmul(n *backend.Node, size int) (*view, error) {
-	av, err := r.eval(n.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	bv, err := r.eval(n.Args[1])
-	if err != nil {
-		return nil, err
-	}
+// MatMul computes the product n of av and bv that p plans.
+func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, size int) (*view, error) {
 	dt := av.dtype
-	if bv.dtype != dt {
-		return nil, fmt.Errorf("cpu: matmul: operands have dtypes %v and %v; the plan must cast them to one", av.dtype, bv.dtype)
-	}
-	as, bs := av.shape, bv.shape
-	if len(as) == 0 || len(bs) == 0 {
-		return nil, fmt.Errorf("matmul: input operand does not have enough dimensions (0-d arrays are not allowed)")
-	}
-	a2, b2 := as, bs
-	if len(as) == 1 {
-		a2 = []int{1, as[0]}
-	}
-	if len(bs) == 1 {
-		b2 = []int{bs[0], 1}
-	}
-	rows, k, k2, cols := a2[len(a2)-2], a2[len(a2)-1], b2[len(b2)-2], b2[len(b2)-1]
-	if k != k2 {
-		return nil, fmt.Errorf("matmul: mismatch in its core dimension: %v and %v (size %d is different from %d)", as, bs, k, k2)
-	}
-	batchA, batchB := a2[:len(a2)-2], b2[:len(b2)-2]
-	nb := max(len(batchA), len(batchB))
-	batch := make([]int, nb)
-	for i := range nb {
-		da, db := 1, 1
-		if j := i - (nb - len(batchA)); j >= 0 {
-			da = batchA[j]
-		}
-		if j := i - (nb - len(batchB)); j >= 0 {
-			db = batchB[j]
-		}
-		switch {
-		case da == db || db == 1:
-			batch[i] = da
-		case da == 1:
-			batch[i] = db
-		default:
-			return nil, fmt.Errorf("matmul: batch dimensions of %v and %v cannot be broadcast", as, bs)
-		}
-	}
-	out := append(cloneInts(batch), rows, cols)
-	if len(as) == 1 {
-		out = append(out[:len(out)-2], out[len(out)-1])
-	}
-	if len(bs) == 1 {
-		out = out[:len(out)-1]
-	}
-	if !slices.Equal(out, n.Shape) {
-		return nil, fmt.Errorf("cpu: matmul of %v and %v gives %v, plan says %v", as, bs, out, n.Shape)
-	}
+	rows, k, cols := p.Rows, p.K, p.Cols
 	// Batch offsets of each operand (in elements of its contiguous buffer).
-	nbatch := backend.Size(batch)
-	strA := broadcastOffsets(batchA, batch, rows*k)
-	strB := broadcastOffsets(batchB, batch, k*cols)
+	nbatch := backend.Size(p.Batch)
+	strA := batchOffsets(p.Batch, p.Operand(contigLayout(av.shape), true).Batch)
+	strB := batchOffsets(p.Batch, p.Operand(contigLayout(bv.shape), false).Batch)
 	x, err := r.computeBuf(av)
 	if err != nil {
 		return nil, err
@@ -165,24 +108,26 @@ type mmGeom struct {
 	offA, offB            []int
 }
 
-// broadcastOffsets returns, for every index of the batch shape out, the
-// offset of the matching matrix of an operand with batch shape in (each
-// matrix mat elements), broadcasting size-1 and missing axes.
-func broadcastOffsets(in, out []int, mat int) []int {
-	v := &view{shape: in, strides: backend.RowMajor(in)}
-	st, _ := v.broadcastStrides(out)
-	n := backend.Size(out)
+// contigLayout returns the layout of a contiguous buffer of the given shape.
+func contigLayout(shape []int) backend.Layout {
+	return backend.Layout{Shape: shape, Strides: backend.RowMajor(shape)}
+}
+
+// batchOffsets returns, for every index of the batch shape, the offset
+// of the matching matrix of an operand with the given batch strides.
+func batchOffsets(batch, strides []int) []int {
+	n := backend.Size(batch)
 	offs := make([]int, n)
-	idx := make([]int, len(out))
+	idx := make([]int, len(batch))
 	for i := range n {
 		o := 0
-		for d := range out {
-			o += idx[d] * st[d]
+		for d := range batch {
+			o += idx[d] * strides[d]
 		}
-		offs[i] = o * mat
-		for d := len(out) - 1; d >= 0; d-- {
+		offs[i] = o
+		for d := len(batch) - 1; d >= 0; d-- {
 			idx[d]++
-			if idx[d] < out[d] {
+			if idx[d] < batch[d] {
 				break
 			}
 			idx[d] = 0

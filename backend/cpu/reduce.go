@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -45,7 +44,7 @@ func (r *runner) computeBuf(v *view) (any, error) {
 	if n == 0 {
 		return buf, nil
 	}
-	shape, st := coalesce(v.shape, [][]int{v.strides})
+	shape, st := backend.Coalesce(v.shape, [][]int{v.strides})
 	s := st[0]
 	err = r.parallel(n, grainSize, func(_, lo, hi int) error {
 		idx, pos := make([]int, len(shape)), make([]int, 1)
@@ -110,15 +109,12 @@ type redPlan struct {
 	m, l     int   // outputs, reduced elements per output
 }
 
-func planReduce(shape, axes []int, keep bool) (*redPlan, error) {
-	bp, err := backend.PlanReduce(shape, axes, keep)
-	if err != nil {
-		return nil, err
-	}
+// newRedPlan returns the walk bp plans, with the chunk offsets listed.
+func newRedPlan(bp *backend.ReducePlan) *redPlan {
 	p := &redPlan{outShape: bp.OutShape, keptSize: bp.KeptSize, keptStr: bp.KeptStr,
 		chunk: bp.Chunk, inner: bp.Inner, m: bp.M, l: bp.L}
 	if p.m == 0 || p.l == 0 {
-		return p, nil
+		return p
 	}
 	// Offsets of the chunks, in memory order.
 	p.offs = []int{0}
@@ -131,7 +127,7 @@ func planReduce(shape, axes []int, keep bool) (*redPlan, error) {
 		}
 		p.offs = next
 	}
-	return p, nil
+	return p
 }
 
 // base returns the input offset of output element o (kept multi-index in
@@ -219,6 +215,11 @@ func (s *source[T]) get(win *window[T], lo, hi int) []T {
 }
 
 // redOps are the typed steps of one reduction.
+//
+// The fold and vec of a reduction are derived from one combine function
+// c(acc, x), the step of the reduction: fold is foldWith(acc, x, c), vec
+// vecWith(acc, x, c). c must be a named function (not a variable), so
+// that the compiler inlines foldWith and then c into the loop.
 type redOps[T number | bool] struct {
 	first bool             // start from the first element rather than init
 	init  T                // the identity
@@ -230,6 +231,68 @@ type redOps[T number | bool] struct {
 	split    func(n int) int // where a longer run splits
 	round1   func(T) T       // round an accumulator to the dtype (nil: exact)
 	round    func([]T)
+}
+
+// foldWith folds the elements of x into acc one by one with c.
+func foldWith[T any](acc T, x []T, c func(acc, x T) T) T {
+	for _, v := range x {
+		acc = c(acc, v)
+	}
+	return acc
+}
+
+// vecWith combines the elements of x into acc element by element with c:
+// acc[i] = c(acc[i], x[i]).
+func vecWith[T any](acc, x []T, c func(acc, x T) T) {
+	x = x[:len(acc)]
+	for i, v := range x {
+		acc[i] = c(acc[i], v)
+	}
+}
+
+// The combine functions of the reductions.
+
+func or(acc, x bool) bool  { return acc || x }
+func and(acc, x bool) bool { return acc && x }
+
+func add[T number](acc, x T) T          { return acc + x }
+func mul[T integer | float](acc, x T) T { return acc * x }
+
+func maxInt[T integer](acc, x T) T { return max(acc, x) }
+func minInt[T integer](acc, x T) T { return min(acc, x) }
+
+// maxFloat and minFloat are NumPy's maximum and minimum folds: a NaN
+// accumulator stays, a NaN element replaces the accumulator.
+func maxFloat[T float](acc, x T) T {
+	if !(acc >= x || acc != acc) {
+		return x
+	}
+	return acc
+}
+
+func minFloat[T float](acc, x T) T {
+	if !(acc <= x || acc != acc) {
+		return x
+	}
+	return acc
+}
+
+// maxComplex and minComplex are NumPy's complex maximum and minimum folds
+// (cKeep): lexicographic order, the first NaN wins.
+func maxComplex[T complex64 | complex128](acc, x T) T {
+	a, b := complex128(acc), complex128(x)
+	if cKeep(real(a), imag(a), real(b), imag(b), true, false) {
+		return acc
+	}
+	return x
+}
+
+func minComplex[T complex64 | complex128](acc, x T) T {
+	a, b := complex128(acc), complex128(x)
+	if cKeep(real(a), imag(a), real(b), imag(b), false, false) {
+		return acc
+	}
+	return x
 }
 
 // pairwiseGet is ops.pairwise over [lo, lo+n) of a source.
@@ -421,53 +484,15 @@ func addAny[T number | bool](a, b T) T {
 	}
 }
 
-// reduce evaluates sum, prod, mean, max, min, argmax, argmin, any, all.
-func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
-	argNode := n.Args[0]
+// Reduce evaluates sum, prod, mean, max, min, argmax, argmin, any, all
+// of argNode (see backend.Exec).
+func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size int) (*view, error) {
 	at := argNode.DType
-	switch n.Op {
-	case backend.OpAny, backend.OpAll:
-		if at != dtypes.Bool {
-			argNode = &backend.Node{Op: backend.OpCast, DType: dtypes.Bool, Shape: argNode.Shape, Args: []*backend.Node{argNode}}
-			at = dtypes.Bool
-		}
-	case backend.OpSum, backend.OpProd, backend.OpMean:
-		// Sums of bools, and means of integers with an inexact result,
-		// accumulate in the result dtype.
-		// (A bool sum or product into bool is a logical or / and.)
-		if at == dtypes.Bool && n.DType != dtypes.Bool || n.Op == backend.OpMean && at.IsInt() && n.DType.IsInexact() {
-			argNode = &backend.Node{Op: backend.OpCast, DType: n.DType, Shape: argNode.Shape, Args: []*backend.Node{argNode}}
-			at = n.DType
-		}
-	}
-	argSize, err := shapeSize(argNode.Shape)
-	if err != nil {
-		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
-	}
-	p, err := planReduce(argNode.Shape, n.Axes, n.KeepDims)
-	if err != nil {
-		return nil, fmt.Errorf("cpu: %v: %v", n.Op, err)
-	}
-	if !slices.Equal(p.outShape, n.Shape) {
-		return nil, fmt.Errorf("cpu: %v of shape %v over axes %v gives %v, plan says %v", n.Op, argNode.Shape, n.Axes, p.outShape, n.Shape)
-	}
-	if p.l == 0 && p.m > 0 {
-		switch n.Op {
-		case backend.OpReduceMax:
-			return nil, fmt.Errorf("zero-size array to reduction operation maximum which has no identity")
-		case backend.OpReduceMin:
-			return nil, fmt.Errorf("zero-size array to reduction operation minimum which has no identity")
-		case backend.OpArgMax:
-			return nil, fmt.Errorf("attempt to get argmax of an empty sequence")
-		case backend.OpArgMin:
-			return nil, fmt.Errorf("attempt to get argmin of an empty sequence")
-		}
-	}
+	argSize := bp.M * bp.L
+	p := newRedPlan(bp)
 	isArg := n.Op == backend.OpArgMax || n.Op == backend.OpArgMin
-	if isArg && !n.DType.IsInt() {
-		return nil, fmt.Errorf("cpu: %v gives an integer dtype, not %v", n.Op, n.DType)
-	}
-	if err := r.reserve(p.m, 16); err != nil {
+	err := r.reserve(p.m, 16)
+	if err != nil {
 		return nil, err
 	}
 	// The input: a fused elementwise tree read a block at a time, or a
@@ -477,14 +502,10 @@ func (r *runner) reduce(n *backend.Node, size int) (*view, error) {
 		root fnode
 		f    *fusion
 	)
-	_, memo := r.memo[argNode]
-	if !isArg && argNode.Op.IsElementwise() && r.refs[argNode] <= 1 && !memo && argSize > 0 {
-		initTables()
-		f = &fusion{r: r, root: argNode, shape: argNode.Shape, size: argSize}
-		if root, err = f.build(argNode); err != nil {
+	if !isArg && r.x.Fusible(argNode, argNode) && argSize > 0 {
+		if f, root, err = r.fuse(argNode, argSize); err != nil {
 			return nil, err
 		}
-		f.coalesce()
 	} else {
 		a, err := r.eval(argNode)
 		if err != nil {
@@ -558,30 +579,12 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 	switch o {
 	case backend.OpAny, backend.OpReduceMax, backend.OpSum:
 		ops = redOps[bool]{init: false,
-			fold: func(acc bool, x []bool) bool {
-				for _, v := range x {
-					acc = acc || v
-				}
-				return acc
-			},
-			vec: func(acc, x []bool) {
-				for i := range acc {
-					acc[i] = acc[i] || x[i]
-				}
-			}}
+			fold: func(acc bool, x []bool) bool { return foldWith(acc, x, or) },
+			vec:  func(acc, x []bool) { vecWith(acc, x, or) }}
 	case backend.OpAll, backend.OpReduceMin, backend.OpProd:
 		ops = redOps[bool]{init: true,
-			fold: func(acc bool, x []bool) bool {
-				for _, v := range x {
-					acc = acc && v
-				}
-				return acc
-			},
-			vec: func(acc, x []bool) {
-				for i := range acc {
-					acc[i] = acc[i] && x[i]
-				}
-			}}
+			fold: func(acc bool, x []bool) bool { return foldWith(acc, x, and) },
+			vec:  func(acc, x []bool) { vecWith(acc, x, and) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of bool is not supported", o)
 	}
@@ -593,48 +596,20 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 	switch o {
 	case backend.OpSum, backend.OpMean:
 		ops = redOps[T]{init: 0,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc += v
-				}
-				return acc
-			},
-			vec: func(acc, x []T) { addL(acc, acc, x) }}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, add[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc *= v
-				}
-				return acc
-			},
-			vec: func(acc, x []T) { mulL(acc, acc, x) }}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, mul[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, mul[T]) }}
 	case backend.OpReduceMax:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = max(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = max(acc[i], x[i])
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, maxInt[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, maxInt[T]) }}
 	case backend.OpReduceMin:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = min(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = min(acc[i], x[i])
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, minInt[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, minInt[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
 	}
@@ -662,50 +637,19 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 	switch o {
 	case backend.OpSum, backend.OpMean:
 		ops = redOps[T]{init: 0, pairwise: pairwise[T], leafMax: 128, split: splitReal,
-			vec: func(acc, x []T) { addL(acc, acc, x) }}
+			vec: func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc *= v
-				}
-				return acc
-			},
-			vec: func(acc, x []T) { mulL(acc, acc, x) }}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, mul[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, mul[T]) }}
 	case backend.OpReduceMax:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					if !(acc >= v || acc != acc) {
-						acc = v
-					}
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					if !(acc[i] >= x[i] || acc[i] != acc[i]) {
-						acc[i] = x[i]
-					}
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, maxFloat[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, maxFloat[T]) }}
 	case backend.OpReduceMin:
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					if !(acc <= v || acc != acc) {
-						acc = v
-					}
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					if !(acc[i] <= x[i] || acc[i] != acc[i]) {
-						acc[i] = x[i]
-					}
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, minFloat[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, minFloat[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of floats is not supported", o)
 	}
@@ -739,43 +683,21 @@ func reduceComplex[T complex64 | complex128](r *runner, s *source[T], p *redPlan
 		// NumPy splits 2n floats at n2 = n - n%8 floats, n2/2 numbers.
 		ops = redOps[T]{init: 0, pairwise: cpairwise[T], leafMax: 64,
 			split: func(n int) int { return (n - n%8) / 2 },
-			vec:   func(acc, x []T) { addL(acc, acc, x) }}
+			vec:   func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = cmul(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = cmul(acc[i], x[i])
-				}
-			}}
-	case backend.OpReduceMax, backend.OpReduceMin:
+			fold: func(acc T, x []T) T { return foldWith(acc, x, cmul[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, cmul[T]) }}
+	case backend.OpReduceMax:
 		// NumPy's maximum.reduce and minimum.reduce: the complex loop
 		// folded in order (cKeep), so the first NaN wins.
-		isMax := o == backend.OpReduceMax
-		pick := func(acc, v T) T {
-			a, b := complex128(acc), complex128(v)
-			if cKeep(real(a), imag(a), real(b), imag(b), isMax, false) {
-				return acc
-			}
-			return v
-		}
 		ops = redOps[T]{first: true,
-			fold: func(acc T, x []T) T {
-				for _, v := range x {
-					acc = pick(acc, v)
-				}
-				return acc
-			},
-			vec: func(acc, x []T) {
-				for i := range acc {
-					acc[i] = pick(acc[i], x[i])
-				}
-			}}
+			fold: func(acc T, x []T) T { return foldWith(acc, x, maxComplex[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, maxComplex[T]) }}
+	case backend.OpReduceMin:
+		ops = redOps[T]{first: true,
+			fold: func(acc T, x []T) T { return foldWith(acc, x, minComplex[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, minComplex[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of complex numbers is not supported", o)
 	}

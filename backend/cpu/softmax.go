@@ -5,13 +5,12 @@ package cpu
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
 
-// softmax evaluates softmax and log-softmax along Axes[0] in float64
+// Softmax evaluates softmax and log-softmax along Axes[0] in float64
 // (max subtracted first), rounding once to the result dtype. Each row is
 // read into a per-worker float64 buffer (float32 rows along the last axis
 // are read in place), so no full-size temporary is made.
@@ -22,33 +21,17 @@ import (
 // (sum8F64), and softmax divides each by the sum: the float64 values are
 // within a few ULP of the float64 computation with math.Exp, far inside
 // the half float32 ULP the final rounding takes.
-func (r *runner) softmax(n *backend.Node, size int) (*view, error) {
+func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	a, err := r.eval(n.Args[0])
 	if err != nil {
 		return nil, err
-	}
-	if a.dtype.IsComplex() || a.dtype == dtypes.Bool || !(n.DType.IsFloat()) {
-		return nil, fmt.Errorf("cpu: %v of %v to %v is not supported", n.Op, a.dtype, n.DType)
-	}
-	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(a.shape) {
-		return nil, fmt.Errorf("cpu: %v needs one axis within the %d dimensions", n.Op, len(a.shape))
-	}
-	if !slices.Equal(a.shape, n.Shape) {
-		return nil, fmt.Errorf("cpu: %v keeps the shape %v, plan says %v", n.Op, a.shape, n.Shape)
 	}
 	ax := n.Axes[0]
 	x, err := r.computeBuf(a)
 	if err != nil {
 		return nil, err
 	}
-	outer, inner := 1, 1
-	for _, d := range a.shape[:ax] {
-		outer *= d
-	}
-	for _, d := range a.shape[ax+1:] {
-		inner *= d
-	}
-	m := a.shape[ax]
+	outer, m, inner := backend.Size(a.shape[:ax]), a.shape[ax], backend.Size(a.shape[ax+1:])
 	log := n.Op == backend.OpLogSoftmax
 	exact := n.DType == dtypes.F64
 	var (

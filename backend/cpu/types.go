@@ -6,6 +6,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
 
@@ -24,72 +25,33 @@ type (
 	number  interface{ integer | float | cplx }
 )
 
-// A ctype is the Go type a dtype is computed in. Storage and compute types
-// are the same except for the narrow floats: f16, bf16, f8e4m3 and f8e5m2
-// are stored as bits and computed in float32 (holding values exactly
-// representable in the narrow format between operations); tf32 is stored
-// and computed as float32.
-type ctype uint8
+// A ctype is the type a dtype is computed in (see backend.CType); the Go
+// types of the compute buffers follow it.
+type ctype = backend.CType
 
+// The compute types, under this package's short names.
 const (
-	ctBool ctype = iota
-	ctI8
-	ctI16
-	ctI32
-	ctI64
-	ctU8
-	ctU16
-	ctU32
-	ctU64
-	ctF32
-	ctF64
-	ctC64
-	ctC128
+	ctBool = backend.CBool
+	ctI8   = backend.CI8
+	ctI16  = backend.CI16
+	ctI32  = backend.CI32
+	ctI64  = backend.CI64
+	ctU8   = backend.CU8
+	ctU16  = backend.CU16
+	ctU32  = backend.CU32
+	ctU64  = backend.CU64
+	ctF32  = backend.CF32
+	ctF64  = backend.CF64
+	ctC64  = backend.CC64
+	ctC128 = backend.CC128
 )
 
 // computeOf returns the compute type of d.
-func computeOf(d dtypes.DType) ctype {
-	switch d {
-	case dtypes.Bool:
-		return ctBool
-	case dtypes.I8:
-		return ctI8
-	case dtypes.I16:
-		return ctI16
-	case dtypes.I32:
-		return ctI32
-	case dtypes.I64:
-		return ctI64
-	case dtypes.U8:
-		return ctU8
-	case dtypes.U16:
-		return ctU16
-	case dtypes.U32:
-		return ctU32
-	case dtypes.U64, dtypes.Index, dtypes.Address:
-		return ctU64
-	case dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
-		return ctF32
-	case dtypes.F64:
-		return ctF64
-	case dtypes.C64, dtypes.C32:
-		return ctC64
-	case dtypes.C128:
-		return ctC128
-	}
-	panic(fmt.Sprintf("cpu: no compute type for %v", d))
-}
+func computeOf(d dtypes.DType) ctype { return backend.ComputeOf(d) }
 
-// narrow reports whether d is computed in float32 (complex32: complex64)
-// but holds fewer bits, so that results must be rounded back to d after
-// every operation.
-func narrow(d dtypes.DType) bool {
-	switch d {
-	case dtypes.F16, dtypes.BF16, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2, dtypes.C32:
-		return true
-	}
-	return false
-}
+// narrow reports whether results of d must be rounded back to d after
+// every operation (see backend.Narrow).
+func narrow(d dtypes.DType) bool { return backend.Narrow(d) }
 
 // identityStorage reports whether d is stored in its compute type, so that
 // contiguous data can be used as a compute buffer without conversion.
@@ -198,72 +160,6 @@ func bufLen(buf any) int {
 		return len(b)
 	}
 	return -1
-}
-
-// elemSize returns the storage size of one element of d in bytes.
-func elemSize(d dtypes.DType) int {
-	if d == dtypes.Bool {
-		return 1
-	}
-	return d.Bits() / 8
-}
-
-// newStorage returns zeroed storage for n elements of dtype d, in the CPU
-// layout described at backend.Tensor.
-func newStorage(d dtypes.DType, n int) any {
-	switch d {
-	case dtypes.F16, dtypes.BF16:
-		return make([]uint16, n)
-	case dtypes.F8E4M3, dtypes.F8E5M2:
-		return make([]uint8, n)
-	case dtypes.C32:
-		return make([]uint32, n)
-	}
-	return newBuf(computeOf(d), n)
-}
-
-// checkStorage reports whether data has the Go type that dtype d is stored
-// in and exactly n elements.
-func checkStorage(d dtypes.DType, data any, n int) error {
-	if !d.IsValid() {
-		return fmt.Errorf("invalid dtype %v", d)
-	}
-	ok := false
-	switch data.(type) {
-	case []bool:
-		ok = d == dtypes.Bool
-	case []int8:
-		ok = d == dtypes.I8
-	case []int16:
-		ok = d == dtypes.I16
-	case []int32:
-		ok = d == dtypes.I32
-	case []int64:
-		ok = d == dtypes.I64
-	case []uint8:
-		ok = d == dtypes.U8 || d == dtypes.F8E4M3 || d == dtypes.F8E5M2
-	case []uint16:
-		ok = d == dtypes.U16 || d == dtypes.F16 || d == dtypes.BF16
-	case []uint32:
-		ok = d == dtypes.U32 || d == dtypes.C32
-	case []uint64:
-		ok = d == dtypes.U64 || d == dtypes.Index || d == dtypes.Address
-	case []float32:
-		ok = d == dtypes.F32 || d == dtypes.TF32
-	case []float64:
-		ok = d == dtypes.F64
-	case []complex64:
-		ok = d == dtypes.C64
-	case []complex128:
-		ok = d == dtypes.C128
-	}
-	if !ok {
-		return fmt.Errorf("tensor of dtype %v holds %T", d, data)
-	}
-	if l := bufLen(data); l != n {
-		return fmt.Errorf("tensor of %d elements holds %d", n, l)
-	}
-	return nil
 }
 
 // Decoding tables for the narrow floats: the float32 value of every bit
@@ -574,9 +470,9 @@ const rawMin = 1 << 20
 // newStorageFull is newStorage for storage the caller writes in full
 // before anything reads it: large storage is not cleared first.
 func newStorageFull(d dtypes.DType, n int) any {
-	size := n * elemSize(d)
+	size := n * backend.ElemSize(d)
 	if size < rawMin {
-		return newStorage(d, n)
+		return backend.NewStorage(d, n)
 	}
 	p := rawBytes(size)
 	switch d {
@@ -592,7 +488,7 @@ func newStorageFull(d dtypes.DType, n int) any {
 
 // newBufFull is newBuf for a buffer the caller writes in full.
 func newBufFull(ct ctype, n int) any {
-	size := n * ctSize(ct)
+	size := n * ct.Size()
 	if size < rawMin {
 		return newBuf(ct, n)
 	}

@@ -235,20 +235,6 @@ func naturalDType(o backend.Op, dt dtypes.DType) dtypes.DType {
 	return dt
 }
 
-// unsupported returns the CPU backend's error for an operation a dtype
-// does not have.
-func unsupported(o backend.Op, dt dtypes.DType) error {
-	if dt == dtypes.Bool {
-		switch o {
-		case backend.OpNeg:
-			return fmt.Errorf("the boolean negative, the `-` operator, is not supported, use the `~` operator or the logical_not function instead")
-		case backend.OpSub:
-			return fmt.Errorf("boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` operator, or the logical_xor function instead")
-		}
-	}
-	return fmt.Errorf("%v is not supported for %v", o, dt)
-}
-
 // cmpOps are the C operators of the comparisons.
 var cmpOps = map[backend.Op]string{
 	backend.OpEq: "==", backend.OpNe: "!=", backend.OpLt: "<", backend.OpLe: "<=", backend.OpGt: ">", backend.OpGe: ">=",
@@ -282,7 +268,7 @@ func (s *source) opC(e *expr, a []string) (string, error) {
 		x = s.complexOpC(o, ct, a, e.xlaMinMax)
 	}
 	if x == "" {
-		return "", unsupported(o, dt)
+		return "", backend.Unsupported(o, dt)
 	}
 	return x, nil
 }

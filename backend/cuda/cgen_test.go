@@ -92,7 +92,7 @@ func newRecordBackend(t *testing.T, limit int) (*Backend, *recordDevice) {
 }
 
 func zeros(d dtypes.DType, shape ...int) *backend.Node {
-	return in(&backend.Tensor{DType: d, Shape: shape, Data: newStorage(d, backend.Size(shape))})
+	return in(&backend.Tensor{DType: d, Shape: shape, Data: backend.NewStorage(d, backend.Size(shape))})
 }
 
 func mustRun(t *testing.T, b *Backend, n *backend.Node) *backend.Tensor {
@@ -241,9 +241,9 @@ func TestCoalesce(t *testing.T) {
 		{[]int{3, 4}, [][]int{{-4, -1}}, "[12] [[-1]]"},
 	}
 	for _, c := range cases {
-		shape, st := coalesce(c.shape, c.strides)
+		shape, st := backend.Coalesce(c.shape, c.strides)
 		if got := fmt.Sprint(shape, st); got != c.want {
-			t.Errorf("coalesce(%v, %v) = %s, want %s", c.shape, c.strides, got, c.want)
+			t.Errorf("backend.Coalesce(%v, %v) = %s, want %s", c.shape, c.strides, got, c.want)
 		}
 	}
 }
@@ -271,10 +271,10 @@ func TestLeafKinds(t *testing.T) {
 	for _, c := range cases {
 		// A contiguous operand of the root's shape next to the one tested.
 		other := &leaf{v: view(c.root, backend.RowMajor(c.root))}
-		other.strides, _ = other.v.broadcastStrides(c.root)
+		other.strides, _ = other.v.Layout().BroadcastStrides(c.root)
 		l := &leaf{v: c.v}
 		var err error
-		if l.strides, err = c.v.broadcastStrides(c.root); err != nil {
+		if l.strides, err = c.v.Layout().BroadcastStrides(c.root); err != nil {
 			t.Fatal(err)
 		}
 		f := &fusion{root: &backend.Node{Shape: c.root}, leaves: []*leaf{other, l}}

@@ -116,7 +116,7 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (*backend.Tensor, er
 	}
 	var res *backend.Tensor
 	err := b.call(func() error {
-		r := &runner{b: b, ctx: ctx, refs: map[*backend.Node]int{}, memo: map[*backend.Node]*dview{}}
+		r := &runner{b: b, ctx: ctx}
 		var err error
 		res, err = r.run(n)
 		return err
@@ -130,12 +130,12 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 	if t == nil {
 		return nil, fmt.Errorf("cuda: fetch of a nil tensor")
 	}
-	n, err := shapeSize(t.Shape)
+	n, err := backend.ShapeSize(t.Shape)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %v", err)
 	}
 	if _, ok := t.Data.(*Array); !ok {
-		if err := checkStorage(t.DType, t.Data, n); err != nil {
+		if err := backend.CheckStorage(t.DType, t.Data, n); err != nil {
 			return nil, fmt.Errorf("cuda: %v", err)
 		}
 		return t, nil
@@ -146,17 +146,17 @@ func (b *Backend) Fetch(t *backend.Tensor) (*backend.Tensor, error) {
 		if err != nil {
 			return err
 		}
-		if a.h.buf.bytes != n*elemSize(t.DType) {
+		if a.h.buf.bytes != n*backend.ElemSize(t.DType) {
 			return fmt.Errorf("cuda: tensor of %d %v elements holds %d bytes", n, t.DType, a.h.buf.bytes)
 		}
-		data := newStorage(t.DType, n)
+		data := backend.NewStorage(t.DType, n)
 		host, _ := hostBytes(t.DType, data, n)
 		if len(host) > 0 {
 			if err := b.dev.dtoh(unsafe.Pointer(&host[0]), a.h.buf.ptr, len(host)); err != nil {
 				return err
 			}
 		}
-		res = &backend.Tensor{DType: t.DType, Shape: cloneInts(t.Shape), Data: data}
+		res = &backend.Tensor{DType: t.DType, Shape: append([]int{}, t.Shape...), Data: data}
 		return nil
 	})
 	return res, err
@@ -181,7 +181,7 @@ func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
 		}
 		return t, nil
 	}
-	n, err := shapeSize(t.Shape)
+	n, err := backend.ShapeSize(t.Shape)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %v", err)
 	}
@@ -195,7 +195,7 @@ func (b *Backend) Upload(t *backend.Tensor) (*backend.Tensor, error) {
 		if err != nil {
 			return err
 		}
-		res = &backend.Tensor{DType: t.DType, Shape: cloneInts(t.Shape), Data: b.newArray(buf)}
+		res = &backend.Tensor{DType: t.DType, Shape: append([]int{}, t.Shape...), Data: b.newArray(buf)}
 		b.unref(buf)
 		return nil
 	})

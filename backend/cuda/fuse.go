@@ -34,8 +34,8 @@ type fusion struct {
 	leaves []*leaf
 }
 
-// elementwise evaluates the fused tree rooted at n into a new buffer.
-func (r *runner) elementwise(n *backend.Node, size int) (*dview, error) {
+// Elementwise evaluates the fused tree rooted at n into a new buffer.
+func (r *runner) Elementwise(n *backend.Node, size int) (*dview, error) {
 	if cpuOnly(n) {
 		return r.fallback(n)
 	}
@@ -44,20 +44,16 @@ func (r *runner) elementwise(n *backend.Node, size int) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf, err := r.alloc(n.DType, size)
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(n.DType, buf, n.Shape)
-	if size == 0 {
-		return out, nil
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
 	shape, wide := f.layout(size)
 	s := newSource(wide)
 	if _, err := s.exprFunc("ev", e, shape); err != nil {
 		return nil, err
 	}
-	elementwiseKernel(s, n.DType, buf.ptr, size)
+	elementwiseKernel(s, n.DType, out.buf.ptr, size)
 	return out, r.launch(s, "ew", size, ewUnroll)
 }
 
@@ -95,47 +91,26 @@ func elementwiseKernel(s *source, d dtypes.DType, out uintptr, n int) {
 }
 
 // fusable reports whether the elementwise node n can be computed inside
-// the tree of root: it has root's shape (up to leading 1s) and no other
-// user, has not been evaluated already, and is not computed on the CPU.
+// the tree of root (see backend.Exec.Fusible) and is not computed on the
+// CPU.
 func (f *fusion) fusable(n *backend.Node) bool {
-	if !n.Op.IsElementwise() || f.r.refs[n] > 1 || cpuOnly(n) {
-		return false
-	}
-	if _, done := f.r.memo[n]; done {
-		return false
-	}
-	return slices.Equal(trimOnes(n.Shape), trimOnes(f.root.Shape))
-}
-
-func trimOnes(s []int) []int {
-	for len(s) > 0 && s[0] == 1 {
-		s = s[1:]
-	}
-	return s
+	return f.r.x.Fusible(n, f.root) && !cpuOnly(n)
 }
 
 // build turns n (the root, or a fusable node) and the fusable nodes below
 // it into an expression.
 func (f *fusion) build(n *backend.Node) (*expr, error) {
-	if err := checkArgs(n); err != nil {
-		return nil, err
+	if err := backend.CheckArgs(n); err != nil {
+		return nil, fmt.Errorf("cuda: %v", err)
 	}
 	if !n.DType.IsValid() {
 		return nil, fmt.Errorf("cuda: %v: invalid dtype %v", n.Op, n.DType)
 	}
-	args := make([]*expr, len(n.Args))
-	for i, a := range n.Args {
-		var err error
-		if f.fusable(a) && !f.full() {
-			if _, err = shapeSize(a.Shape); err == nil {
-				args[i], err = f.build(a)
-			}
-		} else {
-			args[i], err = f.leafOf(a)
-		}
-		if err != nil {
-			return nil, err
-		}
+	// A tree takes operands until it is full (see full).
+	fusible := func(a *backend.Node) bool { return f.fusable(a) && !f.full() }
+	args, err := backend.FuseArgs(n, fusible, f.build, f.leafOf)
+	if err != nil {
+		return nil, err
 	}
 	argDT := func(i int) dtypes.DType { return n.Args[i].DType }
 	var e *expr
@@ -158,7 +133,7 @@ func (f *fusion) build(n *backend.Node) (*expr, error) {
 		}
 		natural := naturalDType(n.Op, argDT(0))
 		e = &expr{op: n.Op, dt: natural, argDT: argDT(0), args: args, cdiv: n.CDiv, zeroErr: n.ZeroDivError, intDiv: n.IntDiv, xlaMinMax: n.XLAMinMax, warnIntDiv: n.WarnIntDiv,
-			round: roundingFor(n.Op, natural)}
+			round: backend.RoundingFor(n.Op, natural)}
 		// Refuse unsupported operations now, as the CPU backend does.
 		if _, err := newSource(false).opC(e, []string{"x", "y", "z"}[:len(args)]); err != nil {
 			return nil, err
@@ -173,29 +148,13 @@ func (f *fusion) build(n *backend.Node) (*expr, error) {
 	return e, nil
 }
 
-// roundingFor returns the narrow dtype the results of op must be rounded
-// to, or Invalid when they need no rounding (see the CPU backend's
-// function of the same name).
-func roundingFor(o backend.Op, d dtypes.DType) dtypes.DType {
-	if !narrow(d) {
-		return dtypes.Invalid
-	}
-	switch o {
-	case backend.OpCast, backend.OpWhere, backend.OpNeg, backend.OpAbs, backend.OpRelu,
-		backend.OpFloor, backend.OpCeil, backend.OpRound, backend.OpRoundEven, backend.OpTrunc,
-		backend.OpMax, backend.OpMin:
-		return dtypes.Invalid
-	}
-	return d
-}
-
 // leafOf evaluates n outside the tree and returns a leaf reading it.
 func (f *fusion) leafOf(n *backend.Node) (*expr, error) {
 	v, err := f.r.eval(n)
 	if err != nil {
 		return nil, err
 	}
-	s, err := v.broadcastStrides(f.root.Shape)
+	s, err := v.Layout().BroadcastStrides(f.root.Shape)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %v: operand: %v", f.root.Op, err)
 	}
@@ -212,7 +171,7 @@ func (f *fusion) layout(size int) (shape []int, wide bool) {
 	for i, l := range f.leaves {
 		st[i] = l.strides
 	}
-	shape, st = coalesce(f.root.Shape, st)
+	shape, st = backend.Coalesce(f.root.Shape, st)
 	rm := backend.RowMajor(shape)
 	elems := 0
 	for i, l := range f.leaves {
@@ -225,7 +184,7 @@ func (f *fusion) layout(size int) (shape []int, wide bool) {
 		default:
 			l.kind = leafStrided
 		}
-		elems = max(elems, l.v.buf.bytes/elemSize(l.v.dtype))
+		elems = max(elems, l.v.buf.bytes/backend.ElemSize(l.v.dtype))
 	}
 	return shape, wideFor(size, elems, len(shape))
 }

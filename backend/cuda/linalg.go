@@ -2,7 +2,6 @@ package cuda
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -15,93 +14,21 @@ import (
 // thread per row of a softmax (computed in double, the maximum subtracted
 // first, rounded once).
 
-func (r *runner) matmul(n *backend.Node, size int) (*dview, error) {
-	av, err := r.eval(n.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	bv, err := r.eval(n.Args[1])
-	if err != nil {
-		return nil, err
-	}
+// MatMul computes the product n of av and bv that p plans.
+func (r *runner) MatMul(n *backend.Node, av, bv *dview, p *backend.MatMulPlan, size int) (*dview, error) {
 	dt := av.dtype
-	if bv.dtype != dt {
-		return nil, fmt.Errorf("cuda: matmul: operands have dtypes %v and %v; the plan must cast them to one", av.dtype, bv.dtype)
+	rows, k, cols := p.Rows, p.K, p.Cols
+	a, b := p.Operand(av.Layout(), true), p.Operand(bv.Layout(), false)
+	batch, sa, sb := p.Batch, a.Batch, b.Batch
+	nb := len(batch)
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
-	as, bs := av.shape, bv.shape
-	if len(as) == 0 || len(bs) == 0 {
-		return nil, fmt.Errorf("matmul: input operand does not have enough dimensions (0-d arrays are not allowed)")
-	}
-	// Rows and columns of each operand with their strides (a 1-d first
-	// operand is a row, a 1-d second operand a column).
-	type mat struct {
-		rows, cols, rs, cs int
-		batch, bst         []int
-	}
-	split := func(v *dview, first bool) mat {
-		nd := len(v.shape)
-		if nd == 1 {
-			if first {
-				return mat{rows: 1, cols: v.shape[0], cs: v.strides[0]}
-			}
-			return mat{rows: v.shape[0], cols: 1, rs: v.strides[0]}
-		}
-		return mat{rows: v.shape[nd-2], cols: v.shape[nd-1], rs: v.strides[nd-2], cs: v.strides[nd-1],
-			batch: v.shape[:nd-2], bst: v.strides[:nd-2]}
-	}
-	a, b := split(av, true), split(bv, false)
-	rows, k, k2, cols := a.rows, a.cols, b.rows, b.cols
-	if k != k2 {
-		return nil, fmt.Errorf("matmul: mismatch in its core dimension: %v and %v (size %d is different from %d)", as, bs, k, k2)
-	}
-	nb := max(len(a.batch), len(b.batch))
-	batch := make([]int, nb)
-	sa, sb := make([]int, nb), make([]int, nb)
-	for i := range nb {
-		da, db := 1, 1
-		if j := i - (nb - len(a.batch)); j >= 0 {
-			da, sa[i] = a.batch[j], a.bst[j]
-		}
-		if j := i - (nb - len(b.batch)); j >= 0 {
-			db, sb[i] = b.batch[j], b.bst[j]
-		}
-		switch {
-		case da == db || db == 1:
-			batch[i] = da
-		case da == 1:
-			batch[i] = db
-		default:
-			return nil, fmt.Errorf("matmul: batch dimensions of %v and %v cannot be broadcast", as, bs)
-		}
-		if da == 1 {
-			sa[i] = 0
-		}
-		if db == 1 {
-			sb[i] = 0
-		}
-	}
-	outShape := append(cloneInts(batch), rows, cols)
-	if len(as) == 1 {
-		outShape = append(outShape[:len(outShape)-2], outShape[len(outShape)-1])
-	}
-	if len(bs) == 1 {
-		outShape = outShape[:len(outShape)-1]
-	}
-	if !slices.Equal(outShape, n.Shape) {
-		return nil, fmt.Errorf("cuda: matmul of %v and %v gives %v, plan says %v", as, bs, outShape, n.Shape)
-	}
-	buf, err := r.alloc(n.DType, size)
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(n.DType, buf, n.Shape)
-	if size == 0 {
-		return out, nil
-	}
-	elems := max(av.buf.bytes/elemSize(dt), bv.buf.bytes/elemSize(dt))
+	elems := max(av.buf.bytes/backend.ElemSize(dt), bv.buf.bytes/backend.ElemSize(dt))
 	s := newSource(wideFor(size, elems, nb+2))
 	tw, rw, cw, kw := s.word(uint64(size)), s.word(uint64(rows)), s.word(uint64(cols)), s.word(uint64(k))
-	ow, aw, bw := s.word(uint64(buf.ptr)), s.word(uint64(av.ptr())), s.word(uint64(bv.ptr()))
+	ow, aw, bw := s.word(uint64(out.buf.ptr)), s.word(uint64(av.ptr())), s.word(uint64(bv.ptr()))
 	st := storageC(dt)
 	body := &s.body
 	s.names = append(s.names, "mm")
@@ -115,8 +42,8 @@ func (r *runner) matmul(n *backend.Node, size int) (*dview, error) {
 		fmt.Fprintf(body, "\t\t{ const IDX c = t %% %s; t /= %s; oa += c * %s; ob += c * %s; }\n", s.w(dw), s.w(dw),
 			s.w(s.word(uint64(int64(sa[d])))), s.w(s.word(uint64(int64(sb[d])))))
 	}
-	fmt.Fprintf(body, "\t\tconst %s* a = A + oa + ii * %s;\n\t\tconst %s* b = B + ob + jj * %s;\n", st, s.w(s.word(uint64(int64(a.rs)))), st, s.w(s.word(uint64(int64(b.cs)))))
-	acs, brs := s.w(s.word(uint64(int64(a.cs)))), s.w(s.word(uint64(int64(b.rs))))
+	fmt.Fprintf(body, "\t\tconst %s* a = A + oa + ii * %s;\n\t\tconst %s* b = B + ob + jj * %s;\n", st, s.w(s.word(uint64(int64(a.RowStride)))), st, s.w(s.word(uint64(int64(b.ColStride)))))
+	acs, brs := s.w(s.word(uint64(int64(a.ColStride)))), s.w(s.word(uint64(int64(b.RowStride))))
 	x, y := loadC(&s.h, dt, "a", "q * "+acs), loadC(&s.h, dt, "b", "q * "+brs)
 	ct := computeOf(dt)
 	var acc, step, res string
@@ -148,47 +75,26 @@ func (r *runner) matmul(n *backend.Node, size int) (*dview, error) {
 	return out, r.launch(s, "mm", size, 1)
 }
 
-// softmax evaluates softmax and log-softmax along Axes[0].
-func (r *runner) softmax(n *backend.Node, size int) (*dview, error) {
+// Softmax evaluates softmax and log-softmax along Axes[0].
+func (r *runner) Softmax(n *backend.Node, size int) (*dview, error) {
 	argNode := n.Args[0]
-	ad := argNode.DType
-	if ad.IsComplex() || ad == dtypes.Bool || !n.DType.IsFloat() {
-		return nil, fmt.Errorf("cuda: %v of %v to %v is not supported", n.Op, ad, n.DType)
-	}
-	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(argNode.Shape) {
-		return nil, fmt.Errorf("cuda: %v needs one axis within the %d dimensions", n.Op, len(argNode.Shape))
-	}
-	if !slices.Equal(argNode.Shape, n.Shape) {
-		return nil, fmt.Errorf("cuda: %v keeps the shape %v, plan says %v", n.Op, argNode.Shape, n.Shape)
-	}
 	f := &fusion{r: r, root: argNode}
 	e, err := f.leafOf(argNode)
 	if err != nil {
 		return nil, err
 	}
-	buf, err := r.alloc(n.DType, size)
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(n.DType, buf, n.Shape)
-	if size == 0 {
-		return out, nil
+	out, err := r.Alloc(n.DType, n.Shape, size)
+	if err != nil || size == 0 {
+		return out, err
 	}
 	ax := n.Axes[0]
-	outer, inner := 1, 1
-	for _, d := range n.Shape[:ax] {
-		outer *= d
-	}
-	for _, d := range n.Shape[ax+1:] {
-		inner *= d
-	}
-	m := n.Shape[ax]
+	outer, m, inner := backend.Size(n.Shape[:ax]), n.Shape[ax], backend.Size(n.Shape[ax+1:])
 	shape, wide := f.layout(size)
 	s := newSource(wide)
 	if _, err := s.exprFunc("ev", e, shape); err != nil {
 		return nil, err
 	}
-	rw, iw, mw, ow := s.word(uint64(outer*inner)), s.word(uint64(inner)), s.word(uint64(m)), s.word(uint64(buf.ptr))
+	rw, iw, mw, ow := s.word(uint64(outer*inner)), s.word(uint64(inner)), s.word(uint64(m)), s.word(uint64(out.buf.ptr))
 	st := storageC(n.DType)
 	y := "y"
 	if n.DType != dtypes.F64 {

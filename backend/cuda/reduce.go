@@ -3,7 +3,6 @@ package cuda
 import (
 	"fmt"
 	"math/bits"
-	"slices"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -53,12 +52,17 @@ func planReduce(shape, axes []int, keep bool) (*redPlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newRedPlan(bp), nil
+}
+
+// newRedPlan returns the walk bp plans.
+func newRedPlan(bp *backend.ReducePlan) *redPlan {
 	p := &redPlan{outShape: bp.OutShape, keptSize: bp.KeptSize, keptStr: bp.KeptStr,
 		redSize: bp.RedSize, redStr: bp.RedStr, chunk: bp.Chunk, m: bp.M, l: bp.L}
 	if p.m > 0 && p.l > 0 {
 		p.nchunks = p.l / p.chunk
 	}
-	return p, nil
+	return p
 }
 
 // A redKind is the family of a reduction's kernel.
@@ -149,7 +153,7 @@ func reduceOp(o backend.Op, at dtypes.DType) (*redOp, error) {
 		default:
 			return nil, fmt.Errorf("cuda: %v of floats is not supported", o)
 		}
-		if narrow(at) && (o == backend.OpSum || o == backend.OpMean || o == backend.OpProd) {
+		if backend.Narrow(at) && (o == backend.OpSum || o == backend.OpMean || o == backend.OpProd) {
 			op.round = at
 		}
 	default:
@@ -173,54 +177,13 @@ func reduceOp(o backend.Op, at dtypes.DType) (*redOp, error) {
 	return op, nil
 }
 
-// reduce evaluates sum, prod, mean, max, min, argmax, argmin, any, all.
-func (r *runner) reduce(n *backend.Node, size int) (*dview, error) {
-	argNode := n.Args[0]
+// Reduce evaluates sum, prod, mean, max, min, argmax, argmin, any, all
+// of argNode (see backend.Exec).
+func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size int) (*dview, error) {
 	at := argNode.DType
-	switch n.Op {
-	case backend.OpAny, backend.OpAll:
-		if at != dtypes.Bool {
-			argNode = &backend.Node{Op: backend.OpCast, DType: dtypes.Bool, Shape: argNode.Shape, Args: []*backend.Node{argNode}}
-			at = dtypes.Bool
-		}
-	case backend.OpSum, backend.OpProd, backend.OpMean:
-		// Sums of bools, and means of integers with an inexact result,
-		// accumulate in the result dtype (as in the CPU backend).
-		if at == dtypes.Bool && n.DType != dtypes.Bool || n.Op == backend.OpMean && at.IsInt() && n.DType.IsInexact() {
-			argNode = &backend.Node{Op: backend.OpCast, DType: n.DType, Shape: argNode.Shape, Args: []*backend.Node{argNode}}
-			at = n.DType
-		}
-	}
-	if !at.IsValid() {
-		return nil, fmt.Errorf("cuda: %v: invalid dtype %v", n.Op, at)
-	}
-	argSize, err := shapeSize(argNode.Shape)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: %v: %v", n.Op, err)
-	}
-	p, err := planReduce(argNode.Shape, n.Axes, n.KeepDims)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: %v: %v", n.Op, err)
-	}
-	if !slices.Equal(p.outShape, n.Shape) {
-		return nil, fmt.Errorf("cuda: %v of shape %v over axes %v gives %v, plan says %v", n.Op, argNode.Shape, n.Axes, p.outShape, n.Shape)
-	}
-	if p.l == 0 && p.m > 0 {
-		switch n.Op {
-		case backend.OpReduceMax:
-			return nil, fmt.Errorf("zero-size array to reduction operation maximum which has no identity")
-		case backend.OpReduceMin:
-			return nil, fmt.Errorf("zero-size array to reduction operation minimum which has no identity")
-		case backend.OpArgMax:
-			return nil, fmt.Errorf("attempt to get argmax of an empty sequence")
-		case backend.OpArgMin:
-			return nil, fmt.Errorf("attempt to get argmin of an empty sequence")
-		}
-	}
+	argSize := bp.M * bp.L
+	p := newRedPlan(bp)
 	isArg := n.Op == backend.OpArgMax || n.Op == backend.OpArgMin
-	if isArg && !n.DType.IsInt() {
-		return nil, fmt.Errorf("cuda: %v gives an integer dtype, not %v", n.Op, n.DType)
-	}
 	op, err := reduceOp(n.Op, at)
 	if err != nil {
 		return nil, err
@@ -240,8 +203,7 @@ func (r *runner) reduce(n *backend.Node, size int) (*dview, error) {
 	// The input: a fused elementwise tree, or a materialised view.
 	f := &fusion{r: r, root: argNode}
 	var e *expr
-	_, memo := r.memo[argNode]
-	if argNode.Op.IsElementwise() && r.refs[argNode] <= 1 && !memo && !cpuOnly(argNode) && argSize > 0 {
+	if r.x.Fusible(argNode, argNode) && !cpuOnly(argNode) && argSize > 0 {
 		if e, err = f.build(argNode); err != nil {
 			return nil, err
 		}
@@ -253,11 +215,10 @@ func (r *runner) reduce(n *backend.Node, size int) (*dview, error) {
 	if e.dt != at {
 		return nil, fmt.Errorf("cuda: internal error: reduction input is %v, want %v", e.dt, at)
 	}
-	buf, err := r.alloc(n.DType, size)
+	out, err := r.Alloc(n.DType, n.Shape, size)
 	if err != nil {
 		return nil, err
 	}
-	out := contigView(n.DType, buf, n.Shape)
 	if p.m == 0 {
 		return out, nil
 	}
@@ -272,7 +233,7 @@ func (r *runner) reduce(n *backend.Node, size int) (*dview, error) {
 			return nil, err
 		}
 	}
-	return out, g.run(r, buf.ptr)
+	return out, g.run(r, out.buf.ptr)
 }
 
 // wrapInt returns v converted to the integer dtype d (wrapping).
@@ -359,19 +320,7 @@ func (g *redGen) run(r *runner, out uintptr) error {
 }
 
 // accSize returns the size of one accumulator in bytes.
-func (g *redGen) accSize() int {
-	switch computeOf(g.at) {
-	case ctBool, ctI8, ctU8:
-		return 1
-	case ctI16, ctU16:
-		return 2
-	case ctI32, ctU32, ctF32:
-		return 4
-	case ctC128:
-		return 16
-	}
-	return 8
-}
+func (g *redGen) accSize() int { return backend.ComputeOf(g.at).Size() }
 
 // emitWalk emits kbase (the input offset of output o) and roff (the
 // offset of chunk j).

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -37,46 +36,32 @@ type dview struct {
 }
 
 // ptr returns the device address of the view's element 0.
-func (v *dview) ptr() uintptr { return v.buf.ptr + uintptr(v.off*elemSize(v.dtype)) }
+func (v *dview) ptr() uintptr { return v.buf.ptr + uintptr(v.off*backend.ElemSize(v.dtype)) }
 
 func (v *dview) size() int { return backend.Size(v.shape) }
 
-// contiguous reports whether v's elements are consecutive in row-major
-// order from off.
-func (v *dview) contiguous() bool {
-	step := 1
-	for i := len(v.shape) - 1; i >= 0; i-- {
-		if v.shape[i] == 0 {
-			return true
-		}
-		if v.shape[i] != 1 && v.strides[i] != step {
-			return false
-		}
-		step *= v.shape[i]
-	}
-	return true
-}
+// DType, Layout and WithLayout make a dview a backend.View.
 
-// broadcastStrides returns the strides that read v as if broadcast to out.
-func (v *dview) broadcastStrides(out []int) ([]int, error) {
-	return v.layout().BroadcastStrides(out)
-}
+func (v *dview) DType() dtypes.DType { return v.dtype }
 
-// layout returns v's shape, strides and offset.
-func (v *dview) layout() backend.Layout {
+func (v *dview) Layout() backend.Layout {
 	return backend.Layout{Shape: v.shape, Strides: v.strides, Off: v.off}
 }
 
+func (v *dview) WithLayout(l backend.Layout) *dview {
+	return &dview{dtype: v.dtype, buf: v.buf, shape: l.Shape, strides: l.Strides, off: l.Off}
+}
+
+// contigView returns a contiguous view of buf with the given shape.
 func contigView(d dtypes.DType, buf *buffer, shape []int) *dview {
-	return &dview{dtype: d, buf: buf, shape: cloneInts(shape), strides: backend.RowMajor(shape)}
+	return &dview{dtype: d, buf: buf, shape: append([]int{}, shape...), strides: backend.RowMajor(shape)}
 }
 
 // A runner holds the state of one Run.
 type runner struct {
 	b     *Backend
 	ctx   context.Context
-	refs  map[*backend.Node]int
-	memo  map[*backend.Node]*dview
+	x     *backend.Exec[*dview]
 	temps []*buffer // buffers allocated by this run
 	flag  *buffer   // the kernels' error word, allocated on first use
 }
@@ -109,37 +94,29 @@ func (r *runner) run(n *backend.Node) (res *backend.Tensor, err error) {
 			r.b.unref(buf)
 		}
 	}()
-	if err := r.count(n, 0); err != nil {
-		return nil, err
-	}
-	v, err := r.eval(n)
+	r.x = backend.NewExec[*dview](r.ctx, "cuda", r, refuseComplex32)
+	v, err := r.x.Run(n)
 	if err != nil {
 		return nil, err
 	}
 	return r.tensor(v)
 }
 
-// count fills r.refs and checks the plan's structure.
-func (r *runner) count(n *backend.Node, depth int) error {
-	if n == nil {
-		return fmt.Errorf("cuda: plan has a nil node")
-	}
-	if depth > 10000 {
-		return fmt.Errorf("cuda: plan too deep")
-	}
+// refuseComplex32 refuses the nodes of complex32 (see errComplex32).
+func refuseComplex32(n *backend.Node) error {
 	if n.DType == dtypes.C32 || n.Tensor != nil && n.Tensor.DType == dtypes.C32 {
 		return errComplex32
 	}
-	r.refs[n]++
-	if r.refs[n] > 1 {
-		return nil
-	}
-	for _, a := range n.Args {
-		if err := r.count(a, depth+1); err != nil {
-			return err
-		}
-	}
 	return nil
+}
+
+// Alloc returns a contiguous view of a new buffer for size elements of d.
+func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*dview, error) {
+	buf, err := r.alloc(d, size)
+	if err != nil {
+		return nil, err
+	}
+	return contigView(d, buf, shape), nil
 }
 
 // alloc returns a new buffer for n elements of d, owned by the run.
@@ -147,7 +124,7 @@ func (r *runner) alloc(d dtypes.DType, n int) (*buffer, error) {
 	if n > math.MaxInt/16 {
 		return nil, fmt.Errorf("cuda: out of memory: result of %d elements is too large", n)
 	}
-	return r.allocBytes(n * elemSize(d))
+	return r.allocBytes(n * backend.ElemSize(d))
 }
 
 func (r *runner) allocBytes(bytes int) (*buffer, error) {
@@ -177,71 +154,27 @@ func (r *runner) flagPtr() (uintptr, error) {
 // tensor returns v as a new tensor: sharing v's buffer when v is all of
 // it in row-major order, a contiguous copy otherwise.
 func (r *runner) tensor(v *dview) (*backend.Tensor, error) {
-	if !(v.contiguous() && v.off == 0 && v.buf.bytes == v.size()*elemSize(v.dtype)) {
+	if !(v.Layout().Contiguous() && v.off == 0 && v.buf.bytes == v.size()*backend.ElemSize(v.dtype)) {
 		var err error
-		if v, err = r.materialize(v); err != nil {
+		if v, err = r.x.Materialize(v); err != nil {
 			return nil, err
 		}
 	}
-	return &backend.Tensor{DType: v.dtype, Shape: cloneInts(v.shape), Data: r.b.newArray(v.buf)}, nil
+	return &backend.Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...), Data: r.b.newArray(v.buf)}, nil
 }
 
-// eval evaluates n to a view: a new buffer, or a strided view of one
-// (transpose, slice, broadcast_to and reshape of contiguous data copy
-// nothing).
-func (r *runner) eval(n *backend.Node) (*dview, error) {
-	if v, ok := r.memo[n]; ok {
-		return v, nil
-	}
-	if err := r.ctx.Err(); err != nil {
-		return nil, err
-	}
-	if !n.DType.IsValid() {
-		return nil, fmt.Errorf("cuda: %v: invalid dtype %v", n.Op, n.DType)
-	}
-	size, err := shapeSize(n.Shape)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: %v: %v", n.Op, err)
-	}
-	if err := checkArgs(n); err != nil {
-		return nil, err
-	}
-	var v *dview
-	switch {
-	case n.Op == backend.OpInput:
-		v, err = r.input(n, size)
-	case n.Op.IsElementwise():
-		v, err = r.elementwise(n, size)
-	default:
-		v, err = r.structural(n, size)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if v.dtype != n.DType || !slices.Equal(v.shape, n.Shape) {
-		return nil, fmt.Errorf("cuda: internal error: %v gave %v%v, want %v%v", n.Op, v.dtype, v.shape, n.DType, n.Shape)
-	}
-	if r.refs[n] > 1 {
-		r.memo[n] = v
-	}
-	return v, nil
-}
+// eval evaluates n (see backend.Exec.Eval).
+func (r *runner) eval(n *backend.Node) (*dview, error) { return r.x.Eval(n) }
 
-// input returns the view of an input node's tensor, uploading CPU data.
-func (r *runner) input(n *backend.Node, size int) (*dview, error) {
+// Input returns the view of an input node's tensor, uploading CPU data.
+func (r *runner) Input(n *backend.Node, size int) (*dview, error) {
 	t := n.Tensor
-	if t == nil {
-		return nil, fmt.Errorf("cuda: input node without a tensor")
-	}
-	if t.DType != n.DType || !slices.Equal(t.Shape, n.Shape) {
-		return nil, fmt.Errorf("cuda: input node says %v%v but its tensor is %v%v", n.DType, n.Shape, t.DType, t.Shape)
-	}
 	a, err := r.b.arrayOf(t)
 	if err != nil {
 		return nil, err
 	}
 	if a != nil {
-		if a.h.buf.bytes != size*elemSize(t.DType) {
+		if a.h.buf.bytes != size*backend.ElemSize(t.DType) {
 			return nil, fmt.Errorf("cuda: input: tensor of %d %v elements holds %d bytes", size, t.DType, a.h.buf.bytes)
 		}
 		return contigView(t.DType, a.h.buf, t.Shape), nil
@@ -256,14 +189,6 @@ func (r *runner) input(n *backend.Node, size int) (*dview, error) {
 	}
 	r.temps = append(r.temps, buf)
 	return contigView(t.DType, buf, t.Shape), nil
-}
-
-// checkArgs checks the number of arguments of n.
-func checkArgs(n *backend.Node) error {
-	if err := backend.CheckArgs(n); err != nil {
-		return fmt.Errorf("cuda: %v", err)
-	}
-	return nil
 }
 
 // Launching.
@@ -309,152 +234,13 @@ func wideFor(n, elems, rank int) bool {
 	return n >= lim || elems*max(rank, 1)+elems >= lim
 }
 
-// Structural operations.
-
-func (r *runner) structural(n *backend.Node, size int) (*dview, error) {
-	switch n.Op {
-	case backend.OpReshape:
-		return r.reshape(n, size)
-	case backend.OpTranspose:
-		return r.transpose(n)
-	case backend.OpBroadcastTo:
-		return r.broadcastTo(n)
-	case backend.OpSlice:
-		return r.slice(n)
-	case backend.OpConcat:
-		return r.concat(n, size)
-	case backend.OpMatMul:
-		return r.matmul(n, size)
-	case backend.OpSoftmax, backend.OpLogSoftmax:
-		return r.softmax(n, size)
-	case backend.OpSum, backend.OpProd, backend.OpMean, backend.OpReduceMax, backend.OpReduceMin,
-		backend.OpArgMax, backend.OpArgMin, backend.OpAny, backend.OpAll:
-		return r.reduce(n, size)
-	}
-	return nil, fmt.Errorf("cuda: unknown operation %v", n.Op)
-}
-
-// argView evaluates the single argument of n and checks that its dtype is
-// n's (structural operations do not convert).
-func (r *runner) argView(n *backend.Node) (*dview, error) {
-	a, err := r.eval(n.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	if a.dtype != n.DType {
-		return nil, fmt.Errorf("cuda: %v keeps the dtype of its operand (%v), but the plan says %v", n.Op, a.dtype, n.DType)
-	}
-	return a, nil
-}
-
-func (r *runner) reshape(n *backend.Node, size int) (*dview, error) {
-	a, err := r.argView(n)
-	if err != nil {
-		return nil, err
-	}
-	if a.size() != size {
-		return nil, fmt.Errorf("cuda: cannot reshape %v (%d elements) to %v (%d elements)", a.shape, a.size(), n.Shape, size)
-	}
-	if !a.contiguous() {
-		if a, err = r.materialize(a); err != nil {
-			return nil, err
-		}
-	}
-	return &dview{dtype: a.dtype, buf: a.buf, shape: cloneInts(n.Shape), strides: backend.RowMajor(n.Shape), off: a.off}, nil
-}
-
-func (r *runner) transpose(n *backend.Node) (*dview, error) {
-	a, err := r.argView(n)
-	if err != nil {
-		return nil, err
-	}
-	l, err := a.layout().Transpose(n.Axes)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: %v", err)
-	}
-	return &dview{dtype: a.dtype, buf: a.buf, off: l.Off, shape: l.Shape, strides: l.Strides}, nil
-}
-
-func (r *runner) broadcastTo(n *backend.Node) (*dview, error) {
-	a, err := r.argView(n)
-	if err != nil {
-		return nil, err
-	}
-	s, err := a.broadcastStrides(n.Shape)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: broadcast_to: %v", err)
-	}
-	return &dview{dtype: a.dtype, buf: a.buf, off: a.off, shape: cloneInts(n.Shape), strides: s}, nil
-}
-
-func (r *runner) slice(n *backend.Node) (*dview, error) {
-	a, err := r.argView(n)
-	if err != nil {
-		return nil, err
-	}
-	l, err := a.layout().Slice(n.Slices, n.Shape)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: %v", err)
-	}
-	return &dview{dtype: a.dtype, buf: a.buf, off: l.Off, shape: l.Shape, strides: l.Strides}, nil
-}
-
-func (r *runner) concat(n *backend.Node, size int) (*dview, error) {
-	args := make([]*dview, len(n.Args))
-	shapes := make([][]int, len(n.Args))
-	for i, an := range n.Args {
-		a, err := r.eval(an)
-		if err != nil {
-			return nil, err
-		}
-		if a.dtype != n.DType {
-			return nil, fmt.Errorf("cuda: concat of %v into %v: operands must share the result dtype", a.dtype, n.DType)
-		}
-		args[i], shapes[i] = a, a.shape
-	}
-	ax, err := backend.ConcatAxis(n, shapes)
-	if err != nil {
-		return nil, fmt.Errorf("cuda: %v", err)
-	}
-	buf, err := r.alloc(n.DType, size)
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(n.DType, buf, n.Shape)
-	start := 0
-	for _, a := range args {
-		dst := &dview{dtype: out.dtype, buf: out.buf, shape: a.shape, strides: out.strides, off: start * out.strides[ax]}
-		if err := r.copyInto(dst, a); err != nil {
-			return nil, err
-		}
-		start += a.shape[ax]
-	}
-	return out, nil
-}
-
-// materialize returns a contiguous copy of v.
-func (r *runner) materialize(v *dview) (*dview, error) {
-	buf, err := r.alloc(v.dtype, v.size())
-	if err != nil {
-		return nil, err
-	}
-	out := contigView(v.dtype, buf, v.shape)
-	if err := r.copyInto(out, v); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// copyInto copies the elements of src into dst (same dtype and shape, any
+// CopyInto copies the elements of src into dst (same dtype and shape, any
 // strides) bit for bit: with one device copy when both are contiguous, a
 // strided copy kernel otherwise.
-func (r *runner) copyInto(dst, src *dview) error {
+func (r *runner) CopyInto(dst, src *dview) error {
 	n := src.size()
-	if n == 0 {
-		return nil
-	}
-	es := elemSize(src.dtype)
-	shape, st := coalesce(src.shape, [][]int{dst.strides, src.strides})
+	es := backend.ElemSize(src.dtype)
+	shape, st := backend.Coalesce(src.shape, [][]int{dst.strides, src.strides})
 	if len(shape) == 1 && st[0][0] == 1 && st[1][0] == 1 {
 		return r.b.dev.dtod(dst.ptr(), src.ptr(), n*es)
 	}
@@ -495,69 +281,6 @@ func copyKernel(s *source, es int, shape, dstSt, srcSt []int, dst, src uintptr, 
 	b.WriteString("\t\tdst[od] = src[os];\n\t}\n}\n")
 }
 
-// coalesce drops the size-1 axes of shape and merges neighbouring axes that
-// every stride set walks as one (strides[k][i] == strides[k][i+1] *
-// shape[i+1]). It returns at least one axis (of size 1 for a scalar).
-func coalesce(shape []int, strides [][]int) ([]int, [][]int) {
-	var out []int
-	outSt := make([][]int, len(strides))
-	for i, d := range shape {
-		if d == 1 {
-			continue
-		}
-		if len(out) > 0 {
-			last := len(out) - 1
-			merge := true
-			for k, s := range strides {
-				if outSt[k][last] != s[i]*d {
-					merge = false
-					break
-				}
-			}
-			if merge {
-				out[last] *= d
-				for k, s := range strides {
-					outSt[k][last] = s[i]
-				}
-				continue
-			}
-		}
-		out = append(out, d)
-		for k, s := range strides {
-			outSt[k] = append(outSt[k], s[i])
-		}
-	}
-	if len(out) == 0 {
-		out = []int{1}
-		for k := range strides {
-			outSt[k] = []int{0}
-		}
-	}
-	return out, outSt
-}
-
-// shapeSize returns the number of elements of shape, or an error for a
-// negative dimension or a count that overflows.
-func shapeSize(shape []int) (int, error) {
-	n := 1
-	for _, d := range shape {
-		if d < 0 {
-			return 0, fmt.Errorf("negative dimension in shape %v", shape)
-		}
-		if d != 0 && n > math.MaxInt/d {
-			return 0, fmt.Errorf("shape %v has too many elements", shape)
-		}
-		n *= d
-	}
-	return n, nil
-}
-
-func cloneInts(s []int) []int {
-	c := make([]int, len(s))
-	copy(c, s)
-	return c
-}
-
 // Operations computed on the CPU.
 
 // fallback evaluates n with the CPU backend: its arguments are evaluated
@@ -566,11 +289,7 @@ func (r *runner) fallback(n *backend.Node) (*dview, error) {
 	cn := *n
 	cn.Args = make([]*backend.Node, len(n.Args))
 	for i, a := range n.Args {
-		v, err := r.eval(a)
-		if err != nil {
-			return nil, err
-		}
-		t, err := r.fetch(v)
+		t, err := r.fetch(a)
 		if err != nil {
 			return nil, err
 		}
@@ -580,7 +299,7 @@ func (r *runner) fallback(n *backend.Node) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	size, err := shapeSize(t.Shape)
+	size, err := backend.ShapeSize(t.Shape)
 	if err != nil {
 		return nil, err
 	}
@@ -596,23 +315,24 @@ func (r *runner) fallback(n *backend.Node) (*dview, error) {
 	return contigView(t.DType, buf, t.Shape), nil
 }
 
-// fetch copies v to a CPU tensor.
-func (r *runner) fetch(v *dview) (*backend.Tensor, error) {
-	if !v.contiguous() {
-		var err error
-		if v, err = r.materialize(v); err != nil {
-			return nil, err
-		}
+// fetch evaluates n and copies its value to a CPU tensor.
+func (r *runner) fetch(n *backend.Node) (*backend.Tensor, error) {
+	v, err := r.eval(n)
+	if err == nil && !v.Layout().Contiguous() {
+		v, err = r.x.Materialize(v)
+	}
+	if err != nil {
+		return nil, err
 	}
 	size := v.size()
-	data := newStorage(v.dtype, size)
+	data := backend.NewStorage(v.dtype, size)
 	host, _ := hostBytes(v.dtype, data, size)
 	if len(host) > 0 {
 		if err := r.b.dev.dtoh(unsafe.Pointer(&host[0]), v.ptr(), len(host)); err != nil {
 			return nil, err
 		}
 	}
-	return &backend.Tensor{DType: v.dtype, Shape: cloneInts(v.shape), Data: data}, nil
+	return &backend.Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...), Data: data}, nil
 }
 
 // errComplex32 refuses complex32 plans. PyTorch's ComplexHalf kernels differ

@@ -1,71 +1,39 @@
 package cuda
 
 import (
-	"fmt"
 	"unsafe"
 
+	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
 
-// A ctype is the type a dtype is computed in, as in the CPU backend: the
-// narrow floats (f16, bf16, f8e4m3, f8e5m2) are stored as bits and
-// computed in float32, rounded back after every operation; tf32 is stored
-// and computed as float32.
-type ctype uint8
+// A ctype is a compute type (backend.CType) with the names the generated
+// C code gives it.
+type ctype backend.CType
 
 const (
-	ctBool ctype = iota
-	ctI8
-	ctI16
-	ctI32
-	ctI64
-	ctU8
-	ctU16
-	ctU32
-	ctU64
-	ctF32
-	ctF64
-	ctC64
-	ctC128
+	ctBool = ctype(backend.CBool)
+	ctI8   = ctype(backend.CI8)
+	ctI16  = ctype(backend.CI16)
+	ctI32  = ctype(backend.CI32)
+	ctI64  = ctype(backend.CI64)
+	ctU8   = ctype(backend.CU8)
+	ctU16  = ctype(backend.CU16)
+	ctU32  = ctype(backend.CU32)
+	ctU64  = ctype(backend.CU64)
+	ctF32  = ctype(backend.CF32)
+	ctF64  = ctype(backend.CF64)
+	ctC64  = ctype(backend.CC64)
+	ctC128 = ctype(backend.CC128)
 )
 
 // computeOf returns the compute type of d (d must be valid).
-func computeOf(d dtypes.DType) ctype {
-	switch d {
-	case dtypes.Bool:
-		return ctBool
-	case dtypes.I8:
-		return ctI8
-	case dtypes.I16:
-		return ctI16
-	case dtypes.I32:
-		return ctI32
-	case dtypes.I64:
-		return ctI64
-	case dtypes.U8:
-		return ctU8
-	case dtypes.U16:
-		return ctU16
-	case dtypes.U32:
-		return ctU32
-	case dtypes.U64, dtypes.Index, dtypes.Address:
-		return ctU64
-	case dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
-		return ctF32
-	case dtypes.F64:
-		return ctF64
-	case dtypes.C64:
-		return ctC64
-	case dtypes.C128:
-		return ctC128
-	}
-	panic(fmt.Sprintf("cuda: no compute type for %v", d))
-}
+func computeOf(d dtypes.DType) ctype { return ctype(backend.ComputeOf(d)) }
 
-func (c ctype) isInt() bool     { return c >= ctI8 && c <= ctU64 }
-func (c ctype) isSigned() bool  { return c >= ctI8 && c <= ctI64 }
-func (c ctype) isFloat() bool   { return c == ctF32 || c == ctF64 }
-func (c ctype) isComplex() bool { return c == ctC64 || c == ctC128 }
+func (c ctype) isInt() bool     { return backend.CType(c).IsInt() }
+func (c ctype) isSigned() bool  { return backend.CType(c).IsSigned() }
+func (c ctype) isFloat() bool   { return backend.CType(c).IsFloat() }
+func (c ctype) isComplex() bool { return backend.CType(c).IsComplex() }
 
 var ctNames = [...]string{
 	ctBool: "bool", ctI8: "i8", ctI16: "i16", ctI32: "i32", ctI64: "i64",
@@ -91,24 +59,6 @@ func (c ctype) wrapType() string {
 		return "u64"
 	}
 	return "u32"
-}
-
-// narrow reports whether d is computed in float32 but holds fewer bits,
-// so that results must be rounded back to d after every operation.
-func narrow(d dtypes.DType) bool {
-	switch d {
-	case dtypes.F16, dtypes.BF16, dtypes.TF32, dtypes.F8E4M3, dtypes.F8E5M2:
-		return true
-	}
-	return false
-}
-
-// elemSize returns the storage size of one element of d in bytes.
-func elemSize(d dtypes.DType) int {
-	if d == dtypes.Bool {
-		return 1
-	}
-	return d.Bits() / 8
 }
 
 // storageC returns the C type of d's storage.
@@ -222,7 +172,7 @@ func round64C(h *helperSet, d dtypes.DType, x string) string {
 // CPU backend's rules (backend/cpu cast.go castKernel).
 func castC(h *helperSet, from, to dtypes.DType, v string) string {
 	cf, ct := computeOf(from), computeOf(to)
-	if cf == ct && (!narrow(to) || from == to) {
+	if cf == ct && (!backend.Narrow(to) || from == to) {
 		return v
 	}
 	switch {
@@ -244,7 +194,7 @@ func castC(h *helperSet, from, to dtypes.DType, v string) string {
 	case ct.isComplex():
 		return ct.C() + "{" + castC(h, from, to.Real(), v) + ", (" + ct.part() + ")0}"
 	case cf.isInt():
-		if narrow(to) {
+		if backend.Narrow(to) {
 			h.add("odd")
 			if cf.isSigned() {
 				return round64C(h, to, "ts_i64_odd((i64)"+v+")")
@@ -254,7 +204,7 @@ func castC(h *helperSet, from, to dtypes.DType, v string) string {
 		return "(" + ct.C() + ")" + v
 	}
 	// From a float computed in float or double.
-	if narrow(to) {
+	if backend.Narrow(to) {
 		if cf == ctF32 {
 			return roundF32C(h, to, v)
 		}
@@ -283,10 +233,10 @@ func castC(h *helperSet, from, to dtypes.DType, v string) string {
 // hostBytes returns the bytes of a CPU-form storage slice for dtype d and
 // n elements, or an error when data is not such a slice.
 func hostBytes(d dtypes.DType, data any, n int) ([]byte, error) {
-	if err := checkStorage(d, data, n); err != nil {
+	if err := backend.CheckStorage(d, data, n); err != nil {
 		return nil, err
 	}
-	size := n * elemSize(d)
+	size := n * backend.ElemSize(d)
 	if size == 0 {
 		return nil, nil
 	}
@@ -320,81 +270,4 @@ func hostBytes(d dtypes.DType, data any, n int) ([]byte, error) {
 		p = unsafe.Pointer(unsafe.SliceData(s))
 	}
 	return unsafe.Slice((*byte)(p), size), nil
-}
-
-// newStorage returns zeroed CPU-form storage for n elements of d.
-func newStorage(d dtypes.DType, n int) any {
-	switch d {
-	case dtypes.Bool:
-		return make([]bool, n)
-	case dtypes.I8:
-		return make([]int8, n)
-	case dtypes.I16:
-		return make([]int16, n)
-	case dtypes.I32:
-		return make([]int32, n)
-	case dtypes.I64:
-		return make([]int64, n)
-	case dtypes.U8, dtypes.F8E4M3, dtypes.F8E5M2:
-		return make([]uint8, n)
-	case dtypes.U16, dtypes.F16, dtypes.BF16:
-		return make([]uint16, n)
-	case dtypes.U32:
-		return make([]uint32, n)
-	case dtypes.U64, dtypes.Index, dtypes.Address:
-		return make([]uint64, n)
-	case dtypes.F32, dtypes.TF32:
-		return make([]float32, n)
-	case dtypes.F64:
-		return make([]float64, n)
-	case dtypes.C64:
-		return make([]complex64, n)
-	case dtypes.C128:
-		return make([]complex128, n)
-	}
-	panic(fmt.Sprintf("cuda: no storage for %v", d))
-}
-
-// checkStorage reports whether data has the Go type that dtype d is stored
-// in on the CPU (see backend.Tensor) and exactly n elements.
-func checkStorage(d dtypes.DType, data any, n int) error {
-	if !d.IsValid() {
-		return fmt.Errorf("invalid dtype %v", d)
-	}
-	ok, l := false, -1
-	switch s := data.(type) {
-	case []bool:
-		ok, l = d == dtypes.Bool, len(s)
-	case []int8:
-		ok, l = d == dtypes.I8, len(s)
-	case []int16:
-		ok, l = d == dtypes.I16, len(s)
-	case []int32:
-		ok, l = d == dtypes.I32, len(s)
-	case []int64:
-		ok, l = d == dtypes.I64, len(s)
-	case []uint8:
-		ok, l = d == dtypes.U8 || d == dtypes.F8E4M3 || d == dtypes.F8E5M2, len(s)
-	case []uint16:
-		ok, l = d == dtypes.U16 || d == dtypes.F16 || d == dtypes.BF16, len(s)
-	case []uint32:
-		ok, l = d == dtypes.U32, len(s)
-	case []uint64:
-		ok, l = d == dtypes.U64 || d == dtypes.Index || d == dtypes.Address, len(s)
-	case []float32:
-		ok, l = d == dtypes.F32 || d == dtypes.TF32, len(s)
-	case []float64:
-		ok, l = d == dtypes.F64, len(s)
-	case []complex64:
-		ok, l = d == dtypes.C64, len(s)
-	case []complex128:
-		ok, l = d == dtypes.C128, len(s)
-	}
-	if !ok {
-		return fmt.Errorf("tensor of dtype %v holds %T", d, data)
-	}
-	if l != n {
-		return fmt.Errorf("tensor of %d elements holds %d", n, l)
-	}
-	return nil
 }

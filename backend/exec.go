@@ -1,0 +1,428 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// A View is a backend's strided window on storage it owns: a dtype, and a
+// Layout placing the elements in the storage.
+type View[V any] interface {
+	DType() dtypes.DType
+	Layout() Layout
+	// WithLayout returns the view of the same storage that l places.
+	WithLayout(l Layout) V
+}
+
+// Kernels are what a backend gives an Exec: its computations, and its
+// storage. Each is called with a node the Exec has checked (a valid
+// dtype, the number of arguments its operation takes, size the number of
+// elements of its shape) and returns a view of n's dtype and shape.
+type Kernels[V any] interface {
+	// Input returns the view of the tensor of n, an input node whose
+	// tensor has n's dtype and shape.
+	Input(n *Node, size int) (V, error)
+	// Elementwise computes the elementwise node n.
+	Elementwise(n *Node, size int) (V, error)
+	// MatMul computes the product n of a and b (of one dtype) that p plans.
+	MatMul(n *Node, a, b V, p *MatMulPlan, size int) (V, error)
+	// Softmax computes the softmax or log-softmax n: a float result of
+	// its argument's shape, along the one axis n.Axes[0].
+	Softmax(n *Node, size int) (V, error)
+	// Reduce computes the reduction n of arg (n.Args[0], or a cast of it:
+	// see ReduceArg) as p plans.
+	Reduce(n, arg *Node, p *ReducePlan, size int) (V, error)
+	// Alloc returns a contiguous view of new storage for size elements
+	// of d in the given shape, which the caller writes in full.
+	Alloc(d dtypes.DType, shape []int, size int) (V, error)
+	// CopyInto copies the elements of src into dst, of the same dtype and
+	// shape (not empty), bit for bit.
+	CopyInto(dst, src V) error
+}
+
+// An Exec evaluates a plan for a backend: it walks the plan, evaluates
+// each node once (keeping the views of nodes used more than once),
+// checks every node and what each kernel gives, and computes the
+// structural operations (reshape, transpose, broadcast_to, slicing) as
+// views that copy nothing, so that both backends give the same shapes and
+// errors. The backend keeps allocation and kernels.
+type Exec[V View[V]] struct {
+	name    string
+	ctx     context.Context
+	kernels Kernels[V]
+	check   func(*Node) error
+	refs    map[*Node]int // how many parents use each node
+	memo    map[*Node]V   // evaluated nodes used more than once
+}
+
+// NewExec returns an Exec for one evaluation under ctx by the backend of
+// the given name (which begins its errors), with its kernels. check, when
+// not nil, is called for every node of the plan before anything is
+// evaluated: a backend refuses there what it does not compute.
+func NewExec[V View[V]](ctx context.Context, name string, k Kernels[V], check func(*Node) error) *Exec[V] {
+	return &Exec[V]{name: name, ctx: ctx, kernels: k, check: check, refs: map[*Node]int{}, memo: map[*Node]V{}}
+}
+
+func (x *Exec[V]) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", x.name, fmt.Errorf(format, args...))
+}
+
+// Run checks the plan rooted at root and evaluates it.
+func (x *Exec[V]) Run(root *Node) (V, error) {
+	if err := x.count(root, 0); err != nil {
+		var zero V
+		return zero, err
+	}
+	return x.Eval(root)
+}
+
+// count fills x.refs and checks the plan's structure.
+func (x *Exec[V]) count(n *Node, depth int) error {
+	if n == nil {
+		return x.errorf("plan has a nil node")
+	}
+	if depth > 10000 {
+		return x.errorf("plan too deep")
+	}
+	if x.check != nil {
+		if err := x.check(n); err != nil {
+			return err
+		}
+	}
+	x.refs[n]++
+	if x.refs[n] > 1 {
+		return nil
+	}
+	for _, a := range n.Args {
+		if err := x.count(a, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Fusible reports whether the elementwise node n can be computed inside
+// the elementwise tree of root: it has root's shape (up to leading 1s),
+// no other user, and has not been evaluated already.
+func (x *Exec[V]) Fusible(n, root *Node) bool {
+	if !n.Op.IsElementwise() || x.refs[n] > 1 {
+		return false
+	}
+	if _, done := x.memo[n]; done {
+		return false
+	}
+	return slices.Equal(trimOnes(n.Shape), trimOnes(root.Shape))
+}
+
+func trimOnes(s []int) []int {
+	for len(s) > 0 && s[0] == 1 {
+		s = s[1:]
+	}
+	return s
+}
+
+// Eval evaluates n to a view: new storage, or a strided view of storage
+// (transpose, slice, broadcast_to and reshape of contiguous data copy
+// nothing).
+func (x *Exec[V]) Eval(n *Node) (V, error) {
+	var zero V
+	if v, ok := x.memo[n]; ok {
+		return v, nil
+	}
+	if err := x.ctx.Err(); err != nil {
+		return zero, err
+	}
+	if !n.DType.IsValid() {
+		return zero, x.errorf("%v: invalid dtype %v", n.Op, n.DType)
+	}
+	size, err := ShapeSize(n.Shape)
+	if err != nil {
+		if errors.Is(err, ErrOutOfMemory) {
+			return zero, err
+		}
+		return zero, x.errorf("%v: %v", n.Op, err)
+	}
+	if err := CheckArgs(n); err != nil {
+		return zero, x.errorf("%v", err)
+	}
+	v, err := x.eval(n, size)
+	if err != nil {
+		return zero, err
+	}
+	if v.DType() != n.DType || !slices.Equal(v.Layout().Shape, n.Shape) {
+		return zero, x.errorf("internal error: %v gave %v%v, want %v%v", n.Op, v.DType(), v.Layout().Shape, n.DType, n.Shape)
+	}
+	if x.refs[n] > 1 {
+		x.memo[n] = v
+	}
+	return v, nil
+}
+
+func (x *Exec[V]) eval(n *Node, size int) (V, error) {
+	switch n.Op {
+	case OpInput:
+		t := n.Tensor
+		if t == nil {
+			var zero V
+			return zero, x.errorf("input node without a tensor")
+		}
+		if t.DType != n.DType || !slices.Equal(t.Shape, n.Shape) {
+			var zero V
+			return zero, x.errorf("input node says %v%v but its tensor is %v%v", n.DType, n.Shape, t.DType, t.Shape)
+		}
+		return x.kernels.Input(n, size)
+	case OpReshape:
+		return x.reshape(n, size)
+	case OpTranspose, OpBroadcastTo, OpSlice:
+		return x.view(n)
+	case OpConcat:
+		return x.concat(n, size)
+	case OpMatMul:
+		return x.matmul(n, size)
+	case OpSoftmax, OpLogSoftmax:
+		return x.softmax(n, size)
+	case OpSum, OpProd, OpMean, OpReduceMax, OpReduceMin, OpArgMax, OpArgMin, OpAny, OpAll:
+		return x.reduce(n, size)
+	}
+	return x.kernels.Elementwise(n, size)
+}
+
+// Materialize returns a contiguous copy of v.
+func (x *Exec[V]) Materialize(v V) (V, error) {
+	shape := v.Layout().Shape
+	out, err := x.kernels.Alloc(v.DType(), shape, Size(shape))
+	if err != nil {
+		return out, err
+	}
+	if err := x.copyInto(out, v); err != nil {
+		var zero V
+		return zero, err
+	}
+	return out, nil
+}
+
+// copyInto copies src into dst unless they are empty.
+func (x *Exec[V]) copyInto(dst, src V) error {
+	if Size(src.Layout().Shape) == 0 {
+		return nil
+	}
+	return x.kernels.CopyInto(dst, src)
+}
+
+// arg evaluates the single argument of n and checks that its dtype is
+// n's (structural operations do not convert).
+func (x *Exec[V]) arg(n *Node) (V, error) {
+	a, err := x.Eval(n.Args[0])
+	if err != nil {
+		return a, err
+	}
+	if a.DType() != n.DType {
+		var zero V
+		return zero, x.errorf("%v keeps the dtype of its operand (%v), but the plan says %v", n.Op, a.DType(), n.DType)
+	}
+	return a, nil
+}
+
+func (x *Exec[V]) reshape(n *Node, size int) (V, error) {
+	a, err := x.arg(n)
+	if err != nil {
+		return a, err
+	}
+	if l := a.Layout(); Size(l.Shape) != size {
+		var zero V
+		return zero, x.errorf("cannot reshape %v (%d elements) to %v (%d elements)", l.Shape, Size(l.Shape), n.Shape, size)
+	}
+	if !a.Layout().Contiguous() {
+		if a, err = x.Materialize(a); err != nil {
+			return a, err
+		}
+	}
+	return a.WithLayout(Layout{Shape: append([]int{}, n.Shape...), Strides: RowMajor(n.Shape), Off: a.Layout().Off}), nil
+}
+
+// view evaluates a transpose, a broadcast_to or a slice: a view of the
+// argument's storage.
+func (x *Exec[V]) view(n *Node) (V, error) {
+	a, err := x.arg(n)
+	if err != nil {
+		return a, err
+	}
+	l := a.Layout()
+	switch n.Op {
+	case OpTranspose:
+		l, err = l.Transpose(n.Axes)
+	case OpSlice:
+		l, err = l.Slice(n.Slices, n.Shape)
+	default:
+		var s []int
+		if s, err = l.BroadcastStrides(n.Shape); err != nil {
+			err = fmt.Errorf("broadcast_to: %v", err)
+		}
+		l = Layout{Shape: append([]int{}, n.Shape...), Strides: s, Off: l.Off}
+	}
+	if err != nil {
+		var zero V
+		return zero, x.errorf("%v", err)
+	}
+	return a.WithLayout(l), nil
+}
+
+func (x *Exec[V]) concat(n *Node, size int) (V, error) {
+	var zero V
+	args := make([]V, len(n.Args))
+	shapes := make([][]int, len(n.Args))
+	for i, an := range n.Args {
+		a, err := x.Eval(an)
+		if err != nil {
+			return zero, err
+		}
+		if a.DType() != n.DType {
+			return zero, x.errorf("concat of %v into %v: operands must share the result dtype", a.DType(), n.DType)
+		}
+		args[i], shapes[i] = a, a.Layout().Shape
+	}
+	ax, err := ConcatAxis(n, shapes)
+	if err != nil {
+		return zero, x.errorf("%v", err)
+	}
+	out, err := x.kernels.Alloc(n.DType, n.Shape, size)
+	if err != nil {
+		return zero, err
+	}
+	ol := out.Layout()
+	start := 0
+	for i, a := range args {
+		// The destination window of a: out sliced along ax.
+		dst := out.WithLayout(Layout{Shape: shapes[i], Strides: ol.Strides, Off: ol.Off + start*ol.Strides[ax]})
+		if err := x.copyInto(dst, a); err != nil {
+			return zero, err
+		}
+		start += shapes[i][ax]
+	}
+	return out, nil
+}
+
+func (x *Exec[V]) matmul(n *Node, size int) (V, error) {
+	a, err := x.Eval(n.Args[0])
+	if err != nil {
+		return a, err
+	}
+	b, err := x.Eval(n.Args[1])
+	if err != nil {
+		return b, err
+	}
+	var zero V
+	if a.DType() != b.DType() {
+		return zero, x.errorf("matmul: operands have dtypes %v and %v; the plan must cast them to one", a.DType(), b.DType())
+	}
+	as, bs := a.Layout().Shape, b.Layout().Shape
+	p, err := PlanMatMul(as, bs)
+	if err != nil {
+		return zero, err
+	}
+	if !slices.Equal(p.Shape, n.Shape) {
+		return zero, x.errorf("matmul of %v and %v gives %v, plan says %v", as, bs, p.Shape, n.Shape)
+	}
+	return x.kernels.MatMul(n, a, b, p, size)
+}
+
+func (x *Exec[V]) softmax(n *Node, size int) (V, error) {
+	var zero V
+	a := n.Args[0]
+	if a.DType.IsComplex() || a.DType == dtypes.Bool || !n.DType.IsFloat() {
+		return zero, x.errorf("%v of %v to %v is not supported", n.Op, a.DType, n.DType)
+	}
+	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(a.Shape) {
+		return zero, x.errorf("%v needs one axis within the %d dimensions", n.Op, len(a.Shape))
+	}
+	if !slices.Equal(a.Shape, n.Shape) {
+		return zero, x.errorf("%v keeps the shape %v, plan says %v", n.Op, a.Shape, n.Shape)
+	}
+	return x.kernels.Softmax(n, size)
+}
+
+// ReduceArg returns what the reduction n reads: its argument, or a cast
+// of it to the dtype the reduction accumulates in. any and all read bools;
+// sums and products of bools into another dtype, and means of integers
+// with an inexact result, accumulate in the result dtype. (A bool sum or
+// product into bool is a logical or / and.)
+func ReduceArg(n *Node) *Node {
+	a := n.Args[0]
+	to := dtypes.Invalid
+	switch n.Op {
+	case OpAny, OpAll:
+		if a.DType != dtypes.Bool {
+			to = dtypes.Bool
+		}
+	case OpSum, OpProd, OpMean:
+		if a.DType == dtypes.Bool && n.DType != dtypes.Bool || n.Op == OpMean && a.DType.IsInt() && n.DType.IsInexact() {
+			to = n.DType
+		}
+	}
+	if to == dtypes.Invalid {
+		return a
+	}
+	return &Node{Op: OpCast, DType: to, Shape: a.Shape, Args: []*Node{a}}
+}
+
+// reduce checks the reduction n and plans its walk, with NumPy's errors
+// for reductions without an identity over no elements.
+func (x *Exec[V]) reduce(n *Node, size int) (V, error) {
+	var zero V
+	arg := ReduceArg(n)
+	if !arg.DType.IsValid() {
+		return zero, x.errorf("%v: invalid dtype %v", n.Op, arg.DType)
+	}
+	if _, err := ShapeSize(arg.Shape); err != nil {
+		return zero, x.errorf("%v: %v", n.Op, err)
+	}
+	p, err := PlanReduce(arg.Shape, n.Axes, n.KeepDims)
+	if err != nil {
+		return zero, x.errorf("%v: %v", n.Op, err)
+	}
+	if !slices.Equal(p.OutShape, n.Shape) {
+		return zero, x.errorf("%v of shape %v over axes %v gives %v, plan says %v", n.Op, arg.Shape, n.Axes, p.OutShape, n.Shape)
+	}
+	if p.L == 0 && p.M > 0 {
+		switch n.Op {
+		case OpReduceMax:
+			return zero, fmt.Errorf("zero-size array to reduction operation maximum which has no identity")
+		case OpReduceMin:
+			return zero, fmt.Errorf("zero-size array to reduction operation minimum which has no identity")
+		case OpArgMax:
+			return zero, fmt.Errorf("attempt to get argmax of an empty sequence")
+		case OpArgMin:
+			return zero, fmt.Errorf("attempt to get argmin of an empty sequence")
+		}
+	}
+	if (n.Op == OpArgMax || n.Op == OpArgMin) && !n.DType.IsInt() {
+		return zero, x.errorf("%v gives an integer dtype, not %v", n.Op, n.DType)
+	}
+	return x.kernels.Reduce(n, arg, p, size)
+}
+
+// FuseArgs returns the operands of the elementwise node n in a fused
+// tree: build compiles each argument that fusible says can join the tree
+// (after checking its shape), and leaf reads each other one, evaluated
+// outside the tree.
+func FuseArgs[E any](n *Node, fusible func(*Node) bool, build, leaf func(*Node) (E, error)) ([]E, error) {
+	args := make([]E, len(n.Args))
+	for i, a := range n.Args {
+		var err error
+		if fusible(a) {
+			if _, err = ShapeSize(a.Shape); err == nil {
+				args[i], err = build(a)
+			}
+		} else {
+			args[i], err = leaf(a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return args, nil
+}
