@@ -68,8 +68,7 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 		return loadMagic(ctx, d, emit)
 	}
 	if hasMagic(cell.Code, "load") {
-		return &Error{Name: "UsageError", Value: "%load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)",
-			Traceback: []string{"UsageError: %load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)"}}
+		return &Error{Name: "UsageError", Value: "%load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)"}
 	}
 	if _, ok := magicLine(cell.Code, "lsmagic"); ok {
 		emit(Output{Stream: "stdout", Text: eval.Lsmagic("%", kernelMagics) + "\n"})
@@ -141,12 +140,13 @@ func (e *SessionEngine) bundle(o eval.Output) Bundle {
 }
 
 // sessionError turns an evaluator error into a Jupyter error whose
-// traceback is the terminal's report: the position in the cell, the
-// message, and the source line with a caret under the culprit.
+// traceback is coloured as IPython's: the position in the cell, the
+// source line with a caret under the culprit, and the error's name and
+// message.
 func sessionError(err error) error {
 	var ee *eval.Error
 	if errors.As(err, &ee) {
-		return &Error{Name: ee.Name, Value: ee.Msg, Traceback: strings.Split(ee.Report(), "\n")}
+		return &Error{Name: ee.Name, Value: ee.Msg, Traceback: evalTraceback(ee)}
 	}
 	return err
 }
