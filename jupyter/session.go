@@ -64,6 +64,11 @@ func (e *SessionEngine) Info() Info {
 // stdout and warnings to stderr. A cell that is only "?name", "name?" or
 // "name??" shows the docs of name in the pager, as IPython does.
 func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output)) error {
+	if cell.StoreHistory && !cell.Silent {
+		// In[n], _iN and _i name this cell's source from now on, as in
+		// IPython.
+		e.s.SetInput(cell.Count, cell.Code)
+	}
 	if d, ok := magicLine(cell.Code, "load"); ok {
 		return loadMagic(ctx, d, emit)
 	}
