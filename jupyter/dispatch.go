@@ -91,8 +91,8 @@ func (k *Kernel) kernelInfo() map[string]any {
 			"version":            info.LanguageVersion,
 			"mimetype":           MimeType,
 			"file_extension":     FileExtension,
-			"pygments_lexer":     "python",
-			"codemirror_mode":    "python",
+			"pygments_lexer":     pygmentsLexer,
+			"codemirror_mode":    codemirrorMode,
 			"nbconvert_exporter": "script",
 		},
 	}
