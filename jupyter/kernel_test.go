@@ -33,8 +33,8 @@ func TestKernelInfo(t *testing.T) {
 		Status          string
 		ProtocolVersion string `json:"protocol_version"`
 		Implementation  string
-		HelpLinks       []HelpLink        `json:"help_links"`
-		LanguageInfo    map[string]any    `json:"language_info"`
+		HelpLinks       []HelpLink     `json:"help_links"`
+		LanguageInfo    map[string]any `json:"language_info"`
 	}
 	if err := json.Unmarshal(r.Content, &info); err != nil {
 		t.Fatal(err)
