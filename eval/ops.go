@@ -262,6 +262,10 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		XLAMinMax:    res.ComplexOrder == promote.ComplexXLA,
 		WarnIntDiv:   res.WarnIntDiv,
 	}
+	if w, scalar := scalarBinaryWarning(op, x, y, res); scalar {
+		n.WarnIntDiv = false
+		c.warn(w)
+	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
 	}
@@ -402,6 +406,7 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 	if err := c.checkUnaryKinds(op, res.Compute, opSpan); err != nil {
 		return nil, err
 	}
+	c.warn(scalarUnaryWarning(op, x, res))
 	arg := asNode(x, res.Compute)
 	var n *backend.Node
 	if op == promote.Pos {

@@ -290,6 +290,11 @@ type Result struct {
 	// "overflow encountered in floor_divide" for MIN // -1); the operation
 	// still gives IntDiv's values.
 	WarnIntDiv bool
+	// WarnScalarOverflow reports that integer +, -, *, negation and abs
+	// warn when they wrap on scalars (0-d operands), as NumPy's scalar math
+	// does ("overflow encountered in scalar add"; with WarnIntDiv, // and %
+	// on scalars warn in those words too); arrays wrap silently.
+	WarnScalarOverflow bool
 	// IntVia, when valid, is the float format a literal Python int is
 	// rounded to first when it is converted to an inexact Compute dtype:
 	// float64 for NumPy (its setitem takes float(int), PyNumber_Float),
