@@ -213,7 +213,11 @@ func TestCompleteAttrs(t *testing.T) {
 		{"x[...", nil, []string{"T", "ndim", "item"}},
 	}
 	for _, tt := range tests {
-		_, _, got := s.Complete(tt.src, len(tt.src))
+		_, _, matches := s.Complete(tt.src, len(tt.src))
+		var got []string
+		for _, m := range matches {
+			got = append(got, m.Text)
+		}
 		i := 0
 		for _, g := range got {
 			if i < len(tt.want) && g == tt.want[i] {

@@ -5,14 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"slices"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/eval"
 	"github.com/tensorsh/tensorsh/internal/format"
 	"github.com/tensorsh/tensorsh/lang"
-	"github.com/tensorsh/tensorsh/promote"
 )
 
 // A SessionEngine runs cells on a tensorsh [eval.Session]: the kernel and
@@ -28,6 +26,7 @@ var _ Engine = (*SessionEngine)(nil)
 // are shown on the cell's stderr, in order with the other outputs.
 func NewSessionEngine(s *eval.Session) *SessionEngine {
 	s.Warn = nil
+	s.Magics = kernelMagics
 	return &SessionEngine{s: s}
 }
 
@@ -211,74 +210,30 @@ func hasDirective(code, name string) bool {
 }
 
 // Complete completes names, functions, dtypes, constants, keyword
-// arguments, directives and their arguments (policies, backends, help
-// topics), each with its kind.
+// arguments, directives and the kernel's magics, and directives'
+// arguments (policies, backends, help topics), each with its kind.
 func (e *SessionEngine) Complete(code string, cursor int) Completion {
 	start, end, matches := e.s.Complete(code, cursor)
 	c := Completion{Start: start, End: end}
-	directive := isDirectiveLine(code, start)
-	if directive && start > 0 && code[start-1] == '%' {
-		// The kernel's own magics (%history, %load) complete too.
-		for _, m := range kernelMagics {
-			if strings.HasPrefix(m, code[start:end]) && !contains(matches, m) {
-				matches = append(matches, m)
-			}
-		}
-		slices.Sort(matches)
-	}
 	for _, m := range matches {
-		c.Matches = append(c.Matches, e.match(m, directive))
+		mt := Match{Text: m.Text, Kind: jupyterKinds[m.Kind]}
+		if mt.Kind == "" {
+			mt.Kind = m.Kind
+		}
+		if sig, _, _, ok := eval.Doc(m.Text); ok {
+			mt.Signature = sig
+		}
+		c.Matches = append(c.Matches, mt)
 	}
 	return c
 }
 
-// isDirectiveLine reports whether the line holding offset starts with
-// ':' or '%'.
-func isDirectiveLine(code string, offset int) bool {
-	if offset > len(code) {
-		offset = len(code)
-	}
-	line := strings.TrimLeft(code[strings.LastIndexByte(code[:offset], '\n')+1:], " \t")
-	return strings.HasPrefix(line, ":") || strings.HasPrefix(line, "%")
-}
-
-// match classifies one completion for JupyterLab's completer.
-func (e *SessionEngine) match(text string, directive bool) Match {
-	m := Match{Text: text}
-	if sig, _, _, ok := eval.Doc(text); ok {
-		m.Signature = sig
-	}
-	_, isVar := e.s.Var(text)
-	_, policyErr := promote.Lookup(text)
-	_, dtypeErr := dtypes.ParseType(text)
-	switch {
-	case strings.HasSuffix(text, "="):
-		m.Kind = "keyword"
-	case isVar:
-		m.Kind = "variable"
-	case directive && (contains(eval.Directives(), text) || contains(kernelMagics, text)):
-		m.Kind = "magic"
-	case directive && policyErr == nil:
-		m.Kind = "policy"
-	case dtypeErr == nil:
-		m.Kind = "dtype"
-	case m.Signature != "":
-		m.Kind = "function"
-	case text == "true" || text == "false" || text == "inf" || text == "nan" || text == "None":
-		m.Kind = "constant"
-	default:
-		m.Kind = "text"
-	}
-	return m
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// jupyterKinds maps the kinds of [eval.Match] to the completion types
+// Jupyter's front ends show, where they differ: a directive is a magic, a
+// method a function; attributes, backends and help topics are text.
+var jupyterKinds = map[string]string{
+	"directive": "magic", "method": "function",
+	"attribute": "text", "backend": "text", "topic": "text",
 }
 
 // Inspect describes the name at cursor: a variable's dtype, shape and
