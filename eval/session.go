@@ -76,6 +76,10 @@ type Session struct {
 	// kernel's %history, %load): Complete offers them after '%' with the
 	// directives.
 	Magics []string
+	// Progress, when set, is called with a note when a directive starts
+	// what takes a while (:timeit, about a second), for a front end to
+	// show until the outputs come.
+	Progress func(note string)
 
 	// results are the earlier cells' results, for _ and Out[n].
 	results *results

@@ -10,7 +10,6 @@ import (
 	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/eval"
 	"github.com/tensorsh/tensorsh/internal/format"
-	"github.com/tensorsh/tensorsh/lang"
 )
 
 // A SessionEngine runs cells on a tensorsh [eval.Session]: the kernel and
@@ -83,14 +82,18 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 		emit(Output{Data: PlainBundle(text), Page: true})
 		return nil
 	}
-	timing := !cell.Silent && hasDirective(cell.Code, "timeit")
-	if timing {
-		// :timeit runs for about a second: say so, and clear the note when
-		// the result comes.
-		emit(Output{Stream: "stdout", Text: "timing…\n"})
+	// :timeit runs for about a second: say so, and clear the note when
+	// the result comes.
+	noted := false
+	e.s.Progress = func(note string) {
+		if !cell.Silent && !noted {
+			emit(Output{Stream: "stdout", Text: note + "\n"})
+			noted = true
+		}
 	}
 	outs, err := e.s.Execute(ctx, fmt.Sprintf("<cell %d>", cell.Count), cell.Code)
-	if timing {
+	e.s.Progress = nil
+	if noted {
 		emit(Output{Clear: true})
 	}
 	last := -1
@@ -193,20 +196,6 @@ func isName(s string) bool {
 		}
 	}
 	return true
-}
-
-// hasDirective reports whether code has a directive statement named name.
-func hasDirective(code, name string) bool {
-	f, err := lang.Parse("", code)
-	if err != nil {
-		return false
-	}
-	for _, st := range f.Stmts {
-		if d, ok := st.(*lang.Directive); ok && d.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Complete completes names, functions, dtypes, constants, keyword
