@@ -51,48 +51,10 @@ func (s *Session) Text(o Output, opts format.Options) string {
 // literalText formats a literal as tensorsh prints values: true/false for
 // bools, Python's repr otherwise.
 func literalText(l promote.Scalar) string {
-	switch l.Kind {
-	case promote.BoolScalar:
+	if l.Kind == promote.BoolScalar {
 		return strconv.FormatBool(l.Bool)
-	case promote.FloatScalar:
-		switch {
-		case math.IsNaN(l.Float):
-			return "nan"
-		case math.IsInf(l.Float, 1):
-			return "inf"
-		case math.IsInf(l.Float, -1):
-			return "-inf"
-		}
-	case promote.ComplexScalar:
-		re, im := real(l.Complex), imag(l.Complex)
-		sign := "+"
-		if im < 0 || math.IsNaN(im) && math.Signbit(im) || im == 0 && math.Signbit(im) {
-			sign, im = "-", -im
-		}
-		return "(" + pyComplexPart(re) + sign + pyComplexPart(im) + "j)"
 	}
 	return l.String()
-}
-
-// pyComplexPart formats one part of a complex number as Python's repr
-// does: shortest digits, no ".0" for integral values, exponent from 1e16.
-func pyComplexPart(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 0):
-		if f < 0 {
-			return "-inf"
-		}
-		return "inf"
-	}
-	a := math.Abs(f)
-	if a != 0 && (a < 1e-4 || a >= 1e16) {
-		s := strconv.FormatFloat(f, 'e', -1, 64)
-		// Python writes e+16 and e-05 as e+16 and e-05: two-digit exponents.
-		return s
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // HTML returns the rich form of an output for Jupyter's text/html, or ""

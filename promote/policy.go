@@ -77,20 +77,10 @@ func (s Scalar) String() string {
 	case IntScalar:
 		return s.Int.String()
 	case FloatScalar:
-		return formatPyFloat(s.Float)
+		return dtypes.PyFloat(s.Float)
 	default:
-		return fmt.Sprintf("(%s%+gj)", formatPyFloat(real(s.Complex)), imag(s.Complex))
+		return dtypes.PyComplex(s.Complex)
 	}
-}
-
-func formatPyFloat(f float64) string {
-	s := fmt.Sprint(f)
-	for _, c := range s {
-		if c == '.' || c == 'e' || c == 'n' || c == 'I' {
-			return s
-		}
-	}
-	return s + ".0"
 }
 
 // An Operand is one input of an operation, as a policy sees it.
