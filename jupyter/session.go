@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -138,8 +137,7 @@ func (e *SessionEngine) bundle(o eval.Output) Bundle {
 	if h := e.s.HTML(o); h != "" {
 		if k := o.Value.Kind; k == eval.TensorValue || k == eval.LiteralValue || k == eval.DTypeValue {
 			p := e.s.Policy()
-			h = `<div class="tsh-result">` + h + `<div class="tsh-policy" style="color:#6b7280;font-size:85%" title="` +
-				html.EscapeString(p.Title()) + `">policy ` + html.EscapeString(p.Name()) + `</div></div>`
+			h = format.WithPolicyHTML(h, p.Name(), p.Title())
 		}
 		b["text/html"] = h
 	}

@@ -103,3 +103,11 @@ func TypeHTML(line string) string {
 func PreHTML(text string) string {
 	return "<pre>" + html.EscapeString(text) + "</pre>"
 }
+
+// WithPolicyHTML returns the HTML of a value with a line under it naming
+// the policy it was computed under (its title on hover): a notebook's
+// result depends on it.
+func WithPolicyHTML(value, policy, title string) string {
+	return `<div class="tsh-result">` + value + `<div class="tsh-policy" style="color:#6b7280;font-size:85%" title="` +
+		html.EscapeString(title) + `">policy ` + html.EscapeString(policy) + `</div></div>`
+}

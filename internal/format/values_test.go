@@ -47,3 +47,11 @@ func must(b []byte, err error) []byte {
 	}
 	return b
 }
+
+func TestWithPolicyHTML(t *testing.T) {
+	got := WithPolicyHTML("<table></table>", "numpy", `NumPy 2 "NEP 50"`)
+	want := `<div class="tsh-result"><table></table><div class="tsh-policy" style="color:#6b7280;font-size:85%" title="NumPy 2 &#34;NEP 50&#34;">policy numpy</div></div>`
+	if got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
