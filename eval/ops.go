@@ -257,7 +257,9 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	}
 	if w, scalar := scalarBinaryWarning(op, x, y, res); scalar {
 		n.WarnIntDiv = false
-		c.warn(w)
+		if c.steps == nil { // explain computes nothing, so nothing warns
+			c.warn(w)
+		}
 	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
@@ -399,7 +401,9 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 	if err := c.checkUnaryKinds(op, res.Compute, opSpan); err != nil {
 		return nil, err
 	}
-	c.warn(scalarUnaryWarning(op, x, res))
+	if c.steps == nil {
+		c.warn(scalarUnaryWarning(op, x, res))
+	}
 	arg := asNode(x, res.Compute)
 	var n *backend.Node
 	if op == promote.Pos {

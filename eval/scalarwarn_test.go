@@ -83,6 +83,10 @@ func TestScalarOverflowWarnings(t *testing.T) {
 				t.Errorf("%s: %s = %q, want %q", policy, tc.src, got, want)
 			}
 		}
+		// explain computes nothing, so it does not warn.
+		if got := scalarWarnRun(t, "numpy", "explain("+tc.src+")"); strings.Contains(got, "encountered") {
+			t.Errorf("explain(%s) warns: %q", tc.src, got)
+		}
 		// Other systems have no such warnings.
 		if got := scalarWarnRun(t, "torch", tc.src); strings.Contains(got, "encountered") {
 			t.Errorf("torch: %s warns: %q", tc.src, got)
