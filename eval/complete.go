@@ -36,13 +36,27 @@ func wordAt(src string, cursor int) (start, end int) {
 	return start, end
 }
 
-// Complete returns the completions of the word before cursor (a byte
+// A Match is one completion: the text that replaces the completed range,
+// and what it names, for front ends that show it (Jupyter's completion
+// types).
+type Match struct {
+	Text string
+	// Kind is "keyword" (a keyword argument: "axis="), "variable",
+	// "function", "method" or "attribute" (after "x."), "dtype",
+	// "constant", "directive" (a directive's name, or a front end's magic
+	// from Session.Magics), "policy", "backend" or "topic" (a :help topic
+	// that is not a function).
+	Kind string
+}
+
+// Complete returns completions for the text before cursor (a byte
 // offset into src) and the byte range [start, end) they replace. It
-// completes directives at the start of a line (":" or "%"), policies after
-// :policy, backends after :backend, help topics after :help, keyword
-// arguments inside a builtin's call, and otherwise variables, functions,
-// dtype names and constants.
-func (s *Session) Complete(src string, cursor int) (start, end int, matches []string) {
+// completes directives at the start of a line (":" or "%", and after "%"
+// the front end's Magics too), policies after :policy, backends after
+// :backend, help topics after :help, keyword arguments inside a builtin's
+// call, attributes and methods after "x.", and otherwise variables,
+// functions, dtype names and constants.
+func (s *Session) Complete(src string, cursor int) (start, end int, matches []Match) {
 	cursor = max(0, min(cursor, len(src)))
 	lineStart := strings.LastIndexByte(src[:cursor], '\n') + 1
 	line := src[lineStart:cursor]
@@ -54,45 +68,67 @@ func (s *Session) Complete(src string, cursor int) (start, end int, matches []st
 			name := body[:i]
 			argStart := cursor - len(strings.TrimLeft(body[i:], " \t"))
 			prefix := src[argStart:cursor]
-			var cands []string
+			var cands []Match
 			switch name {
 			case "policy":
-				cands = append(s.PolicyNames(), "load")
+				cands = append(matchesOf("policy", s.PolicyNames()...), Match{"load", "directive"})
 			case "backend":
-				cands = s.BackendNames()
+				cands = matchesOf("backend", s.BackendNames()...)
 			case "help":
-				cands = s.helpNames()
+				cands = s.helpMatches()
 			case "time", "timeit":
 				return s.completeWord(src, cursor)
 			}
 			return argStart, cursor, filterPrefix(cands, prefix)
 		}
 		dirStart := cursor - len(body)
-		return dirStart, cursor, filterPrefix(Directives(), body)
+		cands := matchesOf("directive", Directives()...)
+		if trimmed[0] == '%' {
+			cands = append(cands, matchesOf("directive", s.Magics...)...)
+		}
+		return dirStart, cursor, filterPrefix(cands, body)
 	}
 	return s.completeWord(src, cursor)
 }
 
-func (s *Session) completeWord(src string, cursor int) (start, end int, matches []string) {
+// matchesOf returns the names as matches of one kind.
+func matchesOf(kind string, names ...string) []Match {
+	out := make([]Match, len(names))
+	for i, n := range names {
+		out[i] = Match{n, kind}
+	}
+	return out
+}
+
+func (s *Session) completeWord(src string, cursor int) (start, end int, matches []Match) {
 	start, _ = wordAt(src, cursor)
 	end = cursor
 	prefix := src[start:cursor]
 	if afterSelector(src, start) {
-		return start, end, filterPrefix(AttrNames(), prefix)
+		var cands []Match
+		for _, n := range AttrNames() {
+			kind := "attribute"
+			if attrs[n].method {
+				kind = "method"
+			}
+			cands = append(cands, Match{n, kind})
+		}
+		return start, end, filterPrefix(cands, prefix)
 	}
-	var cands []string
+	var cands []Match
 	if fn := enclosingCall(src[:start]); fn != "" {
 		for _, kw := range Keywords(fn) {
-			cands = append(cands, kw+"=")
+			cands = append(cands, Match{kw + "=", "keyword"})
 		}
 	}
-	cands = append(cands, s.Vars()...)
-	cands = append(cands, Functions()...)
+	// A variable hides a function or dtype of its name: it comes first.
+	cands = append(cands, matchesOf("variable", s.Vars()...)...)
+	cands = append(cands, matchesOf("function", Functions()...)...)
 	for n := range specialForms {
-		cands = append(cands, n)
+		cands = append(cands, Match{n, "function"})
 	}
-	cands = append(cands, dtypes.Names()...)
-	cands = append(cands, "true", "false", "inf", "nan", "None")
+	cands = append(cands, matchesOf("dtype", dtypes.Names()...)...)
+	cands = append(cands, matchesOf("constant", "true", "false", "inf", "nan", "None")...)
 	return start, end, filterPrefix(cands, prefix)
 }
 
@@ -130,36 +166,38 @@ func enclosingCall(src string) string {
 	return ""
 }
 
-func filterPrefix(cands []string, prefix string) []string {
+func filterPrefix(cands []Match, prefix string) []Match {
 	seen := map[string]bool{}
-	var out []string
+	var out []Match
 	for _, c := range cands {
-		if strings.HasPrefix(c, prefix) && !seen[c] {
-			seen[c] = true
+		if strings.HasPrefix(c.Text, prefix) && !seen[c.Text] {
+			seen[c.Text] = true
 			out = append(out, c)
 		}
 	}
 	// Keyword arguments first (they are the likeliest), then alphabetical.
 	sort.SliceStable(out, func(i, j int) bool {
-		ki, kj := strings.HasSuffix(out[i], "="), strings.HasSuffix(out[j], "=")
+		ki, kj := out[i].Kind == "keyword", out[j].Kind == "keyword"
 		if ki != kj {
 			return ki
 		}
-		return out[i] < out[j]
+		return out[i].Text < out[j].Text
 	})
 	return out
 }
 
-func (s *Session) helpNames() []string {
-	var names []string
+// helpMatches are the :help topics: the topics, the functions and the
+// special forms.
+func (s *Session) helpMatches() []Match {
+	var out []Match
 	for t := range helpTopics {
-		names = append(names, t)
+		out = append(out, Match{t, "topic"})
 	}
-	names = append(names, Functions()...)
+	out = append(out, matchesOf("function", Functions()...)...)
 	for n := range specialForms {
-		names = append(names, n)
+		out = append(out, Match{n, "function"})
 	}
-	return names
+	return out
 }
 
 // BackendNames lists the backends :backend accepts.

@@ -227,6 +227,9 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 	case "time":
 		return s.timeOnce(ctx, file, src, d, mark)
 	case "timeit":
+		if s.Progress != nil {
+			s.Progress("timing…")
+		}
 		return s.timeIt(ctx, file, src, d, mark)
 	case "save":
 		if arg == "" {

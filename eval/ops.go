@@ -9,6 +9,7 @@ import (
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/broadcast"
 	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/internal/teach"
 	"github.com/tensorsh/tensorsh/lang"
 	"github.com/tensorsh/tensorsh/promote"
 )
@@ -53,15 +54,7 @@ type compiler struct {
 	policy promote.Policy
 	file   string
 	src    string
-	steps  *[]step // when non-nil, explain() records the rules that fired
-}
-
-// A step is one line of explain's output.
-type step struct {
-	expr   string
-	result string
-	rule   string
-	bcast  string // "[3,1] with [4] → [3,4]" when the shapes differ
+	steps  *[]teach.Step // when non-nil, explain() records the rules that fired
 }
 
 // errorf returns an Error of the given name spanning sp, its message
@@ -262,6 +255,12 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		XLAMinMax:    res.ComplexOrder == promote.ComplexXLA,
 		WarnIntDiv:   res.WarnIntDiv,
 	}
+	if w, scalar := scalarBinaryWarning(op, x, y, res); scalar {
+		n.WarnIntDiv = false
+		if c.steps == nil { // explain computes nothing, so nothing warns
+			c.warn(w)
+		}
+	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
 	}
@@ -287,7 +286,7 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
 	c.record(fmt.Sprintf("%s %s %s", c.describe(x), op, c.describe(y)), out, res.Rule)
 	if c.steps != nil && x.kind == TensorValue && y.kind == TensorValue && !slices.Equal(x.shape, y.shape) {
-		(*c.steps)[len(*c.steps)-1].bcast = formatDims0(x.shape) + " with " + formatDims0(y.shape) + " → " + formatDims0(shape)
+		(*c.steps)[len(*c.steps)-1].Broadcast = formatDims0(x.shape) + " with " + formatDims0(y.shape) + " → " + formatDims0(shape)
 	}
 	return out, nil
 }
@@ -402,6 +401,9 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 	if err := c.checkUnaryKinds(op, res.Compute, opSpan); err != nil {
 		return nil, err
 	}
+	if c.steps == nil {
+		c.warn(scalarUnaryWarning(op, x, res))
+	}
 	arg := asNode(x, res.Compute)
 	var n *backend.Node
 	if op == promote.Pos {
@@ -486,7 +488,7 @@ func (c *compiler) record(expr string, o *operand, rule string) {
 	if o.kind == LiteralValue {
 		res = o.typ.String() + " " + o.lit.String()
 	}
-	*c.steps = append(*c.steps, step{expr: expr, result: res, rule: rule})
+	*c.steps = append(*c.steps, teach.Step{Expr: expr, Result: res, Rule: rule})
 }
 
 func (c *compiler) warn(w string) {

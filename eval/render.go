@@ -1,14 +1,9 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"html"
 	"io"
-	"math"
 	"strconv"
-	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -51,48 +46,10 @@ func (s *Session) Text(o Output, opts format.Options) string {
 // literalText formats a literal as tensorsh prints values: true/false for
 // bools, Python's repr otherwise.
 func literalText(l promote.Scalar) string {
-	switch l.Kind {
-	case promote.BoolScalar:
+	if l.Kind == promote.BoolScalar {
 		return strconv.FormatBool(l.Bool)
-	case promote.FloatScalar:
-		switch {
-		case math.IsNaN(l.Float):
-			return "nan"
-		case math.IsInf(l.Float, 1):
-			return "inf"
-		case math.IsInf(l.Float, -1):
-			return "-inf"
-		}
-	case promote.ComplexScalar:
-		re, im := real(l.Complex), imag(l.Complex)
-		sign := "+"
-		if im < 0 || math.IsNaN(im) && math.Signbit(im) || im == 0 && math.Signbit(im) {
-			sign, im = "-", -im
-		}
-		return "(" + pyComplexPart(re) + sign + pyComplexPart(im) + "j)"
 	}
 	return l.String()
-}
-
-// pyComplexPart formats one part of a complex number as Python's repr
-// does: shortest digits, no ".0" for integral values, exponent from 1e16.
-func pyComplexPart(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 0):
-		if f < 0 {
-			return "-inf"
-		}
-		return "inf"
-	}
-	a := math.Abs(f)
-	if a != 0 && (a < 1e-4 || a >= 1e16) {
-		s := strconv.FormatFloat(f, 'e', -1, 64)
-		// Python writes e+16 and e-05 as e+16 and e-05: two-digit exponents.
-		return s
-	}
-	return strconv.FormatFloat(f, 'f', -1, 64)
 }
 
 // HTML returns the rich form of an output for Jupyter's text/html, or ""
@@ -112,9 +69,9 @@ func (s *Session) HTML(o Output) string {
 		if v.HTML != "" {
 			return v.HTML
 		}
-		return "<pre>" + html.EscapeString(v.Str) + "</pre>"
+		return format.PreHTML(v.Str)
 	case LiteralValue, DTypeValue:
-		return `<code class="tensorsh-type">` + html.EscapeString(s.Text(o, format.Options{})) + "</code>"
+		return format.TypeHTML(s.Text(o, format.Options{}))
 	}
 	return ""
 }
@@ -165,16 +122,10 @@ func jsonBytesPerElem(d dtypes.DType) float64 {
 // as {"time_ms","runs"}, text as {"text":…}.
 func (s *Session) JSON(o Output) ([]byte, error) {
 	if o.Timing != nil {
-		ms := float64(o.Timing.Median.Nanoseconds()) / 1e6
-		return json.Marshal(struct {
-			TimeMS float64 `json:"time_ms"`
-			Runs   int     `json:"runs"`
-		}{ms, o.Timing.Runs})
+		return format.TimingJSON(o.Timing.Median, o.Timing.Runs)
 	}
 	if o.Value == nil {
-		return json.Marshal(struct {
-			Text string `json:"text"`
-		}{o.Text})
+		return format.TextJSON(o.Text)
 	}
 	v, err := s.fetch(o.Value)
 	if err != nil {
@@ -190,78 +141,33 @@ func (s *Session) JSON(o Output) ([]byte, error) {
 		}
 		return format.JSON(v.Tensor, v.Type)
 	case LiteralValue:
-		var b bytes.Buffer
-		b.WriteString(`{"dtype":`)
-		name, _ := json.Marshal(v.Type.DType.FullName())
+		name := v.Type.DType.FullName()
 		if v.untypedLiteral() {
-			name = []byte(`"int"`)
+			name = "int"
 		}
-		b.Write(name)
-		fmt.Fprintf(&b, `,"weak":%t,"shape":[],"values":`, v.Type.Weak || v.untypedLiteral())
-		writeLiteralJSON(&b, v.Lit)
-		b.WriteByte('}')
-		return b.Bytes(), nil
+		return format.LiteralJSON(name, v.Type.Weak || v.untypedLiteral(), literalJSONValue(v.Lit)), nil
 	case DTypeValue:
 		return format.DTypeJSON(v.Type), nil
 	case ShapeValue:
-		dims := v.Shape
-		if dims == nil {
-			dims = []int{}
-		}
-		return json.Marshal(struct {
-			Kind  string `json:"kind"`
-			Shape []int  `json:"shape"`
-		}{"shape", dims})
+		return format.ShapeJSON(v.Shape)
 	case StringValue:
-		return json.Marshal(struct {
-			Kind  string `json:"kind"`
-			Value string `json:"value"`
-		}{"string", v.Str})
+		return format.StringJSON(v.Str)
 	}
-	// Text, with the HTML and SVG forms Jupyter gets (tables, diffs,
-	// lattice pictures), written without escaping < > &.
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	err = enc.Encode(struct {
-		Text string `json:"text"`
-		HTML string `json:"text/html,omitempty"`
-		SVG  string `json:"image/svg+xml,omitempty"`
-	}{v.Str, v.HTML, v.SVG})
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+	return format.RichJSON(v.Str, v.HTML, v.SVG)
 }
 
-func writeLiteralJSON(b *bytes.Buffer, l promote.Scalar) {
-	float := func(f float64) {
-		switch {
-		case math.IsNaN(f):
-			b.WriteString(`"nan"`)
-		case math.IsInf(f, 1):
-			b.WriteString(`"inf"`)
-		case math.IsInf(f, -1):
-			b.WriteString(`"-inf"`)
-		default:
-			s := strconv.FormatFloat(f, 'g', -1, 64)
-			if !strings.ContainsAny(s, ".eE") {
-				s += ".0"
-			}
-			b.WriteString(s)
-		}
-	}
+// literalJSONValue returns a literal's value as format.LiteralJSON takes
+// it.
+func literalJSONValue(l promote.Scalar) any {
 	switch l.Kind {
 	case promote.BoolScalar:
-		b.WriteString(strconv.FormatBool(l.Bool))
+		return l.Bool
 	case promote.IntScalar:
-		b.WriteString(l.Int.String())
+		return l.Int
 	case promote.FloatScalar:
-		float(l.Float)
-	case promote.ComplexScalar:
-		b.WriteByte('[')
-		float(real(l.Complex))
-		b.WriteByte(',')
-		float(imag(l.Complex))
-		b.WriteByte(']')
+		return l.Float
 	}
+	return l.Complex
 }
 
 // ErrorJSON returns err as {"error":…,"pos":"line:col"}.

@@ -18,10 +18,75 @@ const maxResults = 200
 // output cache keeps them (IPython/core/displayhook.py, DisplayHook.update_user_ns):
 // Out[n] and _n are cell n's result, _ the last, __ the one before, ___
 // the one before that.
+//
+// They also hold the cells' sources, as IPython's input history does
+// (IPython/core/history.py, HistoryManager.store_inputs): In[n] and _iN
+// are cell n's source, _i the cell before the running one, _ii and _iii
+// the ones before that.
 type results struct {
 	out   map[int]*Value
 	order []int     // the counts in out, oldest first
 	last  [3]*Value // _, __, ___
+
+	in      map[int]string
+	inOrder []int // the counts in in, in the order the cells ran
+}
+
+// newResults returns empty results.
+func newResults() *results {
+	return &results{out: map[int]*Value{}, in: map[int]string{}}
+}
+
+// SetInput records src as the source of cell n, for In[n] and _iN, and
+// makes it the running cell: _i names the cell before it. Front ends that
+// number their cells call it before running the cell, as IPython stores a
+// cell's input before running it.
+func (s *Session) SetInput(n int, src string) {
+	if s.results == nil {
+		s.results = newResults()
+	}
+	r := s.results
+	if _, ok := r.in[n]; !ok {
+		r.inOrder = append(r.inOrder, n)
+	}
+	r.in[n] = src
+}
+
+// input returns the source that name (_i, _ii, _iii or _iN) refers to.
+// ok is false when name is none of those; err is set when it is one but
+// there is no such cell.
+func (r *results) input(name string) (src string, ok bool, err error) {
+	rest, isInput := strings.CutPrefix(name, "_i")
+	if !isInput {
+		return "", false, nil
+	}
+	if back := len(name) - 1; rest == "" || rest == "i" || rest == "ii" {
+		// _i is the cell before the running one (the last recorded), _ii
+		// the one before that; IPython starts them as "".
+		if r == nil || len(r.inOrder) == 0 {
+			return "", true, fmt.Errorf("%s is the source of a cell before this one, which only a front end that numbers its cells (the Jupyter kernel) records", name)
+		}
+		if len(r.inOrder) > back {
+			return r.in[r.inOrder[len(r.inOrder)-1-back]], true, nil
+		}
+		return "", true, nil
+	}
+	n, convErr := strconv.Atoi(rest)
+	if convErr != nil || n <= 0 || rest[0] == '0' {
+		return "", false, nil
+	}
+	src, err = r.inN(n, name)
+	return src, true, err
+}
+
+// inN returns the source of cell n; what names it in messages.
+func (r *results) inN(n int, what string) (string, error) {
+	if r != nil {
+		if src, ok := r.in[n]; ok {
+			return src, nil
+		}
+	}
+	return "", fmt.Errorf("%s: no cell %d has run in this session", what, n)
 }
 
 // SetResult records v as the result of cell n, for Out[n], _n and _ (and
@@ -32,11 +97,10 @@ func (s *Session) SetResult(n int, v *Value) {
 	if v == nil {
 		return
 	}
-	r := s.results
-	if r == nil {
-		r = &results{out: map[int]*Value{}}
-		s.results = r
+	if s.results == nil {
+		s.results = newResults()
 	}
+	r := s.results
 	old := r.last[2]
 	r.last = [3]*Value{v, r.last[0], r.last[1]}
 	s.release(old)
@@ -77,13 +141,16 @@ func (r *results) holds(v *Value) bool {
 }
 
 // resultVar returns the earlier result that name (_, __, ___ or _N)
-// refers to. ok is false when name is none of those; err is set when it is
+// refers to, or the source that _i, _ii, _iii or _iN does. ok is false when name is none of those; err is set when it is
 // one but no such result is kept.
 func (s *Session) resultVar(name string) (v *Value, ok bool, err error) {
 	if !strings.HasPrefix(name, "_") {
 		return nil, false, nil
 	}
 	r := s.results
+	if src, ok, err := r.input(name); ok {
+		return &Value{Kind: StringValue, Str: src}, true, err
+	}
 	switch name {
 	case "_", "__", "___":
 		if r == nil || r.last[len(name)-1] == nil {
@@ -112,29 +179,38 @@ func (r *results) outN(n int, what string) (*Value, error) {
 	return nil, fmt.Errorf("%s: cell %d has no result (a cell has one when it shows Out[n])", what, n)
 }
 
-// outIndex compiles Out[n], the result of cell n, when e is one and no
-// variable named Out hides it. ok is false when e is not Out[…].
+// outIndex compiles Out[n], the result of cell n, or In[n], its source,
+// when e is one and no variable of that name hides it. ok is false when e
+// is neither.
 func (c *compiler) outIndex(e *lang.IndexExpr) (o *operand, ok bool, err error) {
 	id, isIdent := e.X.(*lang.Ident)
-	if !isIdent || id.Name != "Out" {
+	if !isIdent || id.Name != "Out" && id.Name != "In" {
 		return nil, false, nil
 	}
-	if _, isVar := c.s.vars["Out"]; isVar {
+	if _, isVar := c.s.vars[id.Name]; isVar {
 		return nil, false, nil
 	}
 	sp := spanOf(e)
 	if len(e.Indices) != 1 {
-		return nil, true, c.errorf(sp, "TypeError", "Out[n] takes one cell number")
+		return nil, true, c.errorf(sp, "TypeError", "%s[n] takes one cell number", id.Name)
 	}
 	lit, isLit := e.Indices[0].(*lang.BasicLit)
 	if !isLit || lit.Kind != lang.INT {
-		return nil, true, c.errorf(spanOf(e.Indices[0]), "TypeError", "Out[n] takes a cell number written as an integer, as in Out[3]")
+		return nil, true, c.errorf(spanOf(e.Indices[0]), "TypeError", "%s[n] takes a cell number written as an integer, as in %[1]s[3]", id.Name)
 	}
 	n, err := strconv.Atoi(strings.ReplaceAll(lit.Raw, "_", ""))
 	if err != nil {
-		return nil, true, c.errorf(spanOf(lit), "KeyError", "Out[%s]: no such cell", lit.Raw)
+		return nil, true, c.errorf(spanOf(lit), "KeyError", "%s[%s]: no such cell", id.Name, lit.Raw)
 	}
-	v, err := c.s.results.outN(n, fmt.Sprintf("Out[%d]", n))
+	what := fmt.Sprintf("%s[%d]", id.Name, n)
+	var v *Value
+	if id.Name == "In" {
+		var src string
+		src, err = c.s.results.inN(n, what)
+		v = &Value{Kind: StringValue, Str: src}
+	} else {
+		v, err = c.s.results.outN(n, what)
+	}
 	if err != nil {
 		return nil, true, c.errorf(sp, "KeyError", "%v", err)
 	}

@@ -150,7 +150,41 @@ func TestCompleteKeywordAcrossLines(t *testing.T) {
 	s, _ := New("jax")
 	src := "sum(zeros((2, 3)),\n    ax"
 	start, end, m := s.Complete(src, len(src))
-	if len(m) == 0 || m[0] != "axis=" || src[start:end] != "ax" {
+	if len(m) == 0 || m[0] != (Match{"axis=", "keyword"}) || src[start:end] != "ax" {
 		t.Errorf("Complete(%q) = %d %d %v, want axis= first", src, start, end, m)
+	}
+}
+
+// TestCompleteKinds checks what Complete says each match names, as
+// Jupyter's completer shows it.
+func TestCompleteKinds(t *testing.T) {
+	s, _ := New("jax")
+	s.Magics = []string{"history", "load"}
+	run(t, s, "sqrt_of = i8([1, 2])")
+	for _, tc := range []struct{ src, want string }{
+		{"sqrt", "sqrt:function sqrt_of:variable"},
+		{"sum(sqrt_of, ke", "keepdims=:keyword"},
+		{"bf", "bf16:dtype bfloat16:dtype"},
+		{"tr", "transpose:function true:constant trunc:function"},
+		{"sqrt_of.nd", "ndim:attribute"},
+		{"sqrt_of.sq", "squeeze:method"},
+		{"%hi", "history:directive"},
+		{":hi", ""}, // the front end's magics are '%' ones
+		{"%l", "load:directive lsmagic:directive"},
+		{":policy nu", "numpy:policy numpy1:policy"},
+		{":policy lo", "load:directive"},
+		{":backend c", "cpu:backend"},
+		{":help expl", "explain:function"},
+		{":help polic", "policies:topic"},
+		{":timeit sqrt", "sqrt:function sqrt_of:variable"},
+	} {
+		_, _, matches := s.Complete(tc.src, len(tc.src))
+		var got []string
+		for _, m := range matches {
+			got = append(got, m.Text+":"+m.Kind)
+		}
+		if strings.Join(got, " ") != tc.want {
+			t.Errorf("Complete(%q) = %q, want %q", tc.src, strings.Join(got, " "), tc.want)
+		}
 	}
 }

@@ -72,6 +72,14 @@ type Session struct {
 	// Load reads a file for :load; nil means textfile.Read (regular text
 	// files up to textfile.MaxSize).
 	Load func(name string) ([]byte, error)
+	// Magics are the %-magics a front end handles itself (the Jupyter
+	// kernel's %history, %load): Complete offers them after '%' with the
+	// directives.
+	Magics []string
+	// Progress, when set, is called with a note when a directive starts
+	// what takes a while (:timeit, about a second), for a front end to
+	// show until the outputs come.
+	Progress func(note string)
 
 	// results are the earlier cells' results, for _ and Out[n].
 	results *results

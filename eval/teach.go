@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/internal/teach"
 	"github.com/tensorsh/tensorsh/lang"
 )
 
@@ -54,14 +55,14 @@ func (c *compiler) oneArg(e *lang.CallExpr, name string) (lang.Expr, error) {
 }
 
 // explain compiles its argument with step recording on and returns the
-// steps as text (and HTML). Nothing is computed but 0-d values a policy
-// must see.
+// steps, rendered as text and HTML by internal/teach. Nothing is computed
+// but 0-d values a policy must see.
 func (c *compiler) explain(e *lang.CallExpr) (*operand, error) {
 	arg, err := c.oneArg(e, "explain")
 	if err != nil {
 		return nil, err
 	}
-	var steps []step
+	var steps []teach.Step
 	sub := *c
 	sub.steps = &steps
 	o, err := sub.expr(arg)
@@ -73,31 +74,11 @@ func (c *compiler) explain(e *lang.CallExpr) (*operand, error) {
 			return nil, err
 		}
 	}
-	src := lang.Format(arg)
-	result := describeResult(o)
-	var tb, hb strings.Builder
-	fmt.Fprintf(&tb, "explain %s under %s (%s)", src, c.policy.Name(), c.policy.Title())
-	fmt.Fprintf(&hb, `<div class="tensorsh-explain"><p><code>%s</code> under <b>%s</b> (%s)</p><ol>`,
-		html.EscapeString(src), html.EscapeString(c.policy.Name()), html.EscapeString(c.policy.Title()))
-	if len(steps) == 0 {
-		tb.WriteString("\n  no operation: the value is " + result)
+	x := &teach.Explanation{
+		Expr: lang.Format(arg), Policy: c.policy.Name(), Title: c.policy.Title(),
+		Steps: steps, Result: describeResult(o),
 	}
-	for i, st := range steps {
-		fmt.Fprintf(&tb, "\n%3d. %s → %s", i+1, st.expr, st.result)
-		fmt.Fprintf(&hb, "<li><code>%s</code> → <code>%s</code>", html.EscapeString(st.expr), html.EscapeString(st.result))
-		if st.rule != "" {
-			tb.WriteString("\n     " + wrap(st.rule, 70, "     "))
-			fmt.Fprintf(&hb, "<br><small>%s</small>", html.EscapeString(st.rule))
-		}
-		if st.bcast != "" {
-			tb.WriteString("\n     broadcast: " + st.bcast)
-			fmt.Fprintf(&hb, "<br><small>broadcast: %s</small>", html.EscapeString(st.bcast))
-		}
-		hb.WriteString("</li>")
-	}
-	fmt.Fprintf(&tb, "\nresult: %s", result)
-	fmt.Fprintf(&hb, "</ol><p>result: <code>%s</code></p></div>", html.EscapeString(result))
-	return &operand{kind: TextValue, str: tb.String(), html: hb.String()}, nil
+	return &operand{kind: TextValue, str: teach.ExplainText(x), html: teach.ExplainHTML(x)}, nil
 }
 
 func describeResult(o *operand) string {

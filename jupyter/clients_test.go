@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -197,11 +198,14 @@ func TestJupyterConsole(t *testing.T) {
 	out := j.run(t, 2*time.Minute, input, "/usr/bin/jupyter", "console", "--kernel", "tensorsh",
 		"--simple-prompt", "--no-confirm-exit")
 	t.Logf("jupyter console:\n%s", out)
+	if !strings.Contains(out, "\x1b[0;31mPromotionError\x1b[0m: ") {
+		t.Errorf("console output lacks the error's name in red")
+	}
+	out = regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(out, "")
 	for _, want := range []string{
 		"Out[2]: \n[2.5 3.5 4.5]\nf32?[3] cpu",
 		"policy numpy (NumPy 2",
-		"<cell 4>:1:9: error: numpy: Python int 300 is out of bounds for uint8",
-		"          ^^^",
+		"Cell In[4], line 1, column 9\n  u8(3) + 300\n          ^^^\nPromotionError: numpy: Python int 300 is out of bounds for uint8",
 		"Out[5]: f32?",
 	} {
 		if !strings.Contains(out, want) {

@@ -91,8 +91,8 @@ func (k *Kernel) kernelInfo() map[string]any {
 			"version":            info.LanguageVersion,
 			"mimetype":           MimeType,
 			"file_extension":     FileExtension,
-			"pygments_lexer":     "python",
-			"codemirror_mode":    "python",
+			"pygments_lexer":     pygmentsLexer,
+			"codemirror_mode":    codemirrorMode,
 			"nbconvert_exporter": "script",
 		},
 	}
@@ -222,25 +222,25 @@ func (k *Kernel) run(cell Cell, emit func(Output)) (err error) {
 		k.mu.Unlock()
 		if r := recover(); r != nil {
 			k.log.Printf("engine panic: %v\n%s", r, debug.Stack())
-			err = &Error{Name: "InternalError", Value: fmt.Sprint(r),
-				Traceback: []string{fmt.Sprintf("internal error: %v (this is a bug in tensorsh)", r)}}
+			err = &Error{Name: "InternalError", Value: fmt.Sprintf("%v (this is a bug in tensorsh)", r)}
 		}
 		if err != nil && stopped {
-			err = &Error{Name: "KeyboardInterrupt", Value: "interrupted",
-				Traceback: []string{"KeyboardInterrupt: the cell was interrupted"}}
+			err = &Error{Name: "KeyboardInterrupt", Value: "the cell was interrupted"}
 		}
 	}()
 	return k.engine.Execute(ctx, cell, emit)
 }
 
-// asError returns err as an *Error with a traceback.
+// asError returns err as an *Error with a traceback: one without its
+// own is the error's name in red and its message, as IPython ends a
+// traceback.
 func asError(err error) *Error {
 	var e *Error
 	if !errors.As(err, &e) {
-		e = &Error{Name: "Error", Value: err.Error(), Traceback: traceback(err)}
+		e = &Error{Name: "Error", Value: err.Error()}
 	}
 	if len(e.Traceback) == 0 {
-		e = &Error{Name: e.Name, Value: e.Value, Traceback: []string{e.Error()}}
+		e = &Error{Name: e.Name, Value: e.Value, Traceback: plainTraceback(e.Name, e.Value)}
 	}
 	return e
 }
@@ -248,7 +248,7 @@ func asError(err error) *Error {
 func errorContent(e *Error, count int) map[string]any {
 	tb := e.Traceback
 	if tb == nil {
-		tb = []string{e.Error()}
+		tb = plainTraceback(e.Name, e.Value)
 	}
 	return map[string]any{
 		"status":          "error",

@@ -53,7 +53,8 @@
 // the language: %history, and %load FILE, which replaces the cell with the
 // file (a set_next_input payload); every other magic is a directive of the
 // language (%run, %time, %timeit, %who, %whos, %lsmagic …). Each cell's
-// result is recorded for _, __, ___, _n and Out[n] ([eval.Session.SetResult]).
+// result is recorded for _, __, ___, _n and Out[n] ([eval.Session.SetResult]),
+// and its source for _i, _ii, _iii, _in and In[n] ([eval.Session.SetInput]).
 //
 // Shell requests run one at a time; control requests have their own
 // goroutine, so interrupt_request (and [Kernel.Interrupt], which the

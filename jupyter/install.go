@@ -30,7 +30,7 @@ type KernelSpec struct {
 var validName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 // InstallKernelSpec writes spec as <kernelsDir>/<name>/kernel.json with
-// the tensorsh logos beside it, replacing an earlier install, and returns
+// the tensorsh logos and the language's CodeMirror mode (kernel.js) beside it, replacing an earlier install, and returns
 // the directory. Jupyter matches kernel names without regard to case, so
 // name is lower-cased.
 func InstallKernelSpec(kernelsDir, name string, spec KernelSpec) (string, error) {
@@ -56,6 +56,7 @@ func InstallKernelSpec(kernelsDir, name string, spec KernelSpec) (string, error)
 		"logo-32x32.png": Logo(32),
 		"logo-64x64.png": Logo(64),
 		"logo-svg.svg":   []byte(logoSVG),
+		"kernel.js":      KernelJS(),
 	}
 	for f, data := range files {
 		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {

@@ -9,7 +9,6 @@ import (
 	"net"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -401,9 +400,4 @@ func (k *Kernel) stopShell(restart bool) {
 	k.restart = restart
 	k.mu.Unlock()
 	k.closeOnce.Do(func() { close(k.shutdown) })
-}
-
-// traceback returns the lines of err as an error's traceback.
-func traceback(err error) []string {
-	return strings.Split(err.Error(), "\n")
 }

@@ -2,6 +2,7 @@ package jupyter
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -32,8 +33,8 @@ func TestKernelInfo(t *testing.T) {
 		Status          string
 		ProtocolVersion string `json:"protocol_version"`
 		Implementation  string
-		HelpLinks       []HelpLink        `json:"help_links"`
-		LanguageInfo    map[string]string `json:"language_info"`
+		HelpLinks       []HelpLink     `json:"help_links"`
+		LanguageInfo    map[string]any `json:"language_info"`
 	}
 	if err := json.Unmarshal(r.Content, &info); err != nil {
 		t.Fatal(err)
@@ -41,8 +42,8 @@ func TestKernelInfo(t *testing.T) {
 	li := info.LanguageInfo
 	if info.Status != "ok" || info.ProtocolVersion != "5.3" || info.Implementation != "toy" ||
 		len(info.HelpLinks) != 1 || li["name"] != "tensorsh" || li["file_extension"] != ".tsh" ||
-		li["pygments_lexer"] != "python" || li["codemirror_mode"] != "python" || li["version"] != "0.1" ||
-		li["mimetype"] != "text/x-tensorsh" {
+		li["pygments_lexer"] != "r" || fmt.Sprint(li["codemirror_mode"]) != "map[mime:text/x-rsrc name:tensorsh]" ||
+		li["version"] != "0.1" || li["mimetype"] != "text/x-tensorsh" {
 		t.Errorf("kernel_info_reply %s", r.Content)
 	}
 }

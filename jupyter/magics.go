@@ -62,13 +62,12 @@ func hasMagic(code, name string) bool {
 // ":load FILE" and "%run FILE" run the file instead.
 func loadMagic(ctx context.Context, d *lang.Directive, emit func(Output)) error {
 	if d.Arg == "" {
-		return &Error{Name: "UsageError", Value: "%load needs a file name: %load FILE puts the file into the cell (%run FILE runs it)",
-			Traceback: []string{"UsageError: %load needs a file name: %load FILE puts the file into the cell (%run FILE runs it)"}}
+		return &Error{Name: "UsageError", Value: "%load needs a file name: %load FILE puts the file into the cell (%run FILE runs it)"}
 	}
 	data, err := textfile.Read(ctx, d.Arg, 0)
 	if err != nil {
 		msg := fmt.Sprintf("%%load %s: %v", d.Arg, err)
-		return &Error{Name: "UsageError", Value: msg, Traceback: []string{"UsageError: " + msg}}
+		return &Error{Name: "UsageError", Value: msg}
 	}
 	emit(Output{NextInput: true, Text: "# %load " + d.Arg + "\n" + string(data)})
 	return nil
@@ -83,7 +82,7 @@ func loadMagic(ctx context.Context, d *lang.Directive, emit func(Output)) error 
 func (k *Kernel) historyMagic(d *lang.Directive, emit func(Output)) error {
 	fail := func(format string, args ...any) error {
 		msg := fmt.Sprintf(format, args...)
-		return &Error{Name: "UsageError", Value: msg, Traceback: []string{"UsageError: " + msg}}
+		return &Error{Name: "UsageError", Value: msg}
 	}
 	h := k.history
 	numbered := false

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -133,10 +134,27 @@ func summarize(outs []map[string]any) string {
 			sort.Strings(mimes)
 			fmt.Fprintf(&sb, "%v %v:\n%s\n", o["output_type"], mimes, joinText(data["text/plain"]))
 		case "error":
-			fmt.Fprintf(&sb, "error %v: %v\n", o["ename"], o["evalue"])
+			// The traceback as the notebook shows it, colours aside.
+			fmt.Fprintf(&sb, "error %v: %v\n%s\n", o["ename"], o["evalue"], ansiColour.ReplaceAllString(joinLines(o["traceback"]), ""))
 		default:
 			fmt.Fprintf(&sb, "%v\n", o["output_type"])
 		}
+	}
+	return sb.String()
+}
+
+var ansiColour = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
+// joinLines returns a traceback's lines joined by newlines, as front
+// ends show them.
+func joinLines(v any) string {
+	lines, _ := v.([]any)
+	var sb strings.Builder
+	for i, s := range lines {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		fmt.Fprint(&sb, s)
 	}
 	return sb.String()
 }

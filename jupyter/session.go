@@ -4,15 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
-	"slices"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/eval"
 	"github.com/tensorsh/tensorsh/internal/format"
-	"github.com/tensorsh/tensorsh/lang"
-	"github.com/tensorsh/tensorsh/promote"
 )
 
 // A SessionEngine runs cells on a tensorsh [eval.Session]: the kernel and
@@ -28,6 +24,7 @@ var _ Engine = (*SessionEngine)(nil)
 // are shown on the cell's stderr, in order with the other outputs.
 func NewSessionEngine(s *eval.Session) *SessionEngine {
 	s.Warn = nil
+	s.Magics = kernelMagics
 	return &SessionEngine{s: s}
 }
 
@@ -64,12 +61,16 @@ func (e *SessionEngine) Info() Info {
 // stdout and warnings to stderr. A cell that is only "?name", "name?" or
 // "name??" shows the docs of name in the pager, as IPython does.
 func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output)) error {
+	if cell.StoreHistory && !cell.Silent {
+		// In[n], _iN and _i name this cell's source from now on, as in
+		// IPython.
+		e.s.SetInput(cell.Count, cell.Code)
+	}
 	if d, ok := magicLine(cell.Code, "load"); ok {
 		return loadMagic(ctx, d, emit)
 	}
 	if hasMagic(cell.Code, "load") {
-		return &Error{Name: "UsageError", Value: "%load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)",
-			Traceback: []string{"UsageError: %load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)"}}
+		return &Error{Name: "UsageError", Value: "%load replaces the cell with a file: put it alone in a cell (%run FILE runs a file)"}
 	}
 	if _, ok := magicLine(cell.Code, "lsmagic"); ok {
 		emit(Output{Stream: "stdout", Text: eval.Lsmagic("%", kernelMagics) + "\n"})
@@ -80,14 +81,18 @@ func (e *SessionEngine) Execute(ctx context.Context, cell Cell, emit func(Output
 		emit(Output{Data: PlainBundle(text), Page: true})
 		return nil
 	}
-	timing := !cell.Silent && hasDirective(cell.Code, "timeit")
-	if timing {
-		// :timeit runs for about a second: say so, and clear the note when
-		// the result comes.
-		emit(Output{Stream: "stdout", Text: "timing…\n"})
+	// :timeit runs for about a second: say so, and clear the note when
+	// the result comes.
+	noted := false
+	e.s.Progress = func(note string) {
+		if !cell.Silent && !noted {
+			emit(Output{Stream: "stdout", Text: note + "\n"})
+			noted = true
+		}
 	}
 	outs, err := e.s.Execute(ctx, fmt.Sprintf("<cell %d>", cell.Count), cell.Code)
-	if timing {
+	e.s.Progress = nil
+	if noted {
 		emit(Output{Clear: true})
 	}
 	last := -1
@@ -132,8 +137,7 @@ func (e *SessionEngine) bundle(o eval.Output) Bundle {
 	if h := e.s.HTML(o); h != "" {
 		if k := o.Value.Kind; k == eval.TensorValue || k == eval.LiteralValue || k == eval.DTypeValue {
 			p := e.s.Policy()
-			h = `<div class="tsh-result">` + h + `<div class="tsh-policy" style="color:#6b7280;font-size:85%" title="` +
-				html.EscapeString(p.Title()) + `">policy ` + html.EscapeString(p.Name()) + `</div></div>`
+			h = format.WithPolicyHTML(h, p.Name(), p.Title())
 		}
 		b["text/html"] = h
 	}
@@ -141,12 +145,13 @@ func (e *SessionEngine) bundle(o eval.Output) Bundle {
 }
 
 // sessionError turns an evaluator error into a Jupyter error whose
-// traceback is the terminal's report: the position in the cell, the
-// message, and the source line with a caret under the culprit.
+// traceback is coloured as IPython's: the position in the cell, the
+// source line with a caret under the culprit, and the error's name and
+// message.
 func sessionError(err error) error {
 	var ee *eval.Error
 	if errors.As(err, &ee) {
-		return &Error{Name: ee.Name, Value: ee.Msg, Traceback: strings.Split(ee.Report(), "\n")}
+		return &Error{Name: ee.Name, Value: ee.Msg, Traceback: evalTraceback(ee)}
 	}
 	return err
 }
@@ -191,89 +196,31 @@ func isName(s string) bool {
 	return true
 }
 
-// hasDirective reports whether code has a directive statement named name.
-func hasDirective(code, name string) bool {
-	f, err := lang.Parse("", code)
-	if err != nil {
-		return false
-	}
-	for _, st := range f.Stmts {
-		if d, ok := st.(*lang.Directive); ok && d.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
 // Complete completes names, functions, dtypes, constants, keyword
-// arguments, directives and their arguments (policies, backends, help
-// topics), each with its kind.
+// arguments, directives and the kernel's magics, and directives'
+// arguments (policies, backends, help topics), each with its kind.
 func (e *SessionEngine) Complete(code string, cursor int) Completion {
 	start, end, matches := e.s.Complete(code, cursor)
 	c := Completion{Start: start, End: end}
-	directive := isDirectiveLine(code, start)
-	if directive && start > 0 && code[start-1] == '%' {
-		// The kernel's own magics (%history, %load) complete too.
-		for _, m := range kernelMagics {
-			if strings.HasPrefix(m, code[start:end]) && !contains(matches, m) {
-				matches = append(matches, m)
-			}
-		}
-		slices.Sort(matches)
-	}
 	for _, m := range matches {
-		c.Matches = append(c.Matches, e.match(m, directive))
+		mt := Match{Text: m.Text, Kind: jupyterKinds[m.Kind]}
+		if mt.Kind == "" {
+			mt.Kind = m.Kind
+		}
+		if sig, _, _, ok := eval.Doc(m.Text); ok {
+			mt.Signature = sig
+		}
+		c.Matches = append(c.Matches, mt)
 	}
 	return c
 }
 
-// isDirectiveLine reports whether the line holding offset starts with
-// ':' or '%'.
-func isDirectiveLine(code string, offset int) bool {
-	if offset > len(code) {
-		offset = len(code)
-	}
-	line := strings.TrimLeft(code[strings.LastIndexByte(code[:offset], '\n')+1:], " \t")
-	return strings.HasPrefix(line, ":") || strings.HasPrefix(line, "%")
-}
-
-// match classifies one completion for JupyterLab's completer.
-func (e *SessionEngine) match(text string, directive bool) Match {
-	m := Match{Text: text}
-	if sig, _, _, ok := eval.Doc(text); ok {
-		m.Signature = sig
-	}
-	_, isVar := e.s.Var(text)
-	_, policyErr := promote.Lookup(text)
-	_, dtypeErr := dtypes.ParseType(text)
-	switch {
-	case strings.HasSuffix(text, "="):
-		m.Kind = "keyword"
-	case isVar:
-		m.Kind = "variable"
-	case directive && (contains(eval.Directives(), text) || contains(kernelMagics, text)):
-		m.Kind = "magic"
-	case directive && policyErr == nil:
-		m.Kind = "policy"
-	case dtypeErr == nil:
-		m.Kind = "dtype"
-	case m.Signature != "":
-		m.Kind = "function"
-	case text == "true" || text == "false" || text == "inf" || text == "nan" || text == "None":
-		m.Kind = "constant"
-	default:
-		m.Kind = "text"
-	}
-	return m
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// jupyterKinds maps the kinds of [eval.Match] to the completion types
+// Jupyter's front ends show, where they differ: a directive is a magic, a
+// method a function; attributes, backends and help topics are text.
+var jupyterKinds = map[string]string{
+	"directive": "magic", "method": "function",
+	"attribute": "text", "backend": "text", "topic": "text",
 }
 
 // Inspect describes the name at cursor: a variable's dtype, shape and

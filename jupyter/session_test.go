@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -110,11 +111,27 @@ func TestSessionErrors(t *testing.T) {
 	if field(t, r, "ename") != "PromotionError" || !strings.Contains(field(t, r, "evalue"), "out of bounds for uint8") {
 		t.Errorf("reply %s", r.Content)
 	}
+	// Coloured as IPython colours a SyntaxError (IPython/core/ultratb.py,
+	// SyntaxTB; colours from IPython/core/excolors.py): where, the source
+	// line in red, the caret line, the error's name in red.
 	var tb struct{ Traceback []string }
 	json.Unmarshal(io[2].Content, &tb)
-	want := []string{"<cell 2>:2:9: error: " + field(t, r, "evalue"), "  b = a + 300", "          ^^^"}
+	want := []string{
+		"\x1b[0;36mCell \x1b[0;32mIn[2], line 2, column 9\x1b[0m",
+		"\x1b[0;31m  b = a + 300\x1b[0m",
+		"          ^^^",
+		"\x1b[0;31mPromotionError\x1b[0m: " + field(t, r, "evalue"),
+	}
 	if strings.Join(tb.Traceback, "\n") != strings.Join(want, "\n") {
-		t.Errorf("traceback\n%s\nwant\n%s", strings.Join(tb.Traceback, "\n"), strings.Join(want, "\n"))
+		t.Errorf("traceback\n%q\nwant\n%q", tb.Traceback, want)
+	}
+	// Without the colours it reads as the terminal's report does.
+	plain := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(strings.Join(tb.Traceback, "\n"), "")
+	if want := "Cell In[2], line 2, column 9\n  b = a + 300\n          ^^^\nPromotionError: " + field(t, r, "evalue"); plain != want {
+		t.Errorf("traceback without colours\n%s\nwant\n%s", plain, want)
+	}
+	if _, e := c.execute("%load"); !strings.HasPrefix(field(t, e[2], "traceback"), `["\u001b[0;31mUsageError\u001b[0m: `) {
+		t.Errorf("usage error %s", e[2].Content)
 	}
 	for code, ename := range map[string]string{
 		"zeros((2, 3)) + zeros((4,))": "BroadcastError",

@@ -289,7 +289,12 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 			// np.absolute's complex loops are F->f, D->d (npy_cabsf, npy_cabs).
 			return res(d.Real(), d, fmt.Sprintf("np.absolute of %s gives the real dtype of its precision, %s", d.FullName(), d.Real().FullName()))
 		}
-		return res(d, d, "the operand's dtype")
+		r, err := res(d, d, "the operand's dtype")
+		// scalarmath.c.src, @name@_ctype_negative and _absolute: -x of a
+		// nonzero unsigned scalar, and -x and abs(x) of the minimum signed
+		// one, report NPY_FPE_OVERFLOW.
+		r.WarnScalarOverflow = d.IsInt() && (op == Neg || op == Abs)
+		return r, err
 	case BitNot:
 		if d.IsInexact() {
 			return Result{}, Errorf(p, 0, "~ (invert) needs an int or bool operand, got %s", d.FullName())
@@ -365,6 +370,13 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 			// lexicographic; a NaN part propagates.
 			r.ComplexOrder = ComplexNumPy
 			r.Rule += "; complex numbers are ordered lexicographically (real part, then imaginary), and a NaN propagates"
+		}
+		if d.IsInt() && (op == Add || op == Sub || op == Mul) {
+			// numpy/_core/src/umath/scalarmath.c.src, @name@_ctype_add,
+			// _subtract, _multiply: scalars report NPY_FPE_OVERFLOW when
+			// the result wraps (power and shifts do not); array loops
+			// wrap silently.
+			r.WarnScalarOverflow = true
 		}
 		if d == dtypes.Bool {
 			switch op {

@@ -77,20 +77,10 @@ func (s Scalar) String() string {
 	case IntScalar:
 		return s.Int.String()
 	case FloatScalar:
-		return formatPyFloat(s.Float)
+		return dtypes.PyFloat(s.Float)
 	default:
-		return fmt.Sprintf("(%s%+gj)", formatPyFloat(real(s.Complex)), imag(s.Complex))
+		return dtypes.PyComplex(s.Complex)
 	}
-}
-
-func formatPyFloat(f float64) string {
-	s := fmt.Sprint(f)
-	for _, c := range s {
-		if c == '.' || c == 'e' || c == 'n' || c == 'I' {
-			return s
-		}
-	}
-	return s + ".0"
 }
 
 // An Operand is one input of an operation, as a policy sees it.
@@ -290,6 +280,11 @@ type Result struct {
 	// "overflow encountered in floor_divide" for MIN // -1); the operation
 	// still gives IntDiv's values.
 	WarnIntDiv bool
+	// WarnScalarOverflow reports that integer +, -, *, negation and abs
+	// warn when they wrap on scalars (0-d operands), as NumPy's scalar math
+	// does ("overflow encountered in scalar add"; with WarnIntDiv, // and %
+	// on scalars warn in those words too); arrays wrap silently.
+	WarnScalarOverflow bool
 	// IntVia, when valid, is the float format a literal Python int is
 	// rounded to first when it is converted to an inexact Compute dtype:
 	// float64 for NumPy (its setitem takes float(int), PyNumber_Float),

@@ -34,9 +34,13 @@ func (c *completer) Do(line []rune, pos int) (suffixes [][]rune, length int) {
 	pending := strings.ReplaceAll(c.l.pending, "\n", " ")
 	src := pending + string(line)
 	cursor := len(pending) + len(before)
-	start, end, matches := c.l.s.Complete(src, cursor)
+	start, end, found := c.l.s.Complete(src, cursor)
 	if start < 0 || start > cursor || end != cursor {
 		return nil, 0
+	}
+	matches := make([]string, len(found))
+	for i, m := range found {
+		matches[i] = m.Text
 	}
 	prefix := src[start:cursor]
 	if t := strings.TrimLeft(before, " \t"); strings.HasPrefix(t, ":") && !strings.ContainsAny(t, " \t") {

@@ -8,6 +8,7 @@ kernelspec.
 """
 
 import queue
+import re
 import signal
 import sys
 import time
@@ -83,7 +84,16 @@ def drive(km, kc):
     reply, io = run(kc, "y + f16(1) + zeros((3,))")
     err = [m for t, m in io if t == "error"]
     check(reply["content"]["status"] == "error" and reply["content"]["ename"] == "BroadcastError"
-          and err and err[0]["content"]["traceback"][0].startswith("<cell 3>:1:"), "error", reply["content"])
+          and err and err[0]["content"]["traceback"] == reply["content"]["traceback"], "error", reply["content"])
+    # Coloured as IPython's tracebacks (IPython/core/ultratb.py, SyntaxTB):
+    # where, the source line, the caret line, the name in red.
+    tb = reply["content"]["traceback"]
+    plain = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in tb]
+    check(tb[-1].startswith("\x1b[0;31mBroadcastError\x1b[0m: ")
+          and plain[0] == "Cell In[3], line 1, column 12"
+          and plain[1] == "  y + f16(1) + zeros((3,))"
+          and plain[2] == "             ^"
+          and plain[3] == "BroadcastError: " + reply["content"]["evalue"], "coloured traceback", tb)
 
     reply = kc.complete("sq", reply=True, timeout=TIMEOUT)["content"]
     check({"sqrt", "squeeze"} <= set(reply["matches"]) and reply["cursor_start"] == 0 and reply["cursor_end"] == 2,

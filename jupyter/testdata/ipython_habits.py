@@ -1,4 +1,5 @@
 """Check the kernel's IPython habits with jupyter_client: _ and Out[n],
+In[n] and _i,
 %load's set_next_input payload, %who, and history across a kernel restart.
 
 Usage: /usr/bin/python3 ipython_habits.py KERNEL_NAME
@@ -47,6 +48,13 @@ def main(name):
         check(result(kc, "___")[1] == "[3 6]\ni16[2] cpu", "___ is the third-last result")
         check(result(kc, f"Out[{n1}] + 1")[1] == "[4 7]\ni16[2] cpu", "Out[n] is cell n's result")
         check(result(kc, f"_{n2}")[1] == "u8 200", "_n is cell n's result")
+        # The input history (IPython/core/history.py, store_inputs): In[n]
+        # and _in are cell n's source, _i the cell before the running one.
+        check(result(kc, f"In[{n1}]")[1] == '"i16([1, 2]) * 3"', "In[n] is cell n's source")
+        check(result(kc, "_i")[1] == f'"In[{n1}]"', "_i is the previous cell's source")
+        check(result(kc, f"_i{n2}")[1] == '"u8(200)"', "_in is cell n's source")
+        kc.execute_interactive("i8(5)", silent=True, timeout=TIMEOUT)
+        check(result(kc, "_iii")[1] == f'"In[{n1}]"', "_iii is the third cell before; silent cells are not recorded")
 
         with tempfile.NamedTemporaryFile("w", suffix=".tsh", delete=False) as f:
             f.write("z = f16(1.5)\nz * 2\n")
@@ -70,7 +78,7 @@ def main(name):
         km.restart_kernel(now=False)
         kc.wait_for_ready(timeout=60)
         check(km.provisioner.pid != pid, "restart gives a new process")
-        result(kc, "i8(1)")
+        n3, _ = result(kc, "i8(1)")
         h = kc.history(hist_access_type="tail", n=3, reply=True, timeout=TIMEOUT)["content"]["history"]
         check([x[2] for x in h] == ["%run " + f.name, "%who", "i8(1)"] and h[0][0] + 1 == h[2][0],
               "tail spans the kernel sessions", h)
@@ -81,6 +89,8 @@ def main(name):
         check(h == [[h[0][0], n1, ["i16([1, 2]) * 3", "[3 6]\ni16[2] cpu"]]], "range of the previous session", h)
         check(result(kc, "_")[1] == "i8 1", "_ is the new session's result")
         check(run(kc, f"Out[{n1 + 4}]")[0]["ename"] == "KeyError", "a restart forgets Out (cell 5 had a result before)")
+        check(result(kc, f"In[{n3}]")[1] == '"i8(1)"' and run(kc, "In[99]")[0]["ename"] == "KeyError",
+              "In is the new session's")
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
