@@ -411,7 +411,7 @@ type Policy interface {
 }
 
 // order is the display order of the built-in policies.
-var order = []string{"jax", "jax64", "numpy", "numpy1", "torch", "triton", "triton-doc", "max", "max-graph", "anvil", "array-api"}
+var order = []string{"jax", "jax64", "numpy", "numpy1", "torch", "triton", "triton-doc", "max", "max-graph", "anvil", "array-api", "mlx", "julia", "c"}
 
 var registry = map[string]func() Policy{}
 
