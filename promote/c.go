@@ -24,7 +24,8 @@ import (
 // performed in the type and gives the type). _Float16 and __bf16 have no
 // common type: neither holds the other's values, and GCC refuses to mix
 // them. A complex operand makes the result the complex type of the common
-// real type (_Complex _Float16 is tensorsh's c32).
+// real type (_Complex _Float16 is left out: tensorsh's c32 is PyTorch's
+// ComplexHalf, with PyTorch's few kernels).
 //
 // Constants have C's types, not weak ones: 1 is an int (a long when it
 // does not fit), 1.5 a double, true (stdbool.h's 1) an int. Division of
@@ -48,7 +49,7 @@ const cName = "c"
 var cDTypes = []dtypes.DType{
 	dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64,
 	dtypes.U8, dtypes.U16, dtypes.U32, dtypes.U64,
-	dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64, dtypes.C32, dtypes.C64, dtypes.C128,
+	dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128,
 }
 
 func (cPolicy) Name() string { return cName }
@@ -102,7 +103,7 @@ func (cPolicy) Check(d dtypes.DType) (dtypes.DType, string, error) {
 	if numpyHas(cDTypes, d) {
 		return d, "", nil
 	}
-	return dtypes.Invalid, "", Errorf(cName, -1, "no dtype %s in C (it has _Bool, the char, short, int and long types, _Float16, __bf16, float, double and their _Complex)", d)
+	return dtypes.Invalid, "", Errorf(cName, -1, "no dtype %s in C (tensorsh models _Bool, the char, short, int and long types, _Float16, __bf16, float, double, _Complex float and _Complex double)", d)
 }
 
 // cLiteralDType is the type of a constant (§6.4.4.1: a decimal constant
@@ -343,8 +344,12 @@ func cSignedOverflow(op BinaryOp, d dtypes.DType, x, y Operand) error {
 func cMathType(fn string, ds ...dtypes.DType) (dtypes.DType, error) {
 	r, cplx := dtypes.Invalid, false
 	for _, d := range ds {
-		if d == dtypes.BF16 {
+		switch d {
+		case dtypes.BF16:
 			return dtypes.Invalid, Errorf(cName, -1, "<tgmath.h> has no %s for __bf16", fn)
+		case dtypes.F16:
+			// GCC 12 with glibc: "no matching function for type-generic call".
+			return dtypes.Invalid, Errorf(cName, -1, "<tgmath.h> has no %s for _Float16 (GCC: no matching function for type-generic call)", fn)
 		}
 		rd := d
 		if d.IsComplex() {
@@ -487,8 +492,12 @@ func (p cPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		}
 		return res(pd, pd, "x > 0 ? x : 0 has the promoted type "+cTypeName(pd))
 	case BitNot:
+		if d.IsComplex() {
+			// A GNU extension: ~ of a complex number is its conjugate.
+			return res(d, d, "~ of a complex number is its conjugate (a GNU extension)")
+		}
 		if !d.IsInt() && d != dtypes.Bool {
-			return Result{}, invalid()
+			return Result{}, Errorf(cName, 0, "wrong type argument to bit-complement (have '%s')", cTypeName(d))
 		}
 		return res(pd, pd, "~ applies the integer promotions: "+cTypeName(pd))
 	case LogicalNot:

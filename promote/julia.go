@@ -15,8 +15,9 @@ import (
 // promote_type: Bool is below every number; of two integer types the
 // wider wins, and at equal width the unsigned one; a float wins over any
 // integer (Float16 + Int64 is Float16); the wider float wins; Complex{T}
-// with S is Complex{promote_type(T, S)}. ComplexF16 is tensorsh's c32.
-// There is no bfloat16 in Base.
+// with S is Complex{promote_type(T, S)}. ComplexF16 is left out (tensorsh's
+// c32 is PyTorch's ComplexHalf, with PyTorch's few kernels), and there is
+// no bfloat16 in Base.
 //
 // Literals are not weak: 1 is an Int64, 1.5 a Float64, true a Bool and a
 // complex literal a ComplexF64, so Int8[1] .+ 1 is Int64 and
@@ -42,7 +43,7 @@ const juliaName = "julia"
 var juliaDTypes = []dtypes.DType{
 	dtypes.Bool, dtypes.I8, dtypes.I16, dtypes.I32, dtypes.I64,
 	dtypes.U8, dtypes.U16, dtypes.U32, dtypes.U64,
-	dtypes.F16, dtypes.F32, dtypes.F64, dtypes.C32, dtypes.C64, dtypes.C128,
+	dtypes.F16, dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128,
 }
 
 func (juliaPolicy) Name() string { return juliaName }
@@ -78,7 +79,7 @@ func (juliaPolicy) Check(d dtypes.DType) (dtypes.DType, string, error) {
 	if numpyHas(juliaDTypes, d) {
 		return d, "", nil
 	}
-	return dtypes.Invalid, "", Errorf(juliaName, -1, "no dtype %s in Julia's Base (it has Bool, Int8–Int64, UInt8–UInt64, Float16, Float32, Float64 and their Complex)", d)
+	return dtypes.Invalid, "", Errorf(juliaName, -1, "no dtype %s in Julia's Base (tensorsh models Bool, Int8–Int64, UInt8–UInt64, Float16, Float32, Float64, ComplexF32 and ComplexF64)", d)
 }
 
 // juliaLiteralDType is the type Julia's parser gives a literal.
