@@ -81,7 +81,10 @@ func TestCExtendedFloats(t *testing.T) {
 // overflow is undefined; unsigned arithmetic wraps, §6.2.5p9).
 func TestCDivisionAndOverflow(t *testing.T) {
 	p := refsMust(t, "c")
-	lit := func(v int64) Operand { s := Int64Value(v); return Operand{Type: dtypes.Strong(dtypes.I32), Literal: true, Value: &s} }
+	lit := func(v int64) Operand {
+		s := Int64Value(v)
+		return Operand{Type: dtypes.Strong(dtypes.I32), Literal: true, Value: &s}
+	}
 	for _, op := range []BinaryOp{TrueDiv, FloorDiv, Mod} {
 		r, err := p.Binary(op, mineArr(dtypes.I16), mineArr(dtypes.I8))
 		if err != nil || r.Type != dtypes.Strong(dtypes.I32) || !r.CDiv || !r.ZeroDivError {
