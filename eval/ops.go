@@ -327,6 +327,16 @@ func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, order p
 }
 
 func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
+	if f, ok := c.policy.(promote.LiteralFolder); ok {
+		// C and Julia compute literals in their own fixed-width types.
+		v, handled, err := f.FoldBinary(op, x.lit, y.lit)
+		if err != nil {
+			return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
+		}
+		if handled {
+			return c.literal(v, span{x.start, y.end}, fmt.Sprintf("%s %s %s", x.lit, op, y.lit))
+		}
+	}
 	v, err := foldBinary(c.policy.Host(), op, x.lit, y.lit)
 	if err != nil {
 		name := "ValueError"
@@ -352,7 +362,11 @@ func (c *compiler) literal(v promote.Scalar, sp span, expr string) (*operand, er
 	}
 	o.typ = t
 	if expr != "" {
-		c.record(expr, o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
+		if _, ok := c.policy.(promote.LiteralFolder); ok {
+			c.record(expr, o, "literals fold in "+c.policy.Name()+"'s own types, and stay literals")
+		} else {
+			c.record(expr, o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
+		}
 	}
 	return o, nil
 }

@@ -411,6 +411,16 @@ func (p cPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 			return Result{}, invalid()
 		}
 		d := cIntPromote(a)
+		if v, ok := cIntValue(y); ok && (v.Sign() < 0 || v.Cmp(big.NewInt(int64(d.Bits()))) >= 0) {
+			return Result{}, Errorf(cName, 1, "shifting %s by %s is undefined behavior: the count must be below its width %d (§6.5.7)", cTypeName(d), v, d.Bits())
+		}
+		u, ok1 := cIntValue(x)
+		v, ok2 := cIntValue(y)
+		if ok1 && ok2 && d.IsSigned() && op == Shl {
+			if u.Sign() < 0 || !numpyIntFits(new(big.Int).Lsh(u, uint(v.Uint64())), d) {
+				return Result{}, Errorf(cName, -1, "signed integer overflow is undefined behavior (§6.5.7): %s << %s does not fit %s", u, v, cTypeName(d))
+			}
+		}
 		return Result{Type: dtypes.Strong(d), Compute: d, Rule: fmt.Sprintf("a shift has the promoted type of its left operand: %s", cTypeName(d)), Warning: warning}, nil
 	}
 	d, rule, err := cConvert(a, b)
