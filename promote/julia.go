@@ -243,7 +243,7 @@ func (p juliaPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	}
 	if op.Class() == Logical {
 		if a != dtypes.Bool || b != dtypes.Bool {
-			return Result{}, Errorf(juliaName, -1, "TypeError: non-boolean used in boolean context (%s %s needs Bool operands, got %s)", op, op, names)
+			return Result{}, Errorf(juliaName, -1, "TypeError: non-boolean used in boolean context (%s needs Bool operands, got %s)", op, names)
 		}
 		return Result{Type: dtypes.Strong(dtypes.Bool), Compute: dtypes.Bool, Rule: "Bool " + op.String() + " Bool is Bool"}, nil
 	}
