@@ -265,6 +265,12 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
 	}
+	if (op.Class() == promote.Compare || op.Class() == promote.Logical) && !res.Type.DType.IsBool() {
+		// A system whose comparisons give an int 0 or 1 (C): compare, then
+		// convert the bool.
+		n.DType = dtypes.Bool
+		n = castNode(n, res.Type.DType)
+	}
 	if op.Class() == promote.DivMod && res.Compute.IsBool() {
 		// A policy that divides bools as bools (Triton: int1 is unsigned,
 		// so // and % are LLVM's udiv and urem on i1) gets them computed as

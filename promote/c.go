@@ -391,8 +391,8 @@ func (p cPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	}
 	if op.Class() == Logical {
 		// && and || take scalar operands of any arithmetic type and give
-		// an int 0 or 1, shown here as bool.
-		return Result{Type: dtypes.Strong(dtypes.Bool), Compute: dtypes.Bool, Rule: op.String() + " compares each operand with 0 and gives an int 0 or 1 (shown as bool)", Warning: warning}, nil
+		// an int 0 or 1 (§6.5.13, §6.5.14).
+		return Result{Type: dtypes.Strong(dtypes.I32), Compute: dtypes.Bool, Rule: op.String() + " compares each operand with 0 and gives an int 0 or 1", Warning: warning}, nil
 	}
 	if op == Pow {
 		d, err := cMathType("pow", a, b)
@@ -458,8 +458,8 @@ func (p cPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		if d.IsComplex() && op != Eq && op != Ne {
 			return Result{}, invalid()
 		}
-		r.Type.DType = dtypes.Bool
-		r.Rule += fmt.Sprintf("; the comparison is made in %s and gives an int 0 or 1 (shown as bool)", cTypeName(d))
+		r.Type.DType = dtypes.I32
+		r.Rule += fmt.Sprintf("; the comparison is made in %s and gives an int 0 or 1 (§6.5.8, §6.5.9)", cTypeName(d))
 	case Bitwise:
 		if !d.IsInt() {
 			return Result{}, invalid()

@@ -149,6 +149,20 @@ func TestCDivisionAndOverflow(t *testing.T) {
 	}
 }
 
+// TestCComparisons pins C17 §6.5.8 and §6.5.9 (relational and equality
+// operators: "The result has type int", 1 or 0, after the usual arithmetic
+// conversions) and §6.5.13, §6.5.14 (&& and || give an int too).
+func TestCComparisons(t *testing.T) {
+	p := refsMust(t, "c")
+	mineBinary(t, p, []mineBin{
+		{mineArr(dtypes.I8), Lt, mineArr(dtypes.U8), "i32", dtypes.I32},
+		{mineArr(dtypes.I32), Lt, mineArr(dtypes.U32), "i32", dtypes.U32},
+		{mineArr(dtypes.F32), Eq, mineArr(dtypes.F64), "i32", dtypes.F64},
+		{mineArr(dtypes.F32), And, mineArr(dtypes.I8), "i32", dtypes.Bool},
+		{mineArr(dtypes.C64), Lt, mineArr(dtypes.C64), "error@-1: invalid operands to binary <", 0},
+	})
+}
+
 // TestCReductions pins the loop model of sum, mean and argmax.
 func TestCReductions(t *testing.T) {
 	mineUnary(t, refsMust(t, "c"), []mineUn{
