@@ -26,10 +26,11 @@ import (
 // integer or bool result is promoted with float32); floor_divide of
 // integers is the Divide primitive, C's truncating division; remainder
 // takes the divisor's sign; exp, log, sin and the like apply
-// at_least_float; sum of bool is int32 and otherwise keeps the dtype
-// (integer sums wrap); prod, max and min keep it; mean is the sum times
-// a float normalizer of dtype at_least_float; argmax and argmin give
-// uint32; matmul needs real floats.
+// at_least_float; sum and prod accumulate ints of at most 32 bits in int32
+// or uint32 (bool in int32); max and min keep the dtype; mean is the sum
+// times a float normalizer of dtype at_least_float; abs of complex64 is
+// float32; argmax and argmin give uint32; matmul needs real floats
+// (mlx/ops.cpp at commit fc96f021d7fd3ac34ce25d74e8da07593ea72d3d).
 
 func init() {
 	register("mlx", func() Policy { return mlxPolicy{} })
@@ -168,6 +169,21 @@ func mlxAtLeastFloat(d dtypes.DType) dtypes.DType {
 	return mlxPromote(d, dtypes.F32)
 }
 
+// mlxSumType is the dtype sum and prod give (mlx/ops.cpp): signed ints of
+// at most 4 bytes int32, unsigned ones uint32, bool int32; 64-bit ints and
+// inexact dtypes keep theirs.
+func mlxSumType(d dtypes.DType) dtypes.DType {
+	switch {
+	case d == dtypes.Bool:
+		return dtypes.I32
+	case d.IsSigned() && d.Bits() <= 32:
+		return dtypes.I32
+	case d.IsUnsigned() && d.Bits() <= 32:
+		return dtypes.U32
+	}
+	return d
+}
+
 // mlxIsFloating is issubdtype(d, floating): real floats only.
 func mlxIsFloating(d dtypes.DType) bool { return d.IsFloat() }
 
@@ -304,6 +320,9 @@ func (p mlxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		if op == Neg && d == dtypes.Bool {
 			return Result{}, Errorf(mlxName, 0, "[negative] Not supported for bool, use logical_not instead.")
 		}
+		if op == Abs && d.IsComplex() {
+			return res(dtypes.F32, d, "abs of complex64 is converted to float32")
+		}
 		if op == Relu && d == dtypes.Bool {
 			// nn.relu is maximum(x, 0): a Python int meeting a bool array is int32.
 			return res(dtypes.I32, dtypes.I32, "relu is maximum(x, 0), and 0 meeting a bool array is int32")
@@ -333,15 +352,13 @@ func (p mlxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	case Predicate:
 		return res(dtypes.Bool, d, op.String()+" gives bool")
 	case SumProd:
-		if op == Sum && d == dtypes.Bool {
-			return res(dtypes.I32, dtypes.I32, "sum of bool is int32")
+		w := mlxSumType(d)
+		if w != d {
+			return res(w, w, fmt.Sprintf("%s of %s accumulates in %s", op, d.FullName(), w.FullName()))
 		}
-		return res(d, d, fmt.Sprintf("%s keeps %s (integer results wrap)", op, d.FullName()))
+		return res(d, d, fmt.Sprintf("%s keeps %s", op, d.FullName()))
 	case MeanOp:
-		acc := d
-		if d == dtypes.Bool {
-			acc = dtypes.I32
-		}
+		acc := mlxSumType(d)
 		f := mlxAtLeastFloat(d)
 		return res(f, acc, fmt.Sprintf("mean is sum (in %s) times a normalizer of dtype at_least_float: %s", acc.FullName(), f.FullName()))
 	case Extreme:

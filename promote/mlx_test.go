@@ -9,8 +9,8 @@ import (
 // TestMLXRefs checks every cell of testdata/refs/mlx.json, read from MLX's
 // source by testdata/refs/gen/mlx_src.py: promote_types (mlx/dtype.cpp
 // type_rules), an array meeting a Python scalar (python/src/utils.cpp
-// to_arrays, to_array), divide and exp (at_least_float, mlx/ops.cpp), sum
-// and argmax (mlx/ops.cpp).
+// to_arrays, to_array), divide and exp (at_least_float), sum, prod, abs
+// and argmax (mlx/ops.cpp at commit fc96f021d7fd3ac34ce25d74e8da07593ea72d3d).
 func TestMLXRefs(t *testing.T) {
 	p := refsMust(t, "mlx")
 	var tally refsTally
@@ -19,7 +19,7 @@ func TestMLXRefs(t *testing.T) {
 	tally.Add(refsCheckOp(t, t.Errorf, p, Add, "mlx", "pairs", arr, arr, nil))
 	tally.Add(refsCheckOp(t, t.Errorf, p, TrueDiv, "mlx", "divide", arr, arr, nil))
 	tally.Add(refsCheck(t, t.Errorf, p, "mlx", "array_scalar", arr, refsAsLiteral(p), nil))
-	ops := map[string]UnaryOp{"exp": Exp, "sum": Sum, "argmax": ArgMax}
+	ops := map[string]UnaryOp{"exp": Exp, "sum": Sum, "prod": Prod, "abs": Abs, "argmax": ArgMax}
 	for _, c := range refsTable(t, "mlx", "unary") {
 		x, ok := arr(c.LHS)
 		op, ok2 := ops[c.RHS]
@@ -29,7 +29,7 @@ func TestMLXRefs(t *testing.T) {
 		r, err := p.Unary(op, x)
 		refsExpect(&tally, t.Errorf, p, "mlx unary", c, r, err)
 	}
-	if tally.Checked != 3*14*14+14*9+14*3 {
+	if tally.Checked != 3*14*14+14*9+14*5 {
 		t.Errorf("checked %d cells of mlx.json", tally.Checked)
 	}
 	t.Logf("mlx: %d cells of mlx.json checked, %d mismatches", tally.Checked, tally.Mismatches)
@@ -42,7 +42,8 @@ func TestMLXRefs(t *testing.T) {
 //   - mlx/ops.cpp floor_divide: an integer result is the Divide primitive,
 //     C's truncating division; remainder (backend Remainder) takes the
 //     divisor's sign.
-//   - mlx/ops.cpp mean: sum, then times a normalizer of at_least_float.
+//   - mlx/ops.cpp mean: sum (int8 accumulates in int32), then times a
+//     normalizer of dtype at_least_float.
 //   - mlx/ops.cpp negative: "[negative] Not supported for bool".
 //   - mlx/ops.cpp matmul: real floating types only.
 func TestMLXRules(t *testing.T) {
@@ -78,10 +79,11 @@ func TestMLXRules(t *testing.T) {
 		t.Errorf("mlx: literal 2**40 is %v, %v; want i64?", typ, err)
 	}
 	mineUnary(t, p, []mineUn{
-		{Mean, mineArr(i8), "f32", i8},
+		{Mean, mineArr(i8), "f32", i32},
 		{Mean, mineArr(b), "f32", i32},
+		{Mean, mineArr(i64), "f32", i64},
 		{Mean, mineArr(f16), "f16", f16},
-		{Prod, mineArr(b), "bool", b},
+		{Prod, mineArr(b), "i32", i32},
 		{Neg, mineArr(b), "error@0: [negative] Not supported for bool", 0},
 		{Sqrt, mineArr(u8), "f32", f32},
 	})

@@ -16,7 +16,10 @@ the array's dtype (bool_ an exception for ints: int32; a float meeting a
 non-floating dtype: float32; a complex: complex64); an int outside the range
 of an integer dtype narrower than 8 bytes is an error; then promote_types.
 
-"divide" and "exp" apply at_least_float of mlx/ops.cpp.
+"divide" and "unary" follow mlx/ops.cpp at commit
+fc96f021d7fd3ac34ce25d74e8da07593ea72d3d: at_least_float for divide and exp;
+sum and prod accumulate ints of at most 4 bytes in int32 or uint32 (bool in
+int32); abs of complex64 is float32; argmax is uint32.
 
     python3 testdata/refs/gen/mlx_src.py > testdata/refs/mlx.json
 """
@@ -82,7 +85,16 @@ def at_least_float(d):
 
 divide = {f"{a},{b}": at_least_float(pt(a, b)) for a in cols for b in cols}
 unary = {f"{d},exp": at_least_float(d) for d in cols}
-unary.update({f"{d},sum": ("int32" if d == "bool" else d) for d in cols})
+def sum_type(d):  # sum and prod in mlx/ops.cpp at fc96f021d7fd3ac34ce25d74e8da07593ea72d3d
+    if d == "bool" or d in ("int8", "int16", "int32"):
+        return "int32"
+    if d in ("uint8", "uint16", "uint32"):
+        return "uint32"
+    return d
+
+unary.update({f"{d},sum": sum_type(d) for d in cols})
+unary.update({f"{d},prod": sum_type(d) for d in cols})
+unary.update({f"{d},abs": ("float32" if d == "complex64" else d) for d in cols})
 unary.update({f"{d},argmax": "uint32" for d in cols})
 
 out = {"library": "mlx (source: mlx/dtype.cpp, mlx/ops.cpp, python/src/utils.cpp)",
