@@ -30,7 +30,10 @@ import (
 // of an integer or Bool are Float64. sum and prod widen Int8–Int32 to
 // Int64 and UInt8–UInt32 to UInt64 (Base.add_sum, Base.mul_prod); the sum
 // of Bools is Int64; Statistics.mean of integers is Float64; argmax is an
-// Int64 index.
+// Int64 index. where(c, a, b) is promote_type of a and b, as vcat and
+// promote give; ifelse.(c, a, b) over arrays of two element types would
+// instead collect into their typejoin (Vector{Integer}), which tensorsh
+// has no dtype for.
 
 func init() {
 	register("julia", func() Policy { return juliaPolicy{} })
