@@ -207,8 +207,15 @@ var binaryOps = map[promote.BinaryOp]backend.Op{
 
 // literalVia returns o, a literal Python int, rounded first to the float
 // format res.IntVia when the policy converts ints to its inexact Compute
-// dtype that way (NumPy: through float64); other operands unchanged.
+// dtype that way (NumPy: through float64), or a literal Python float
+// rounded first to float32 when res.FloatVia says so (MLX); other operands
+// unchanged.
 func literalVia(o *operand, res promote.Result) *operand {
+	if o.kind == LiteralValue && o.lit.Kind == promote.FloatScalar && res.FloatVia == dtypes.F32 && res.Compute.IsInexact() {
+		m := *o
+		m.lit = promote.FloatValue(float64(float32(o.lit.Float)))
+		return &m
+	}
 	if o.kind != LiteralValue || o.lit.Kind != promote.IntScalar || !res.IntVia.IsInexact() || !res.Compute.IsInexact() {
 		return o
 	}

@@ -259,6 +259,10 @@ func (p mlxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	}
 	d := t.DType
 	r := Result{Type: t, Compute: d, Rule: rule, IntDiv: IntDivNumPy}
+	if (a.lit && a.kind == FloatScalar || b.lit && b.kind == FloatScalar) && !(a.weak && b.weak) {
+		// to_array makes a Python float a C float first.
+		r.FloatVia = dtypes.F32
+	}
 	switch op.Class() {
 	case Arith:
 		if op == MatMul && !mlxIsFloating(d) {

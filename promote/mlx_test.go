@@ -75,6 +75,14 @@ func TestMLXRules(t *testing.T) {
 	if r, _ := p.Binary(FloorDiv, mineArr(f32), mineArr(f32)); r.CDiv {
 		t.Error("mlx: f32 // f32 truncates; it is floor(divide(a, b))")
 	}
+	// to_array: mx::array(nb::cast<float>(*pv), out_t), a Python float is
+	// a C float before it becomes an array of the other operand's dtype.
+	if r, _ := p.Binary(Add, mineArr(dtypes.F64), mineLit(p, 0.1)); r.FloatVia != f32 {
+		t.Errorf("mlx: f64 + 0.1: FloatVia %v, want float32", r.FloatVia)
+	}
+	if r, _ := p.Binary(Add, mineLit(p, 0.1), mineLit(p, 0.2)); r.FloatVia != dtypes.Invalid {
+		t.Errorf("mlx: 0.1 + 0.2 is Python arithmetic, but FloatVia is %v", r.FloatVia)
+	}
 	if typ, err := p.Literal(Int64Value(1 << 40)); err != nil || typ != dtypes.Weak(i64) {
 		t.Errorf("mlx: literal 2**40 is %v, %v; want i64?", typ, err)
 	}

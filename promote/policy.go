@@ -296,6 +296,10 @@ type Result struct {
 	// float32 for ml_dtypes (static_cast<float> of the int64). Otherwise
 	// the int is rounded once, directly, to Compute.
 	IntVia dtypes.DType
+	// FloatVia, when valid, is the float format a literal Python float is
+	// rounded to first when it is converted to an inexact Compute dtype:
+	// float32 for MLX (to_array takes nb::cast<float> of the float).
+	FloatVia dtypes.DType
 	// ComplexOrder says whether and how maximum, minimum and the max,
 	// min, argmax and argmin reductions order complex operands;
 	// ComplexUnordered (the zero value) refuses them.
