@@ -438,6 +438,12 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 		}
 	} else {
 		n = &backend.Node{Op: unaryOps[op], DType: res.Type.DType, Shape: x.shape, Args: []*backend.Node{arg}}
+		if (op == promote.Not || op.Class() == promote.Predicate) && !res.Type.DType.IsBool() {
+			// A system whose ! gives an int 0 or 1 (C): negate, then
+			// convert the bool.
+			n.DType = dtypes.Bool
+			n = castNode(n, res.Type.DType)
+		}
 		if op == promote.Softmax || op == promote.LogSoftmax {
 			a, err := c.normAxis(axis, len(x.shape), opSpan)
 			if err != nil {

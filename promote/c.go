@@ -511,7 +511,7 @@ func (p cPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		}
 		return res(pd, pd, "~ applies the integer promotions: "+cTypeName(pd))
 	case LogicalNot:
-		return res(dtypes.Bool, d, "! gives an int 0 or 1 (shown as bool)")
+		return res(dtypes.I32, d, "! gives an int 0 or 1 (§6.5.3.3)")
 	case FloatFn:
 		if d.IsComplex() && (op == Erf || op == Gelu) {
 			return Result{}, Errorf(cName, 0, "<tgmath.h> has no complex %s", op)

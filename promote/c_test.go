@@ -151,7 +151,8 @@ func TestCDivisionAndOverflow(t *testing.T) {
 
 // TestCComparisons pins C17 §6.5.8 and §6.5.9 (relational and equality
 // operators: "The result has type int", 1 or 0, after the usual arithmetic
-// conversions) and §6.5.13, §6.5.14 (&& and || give an int too).
+// conversions), §6.5.13, §6.5.14 (&& and || give an int too) and §6.5.3.3
+// (so does !).
 func TestCComparisons(t *testing.T) {
 	p := refsMust(t, "c")
 	mineBinary(t, p, []mineBin{
@@ -161,6 +162,10 @@ func TestCComparisons(t *testing.T) {
 		{mineArr(dtypes.F32), And, mineArr(dtypes.I8), "i32", dtypes.Bool},
 		{mineArr(dtypes.C64), Lt, mineArr(dtypes.C64), "error@-1: invalid operands to binary <", 0},
 	})
+	// §6.5.3.3: "The result of the logical negation operator ! is 0 if the
+	// value of its operand compares unequal to 0, 1 if ... equal to 0. The
+	// result has type int."
+	mineUnary(t, p, []mineUn{{Not, mineArr(dtypes.F32), "i32", dtypes.F32}})
 }
 
 // TestCReductions pins the loop model of sum, mean and argmax.
