@@ -200,8 +200,15 @@ var binaryOps = map[promote.BinaryOp]backend.Op{
 
 // literalVia returns o, a literal Python int, rounded first to the float
 // format res.IntVia when the policy converts ints to its inexact Compute
-// dtype that way (NumPy: through float64); other operands unchanged.
+// dtype that way (NumPy: through float64), or a literal Python float
+// rounded first to float32 when res.FloatVia says so (MLX); other operands
+// unchanged.
 func literalVia(o *operand, res promote.Result) *operand {
+	if o.kind == LiteralValue && o.lit.Kind == promote.FloatScalar && res.FloatVia == dtypes.F32 && res.Compute.IsInexact() {
+		m := *o
+		m.lit = promote.FloatValue(float64(float32(o.lit.Float)))
+		return &m
+	}
 	if o.kind != LiteralValue || o.lit.Kind != promote.IntScalar || !res.IntVia.IsInexact() || !res.Compute.IsInexact() {
 		return o
 	}
@@ -263,6 +270,12 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	}
 	if op == promote.TrueDiv && !res.Compute.IsInt() && !res.Compute.IsBool() {
 		n.CDiv = false
+	}
+	if (op.Class() == promote.Compare || op.Class() == promote.Logical) && !res.Type.DType.IsBool() {
+		// A system whose comparisons give an int 0 or 1 (C): compare, then
+		// convert the bool.
+		n.DType = dtypes.Bool
+		n = castNode(n, res.Type.DType)
 	}
 	if op.Class() == promote.DivMod && res.Compute.IsBool() {
 		// A policy that divides bools as bools (Triton: int1 is unsigned,
@@ -326,6 +339,16 @@ func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, order p
 }
 
 func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (*operand, error) {
+	if f, ok := c.policy.(promote.LiteralFolder); ok {
+		// C and Julia compute literals in their own fixed-width types.
+		v, handled, err := f.FoldBinary(op, x.lit, y.lit)
+		if err != nil {
+			return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
+		}
+		if handled {
+			return c.literal(v, span{x.start, y.end}, fmt.Sprintf("%s %s %s", x.lit, op, y.lit))
+		}
+	}
 	v, err := foldBinary(c.policy.Host(), op, x.lit, y.lit)
 	if err != nil {
 		name := "ValueError"
@@ -351,7 +374,11 @@ func (c *compiler) literal(v promote.Scalar, sp span, expr string) (*operand, er
 	}
 	o.typ = t
 	if expr != "" {
-		c.record(expr, o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
+		if _, ok := c.policy.(promote.LiteralFolder); ok {
+			c.record(expr, o, "literals fold in "+c.policy.Name()+"'s own types, and stay literals")
+		} else {
+			c.record(expr, o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
+		}
 	}
 	return o, nil
 }
@@ -413,6 +440,12 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 		}
 	} else {
 		n = &backend.Node{Op: unaryOps[op], DType: res.Type.DType, Shape: x.shape, Args: []*backend.Node{arg}}
+		if (op == promote.Not || op.Class() == promote.Predicate) && !res.Type.DType.IsBool() {
+			// A system whose ! gives an int 0 or 1 (C): negate, then
+			// convert the bool.
+			n.DType = dtypes.Bool
+			n = castNode(n, res.Type.DType)
+		}
 		if op == promote.Softmax || op == promote.LogSoftmax {
 			a, err := c.normAxis(axis, len(x.shape), opSpan)
 			if err != nil {

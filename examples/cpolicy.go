@@ -1,10 +1,13 @@
 //go:build ignore
 
-// A tensorsh user policy: promote like C.
+// A tensorsh user policy: promote like C. It is an example of writing a
+// policy in Go; tensorsh's built-in policy "c" models C in full (constants
+// of type long, signed overflow as undefined behavior, <tgmath.h>), and a
+// user policy may not take a built-in's name, so this one is "c-user".
 //
 //	:policy load examples/cpolicy.go
 //	table()
-//	diff("c", "numpy")
+//	diff("c", "c-user")
 //
 // It follows the usual arithmetic conversions of C11 §6.3.1.8 on an LP64
 // machine (int is 32 bits, long 64), with GCC's _Float16 and __bf16:
@@ -39,7 +42,7 @@ import (
 )
 
 const (
-	Name         = "c"
+	Name         = "c-user"
 	Title        = "C usual arithmetic conversions (LP64, GCC _Float16 and __bf16)"
 	Base         = "numpy" // for what C does not say: sums, argmax
 	CDiv         = true

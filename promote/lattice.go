@@ -17,7 +17,8 @@ import (
 // join-semilattice, ordered by a ≤ b when a + b = b, and the graph is its
 // Hasse diagram (a → b when b covers a). Otherwise the graph is the
 // "promotes to" relation (a → b when a + b = b), with the edges implied by
-// longer paths left out when the relation has no cycles.
+// longer paths left out when the relation has no cycles, and Describe says
+// it is not a lattice.
 
 // A GraphKind says what a Graph's edges mean.
 type GraphKind uint8
@@ -315,7 +316,7 @@ func (g *Graph) Describe() string {
 	case g.Kind == Semilattice:
 		return fmt.Sprintf("the Hasse diagram of the join, a join-semilattice with minimal elements %s; a → b: a promotes to b", strings.Join(names, ", "))
 	case g.Reduced:
-		return fmt.Sprintf("not a join (%s); a → b when %s = b, edges implied by longer paths left out", g.Why, ab)
+		return fmt.Sprintf("not a lattice: the promotion is not a join (%s); a → b when %s = b, edges implied by longer paths left out", g.Why, ab)
 	}
-	return fmt.Sprintf("not a join (%s); a → b when %s = b (the relation has cycles, so every edge is shown)", g.Why, ab)
+	return fmt.Sprintf("not a lattice: the promotion is not a join (%s); a → b when %s = b (the relation has cycles, so every edge is shown)", g.Why, ab)
 }

@@ -119,8 +119,49 @@ func TestPromotesTo(t *testing.T) {
 		if g.Kind != PromotesTo || !strings.Contains(g.Why, tc.why) {
 			t.Errorf("%s: kind %v, Why %q, want %q", tc.policy, g.Kind, g.Why, tc.why)
 		}
-		if !strings.HasPrefix(g.Describe(), "not a join (") {
+		if !strings.HasPrefix(g.Describe(), "not a lattice: the promotion is not a join (") {
 			t.Errorf("%s: Describe() = %q", tc.policy, g.Describe())
+		}
+	}
+}
+
+// TestGraphMLXJuliaC draws the three relations of issue 18. C's usual
+// arithmetic conversions are no join: _Float16 with __bf16 has no common
+// type, and i8 + i8 is an int (C17 §6.3.1.1, the integer promotions). MLX's
+// type_rules (mlx/dtype.cpp) are not associative: (i8 + u64) + f16 is f32
+// but i8 + (u64 + f16) is f16. Julia's promote_type (base/int.jl,
+// base/float.jl, base/bool.jl, base/complex.jl) is a lattice: the integers
+// form a chain by width, unsigned above signed at each width, below the
+// floats; its + is not idempotent (Bool + Bool is Int64).
+func TestGraphMLXJuliaC(t *testing.T) {
+	for _, tc := range []struct {
+		policy string
+		op     BinaryOp
+		kind   GraphKind
+		why    string
+		edges  []string
+	}{
+		{"c", Where, PromotesTo, "promote(f16, bf16) is an error", []string{"i8→i32", "u16→i32", "i32→u32", "u32→i64", "i64→u64", "u64→f16", "u64→bf16", "f16→f32", "bf16→f32"}},
+		{"c", Add, PromotesTo, "", nil},
+		{"mlx", Where, PromotesTo, "not associative", []string{"bool→i8", "u64→f16", "u64→bf16", "f16→f32", "f32→f64", "f64→c64"}},
+		{"julia", Where, Semilattice, "", []string{"bool→i8", "i8→u8", "u8→i16", "u32→i64", "i64→u64", "u64→f16", "f16→f32", "f32→c64", "f64→c128", "c64→c128"}},
+		{"julia", Add, PromotesTo, "bool + bool = i64", nil},
+	} {
+		g := NewGraph(mustLookup(t, tc.policy), tc.op, false)
+		if g.Kind != tc.kind || !strings.Contains(g.Why, tc.why) {
+			t.Errorf("%s %s: kind %v, Why %q; want %v, %q", tc.policy, tc.op, g.Kind, g.Why, tc.kind, tc.why)
+		}
+		if tc.kind == PromotesTo && !strings.HasPrefix(g.Describe(), "not a lattice") {
+			t.Errorf("%s %s: Describe() = %q does not say it is not a lattice", tc.policy, tc.op, g.Describe())
+		}
+		if tc.kind == Semilattice && !g.Lattice {
+			t.Errorf("%s %s: a semilattice without a least element", tc.policy, tc.op)
+		}
+		got := " " + edgeList(g) + " "
+		for _, e := range tc.edges {
+			if !strings.Contains(got, " "+e+" ") {
+				t.Errorf("%s %s graph lacks %s:%s", tc.policy, tc.op, e, got)
+			}
 		}
 	}
 }

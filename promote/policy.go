@@ -291,6 +291,10 @@ type Result struct {
 	// float32 for ml_dtypes (static_cast<float> of the int64). Otherwise
 	// the int is rounded once, directly, to Compute.
 	IntVia dtypes.DType
+	// FloatVia, when valid, is the float format a literal Python float is
+	// rounded to first when it is converted to an inexact Compute dtype:
+	// float32 for MLX (to_array takes nb::cast<float> of the float).
+	FloatVia dtypes.DType
 	// ComplexOrder says whether and how maximum, minimum and the max,
 	// min, argmax and argmin reductions order complex operands;
 	// ComplexUnordered (the zero value) refuses them.
@@ -406,7 +410,7 @@ type Policy interface {
 }
 
 // order is the display order of the built-in policies.
-var order = []string{"jax", "jax64", "numpy", "numpy1", "torch", "triton", "triton-doc", "max", "max-graph", "anvil", "array-api", "tf", "tf-numpy", "tf-numpy-safe", "keras"}
+var order = []string{"jax", "jax64", "numpy", "numpy1", "torch", "triton", "triton-doc", "max", "max-graph", "anvil", "array-api", "tf", "tf-numpy", "tf-numpy-safe", "keras", "mlx", "julia", "c"}
 
 var registry = map[string]func() Policy{}
 

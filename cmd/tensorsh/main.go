@@ -50,7 +50,7 @@ func run(args []string, stdin io.ReadCloser, stdout, stderr io.Writer) int {
 	}
 	fs := flag.NewFlagSet("tensorsh", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	policy := fs.String("policy", "jax", "promotion `policy` (jax jax64 numpy numpy1 torch triton triton-doc max max-graph anvil array-api)")
+	policy := fs.String("policy", "jax", "promotion `policy` (jax jax64 numpy numpy1 torch triton triton-doc max max-graph anvil array-api mlx julia c)")
 	backendName := fs.String("backend", "cpu", "`backend` to compute on (cpu, cuda)")
 	jsonOut := fs.Bool("json", false, "print one JSON object per result; errors as {\"error\":…,\"pos\":…}")
 	noColor := fs.Bool("no-color", false, "never colour the output")

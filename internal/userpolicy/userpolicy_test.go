@@ -153,6 +153,7 @@ func TestBadFiles(t *testing.T) {
 			"Promote has type func(tensorsh.Type) tensorsh.Type; want func Promote(a, b tensorsh.Type) (tensorsh.Type, error)"},
 		{"hooksig", wider + "func FloatResult(a tensorsh.Type) tensorsh.Type { return a }\n", "FloatResult has type"},
 		{"builtin", wider + "const Name = \"numpy\"\n", `"numpy" is the name of a built-in policy`},
+		{"builtin c", wider + "const Name = \"c\"\n", `"c" is the name of a built-in policy`},
 		{"badname", wider + "const Name = \"no spaces\"\n", `"no spaces" is not a policy name`},
 		{"base", wider + "const Base = \"cobol\"\n", `Base: unknown policy "cobol"`},
 		{"basetype", wider + "const Base = 3\n", "Base must be a string constant"},
@@ -435,7 +436,7 @@ func TestCPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.Name() != "c" || p.Base().Name() != "numpy" {
+	if p.Name() != "c-user" || p.Base().Name() != "numpy" {
 		t.Errorf("name %q base %q", p.Name(), p.Base().Name())
 	}
 	for _, tc := range []struct{ a, b, want string }{
