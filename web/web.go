@@ -28,6 +28,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 //go:embed static
@@ -47,11 +48,26 @@ type Options struct {
 	Wasm string
 }
 
-// A file is one page file, kept with its gzip form.
+// A file is one page file. Its gzip form is made on the first request
+// that accepts it (the wasm takes a second or two).
 type file struct {
-	data, gz []byte
-	ctype    string
-	etag     string
+	data  []byte
+	ctype string
+	etag  string
+
+	once sync.Once
+	gz   []byte
+}
+
+func (f *file) gzipped() []byte {
+	f.once.Do(func() {
+		var buf bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		zw.Write(f.data)
+		zw.Close()
+		f.gz = buf.Bytes()
+	})
+	return f.gz
 }
 
 // Handler serves the playground: index.html, app.js, style.css,
@@ -125,7 +141,7 @@ func Handler(opts Options) (http.Handler, error) {
 		body := f.data
 		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
 			h.Set("Content-Encoding", "gzip")
-			body = f.gz
+			body = f.gzipped()
 		}
 		h.Set("Content-Length", fmt.Sprint(len(body)))
 		if r.Method == http.MethodHead {
@@ -136,10 +152,6 @@ func Handler(opts Options) (http.Handler, error) {
 }
 
 func newFile(name string, data []byte) *file {
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
-	zw.Write(data)
-	zw.Close()
 	sum := sha256.Sum256(data)
 	ctype := mime.TypeByExtension(path.Ext(name))
 	switch path.Ext(name) {
@@ -150,7 +162,7 @@ func newFile(name string, data []byte) *file {
 	case "":
 		ctype = "application/octet-stream"
 	}
-	return &file{data: data, gz: buf.Bytes(), ctype: ctype, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	return &file{data: data, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
 }
 
 // acceptsGzip reports whether an Accept-Encoding header admits gzip.
