@@ -113,6 +113,9 @@ func Handler(opts Options) (http.Handler, error) {
 	if files["tensorsh.wasm"] == nil || files["wasm_exec.js"] == nil {
 		return nil, ErrNoWasm
 	}
+	// Compress the wasm now, in the background, so that the first page
+	// load does not wait for it.
+	go files["tensorsh.wasm"].gzipped()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if name == "" {

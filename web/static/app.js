@@ -294,6 +294,22 @@ window.tensorshReady = async () => {
   input.focus();
 };
 
+// A share link pasted into the address bar of an open page changes only
+// the fragment: start over with its policy and code.
+window.addEventListener("hashchange", async () => {
+  const frag = parseFragment();
+  if (!api || !frag.code) return;
+  const policy = frag.policy || "jax";
+  const err = api.reset(policy);
+  if (err) { transcript.append(render({ kind: "error", text: "share link: " + err })); return; }
+  startPolicy = policy;
+  clearTranscript();
+  setPolicy(policy);
+  page.ready = false;
+  await runCells(JSON.parse(api.cells(frag.code)));
+  page.ready = true;
+});
+
 (async () => {
   const frag = parseFragment();
   if (frag.policy) globalThis.tensorshPolicy = frag.policy;
