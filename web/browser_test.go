@@ -142,10 +142,20 @@ func (p *tab) lastMillis() float64 {
 	return eval[float64](p, "Number([...document.querySelectorAll('#transcript .cell')].pop().dataset.ms)")
 }
 
-func (p *tab) screenshot(name string) {
+// screenshot writes the page, scrolled to show the last cell from its
+// top, to screenshots/name (with -screenshots).
+func (p *tab) screenshot(name string) { p.shot(name, false) }
+
+// shot is screenshot; with top, the page is scrolled to its top.
+func (p *tab) shot(name string, top bool) {
 	p.t.Helper()
 	if !*screenshots {
 		return
+	}
+	if top {
+		eval[any](p, "window.scrollTo(0, 0)")
+	} else {
+		eval[any](p, "(() => { const c = [...document.querySelectorAll('#transcript .cell')].pop(); if (c) { c.scrollIntoView({block: 'start'}); window.scrollBy(0, -document.querySelector('header').offsetHeight - 8); } })()")
 	}
 	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
 	if err != nil {
@@ -342,7 +352,7 @@ func TestBrowser(t *testing.T) {
 	if got := eval[string](p, "document.getElementById('transcript').innerText"); !strings.Contains(got, "lesson weak-literals") || strings.Contains(got, "error") {
 		t.Errorf("lesson weak-literals:\n%s", got)
 	}
-	p.screenshot("lesson.png")
+	p.shot("lesson.png", true)
 }
 
 // transcript returns each cell's source and outputs, without timings.

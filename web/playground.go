@@ -216,8 +216,8 @@ func lesson(name, src string) Lesson {
 		l.Cells = append(l.Cells, strings.Join(cell, "\n"))
 		cell, code = nil, false
 	}
-	if len(cell) > 0 {
-		l.Cells = append(l.Cells, strings.Join(cell, "\n"))
+	if rest := strings.Join(cell, "\n"); strings.TrimSpace(rest) != "" {
+		l.Cells = append(l.Cells, rest)
 	}
 	return l
 }
