@@ -121,7 +121,9 @@ func (p *tab) typeText(text string) {
 // clear empties the input.
 func (p *tab) clear() { eval[any](p, "document.getElementById('input').value = ''") }
 
-func (p *tab) cells() int { return eval[int](p, "document.querySelectorAll('#transcript .cell .ms').length") }
+func (p *tab) cells() int {
+	return eval[int](p, "document.querySelectorAll('#transcript .cell .ms').length")
+}
 
 // enter types code into the input as a user does, line by line with
 // Enter, and waits for its cell's outputs. It returns the cell's text.
@@ -197,6 +199,12 @@ func TestBrowser(t *testing.T) {
 	load := p.open(srv.URL + "/")
 	t.Logf("page ready (wasm fetched, compiled and started) in %v; in-page stats %v", load.Round(time.Millisecond),
 		eval[map[string]float64](p, "window.tensorshPage.stats"))
+	// What the browser fetched: the wasm's bytes on the wire (gzip).
+	wasmTiming := eval[map[string]float64](p, `(() => { const e = performance.getEntriesByType("resource").find(e => e.name.endsWith("/tensorsh.wasm")); return e ? {transfer: e.transferSize, encoded: e.encodedBodySize, decoded: e.decodedBodySize, ms: e.duration} : {} })()`)
+	t.Logf("tensorsh.wasm: %.0f bytes on the wire (%.0f decoded), fetched in %.0f ms", wasmTiming["encoded"], wasmTiming["decoded"], wasmTiming["ms"])
+	if wasmTiming["encoded"] <= 0 || wasmTiming["encoded"] >= wasmTiming["decoded"] {
+		t.Errorf("the wasm was not sent compressed: %v", wasmTiming)
+	}
 	if got := eval[string](p, "document.getElementById('prompt').textContent"); got != "jax>" {
 		t.Errorf("prompt %q, want jax>", got)
 	}

@@ -1,13 +1,8 @@
-// Package web is the tensorsh playground: the evaluator compiled to
-// WebAssembly (web/wasm) running in a static page (web/static), so that a
-// student needs nothing but a browser. [Playground] is the state behind
-// a page; [Handler] serves the page (tensorsh serve).
-//
-// The page's files are embedded. tensorsh.wasm and wasm_exec.js (the Go
-// runtime's JavaScript half, from $(go env GOROOT)/lib/wasm) are
-// generated into web/static by go generate (make build runs it) and are
-// not checked in: the wasm is 18 MB. A binary built without them (go
-// install) serves the page only with --wasm FILE.
+//go:build !(js && wasm)
+
+// The server half: the page's files, embedded, for tensorsh serve. It is
+// left out of the wasm build, which has no use for net/http (2 MB).
+
 package web
 
 //go:generate go run mkwasm.go -o static
