@@ -158,4 +158,3 @@ func TestAcceptsGzip(t *testing.T) {
 		}
 	}
 }
-
