@@ -5,9 +5,9 @@ GO ?= go
 build: wasm
 	$(GO) build -o bin/tensorsh ./cmd/tensorsh
 
-# The playground's evaluator (GOOS=js GOARCH=wasm) and the Go runtime's
-# wasm_exec.js, into web/static, where tensorsh serve embeds them. They
-# are built, not checked in (the wasm is 18 MB: 3.9 MB gzipped).
+# The playground's evaluator (GOOS=js GOARCH=wasm), gzipped, and the Go
+# runtime's wasm_exec.js, into web/static, where tensorsh serve embeds
+# them. They are built, not checked in (the wasm is 18 MB, 3.9 MB gzipped).
 wasm:
 	$(GO) generate ./web
 

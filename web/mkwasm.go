@@ -5,10 +5,15 @@
 // directory -o. go generate ./web runs it for the embedded page (make
 // build does), make web for a static site.
 //
-//	go run mkwasm.go -o DIR
+//	go run mkwasm.go [-gzip] -o DIR
+//
+// With -gzip the wasm is written gzipped, as tensorsh.wasm.gz (3.9 MB
+// instead of 18: tensorsh serve embeds it so, and sends it so).
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"flag"
 	"fmt"
 	"os"
@@ -19,14 +24,15 @@ import (
 
 func main() {
 	dir := flag.String("o", "static", "output `directory`")
+	gz := flag.Bool("gzip", false, "write tensorsh.wasm.gz instead of tensorsh.wasm")
 	flag.Parse()
-	if err := build(*dir); err != nil {
+	if err := build(*dir, *gz); err != nil {
 		fmt.Fprintf(os.Stderr, "mkwasm: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func build(dir string) error {
+func build(dir string, gz bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -46,6 +52,13 @@ func build(dir string) error {
 	if err != nil {
 		return fmt.Errorf("go env GOROOT: %v", err)
 	}
+	if gz {
+		if err := gzipFile(out); err != nil {
+			return err
+		}
+	} else if err := os.Remove(out + ".gz"); err != nil && !os.IsNotExist(err) {
+		return err // a stale one would be embedded too
+	}
 	for _, sub := range []string{"lib/wasm", "misc/wasm"} {
 		js, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), sub, "wasm_exec.js"))
 		if err == nil {
@@ -53,4 +66,22 @@ func build(dir string) error {
 		}
 	}
 	return fmt.Errorf("no wasm_exec.js in %s/lib/wasm or misc/wasm", strings.TrimSpace(string(root)))
+}
+
+// gzipFile replaces name by name.gz.
+func gzipFile(name string) error {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(data)
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(name+".gz", buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Remove(name)
 }

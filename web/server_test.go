@@ -123,7 +123,7 @@ func TestHandlerErrors(t *testing.T) {
 	}
 	// Without --wasm the embedded evaluator is served, or, in a binary
 	// built without go generate (go install), the error says what to do.
-	_, embedded := fs.Stat(static, "static/tensorsh.wasm")
+	_, embedded := fs.Stat(static, "static/tensorsh.wasm.gz")
 	_, err := Handler(Options{})
 	if embedded == nil && err != nil {
 		t.Errorf("with web/static/tensorsh.wasm embedded: %v", err)
@@ -156,5 +156,37 @@ func TestAcceptsGzip(t *testing.T) {
 		if got := acceptsGzip(tc.header); got != tc.want {
 			t.Errorf("acceptsGzip(%q) = %v, want %v", tc.header, got, tc.want)
 		}
+	}
+}
+
+// TestFileForms checks that a file stored plain or gzipped (the embedded
+// wasm, tensorsh.wasm.gz) is served in both forms.
+func TestFileForms(t *testing.T) {
+	data := bytes.Repeat([]byte("\x00asm tensorsh "), 1000)
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(data)
+	zw.Close()
+	gunzip := func(b []byte) []byte {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	stored := newFile("tensorsh.wasm.gz", buf.Bytes())
+	if stored.ctype != "application/wasm" {
+		t.Errorf("tensorsh.wasm.gz serves as %q", stored.ctype)
+	}
+	if !bytes.Equal(stored.plain(), data) || !bytes.Equal(stored.gzipped(), buf.Bytes()) {
+		t.Error("a gzipped file's plain form is not its content")
+	}
+	plain := newFile("tensorsh.wasm", data)
+	if !bytes.Equal(gunzip(plain.gzipped()), data) || !bytes.Equal(plain.plain(), data) {
+		t.Error("a plain file's gzip form does not gunzip to it")
 	}
 }

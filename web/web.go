@@ -5,7 +5,7 @@
 
 package web
 
-//go:generate go run mkwasm.go -o static
+//go:generate go run mkwasm.go -gzip -o static
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -30,7 +31,7 @@ import (
 var static embed.FS
 
 // ErrNoWasm says how to get a playground when this binary has none.
-var ErrNoWasm = errors.New("this tensorsh was built without the playground's WebAssembly (web/static/tensorsh.wasm, made by make build or go generate ./web).\n" +
+var ErrNoWasm = errors.New("this tensorsh was built without the playground's WebAssembly (web/static/tensorsh.wasm.gz, made by make build or go generate ./web).\n" +
 	"Build tensorsh with make build, or build the evaluator and pass it:\n" +
 	"  GOOS=js GOARCH=wasm go build -o tensorsh.wasm github.com/tensorsh/tensorsh/web/wasm\n" +
 	"  tensorsh serve --wasm tensorsh.wasm")
@@ -43,25 +44,42 @@ type Options struct {
 	Wasm string
 }
 
-// A file is one page file. Its gzip form is made on the first request
-// that accepts it (the wasm takes a second or two).
+// A file is one page file, plain, gzipped or both: the form a request
+// asks for is made from the other on first need (gzipping the wasm takes
+// a second or two; the embedded wasm is stored gzipped).
 type file struct {
-	data  []byte
 	ctype string
 	etag  string
 
-	once sync.Once
-	gz   []byte
+	mu       sync.Mutex
+	data, gz []byte
+}
+
+func (f *file) plain() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.data == nil {
+		zr, err := gzip.NewReader(bytes.NewReader(f.gz))
+		if err == nil {
+			f.data, err = io.ReadAll(zr)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("web: an embedded file does not gunzip: %v", err)) // a build error
+		}
+	}
+	return f.data
 }
 
 func (f *file) gzipped() []byte {
-	f.once.Do(func() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.gz == nil {
 		var buf bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
 		zw.Write(f.data)
 		zw.Close()
 		f.gz = buf.Bytes()
-	})
+	}
 	return f.gz
 }
 
@@ -80,7 +98,7 @@ func Handler(opts Options) (http.Handler, error) {
 		if err != nil {
 			return err
 		}
-		files[name] = newFile(name, data)
+		files[strings.TrimSuffix(name, ".gz")] = newFile(name, data)
 		return nil
 	})
 	if err != nil {
@@ -108,8 +126,8 @@ func Handler(opts Options) (http.Handler, error) {
 	if files["tensorsh.wasm"] == nil || files["wasm_exec.js"] == nil {
 		return nil, ErrNoWasm
 	}
-	// Compress the wasm now, in the background, so that the first page
-	// load does not wait for it.
+	// Compress a --wasm file now, in the background, so that the first
+	// page load does not wait for it.
 	go files["tensorsh.wasm"].gzipped()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
@@ -136,20 +154,28 @@ func Handler(opts Options) (http.Handler, error) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
-		body := f.data
+		body := f.gzipped
 		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
 			h.Set("Content-Encoding", "gzip")
-			body = f.gzipped()
+		} else {
+			body = f.plain
 		}
-		h.Set("Content-Length", fmt.Sprint(len(body)))
+		data := body()
+		h.Set("Content-Length", fmt.Sprint(len(data)))
 		if r.Method == http.MethodHead {
 			return
 		}
-		w.Write(body)
+		w.Write(data)
 	}), nil
 }
 
+// newFile makes a file of its content; a name ending in .gz holds the
+// gzipped content of the file named without it.
 func newFile(name string, data []byte) *file {
+	f := &file{data: data}
+	if base, ok := strings.CutSuffix(name, ".gz"); ok {
+		name, f.data, f.gz = base, nil, data
+	}
 	sum := sha256.Sum256(data)
 	ctype := mime.TypeByExtension(path.Ext(name))
 	switch path.Ext(name) {
@@ -160,7 +186,8 @@ func newFile(name string, data []byte) *file {
 	case "":
 		ctype = "application/octet-stream"
 	}
-	return &file{data: data, ctype: ctype, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+	f.ctype, f.etag = ctype, `"`+hex.EncodeToString(sum[:8])+`"`
+	return f
 }
 
 // acceptsGzip reports whether an Accept-Encoding header admits gzip.
