@@ -58,7 +58,19 @@ func eval[T any](p *tab, expr string) T {
 // wait polls a JavaScript condition.
 func (p *tab) wait(cond string, limit time.Duration) {
 	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(limit))); err != nil {
+	deadline := time.Now().Add(limit)
+	for {
+		_, err := chromedp.Run(p.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(time.Until(deadline))))
+		if err == nil {
+			return
+		}
+		// Polling across a navigation can reach the old document's
+		// JavaScript context after it went away: poll again in the new one.
+		if msg := err.Error(); time.Now().Before(deadline) &&
+			(strings.Contains(msg, "Cannot find context") || strings.Contains(msg, "context was destroyed")) {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
 		p.t.Fatalf("waiting for %s: %v\ntranscript:\n%s", cond, err, eval[string](p, "document.getElementById('transcript').innerText"))
 	}
 }
@@ -357,6 +369,30 @@ func TestBrowser(t *testing.T) {
 	after := transcript(p)
 	if strings.Join(before, "\n----\n") != strings.Join(after, "\n----\n") {
 		t.Errorf("the share link did not reproduce the page:\nbefore:\n%s\nafter:\n%s", strings.Join(before, "\n----\n"), strings.Join(after, "\n----\n"))
+	}
+
+	// A file added with "Add file…" can be :loaded.
+	mine := filepath.Join(t.TempDir(), "mine.tsh")
+	if err := os.WriteFile(mine, []byte("u8([250]) + 10\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles("#file", []string{mine})); err != nil {
+		t.Fatal(err)
+	}
+	p.wait("document.getElementById('transcript').innerText.includes('added mine.tsh')", 10*time.Second)
+	// Under NumPy 2 (NEP 50) u8 + a Python int that fits stays u8, and
+	// the array arithmetic wraps: 250 + 10 = 4.
+	p.enter(":load mine.tsh")
+	if badge, vals := p.last("querySelector('.tsh-badge').textContent"), p.last("querySelector('table.tsh-values').innerText"); badge != "u8[1] cpu" || strings.TrimSpace(vals) != "4" {
+		t.Errorf(":load mine.tsh under numpy: %q %q, want u8[1] cpu and 4", badge, vals)
+	}
+
+	// A share link pasted into the open page (only the fragment changes)
+	// starts over with its policy and code.
+	eval[any](p, "location.hash = '#policy=torch&code=' + encodeURIComponent('i8([1]) + 2.5')")
+	p.wait("document.getElementById('prompt').textContent === 'torch>' && window.tensorshPage.ready && window.tensorshPage.busy === 0 && document.querySelectorAll('#transcript .cell .ms').length === 1", time.Minute)
+	if badge := p.last("querySelector('.tsh-badge').textContent"); badge != "f32[1] cpu" {
+		t.Errorf("pasted link under torch: %q, want f32[1] cpu (torch: int tensor + Python float → default float32)", badge)
 	}
 
 	// A hand-written link: policy and code in the fragment, '+' kept.
