@@ -16,13 +16,17 @@ import (
 	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
-// names are the executables tried, in order; $TENSORSH_CHROMIUM overrides.
+// names are the executables tried, in order; $TENSORSH_CHROMIUM names
+// another.
 var names = []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"}
 
 // Path returns the browser's executable, or "" if there is none.
 func Path() string {
 	if p := os.Getenv("TENSORSH_CHROMIUM"); p != "" {
-		return p
+		if p, err := exec.LookPath(p); err == nil {
+			return p
+		}
+		return ""
 	}
 	for _, n := range names {
 		if p, err := exec.LookPath(n); err == nil {
@@ -42,7 +46,7 @@ func New(t testing.TB, width, height int) context.Context {
 	}
 	path := Path()
 	if path == "" {
-		testenv.Missing(t, "no chromium (apt-get install chromium)")
+		testenv.Missing(t, "no chromium (apt-get install chromium, or set TENSORSH_CHROMIUM to a Chromium or Chrome executable)")
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
