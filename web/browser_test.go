@@ -366,6 +366,8 @@ func TestBrowser(t *testing.T) {
 	link := eval[string](p, "location.href")
 	first := p.open(link)
 	t.Logf("share link of %d cells (%d bytes) opened and run in %v", len(before), len(link), first.Round(time.Millisecond))
+	t.Logf("share link: page ready %.0f ms after its script started; its cells took %.0f ms in all", eval[float64](p, "window.tensorshPage.stats.readyMs"),
+		eval[float64](p, "[...document.querySelectorAll('#transcript .cell')].reduce((s, c) => s + Number(c.dataset.ms), 0)"))
 	after := transcript(p)
 	if strings.Join(before, "\n----\n") != strings.Join(after, "\n----\n") {
 		t.Errorf("the share link did not reproduce the page:\nbefore:\n%s\nafter:\n%s", strings.Join(before, "\n----\n"), strings.Join(after, "\n----\n"))

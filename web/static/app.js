@@ -290,6 +290,7 @@ window.tensorshReady = async () => {
     const cells = JSON.parse(api.cells(frag.code));
     await runCells(cells);
   }
+  page.stats.readyMs = performance.now() - t0;
   page.ready = true;
   input.focus();
 };
