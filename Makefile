@@ -1,9 +1,20 @@
 # tensorsh — the two commands of README.md call these targets.
 GO ?= go
 
-.PHONY: run build test vet lint test-cuda-host
-build:
+.PHONY: run build wasm web test vet lint test-cuda-host
+build: wasm
 	$(GO) build -o bin/tensorsh ./cmd/tensorsh
+
+# The playground's evaluator (GOOS=js GOARCH=wasm), gzipped, and the Go
+# runtime's wasm_exec.js, into web/static, where tensorsh serve embeds
+# them. They are built, not checked in (the wasm is 18 MB, 3.9 MB gzipped).
+wasm:
+	$(GO) generate ./web
+
+# The playground as static files for any web server, in dist/web.
+web:
+	$(GO) run web/mkwasm.go -o dist/web
+	cp web/static/index.html web/static/app.js web/static/style.css dist/web/
 
 run: build
 	./bin/tensorsh

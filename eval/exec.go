@@ -159,7 +159,11 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 			if file == "" {
 				return nil, fail(":policy load needs a Go file, as in :policy load examples/cpolicy.go")
 			}
-			data, err := textfile.Read(ctx, file, 0)
+			read := s.Load
+			if read == nil {
+				read = func(name string) ([]byte, error) { return textfile.Read(ctx, name, 0) }
+			}
+			data, err := read(file)
 			if err != nil {
 				return nil, fail("loading a user policy: %v", err)
 			}

@@ -69,8 +69,9 @@ type Session struct {
 	// Warn receives warnings (JAX x32 truncation …) as they happen; when nil
 	// they are returned as Text outputs.
 	Warn func(string)
-	// Load reads a file for :load; nil means textfile.Read (regular text
-	// files up to textfile.MaxSize).
+	// Load reads a file for :load and :policy load; nil means
+	// textfile.Read (regular text files up to textfile.MaxSize). The
+	// browser playground sets it: a page has no file system.
 	Load func(name string) ([]byte, error)
 	// Magics are the %-magics a front end handles itself (the Jupyter
 	// kernel's %history, %load): Complete offers them after '%' with the

@@ -8,6 +8,7 @@
 //	tensorsh [flags] FILE.tsh      run a script
 //	tensorsh [flags] -e 'EXPR'     evaluate statements given on the command line
 //	tensorsh kernel …              the Jupyter kernel (see tensorsh kernel -h)
+//	tensorsh serve [--addr A]      the browser playground (see tensorsh serve -h)
 //	tensorsh version               print the version
 //
 // Flags: --policy NAME, --backend NAME, --json, --no-color.
@@ -46,6 +47,8 @@ func run(args []string, stdin io.ReadCloser, stdout, stderr io.Writer) int {
 			return 0
 		case "kernel":
 			return kernelMain(args[1:])
+		case "serve":
+			return serveMain(args[1:], stdout, stderr)
 		}
 	}
 	fs := flag.NewFlagSet("tensorsh", flag.ContinueOnError)
@@ -57,7 +60,7 @@ func run(args []string, stdin io.ReadCloser, stdout, stderr io.Writer) int {
 	var exprs exprList
 	fs.Var(&exprs, "e", "evaluate `statements` (repeatable)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: tensorsh [flags] [FILE.tsh]\n       tensorsh [flags] -e 'EXPR'\n       tensorsh kernel install|uninstall|--connection-file F\n       tensorsh version\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: tensorsh [flags] [FILE.tsh]\n       tensorsh [flags] -e 'EXPR'\n       tensorsh kernel install|uninstall|--connection-file F\n       tensorsh serve [--addr 127.0.0.1:8080]\n       tensorsh version\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
