@@ -714,7 +714,13 @@ func numpyFloatBinary(p string, op BinaryOp, loops []dtypes.DType, div func() (R
 		}
 		names = append(names, d.FullName())
 	}
-	return Result{Type: dtypes.Strong(f), Compute: f, Rule: fmt.Sprintf("%s has float loops only (efdg): the first one that %s cast to safely is %s", op, strings.Join(names, " and "), f.FullName())}, nil
+	// r keeps true division's conversion of a Python scalar (IntVia).
+	r.Type, r.Compute = dtypes.Strong(f), f
+	r.Rule = fmt.Sprintf("%s has float loops only (efdg): the first one that %s cast to safely is %s", op, strings.Join(names, " and "), f.FullName())
+	if len(names) == 1 {
+		r.Rule += " (a Python scalar casts to any float loop, NEP 50)"
+	}
+	return r, nil
 }
 
 // numpyComplexFor is the smallest complex dtype that holds float f.
