@@ -50,17 +50,17 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpErf:
 		return mapF[T](math.Erf)
 	case backend.OpTan:
-		return mapF[T](math.Tan)
+		return mapF[T](tanF64)
 	case backend.OpAsin:
-		return mapF[T](math.Asin)
+		return mapF[T](asinF64)
 	case backend.OpAcos:
-		return mapF[T](math.Acos)
+		return mapF[T](acosF64)
 	case backend.OpAtan:
 		return mapF[T](math.Atan)
 	case backend.OpSinh:
-		return mapF[T](math.Sinh)
+		return mapF[T](sinhF64)
 	case backend.OpCosh:
-		return mapF[T](math.Cosh)
+		return mapF[T](coshF64)
 	case backend.OpAsinh:
 		return mapF[T](math.Asinh)
 	case backend.OpAcosh:
@@ -68,9 +68,9 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpAtanh:
 		return mapF[T](math.Atanh)
 	case backend.OpLog2:
-		return mapF[T](math.Log2)
+		return mapF[T](log2F64)
 	case backend.OpLog10:
-		return mapF[T](math.Log10)
+		return mapF[T](log10F64)
 	case backend.OpExp2:
 		return mapF[T](math.Exp2)
 	case backend.OpExpm1:
