@@ -449,7 +449,11 @@ func (p jaxPolicy) apply(op BinaryOp, t dtypes.Type, rule string) (Result, error
 		}
 		if f := p.inexact(d); f != d {
 			r.Type.DType, r.Compute = f, f
-			r.Rule += fmt.Sprintf("; true division promotes %s to the inexact %s", d.FullName(), f.FullName())
+			what := "true division"
+			if op != TrueDiv {
+				what = "jnp." + op.String() + " (promote_args_inexact)"
+			}
+			r.Rule += fmt.Sprintf("; %s promotes %s to the inexact %s", what, d.FullName(), f.FullName())
 		}
 	case DivMod:
 		if op == Mod && d.IsComplex() {

@@ -302,7 +302,11 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	case Div:
 		if d == dtypes.Bool || d.IsInt() {
 			r.Type.DType, r.Compute = dtypes.F32, dtypes.F32
-			r.Rule += fmt.Sprintf("; true division of %s gives the default float32", torchName(d))
+			what := "true division"
+			if op != TrueDiv {
+				what = "torch.atan2 (INT_TO_FLOAT)"
+			}
+			r.Rule += fmt.Sprintf("; %s of %s gives the default float32", what, torchName(d))
 		}
 	case DivMod:
 		if d == dtypes.Bool || d.IsComplex() {
