@@ -88,6 +88,23 @@ const (
 	OpTrunc
 	OpIsNaN // result bool
 	OpIsInf // result bool
+	OpTan
+	OpAsin
+	OpAcos
+	OpAtan
+	OpSinh
+	OpCosh
+	OpAsinh
+	OpAcosh
+	OpAtanh
+	OpLog2
+	OpLog10
+	OpExp2
+	OpExpm1
+	OpSign       // -1, 0 or 1 (NaN for NaN); bool is kept
+	OpSquare     // x * x, wrapping for integers
+	OpReciprocal // 1 / x; for integers NumPy's 1.0/x converted back
+	OpIsFinite   // result bool
 
 	// Elementwise binary.
 	OpAdd
@@ -112,6 +129,8 @@ const (
 	OpShr
 	OpAnd // logical, result bool
 	OpOr
+	OpAtan2 // atan2(a, b), floats only
+	OpHypot // floats only
 
 	// Elementwise ternary.
 	OpWhere // Args: cond (bool), a, b (same dtype)
@@ -145,8 +164,10 @@ var opNames = [...]string{
 	"input", "cast",
 	"neg", "abs", "invert", "not", "relu", "exp", "log", "log1p", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf",
 	"sigmoid", "silu", "gelu", "floor", "ceil", "round", "roundeven", "trunc", "is_nan", "is_inf",
+	"tan", "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh", "log2", "log10", "exp2", "expm1",
+	"sign", "square", "reciprocal", "is_finite",
 	"add", "sub", "mul", "div", "floordiv", "mod", "pow", "max", "min", "eq", "ne", "lt", "le", "gt", "ge",
-	"bitand", "bitor", "bitxor", "shl", "shr", "and", "or",
+	"bitand", "bitor", "bitxor", "shl", "shr", "and", "or", "atan2", "hypot",
 	"where",
 	"sum", "prod", "mean", "reduce_max", "reduce_min", "argmax", "argmin", "any", "all",
 	"softmax", "logsoftmax", "matmul", "reshape", "transpose", "broadcast_to", "concat", "slice",

@@ -197,9 +197,9 @@ func CheckArgs(n *Node) error {
 	switch {
 	case n.Op == OpInput:
 		want = 0
-	case n.Op == OpCast || n.Op >= OpNeg && n.Op <= OpIsInf:
+	case n.Op == OpCast || n.Op >= OpNeg && n.Op <= OpIsFinite:
 		want = 1
-	case n.Op >= OpAdd && n.Op <= OpOr:
+	case n.Op >= OpAdd && n.Op <= OpHypot:
 		want = 2
 	case n.Op == OpWhere:
 		want = 3

@@ -28,14 +28,11 @@ type builtin struct {
 	doc     string // one sentence
 	example string
 	kwargs  []string // accepted keyword arguments
-	fn      func(c *compiler, k *call) (*operand, error)
+	fn      builtinFunc
 }
 
-var builtins = map[string]*builtin{}
-
-func def(name, sig, doc, example string, kwargs []string, fn func(c *compiler, k *call) (*operand, error)) {
-	builtins[name] = &builtin{name: name, sig: sig, doc: doc, example: example, kwargs: kwargs, fn: fn}
-}
+// A builtinFunc compiles a call of a builtin.
+type builtinFunc func(c *compiler, k *call) (*operand, error)
 
 // Functions returns the names of the builtin functions, sorted.
 func Functions() []string {
@@ -292,234 +289,383 @@ func (c *compiler) materialize(o *operand) *operand {
 	return &operand{kind: TensorValue, typ: o.typ, shape: nil, node: inputNode(t), value: &o.lit, start: o.start, end: o.end}
 }
 
-func init() {
-	unaryFns := []struct {
-		name string
-		op   promote.UnaryOp
-		doc  string
-	}{
-		{"abs", promote.Abs, "Absolute value, elementwise."},
-		{"cos", promote.Cos, "Cosine, elementwise."},
-		{"sin", promote.Sin, "Sine, elementwise."},
-		{"tanh", promote.Tanh, "Hyperbolic tangent, elementwise."},
-		{"exp", promote.Exp, "e to the power x, elementwise."},
-		{"log", promote.Log, "Natural logarithm, elementwise."},
-		{"log1p", promote.Log1p, "log(1 + x), accurate for small x."},
-		{"sqrt", promote.Sqrt, "Square root, elementwise (correctly rounded)."},
-		{"rsqrt", promote.Rsqrt, "1 / sqrt(x), elementwise."},
-		{"erf", promote.Erf, "The error function, elementwise."},
-		{"sigmoid", promote.Sigmoid, "1 / (1 + exp(-x)), elementwise."},
-		{"silu", promote.Silu, "x * sigmoid(x), elementwise."},
-		{"gelu", promote.Gelu, "The exact (erf) GELU: x/2 * (1 + erf(x/sqrt(2)))."},
-		{"relu", promote.Relu, "max(x, 0), elementwise."},
-		{"floor", promote.Floor, "Round down, elementwise."},
-		{"ceil", promote.Ceil, "Round up, elementwise."},
-		{"round", promote.Round, "Round to nearest, halves away from zero (2.5 → 3)."},
-		{"roundeven", promote.RoundEven, "Round to nearest, halves to even (2.5 → 2)."},
-		{"trunc", promote.Trunc, "Round toward zero, elementwise."},
-		{"is_nan", promote.IsNaN, "True where x is NaN."},
-		{"is_inf", promote.IsInf, "True where x is ±inf."},
-		{"negative", promote.Neg, "-x, elementwise."},
-		{"logical_not", promote.Not, "not x, elementwise (bool result)."},
-	}
-	for _, u := range unaryFns {
-		u := u
-		def(u.name, u.name+"(x)", u.doc, u.name+"(f32([0.5, 1, 2]))", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 1); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			return c.unary(u.op, c.materialize(x), k.fnSpan, 0)
-		})
-	}
-	for _, sm := range []struct {
-		name string
-		op   promote.UnaryOp
-		doc  string
-	}{
-		{"softmax", promote.Softmax, "exp(x) / sum(exp(x)) along axis (default -1), computed stably."},
-		{"logsoftmax", promote.LogSoftmax, "log(softmax(x)) along axis (default -1), computed stably."},
-	} {
-		sm := sm
-		def(sm.name, sm.name+"(x, axis=-1)", sm.doc, sm.name+"(f32([[1, 2, 3], [1, 1, 1]]))", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 2); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			axis := -1
-			if o, ok := k.kw["axis"]; ok {
-				if axis, err = c.intOf(o, "axis"); err != nil {
-					return nil, err
-				}
-			} else if len(k.args) == 2 {
-				if axis, err = c.intOf(k.args[1], "axis"); err != nil {
-					return nil, err
-				}
-			}
-			return c.unary(sm.op, c.materialize(x), k.fnSpan, axis)
-		})
-	}
+// builtins are the functions of the language, by name. The table is built
+// by builtinTable in init because its functions refer to it (for their
+// signatures in errors): a package-level initializer would be a cycle.
+var builtins map[string]*builtin
 
-	binaryFns := []struct {
-		name string
-		op   promote.BinaryOp
-		doc  string
-	}{
-		{"add", promote.Add, "a + b, elementwise with promotion and broadcasting."},
-		{"sub", promote.Sub, "a - b."},
-		{"mul", promote.Mul, "a * b."},
-		{"div", promote.TrueDiv, "a / b (true division)."},
-		{"floor_divide", promote.FloorDiv, "a // b."},
-		{"mod", promote.Mod, "a % b (sign follows the divisor, except where the policy uses C semantics)."},
-		{"pow", promote.Pow, "a ** b."},
-		{"equal", promote.Eq, "a == b (bool result)."},
-		{"not_equal", promote.Ne, "a != b."},
-		{"greater", promote.Gt, "a > b."},
-		{"greater_equal", promote.Ge, "a >= b."},
-		{"less", promote.Lt, "a < b."},
-		{"less_equal", promote.Le, "a <= b."},
-		{"maximum", promote.Maximum, "Elementwise maximum (NaN propagates)."},
-		{"minimum", promote.Minimum, "Elementwise minimum (NaN propagates)."},
-	}
-	for _, b := range binaryFns {
-		b := b
-		def(b.name, b.name+"(a, b)", b.doc, b.name+"(i16([1, 2]), 3)", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 2, 2); err != nil {
-				return nil, err
-			}
-			return c.binaryCall(b.op, k.args[0], k.args[1], k.fnSpan)
-		})
-	}
+func init() { builtins = builtinTable() }
 
-	for _, r := range []struct {
-		name string
-		op   promote.UnaryOp
-		doc  string
-	}{
-		{"sum", promote.Sum, "Sum over axis (all axes by default)."},
-		{"prod", promote.Prod, "Product over axis (all axes by default)."},
-		{"mean", promote.Mean, "Mean over axis (all axes by default)."},
-		{"argmax", promote.ArgMax, "Index of the first maximum (NaN wins) over axis, or of the flattened tensor."},
-		{"argmin", promote.ArgMin, "Index of the first minimum (NaN wins) over axis, or of the flattened tensor."},
-		{"any", promote.Any, "True if any element is true (nonzero) over axis."},
-		{"all", promote.All, "True if every element is true (nonzero) over axis."},
-	} {
-		r := r
-		def(r.name, r.name+"(x, axis=None, keepdims=false)", r.doc, r.name+"(i8([[1, 2], [3, 4]]), axis=0)", []string{"axis", "keepdims"}, func(c *compiler, k *call) (*operand, error) {
-			return c.reduce(r.op, k)
-		})
-	}
-	for _, m := range []struct {
-		name  string
-		op    promote.UnaryOp
-		binop promote.BinaryOp
-	}{{"max", promote.ReduceMax, promote.Maximum}, {"min", promote.ReduceMin, promote.Minimum}} {
-		m := m
-		def(m.name, m.name+"(x, axis=None, keepdims=false) or "+m.name+"(a, b)",
-			"With one argument, the "+m.name+"imum over axis; with two, the elementwise "+m.name+"imum (NaN propagates).",
-			m.name+"(f32([1, 5, 2])); "+m.name+"(i8([1, 5]), i8([4, 2]))", []string{"axis", "keepdims"},
-			func(c *compiler, k *call) (*operand, error) {
-				if len(k.args) == 2 && k.args[1].kind != tupleKind && k.args[1].kind != noneKind && k.kw["axis"] == nil {
-					return c.binaryCall(m.binop, k.args[0], k.args[1], k.fnSpan)
-				}
-				return c.reduce(m.op, k)
-			})
-	}
+// builtinTable returns the builtin functions, each named in its entry.
+func builtinTable() map[string]*builtin {
+	t := map[string]*builtin{
+		// Elementwise functions of one argument: promote.UnaryOp by class.
+		"abs": {sig: "abs(x)", doc: "Absolute value, elementwise.",
+			example: "abs(f32([0.5, 1, 2]))", fn: elementwise(promote.Abs)},
+		"cos": {sig: "cos(x)", doc: "Cosine, elementwise.",
+			example: "cos(f32([0.5, 1, 2]))", fn: elementwise(promote.Cos)},
+		"sin": {sig: "sin(x)", doc: "Sine, elementwise.",
+			example: "sin(f32([0.5, 1, 2]))", fn: elementwise(promote.Sin)},
+		"tanh": {sig: "tanh(x)", doc: "Hyperbolic tangent, elementwise.",
+			example: "tanh(f32([0.5, 1, 2]))", fn: elementwise(promote.Tanh)},
+		"exp": {sig: "exp(x)", doc: "e to the power x, elementwise.",
+			example: "exp(f32([0.5, 1, 2]))", fn: elementwise(promote.Exp)},
+		"log": {sig: "log(x)", doc: "Natural logarithm, elementwise.",
+			example: "log(f32([0.5, 1, 2]))", fn: elementwise(promote.Log)},
+		"log1p": {sig: "log1p(x)", doc: "log(1 + x), accurate for small x.",
+			example: "log1p(f32([0.5, 1, 2]))", fn: elementwise(promote.Log1p)},
+		"sqrt": {sig: "sqrt(x)", doc: "Square root, elementwise (correctly rounded).",
+			example: "sqrt(f32([0.5, 1, 2]))", fn: elementwise(promote.Sqrt)},
+		"rsqrt": {sig: "rsqrt(x)", doc: "1 / sqrt(x), elementwise.",
+			example: "rsqrt(f32([0.5, 1, 2]))", fn: elementwise(promote.Rsqrt)},
+		"erf": {sig: "erf(x)", doc: "The error function, elementwise.",
+			example: "erf(f32([0.5, 1, 2]))", fn: elementwise(promote.Erf)},
+		"sigmoid": {sig: "sigmoid(x)", doc: "1 / (1 + exp(-x)), elementwise.",
+			example: "sigmoid(f32([0.5, 1, 2]))", fn: elementwise(promote.Sigmoid)},
+		"silu": {sig: "silu(x)", doc: "x * sigmoid(x), elementwise.",
+			example: "silu(f32([0.5, 1, 2]))", fn: elementwise(promote.Silu)},
+		"gelu": {sig: "gelu(x)", doc: "The exact (erf) GELU: x/2 * (1 + erf(x/sqrt(2))).",
+			example: "gelu(f32([0.5, 1, 2]))", fn: elementwise(promote.Gelu)},
+		"relu": {sig: "relu(x)", doc: "max(x, 0), elementwise.",
+			example: "relu(f32([0.5, 1, 2]))", fn: elementwise(promote.Relu)},
+		"floor": {sig: "floor(x)", doc: "Round down, elementwise.",
+			example: "floor(f32([0.5, 1, 2]))", fn: elementwise(promote.Floor)},
+		"ceil": {sig: "ceil(x)", doc: "Round up, elementwise.",
+			example: "ceil(f32([0.5, 1, 2]))", fn: elementwise(promote.Ceil)},
+		"round": {sig: "round(x)", doc: "Round to nearest, halves away from zero (2.5 → 3).",
+			example: "round(f32([0.5, 1, 2]))", fn: elementwise(promote.Round)},
+		"roundeven": {sig: "roundeven(x)", doc: "Round to nearest, halves to even (2.5 → 2).",
+			example: "roundeven(f32([0.5, 1, 2]))", fn: elementwise(promote.RoundEven)},
+		"trunc": {sig: "trunc(x)", doc: "Round toward zero, elementwise.",
+			example: "trunc(f32([0.5, 1, 2]))", fn: elementwise(promote.Trunc)},
+		"is_nan": {sig: "is_nan(x)", doc: "True where x is NaN.",
+			example: "is_nan(f32([0.5, 1, 2]))", fn: elementwise(promote.IsNaN)},
+		"is_inf": {sig: "is_inf(x)", doc: "True where x is ±inf.",
+			example: "is_inf(f32([0.5, 1, 2]))", fn: elementwise(promote.IsInf)},
+		"negative": {sig: "negative(x)", doc: "-x, elementwise.",
+			example: "negative(f32([0.5, 1, 2]))", fn: elementwise(promote.Neg)},
+		"logical_not": {sig: "logical_not(x)", doc: "not x, elementwise (bool result).",
+			example: "logical_not(f32([0.5, 1, 2]))", fn: elementwise(promote.Not)},
+		"tan": {sig: "tan(x)", doc: "Tangent, elementwise.",
+			example: "tan(f32([0.5, 1, 2]))", fn: elementwise(promote.Tan)},
+		"arcsin": {sig: "arcsin(x)", doc: "Inverse sine, elementwise (NaN outside [-1, 1]).",
+			example: "arcsin(f32([-1, 0, 0.5]))", fn: elementwise(promote.Arcsin)},
+		"arccos": {sig: "arccos(x)", doc: "Inverse cosine, elementwise (NaN outside [-1, 1]).",
+			example: "arccos(f32([-1, 0, 0.5]))", fn: elementwise(promote.Arccos)},
+		"arctan": {sig: "arctan(x)", doc: "Inverse tangent, elementwise.",
+			example: "arctan(f32([-1, 0, 0.5]))", fn: elementwise(promote.Arctan)},
+		"sinh": {sig: "sinh(x)", doc: "Hyperbolic sine, elementwise.",
+			example: "sinh(f32([0.5, 1, 2]))", fn: elementwise(promote.Sinh)},
+		"cosh": {sig: "cosh(x)", doc: "Hyperbolic cosine, elementwise.",
+			example: "cosh(f32([0.5, 1, 2]))", fn: elementwise(promote.Cosh)},
+		"arcsinh": {sig: "arcsinh(x)", doc: "Inverse hyperbolic sine, elementwise.",
+			example: "arcsinh(f32([0.5, 1, 2]))", fn: elementwise(promote.Arcsinh)},
+		"arccosh": {sig: "arccosh(x)", doc: "Inverse hyperbolic cosine, elementwise (NaN below 1).",
+			example: "arccosh(f32([1, 2, 10]))", fn: elementwise(promote.Arccosh)},
+		"arctanh": {sig: "arctanh(x)", doc: "Inverse hyperbolic tangent, elementwise (±inf at ±1).",
+			example: "arctanh(f32([-0.5, 0, 0.5]))", fn: elementwise(promote.Arctanh)},
+		"log2": {sig: "log2(x)", doc: "Base-2 logarithm, elementwise.",
+			example: "log2(f32([0.5, 1, 8]))", fn: elementwise(promote.Log2)},
+		"log10": {sig: "log10(x)", doc: "Base-10 logarithm, elementwise (log10(0) is -inf).",
+			example: "log10(f32([0, 1, 1000]))", fn: elementwise(promote.Log10)},
+		"exp2": {sig: "exp2(x)", doc: "2 to the power x, elementwise.",
+			example: "exp2(f32([-1, 0, 10]))", fn: elementwise(promote.Exp2)},
+		"expm1": {sig: "expm1(x)", doc: "exp(x) - 1, accurate for small x.",
+			example: "expm1(f32([1e-10, 0, 1]))", fn: elementwise(promote.Expm1)},
+		"sign": {sig: "sign(x)", doc: "-1, 0 or 1 by the sign of x (NaN stays NaN), in x's dtype.",
+			example: "sign(i8([-5, 0, 3]))", fn: elementwise(promote.Sign)},
+		"square": {sig: "square(x)", doc: "x * x in x's dtype (integers wrap; NumPy squares bool in int8).",
+			example: "square(i8([3, -4, 12]))", fn: elementwise(promote.Square)},
+		"reciprocal": {sig: "reciprocal(x)", doc: "1 / x; NumPy keeps integers (1/2 is 0), JAX and PyTorch give floats.",
+			example: "reciprocal(i16([1, 2, -1]))", fn: elementwise(promote.Reciprocal)},
+		"isfinite": {sig: "isfinite(x)", doc: "True where x is neither ±inf nor NaN.",
+			example: "isfinite(f32([1, inf, nan]))", fn: elementwise(promote.IsFinite)},
+		"softmax": {sig: "softmax(x, axis=-1)", doc: "exp(x) / sum(exp(x)) along axis (default -1), computed stably.",
+			example: "softmax(f32([[1, 2, 3], [1, 1, 1]]))", kwargs: []string{"axis"}, fn: softmaxLike(promote.Softmax)},
+		"logsoftmax": {sig: "logsoftmax(x, axis=-1)", doc: "log(softmax(x)) along axis (default -1), computed stably.",
+			example: "logsoftmax(f32([[1, 2, 3], [1, 1, 1]]))", kwargs: []string{"axis"}, fn: softmaxLike(promote.LogSoftmax)},
 
-	def("where", "where(cond, a, b)", "Elements of a where cond is true, else of b; a and b are promoted together.",
-		"where(f32([1, -1]) > 0, 1, i8([5, 6]))", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 3, 3); err != nil {
+		// Elementwise functions of two arguments, as the operators.
+		"add": {sig: "add(a, b)", doc: "a + b, elementwise with promotion and broadcasting.",
+			example: "add(i16([1, 2]), 3)", fn: binaryFn(promote.Add)},
+		"sub": {sig: "sub(a, b)", doc: "a - b.",
+			example: "sub(i16([1, 2]), 3)", fn: binaryFn(promote.Sub)},
+		"mul": {sig: "mul(a, b)", doc: "a * b.",
+			example: "mul(i16([1, 2]), 3)", fn: binaryFn(promote.Mul)},
+		"div": {sig: "div(a, b)", doc: "a / b (true division).",
+			example: "div(i16([1, 2]), 3)", fn: binaryFn(promote.TrueDiv)},
+		"floor_divide": {sig: "floor_divide(a, b)", doc: "a // b.",
+			example: "floor_divide(i16([1, 2]), 3)", fn: binaryFn(promote.FloorDiv)},
+		"true_divide": {sig: "true_divide(a, b)", doc: "a / b (NumPy's other name for div).",
+			example: "true_divide(i16([1, 2]), 3)", fn: binaryFn(promote.TrueDiv)},
+		"arctan2": {sig: "arctan2(y, x)", doc: "The angle of the point (x, y), elementwise, in (-pi, pi]; float-producing.",
+			example: "arctan2(f32([1, -1]), f32([0, -1]))", fn: binaryFn(promote.Arctan2)},
+		"hypot": {sig: "hypot(a, b)", doc: "sqrt(a*a + b*b) without overflow, elementwise; float-producing.",
+			example: "hypot(f32([3, 1e30]), f32([4, 1e30]))", fn: binaryFn(promote.Hypot)},
+		"mod": {sig: "mod(a, b)", doc: "a % b (sign follows the divisor, except where the policy uses C semantics).",
+			example: "mod(i16([1, 2]), 3)", fn: binaryFn(promote.Mod)},
+		"pow": {sig: "pow(a, b)", doc: "a ** b.",
+			example: "pow(i16([1, 2]), 3)", fn: binaryFn(promote.Pow)},
+		"equal": {sig: "equal(a, b)", doc: "a == b (bool result).",
+			example: "equal(i16([1, 2]), 3)", fn: binaryFn(promote.Eq)},
+		"not_equal": {sig: "not_equal(a, b)", doc: "a != b.",
+			example: "not_equal(i16([1, 2]), 3)", fn: binaryFn(promote.Ne)},
+		"greater": {sig: "greater(a, b)", doc: "a > b.",
+			example: "greater(i16([1, 2]), 3)", fn: binaryFn(promote.Gt)},
+		"greater_equal": {sig: "greater_equal(a, b)", doc: "a >= b.",
+			example: "greater_equal(i16([1, 2]), 3)", fn: binaryFn(promote.Ge)},
+		"less": {sig: "less(a, b)", doc: "a < b.",
+			example: "less(i16([1, 2]), 3)", fn: binaryFn(promote.Lt)},
+		"less_equal": {sig: "less_equal(a, b)", doc: "a <= b.",
+			example: "less_equal(i16([1, 2]), 3)", fn: binaryFn(promote.Le)},
+		"maximum": {sig: "maximum(a, b)", doc: "Elementwise maximum (NaN propagates).",
+			example: "maximum(i16([1, 2]), 3)", fn: binaryFn(promote.Maximum)},
+		"minimum": {sig: "minimum(a, b)", doc: "Elementwise minimum (NaN propagates).",
+			example: "minimum(i16([1, 2]), 3)", fn: binaryFn(promote.Minimum)},
+
+		// Reductions.
+		"sum": {sig: "sum(x, axis=None, keepdims=false)", doc: "Sum over axis (all axes by default).",
+			example: "sum(i8([[1, 2], [3, 4]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: reduction(promote.Sum)},
+		"prod": {sig: "prod(x, axis=None, keepdims=false)", doc: "Product over axis (all axes by default).",
+			example: "prod(i8([[1, 2], [3, 4]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: reduction(promote.Prod)},
+		"mean": {sig: "mean(x, axis=None, keepdims=false)", doc: "Mean over axis (all axes by default).",
+			example: "mean(i8([[1, 2], [3, 4]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: reduction(promote.Mean)},
+		"argmax": {sig: "argmax(x, axis=None, keepdims=false)", doc: "Index of the first maximum (NaN wins) over axis, or of the flattened tensor.",
+			example: "argmax(i8([[1, 2], [3, 4]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: reduction(promote.ArgMax)},
+		"argmin": {sig: "argmin(x, axis=None, keepdims=false)", doc: "Index of the first minimum (NaN wins) over axis, or of the flattened tensor.",
+			example: "argmin(i8([[1, 2], [3, 4]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: reduction(promote.ArgMin)},
+		"any": {sig: "any(x, axis=None, keepdims=false)", doc: "True if any element is true (nonzero) over axis.",
+			example: "any(i8([[1, 2], [3, 4]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: reduction(promote.Any)},
+		"all": {sig: "all(x, axis=None, keepdims=false)", doc: "True if every element is true (nonzero) over axis.",
+			example: "all(i8([[1, 2], [3, 4]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: reduction(promote.All)},
+		"max": {sig: "max(x, axis=None, keepdims=false) or max(a, b)", doc: "With one argument, the maximum over axis; with two, the elementwise maximum (NaN propagates).",
+			example: "max(f32([1, 5, 2])); max(i8([1, 5]), i8([4, 2]))", kwargs: []string{"axis", "keepdims"}, fn: maxOrMaximum},
+		"min": {sig: "min(x, axis=None, keepdims=false) or min(a, b)", doc: "With one argument, the minimum over axis; with two, the elementwise minimum (NaN propagates).",
+			example: "min(f32([1, 5, 2])); min(i8([1, 5]), i8([4, 2]))", kwargs: []string{"axis", "keepdims"}, fn: minOrMinimum},
+
+		// Types and values.
+		"where": {sig: "where(cond, a, b)", doc: "Elements of a where cond is true, else of b; a and b are promoted together.",
+			example: "where(f32([1, -1]) > 0, 1, i8([5, 6]))", fn: where},
+		"cast": {sig: "cast(x, dtype)", doc: "Converts x to dtype (a known type; integers wrap, floats round to nearest even).",
+			example: "cast(f32([1.7, -1.7]), i8)", fn: cast},
+		"clip": {sig: "clip(x, lo, hi)", doc: "min(max(x, lo), hi), with promotion as the policy does for clip.",
+			example: "clip(i16([-5, 5, 50]), 0, 10)", fn: clip},
+		"weak": {sig: "weak(x)", doc: "The same value with the weak (?) flag set.",
+			example: "weak(i16([1, 2]))", fn: weak},
+		"strong": {sig: "strong(x)", doc: "The same value with the weak (?) flag cleared.",
+			example: "strong(1.5)", fn: strong},
+		"dtype": {sig: "dtype(x)", doc: "The dtype of x, with ? if it is weak.",
+			example: "dtype(i16([1]) + 1.5)", fn: dtype},
+		"shape": {sig: "shape(x)", doc: "The shape of x as a tuple.",
+			example: "shape(zeros((2, 3)))", fn: shape},
+		"promote": {sig: "promote(a, b, …)", doc: "The library's promote_types of dtypes (weak with ?) or values, without data: all of them promoted together (jnp.promote_types, np.result_type, torch.promote_types).",
+			example: "promote(i16, f32?)", fn: promoteFn},
+		"result_type": {sig: "result_type(a, b, …)", doc: "The library's result_type of dtypes or values: the dtype arrays of these types give together (jnp.result_type: canonicalised with x64 off, weak results at the default width).",
+			example: "result_type(i16, f32?)", fn: resultType},
+		"broadcast_shapes": {sig: "broadcast_shapes(s1, s2, …)", doc: "The shape NumPy broadcasting gives shapes s1, s2, ….",
+			example: "broadcast_shapes((3, 1), (4,))", fn: broadcastShapes},
+
+		// Constructors (shapes.go).
+		"zeros": {sig: "zeros(shape, dtype=None)", doc: "A tensor of zeros (the policy's default float unless dtype= is given).",
+			example: "zeros((2, 3), dtype=i8)", kwargs: []string{"dtype"}, fn: zeros},
+		"ones": {sig: "ones(shape, dtype=None)", doc: "A tensor of ones (the policy's default float unless dtype= is given).",
+			example: "ones((2, 3), dtype=i8)", kwargs: []string{"dtype"}, fn: ones},
+		"full": {sig: "full(shape, value, dtype=None)", doc: "A tensor filled with value; its dtype follows value's kind unless dtype= is given.",
+			example: "full((2, 2), 7)", kwargs: []string{"dtype"}, fn: full},
+		"arange": {sig: "arange(stop) or arange(start, stop, step=1, dtype=None)", doc: "Evenly spaced values in [start, stop).",
+			example: "arange(5); arange(0, 1, 0.25)", kwargs: []string{"dtype", "step"}, fn: arange},
+		"linspace": {sig: "linspace(start, stop, num=50, dtype=None)", doc: "num evenly spaced values from start to stop inclusive.",
+			example: "linspace(0, 1, 5)", kwargs: []string{"num", "dtype"}, fn: linspace},
+		"eye": {sig: "eye(n, m=None, dtype=None)", doc: "The n×m identity matrix.",
+			example: "eye(3, dtype=i8)", kwargs: []string{"dtype"}, fn: eye},
+		"rand": {sig: "rand(shape, dtype=None, seed=None)", doc: "Uniform random values in [0, 1) from the session's seeded generator (seed= reseeds it).",
+			example: "rand((2, 3), seed=0)", kwargs: []string{"dtype", "seed"}, fn: randUniform},
+		"randn": {sig: "randn(shape, dtype=None, seed=None)", doc: "Standard normal random values from the session's seeded generator (seed= reseeds it).",
+			example: "randn((2, 3), seed=0)", kwargs: []string{"dtype", "seed"}, fn: randNormal},
+
+		// Shape operations (shapes.go).
+		"reshape": {sig: "reshape(x, shape)", doc: "x with a new shape of the same size (one dimension may be -1).",
+			example: "reshape(arange(6), (2, 3))", fn: reshape},
+		"transpose": {sig: "transpose(x, axes=None)", doc: "x with its axes permuted (reversed by default).",
+			example: "transpose(reshape(arange(6), (2, 3)))", kwargs: []string{"axes"}, fn: transpose},
+		"broadcast_to": {sig: "broadcast_to(x, shape)", doc: "x broadcast to shape (NumPy rules).",
+			example: "broadcast_to(i8([1, 2]), (3, 2))", fn: broadcastTo},
+		"expand_dims": {sig: "expand_dims(x, axis)", doc: "x with a new axis of length 1 inserted at axis.",
+			example: "expand_dims(i8([1, 2]), 0)", kwargs: []string{"axis"}, fn: expandDims},
+		"squeeze": {sig: "squeeze(x, axis=None)", doc: "x without its length-1 axes (or just the given one).",
+			example: "squeeze(zeros((1, 3, 1)))", kwargs: []string{"axis"}, fn: squeeze},
+		"concat": {sig: "concat([a, b, …], axis=0)", doc: "Joins tensors along an existing axis, promoting their dtypes.",
+			example: "concat([i8([1, 2]), f16([3])])", kwargs: []string{"axis"}, fn: concat},
+		"stack": {sig: "stack([a, b, …], axis=0)", doc: "Joins same-shaped tensors along a new axis, promoting their dtypes.",
+			example: "stack([i8([1, 2]), i8([3, 4])])", kwargs: []string{"axis"}, fn: stack},
+
+		// Promotion tables and graphs (tables.go).
+		"table": {sig: "table(policy=active, op=\"+\")", doc: "The promotion table of a policy over its dtypes (and its weak literal types), for + or another operator.",
+			example: "table(\"numpy\")", kwargs: []string{"op"}, fn: table},
+		"diff": {sig: "diff(\"jax\", \"numpy\", op=\"+\")", doc: "The cells where two policies' promotion tables differ, with both answers and a count.",
+			example: "diff(\"jax\", \"numpy\")", kwargs: []string{"op"}, fn: diff},
+		"lattice": {sig: "lattice(policy=active, literals=false)", doc: "The promotion graph of a policy: the Hasse diagram of its join where it is a lattice, else what promotes to what (SVG in Jupyter).",
+			example: "lattice(\"max\")", kwargs: []string{"literals"}, fn: lattice},
+	}
+	for name, b := range t {
+		b.name = name
+	}
+	return t
+}
+
+// elementwise is a function of one tensor computed element by element.
+func elementwise(op promote.UnaryOp) builtinFunc {
+	return func(c *compiler, k *call) (*operand, error) {
+		if err := k.nargs(c, 1, 1); err != nil {
+			return nil, err
+		}
+		x, err := c.tensorArg(k, 0, "x")
+		if err != nil {
+			return nil, err
+		}
+		return c.unary(op, c.materialize(x), k.fnSpan, 0)
+	}
+}
+
+// softmaxLike is softmax or logsoftmax: a normalisation along one axis.
+func softmaxLike(op promote.UnaryOp) builtinFunc {
+	return func(c *compiler, k *call) (*operand, error) {
+		if err := k.nargs(c, 1, 2); err != nil {
+			return nil, err
+		}
+		x, err := c.tensorArg(k, 0, "x")
+		if err != nil {
+			return nil, err
+		}
+		axis := -1
+		if o, ok := k.kw["axis"]; ok {
+			if axis, err = c.intOf(o, "axis"); err != nil {
 				return nil, err
 			}
-			return c.where(k)
-		})
-	def("cast", "cast(x, dtype)", "Converts x to dtype (a known type; integers wrap, floats round to nearest even).",
-		"cast(f32([1.7, -1.7]), i8)", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 2, 2); err != nil {
+		} else if len(k.args) == 2 {
+			if axis, err = c.intOf(k.args[1], "axis"); err != nil {
 				return nil, err
 			}
-			t, err := c.dtypeOf(k.args[1])
-			if err != nil {
-				return nil, err
-			}
-			return c.convert(k.args[0], t, k, true)
-		})
-	def("clip", "clip(x, lo, hi)", "min(max(x, lo), hi), with promotion as the policy does for clip.",
-		"clip(i16([-5, 5, 50]), 0, 10)", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 2, 3); err != nil {
-				return nil, err
-			}
-			x := k.args[0]
-			var err error
-			if k.args[1].kind != noneKind {
-				if x, err = c.binaryAs(promote.Clip, backend.OpMax, x, k.args[1], k.fnSpan); err != nil {
-					return nil, err
-				}
-			}
-			if len(k.args) == 3 && k.args[2].kind != noneKind {
-				if x, err = c.binaryAs(promote.Clip, backend.OpMin, x, k.args[2], k.fnSpan); err != nil {
-					return nil, err
-				}
-			}
-			x.start, x.end = k.sp.start, k.sp.end
-			return x, nil
-		})
-	def("weak", "weak(x)", "The same value with the weak (?) flag set.", "weak(i16([1, 2]))", nil,
-		func(c *compiler, k *call) (*operand, error) { return c.setWeak(k, true) })
-	def("strong", "strong(x)", "The same value with the weak (?) flag cleared.", "strong(1.5)", nil,
-		func(c *compiler, k *call) (*operand, error) { return c.setWeak(k, false) })
-	def("dtype", "dtype(x)", "The dtype of x, with ? if it is weak.", "dtype(i16([1]) + 1.5)", nil,
-		func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 1); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			return &operand{kind: DTypeValue, typ: x.typ, start: k.sp.start, end: k.sp.end}, nil
-		})
-	def("shape", "shape(x)", "The shape of x as a tuple.", "shape(zeros((2, 3)))", nil,
-		func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 1); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			return &operand{kind: ShapeValue, dims: append([]int{}, x.shape...), start: k.sp.start, end: k.sp.end}, nil
-		})
-	def("promote", "promote(a, b, …)", "The library's promote_types of dtypes (weak with ?) or values, without data: all of them promoted together (jnp.promote_types, np.result_type, torch.promote_types).",
-		"promote(i16, f32?)", nil, func(c *compiler, k *call) (*operand, error) { return c.promoteTypes(k, false) })
-	def("result_type", "result_type(a, b, …)", "The library's result_type of dtypes or values: the dtype arrays of these types give together (jnp.result_type: canonicalised with x64 off, weak results at the default width).",
-		"result_type(i16, f32?)", nil, func(c *compiler, k *call) (*operand, error) { return c.promoteTypes(k, true) })
-	def("broadcast_shapes", "broadcast_shapes(s1, s2, …)", "The shape NumPy broadcasting gives shapes s1, s2, ….",
-		"broadcast_shapes((3, 1), (4,))", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, -1); err != nil {
-				return nil, err
-			}
-			var shapes [][]int
-			for _, a := range k.args {
-				s, err := c.shapeOf(a, "shape")
-				if err != nil {
-					return nil, err
-				}
-				shapes = append(shapes, s)
-			}
-			out, err := broadcast.Shapes(shapes...)
-			if err != nil {
-				return nil, c.errorf(k.sp, "BroadcastError", "%v", err)
-			}
-			return &operand{kind: ShapeValue, dims: out, start: k.sp.start, end: k.sp.end}, nil
-		})
-	defineShapeFns()
+		}
+		return c.unary(op, c.materialize(x), k.fnSpan, axis)
+	}
+}
+
+// binaryFn is the named form of a binary operator.
+func binaryFn(op promote.BinaryOp) builtinFunc {
+	return func(c *compiler, k *call) (*operand, error) {
+		if err := k.nargs(c, 2, 2); err != nil {
+			return nil, err
+		}
+		return c.binaryCall(op, k.args[0], k.args[1], k.fnSpan)
+	}
+}
+
+// reduction is a reduction over axes (all by default).
+func reduction(op promote.UnaryOp) builtinFunc {
+	return func(c *compiler, k *call) (*operand, error) { return c.reduce(op, k) }
+}
+
+// maxOrMaximum is max: a reduction with one argument, maximum with two.
+func maxOrMaximum(c *compiler, k *call) (*operand, error) {
+	return reduceOrBinary(c, k, promote.ReduceMax, promote.Maximum)
+}
+
+// minOrMinimum is min: a reduction with one argument, minimum with two.
+func minOrMinimum(c *compiler, k *call) (*operand, error) {
+	return reduceOrBinary(c, k, promote.ReduceMin, promote.Minimum)
+}
+
+func reduceOrBinary(c *compiler, k *call, op promote.UnaryOp, binop promote.BinaryOp) (*operand, error) {
+	if len(k.args) == 2 && k.args[1].kind != tupleKind && k.args[1].kind != noneKind && k.kw["axis"] == nil {
+		return c.binaryCall(binop, k.args[0], k.args[1], k.fnSpan)
+	}
+	return c.reduce(op, k)
+}
+
+func where(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 3, 3); err != nil {
+		return nil, err
+	}
+	return c.where(k)
+}
+
+func cast(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	t, err := c.dtypeOf(k.args[1])
+	if err != nil {
+		return nil, err
+	}
+	return c.convert(k.args[0], t, k, true)
+}
+
+func clip(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 3); err != nil {
+		return nil, err
+	}
+	x := k.args[0]
+	var err error
+	if k.args[1].kind != noneKind {
+		if x, err = c.binaryAs(promote.Clip, backend.OpMax, x, k.args[1], k.fnSpan); err != nil {
+			return nil, err
+		}
+	}
+	if len(k.args) == 3 && k.args[2].kind != noneKind {
+		if x, err = c.binaryAs(promote.Clip, backend.OpMin, x, k.args[2], k.fnSpan); err != nil {
+			return nil, err
+		}
+	}
+	x.start, x.end = k.sp.start, k.sp.end
+	return x, nil
+}
+
+func weak(c *compiler, k *call) (*operand, error)   { return c.setWeak(k, true) }
+func strong(c *compiler, k *call) (*operand, error) { return c.setWeak(k, false) }
+
+func dtype(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 1); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	return &operand{kind: DTypeValue, typ: x.typ, start: k.sp.start, end: k.sp.end}, nil
+}
+
+func shape(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 1); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	return &operand{kind: ShapeValue, dims: append([]int{}, x.shape...), start: k.sp.start, end: k.sp.end}, nil
+}
+
+func promoteFn(c *compiler, k *call) (*operand, error)  { return c.promoteTypes(k, false) }
+func resultType(c *compiler, k *call) (*operand, error) { return c.promoteTypes(k, true) }
+
+func broadcastShapes(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, -1); err != nil {
+		return nil, err
+	}
+	var shapes [][]int
+	for _, a := range k.args {
+		s, err := c.shapeOf(a, "shape")
+		if err != nil {
+			return nil, err
+		}
+		shapes = append(shapes, s)
+	}
+	out, err := broadcast.Shapes(shapes...)
+	if err != nil {
+		return nil, c.errorf(k.sp, "BroadcastError", "%v", err)
+	}
+	return &operand{kind: ShapeValue, dims: out, start: k.sp.start, end: k.sp.end}, nil
 }
 
 // binaryCall compiles a named binary function.

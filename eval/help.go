@@ -63,7 +63,29 @@ var policyRefs = map[string]string{
 var helpMore = map[string]string{
 	"promote":     promoteVsResultType,
 	"result_type": promoteVsResultType,
+	"reciprocal":  reciprocalHelp,
+	"square":      squareSignHelp,
+	"sign":        squareSignHelp,
+	"arctan2":     floatBinaryHelp,
+	"hypot":       floatBinaryHelp,
 }
+
+const reciprocalHelp = `NumPy keeps integers: reciprocal(i32([2])) is 0 (1.0/x converted back), and
+1/0 gives the minimum of int32 and int64 and 0 for the narrower and unsigned
+types (NumPy on x86-64); bool computes in int8. jax.numpy and PyTorch give
+floats (promote_dtypes_inexact; INT_TO_FLOAT), the Array API standard takes
+floats only, and Triton, MAX and anvil have no reciprocal.`
+
+const squareSignHelp = `square and sign keep the dtype, but for bool: NumPy squares bool in int8,
+jax.numpy in its default int, PyTorch in int64 (square is pow(x, 2)); NumPy
+and jax.numpy refuse sign of bool, PyTorch keeps it. sign of -0.0 is 0.0
+and sign of NaN is NaN.`
+
+const floatBinaryHelp = `arctan2 and hypot promote their operands and give floats. NumPy takes its
+first float loop (float16, float32, float64) that both arrays cast to safely,
+so arctan2(i8, u8) is float16 where i8 / u8 is float64; jax.numpy and
+PyTorch promote ints to the default float; PyTorch's hypot and the Array API
+take floats only; complex operands are refused.`
 
 const promoteVsResultType = `promote and result_type both promote all their arguments together, as the
 library does: JAX joins them all on its lattice; NumPy's np.result_type looks at

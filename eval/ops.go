@@ -196,6 +196,7 @@ var binaryOps = map[promote.BinaryOp]backend.Op{
 	promote.Gt: backend.OpGt, promote.Ge: backend.OpGe,
 	promote.BitAnd: backend.OpBitAnd, promote.BitOr: backend.OpBitOr, promote.BitXor: backend.OpBitXor,
 	promote.Shl: backend.OpShl, promote.Shr: backend.OpShr, promote.And: backend.OpAnd, promote.Or: backend.OpOr,
+	promote.Arctan2: backend.OpAtan2, promote.Hypot: backend.OpHypot,
 }
 
 // literalVia returns o, a literal Python int, rounded first to the float
@@ -297,7 +298,11 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		return nil, err
 	}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
-	c.record(fmt.Sprintf("%s %s %s", c.describe(x), op, c.describe(y)), out, res.Rule)
+	if op == promote.Arctan2 || op == promote.Hypot {
+		c.record(fmt.Sprintf("%s(%s, %s)", op, c.describe(x), c.describe(y)), out, res.Rule)
+	} else {
+		c.record(fmt.Sprintf("%s %s %s", c.describe(x), op, c.describe(y)), out, res.Rule)
+	}
 	if c.steps != nil && x.kind == TensorValue && y.kind == TensorValue && !slices.Equal(x.shape, y.shape) {
 		(*c.steps)[len(*c.steps)-1].Broadcast = formatDims0(x.shape) + " with " + formatDims0(y.shape) + " → " + formatDims0(shape)
 	}
@@ -331,6 +336,9 @@ func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, order p
 		if d.IsComplex() && op != promote.Eq && op != promote.Ne {
 			return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
 		}
+	}
+	if (op == promote.Arctan2 || op == promote.Hypot) && !d.IsFloat() {
+		return c.errorf(sp, "TypeError", "%s: %s needs real float operands, not %s", c.policy.Name(), op, d)
 	}
 	if (op == promote.Maximum || op == promote.Minimum) && d.IsComplex() && order == promote.ComplexUnordered {
 		return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
@@ -403,6 +411,24 @@ var unaryOps = map[promote.UnaryOp]backend.Op{
 	promote.Ceil: backend.OpCeil, promote.Round: backend.OpRound, promote.RoundEven: backend.OpRoundEven,
 	promote.Trunc: backend.OpTrunc, promote.IsNaN: backend.OpIsNaN, promote.IsInf: backend.OpIsInf,
 	promote.Softmax: backend.OpSoftmax, promote.LogSoftmax: backend.OpLogSoftmax,
+	promote.Tan: backend.OpTan, promote.Arcsin: backend.OpAsin, promote.Arccos: backend.OpAcos,
+	promote.Arctan: backend.OpAtan, promote.Sinh: backend.OpSinh, promote.Cosh: backend.OpCosh,
+	promote.Arcsinh: backend.OpAsinh, promote.Arccosh: backend.OpAcosh, promote.Arctanh: backend.OpAtanh,
+	promote.Log2: backend.OpLog2, promote.Log10: backend.OpLog10, promote.Exp2: backend.OpExp2,
+	promote.Expm1: backend.OpExpm1, promote.Sign: backend.OpSign, promote.Square: backend.OpSquare,
+	promote.Reciprocal: backend.OpReciprocal, promote.IsFinite: backend.OpIsFinite,
+}
+
+// everyday reports the functions of issue 16 (tan … isfinite), which the
+// backends compute for real dtypes only.
+func everyday(op promote.UnaryOp) bool {
+	switch op {
+	case promote.Tan, promote.Arcsin, promote.Arccos, promote.Arctan, promote.Sinh, promote.Cosh,
+		promote.Arcsinh, promote.Arccosh, promote.Arctanh, promote.Log2, promote.Log10, promote.Exp2,
+		promote.Expm1, promote.Sign, promote.Square, promote.Reciprocal, promote.IsFinite:
+		return true
+	}
+	return false
 }
 
 // unary compiles op x for the elementwise unary operations (and softmax).
@@ -463,6 +489,12 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 }
 
 func (c *compiler) checkUnaryKinds(op promote.UnaryOp, d dtypes.DType, sp span) error {
+	if everyday(op) && d.IsComplex() {
+		return c.errorf(sp, "TypeError", "%s: tensorsh does not compute %s of complex values yet", c.policy.Name(), op)
+	}
+	if op == promote.Reciprocal && d.IsBool() {
+		return c.errorf(sp, "TypeError", "%s: reciprocal of bool values is not defined", c.policy.Name())
+	}
 	switch op.Class() {
 	case promote.FloatFn:
 		if !d.IsInexact() {

@@ -87,423 +87,435 @@ func (c *compiler) listTensor(o *operand, t *dtypes.Type, sp span) (*operand, er
 	return out, nil
 }
 
-func defineShapeFns() {
-	fill := func(name, doc string, value float64) {
-		def(name, name+"(shape, dtype=None)", doc, name+"((2, 3), dtype=i8)", []string{"dtype"},
-			func(c *compiler, k *call) (*operand, error) {
-				dims, err := c.shapeArgs(k, 0)
-				if err != nil {
-					return nil, err
-				}
-				t, err := c.defaultDType(k, promote.FloatScalar)
-				if err != nil {
-					return nil, err
-				}
-				return c.filled(dims, t, promote.FloatValue(value), k.sp)
-			})
+// zeros makes a tensor of zeros.
+func zeros(c *compiler, k *call) (*operand, error) { return fill(c, k, 0) }
+
+// ones makes a tensor of ones.
+func ones(c *compiler, k *call) (*operand, error) { return fill(c, k, 1) }
+
+// fill is zeros and ones: the policy's default float unless dtype= is given.
+func fill(c *compiler, k *call, value float64) (*operand, error) {
+	dims, err := c.shapeArgs(k, 0)
+	if err != nil {
+		return nil, err
 	}
-	fill("zeros", "A tensor of zeros (the policy's default float unless dtype= is given).", 0)
-	fill("ones", "A tensor of ones (the policy's default float unless dtype= is given).", 1)
-	def("full", "full(shape, value, dtype=None)", "A tensor filled with value; its dtype follows value's kind unless dtype= is given.",
-		"full((2, 2), 7)", []string{"dtype"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 2, 2); err != nil {
-				return nil, err
-			}
-			dims, err := c.shapeOf(k.args[0], "shape")
-			if err != nil {
-				return nil, err
-			}
-			v := k.args[1]
-			if err := c.known(v); err != nil {
-				return nil, err
-			}
-			var val promote.Scalar
-			switch {
-			case v.kind == LiteralValue:
-				val = v.lit
-			case v.kind == TensorValue && len(v.shape) == 0:
-				val = *v.value
-			default:
-				return nil, c.errorf(v.span(), "TypeError", "full() value must be a number")
-			}
-			var t dtypes.Type
-			if _, ok := k.kw["dtype"]; ok {
-				t, err = c.defaultDType(k, val.Kind)
-			} else if v.kind == TensorValue {
-				t = dtypes.Strong(v.typ.DType)
-			} else {
-				t, err = c.defaultDType(k, val.Kind)
-			}
-			if err != nil {
-				return nil, err
-			}
-			return c.filled(dims, t, val, k.sp)
-		})
-	def("arange", "arange(stop) or arange(start, stop, step=1, dtype=None)", "Evenly spaced values in [start, stop).",
-		"arange(5); arange(0, 1, 0.25)", []string{"dtype", "step"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 3); err != nil {
-				return nil, err
-			}
-			vals := make([]promote.Scalar, 0, 3)
-			for _, a := range k.args {
-				if a.kind != LiteralValue || a.lit.Kind > promote.FloatScalar {
-					return nil, c.errorf(a.span(), "TypeError", "arange() arguments must be real number literals")
-				}
-				vals = append(vals, a.lit)
-			}
-			if s, ok := k.kw["step"]; ok {
-				if s.kind != LiteralValue {
-					return nil, c.errorf(s.span(), "TypeError", "step must be a number")
-				}
-				vals = append(vals, s.lit)
-			}
-			start, stop, step := promote.Int64Value(0), vals[0], promote.Int64Value(1)
-			if len(vals) >= 2 {
-				start, stop = vals[0], vals[1]
-			}
-			if len(vals) == 3 {
-				step = vals[2]
-			}
-			kind := maxKind(maxKind(start.Kind, stop.Kind), step.Kind)
-			if kind == promote.BoolScalar {
-				kind = promote.IntScalar
-			}
-			f0, _ := floatOf(start)
-			f1, _ := floatOf(stop)
-			fs, _ := floatOf(step)
-			if fs == 0 {
-				return nil, c.errorf(k.sp, "ValueError", "arange() step must not be zero")
-			}
-			nf := math.Max(0, math.Ceil((f1-f0)/fs))
-			// NumPy's messages (numpy/_core/src/multiarray/ctors.c,
-			// PyArray_ArangeObj): a NaN length "cannot compute length", an
-			// infinite one exceeds the maximum size.
-			if d := (f1 - f0) / fs; math.IsNaN(d) {
-				return nil, c.errorf(k.sp, "ValueError", "arange: cannot compute length (start, stop and step must not be NaN)")
-			} else if math.IsInf(nf, 0) {
-				return nil, c.errorf(k.sp, "ValueError", "arange: maximum allowed size exceeded (an infinite range)")
-			}
-			t, err := c.defaultDType(k, kind)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.s.checkAllocCount(t.DType, nf); err != nil {
-				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
-			}
-			if nf > min(1<<53, math.MaxInt) {
-				return nil, c.errorf(k.sp, "MemoryError", "out of memory: arange() would make %g elements", nf)
-			}
-			n := int(nf)
-			tt := newTensor(t.DType, []int{n})
-			for i := 0; i < n; i++ {
-				if kind == promote.IntScalar {
-					setScalar(tt, i, promote.Int64Value(int64(f0)+int64(i)*int64(fs)))
-				} else {
-					setScalar(tt, i, promote.FloatValue(f0+float64(i)*fs))
-				}
-			}
-			return tensorOperand(tt, t, k.sp), nil
-		})
-	def("linspace", "linspace(start, stop, num=50, dtype=None)", "num evenly spaced values from start to stop inclusive.",
-		"linspace(0, 1, 5)", []string{"num", "dtype"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 2, 3); err != nil {
-				return nil, err
-			}
-			num := 50
-			var err error
-			if len(k.args) == 3 {
-				if num, err = c.intOf(k.args[2], "num"); err != nil {
-					return nil, err
-				}
-			} else if o, ok := k.kw["num"]; ok {
-				if num, err = c.intOf(o, "num"); err != nil {
-					return nil, err
-				}
-			}
-			if num < 0 {
-				return nil, c.errorf(k.sp, "ValueError", "number of samples, %d, must be non-negative", num)
-			}
-			var ends [2]float64
-			for i := 0; i < 2; i++ {
-				a := k.args[i]
-				if a.kind != LiteralValue || a.lit.Kind > promote.FloatScalar {
-					return nil, c.errorf(a.span(), "TypeError", "linspace() bounds must be real number literals")
-				}
-				ends[i], _ = floatOf(a.lit)
-			}
-			t, err := c.defaultDType(k, promote.FloatScalar)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.s.checkAlloc(t.DType, num); err != nil {
-				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
-			}
-			tt := newTensor(t.DType, []int{num})
-			step := 0.0
-			if num > 1 {
-				step = (ends[1] - ends[0]) / float64(num-1)
-			}
-			for i := 0; i < num; i++ {
-				v := ends[0] + float64(i)*step
-				if i == num-1 && num > 1 {
-					v = ends[1]
-				}
-				setScalar(tt, i, promote.FloatValue(v))
-			}
-			return tensorOperand(tt, t, k.sp), nil
-		})
-	def("eye", "eye(n, m=None, dtype=None)", "The n×m identity matrix.", "eye(3, dtype=i8)", []string{"dtype"},
-		func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 2); err != nil {
-				return nil, err
-			}
-			n, err := c.intOf(k.args[0], "n")
-			if err != nil {
-				return nil, err
-			}
-			m := n
-			if len(k.args) == 2 {
-				if m, err = c.intOf(k.args[1], "m"); err != nil {
-					return nil, err
-				}
-			}
-			if err := c.checkShape([]int{n, m}, k.sp); err != nil {
-				return nil, err
-			}
-			t, err := c.defaultDType(k, promote.FloatScalar)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.s.checkAlloc(t.DType, n*m); err != nil {
-				return nil, c.errorf(k.sp, "MemoryError", "%v", err)
-			}
-			tt := newTensor(t.DType, []int{n, m})
-			for i := 0; i < n && i < m; i++ {
-				setScalar(tt, i*m+i, promote.Int64Value(1))
-			}
-			return tensorOperand(tt, t, k.sp), nil
-		})
-	for _, r := range []struct{ name, doc string }{
-		{"rand", "Uniform random values in [0, 1) from the session's seeded generator (seed= reseeds it)."},
-		{"randn", "Standard normal random values from the session's seeded generator (seed= reseeds it)."},
-	} {
-		r := r
-		def(r.name, r.name+"(shape, dtype=None, seed=None)", r.doc, r.name+"((2, 3), seed=0)", []string{"dtype", "seed"},
-			func(c *compiler, k *call) (*operand, error) {
-				dims, err := c.shapeArgs(k, 0)
-				if err != nil {
-					return nil, err
-				}
-				if err := c.checkShape(dims, k.sp); err != nil {
-					return nil, err
-				}
-				t, err := c.defaultDType(k, promote.FloatScalar)
-				if err != nil {
-					return nil, err
-				}
-				if !t.DType.IsFloat() {
-					return nil, c.errorf(k.sp, "TypeError", "%s() makes floats; dtype %s is not a float", r.name, t.DType)
-				}
-				if o, ok := k.kw["seed"]; ok {
-					seed, err := c.intOf(o, "seed")
-					if err != nil {
-						return nil, err
-					}
-					c.s.reseed(uint64(seed))
-				}
-				n := backend.Size(dims)
-				if err := c.s.checkAlloc(t.DType, n); err != nil {
-					return nil, c.errorf(k.sp, "MemoryError", "%v", err)
-				}
-				tt := newTensor(t.DType, dims)
-				if err := fillRandom(c.ctx, c.s, tt, r.name == "randn"); err != nil {
-					return nil, &Error{Name: "KeyboardInterrupt", Msg: "interrupted", File: c.file}
-				}
-				return tensorOperand(tt, t, k.sp), nil
-			})
+	t, err := c.defaultDType(k, promote.FloatScalar)
+	if err != nil {
+		return nil, err
 	}
-	def("reshape", "reshape(x, shape)", "x with a new shape of the same size (one dimension may be -1).",
-		"reshape(arange(6), (2, 3))", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 2, -1); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			x = c.materialize(x)
-			dims, err := c.shapeArgs(k, 1)
-			if err != nil {
-				return nil, err
-			}
-			size := backend.Size(x.shape)
-			infer := -1
-			known := 1
-			for i, d := range dims {
-				if d == -1 {
-					if infer >= 0 {
-						return nil, c.errorf(k.sp, "ValueError", "can only specify one unknown dimension")
-					}
-					infer = i
-				} else if d < 0 {
-					return nil, c.errorf(k.sp, "ValueError", "negative dimensions are not allowed: %s", formatShape(dims))
-				} else {
-					known *= d
-				}
-			}
-			dims = append([]int(nil), dims...)
+	return c.filled(dims, t, promote.FloatValue(value), k.sp)
+}
+
+// full makes a tensor filled with one value.
+func full(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	dims, err := c.shapeOf(k.args[0], "shape")
+	if err != nil {
+		return nil, err
+	}
+	v := k.args[1]
+	if err := c.known(v); err != nil {
+		return nil, err
+	}
+	var val promote.Scalar
+	switch {
+	case v.kind == LiteralValue:
+		val = v.lit
+	case v.kind == TensorValue && len(v.shape) == 0:
+		val = *v.value
+	default:
+		return nil, c.errorf(v.span(), "TypeError", "full() value must be a number")
+	}
+	var t dtypes.Type
+	if _, ok := k.kw["dtype"]; ok {
+		t, err = c.defaultDType(k, val.Kind)
+	} else if v.kind == TensorValue {
+		t = dtypes.Strong(v.typ.DType)
+	} else {
+		t, err = c.defaultDType(k, val.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return c.filled(dims, t, val, k.sp)
+}
+
+// arange makes evenly spaced values in [start, stop).
+func arange(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 3); err != nil {
+		return nil, err
+	}
+	vals := make([]promote.Scalar, 0, 3)
+	for _, a := range k.args {
+		if a.kind != LiteralValue || a.lit.Kind > promote.FloatScalar {
+			return nil, c.errorf(a.span(), "TypeError", "arange() arguments must be real number literals")
+		}
+		vals = append(vals, a.lit)
+	}
+	if s, ok := k.kw["step"]; ok {
+		if s.kind != LiteralValue {
+			return nil, c.errorf(s.span(), "TypeError", "step must be a number")
+		}
+		vals = append(vals, s.lit)
+	}
+	start, stop, step := promote.Int64Value(0), vals[0], promote.Int64Value(1)
+	if len(vals) >= 2 {
+		start, stop = vals[0], vals[1]
+	}
+	if len(vals) == 3 {
+		step = vals[2]
+	}
+	kind := maxKind(maxKind(start.Kind, stop.Kind), step.Kind)
+	if kind == promote.BoolScalar {
+		kind = promote.IntScalar
+	}
+	f0, _ := floatOf(start)
+	f1, _ := floatOf(stop)
+	fs, _ := floatOf(step)
+	if fs == 0 {
+		return nil, c.errorf(k.sp, "ValueError", "arange() step must not be zero")
+	}
+	nf := math.Max(0, math.Ceil((f1-f0)/fs))
+	// NumPy's messages (numpy/_core/src/multiarray/ctors.c,
+	// PyArray_ArangeObj): a NaN length "cannot compute length", an
+	// infinite one exceeds the maximum size.
+	if d := (f1 - f0) / fs; math.IsNaN(d) {
+		return nil, c.errorf(k.sp, "ValueError", "arange: cannot compute length (start, stop and step must not be NaN)")
+	} else if math.IsInf(nf, 0) {
+		return nil, c.errorf(k.sp, "ValueError", "arange: maximum allowed size exceeded (an infinite range)")
+	}
+	t, err := c.defaultDType(k, kind)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkAllocCount(t.DType, nf); err != nil {
+		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+	}
+	if nf > min(1<<53, math.MaxInt) {
+		return nil, c.errorf(k.sp, "MemoryError", "out of memory: arange() would make %g elements", nf)
+	}
+	n := int(nf)
+	tt := newTensor(t.DType, []int{n})
+	for i := 0; i < n; i++ {
+		if kind == promote.IntScalar {
+			setScalar(tt, i, promote.Int64Value(int64(f0)+int64(i)*int64(fs)))
+		} else {
+			setScalar(tt, i, promote.FloatValue(f0+float64(i)*fs))
+		}
+	}
+	return tensorOperand(tt, t, k.sp), nil
+}
+
+// linspace makes num evenly spaced values from start to stop.
+func linspace(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 3); err != nil {
+		return nil, err
+	}
+	num := 50
+	var err error
+	if len(k.args) == 3 {
+		if num, err = c.intOf(k.args[2], "num"); err != nil {
+			return nil, err
+		}
+	} else if o, ok := k.kw["num"]; ok {
+		if num, err = c.intOf(o, "num"); err != nil {
+			return nil, err
+		}
+	}
+	if num < 0 {
+		return nil, c.errorf(k.sp, "ValueError", "number of samples, %d, must be non-negative", num)
+	}
+	var ends [2]float64
+	for i := 0; i < 2; i++ {
+		a := k.args[i]
+		if a.kind != LiteralValue || a.lit.Kind > promote.FloatScalar {
+			return nil, c.errorf(a.span(), "TypeError", "linspace() bounds must be real number literals")
+		}
+		ends[i], _ = floatOf(a.lit)
+	}
+	t, err := c.defaultDType(k, promote.FloatScalar)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkAlloc(t.DType, num); err != nil {
+		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+	}
+	tt := newTensor(t.DType, []int{num})
+	step := 0.0
+	if num > 1 {
+		step = (ends[1] - ends[0]) / float64(num-1)
+	}
+	for i := 0; i < num; i++ {
+		v := ends[0] + float64(i)*step
+		if i == num-1 && num > 1 {
+			v = ends[1]
+		}
+		setScalar(tt, i, promote.FloatValue(v))
+	}
+	return tensorOperand(tt, t, k.sp), nil
+}
+
+// eye makes an identity matrix.
+func eye(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	n, err := c.intOf(k.args[0], "n")
+	if err != nil {
+		return nil, err
+	}
+	m := n
+	if len(k.args) == 2 {
+		if m, err = c.intOf(k.args[1], "m"); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.checkShape([]int{n, m}, k.sp); err != nil {
+		return nil, err
+	}
+	t, err := c.defaultDType(k, promote.FloatScalar)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.s.checkAlloc(t.DType, n*m); err != nil {
+		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+	}
+	tt := newTensor(t.DType, []int{n, m})
+	for i := 0; i < n && i < m; i++ {
+		setScalar(tt, i*m+i, promote.Int64Value(1))
+	}
+	return tensorOperand(tt, t, k.sp), nil
+}
+
+// randUniform is rand: uniform random values in [0, 1).
+func randUniform(c *compiler, k *call) (*operand, error) { return random(c, k, false) }
+
+// randNormal is randn: standard normal random values.
+func randNormal(c *compiler, k *call) (*operand, error) { return random(c, k, true) }
+
+// random is rand and randn, from the session's seeded generator.
+func random(c *compiler, k *call, normal bool) (*operand, error) {
+	dims, err := c.shapeArgs(k, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkShape(dims, k.sp); err != nil {
+		return nil, err
+	}
+	t, err := c.defaultDType(k, promote.FloatScalar)
+	if err != nil {
+		return nil, err
+	}
+	if !t.DType.IsFloat() {
+		return nil, c.errorf(k.sp, "TypeError", "%s() makes floats; dtype %s is not a float", k.name, t.DType)
+	}
+	if o, ok := k.kw["seed"]; ok {
+		seed, err := c.intOf(o, "seed")
+		if err != nil {
+			return nil, err
+		}
+		c.s.reseed(uint64(seed))
+	}
+	n := backend.Size(dims)
+	if err := c.s.checkAlloc(t.DType, n); err != nil {
+		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+	}
+	tt := newTensor(t.DType, dims)
+	if err := fillRandom(c.ctx, c.s, tt, normal); err != nil {
+		return nil, &Error{Name: "KeyboardInterrupt", Msg: "interrupted", File: c.file}
+	}
+	return tensorOperand(tt, t, k.sp), nil
+}
+
+// reshape gives x a new shape of the same size.
+func reshape(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, -1); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	x = c.materialize(x)
+	dims, err := c.shapeArgs(k, 1)
+	if err != nil {
+		return nil, err
+	}
+	size := backend.Size(x.shape)
+	infer := -1
+	known := 1
+	for i, d := range dims {
+		if d == -1 {
 			if infer >= 0 {
-				if known == 0 || size%known != 0 {
-					return nil, c.errorf(k.sp, "ValueError", "cannot reshape a tensor of size %d into shape %s", size, formatShape(dims))
-				}
-				dims[infer] = size / known
-			} else if known != size {
-				return nil, c.errorf(k.sp, "ValueError", "cannot reshape a tensor of size %d into shape %s", size, formatShape(dims))
+				return nil, c.errorf(k.sp, "ValueError", "can only specify one unknown dimension")
 			}
-			return c.structural(backend.OpReshape, x, dims, nil, k), nil
-		})
-	def("transpose", "transpose(x, axes=None)", "x with its axes permuted (reversed by default).",
-		"transpose(reshape(arange(6), (2, 3)))", []string{"axes"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 2); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
+			infer = i
+		} else if d < 0 {
+			return nil, c.errorf(k.sp, "ValueError", "negative dimensions are not allowed: %s", formatShape(dims))
+		} else {
+			known *= d
+		}
+	}
+	dims = append([]int(nil), dims...)
+	if infer >= 0 {
+		if known == 0 || size%known != 0 {
+			return nil, c.errorf(k.sp, "ValueError", "cannot reshape a tensor of size %d into shape %s", size, formatShape(dims))
+		}
+		dims[infer] = size / known
+	} else if known != size {
+		return nil, c.errorf(k.sp, "ValueError", "cannot reshape a tensor of size %d into shape %s", size, formatShape(dims))
+	}
+	return c.structural(backend.OpReshape, x, dims, nil, k), nil
+}
+
+// transpose permutes the axes of x.
+func transpose(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	x = c.materialize(x)
+	rank := len(x.shape)
+	perm := make([]int, rank)
+	for i := range perm {
+		perm[i] = rank - 1 - i
+	}
+	var ax *operand
+	if len(k.args) == 2 {
+		ax = k.args[1]
+	} else if o, ok := k.kw["axes"]; ok {
+		ax = o
+	}
+	if ax != nil && ax.kind != noneKind {
+		raw, err := c.shapeOf(ax, "axes")
+		if err != nil {
+			return nil, err
+		}
+		if len(raw) != rank {
+			return nil, c.errorf(ax.span(), "ValueError", "axes %s don't match a tensor of rank %d", formatShape(raw), rank)
+		}
+		seen := map[int]bool{}
+		for i, a := range raw {
+			n, err := c.normAxis(a, rank, ax.span())
 			if err != nil {
 				return nil, err
 			}
-			x = c.materialize(x)
-			rank := len(x.shape)
-			perm := make([]int, rank)
-			for i := range perm {
-				perm[i] = rank - 1 - i
+			if seen[n] {
+				return nil, c.errorf(ax.span(), "ValueError", "repeated axis in transpose")
 			}
-			var ax *operand
-			if len(k.args) == 2 {
-				ax = k.args[1]
-			} else if o, ok := k.kw["axes"]; ok {
-				ax = o
+			seen[n] = true
+			perm[i] = n
+		}
+	}
+	shape := make([]int, rank)
+	for i, p := range perm {
+		shape[i] = x.shape[p]
+	}
+	return c.structural(backend.OpTranspose, x, shape, perm, k), nil
+}
+
+// broadcastTo is broadcast_to: x broadcast to a shape.
+func broadcastTo(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	x = c.materialize(x)
+	dims, err := c.shapeOf(k.args[1], "shape")
+	if err != nil {
+		return nil, err
+	}
+	out, err := broadcast.Shapes(x.shape, dims)
+	if err != nil || !slices.Equal(out, dims) {
+		return nil, c.errorf(k.sp, "BroadcastError", "cannot broadcast a tensor of shape %s to shape %s", formatShape(x.shape), formatShape(dims))
+	}
+	return c.structural(backend.OpBroadcastTo, x, dims, nil, k), nil
+}
+
+// expandDims is expand_dims: x with a new axis of length 1.
+func expandDims(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	x = c.materialize(x)
+	var ax *operand
+	if len(k.args) == 2 {
+		ax = k.args[1]
+	} else if ax = k.kw["axis"]; ax == nil {
+		return nil, c.errorf(k.sp, "TypeError", "expand_dims() needs axis")
+	}
+	a, err := c.intOf(ax, "axis")
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkRank(len(x.shape)+1, k.sp); err != nil {
+		return nil, err
+	}
+	if a, err = c.normAxis(a, len(x.shape)+1, ax.span()); err != nil {
+		return nil, err
+	}
+	shape := append(append(append([]int{}, x.shape[:a]...), 1), x.shape[a:]...)
+	return c.structural(backend.OpReshape, x, shape, nil, k), nil
+}
+
+// squeeze drops length-1 axes.
+func squeeze(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	x = c.materialize(x)
+	axes, given, err := c.axesOf(k, len(x.shape))
+	if err != nil {
+		return nil, err
+	}
+	drop := map[int]bool{}
+	if given {
+		for _, a := range axes {
+			if x.shape[a] != 1 {
+				return nil, c.errorf(k.sp, "ValueError", "cannot select an axis to squeeze out which has size not equal to one (axis %d has size %d)", a, x.shape[a])
 			}
-			if ax != nil && ax.kind != noneKind {
-				raw, err := c.shapeOf(ax, "axes")
-				if err != nil {
-					return nil, err
-				}
-				if len(raw) != rank {
-					return nil, c.errorf(ax.span(), "ValueError", "axes %s don't match a tensor of rank %d", formatShape(raw), rank)
-				}
-				seen := map[int]bool{}
-				for i, a := range raw {
-					n, err := c.normAxis(a, rank, ax.span())
-					if err != nil {
-						return nil, err
-					}
-					if seen[n] {
-						return nil, c.errorf(ax.span(), "ValueError", "repeated axis in transpose")
-					}
-					seen[n] = true
-					perm[i] = n
-				}
+			drop[a] = true
+		}
+	} else {
+		for i, d := range x.shape {
+			if d == 1 {
+				drop[i] = true
 			}
-			shape := make([]int, rank)
-			for i, p := range perm {
-				shape[i] = x.shape[p]
-			}
-			return c.structural(backend.OpTranspose, x, shape, perm, k), nil
-		})
-	def("broadcast_to", "broadcast_to(x, shape)", "x broadcast to shape (NumPy rules).",
-		"broadcast_to(i8([1, 2]), (3, 2))", nil, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 2, 2); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			x = c.materialize(x)
-			dims, err := c.shapeOf(k.args[1], "shape")
-			if err != nil {
-				return nil, err
-			}
-			out, err := broadcast.Shapes(x.shape, dims)
-			if err != nil || !slices.Equal(out, dims) {
-				return nil, c.errorf(k.sp, "BroadcastError", "cannot broadcast a tensor of shape %s to shape %s", formatShape(x.shape), formatShape(dims))
-			}
-			return c.structural(backend.OpBroadcastTo, x, dims, nil, k), nil
-		})
-	def("expand_dims", "expand_dims(x, axis)", "x with a new axis of length 1 inserted at axis.",
-		"expand_dims(i8([1, 2]), 0)", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 2); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			x = c.materialize(x)
-			var ax *operand
-			if len(k.args) == 2 {
-				ax = k.args[1]
-			} else if ax = k.kw["axis"]; ax == nil {
-				return nil, c.errorf(k.sp, "TypeError", "expand_dims() needs axis")
-			}
-			a, err := c.intOf(ax, "axis")
-			if err != nil {
-				return nil, err
-			}
-			if err := c.checkRank(len(x.shape)+1, k.sp); err != nil {
-				return nil, err
-			}
-			if a, err = c.normAxis(a, len(x.shape)+1, ax.span()); err != nil {
-				return nil, err
-			}
-			shape := append(append(append([]int{}, x.shape[:a]...), 1), x.shape[a:]...)
-			return c.structural(backend.OpReshape, x, shape, nil, k), nil
-		})
-	def("squeeze", "squeeze(x, axis=None)", "x without its length-1 axes (or just the given one).",
-		"squeeze(zeros((1, 3, 1)))", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 2); err != nil {
-				return nil, err
-			}
-			x, err := c.tensorArg(k, 0, "x")
-			if err != nil {
-				return nil, err
-			}
-			x = c.materialize(x)
-			axes, given, err := c.axesOf(k, len(x.shape))
-			if err != nil {
-				return nil, err
-			}
-			drop := map[int]bool{}
-			if given {
-				for _, a := range axes {
-					if x.shape[a] != 1 {
-						return nil, c.errorf(k.sp, "ValueError", "cannot select an axis to squeeze out which has size not equal to one (axis %d has size %d)", a, x.shape[a])
-					}
-					drop[a] = true
-				}
-			} else {
-				for i, d := range x.shape {
-					if d == 1 {
-						drop[i] = true
-					}
-				}
-			}
-			var shape []int
-			for i, d := range x.shape {
-				if !drop[i] {
-					shape = append(shape, d)
-				}
-			}
-			return c.structural(backend.OpReshape, x, shape, nil, k), nil
-		})
-	def("concat", "concat([a, b, …], axis=0)", "Joins tensors along an existing axis, promoting their dtypes.",
-		"concat([i8([1, 2]), f16([3])])", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
-			return c.join(k, false)
-		})
-	def("stack", "stack([a, b, …], axis=0)", "Joins same-shaped tensors along a new axis, promoting their dtypes.",
-		"stack([i8([1, 2]), i8([3, 4])])", []string{"axis"}, func(c *compiler, k *call) (*operand, error) {
-			return c.join(k, true)
-		})
+		}
+	}
+	var shape []int
+	for i, d := range x.shape {
+		if !drop[i] {
+			shape = append(shape, d)
+		}
+	}
+	return c.structural(backend.OpReshape, x, shape, nil, k), nil
+}
+
+// concat joins tensors along an existing axis.
+func concat(c *compiler, k *call) (*operand, error) {
+	return c.join(k, false)
+}
+
+// stack joins tensors along a new axis.
+func stack(c *compiler, k *call) (*operand, error) {
+	return c.join(k, true)
 }
 
 // filled makes a tensor of shape dims and type t holding v everywhere.

@@ -75,64 +75,64 @@ func (s *Session) textWidth() int {
 	return 80
 }
 
-func init() {
-	def("table", `table(policy=active, op="+")`, "The promotion table of a policy over its dtypes (and its weak literal types), for + or another operator.",
-		`table("numpy")`, []string{"op"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 0, 1); err != nil {
-				return nil, err
-			}
-			p, err := c.policyArg(k, 0)
-			if err != nil {
-				return nil, err
-			}
-			op, err := c.opArg(k, promote.Add)
-			if err != nil {
-				return nil, err
-			}
-			t := promote.NewTable(p, op)
-			return &operand{kind: TextValue, str: teach.TableText(t, teach.Options{Width: c.s.textWidth()}), html: teach.TableHTML(t)}, nil
-		})
-	def("diff", `diff("jax", "numpy", op="+")`, "The cells where two policies' promotion tables differ, with both answers and a count.",
-		`diff("jax", "numpy")`, []string{"op"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 1, 2); err != nil {
-				return nil, err
-			}
-			p, err := c.policyArg(k, 0)
-			if err != nil {
-				return nil, err
-			}
-			// diff("numpy") compares the active policy with numpy.
-			q := p
-			if len(k.args) == 2 {
-				if q, err = c.policyArg(k, 1); err != nil {
-					return nil, err
-				}
-			} else {
-				p = c.policy
-			}
-			op, err := c.opArg(k, promote.Add)
-			if err != nil {
-				return nil, err
-			}
-			d := promote.NewDiff(p, q, op)
-			return &operand{kind: TextValue, str: teach.DiffText(d, teach.Options{Width: c.s.textWidth()}), html: teach.DiffHTML(d)}, nil
-		})
-	def("lattice", `lattice(policy=active, literals=false)`, "The promotion graph of a policy: the Hasse diagram of its join where it is a lattice, else what promotes to what (SVG in Jupyter).",
-		`lattice("max")`, []string{"literals"}, func(c *compiler, k *call) (*operand, error) {
-			if err := k.nargs(c, 0, 1); err != nil {
-				return nil, err
-			}
-			p, err := c.policyArg(k, 0)
-			if err != nil {
-				return nil, err
-			}
-			lits := false
-			if o, ok := k.kw["literals"]; ok {
-				if lits, err = c.boolOf(o, "literals="); err != nil {
-					return nil, err
-				}
-			}
-			g := promote.NewGraph(p, promote.Where, lits)
-			return &operand{kind: TextValue, str: teach.LatticeText(g, teach.Options{Width: c.s.textWidth()}), svg: teach.LatticeSVG(g)}, nil
-		})
+// table shows the promotion table of a policy.
+func table(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 0, 1); err != nil {
+		return nil, err
+	}
+	p, err := c.policyArg(k, 0)
+	if err != nil {
+		return nil, err
+	}
+	op, err := c.opArg(k, promote.Add)
+	if err != nil {
+		return nil, err
+	}
+	t := promote.NewTable(p, op)
+	return &operand{kind: TextValue, str: teach.TableText(t, teach.Options{Width: c.s.textWidth()}), html: teach.TableHTML(t)}, nil
+}
+
+// diff shows the cells where two policies' tables differ.
+func diff(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	p, err := c.policyArg(k, 0)
+	if err != nil {
+		return nil, err
+	}
+	// diff("numpy") compares the active policy with numpy.
+	q := p
+	if len(k.args) == 2 {
+		if q, err = c.policyArg(k, 1); err != nil {
+			return nil, err
+		}
+	} else {
+		p = c.policy
+	}
+	op, err := c.opArg(k, promote.Add)
+	if err != nil {
+		return nil, err
+	}
+	d := promote.NewDiff(p, q, op)
+	return &operand{kind: TextValue, str: teach.DiffText(d, teach.Options{Width: c.s.textWidth()}), html: teach.DiffHTML(d)}, nil
+}
+
+// lattice shows the promotion graph of a policy.
+func lattice(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 0, 1); err != nil {
+		return nil, err
+	}
+	p, err := c.policyArg(k, 0)
+	if err != nil {
+		return nil, err
+	}
+	lits := false
+	if o, ok := k.kw["literals"]; ok {
+		if lits, err = c.boolOf(o, "literals="); err != nil {
+			return nil, err
+		}
+	}
+	g := promote.NewGraph(p, promote.Where, lits)
+	return &operand{kind: TextValue, str: teach.LatticeText(g, teach.Options{Width: c.s.textWidth()}), svg: teach.LatticeSVG(g)}, nil
 }

@@ -262,7 +262,7 @@ func TestJupyterConsoleTerminal(t *testing.T) {
 	screen("In [2]:")
 	tm("send-keys", "-t", "console", "x + 1.5", "Enter")
 	screen("Out[2]:\n[2.5 3.5 4.5]\nf32?[3] cpu")
-	tm("send-keys", "-t", "console", "squ", "Tab")
+	tm("send-keys", "-t", "console", "sque", "Tab")
 	screen("In [3]: squeeze")
 	tm("send-keys", "-t", "console", "(x)", "Enter")
 	screen("Out[3]:\n[1 2 3]\ni16[3] cpu")

@@ -199,14 +199,14 @@ func TestSessionComplete(t *testing.T) {
 		want  string // "match:kind …"
 		start int
 	}{
-		{"sq", "sqrt:function sqrt_me:variable squeeze:function", 0},
+		{"sq", "sqrt:function sqrt_me:variable square:function squeeze:function", 0},
 		{"y = f3", "f32:dtype", 4},
 		{"%pol", "policy:magic", 1},
 		{"%his", "history:magic", 1}, // the kernel's own magic
 		{"%l", "load:magic lsmagic:magic", 1},
 		{":policy nu", "numpy:policy numpy1:policy", 8},
 		{"sum(x, ke", "keepdims=:keyword", 7},
-		{"é + tr", "transpose:function true:constant trunc:function", 4},
+		{"é + tr", "transpose:function true:constant true_divide:function trunc:function", 4},
 		// Attributes and methods after a '.', through Session.Complete.
 		{"sqrt_me.sq", "squeeze:function", 8},
 		{"(sqrt_me + 1).nd", "ndim:text", 14},

@@ -209,6 +209,9 @@ func (p anvilPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if op == Hypot {
+		return Result{}, anvilLacks(op.String())
+	}
 	if x.Literal && y.Literal {
 		return p.fold(op, tx, ty)
 	}
@@ -222,6 +225,9 @@ func (p anvilPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	d := t.DType
 	r := Result{Type: t, Compute: d, Rule: rule}
 	switch {
+	case op == Arctan2 && !d.IsFloat():
+		// nv_atan2 promotes, then stablehlo.atan2 is float-only.
+		return Result{}, Errorf("anvil", -1, "`lhs` must have dtype FloatType. Got %s. (atan2 does not promote to float: convert to f32 or f64 first)", anvilTypeName(t))
 	case anvilNumericOps[op] && d == dtypes.Bool:
 		return Result{}, Errorf("anvil", -1, "%s needs numeric operands (float, int or uint), got bool", op)
 	case op.Class() == Bitwise || op.Class() == Logical:
@@ -259,7 +265,7 @@ func (p anvilPolicy) fold(op BinaryOp, x, y dtypes.Type) (Result, error) {
 		t = dtypes.Strong(dtypes.Bool)
 	case op.Class() == Bitwise && isF:
 		return Result{}, Errorf("anvil", -1, "%s needs integer or logical values, not doubles", op)
-	case isF || op == TrueDiv || op == Pow:
+	case isF || op == TrueDiv || op == Pow || op == Arctan2:
 		t = dtypes.Weak(dtypes.F32)
 	default:
 		t = dtypes.Weak(dtypes.I32)
@@ -287,6 +293,17 @@ func (p anvilPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		}
 	}
 	keep := func(rule string) (Result, error) { return Result{Type: t, Compute: d, Rule: rule}, nil }
+	// research/anvil.md §4: tan, expm1 and the asin…atanh family are
+	// float-only stablehlo/chlo ops; sign takes a float or a signed int;
+	// anvil has no log2, log10, exp2, square or reciprocal.
+	switch op {
+	case Log2, Log10, Exp2, Square, Reciprocal:
+		return Result{}, anvilLacks(op.String())
+	case Sign:
+		if d == dtypes.Bool || d.IsUnsigned() {
+			return Result{}, Errorf("anvil", 0, "sign needs a float or signed int operand, got %s", anvilName(d))
+		}
+	}
 	switch op.Class() {
 	case SameType:
 		switch {
@@ -320,4 +337,9 @@ func (p anvilPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return Result{Type: dtypes.Strong(dtypes.I32), Compute: d, Rule: op.String() + " gives known i32 indices"}, nil
 	}
 	return Result{Type: dtypes.Strong(dtypes.Bool), Compute: dtypes.Bool, Rule: op.String() + " gives a known bool"}, nil
+}
+
+// anvilLacks is the error for a function anvil does not have.
+func anvilLacks(fn string) error {
+	return Errorf("anvil", -1, "anvil has no %s (there is no nv_%s)", fn, fn)
 }

@@ -229,6 +229,12 @@ func (p arrayAPIPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 			err = need(d != dtypes.Bool, "numeric")
 		}
 	case Div:
+		if op == Arctan2 || op == Hypot {
+			// The standard's atan2 and hypot: "Should have a real-valued
+			// floating-point data type."
+			err = need(d.IsFloat(), "real-valued floating-point")
+			break
+		}
 		err = need(d.IsInexact(), "floating-point")
 		if err != nil {
 			err = Errorf(arrayAPIName, -1, "true division of %s arrays is implementation-defined in the standard (it defines / for floating-point dtypes only)", d.FullName())
@@ -271,6 +277,18 @@ func (p arrayAPIPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return Errorf(arrayAPIName, 0, "%s needs %s input; %s is not defined by the standard", op, what, d.FullName())
 	}
 	realNum := d != dtypes.Bool && !d.IsComplex()
+	// The standard's elementwise functions
+	// (https://data-apis.org/array-api/latest/API_specification/elementwise_functions.html):
+	// there is no exp2; reciprocal (2024.12) takes floating-point only;
+	// sign takes any numeric dtype, complex included.
+	switch op {
+	case Exp2:
+		return Result{}, Errorf(arrayAPIName, 0, "the standard has no exp2 (write 2 ** x)")
+	case Reciprocal:
+		if err := need(d.IsInexact(), "a floating-point"); err != nil {
+			return Result{}, err
+		}
+	}
 	switch op.Class() {
 	case SameType:
 		if op == Relu {

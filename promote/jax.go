@@ -441,9 +441,19 @@ func (p jaxPolicy) apply(op BinaryOp, t dtypes.Type, rule string) (Result, error
 			r.Rule += "; lax.max and lax.min order complex numbers lexicographically (real part, then imaginary)"
 		}
 	case Div:
+		// jnp.arctan2 and jnp.hypot promote like true division
+		// (promote_args_inexact); lax.atan2 takes real floats only, and
+		// jnp.hypot raises for complex inputs.
+		if (op == Arctan2 || op == Hypot) && d.IsComplex() {
+			return Result{}, Errorf(p.Name(), -1, "%s is not defined for complex inputs (%s)", op, d.FullName())
+		}
 		if f := p.inexact(d); f != d {
 			r.Type.DType, r.Compute = f, f
-			r.Rule += fmt.Sprintf("; true division promotes %s to the inexact %s", d.FullName(), f.FullName())
+			what := "true division"
+			if op != TrueDiv {
+				what = "jnp." + op.String() + " (promote_args_inexact)"
+			}
+			r.Rule += fmt.Sprintf("; %s promotes %s to the inexact %s", what, d.FullName(), f.FullName())
 		}
 	case DivMod:
 		if op == Mod && d.IsComplex() {
@@ -490,6 +500,21 @@ func (p jaxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	}
 	strong := func(out, compute dtypes.DType, rule string) (Result, error) {
 		return Result{Type: dtypes.Strong(out), Compute: compute, Rule: rule}, nil
+	}
+	// jax/_src/numpy/ufuncs.py: sign is lax.sign after promote_args
+	// (lax.sign takes numbers, not bool); square is lax.integer_pow(x, 2)
+	// after promote_dtypes_numeric (bool becomes the default int, the
+	// weak flag kept); reciprocal is lax.integer_pow(x, -1) after
+	// promote_dtypes_inexact, so integers give floats, unlike NumPy.
+	switch {
+	case op == Sign && d == dtypes.Bool:
+		return Result{}, Errorf(p.Name(), 0, "sign does not accept dtype bool (lax.sign takes numbers)")
+	case op == Square && d == dtypes.Bool:
+		i := p.defaultOf(dtypes.KindInt)
+		return Result{Type: dtypes.Type{DType: i, Weak: a.weak}, Compute: i, Rule: fmt.Sprintf("square promotes bool to the default int %s (promote_dtypes_numeric), keeping weakness", i.FullName())}, nil
+	case op == Reciprocal && !d.IsInexact():
+		f := p.inexact(d)
+		return Result{Type: dtypes.Type{DType: f, Weak: a.weak}, Compute: f, Rule: fmt.Sprintf("reciprocal promotes %s to the inexact %s (promote_dtypes_inexact), keeping weakness; NumPy keeps integers", d.FullName(), f.FullName())}, nil
 	}
 	switch op.Class() {
 	case SameType:

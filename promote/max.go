@@ -226,7 +226,29 @@ func (p maxPolicy) convertLiteral(x Operand, i int, d dtypes.DType) error {
 	return nil
 }
 
+// maxLacks reports the everyday functions that the Mojo graph API of
+// this era does not have (research/max.md §4.2: its unary ops are cos,
+// floor, round, rsqrt, sqrt, sin, tanh, trunc, is_nan, is_inf, abs, exp,
+// erf, gelu, log, log1p, logsoftmax, relu, sigmoid and softmax).
+func maxLacks(policy, op string) error {
+	return Errorf(policy, -1, "MAX has no %s operation in this API (it is not among the graph's elementwise ops)", op)
+}
+
+// maxEveryday reports the unary functions of issue 16 that neither MAX
+// policy has, but for the two max.graph.ops provides.
+func maxEveryday(op UnaryOp) bool {
+	switch op {
+	case Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Arcsinh, Arccosh, Arctanh, Log2, Log10, Exp2, Expm1,
+		Sign, Square, Reciprocal, IsFinite:
+		return true
+	}
+	return false
+}
+
 func (p maxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Arctan2 || op == Hypot {
+		return Result{}, maxLacks("max", op.String())
+	}
 	for i, o := range []Operand{x, y} {
 		if !p.inSet(o.Type.DType) {
 			return Result{}, p.noDType(o.Type.DType, i)
@@ -290,6 +312,9 @@ func (p maxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 var maxCastOps = map[UnaryOp]bool{Cos: true, Floor: true, Ceil: true, Round: true, RoundEven: true, Rsqrt: true, Sqrt: true, Sin: true, Tanh: true, Trunc: true}
 
 func (p maxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
+	if maxEveryday(op) {
+		return Result{}, maxLacks("max", op.String())
+	}
 	d := x.Type.DType
 	if !p.inSet(d) {
 		return Result{}, p.noDType(d, 0)

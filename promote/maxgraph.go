@@ -244,6 +244,9 @@ func maxGraphRatString(r *big.Rat) string {
 func maxGraphIntegral(d dtypes.DType) bool { return d.IsInt() }
 
 func (p maxGraphPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Arctan2 || op == Hypot {
+		return Result{}, maxLacks("max-graph", op.String())
+	}
 	for i, o := range []Operand{x, y} {
 		if !maxGraphIn(o.Type.DType) {
 			return Result{}, maxGraphNoDType(o.Type.DType, i)
@@ -348,6 +351,12 @@ func maxGraphAccum(d dtypes.DType) dtypes.DType {
 }
 
 func (p maxGraphPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
+	// Of the everyday functions, max.graph.ops has acos (a custom mo.acos)
+	// and atanh, both float-only and keeping the dtype (research/max.md
+	// §4.1); the rest are refused.
+	if maxEveryday(op) && op != Arccos && op != Arctanh {
+		return Result{}, maxLacks("max-graph", op.String())
+	}
 	d := x.Type.DType
 	if !maxGraphIn(d) {
 		return Result{}, maxGraphNoDType(d, 0)

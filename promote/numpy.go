@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -102,6 +103,17 @@ func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	b, err := numpyArgOf("numpy", numpyDTypes, 1, y, numpyOperandPyDType)
 	if err != nil {
 		return Result{}, err
+	}
+	if op == Arctan2 || op == Hypot {
+		// NEP 50: a Python scalar casts to any loop of its kind, so only
+		// the arrays choose the loop.
+		var loops []dtypes.DType
+		for _, o := range []numpyArg{a, b} {
+			if !o.weak {
+				loops = append(loops, o.d)
+			}
+		}
+		return numpyFloatBinary("numpy", op, loops, func() (Result, error) { return p.Binary(TrueDiv, x, y) })
 	}
 	for _, o := range []numpyArg{a, b} {
 		if o.lit && o.v != nil && o.v.Kind == IntScalar && a.weak == b.weak {
@@ -279,6 +291,19 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 	keep := a.weak && (op.Class() == SameType || op.Class() == BitNot || op.Class() == LogicalNot)
 	res := func(out, compute dtypes.DType, rule string) (Result, error) {
 		return Result{Type: dtypes.Type{DType: out, Weak: keep}, Compute: compute, Rule: rule}, nil
+	}
+	// numpy/_core/code_generators/generate_umath.py: sign has the loops
+	// nobool_or_datetime; square and reciprocal have ints + inexact, so a
+	// bool takes the first loop it casts to safely, int8. The integer
+	// reciprocal loop (loops.c.src, @TYPE@_reciprocal) is 1.0/x converted
+	// back to the integer dtype.
+	switch {
+	case op == Sign && d == dtypes.Bool:
+		return Result{}, Errorf(p, 0, "ufunc 'sign' did not contain a loop with signature matching types bool -> None (sign has no bool loop)")
+	case (op == Square || op == Reciprocal) && d == dtypes.Bool:
+		return Result{Type: dtypes.Strong(dtypes.I8), Compute: dtypes.I8, Rule: fmt.Sprintf("%s has no bool loop: bool takes the first loop it casts to safely, int8", op)}, nil
+	case op == Reciprocal && d.IsInt():
+		return res(d, d, "reciprocal of an integer stays an integer: 1.0/x converted back (0 except at ±1; 1/0 is the minimum of a 32- or 64-bit signed dtype, else 0, on x86-64)")
 	}
 	switch op.Class() {
 	case SameType:
@@ -670,6 +695,44 @@ func numpyFloatFor(d dtypes.DType) dtypes.DType {
 		return dtypes.F32
 	}
 	return dtypes.F64
+}
+
+// numpyFloatBinary is arctan2 and hypot (generate_umath.py: loops 'efdg'
+// only, TD(flts)): the ufunc takes the first of float16, float32, float64
+// that every operand in loops casts to safely (numpyFloatFor of each,
+// the widest wins). With a float operand that is promote_types, which is
+// true division's answer; complex operands have no loop.
+func numpyFloatBinary(p string, op BinaryOp, loops []dtypes.DType, div func() (Result, error)) (Result, error) {
+	r, err := div()
+	if err != nil {
+		return Result{}, err
+	}
+	if r.Compute.IsComplex() {
+		return Result{}, Errorf(p, -1, "ufunc '%s' not supported for the input types (it has float loops only, not complex)", op)
+	}
+	inexact := false
+	for _, d := range loops {
+		inexact = inexact || d.IsInexact()
+	}
+	if len(loops) == 0 || inexact {
+		r.Rule += fmt.Sprintf("; %s has float loops only (efdg), and this is the first one both operands cast to safely", op)
+		return r, nil
+	}
+	f := dtypes.F16
+	var names []string
+	for _, d := range loops {
+		if g := numpyFloatFor(d); g.Bits() > f.Bits() {
+			f = g
+		}
+		names = append(names, d.FullName())
+	}
+	// r keeps true division's conversion of a Python scalar (IntVia).
+	r.Type, r.Compute = dtypes.Strong(f), f
+	r.Rule = fmt.Sprintf("%s has float loops only (efdg): the first one that %s cast to safely is %s", op, strings.Join(names, " and "), f.FullName())
+	if len(names) == 1 {
+		r.Rule += " (a Python scalar casts to any float loop, NEP 50)"
+	}
+	return r, nil
 }
 
 // numpyComplexFor is the smallest complex dtype that holds float f.

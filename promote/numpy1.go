@@ -81,6 +81,18 @@ func (p numpy1Policy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return Result{}, err
 	}
 	sa, sb := a.rank == 0 || a.lit, b.rank == 0 || b.lit
+	if op == Arctan2 || op == Hypot {
+		// The loop search casts a scalar by its value (min_scalar_type)
+		// when an array is of its kind or higher (numpy1WithScalar).
+		loops := []dtypes.DType{a.d, b.d}
+		for i, o := range []numpyArg{a, b} {
+			arr := []numpyArg{b, a}[i]
+			if sa != sb && (i == 0) == sa && o.v != nil && numpy1KindOrder(o.d) <= numpy1KindOrder(arr.d) {
+				loops[i], _ = numpy1MinScalar(*o.v, o.d)
+			}
+		}
+		return numpyFloatBinary("numpy1", op, loops, func() (Result, error) { return p.Binary(TrueDiv, x, y) })
+	}
 	var d dtypes.DType
 	var rule string
 	if sa == sb {

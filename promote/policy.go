@@ -127,9 +127,14 @@ const (
 	MatMul // @
 	Where  // where(c, a, b): the promotion of a and b
 	Clip   // clip(x, lo, hi): the promotion of x with a bound
+
+	// Float-producing functions of two arguments, in class Div: each
+	// policy gives them its true-division rule unless its library differs.
+	Arctan2 // arctan2(y, x)
+	Hypot   // hypot(a, b)
 )
 
-var binaryNames = [...]string{"+", "-", "*", "/", "//", "%", "**", "max", "min", "==", "!=", "<", "<=", ">", ">=", "&", "|", "^", "<<", ">>", "and", "or", "@", "where", "clip"}
+var binaryNames = [...]string{"+", "-", "*", "/", "//", "%", "**", "max", "min", "==", "!=", "<", "<=", ">", ">=", "&", "|", "^", "<<", ">>", "and", "or", "@", "where", "clip", "arctan2", "hypot"}
 
 func (op BinaryOp) String() string { return binaryNames[op] }
 
@@ -139,7 +144,7 @@ type BinaryClass uint8
 // The binary classes.
 const (
 	Arith   BinaryClass = iota // + - * ** max min @ where clip
-	Div                        // true division /
+	Div                        // true division /, arctan2, hypot
 	DivMod                     // // and %
 	Compare                    // == != < <= > >=: result bool
 	Bitwise                    // & | ^ << >>: ints and bools only
@@ -149,7 +154,7 @@ const (
 // Class returns the class of op.
 func (op BinaryOp) Class() BinaryClass {
 	switch op {
-	case TrueDiv:
+	case TrueDiv, Arctan2, Hypot:
 		return Div
 	case FloorDiv, Mod:
 		return DivMod
@@ -204,9 +209,30 @@ const (
 	ArgMin
 	Any
 	All
+
+	// NumPy's everyday functions (issue 16), after the reductions so that
+	// the ranges above keep their meaning.
+	Tan
+	Arcsin
+	Arccos
+	Arctan
+	Sinh
+	Cosh
+	Arcsinh
+	Arccosh
+	Arctanh
+	Log2
+	Log10
+	Exp2
+	Expm1
+	Sign       // same type
+	Square     // same type (NumPy: bool computes in int8)
+	Reciprocal // same type in NumPy (integer 1/x); float in JAX and PyTorch
+	IsFinite   // predicate
 )
 
-var unaryNames = [...]string{"-", "+", "abs", "~", "not", "relu", "exp", "log", "log1p", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "floor", "ceil", "round", "roundeven", "trunc", "is_nan", "is_inf", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all"}
+var unaryNames = [...]string{"-", "+", "abs", "~", "not", "relu", "exp", "log", "log1p", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "floor", "ceil", "round", "roundeven", "trunc", "is_nan", "is_inf", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all",
+	"tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "log2", "log10", "exp2", "expm1", "sign", "square", "reciprocal", "isfinite"}
 
 func (op UnaryOp) String() string { return unaryNames[op] }
 
@@ -235,11 +261,12 @@ func (op UnaryOp) Class() UnaryClass {
 		return BitNot
 	case Not:
 		return LogicalNot
-	case Exp, Log, Log1p, Sin, Cos, Tanh, Sqrt, Rsqrt, Erf, Sigmoid, Silu, Gelu, Softmax, LogSoftmax:
+	case Exp, Log, Log1p, Sin, Cos, Tanh, Sqrt, Rsqrt, Erf, Sigmoid, Silu, Gelu, Softmax, LogSoftmax,
+		Tan, Arcsin, Arccos, Arctan, Sinh, Cosh, Arcsinh, Arccosh, Arctanh, Log2, Log10, Exp2, Expm1:
 		return FloatFn
 	case Floor, Ceil, Round, RoundEven, Trunc:
 		return Rounding
-	case IsNaN, IsInf:
+	case IsNaN, IsInf, IsFinite:
 		return Predicate
 	case Sum, Prod:
 		return SumProd

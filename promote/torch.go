@@ -280,7 +280,14 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 			return Result{}, err
 		}
 	}
-	ordering := op == Maximum || op == Minimum || op == Clip || op == Lt || op == Le || op == Gt || op == Ge
+	// torch.atan2 promotes integers to the default float
+	// (torch/_refs/__init__.py: atan2 is INT_TO_FLOAT); the hypot kernel
+	// (BinaryOpsKernel.cpp, hypot_kernel) dispatches on floating types
+	// only; neither takes complex.
+	if op == Hypot && !d.IsInexact() {
+		return Result{}, Errorf("torch", -1, "\"hypot_cpu\" not implemented for '%s' (torch.hypot takes floating tensors only)", torchScalarTypeName(d))
+	}
+	ordering := op == Maximum || op == Minimum || op == Clip || op == Lt || op == Le || op == Gt || op == Ge || op == Arctan2 || op == Hypot
 	if ordering && d.IsComplex() {
 		return Result{}, Errorf("torch", -1, "%s is not supported for complex tensors (%s)", op, torchName(d))
 	}
@@ -295,7 +302,11 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	case Div:
 		if d == dtypes.Bool || d.IsInt() {
 			r.Type.DType, r.Compute = dtypes.F32, dtypes.F32
-			r.Rule += fmt.Sprintf("; true division of %s gives the default float32", torchName(d))
+			what := "true division"
+			if op != TrueDiv {
+				what = "torch.atan2 (INT_TO_FLOAT)"
+			}
+			r.Rule += fmt.Sprintf("; %s of %s gives the default float32", what, torchName(d))
 		}
 	case DivMod:
 		if d == dtypes.Bool || d.IsComplex() {
@@ -343,6 +354,23 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	}
 	if d == dtypes.C32 {
 		if err := torchComplexHalfUnary(op); err != nil {
+			return Result{}, err
+		}
+	}
+	switch op {
+	case Square:
+		// torch/_refs/__init__.py: square is pow(x, 2) with
+		// type_promotion_kind BOOL_TO_LONG.
+		if d == dtypes.Bool {
+			return Result{Type: dtypes.Strong(dtypes.I64), Compute: dtypes.I64, Rule: "square is pow(x, 2): a bool tensor gives int64 (BOOL_TO_LONG)"}, nil
+		}
+	case Reciprocal:
+		// torch/_refs/__init__.py: reciprocal is INT_TO_FLOAT.
+		if d == dtypes.Bool || d.IsInt() {
+			return res(dtypes.F32, dtypes.F32, fmt.Sprintf("reciprocal of %s gives the default float32 (INT_TO_FLOAT)", torchName(d)))
+		}
+	case Sign:
+		if err := noComplex(); err != nil {
 			return Result{}, err
 		}
 	}

@@ -404,6 +404,20 @@ func (p tritonPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return Result{}, Errorf(p.Name(), -1, "Triton tensors have no ** operator (unsupported operand type(s) for ** or pow(): 'tensor'); use libdevice.pow")
 	case MatMul:
 		return p.dot(a, b)
+	case Arctan2, Hypot:
+		// libdevice.atan2 and libdevice.hypot
+		// (triton/language/extra/cuda/libdevice.py): extern_elementwise
+		// promotes the arguments as arithmetic does, then has only the
+		// (fp32, fp32) and (fp64, fp64) signatures.
+		ret, rule, fail := p.compute(a, b, false)
+		if fail != nil {
+			return Result{}, Errorf(p.Name(), fail.operand, "%s", fail.msg)
+		}
+		fn := tritonMathName(op.String())
+		if ret != dtypes.F32 && ret != dtypes.F64 {
+			return Result{}, Errorf(p.Name(), -1, "Expected dtype %s but got %s (%s follows libdevice: cast to fp32 first)", tritonMathDTypes, tritonNames[ret], fn)
+		}
+		return Result{Type: dtypes.Type{DType: ret, Weak: weak}, Compute: ret, Rule: rule + "; " + fn + " takes fp32 or fp64"}, nil
 	}
 	prefix := ""
 	switch op.Class() {
@@ -604,6 +618,33 @@ func tritonRank(d dtypes.DType) int {
 
 var tritonMathDTypes = "['fp32', 'fp64']"
 
+// tritonLibdevice maps tensorsh's names of the functions that Triton has
+// only in libdevice (triton/language/extra/cuda/libdevice.py, each an
+// extern_elementwise with fp32 and fp64 signatures) to their names there;
+// exp2 and log2 are in triton.language itself.
+var tritonLibdevice = map[string]string{
+	"tan": "tan", "arcsin": "asin", "arccos": "acos", "arctan": "atan", "sinh": "sinh", "cosh": "cosh",
+	"arcsinh": "asinh", "arccosh": "acosh", "arctanh": "atanh", "log10": "log10", "expm1": "expm1",
+	"arctan2": "atan2", "hypot": "hypot",
+}
+
+// tritonMathName is the Triton spelling of a math function.
+func tritonMathName(op string) string {
+	if n, ok := tritonLibdevice[op]; ok {
+		return "libdevice." + n
+	}
+	return "tl." + op
+}
+
+// tritonLacks are the everyday functions Triton has neither in
+// triton.language nor in libdevice, with what to write instead.
+var tritonLacks = map[UnaryOp]string{
+	Sign:       "write tl.where(x > 0, 1, 0) - tl.where(x < 0, 1, 0)",
+	Square:     "write x * x",
+	Reciprocal: "write 1 / x",
+	IsFinite:   "libdevice's finitef and isfinited give int32; write tl.abs(x) < float(\"inf\")",
+}
+
 func (p tritonPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	a, err := p.operand(x, 0)
 	if err != nil {
@@ -635,9 +676,12 @@ func (p tritonPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	name := tritonNames[d]
 	needMath := func(fn string) error {
 		if d != dtypes.F32 && d != dtypes.F64 {
-			return Errorf(p.Name(), 0, "Expected dtype %s but got %s (tl.%s follows libdevice: cast to fp32 first)", tritonMathDTypes, name, fn)
+			return Errorf(p.Name(), 0, "Expected dtype %s but got %s (%s follows libdevice: cast to fp32 first)", tritonMathDTypes, name, tritonMathName(fn))
 		}
 		return nil
+	}
+	if hint, ok := tritonLacks[op]; ok {
+		return Result{}, Errorf(p.Name(), 0, "triton.language has no %s (%s)", op, hint)
 	}
 	switch op.Class() {
 	case SameType:
@@ -676,7 +720,7 @@ func (p tritonPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		if err := needMath(op.String()); err != nil {
 			return Result{}, err
 		}
-		return same(fmt.Sprintf("tl.%s takes fp32 or fp64 and keeps the dtype", op))
+		return same(fmt.Sprintf("%s takes fp32 or fp64 and keeps the dtype", tritonMathName(op.String())))
 	case Rounding:
 		if err := needMath(op.String()); err != nil {
 			return Result{}, err

@@ -60,6 +60,7 @@ func RunOptions(t *testing.T, b backend.Backend, o Options) {
 	t.Run("softmax", c.softmax)
 	t.Run("matmul", c.matmul)
 	t.Run("errors", c.errors)
+	t.Run("known", c.known)
 	t.Run("complex32", c.complex32)
 }
 
@@ -103,7 +104,7 @@ func input(t *backend.Tensor) *backend.Node {
 // natural returns the dtype op gives on operands of dtype d.
 func natural(op backend.Op, d dtypes.DType) dtypes.DType {
 	switch op {
-	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf,
+	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf, backend.OpIsFinite,
 		backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
 		backend.OpAnd, backend.OpOr:
 		return dtypes.Bool

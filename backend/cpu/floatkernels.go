@@ -49,6 +49,91 @@ func floatKernel[T float](n *backend.Node) kfn {
 		return mapF[T](math.Tanh)
 	case backend.OpErf:
 		return mapF[T](math.Erf)
+	case backend.OpTan:
+		return mapF[T](tanF64)
+	case backend.OpAsin:
+		return mapF[T](asinF64)
+	case backend.OpAcos:
+		return mapF[T](acosF64)
+	case backend.OpAtan:
+		return mapF[T](math.Atan)
+	case backend.OpSinh:
+		return mapF[T](sinhF64)
+	case backend.OpCosh:
+		return mapF[T](coshF64)
+	case backend.OpAsinh:
+		return mapF[T](math.Asinh)
+	case backend.OpAcosh:
+		return mapF[T](math.Acosh)
+	case backend.OpAtanh:
+		return mapF[T](math.Atanh)
+	case backend.OpLog2:
+		return mapF[T](log2F64)
+	case backend.OpLog10:
+		return mapF[T](log10F64)
+	case backend.OpExp2:
+		return mapF[T](math.Exp2)
+	case backend.OpExpm1:
+		return mapF[T](math.Expm1)
+	case backend.OpSign:
+		// NumPy's float sign (loops.c.src): 1, -1, 0 for either zero, and
+		// NaN for NaN.
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				x := a[i]
+				switch {
+				case x > 0:
+					x = 1
+				case x < 0:
+					x = -1
+				case x == 0:
+					x = 0
+				}
+				d[i] = x
+			}
+		})
+	case backend.OpSquare:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = a[i] * a[i]
+			}
+		})
+	case backend.OpReciprocal:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = 1 / a[i]
+			}
+		})
+	case backend.OpIsFinite:
+		return un(func(d []bool, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				x := float64(a[i])
+				d[i] = !math.IsInf(x, 0) && x == x
+			}
+		})
+	case backend.OpAtan2:
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = T(math.Atan2(float64(a[i]), float64(b[i])))
+			}
+		})
+	case backend.OpHypot:
+		// glibc's hypot and hypotf, which NumPy's loops call (hypot.go).
+		hyp := func(x, y T) T { return T(hypotF64(float64(x), float64(y))) }
+		if _, f32 := any(T(0)).(float32); f32 {
+			hyp = func(x, y T) T { return T(hypotF32(float32(x), float32(y))) }
+		}
+		return bin(func(d, a, b []T) {
+			a, b = a[:len(d)], b[:len(d)]
+			for i := range d {
+				d[i] = hyp(a[i], b[i])
+			}
+		})
 	case backend.OpSqrt:
 		return un(func(d, a []T) {
 			a = a[:len(d)]

@@ -51,6 +51,35 @@ func intKernel[T integer](n *backend.Node) kfn {
 		return un(copyL[T])
 	case backend.OpIsNaN, backend.OpIsInf:
 		return un(func(d []bool, a []T) { clear(d) })
+	case backend.OpIsFinite:
+		return un(func(d []bool, a []T) {
+			for i := range d {
+				d[i] = true
+			}
+		})
+	case backend.OpSign:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				var s T
+				switch {
+				case a[i] > 0:
+					s = 1
+				case a[i] < 0:
+					s-- // only signed T get here
+				}
+				d[i] = s
+			}
+		})
+	case backend.OpSquare:
+		return un(func(d, a []T) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = a[i] * a[i]
+			}
+		})
+	case backend.OpReciprocal:
+		return un(reciprocalL[T])
 	case backend.OpAdd:
 		return bin(addL[T])
 	case backend.OpSub:
@@ -272,4 +301,33 @@ func intDivWarnBits[T integer](x, y []T, n int, o backend.Op) uint32 {
 		}
 	}
 	return bits
+}
+
+// reciprocalL is NumPy's integer reciprocal (numpy/_core/src/umath/
+// loops.c.src, @TYPE@_reciprocal): 1.0/x in double, converted back to the
+// integer type. That is 1 at 1, -1 at -1 and 0 elsewhere, but for 1/0 = inf,
+// whose conversion C leaves undefined: on x86-64, which NumPy's wheels
+// target, cvttsd2si gives the minimum of a 32- or 64-bit signed type, and
+// the narrower and unsigned types keep the low bits of that pattern, 0
+// (measured: NumPy 1.24, reciprocal of int8 … uint64 zeros).
+func reciprocalL[T integer](d, a []T) {
+	a = a[:len(d)]
+	var minusOne, zeroRecip T
+	minusOne--
+	signed := minusOne < 0
+	if signed && unsafe.Sizeof(zeroRecip) >= 4 {
+		zeroRecip = T(1) << (8*unsafe.Sizeof(zeroRecip) - 1)
+	}
+	for i := range d {
+		switch x := a[i]; {
+		case x == 1:
+			d[i] = 1
+		case signed && x == minusOne:
+			d[i] = minusOne
+		case x == 0:
+			d[i] = zeroRecip
+		default:
+			d[i] = 0
+		}
+	}
 }

@@ -13,7 +13,7 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	o := n.Op
 	natural := dt
 	switch o {
-	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf,
+	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf, backend.OpIsFinite,
 		backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
 		backend.OpAnd, backend.OpOr:
 		natural = dtypes.Bool
@@ -306,10 +306,16 @@ func boolKernel(o backend.Op) kfn {
 			}
 		})
 	case backend.OpAbs, backend.OpRelu, backend.OpFloor, backend.OpCeil, backend.OpRound,
-		backend.OpRoundEven, backend.OpTrunc:
+		backend.OpRoundEven, backend.OpTrunc, backend.OpSign, backend.OpSquare:
 		return un(copyL[bool])
 	case backend.OpIsNaN, backend.OpIsInf:
 		return un(func(d, a []bool) { clear(d) })
+	case backend.OpIsFinite:
+		return un(func(d, a []bool) {
+			for i := range d {
+				d[i] = true
+			}
+		})
 	case backend.OpAdd, backend.OpBitOr, backend.OpOr, backend.OpMax:
 		return bin(func(d, a, b []bool) {
 			a, b = a[:len(d)], b[:len(d)]

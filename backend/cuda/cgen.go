@@ -225,7 +225,7 @@ func (s *source) emit(e *expr, coords []string, lines *[]string) (string, error)
 // absolute value of a complex number, dt otherwise.
 func naturalDType(o backend.Op, dt dtypes.DType) dtypes.DType {
 	switch o {
-	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf,
+	case backend.OpNot, backend.OpIsNaN, backend.OpIsInf, backend.OpIsFinite,
 		backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
 		backend.OpAnd, backend.OpOr:
 		return dtypes.Bool
@@ -247,6 +247,10 @@ var mathFuncs = map[backend.Op]string{
 	backend.OpCos: "cos", backend.OpTanh: "tanh", backend.OpErf: "erf",
 	backend.OpFloor: "floor", backend.OpCeil: "ceil", backend.OpTrunc: "trunc",
 	backend.OpRound: "round", backend.OpRoundEven: "rint", backend.OpSqrt: "sqrt", backend.OpAbs: "fabs",
+	backend.OpTan: "tan", backend.OpAsin: "asin", backend.OpAcos: "acos", backend.OpAtan: "atan",
+	backend.OpSinh: "sinh", backend.OpCosh: "cosh", backend.OpAsinh: "asinh", backend.OpAcosh: "acosh",
+	backend.OpAtanh: "atanh", backend.OpLog2: "log2", backend.OpLog10: "log10", backend.OpExp2: "exp2",
+	backend.OpExpm1: "expm1",
 }
 
 // opC returns the C expression of the operation e (not cast or where) on
@@ -278,10 +282,12 @@ func boolOpC(o backend.Op, a []string) string {
 	case backend.OpInvert, backend.OpNot:
 		return "(!" + a[0] + ")"
 	case backend.OpAbs, backend.OpRelu, backend.OpFloor, backend.OpCeil, backend.OpRound,
-		backend.OpRoundEven, backend.OpTrunc:
+		backend.OpRoundEven, backend.OpTrunc, backend.OpSign, backend.OpSquare:
 		return a[0]
 	case backend.OpIsNaN, backend.OpIsInf:
 		return "false"
+	case backend.OpIsFinite:
+		return "true"
 	case backend.OpAdd, backend.OpBitOr, backend.OpOr, backend.OpMax:
 		return "(" + a[0] + " || " + a[1] + ")"
 	case backend.OpMul, backend.OpBitAnd, backend.OpAnd, backend.OpMin:
@@ -330,6 +336,30 @@ func (s *source) intOpC(e *expr, ct ctype, a []string) string {
 		return a[0]
 	case backend.OpIsNaN, backend.OpIsInf:
 		return "false"
+	case backend.OpIsFinite:
+		return "true"
+	case backend.OpSign:
+		if !signed {
+			return "(" + t + ")(" + a[0] + " > 0)"
+		}
+		return "(" + t + ")((" + a[0] + " > 0) - (" + a[0] + " < 0))"
+	case backend.OpSquare:
+		return "(" + t + ")((" + u + ")" + a[0] + " * (" + u + ")" + a[0] + ")"
+	case backend.OpReciprocal:
+		// NumPy's 1.0/x converted back, with x86-64's value for 1/0 (the
+		// CPU backend's reciprocalL).
+		zero := "(" + t + ")0"
+		switch ct {
+		case ctI32:
+			zero = "(" + t + ")((" + u + ")1 << 31)"
+		case ctI64:
+			zero = "(" + t + ")((" + u + ")1 << 63)"
+		}
+		minus := "0"
+		if signed {
+			minus = "(" + a[0] + " == -1 ? (" + t + ")-1 : (" + t + ")0)"
+		}
+		return "(" + a[0] + " == 1 ? (" + t + ")1 : " + a[0] + " == 0 ? " + zero + " : " + minus + ")"
 	case backend.OpAdd:
 		return wrap("+")
 	case backend.OpSub:
@@ -396,8 +426,29 @@ func (s *source) floatOpC(e *expr, ct ctype, a []string) string {
 		return "((!(" + a[0] + " > 0) && " + a[0] + " == " + a[0] + ") ? (" + t + ")0 : " + a[0] + ")"
 	case backend.OpExp, backend.OpLog, backend.OpLog1p, backend.OpSin, backend.OpCos, backend.OpTanh,
 		backend.OpErf, backend.OpFloor, backend.OpCeil, backend.OpTrunc, backend.OpRound,
-		backend.OpRoundEven, backend.OpSqrt, backend.OpAbs:
+		backend.OpRoundEven, backend.OpSqrt, backend.OpAbs,
+		backend.OpTan, backend.OpAsin, backend.OpAcos, backend.OpAtan, backend.OpSinh, backend.OpCosh,
+		backend.OpAsinh, backend.OpAcosh, backend.OpAtanh, backend.OpLog2, backend.OpLog10,
+		backend.OpExp2, backend.OpExpm1:
 		return "(" + t + ")" + mathFuncs[e.op] + "(" + d0 + ")"
+	case backend.OpSign:
+		// NumPy's float sign: ±1, 0 for either zero, NaN for NaN.
+		return "(" + a[0] + " > 0 ? (" + t + ")1 : " + a[0] + " < 0 ? (" + t + ")-1 : " + a[0] + " == 0 ? (" + t + ")0 : " + a[0] + ")"
+	case backend.OpSquare:
+		return "(" + a[0] + " * " + a[0] + ")"
+	case backend.OpReciprocal:
+		return "((" + t + ")1 / " + a[0] + ")"
+	case backend.OpIsFinite:
+		return "(" + a[0] + " == " + a[0] + " && !ts_isinf(" + a[0] + "))"
+	case backend.OpAtan2:
+		return "(" + t + ")atan2(" + d0 + ", (double)" + a[1] + ")"
+	case backend.OpHypot:
+		// glibc's hypotf and hypot, as the CPU backend computes them.
+		s.h.add("hypot")
+		if ct == ctF32 {
+			return "ts_hypotf(" + a[0] + ", " + a[1] + ")"
+		}
+		return "ts_hypot(" + a[0] + ", " + a[1] + ")"
 	case backend.OpRsqrt:
 		return "(" + t + ")(1.0 / sqrt(" + d0 + "))"
 	case backend.OpSigmoid:

@@ -48,6 +48,9 @@ double tanh(double); double erf(double); double erfc(double); double sqrt(double
 double ceil(double); double trunc(double); double round(double); double rint(double);
 double fmod(double, double); double pow(double, double); double fma(double, double, double);
 double ldexp(double, int); double fabs(double); double copysign(double, double);
+double tan(double); double asin(double); double acos(double); double atan(double); double sinh(double);
+double cosh(double); double asinh(double); double acosh(double); double atanh(double); double log2(double);
+double log10(double); double exp2(double); double expm1(double); double atan2(double, double);
 }
 `
 

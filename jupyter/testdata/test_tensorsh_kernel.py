@@ -26,7 +26,7 @@ class TensorshKernelTests(jkt.KernelTests):
     code_stderr = "i64(3)"
 
     completion_samples = [
-        {"text": "sq", "matches": {"sqrt", "squeeze"}},
+        {"text": "sq", "matches": {"sqrt", "square", "squeeze"}},
         {"text": "%pol", "matches": {"policy"}},
         {"text": ":policy ma", "matches": {"max", "max-graph"}},
         {"text": "sum(x, ax", "matches": {"axis="}},
