@@ -137,9 +137,10 @@ const (
 	MatMul // @
 	Where  // where(c, a, b): the promotion of a and b
 	Clip   // clip(x, lo, hi): the promotion of x with a bound
+	Dot    // dot(a, b): NumPy's dot, promoted as the system's dot is
 )
 
-var binaryNames = [...]string{"+", "-", "*", "/", "//", "%", "**", "max", "min", "==", "!=", "<", "<=", ">", ">=", "&", "|", "^", "<<", ">>", "and", "or", "@", "where", "clip"}
+var binaryNames = [...]string{"+", "-", "*", "/", "//", "%", "**", "max", "min", "==", "!=", "<", "<=", ">", ">=", "&", "|", "^", "<<", ">>", "and", "or", "@", "where", "clip", "dot"}
 
 func (op BinaryOp) String() string { return binaryNames[op] }
 
@@ -148,7 +149,7 @@ type BinaryClass uint8
 
 // The binary classes.
 const (
-	Arith   BinaryClass = iota // + - * ** max min @ where clip
+	Arith   BinaryClass = iota // + - * ** max min @ where clip dot
 	Div                        // true division /
 	DivMod                     // // and %
 	Compare                    // == != < <= > >=: result bool
@@ -214,9 +215,14 @@ const (
 	ArgMin
 	Any
 	All
+	CumSum       // cumsum: a running sum along an axis
+	CumProd      // cumprod: a running product along an axis
+	Var          // var: the variance (ddof)
+	Std          // std: the standard deviation (ddof)
+	CountNonzero // count_nonzero: how many elements are not zero
 )
 
-var unaryNames = [...]string{"-", "+", "abs", "~", "not", "relu", "exp", "log", "log1p", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "floor", "ceil", "round", "roundeven", "trunc", "is_nan", "is_inf", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all"}
+var unaryNames = [...]string{"-", "+", "abs", "~", "not", "relu", "exp", "log", "log1p", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "floor", "ceil", "round", "roundeven", "trunc", "is_nan", "is_inf", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all", "cumsum", "cumprod", "var", "std", "count_nonzero"}
 
 func (op UnaryOp) String() string { return unaryNames[op] }
 
@@ -236,6 +242,9 @@ const (
 	Extreme                      // reduce max/min: the operand's type
 	ArgOp                        // argmax argmin: an index dtype
 	BoolReduce                   // any all: bool
+	Cumulative                   // cumsum cumprod: a running sum or product, same shape
+	Moment                       // var std: real inexact, computed in two passes
+	Count                        // count_nonzero: an integer count
 )
 
 // Class returns the class of op.
@@ -261,6 +270,12 @@ func (op UnaryOp) Class() UnaryClass {
 		return ArgOp
 	case Any, All:
 		return BoolReduce
+	case CumSum, CumProd:
+		return Cumulative
+	case Var, Std:
+		return Moment
+	case CountNonzero:
+		return Count
 	}
 	return SameType
 }
