@@ -327,6 +327,8 @@ func (r *runner) structural(n *backend.Node, size int) (*dview, error) {
 		return r.matmul(n, size)
 	case backend.OpSoftmax, backend.OpLogSoftmax:
 		return r.softmax(n, size)
+	case backend.OpCumSum, backend.OpCumProd:
+		return r.scan(n, size)
 	case backend.OpSum, backend.OpProd, backend.OpMean, backend.OpReduceMax, backend.OpReduceMin,
 		backend.OpArgMax, backend.OpArgMin, backend.OpAny, backend.OpAll:
 		return r.reduce(n, size)
