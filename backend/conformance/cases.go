@@ -604,6 +604,27 @@ func (c *checker) softmax(t *testing.T) {
 	}
 }
 
+// scan checks cumsum and cumprod along each axis, on every dtype, exactly:
+// both backends combine the elements in the same order and round alike.
+func (c *checker) scan(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, d := range c.dtypesFor() {
+		for _, shape := range [][]int{{3, 7, 5}, {1000}, {0, 4}} {
+			x := randomTensor(rng, d, shape, false)
+			for ax := range shape {
+				for _, op := range []backend.Op{backend.OpCumSum, backend.OpCumProd} {
+					n := &backend.Node{Op: op, DType: d, Shape: shape, Args: []*backend.Node{input(x)}, Axes: []int{ax}}
+					c.check(t, fmt.Sprintf("%v %v%v axis %d", op, d, shape, ax), n, exact)
+				}
+			}
+		}
+	}
+	// A fused elementwise argument, scanned along a kept middle axis.
+	a := input(randomTensor(rng, dtypes.F32, []int{4, 6, 3}, false))
+	sq := binary(backend.OpMul, a, a)
+	c.check(t, "cumsum of a*a axis 1", &backend.Node{Op: backend.OpCumSum, DType: dtypes.F32, Shape: sq.Shape, Args: []*backend.Node{sq}, Axes: []int{1}}, exact)
+}
+
 func setFloat(x *backend.Tensor, i int, v float64) {
 	switch s := x.Data.(type) {
 	case []float32:
