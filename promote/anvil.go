@@ -202,7 +202,7 @@ var anvilNumericOps = map[BinaryOp]bool{Sub: true, TrueDiv: true, Mod: true, Pow
 
 func (p anvilPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == Dot {
-		return Result{}, noFunction("anvil", "dot", "use a @ b (nv_matmul)")
+		return Result{}, noFunction("anvil", "anvil", "dot", "use a @ b (nv_matmul)")
 	}
 	tx, err := p.anvilType(x, 0)
 	if err != nil {
@@ -320,7 +320,7 @@ func (p anvilPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		// anvil.md §3: prim cumsum/cumprod keep the operand's dtype and flag.
 		return keep(op.String() + " keeps the dtype and the flag (nv_cumsum, nv_cumprod)")
 	case Moment, Count:
-		return Result{}, noFunction("anvil", op.String(), "")
+		return Result{}, noFunction("anvil", "anvil", op.String(), "")
 	case MeanOp:
 		m, rule := anvilCommon(t, dtypes.Weak(dtypes.F32))
 		return Result{Type: m, Compute: m.DType, Rule: "mean is sum(x) / n with n an R double (f32?): " + rule}, nil

@@ -193,7 +193,7 @@ func (p arrayAPIPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == Dot {
 		// The standard's linear algebra functions are matmul, tensordot
 		// and vecdot; there is no dot.
-		return Result{}, noFunction(arrayAPIName, "dot", "use a @ b (matmul), vecdot or tensordot")
+		return Result{}, noFunction(arrayAPIName, "the standard", "dot", "use a @ b (matmul), vecdot or tensordot")
 	}
 	a, err := numpyArgOf(arrayAPIName, arrayAPIDTypes, 0, x, arrayAPIPyDType)
 	if err != nil {

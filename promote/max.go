@@ -228,7 +228,7 @@ func (p maxPolicy) convertLiteral(x Operand, i int, d dtypes.DType) error {
 
 func (p maxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == Dot {
-		return Result{}, noFunction("max", "dot", "use a @ b (matmul)")
+		return Result{}, noFunction("max", "the Mojo graph API", "dot", "use a @ b (matmul)")
 	}
 	for i, o := range []Operand{x, y} {
 		if !p.inSet(o.Type.DType) {
@@ -300,7 +300,7 @@ func (p maxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	if c := op.Class(); c == Cumulative || c == Moment || c == Count {
 		// The Mojo graph API of 2024 (max.md §1.5) has no cumulative,
 		// variance or counting ops.
-		return Result{}, noFunction("max", op.String(), "")
+		return Result{}, noFunction("max", "the Mojo graph API", op.String(), "")
 	}
 	if maxLiteralLike(x) {
 		// Mojo computes on its own literals, like Python.

@@ -246,7 +246,7 @@ func maxGraphIntegral(d dtypes.DType) bool { return d.IsInt() }
 func (p maxGraphPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == Dot {
 		// max/graph/ops has matmul but no dot.
-		return Result{}, noFunction("max-graph", "dot", "use a @ b (ops.matmul)")
+		return Result{}, noFunction("max-graph", "max.graph.ops", "dot", "use a @ b (ops.matmul)")
 	}
 	for i, o := range []Operand{x, y} {
 		if !maxGraphIn(o.Type.DType) {
@@ -360,7 +360,7 @@ func (p maxGraphPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	case CumProd, Var, Std, CountNonzero:
 		// max/graph/ops has cumsum but no cumprod, var, std or
 		// count_nonzero.
-		return Result{}, noFunction("max-graph", op.String(), "max.graph.ops has cumsum, sum and mean")
+		return Result{}, noFunction("max-graph", "max.graph.ops", op.String(), "it has cumsum, sum and mean")
 	}
 	if x.Literal || x.Type.Weak {
 		switch op {

@@ -659,6 +659,9 @@ func (p torchPolicy) dot(a, b numpyArg) (Result, error) {
 	if a.rank != 1 || b.rank != 1 {
 		return Result{}, Errorf("torch", -1, "1D tensors expected, but got %dD and %dD tensors (torch.dot takes two vectors; use @ or torch.matmul)", a.rank, b.rank)
 	}
+	if a.d != b.d {
+		return Result{}, Errorf("torch", -1, "dot : expected both vectors to have same dtype, but found %s and %s (torch.dot does not promote; convert one with .to())", torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+	}
 	r, err := p.matMul(a, b)
 	if err != nil {
 		return Result{}, err

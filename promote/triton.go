@@ -722,7 +722,7 @@ func (p tritonPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		}
 		return Result{Type: dtypes.Type{DType: s, Weak: weak && s == d}, Compute: s, Rule: rule}, nil
 	case Moment, Count:
-		return Result{}, noFunction(p.Name(), op.String(), "triton.language has no "+op.String())
+		return Result{}, noFunction(p.Name(), "triton.language", op.String(), "")
 	}
 	return Result{Type: dtypes.Strong(dtypes.Bool), Compute: dtypes.Bool, Rule: "Triton has no any/all; tensorsh reduces x != 0 with or/and, giving int1"}, nil
 }
