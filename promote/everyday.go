@@ -3,6 +3,8 @@ package promote
 // Helpers for the everyday functions that not every system has: cumsum,
 // cumprod, var, std, count_nonzero and dot.
 
+import "github.com/tensorsh/tensorsh/dtypes"
+
 // noFunction is the error for a function fn that the system's library lib
 // lacks (the error names the policy), with what to write instead.
 func noFunction(p, lib, fn, instead string) *Error {
@@ -36,3 +38,37 @@ func DefaultDDOF(p Policy) int {
 // defaultDDOF is torch.var's: aten/src/ATen/native/ReduceOps.cpp
 // std_var_all_cpu and std_var_out take correction_opt.value_or(1).
 func (torchPolicy) defaultDDOF() int { return 1 }
+
+// numpyDot is np.dot in NumPy 2 and 1: PyArray_MatrixProduct2
+// (numpy/_core/src/multiarray/multiarraymodule.c) takes the common type
+// with PyArray_ObjectType, which reads a Python scalar as the array it
+// would make (int as int64, float as float64, complex as complex128, bool
+// as bool) and a 0-d array by its dtype: promote_types, with neither NEP 50
+// weak scalars nor value-based casting. The operands are converted to it,
+// as matmul's are.
+func numpyDot(p Policy, x, y Operand) (Result, error) {
+	strong := func(o Operand) Operand {
+		if o.Literal || o.Type.Weak {
+			switch {
+			case o.Value != nil && o.Value.Kind == BoolScalar:
+				o.Type = dtypes.Strong(dtypes.Bool)
+			case o.Value != nil && o.Value.Kind == IntScalar:
+				o.Type = dtypes.Strong(dtypes.I64)
+			case o.Value != nil && o.Value.Kind == FloatScalar:
+				o.Type = dtypes.Strong(dtypes.F64)
+			case o.Value != nil && o.Value.Kind == ComplexScalar:
+				o.Type = dtypes.Strong(dtypes.C128)
+			default:
+				o.Type.Weak = false
+			}
+		}
+		o.Literal, o.Value, o.Rank = false, nil, max(o.Rank, 1)
+		return o
+	}
+	r, err := p.Binary(MatMul, strong(x), strong(y))
+	if err != nil {
+		return Result{}, err
+	}
+	r.Rule = "np.dot takes promote_types of the operands' dtypes (PyArray_ObjectType: a Python int is int64, a float float64), no weak scalars: " + r.Rule
+	return r, nil
+}

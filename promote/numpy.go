@@ -96,9 +96,7 @@ func (p numpyPolicy) Convert(v Scalar, d dtypes.DType) error {
 
 func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == Dot {
-		// numpy/_core/src/multiarray/multiarraymodule.c PyArray_MatrixProduct2:
-		// the operands are converted to their common dtype, as matmul's.
-		return dotAsMatMul(p, "np.dot", x, y)
+		return numpyDot(p, x, y)
 	}
 	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyOperandPyDType)
 	if err != nil {

@@ -73,7 +73,7 @@ func (p numpy1Policy) Convert(v Scalar, d dtypes.DType) error {
 
 func (p numpy1Policy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == Dot {
-		return dotAsMatMul(p, "np.dot", x, y)
+		return numpyDot(p, x, y)
 	}
 	a, err := numpyArgOf("numpy1", numpy1DTypes, 0, x, numpyPyDType)
 	if err != nil {
