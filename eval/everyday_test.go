@@ -1,0 +1,118 @@
+package eval
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/internal/format"
+)
+
+// TestEverydayValues checks the values and dtypes of cumsum, cumprod, var,
+// std, count_nonzero and dot against what the libraries print. The NumPy
+// values are NumPy 1.24.2's (np.var and np.std are numpy/_core/_methods.py
+// _var: the mean by umr_sum / n, the squared deviations summed by umr_sum
+// — pairwise along the last axis — and divided by max(n - ddof, 0); the
+// float results below match it to the last digit, which the shortest
+// repr shows); np.cumsum(np.float16(...)) rounds after every step.
+func TestEverydayValues(t *testing.T) {
+	cases := []struct{ policy, src, want string }{
+		{"numpy", "var(f64([1, 2, 3, 4]))", "f64 1.25"},
+		{"numpy", "var(i8([1, 2, 3, 4]))", "f64 1.25"},
+		{"numpy", "std(i64([1, 2, 3, 4]), ddof=1)", "f64 1.2909944487358056"},
+		{"numpy", "std(i64([1, 2, 3, 4]), correction=1)", "f64 1.2909944487358056"},
+		{"numpy", "var(f32(arange(1000)) / 7)", "f32 1700.6785"},
+		{"numpy", "std(f32(arange(1000)) / 7, ddof=1)", "f32 41.25992"},
+		{"numpy", "var(reshape(f64(arange(10000)) / 3, (100, 100)))", "f64 925925.9166666667"},
+		{"numpy", "var(reshape(f64(arange(10000)) / 3, (100, 100)), axis=0)[0]", "f64 925833.3333333335"},
+		{"numpy", "var(reshape(f64(arange(10000)) / 3, (100, 100)), axis=1)[1]", "f64 92.58333333333334"},
+		{"numpy", "var(c64(f32(arange(300))) * c64(0.3+0.7j))", "f32 4349.9517"},
+		{"numpy", "var(f16(arange(50) / 3))", "f16 23.14"},
+		{"numpy", "cumsum(f16(arange(50) / 3))[-1]", "f16 408.2"},
+		{"numpy", "cumsum(i8([100, 100]))", "[100 200]\ni64[2] cpu"},
+		{"numpy", "cumsum(reshape(arange(6), (2, 3)))", "[ 0  1  3  6 10 15]\ni64[6] cpu"},
+		{"numpy", "cumprod(reshape(i8(arange(1, 7)), (2, 3)), axis=1)", "[[  1   2   6]\n [  4  20 120]]\ni64[2,3] cpu"},
+		{"numpy", "count_nonzero(i8([[0, 1], [2, 0]]), axis=0)", "[1 1]\ni64[2] cpu"},
+		{"numpy", "count_nonzero(c64([0, 1j, 0]))", "i64 1"},
+		{"numpy", "dot(i8([1, 2]), i16([3, 4]))", "i16 11"},
+		{"numpy", "dot(i8([[1, 2], [3, 4]]), i8([[5, 6], [7, 8]]))", "[[19 22]\n [43 50]]\ni8[2,2] cpu"},
+		// np.dot(np.arange(24).reshape(2,3,4), np.arange(40).reshape(5,4,2)): shape (2, 3, 5, 2);
+		// element [1, 2, 3, 1] is 2418.
+		{"numpy", "shape(dot(reshape(arange(24), (2, 3, 4)), reshape(arange(40), (5, 4, 2))))", "(2, 3, 5, 2)"},
+		{"numpy", "dot(reshape(arange(24), (2, 3, 4)), reshape(arange(40), (5, 4, 2)))[1, 2, 3, 1]", "i64 2418"},
+		{"numpy", "dot(i8([1, 2]), 3)", "[3 6]\ni64[2] cpu"},
+		{"numpy", "dot(f32([1, 2, 3]), f32([1, 2]))", "ValueError: shapes (3,) and (2,) not aligned: 3 (dim 0) != 2 (dim 0)"},
+		// jnp.cumsum keeps int8 (wrapping); jnp.var of ints is float32.
+		{"jax", "cumsum(i8([100, 100]))", "[100 -56]\ni8[2] cpu"},
+		{"jax", "var(i8([1, 2, 3, 4]))", "f32 1.25"},
+		{"jax", "count_nonzero(i8([0, 1, 2]))", "i32 2"},
+		// torch.var's correction defaults to 1.
+		{"torch", "var(f32([1, 2, 3, 4]))", "f32 1.6666666"},
+		{"torch", "var(f32([1, 2, 3, 4]), correction=0)", "f32 1.25"},
+		{"torch", "cumsum(i8([100, 100]))", "[100 200]\ni64[2] cpu"},
+		{"torch", "var(i32([1, 2]))", "PromotionError: torch: std and var only support floating point and complex dtypes (got torch.int32)"},
+		{"triton", "cumsum(i8([100, 100]))", "[100 200]\ni32[2] cpu"},
+		{"max-graph", "dot(f32([1, 2]), f32([1, 2]))", "PromotionError: max-graph: max.graph.ops has no dot; use a @ b (ops.matmul)"},
+	}
+	for _, c := range cases {
+		s, err := New(c.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := run(t, s, c.src); got != c.want {
+			t.Errorf("%s: %s\ngot  %q\nwant %q", c.policy, c.src, got, c.want)
+		}
+	}
+}
+
+// TestEverydayWarnings checks NumPy's RuntimeWarning for var with no
+// degrees of freedom (numpy/_core/_methods.py _var: "Degrees of freedom
+// <= 0 for slice"), whose result is nan.
+func TestEverydayWarnings(t *testing.T) {
+	s, err := New("numpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := s.Execute(context.Background(), "", "var(f64([1]), ddof=1)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned, value bool
+	for _, o := range outs {
+		warned = warned || strings.Contains(o.Warning, "Degrees of freedom <= 0 for slice")
+		value = value || s.Text(o, format.Options{}) == "f64 nan"
+	}
+	if !warned || !value {
+		t.Errorf("var(f64([1]), ddof=1): outputs %+v, want f64 nan and NumPy's degrees-of-freedom warning", outs)
+	}
+}
+
+// TestEverydayMethods checks ndarray's spellings of the everyday
+// functions (ndarray.cumsum(axis=None, ...), ndarray.var(axis=None,
+// dtype=None, out=None, ddof=0, ...), ndarray.dot(b)) under every policy:
+// the same value, or the same error.
+func TestEverydayMethods(t *testing.T) {
+	pairs := []struct{ method, function string }{
+		{"x.cumsum()", "cumsum(x)"},
+		{"x.cumsum(1)", "cumsum(x, axis=1)"},
+		{"x.cumprod(axis=0)", "cumprod(x, axis=0)"},
+		{"x.var()", "var(x)"},
+		{"x.var(0, ddof=1)", "var(x, axis=0, ddof=1)"},
+		{"x.std(1)", "std(x, axis=1)"},
+		{"x.dot(x.T)", "dot(x, transpose(x))"},
+	}
+	for _, policy := range []string{"numpy", "jax", "torch", "triton", "max-graph", "array-api"} {
+		s, err := New(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Execute(context.Background(), "", "x = f32([[1, 2, 3], [4, 5, 7]])"); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pairs {
+			if got, want := run(t, s, p.method), run(t, s, p.function); got != want {
+				t.Errorf("%s: %s = %q, %s = %q", policy, p.method, got, p.function, want)
+			}
+		}
+	}
+}
