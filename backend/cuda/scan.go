@@ -61,6 +61,9 @@ func (r *runner) scan(n *backend.Node, size int) (*dview, error) {
 	for _, h := range op.helpers {
 		s.h.add(h)
 	}
+	if op.cplx && red == backend.OpSum {
+		s.h.add("pairwise") // defines cx's operator+, which the fold uses
+	}
 	if _, err := s.exprFunc("ev", e, shape); err != nil {
 		return nil, err
 	}
