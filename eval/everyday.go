@@ -163,7 +163,12 @@ func moment(op promote.UnaryOp) builtinFunc {
 		}
 		n := &backend.Node{Op: backend.OpDiv, DType: rd, Shape: shape, Args: []*backend.Node{total, constant(float64(dof), rd)}}
 		if op == promote.Std {
-			n = &backend.Node{Op: backend.OpSqrt, DType: rd, Shape: shape, Args: []*backend.Node{n}}
+			sd := rd
+			if promote.StdAfterRounding(c.policy) {
+				sd = res.Type.DType
+				n = castNode(n, sd)
+			}
+			n = &backend.Node{Op: backend.OpSqrt, DType: sd, Shape: shape, Args: []*backend.Node{n}}
 		}
 		out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: castNode(n, res.Type.DType), start: k.sp.start, end: k.sp.end}
 		c.record(fmt.Sprintf("%s(%s, ddof=%d)", op, c.describe(x), ddof), out, res.Rule)

@@ -29,6 +29,17 @@ func TestEverydayValues(t *testing.T) {
 		{"numpy", "var(c64(f32(arange(300))) * c64(0.3+0.7j))", "f32 4349.9517"},
 		{"numpy", "var(f16(arange(50) / 3))", "f16 23.14"},
 		{"numpy", "cumsum(f16(arange(50) / 3))[-1]", "f16 408.2"},
+		// np.var of float16 computes in float16 (_methods._var has no
+		// float32 path, unlike _mean): 694.5, where the float32 var is
+		// 694.0086; np.std is its float16 square root, 26.36.
+		{"numpy", "var(f16([-25.328125, -45.5625, -22.4375, 1.4873046875, -83.6875, -7.875, -44.875]))", "f16 694.5"},
+		{"numpy", "std(f16([-25.328125, -45.5625, -22.4375, 1.4873046875, -83.6875, -7.875, -44.875]))", "f16 26.36"},
+		// jnp.var of float16 computes in float32 (_upcast_f16), var
+		// 2.0034347 rounds to float16 2.004, and jnp.std is lax.sqrt of
+		// that: 1.416. torch takes the square root in float (its
+		// accumulation type) before rounding: 1.415.
+		{"jax", "std(f16([-0.39306640625, 0.3818359375, 0.142333984375, -2.025390625, 2.375]))", "f16 1.416"},
+		{"torch", "std(f16([-0.39306640625, 0.3818359375, 0.142333984375, -2.025390625, 2.375]), correction=0)", "f16 1.415"},
 		{"numpy", "cumsum(i8([100, 100]))", "[100 200]\ni64[2] cpu"},
 		{"numpy", "cumsum(reshape(arange(6), (2, 3)))", "[ 0  1  3  6 10 15]\ni64[6] cpu"},
 		{"numpy", "cumprod(reshape(i8(arange(1, 7)), (2, 3)), axis=1)", "[[  1   2   6]\n [  4  20 120]]\ni64[2,3] cpu"},

@@ -72,3 +72,22 @@ func numpyDot(p Policy, x, y Operand) (Result, error) {
 	r.Rule = "np.dot takes promote_types of the operands' dtypes (PyArray_ObjectType: a Python int is int64, a float float64), no weak scalars: " + r.Rule
 	return r, nil
 }
+
+// StdAfterRounding reports whether std takes the square root of var's
+// result rounded to the result dtype (NumPy: numpy/_core/_methods.py _std
+// applies um.sqrt to what _var returns, already cast back to float16;
+// jax.numpy: std is lax.sqrt(var(...)), var already cast to its dtype) or,
+// when false, in the computation dtype before rounding once (torch: the
+// std_var kernel takes the square root in its accumulation type). It
+// matters only where the two dtypes differ (float16, bfloat16).
+func StdAfterRounding(p Policy) bool {
+	if d, ok := p.(interface{ stdAfterRounding() bool }); ok {
+		return d.stdAfterRounding()
+	}
+	return true
+}
+
+// stdAfterRounding is torch's: aten/src/ATen/native/cpu/ReduceOpsKernel.cpp
+// std_var_kernel_impl projects WelfordOps with take_sqrt in the
+// accumulation type (float for half and bfloat16), then casts.
+func (torchPolicy) stdAfterRounding() bool { return false }

@@ -366,14 +366,13 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		return res(d, d, fmt.Sprintf("%s keeps %s, rounding after every step", op, d.FullName()))
 	case Moment:
 		// numpy/_core/_methods.py _var: ints and bool are summed with
-		// dtype f8; float16 is summed with f4 intermediates and the result
-		// cast back; complex deviations are squared as re² + im², so the
-		// result is the real dtype of the operand's precision.
+		// dtype f8; floats (float16 too: unlike _mean, _var has no
+		// float32 path for it) are computed in their own dtype; complex
+		// deviations are squared as re² + im², so the result is the real
+		// dtype of the operand's precision.
 		switch {
 		case d == dtypes.Bool || d.IsInt():
 			return res(dtypes.F64, dtypes.F64, fmt.Sprintf("%s of %s is float64 (_methods._var sums with dtype f8)", op, d.FullName()))
-		case d == dtypes.F16:
-			return res(d, dtypes.F32, fmt.Sprintf("%s of float16 is float16, computed with float32 intermediates", op))
 		case d.IsComplex():
 			return res(d.Real(), d, fmt.Sprintf("%s of %s is %s: the deviations are squared as re² + im²", op, d.FullName(), d.Real().FullName()))
 		}
