@@ -61,6 +61,12 @@ func TestEverydayValues(t *testing.T) {
 		{"torch", "var(f32([1, 2, 3, 4]))", "f32 1.6666666"},
 		{"torch", "var(f32([1, 2, 3, 4]), correction=0)", "f32 1.25"},
 		{"torch", "cumsum(i8([100, 100]))", "[100 200]\ni64[2] cpu"},
+		// torch's CPU cumsum of float32 runs in double and rounds each
+		// element (ReduceOpsKernel.cpp cumsum_cpu_kernel, acc_type):
+		// 1e8 + 1 + 1 + 1 - 1e8 is 3; NumPy's float32 add.accumulate loses
+		// the ones (np.cumsum gives 0 and 0.5 at the end).
+		{"torch", "cumsum(f32([1e8, 1, 1, 1, -1e8, 0.5]))", "[1.0e+08 1.0e+08 1.0e+08 1.0e+08 3.0e+00 3.5e+00]\nf32[6] cpu"},
+		{"numpy", "cumsum(f32([1e8, 1, 1, 1, -1e8, 0.5]))", "[1.e+08 1.e+08 1.e+08 1.e+08 0.e+00 5.e-01]\nf32[6] cpu"},
 		{"torch", "var(i32([1, 2]))", "PromotionError: torch: std and var only support floating point and complex dtypes (got torch.int32)"},
 		{"triton", "cumsum(i8([100, 100]))", "[100 200]\ni32[2] cpu"},
 		{"max-graph", "dot(f32([1, 2]), f32([1, 2]))", "PromotionError: max-graph: max.graph.ops has no dot; use a @ b (ops.matmul)"},

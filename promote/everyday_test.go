@@ -117,13 +117,16 @@ func TestEverydayPolicies(t *testing.T) {
 
 	torch := refsMust(t, "torch")
 	// aten/src/ATen/native/ReduceOps.cpp: cumsum and cumprod of integral
-	// or bool inputs give kLong; the CPU kernel accumulates half in float;
+	// or bool inputs give kLong; the CPU kernels scan in acc_type (float
+	// for half, double for float: ATen/AccumulateType.h CPU_ACC_TYPE);
 	// std_var: "std and var only support floating point and complex
 	// dtypes", complex gives toRealValueType; count_nonzero is int64.
 	mineUnary(t, torch, []mineUn{
 		{CumSum, mineArr(i8), "i64", i64},
 		{CumProd, mineArr(b), "i64", i64},
 		{CumSum, mineArr(f16), "f16", f32},
+		{CumSum, mineArr(f32), "f32", f64},
+		{CumProd, mineArr(c64), "c64", c128},
 		{CumSum, mineArr(f64), "f64", f64},
 		{Var, mineArr(i32), "error@0: std and var only support floating point and complex dtypes", 0},
 		{Std, mineArr(bf16), "bf16", f32},

@@ -412,12 +412,22 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	case Cumulative:
 		// aten/src/ATen/native/ReduceOps.cpp cumsum/cumprod meta: an
 		// integral (or bool) input with no dtype= gives kLong; the CPU
-		// kernel (ReduceOpsKernel.cpp cpu_cum_base_kernel) accumulates in
-		// at::acc_type, float for half and bfloat16, and rounds each output.
+		// kernels (cpu/ReduceOpsKernel.cpp cumsum_cpu_kernel) run the
+		// scan in at::acc_type<scalar_t, false> (ATen/AccumulateType.h:
+		// float for half and bfloat16, double for float, complex<double>
+		// for complex<float>) and round each output.
 		if d == dtypes.Bool || d.IsInt() {
 			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s gives int64 (integral inputs are promoted to int64)", op, torchName(d)))
 		}
-		return res(d, half(d), fmt.Sprintf("%s keeps %s", op, torchName(d)))
+		acc := map[dtypes.DType]dtypes.DType{dtypes.F16: dtypes.F32, dtypes.BF16: dtypes.F32, dtypes.F32: dtypes.F64, dtypes.C64: dtypes.C128}[d]
+		if acc == dtypes.Invalid {
+			acc = d
+		}
+		rule := fmt.Sprintf("%s keeps %s", op, torchName(d))
+		if acc != d {
+			rule += fmt.Sprintf(", accumulating in %s (the CPU kernel's acc_type) and rounding each element", torchName(acc))
+		}
+		return res(d, acc, rule)
 	case Moment:
 		// ReduceOps.cpp std_var_out: "std and var only support floating
 		// point and complex dtypes"; a complex input gives
