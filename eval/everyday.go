@@ -7,6 +7,7 @@ package eval
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -158,10 +159,15 @@ func moment(op promote.UnaryOp) builtinFunc {
 		}
 		total := &backend.Node{Op: backend.OpSum, DType: rd, Shape: shape, Args: []*backend.Node{sq}, Axes: axes, KeepDims: keep}
 		dof := max(count-ddof, 0)
-		if dof == 0 {
-			c.warn("RuntimeWarning: Degrees of freedom <= 0 for slice")
+		var n *backend.Node
+		if nan, w := promote.NoDOF(c.policy, op); dof == 0 && nan {
+			n = &backend.Node{Op: backend.OpBroadcastTo, DType: rd, Shape: shape, Args: []*backend.Node{constant(math.NaN(), rd)}}
+		} else {
+			if dof == 0 {
+				c.warn(w)
+			}
+			n = &backend.Node{Op: backend.OpDiv, DType: rd, Shape: shape, Args: []*backend.Node{total, constant(float64(dof), rd)}}
 		}
-		n := &backend.Node{Op: backend.OpDiv, DType: rd, Shape: shape, Args: []*backend.Node{total, constant(float64(dof), rd)}}
 		if op == promote.Std {
 			sd := rd
 			if promote.StdAfterRounding(c.policy) {

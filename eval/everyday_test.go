@@ -82,25 +82,40 @@ func TestEverydayValues(t *testing.T) {
 	}
 }
 
-// TestEverydayWarnings checks NumPy's RuntimeWarning for var with no
-// degrees of freedom (numpy/_core/_methods.py _var: "Degrees of freedom
-// <= 0 for slice"), whose result is nan.
+// TestEverydayWarnings checks var and std with no degrees of freedom:
+// NumPy divides by 0 and warns (numpy/_core/_methods.py _var: "Degrees of
+// freedom <= 0 for slice"), torch divides by 0 and warns
+// (ReduceOps.cpp std_var_out), jax.numpy gives NaN without a warning
+// (reductions.py _var: _where(normalizer > 0, result, nan)).
 func TestEverydayWarnings(t *testing.T) {
-	s, err := New("numpy")
-	if err != nil {
-		t.Fatal(err)
+	cases := []struct{ policy, src, value, warning string }{
+		{"numpy", "var(f64([1]), ddof=1)", "f64 nan", "RuntimeWarning: Degrees of freedom <= 0 for slice"},
+		{"numpy", "var(f64([1, 2]), ddof=2)", "f64 inf", "RuntimeWarning: Degrees of freedom <= 0 for slice"},
+		{"torch", "std(f32([1, 2]), correction=2)", "f32 inf", "UserWarning: std(): degrees of freedom is <= 0."},
+		{"jax", "var(f32([1, 2]), ddof=2)", "f32 nan", ""},
 	}
-	outs, err := s.Execute(context.Background(), "", "var(f64([1]), ddof=1)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var warned, value bool
-	for _, o := range outs {
-		warned = warned || strings.Contains(o.Warning, "Degrees of freedom <= 0 for slice")
-		value = value || s.Text(o, format.Options{}) == "f64 nan"
-	}
-	if !warned || !value {
-		t.Errorf("var(f64([1]), ddof=1): outputs %+v, want f64 nan and NumPy's degrees-of-freedom warning", outs)
+	for _, c := range cases {
+		s, err := New(c.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs, err := s.Execute(context.Background(), "", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var warnings []string
+		value := ""
+		for _, o := range outs {
+			if o.Warning != "" {
+				warnings = append(warnings, o.Warning)
+			} else {
+				value = s.Text(o, format.Options{})
+			}
+		}
+		w := strings.Join(warnings, "; ")
+		if value != c.value || (c.warning == "") != (w == "") || !strings.Contains(w, c.warning) {
+			t.Errorf("%s: %s = %q, warnings %q; want %q, warning %q", c.policy, c.src, value, w, c.value, c.warning)
+		}
 	}
 }
 

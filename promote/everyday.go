@@ -91,3 +91,26 @@ func StdAfterRounding(p Policy) bool {
 // std_var_kernel_impl projects WelfordOps with take_sqrt in the
 // accumulation type (float for half and bfloat16), then casts.
 func (torchPolicy) stdAfterRounding() bool { return false }
+
+// NoDOF says what var and std (op) give where n - ddof <= 0: whether the
+// result is always NaN (jax.numpy: reductions.py _var takes
+// _where(normalizer > 0, result, nan)) rather than the sum of squares
+// divided by 0 (NumPy, torch: inf, or NaN for 0/0), and the warning the
+// library gives, if any (numpy/_core/_methods.py _var: "Degrees of
+// freedom <= 0 for slice").
+func NoDOF(p Policy, op UnaryOp) (nan bool, warning string) {
+	if d, ok := p.(interface {
+		noDOF(UnaryOp) (bool, string)
+	}); ok {
+		return d.noDOF(op)
+	}
+	return false, "RuntimeWarning: Degrees of freedom <= 0 for slice"
+}
+
+func (jaxPolicy) noDOF(UnaryOp) (bool, string) { return true, "" }
+
+// noDOF is torch's: aten/src/ATen/native/ReduceOps.cpp std_var_out warns
+// and divides by max(0, n - correction).
+func (torchPolicy) noDOF(op UnaryOp) (bool, string) {
+	return false, "UserWarning: " + op.String() + "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel)."
+}
