@@ -575,7 +575,14 @@ func (p jaxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 			i := p.defaultOf(dtypes.KindInt)
 			return strong(i, i, fmt.Sprintf("%s of bool accumulates in the default int %s", op, i.FullName()))
 		}
-		return strong(d, d, fmt.Sprintf("%s keeps %s (jnp.cumsum and jnp.cumprod do not promote integers)", op, d.FullName()))
+		rule := fmt.Sprintf("%s keeps %s (jnp.cumsum and jnp.cumprod do not promote integers)", op, d.FullName())
+		if d.IsInexact() {
+			// jax/_src/lax/control_flow/loops.py lowers cumsum through
+			// reduce_window (associative_scan in older versions), which
+			// XLA computes as a tree.
+			rule += "; XLA combines floats in a tree order (reduce_window, associative_scan), tensorsh one by one: the last bits can differ"
+		}
+		return strong(d, d, rule)
 	case Moment:
 		// reductions.py _var_promote_types: a non-inexact operand becomes
 		// to_inexact_dtype; a complex one gives its real dtype; the

@@ -720,6 +720,9 @@ func (p tritonPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 			s = tritonSumDType(s)
 			rule = "tl.cumsum promotes bf16 to fp32 and accumulates integers narrower than 32 bits in int32 (signed) or uint32 (unsigned, int1 included)"
 		}
+		if s.IsFloat() {
+			rule += "; tl.associative_scan combines floats in a tree order, tensorsh one by one: the last bits can differ"
+		}
 		return Result{Type: dtypes.Type{DType: s, Weak: weak && s == d}, Compute: s, Rule: rule}, nil
 	case Moment, Count:
 		return Result{}, noFunction(p.Name(), "triton.language", op.String(), "")
