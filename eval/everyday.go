@@ -226,6 +226,17 @@ func countNonzero(c *compiler, k *call) (*operand, error) {
 	t := res.Type.DType
 	n := &backend.Node{Op: backend.OpSum, DType: t, Shape: shape, Args: []*backend.Node{castNode(ne, t)}, Axes: axes, KeepDims: keep}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: k.sp.start, end: k.sp.end}
+	if len(axes) == 0 && !keep && promote.CountGivesPythonInt(c.policy) {
+		if err := c.known(out); err != nil {
+			return nil, err
+		}
+		lit, err := c.literal(*out.value, k.sp, "")
+		if err != nil {
+			return nil, err
+		}
+		c.record(fmt.Sprintf("count_nonzero(%s)", c.describe(x)), lit, "np.count_nonzero without an axis returns a Python int (numeric.py: multiarray.count_nonzero(a)), a weak literal")
+		return lit, nil
+	}
 	c.record(fmt.Sprintf("count_nonzero(%s)", c.describe(x)), out, res.Rule)
 	return out, nil
 }

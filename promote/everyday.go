@@ -114,3 +114,16 @@ func (jaxPolicy) noDOF(UnaryOp) (bool, string) { return true, "" }
 func (torchPolicy) noDOF(op UnaryOp) (bool, string) {
 	return false, "UserWarning: " + op.String() + "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor (input numel divided by output numel)."
 }
+
+// CountGivesPythonInt reports whether count_nonzero over all axes (no
+// axis, no keepdims) gives a Python int rather than a 0-d array: NumPy's
+// numpy/_core/numeric.py count_nonzero returns multiarray.count_nonzero(a),
+// an int, when axis is None and keepdims is false. Every other library
+// returns an array.
+func CountGivesPythonInt(p Policy) bool {
+	_, ok := p.(interface{ countGivesPythonInt() })
+	return ok
+}
+
+func (numpyPolicy) countGivesPythonInt()  {}
+func (numpy1Policy) countGivesPythonInt() {}
