@@ -44,6 +44,9 @@ func cumulative(op promote.UnaryOp) builtinFunc {
 				return nil, err
 			}
 		}
+		if promote.CumulativeNeedsAxis(c.policy) && (len(x.shape) == 0 || flat && len(x.shape) > 1) {
+			return nil, c.errorf(k.fnSpan, "ValueError", "%s: %s needs a tensor of one or more dimensions, and an axis= when it has more than one (rank %d)", c.policy.Name(), op, len(x.shape))
+		}
 		res, err := c.policy.Unary(op, toPolicyOperand(x))
 		if err != nil {
 			return nil, c.promoteError(err, k.fnSpan, x)

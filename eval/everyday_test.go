@@ -73,6 +73,9 @@ func TestEverydayValues(t *testing.T) {
 		{"numpy", "cumsum(f32([1e8, 1, 1, 1, -1e8, 0.5]))", "[1.e+08 1.e+08 1.e+08 1.e+08 0.e+00 5.e-01]\nf32[6] cpu"},
 		{"torch", "var(i32([1, 2]))", "PromotionError: torch: std and var only support floating point and complex dtypes (got torch.int32)"},
 		{"triton", "cumsum(i8([100, 100]))", "[100 200]\ni32[2] cpu"},
+		// The standard's cumulative_sum needs an axis beyond one dimension.
+		{"array-api", "cumsum(f32([[1, 2], [3, 4]]))", "ValueError: array-api: cumsum needs a tensor of one or more dimensions, and an axis= when it has more than one (rank 2)"},
+		{"array-api", "cumsum(i8([[1, 2], [3, 4]]), axis=1)", "[[1 3]\n [3 7]]\ni64[2,2] cpu"},
 		{"max-graph", "dot(f32([1, 2]), f32([1, 2]))", "PromotionError: max-graph: max.graph.ops has no dot; use a @ b (ops.matmul)"},
 	}
 	for _, c := range cases {

@@ -127,3 +127,17 @@ func CountGivesPythonInt(p Policy) bool {
 
 func (numpyPolicy) countGivesPythonInt()  {}
 func (numpy1Policy) countGivesPythonInt() {}
+
+// CumulativeNeedsAxis reports whether cumsum and cumprod need an axis for
+// a tensor of more than one dimension and refuse a 0-d one, instead of
+// flattening as NumPy does. The Array API standard's cumulative_sum
+// (2023.12) and cumulative_prod (2024.12): "x: ... Should have one or more
+// dimensions"; "if x is a one-dimensional array, providing an axis is
+// optional; however, if x has more than one dimension, providing an axis
+// is required".
+func CumulativeNeedsAxis(p Policy) bool {
+	_, ok := p.(interface{ cumulativeNeedsAxis() })
+	return ok
+}
+
+func (arrayAPIPolicy) cumulativeNeedsAxis() {}

@@ -1,6 +1,7 @@
 package promote
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -194,4 +195,34 @@ func TestEverydayPolicies(t *testing.T) {
 		{CountNonzero, mineArr(b), "i64", b},
 	})
 	mineBinary(t, aa, []mineBin{{mineArr(f32), Dot, mineArr(f32), "error@-1: the standard has no dot", 0}})
+
+	// The hooks eval asks about the functions' calls (everyday.go).
+	for _, name := range Names() {
+		p := refsMust(t, name)
+		wantInt := name == "numpy" || name == "numpy1"
+		if got := CountGivesPythonInt(p); got != wantInt {
+			t.Errorf("%s: CountGivesPythonInt = %v, want %v", name, got, wantInt)
+		}
+		if got := CumulativeNeedsAxis(p); got != (name == "array-api") {
+			t.Errorf("%s: CumulativeNeedsAxis = %v", name, got)
+		}
+		nan, w := NoDOF(p, Std)
+		switch name {
+		case "jax", "jax64":
+			if !nan || w != "" {
+				t.Errorf("%s: NoDOF = %v, %q; want NaN without a warning", name, nan, w)
+			}
+		case "torch":
+			if nan || !strings.HasPrefix(w, "UserWarning: std(): degrees of freedom is <= 0") {
+				t.Errorf("torch: NoDOF = %v, %q", nan, w)
+			}
+		default:
+			if nan || w != "RuntimeWarning: Degrees of freedom <= 0 for slice" {
+				t.Errorf("%s: NoDOF = %v, %q", name, nan, w)
+			}
+		}
+		if got := StdAfterRounding(p); got != (name != "torch") {
+			t.Errorf("%s: StdAfterRounding = %v", name, got)
+		}
+	}
 }
