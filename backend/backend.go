@@ -156,6 +156,11 @@ const (
 	OpBroadcastTo // to Node.Shape
 	OpConcat      // along Axes[0]
 	OpSlice       // Node.Slices, one per dimension of Args[0]
+	// Scans along Axes[0]: the same shape and dtype as Args[0]; element i
+	// is Args[0]'s elements 0..i combined in order, each step in the
+	// dtype's arithmetic (ints wrap, narrow floats round after every step).
+	OpCumSum
+	OpCumProd
 
 	NumOps
 )
@@ -171,6 +176,7 @@ var opNames = [...]string{
 	"where",
 	"sum", "prod", "mean", "reduce_max", "reduce_min", "argmax", "argmin", "any", "all",
 	"softmax", "logsoftmax", "matmul", "reshape", "transpose", "broadcast_to", "concat", "slice",
+	"cumsum", "cumprod",
 }
 
 func (op Op) String() string {

@@ -33,6 +33,10 @@ type Kernels[V any] interface {
 	// Softmax computes the softmax or log-softmax n: a float result of
 	// its argument's shape, along the one axis n.Axes[0].
 	Softmax(n *Node, size int) (V, error)
+	// Scan computes the cumulative sum or product n (OpCumSum,
+	// OpCumProd) of its argument, of n's dtype and shape, along the one
+	// axis n.Axes[0].
+	Scan(n *Node, size int) (V, error)
 	// Reduce computes the reduction n of arg (n.Args[0], or a cast of it:
 	// see ReduceArg) as p plans.
 	Reduce(n, arg *Node, p *ReducePlan, size int) (V, error)
@@ -185,6 +189,8 @@ func (x *Exec[V]) eval(n *Node, size int) (V, error) {
 		return x.matmul(n, size)
 	case OpSoftmax, OpLogSoftmax:
 		return x.softmax(n, size)
+	case OpCumSum, OpCumProd:
+		return x.scan(n, size)
 	case OpSum, OpProd, OpMean, OpReduceMax, OpReduceMin, OpArgMax, OpArgMin, OpAny, OpAll:
 		return x.reduce(n, size)
 	}
@@ -343,6 +349,21 @@ func (x *Exec[V]) softmax(n *Node, size int) (V, error) {
 		return zero, x.errorf("%v keeps the shape %v, plan says %v", n.Op, a.Shape, n.Shape)
 	}
 	return x.kernels.Softmax(n, size)
+}
+
+func (x *Exec[V]) scan(n *Node, size int) (V, error) {
+	var zero V
+	a := n.Args[0]
+	if a.DType != n.DType {
+		return zero, x.errorf("%v keeps the dtype of its operand (%v), but the plan says %v", n.Op, a.DType, n.DType)
+	}
+	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(a.Shape) {
+		return zero, x.errorf("%v needs one axis within the %d dimensions", n.Op, len(a.Shape))
+	}
+	if !slices.Equal(a.Shape, n.Shape) {
+		return zero, x.errorf("%v keeps the shape %v, plan says %v", n.Op, a.Shape, n.Shape)
+	}
+	return x.kernels.Scan(n, size)
 }
 
 // ReduceArg returns what the reduction n reads: its argument, or a cast

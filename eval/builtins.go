@@ -506,6 +506,20 @@ func builtinTable() map[string]*builtin {
 			example: "diff(\"jax\", \"numpy\")", kwargs: []string{"op"}, fn: diff},
 		"lattice": {sig: "lattice(policy=active, literals=false)", doc: "The promotion graph of a policy: the Hasse diagram of its join where it is a lattice, else what promotes to what (SVG in Jupyter).",
 			example: "lattice(\"max\")", kwargs: []string{"literals"}, fn: lattice},
+
+		// Everyday functions (everyday.go).
+		"cumsum": {sig: "cumsum(x, axis=None)", doc: "Running sum along axis (of the flattened tensor by default), in the policy's accumulator dtype.",
+			example: "cumsum(i8([100, 100]))", kwargs: []string{"axis"}, fn: cumulative(promote.CumSum)},
+		"cumprod": {sig: "cumprod(x, axis=None)", doc: "Running product along axis (of the flattened tensor by default), in the policy's accumulator dtype.",
+			example: "cumprod(i8([[1, 2], [3, 4]]), axis=1)", kwargs: []string{"axis"}, fn: cumulative(promote.CumProd)},
+		"var": {sig: "var(x, axis=None, ddof=0, keepdims=false)", doc: "Variance over axis: the mean of squared deviations, divided by n - ddof (correction= is the same; torch's default is 1).",
+			example: "var(f32([1, 2, 3, 4])); var(i8([1, 2, 3, 4]), ddof=1)", kwargs: []string{"axis", "ddof", "correction", "keepdims"}, fn: moment(promote.Var)},
+		"std": {sig: "std(x, axis=None, ddof=0, keepdims=false)", doc: "Standard deviation over axis: sqrt(var(x, axis, ddof)).",
+			example: "std(f64([1, 2, 3, 4]), ddof=1)", kwargs: []string{"axis", "ddof", "correction", "keepdims"}, fn: moment(promote.Std)},
+		"count_nonzero": {sig: "count_nonzero(x, axis=None, keepdims=false)", doc: "How many elements are not zero, over axis (all by default).",
+			example: "count_nonzero(i8([[0, 1], [2, 0]]), axis=0)", kwargs: []string{"axis", "keepdims"}, fn: countNonzero},
+		"dot": {sig: "dot(a, b)", doc: "NumPy's dot: the inner product of vectors, the matrix product of matrices, a sum over a's last and b's second-to-last axis, or a product with a 0-d operand.",
+			example: "dot(i8([1, 2]), i16([3, 4]))", fn: dot},
 	}
 	for name, b := range t {
 		b.name = name

@@ -201,6 +201,9 @@ func (p anvilPolicy) anvilType(x Operand, i int) (dtypes.Type, error) {
 var anvilNumericOps = map[BinaryOp]bool{Sub: true, TrueDiv: true, Mod: true, Pow: true}
 
 func (p anvilPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		return Result{}, noFunction("anvil", "anvil", "dot", "use a @ b (nv_matmul)")
+	}
 	tx, err := p.anvilType(x, 0)
 	if err != nil {
 		return Result{}, err
@@ -330,6 +333,11 @@ func (p anvilPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return Result{Type: dtypes.Strong(dtypes.Bool), Compute: d, Rule: op.String() + " gives a known bool"}, nil
 	case SumProd, Extreme:
 		return keep(op.String() + " keeps the dtype and the flag (a sum of bools stays bool)")
+	case Cumulative:
+		// anvil.md §3: prim cumsum/cumprod keep the operand's dtype and flag.
+		return keep(op.String() + " keeps the dtype and the flag (nv_cumsum, nv_cumprod)")
+	case Moment, Count:
+		return Result{}, noFunction("anvil", "anvil", op.String(), "")
 	case MeanOp:
 		m, rule := anvilCommon(t, dtypes.Weak(dtypes.F32))
 		return Result{Type: m, Compute: m.DType, Rule: "mean is sum(x) / n with n an R double (f32?): " + rule}, nil

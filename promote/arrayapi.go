@@ -190,6 +190,11 @@ func (p arrayAPIPolicy) promote(a, b numpyArg) (dtypes.Type, string, error) {
 }
 
 func (p arrayAPIPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		// The standard's linear algebra functions are matmul, tensordot
+		// and vecdot; there is no dot.
+		return Result{}, noFunction(arrayAPIName, "the standard", "dot", "use a @ b (matmul), vecdot or tensordot")
+	}
 	a, err := numpyArgOf(arrayAPIName, arrayAPIDTypes, 0, x, arrayAPIPyDType)
 	if err != nil {
 		return Result{}, err
@@ -370,6 +375,33 @@ func (p arrayAPIPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return res(dtypes.I64, d, op.String()+" gives the default index dtype int64")
 	case BoolReduce:
 		return res(dtypes.Bool, d, op.String()+" gives bool")
+	case Cumulative:
+		// cumulative_sum (2023.12) and cumulative_prod (2024.12): "If x
+		// has a signed integer data type ... smaller than the default
+		// integer data type, the returned array must have the default
+		// integer data type"; unsigned likewise; otherwise x's dtype, as sum.
+		if err := need(d != dtypes.Bool, "a numeric"); err != nil {
+			return Result{}, err
+		}
+		name := map[UnaryOp]string{CumSum: "cumulative_sum", CumProd: "cumulative_prod"}[op]
+		switch {
+		case d.IsSigned() && d.Bits() < 64:
+			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s gives the default integer dtype int64", name, d.FullName()))
+		case d.IsUnsigned() && d.Bits() < 64:
+			return res(dtypes.U64, dtypes.U64, fmt.Sprintf("%s of %s gives uint64, the unsigned int as wide as the default int64", name, d.FullName()))
+		}
+		return res(d, d, fmt.Sprintf("%s keeps %s", name, d.FullName()))
+	case Moment:
+		// var and std: "x: ... Should have a real-valued floating-point
+		// data type"; the result has x's dtype.
+		if err := need(d.IsFloat(), "a real floating-point"); err != nil {
+			return Result{}, err
+		}
+		return res(d, d, op.String()+" keeps "+d.FullName())
+	case Count:
+		// count_nonzero (2024.12): "the returned array must have the
+		// default array index data type".
+		return res(dtypes.I64, d, "count_nonzero gives the default index dtype int64")
 	}
 	return Result{}, Errorf(arrayAPIName, -1, "unknown operation %s", op)
 }

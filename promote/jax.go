@@ -402,6 +402,11 @@ func (p jaxPolicy) inexact(d dtypes.DType) dtypes.DType {
 }
 
 func (p jaxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		// jax/_src/numpy/tensor_contractions.py dot: promote_dtypes(a, b),
+		// then lax.dot_general, as matmul.
+		return dotAsMatMul(p, "jnp.dot", x, y)
+	}
 	a, err := p.arg(0, x)
 	if err != nil {
 		return Result{}, err
@@ -587,6 +592,42 @@ func (p jaxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return strong(i, d, fmt.Sprintf("%s gives the default int %s", op, i.FullName()))
 	case BoolReduce:
 		return strong(dtypes.Bool, d, op.String()+" gives bool")
+	case Cumulative:
+		// jax/_src/numpy/reductions.py _cumulative_reduction: cumsum and
+		// cumprod keep the dtype (promote_integers is False for them); only
+		// bool is promoted, by _promote_integer_dtype, to the default int.
+		if d == dtypes.Bool {
+			i := p.defaultOf(dtypes.KindInt)
+			return strong(i, i, fmt.Sprintf("%s of bool accumulates in the default int %s", op, i.FullName()))
+		}
+		rule := fmt.Sprintf("%s keeps %s (jnp.cumsum and jnp.cumprod do not promote integers)", op, d.FullName())
+		if d.IsInexact() {
+			// jax/_src/lax/control_flow/loops.py lowers cumsum through
+			// reduce_window (associative_scan in older versions), which
+			// XLA computes as a tree.
+			rule += "; XLA combines floats in a tree order (reduce_window, associative_scan), tensorsh one by one: the last bits can differ"
+		}
+		return strong(d, d, rule)
+	case Moment:
+		// reductions.py _var_promote_types: a non-inexact operand becomes
+		// to_inexact_dtype; a complex one gives its real dtype; the
+		// computation dtype is _upcast_f16 of the operand's.
+		out, compute := p.inexact(d), p.inexact(d)
+		if d.IsComplex() {
+			out = d.Real()
+		}
+		if compute == dtypes.F16 || compute == dtypes.BF16 {
+			compute = dtypes.F32
+		}
+		rule := fmt.Sprintf("%s of %s is %s (_var_promote_types)", op, d.FullName(), out.FullName())
+		if compute != out {
+			rule += ", computed in " + compute.FullName()
+		}
+		return strong(out, compute, rule)
+	case Count:
+		// reductions.py count_nonzero: sum(a != 0, dtype=canonicalize_dtype(int)).
+		i := p.defaultOf(dtypes.KindInt)
+		return strong(i, d, fmt.Sprintf("count_nonzero sums a != 0 in the default int %s", i.FullName()))
 	}
 	return Result{}, Errorf(p.Name(), -1, "unknown operation %s", op)
 }

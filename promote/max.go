@@ -246,6 +246,9 @@ func maxEveryday(op UnaryOp) bool {
 }
 
 func (p maxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		return Result{}, noFunction("max", "the Mojo graph API", "dot", "use a @ b (matmul)")
+	}
 	if op == Arctan2 || op == Hypot {
 		return Result{}, maxLacks("max", op.String())
 	}
@@ -318,6 +321,11 @@ func (p maxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	d := x.Type.DType
 	if !p.inSet(d) {
 		return Result{}, p.noDType(d, 0)
+	}
+	if c := op.Class(); c == Cumulative || c == Moment || c == Count {
+		// The Mojo graph API of 2024 (max.md §1.5) has no cumulative,
+		// variance or counting ops.
+		return Result{}, noFunction("max", "the Mojo graph API", op.String(), "")
 	}
 	if maxLiteralLike(x) {
 		// Mojo computes on its own literals, like Python.

@@ -244,6 +244,10 @@ func maxGraphRatString(r *big.Rat) string {
 func maxGraphIntegral(d dtypes.DType) bool { return d.IsInt() }
 
 func (p maxGraphPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		// max/graph/ops has matmul but no dot.
+		return Result{}, noFunction("max-graph", "max.graph.ops", "dot", "use a @ b (ops.matmul)")
+	}
 	if op == Arctan2 || op == Hypot {
 		return Result{}, maxLacks("max-graph", op.String())
 	}
@@ -361,6 +365,12 @@ func (p maxGraphPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	if !maxGraphIn(d) {
 		return Result{}, maxGraphNoDType(d, 0)
 	}
+	switch op {
+	case CumProd, Var, Std, CountNonzero:
+		// max/graph/ops has cumsum but no cumprod, var, std or
+		// count_nonzero.
+		return Result{}, noFunction("max-graph", "max.graph.ops", op.String(), "it has cumsum, sum and mean")
+	}
 	if x.Literal || x.Type.Weak {
 		switch op {
 		case Neg, Pos, Abs, Invert, Not:
@@ -405,6 +415,9 @@ func (p maxGraphPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return Result{Type: dtypes.Strong(dtypes.I64), Compute: d, Rule: op.String() + " gives int64 indices"}, nil
 	case BoolReduce:
 		return Result{Type: dtypes.Strong(dtypes.Bool), Compute: dtypes.Bool, Rule: op.String() + " reduces x != 0 to bool"}, nil
+	case Cumulative:
+		// max/graph/ops/cumsum.py: rmo.MoCumsumOp with result=x.type.
+		return same("ops.cumsum keeps the input type (rmo.mo.cumsum, result=x.type)")
 	}
 	return same(op.String() + " keeps the input dtype")
 }

@@ -96,6 +96,9 @@ func (p numpyPolicy) Convert(v Scalar, d dtypes.DType) error {
 }
 
 func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		return numpyDot(p, x, y)
+	}
 	a, err := numpyArgOf("numpy", numpyDTypes, 0, x, numpyOperandPyDType)
 	if err != nil {
 		return Result{}, err
@@ -379,6 +382,35 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		return r, err
 	case BoolReduce:
 		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
+	case Cumulative:
+		// np.cumsum and np.cumprod are add.accumulate and multiply.accumulate
+		// with the reduction's dtype (fromnumeric.py cumsum → _wrapfunc →
+		// PyArray_CumSum, which takes _get_reduction_dtype's rtype): small
+		// ints and bool accumulate in the default int, as sum does.
+		switch {
+		case d == dtypes.Bool || (d.IsSigned() && d.Bits() < 64):
+			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s accumulates in the default int64, as sum does", op, d.FullName()))
+		case d.IsUnsigned() && d.Bits() < 64:
+			return res(dtypes.U64, dtypes.U64, fmt.Sprintf("%s of %s accumulates in uint64, as sum does", op, d.FullName()))
+		}
+		return res(d, d, fmt.Sprintf("%s keeps %s, rounding after every step", op, d.FullName()))
+	case Moment:
+		// numpy/_core/_methods.py _var: ints and bool are summed with
+		// dtype f8; floats (float16 too: unlike _mean, _var has no
+		// float32 path for it) are computed in their own dtype; complex
+		// deviations are squared as re² + im², so the result is the real
+		// dtype of the operand's precision.
+		switch {
+		case d == dtypes.Bool || d.IsInt():
+			return res(dtypes.F64, dtypes.F64, fmt.Sprintf("%s of %s is float64 (_methods._var sums with dtype f8)", op, d.FullName()))
+		case d.IsComplex():
+			return res(d.Real(), d, fmt.Sprintf("%s of %s is %s: the deviations are squared as re² + im²", op, d.FullName(), d.Real().FullName()))
+		}
+		return res(d, d, fmt.Sprintf("%s keeps %s", op, d.FullName()))
+	case Count:
+		// numeric.py count_nonzero: multiarray.count_nonzero (intp) without
+		// an axis, else a.astype(bool).sum(axis, dtype=np.intp).
+		return res(dtypes.I64, d, "count_nonzero gives an intp (int64) count")
 	}
 	return Result{}, Errorf(p, -1, "unknown operation %s", op)
 }

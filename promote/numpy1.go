@@ -72,6 +72,9 @@ func (p numpy1Policy) Convert(v Scalar, d dtypes.DType) error {
 }
 
 func (p numpy1Policy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		return numpyDot(p, x, y)
+	}
 	a, err := numpyArgOf("numpy1", numpy1DTypes, 0, x, numpyPyDType)
 	if err != nil {
 		return Result{}, err

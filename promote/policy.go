@@ -127,6 +127,7 @@ const (
 	MatMul // @
 	Where  // where(c, a, b): the promotion of a and b
 	Clip   // clip(x, lo, hi): the promotion of x with a bound
+	Dot    // dot(a, b): NumPy's dot, promoted as the system's dot is
 
 	// Float-producing functions of two arguments, in class Div: each
 	// policy gives them its true-division rule unless its library differs.
@@ -134,7 +135,7 @@ const (
 	Hypot   // hypot(a, b)
 )
 
-var binaryNames = [...]string{"+", "-", "*", "/", "//", "%", "**", "max", "min", "==", "!=", "<", "<=", ">", ">=", "&", "|", "^", "<<", ">>", "and", "or", "@", "where", "clip", "arctan2", "hypot"}
+var binaryNames = [...]string{"+", "-", "*", "/", "//", "%", "**", "max", "min", "==", "!=", "<", "<=", ">", ">=", "&", "|", "^", "<<", ">>", "and", "or", "@", "where", "clip", "dot", "arctan2", "hypot"}
 
 func (op BinaryOp) String() string { return binaryNames[op] }
 
@@ -143,7 +144,7 @@ type BinaryClass uint8
 
 // The binary classes.
 const (
-	Arith   BinaryClass = iota // + - * ** max min @ where clip
+	Arith   BinaryClass = iota // + - * ** max min @ where clip dot
 	Div                        // true division /, arctan2, hypot
 	DivMod                     // // and %
 	Compare                    // == != < <= > >=: result bool
@@ -229,10 +230,16 @@ const (
 	Square     // same type (NumPy: bool computes in int8)
 	Reciprocal // same type in NumPy (integer 1/x); float in JAX and PyTorch
 	IsFinite   // predicate
+
+	CumSum       // cumsum: a running sum along an axis
+	CumProd      // cumprod: a running product along an axis
+	Var          // var: the variance (ddof)
+	Std          // std: the standard deviation (ddof)
+	CountNonzero // count_nonzero: how many elements are not zero
 )
 
 var unaryNames = [...]string{"-", "+", "abs", "~", "not", "relu", "exp", "log", "log1p", "sin", "cos", "tanh", "sqrt", "rsqrt", "erf", "sigmoid", "silu", "gelu", "softmax", "logsoftmax", "floor", "ceil", "round", "roundeven", "trunc", "is_nan", "is_inf", "sum", "prod", "mean", "max", "min", "argmax", "argmin", "any", "all",
-	"tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "log2", "log10", "exp2", "expm1", "sign", "square", "reciprocal", "isfinite"}
+	"tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "arcsinh", "arccosh", "arctanh", "log2", "log10", "exp2", "expm1", "sign", "square", "reciprocal", "isfinite", "cumsum", "cumprod", "var", "std", "count_nonzero"}
 
 func (op UnaryOp) String() string { return unaryNames[op] }
 
@@ -252,6 +259,9 @@ const (
 	Extreme                      // reduce max/min: the operand's type
 	ArgOp                        // argmax argmin: an index dtype
 	BoolReduce                   // any all: bool
+	Cumulative                   // cumsum cumprod: a running sum or product, same shape
+	Moment                       // var std: real inexact, computed in two passes
+	Count                        // count_nonzero: an integer count
 )
 
 // Class returns the class of op.
@@ -278,6 +288,12 @@ func (op UnaryOp) Class() UnaryClass {
 		return ArgOp
 	case Any, All:
 		return BoolReduce
+	case CumSum, CumProd:
+		return Cumulative
+	case Var, Std:
+		return Moment
+	case CountNonzero:
+		return Count
 	}
 	return SameType
 }

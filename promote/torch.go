@@ -267,6 +267,9 @@ func (p torchPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == MatMul {
 		return p.matMul(a, b)
 	}
+	if op == Dot {
+		return p.dot(a, b)
+	}
 	if op == Sub && (a.d == dtypes.Bool || b.d == dtypes.Bool) {
 		return Result{}, Errorf("torch", -1, "subtraction, the `-` operator, with a bool tensor is not supported; use ^ or logical_xor (or ~ to invert a mask)")
 	}
@@ -434,6 +437,37 @@ func (p torchPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return res(dtypes.I64, d, op.String()+" gives an int64 index")
 	case BoolReduce:
 		return res(dtypes.Bool, d, op.String()+" gives bool")
+	case Cumulative:
+		// aten/src/ATen/native/ReduceOps.cpp cumsum/cumprod meta: an
+		// integral (or bool) input with no dtype= gives kLong; the CPU
+		// kernels (cpu/ReduceOpsKernel.cpp cumsum_cpu_kernel) run the
+		// scan in at::acc_type<scalar_t, false> (ATen/AccumulateType.h:
+		// float for half and bfloat16, double for float, complex<double>
+		// for complex<float>) and round each output.
+		if d == dtypes.Bool || d.IsInt() {
+			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s gives int64 (integral inputs are promoted to int64)", op, torchName(d)))
+		}
+		acc := map[dtypes.DType]dtypes.DType{dtypes.F16: dtypes.F32, dtypes.BF16: dtypes.F32, dtypes.F32: dtypes.F64, dtypes.C64: dtypes.C128}[d]
+		if acc == dtypes.Invalid {
+			acc = d
+		}
+		rule := fmt.Sprintf("%s keeps %s", op, torchName(d))
+		if acc != d {
+			rule += fmt.Sprintf(", accumulating in %s (the CPU kernel's acc_type) and rounding each element", torchName(acc))
+		}
+		return res(d, acc, rule)
+	case Moment:
+		// ReduceOps.cpp std_var_out: "std and var only support floating
+		// point and complex dtypes"; a complex input gives
+		// toRealValueType (var(real) + var(imag)).
+		if d == dtypes.Bool || d.IsInt() {
+			return Result{}, Errorf("torch", 0, "std and var only support floating point and complex dtypes (got %s)", torchName(d))
+		}
+		out := d.Real()
+		return res(out, half(d), fmt.Sprintf("%s of %s gives %s (tensorsh computes two passes, as NumPy; torch's CPU kernel uses Welford's method, which can differ in the last bits)", op, torchName(d), torchName(out)))
+	case Count:
+		// ReduceOps.cpp count_nonzero: (self != 0).sum(dims), an int64.
+		return res(dtypes.I64, d, "count_nonzero gives int64")
 	}
 	return Result{}, Errorf("torch", -1, "unknown operation %s", op)
 }
@@ -649,4 +683,27 @@ func torchComplexHalfUnary(op UnaryOp) error {
 		return nil
 	}
 	return torchComplexHalfRefusal(op.String(), 0)
+}
+
+// dot is torch.dot (aten/src/ATen/native/LinearAlgebra.cpp dot_check):
+// two 1-D tensors of one dtype, no promotion; Python scalars are not
+// tensors. The dtype set is matmul's dot kernel's.
+func (p torchPolicy) dot(a, b numpyArg) (Result, error) {
+	for i, o := range []numpyArg{a, b} {
+		if o.lit {
+			return Result{}, Errorf("torch", i, "dot(): argument '%s' (position %d) must be Tensor, not %s", [...]string{"input", "tensor"}[i], i+1, o.kind)
+		}
+	}
+	if a.rank != 1 || b.rank != 1 {
+		return Result{}, Errorf("torch", -1, "1D tensors expected, but got %dD and %dD tensors (torch.dot takes two vectors; use @ or torch.matmul)", a.rank, b.rank)
+	}
+	if a.d != b.d {
+		return Result{}, Errorf("torch", -1, "dot : expected both vectors to have same dtype, but found %s and %s (torch.dot does not promote; convert one with .to())", torchScalarTypeName(a.d), torchScalarTypeName(b.d))
+	}
+	r, err := p.matMul(a, b)
+	if err != nil {
+		return Result{}, err
+	}
+	r.Rule = "torch.dot does not promote: both vectors are " + torchName(a.d)
+	return r, nil
 }

@@ -386,6 +386,10 @@ func tritonUpcast32(d dtypes.DType) dtypes.DType {
 }
 
 func (p tritonPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Dot {
+		// tl.dot is Triton's matmul.
+		return dotAsMatMul(p, "tl.dot", x, y)
+	}
 	a, err := p.operand(x, 0)
 	if err != nil {
 		return Result{}, err
@@ -747,6 +751,25 @@ func (p tritonPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 		return Result{Type: dtypes.Type{DType: u, Weak: weak && u == d}, Compute: u, Rule: "tl.max and tl.min reduce floats narrower than 32 bits in fp32 and integers narrower than 32 bits in int32"}, nil
 	case ArgOp:
 		return Result{Type: dtypes.Strong(dtypes.I32), Compute: tritonUpcast32(d), Rule: "tl.argmax and tl.argmin return int32 indices"}, nil
+	case Cumulative:
+		// python/triton/language/standard.py cumsum and cumprod:
+		// _promote_bfloat16_to_float32 first; cumsum then takes
+		// _pick_sum_dtype, as tl.sum.
+		s := d
+		if s == dtypes.BF16 {
+			s = dtypes.F32
+		}
+		rule := fmt.Sprintf("tl.%s keeps the dtype (bf16 is promoted to fp32 first)", op)
+		if op == CumSum {
+			s = tritonSumDType(s)
+			rule = "tl.cumsum promotes bf16 to fp32 and accumulates integers narrower than 32 bits in int32 (signed) or uint32 (unsigned, int1 included)"
+		}
+		if s.IsFloat() {
+			rule += "; tl.associative_scan combines floats in a tree order, tensorsh one by one: the last bits can differ"
+		}
+		return Result{Type: dtypes.Type{DType: s, Weak: weak && s == d}, Compute: s, Rule: rule}, nil
+	case Moment, Count:
+		return Result{}, noFunction(p.Name(), "triton.language", op.String(), "")
 	}
 	return Result{Type: dtypes.Strong(dtypes.Bool), Compute: dtypes.Bool, Rule: "Triton has no any/all; tensorsh reduces x != 0 with or/and, giving int1"}, nil
 }

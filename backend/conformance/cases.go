@@ -645,6 +645,38 @@ func (c *checker) softmax(t *testing.T) {
 	}
 }
 
+// scan checks cumsum and cumprod along each axis, on every dtype, exactly:
+// both backends combine the elements in the same order and round alike.
+func (c *checker) scan(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	for _, d := range c.dtypesFor() {
+		for _, shape := range [][]int{{3, 7, 5}, {1000}, {0, 4}} {
+			x := randomTensor(rng, d, shape, false)
+			for ax := range shape {
+				for _, op := range []backend.Op{backend.OpCumSum, backend.OpCumProd} {
+					n := &backend.Node{Op: op, DType: d, Shape: shape, Args: []*backend.Node{input(x)}, Axes: []int{ax}}
+					c.check(t, fmt.Sprintf("%v %v%v axis %d", op, d, shape, ax), n, exact)
+				}
+			}
+		}
+	}
+	// The plan eval makes for NumPy's var (numpy/_core/_methods.py _var):
+	// a keepdims sum divided by the count, the deviations squared (re² +
+	// im² for complex, the imaginary part as Re(dev · -i)), summed and
+	// divided by n - ddof. Every step is exact IEEE arithmetic or a sum in
+	// the backends' common order, so the results agree bit for bit.
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.F16, dtypes.C64} {
+		x := input(randomTensor(rng, d, []int{4, 300}, false))
+		for _, axes := range [][]int{{1}, {0}, {0, 1}} {
+			c.check(t, fmt.Sprintf("var plan %v axes %v", d, axes), varPlan(x, axes, 1), exact)
+		}
+	}
+	// A fused elementwise argument, scanned along a kept middle axis.
+	a := input(randomTensor(rng, dtypes.F32, []int{4, 6, 3}, false))
+	sq := binary(backend.OpMul, a, a)
+	c.check(t, "cumsum of a*a axis 1", &backend.Node{Op: backend.OpCumSum, DType: dtypes.F32, Shape: sq.Shape, Args: []*backend.Node{sq}, Axes: []int{1}}, exact)
+}
+
 func setFloat(x *backend.Tensor, i int, v float64) {
 	switch s := x.Data.(type) {
 	case []float32:
@@ -802,4 +834,51 @@ func (c *checker) complex32(t *testing.T) {
 
 func castTo(a *backend.Node, d dtypes.DType) *backend.Node {
 	return &backend.Node{Op: backend.OpCast, DType: d, Shape: a.Shape, Args: []*backend.Node{a}}
+}
+
+// varPlan is eval's plan for var(x, axis=axes, ddof=ddof) computed in x's
+// dtype (everyday.go moment).
+func varPlan(x *backend.Node, axes []int, ddof int) *backend.Node {
+	d := x.DType
+	rd := d.Real()
+	red := map[int]bool{}
+	count := 1
+	for _, a := range axes {
+		red[a] = true
+		count *= x.Shape[a]
+	}
+	var kept, shape []int
+	for i, n := range x.Shape {
+		if red[i] {
+			kept = append(kept, 1)
+		} else {
+			kept = append(kept, n)
+			shape = append(shape, n)
+		}
+	}
+	constant := func(v complex128, d dtypes.DType) *backend.Node {
+		t := &backend.Tensor{DType: d, Shape: []int{}, Data: nil}
+		switch d {
+		case dtypes.F16:
+			t.Data = []uint16{dtypes.F16FromFloat64(real(v))}
+		case dtypes.F32:
+			t.Data = []float32{float32(real(v))}
+		case dtypes.F64:
+			t.Data = []float64{real(v)}
+		case dtypes.C64:
+			t.Data = []complex64{complex64(v)}
+		}
+		return input(t)
+	}
+	sum := &backend.Node{Op: backend.OpSum, DType: d, Shape: kept, Args: []*backend.Node{x}, Axes: axes, KeepDims: true}
+	mean := &backend.Node{Op: backend.OpDiv, DType: d, Shape: kept, Args: []*backend.Node{sum, constant(complex(float64(count), 0), d)}}
+	dev := &backend.Node{Op: backend.OpSub, DType: d, Shape: x.Shape, Args: []*backend.Node{x, mean}}
+	sq := binary(backend.OpMul, dev, dev)
+	if d.IsComplex() {
+		re := castNode(dev, rd)
+		im := castNode(&backend.Node{Op: backend.OpMul, DType: d, Shape: x.Shape, Args: []*backend.Node{dev, constant(-1i, d)}}, rd)
+		sq = binary(backend.OpAdd, binary(backend.OpMul, re, re), binary(backend.OpMul, im, im))
+	}
+	total := &backend.Node{Op: backend.OpSum, DType: rd, Shape: shape, Args: []*backend.Node{sq}, Axes: axes}
+	return &backend.Node{Op: backend.OpDiv, DType: rd, Shape: shape, Args: []*backend.Node{total, constant(complex(float64(count-ddof), 0), rd)}}
 }

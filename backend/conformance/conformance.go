@@ -58,6 +58,7 @@ func RunOptions(t *testing.T, b backend.Backend, o Options) {
 	t.Run("views", c.views)
 	t.Run("reduce", c.reduce)
 	t.Run("softmax", c.softmax)
+	t.Run("scan", c.scan)
 	t.Run("matmul", c.matmul)
 	t.Run("errors", c.errors)
 	t.Run("known", c.known)

@@ -154,6 +154,9 @@ func TestGoldenSources(t *testing.T) {
 		{"matmul_f16", &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{3, 5}, Args: []*backend.Node{zeros(dtypes.F16, 3, 4), zeros(dtypes.F16, 4, 5)}}},
 		{"softmax_f32", &backend.Node{Op: backend.OpSoftmax, DType: dtypes.F32, Shape: []int{3, 4}, Axes: []int{1}, Args: []*backend.Node{f32(3, 4)}}},
 		{"transpose_copy", &backend.Node{Op: backend.OpTranspose, DType: dtypes.C128, Shape: []int{5, 3}, Axes: []int{1, 0}, Args: []*backend.Node{zeros(dtypes.C128, 3, 5)}}},
+		{"cumsum_f16_axis0", &backend.Node{Op: backend.OpCumSum, DType: dtypes.F16, Shape: []int{6, 7}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.F16, 6, 7)}}},
+		{"cumprod_c64", &backend.Node{Op: backend.OpCumProd, DType: dtypes.C64, Shape: []int{9}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.C64, 9)}}},
+		{"cumsum_i64", &backend.Node{Op: backend.OpCumSum, DType: dtypes.I64, Shape: []int{4, 5}, Axes: []int{1}, Args: []*backend.Node{zeros(dtypes.I64, 4, 5)}}},
 	}
 	b, d := newRecordBackend(t, 1<<30)
 	for _, c := range cases {
