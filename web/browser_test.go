@@ -274,7 +274,7 @@ func TestBrowser(t *testing.T) {
 	}
 	// compare is an HTML table, a row per policy.
 	rows := eval[[]string](p, "[...[...document.querySelectorAll('#transcript .cell')].pop().querySelectorAll('table tr')].map(r => r.innerText.replace(/\\s+/g, ' ').trim())")
-	if !containsAll(rows, "jax f32?[1] [101.5]", "numpy f64[1] [101.5]", "torch f32[1] [101.5]") {
+	if !containsAll(rows, "jax, anvil f32?[1] [101.5]", "numpy, numpy1, julia, c f64[1] [101.5]", "torch, triton, triton-doc, keras, mlx f32[1] [101.5]") {
 		t.Errorf("compare table rows %q", rows)
 	}
 	p.screenshot("compare.png")

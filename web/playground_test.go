@@ -31,15 +31,15 @@ func TestPlayground(t *testing.T) {
 		{"x = i16([1, 2, 3])", "", "", "", false, "jax"},
 		{"x + 1.5", "value", "f32?[3] cpu", `<span class="tsh-weak"`, false, "jax"},
 		{"1 + 2", "value", "i32? 3", "policy jax", false, "jax"},
-		{"compare(i8([100]) + 1.5)", "value", "numpy       f64[1]", "<table>", false, "jax"},
+		{"compare(i8([100]) + 1.5)", "value", "numpy, numpy1, julia, c     f64[1]", "<table>", false, "jax"},
 		{"lattice()", "value", "lattice", "", true, "jax"},
 		{":policy numpy", "text", "policy numpy", "", false, "numpy"},
 		{"x + 1.5", "value", "f64[3] cpu", "policy numpy", false, "numpy"},
 		{"x + 1\ni8([1]) + 200", "value error", "  i8([1]) + 200\n            ^^^", "", false, "numpy"},
-		{":policy load examples/cpolicy.go", "text", "loaded from examples/cpolicy.go", "", false, "c"},
-		{"i8([100]) + i8([100])", "value", "i32[1] cpu", "policy c", false, "c"},
-		{":load examples/nope.tsh", "error", "examples/nope.tsh: no such file in the page", "", false, "c"},
-		{":help", "text", "topics:", "", false, "c"},
+		{":policy load examples/cpolicy.go", "text", "loaded from examples/cpolicy.go", "", false, "c-user"},
+		{"i8([100]) + i8([100])", "value", "i32[1] cpu", "policy c", false, "c-user"},
+		{":load examples/nope.tsh", "error", "examples/nope.tsh: no such file in the page", "", false, "c-user"},
+		{":help", "text", "topics:", "", false, "c-user"},
 	} {
 		res := p.Run(ctx, tc.code)
 		var kinds []string
