@@ -163,10 +163,10 @@ var unops = []unop{
 // A layout reads the first operand (and, for binary operations, the
 // second) in a given way.
 type layout struct {
-	name           string
-	a, b           string // tensorsh
-	npA, npB       string // NumPy
-	unary          bool   // applies to unary operations too
+	name     string
+	a, b     string // tensorsh
+	npA, npB string // NumPy
+	unary    bool   // applies to unary operations too
 }
 
 var layouts = []layout{
