@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -44,6 +45,7 @@ func main() {
 	filter := flag.String("filter", "", "run only the cases whose name matches this regular expression")
 	runs := flag.Int("runs", 5, "timed runs per case (the median is reported)")
 	warmup := flag.Int("warmup", 2, "untimed runs before the timed ones")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file (go tool pprof)")
 	flag.Parse()
 	scale := Full
 	if *dry {
@@ -62,11 +64,22 @@ func main() {
 		}
 		return
 	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "matrix:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	r := newRunner()
 	for i := range cases {
 		if err := enc.Encode(r.run(&cases[i], *warmup, *runs)); err != nil {
 			fmt.Fprintln(os.Stderr, "matrix:", err)
-			os.Exit(1)
+			return
 		}
 	}
 }
