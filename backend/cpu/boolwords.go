@@ -22,43 +22,148 @@ func boolBytes(b []bool) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b))
 }
 
-// boolWordOp returns the word form of a binary operation on bools (each
-// result byte 0 or 1 again), or nil.
-func boolWordOp(o backend.Op) func(x, y uint64) uint64 {
+// A wordOp is a binary operation on eight bools held in a uint64.
+type wordOp uint8
+
+const (
+	wNone wordOp = iota
+	wOr
+	wAnd
+	wXor
+	wEq
+	wLt
+	wLe
+	wGt
+	wGe
+)
+
+// boolWordOp returns the word form of a binary operation on bools, or
+// wNone.
+func boolWordOp(o backend.Op) wordOp {
 	switch o {
 	case backend.OpAdd, backend.OpBitOr, backend.OpOr, backend.OpMax:
-		return func(x, y uint64) uint64 { return x | y }
+		return wOr
 	case backend.OpMul, backend.OpBitAnd, backend.OpAnd, backend.OpMin:
-		return func(x, y uint64) uint64 { return x & y }
+		return wAnd
 	case backend.OpBitXor, backend.OpNe:
-		return func(x, y uint64) uint64 { return x ^ y }
+		return wXor
 	case backend.OpEq:
-		return func(x, y uint64) uint64 { return x ^ y ^ ones }
+		return wEq
 	case backend.OpLt: // false < true: !x && y
-		return func(x, y uint64) uint64 { return ^x & y }
+		return wLt
 	case backend.OpLe: // !x || y
-		return func(x, y uint64) uint64 { return (x ^ ones) | y }
+		return wLe
 	case backend.OpGt: // x && !y
-		return func(x, y uint64) uint64 { return x &^ y }
+		return wGt
 	case backend.OpGe: // x || !y
-		return func(x, y uint64) uint64 { return x | (y ^ ones) }
+		return wGe
 	}
-	return nil
+	return wNone
+}
+
+// apply computes the operation on words whose bytes are 0 or 1; each
+// result byte is 0 or 1 again.
+func (w wordOp) apply(x, y uint64) uint64 {
+	switch w {
+	case wOr:
+		return x | y
+	case wAnd:
+		return x & y
+	case wXor:
+		return x ^ y
+	case wEq:
+		return x ^ y ^ ones
+	case wLt:
+		return ^x & y
+	case wLe:
+		return (x ^ ones) | y
+	case wGt:
+		return x &^ y
+	}
+	return x | (y ^ ones) // wGe
 }
 
 // boolWords returns the kernel of a binary operation on bools computed a
-// word at a time with f.
-func boolWords(f func(x, y uint64) uint64) func(d, a, b []bool) {
+// word at a time, by one small function per operation (in one large
+// function the compiler would not inline the loads and stores, and apply
+// would cost a call a word); apply does the tail.
+func boolWords(w wordOp) func(d, a, b []bool) {
+	words := map[wordOp]func(d, a, b []byte){
+		wOr:  orWords,
+		wAnd: andWords,
+		wXor: xorWords,
+		wEq:  eqWords,
+		wLt:  ltWords,
+		wLe:  leWords,
+		wGt:  gtWords,
+		wGe:  geWords,
+	}[w]
 	return func(d, a, b []bool) {
 		n := len(d)
 		db, ab, bb := boolBytes(d), boolBytes(a[:n]), boolBytes(b[:n])
-		i := 0
-		for ; i+8 <= n; i += 8 {
-			binary.LittleEndian.PutUint64(db[i:], f(binary.LittleEndian.Uint64(ab[i:]), binary.LittleEndian.Uint64(bb[i:])))
+		m := n - n%8
+		words(db[:m], ab[:m], bb[:m])
+		for i := m; i < n; i++ {
+			db[i] = byte(w.apply(uint64(ab[i]), uint64(bb[i]))) & 1
 		}
-		for ; i < n; i++ {
-			db[i] = byte(f(uint64(ab[i]), uint64(bb[i]))) & 1
-		}
+	}
+}
+
+// The word loops: d, a and b have the same length, a multiple of 8.
+
+func orWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], x|y)
+	}
+}
+
+func andWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], x&y)
+	}
+}
+
+func xorWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], x^y)
+	}
+}
+
+func eqWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], x^y^ones)
+	}
+}
+
+func ltWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], ^x&y)
+	}
+}
+
+func leWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], (x^ones)|y)
+	}
+}
+
+func gtWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], x&^y)
+	}
+}
+
+func geWords(d, a, b []byte) {
+	for i := 0; i+8 <= len(d); i += 8 {
+		x, y := binary.LittleEndian.Uint64(a[i:i+8]), binary.LittleEndian.Uint64(b[i:i+8])
+		binary.LittleEndian.PutUint64(d[i:i+8], x|(y^ones))
 	}
 }
 
@@ -66,11 +171,11 @@ func boolWords(f func(x, y uint64) uint64) func(d, a, b []bool) {
 func notWords(d, a []bool) {
 	n := len(d)
 	db, ab := boolBytes(d), boolBytes(a[:n])
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		binary.LittleEndian.PutUint64(db[i:], binary.LittleEndian.Uint64(ab[i:])^ones)
+	m := n - n%8
+	for i := 0; i < m; i += 8 {
+		binary.LittleEndian.PutUint64(db[i:i+8], binary.LittleEndian.Uint64(ab[i:i+8])^ones)
 	}
-	for ; i < n; i++ {
+	for i := m; i < n; i++ {
 		db[i] = ab[i] ^ 1
 	}
 }

@@ -313,8 +313,8 @@ func orL[T number](d []bool, a, b []T) {
 // Booleans.
 
 func boolKernel(o backend.Op) kfn {
-	if f := boolWordOp(o); f != nil {
-		return bin(boolWords(f))
+	if w := boolWordOp(o); w != wNone {
+		return bin(boolWords(w))
 	}
 	switch o {
 	case backend.OpInvert, backend.OpNot:
