@@ -4,8 +4,10 @@ dtype and layout, the reductions along every axis, softmax, matrix
 products, casts, concatenation and counts (see bench/README.md).
 
 One run: builds bench/matrix (the Go side: each case's expression through
-eval.Session with the numpy policy, as a user types it), then alternates
-R rounds of the Go side and the NumPy side over the same cases, and prints
+eval.Session with the numpy policy, as a user types it), then, for R
+rounds, times each group of cases sharing their inputs on the Go side
+(bench/matrix -serve, one case per request) and at once on the NumPy
+side, so that the two times of a ratio are taken moments apart; it prints
 for each case NumPy ms, tensorsh ms and the ratio NumPy / tensorsh (above 1:
 tensorsh is faster), the geometric mean per group and over all, and the
 worst cases. The load average is printed next to the figures: on a shared
@@ -128,6 +130,45 @@ def numpy_side(cases, warmup, runs, budget=3.0):
     return out
 
 
+class GoServer:
+    """bench/matrix -serve: runs one case per request, so that the Go and
+    NumPy times of a case are taken moments apart."""
+
+    def __init__(self, exe, args):
+        self.p = subprocess.Popen([exe, "-serve"] + args, cwd=ROOT, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def run(self, name):
+        self.p.stdin.write(name + "\n")
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
+        if not line:
+            sys.exit("matrix.py: bench/matrix -serve ended early (at %s)" % name)
+        return json.loads(line)
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def interleaved(exe, run_args, cases, warmup, runs):
+    """One round, the two sides alternating case by case."""
+    srv = GoServer(exe, run_args)
+    go, npr = {}, {}
+    i = 0
+    while i < len(cases):
+        j = i
+        while j < len(cases) and cases[j]["setup"] == cases[i]["setup"]:
+            j += 1
+        for c in cases[i:j]:
+            go[c["name"]] = srv.run(c["name"])
+        # NumPy's inputs of this setup only, then the same cases.
+        npr.update(numpy_side(cases[i:j], warmup, runs))
+        i = j
+    srv.close()
+    return go, npr
+
+
 def go_side(exe, args):
     p = subprocess.run([exe] + args, cwd=ROOT, capture_output=True, text=True)
     if p.returncode != 0:
@@ -226,12 +267,11 @@ def main():
     run_args = base + ["-runs", str(args.runs), "-warmup", str(args.warmup)]
     for r in range(args.rounds):
         t0 = time.time()
-        gos.append(go_side(exe, run_args))
-        t1 = time.time()
-        nps.append(numpy_side(cases, args.warmup, args.runs))
+        g, n = interleaved(exe, run_args, cases, args.warmup, args.runs)
+        gos.append(g)
+        nps.append(n)
         loads.append(os.getloadavg()[0])
-        print("round %d: tensorsh %.0f s, NumPy %.0f s, load %.1f" % (r + 1, t1 - t0, time.time() - t1, loads[-1]),
-              flush=True)
+        print("round %d: %.0f s, load %.1f" % (r + 1, time.time() - t0, loads[-1]), flush=True)
 
     rows = []
     for c in cases:

@@ -8,6 +8,7 @@
 //
 //	go run ./bench/matrix -list [-dry]            # the cases, as JSON
 //	go run ./bench/matrix [-dry] [-filter RE] [-runs N] [-warmup N]
+//	go run ./bench/matrix -serve [-dry] [-runs N] [-warmup N]  # names on stdin
 //
 // Without -list it prints one JSON object per case: its name, the median
 // milliseconds of its runs, and the dtype and shape of its result (or the
@@ -16,12 +17,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
 	"slices"
 	"time"
@@ -45,6 +49,7 @@ func main() {
 	filter := flag.String("filter", "", "run only the cases whose name matches this regular expression")
 	runs := flag.Int("runs", 5, "timed runs per case (the median is reported)")
 	warmup := flag.Int("warmup", 2, "untimed runs before the timed ones")
+	serve := flag.Bool("serve", false, "read case names from standard input, one a line, and answer each with its result")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file (go tool pprof)")
 	flag.Parse()
 	scale := Full
@@ -76,12 +81,39 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	r := newRunner()
+	if *serve {
+		if err := serveCases(r, cases, os.Stdin, enc, *warmup, *runs); err != nil {
+			fmt.Fprintln(os.Stderr, "matrix:", err)
+		}
+		return
+	}
 	for i := range cases {
 		if err := enc.Encode(r.run(&cases[i], *warmup, *runs)); err != nil {
 			fmt.Fprintln(os.Stderr, "matrix:", err)
 			return
 		}
 	}
+}
+
+// serveCases runs the case named by each line of in and writes its
+// result: bench/matrix.py alternates the two sides case by case this way,
+// so that both times of a ratio are taken moments apart.
+func serveCases(r *runner, cases []Case, in io.Reader, enc *json.Encoder, warmup, runs int) error {
+	byName := map[string]*Case{}
+	for i := range cases {
+		byName[cases[i].Name] = &cases[i]
+	}
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		res := Result{Name: sc.Text(), Err: "no such case"}
+		if c, ok := byName[sc.Text()]; ok {
+			res = r.run(c, warmup, runs)
+		}
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
 }
 
 func selectCases(cs []Case, filter string) ([]Case, error) {
@@ -131,6 +163,9 @@ func (r *runner) run(c *Case, warmup, runs int) Result {
 			return res
 		}
 		r.setup = c.Setup
+		// The setup's garbage (the float64 random values before their
+		// cast) is collected now, not during the first case's runs.
+		runtime.GC()
 	}
 	eval1 := func() (*eval.Value, error) {
 		outs, err := r.s.Execute(ctx, c.Name, c.Expr)
