@@ -13,6 +13,14 @@ import (
 func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 	switch xs := x.(type) {
 	case []bool:
+		if p.inner == 0 && p.m > 0 && p.l > 0 {
+			// As bytes 0 and 1: true is the largest, false the smallest.
+			top := uint8(0)
+			if isMax {
+				top = 1
+			}
+			return argRowsInt(r, boolBytes(xs), p, isMax, top)
+		}
 		return argReduceT(r, xs, p, func(a, b bool) bool {
 			if isMax {
 				return a && !b
@@ -48,6 +56,9 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 }
 
 func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	if p.inner == 0 && p.m > 0 && p.l > 0 {
+		return argRowsInt(r, x, p, isMax, intTop[T](isMax))
+	}
 	if isMax {
 		return argReduceT(r, x, p, func(v, best T) bool { return v > best }, func(T) bool { return false })
 	}

@@ -297,6 +297,12 @@ func convL[S, T realNum](d []T, a []S) {
 // fromInt returns the conversion from integers of type S to dtype to (not
 // bool, not complex).
 func fromInt[S integer](to dtypes.DType) kfn {
+	if unsafe.Sizeof(S(0)) == 1 && (to == dtypes.F16 || to == dtypes.BF16) {
+		// An 8-bit integer has at most 8 significant bits: float16 (11)
+		// and bfloat16 (8) hold every one exactly, so the conversion
+		// needs no rounding.
+		return un(convL[S, float32])
+	}
 	if narrow(to) {
 		return un(func(d []float32, a []S) {
 			a = a[:len(d)]

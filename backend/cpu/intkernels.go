@@ -156,19 +156,9 @@ func intKernel[T integer](n *backend.Node) kfn {
 			return nil
 		})
 	case backend.OpMax:
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = max(a[i], b[i])
-			}
-		})
+		return bin(maxIntL[T])
 	case backend.OpMin:
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = min(a[i], b[i])
-			}
-		})
+		return bin(minIntL[T])
 	case backend.OpEq:
 		return bin(eqL[T])
 	case backend.OpNe:

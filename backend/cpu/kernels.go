@@ -297,14 +297,12 @@ func orL[T number](d []bool, a, b []T) {
 // Booleans.
 
 func boolKernel(o backend.Op) kfn {
+	if w := boolWordOp(o); w != wNone {
+		return bin(boolWords(w))
+	}
 	switch o {
 	case backend.OpInvert, backend.OpNot:
-		return un(func(d, a []bool) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = !a[i]
-			}
-		})
+		return un(notWords)
 	case backend.OpAbs, backend.OpRelu, backend.OpFloor, backend.OpCeil, backend.OpRound,
 		backend.OpRoundEven, backend.OpTrunc, backend.OpSign, backend.OpSquare:
 		return un(copyL[bool])
@@ -314,52 +312,6 @@ func boolKernel(o backend.Op) kfn {
 		return un(func(d, a []bool) {
 			for i := range d {
 				d[i] = true
-			}
-		})
-	case backend.OpAdd, backend.OpBitOr, backend.OpOr, backend.OpMax:
-		return bin(func(d, a, b []bool) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] || b[i]
-			}
-		})
-	case backend.OpMul, backend.OpBitAnd, backend.OpAnd, backend.OpMin:
-		return bin(func(d, a, b []bool) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] && b[i]
-			}
-		})
-	case backend.OpBitXor, backend.OpNe:
-		return bin(neL[bool])
-	case backend.OpEq:
-		return bin(eqL[bool])
-	case backend.OpLt: // false < true
-		return bin(func(d, a, b []bool) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = !a[i] && b[i]
-			}
-		})
-	case backend.OpLe:
-		return bin(func(d, a, b []bool) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = !a[i] || b[i]
-			}
-		})
-	case backend.OpGt:
-		return bin(func(d, a, b []bool) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] && !b[i]
-			}
-		})
-	case backend.OpGe:
-		return bin(func(d, a, b []bool) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] || !b[i]
 			}
 		})
 	}

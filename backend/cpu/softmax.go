@@ -53,13 +53,23 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	}
 	x32, _ := x.([]float32)
 	inPlace := x32 != nil && inner == 1 && n.DType == dtypes.F32
+	cols := x32 != nil && inner > 1 && n.DType == dtypes.F32
 	grain := max(1, grainSize/max(m, 1))
 	rows := make([][]float64, r.workersFor(outer*inner, grain))
+	tiles := make([][]float32, len(rows))
 	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
 		if rows[w] == nil {
 			rows[w] = make([]float64, m)
 		}
 		y := rows[w]
+		if cols {
+			if tiles[w] == nil {
+				tiles[w] = make([]float32, 2*softmaxTile*m)
+			}
+			t := tiles[w]
+			softmaxColsF32(out32, x32, m, inner, lo, hi, log, t[:softmaxTile*m], t[softmaxTile*m:], y)
+			return nil
+		}
 		for row := lo; row < hi; row++ {
 			o, k := row/inner, row%inner
 			b := o*m*inner + k

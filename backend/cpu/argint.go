@@ -1,0 +1,125 @@
+package cpu
+
+import (
+	"bytes"
+	"unsafe"
+)
+
+// argRowsInt is argReduceT for integers (and bools, as the bytes 0 and 1)
+// when the reduced elements of each output are contiguous runs (argmax(m,
+// axis=1), or of a whole array): the same answer, the index of the first
+// extreme, found in two tight passes per run instead of a call per
+// element: the run's extreme, and, when it beats the best so far, its
+// first position (bytes.IndexByte for 8-bit types). The walk ends once
+// the best is top, the largest value (smallest, for argmin) the type or
+// the data can hold: nothing after it can win.
+func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]int64, error) {
+	out := make([]int64, p.m)
+	grain := max(1, grainSize/p.l)
+	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+		for o := lo; o < hi; o++ {
+			b := p.base(o)
+			best := x[b+p.offs[0]]
+			bi, idx := 0, 0
+			for _, off := range p.offs {
+				if best == top {
+					break
+				}
+				run := x[b+off : b+off+p.chunk]
+				if isMax {
+					if e := runMax(run); e > best {
+						best, bi = e, idx+firstIndex(run, e)
+					}
+				} else if e := runMin(run); e < best {
+					best, bi = e, idx+firstIndex(run, e)
+				}
+				idx += len(run)
+			}
+			out[o] = int64(bi)
+		}
+		return r.ctx.Err()
+	})
+}
+
+// runMax and runMin return the largest and smallest element of a
+// non-empty run, with four independent accumulators widened to int64 or
+// uint64 (whose max and min compile to conditional moves).
+func runMax[T integer](run []T) T {
+	if ^T(0) > 0 { // unsigned
+		m0, m1, m2, m3 := uint64(run[0]), uint64(run[0]), uint64(run[0]), uint64(run[0])
+		i := 0
+		for ; i+4 <= len(run); i += 4 {
+			m0, m1 = max(m0, uint64(run[i])), max(m1, uint64(run[i+1]))
+			m2, m3 = max(m2, uint64(run[i+2])), max(m3, uint64(run[i+3]))
+		}
+		for ; i < len(run); i++ {
+			m0 = max(m0, uint64(run[i]))
+		}
+		return T(max(m0, m1, m2, m3))
+	}
+	m0, m1, m2, m3 := int64(run[0]), int64(run[0]), int64(run[0]), int64(run[0])
+	i := 0
+	for ; i+4 <= len(run); i += 4 {
+		m0, m1 = max(m0, int64(run[i])), max(m1, int64(run[i+1]))
+		m2, m3 = max(m2, int64(run[i+2])), max(m3, int64(run[i+3]))
+	}
+	for ; i < len(run); i++ {
+		m0 = max(m0, int64(run[i]))
+	}
+	return T(max(m0, m1, m2, m3))
+}
+
+func runMin[T integer](run []T) T {
+	if ^T(0) > 0 {
+		m0, m1, m2, m3 := uint64(run[0]), uint64(run[0]), uint64(run[0]), uint64(run[0])
+		i := 0
+		for ; i+4 <= len(run); i += 4 {
+			m0, m1 = min(m0, uint64(run[i])), min(m1, uint64(run[i+1]))
+			m2, m3 = min(m2, uint64(run[i+2])), min(m3, uint64(run[i+3]))
+		}
+		for ; i < len(run); i++ {
+			m0 = min(m0, uint64(run[i]))
+		}
+		return T(min(m0, m1, m2, m3))
+	}
+	m0, m1, m2, m3 := int64(run[0]), int64(run[0]), int64(run[0]), int64(run[0])
+	i := 0
+	for ; i+4 <= len(run); i += 4 {
+		m0, m1 = min(m0, int64(run[i])), min(m1, int64(run[i+1]))
+		m2, m3 = min(m2, int64(run[i+2])), min(m3, int64(run[i+3]))
+	}
+	for ; i < len(run); i++ {
+		m0 = min(m0, int64(run[i]))
+	}
+	return T(min(m0, m1, m2, m3))
+}
+
+// firstIndex returns the index of the first v in run, which holds one.
+func firstIndex[T integer](run []T, v T) int {
+	if unsafe.Sizeof(v) == 1 {
+		return bytes.IndexByte(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(run))), len(run)), byte(v))
+	}
+	for i, w := range run {
+		if w == v {
+			return i
+		}
+	}
+	return -1 // not reached: the caller found v in run
+}
+
+// intTop returns the value after which argmax (isMax) or argmin of T
+// can stop: T's largest or smallest value.
+func intTop[T integer](isMax bool) T {
+	bits := unsafe.Sizeof(T(0)) * 8
+	if ^T(0) > 0 { // unsigned
+		if isMax {
+			return ^T(0)
+		}
+		return 0
+	}
+	maxT := T(1)<<(bits-1) - 1
+	if isMax {
+		return maxT
+	}
+	return -maxT - 1
+}
