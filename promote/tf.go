@@ -282,6 +282,8 @@ func tfOpName(op BinaryOp, d dtypes.DType) string {
 		return "LogicalOr"
 	case MatMul:
 		return "MatMul"
+	case Arctan2:
+		return "Atan2"
 	}
 	return "SelectV2"
 }
