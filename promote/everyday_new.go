@@ -382,11 +382,11 @@ func cEveryday(op UnaryOp, d dtypes.DType) (Result, bool, error) {
 			Sign:         "write (x > 0) - (x < 0)",
 			Square:       "write x * x",
 			Reciprocal:   "write 1.0 / x (1 / x of an integer divides integers)",
-			CumSum:       "C has no reductions; write a loop",
-			CumProd:      "C has no reductions; write a loop",
-			Var:          "C has no reductions; write a loop",
-			Std:          "C has no reductions; write a loop",
-			CountNonzero: "C has no reductions; write a loop",
+			CumSum:       "it has no reductions: write a loop",
+			CumProd:      "it has no reductions: write a loop",
+			Var:          "it has no reductions: write a loop",
+			Std:          "it has no reductions: write a loop",
+			CountNonzero: "it has no reductions: write a loop",
 		}[op]
 		return Result{}, true, noFunction(cName, "C", op.String(), hint)
 	}
