@@ -8,6 +8,7 @@ package promote
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -20,9 +21,12 @@ import (
 //   - Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, Expm1: float
 //     and complex kernels only; the dtype is kept.
 //   - tf.math has no log2, log10 or exp2.
-//   - Sign: float, complex, int32 and int64 kernels; Square: float,
-//     complex and signed int kernels; Reciprocal (cwise_op_inverse.cc):
-//     float and complex kernels on the CPU, no integer one.
+//   - Sign (cwise_op_sign.cc): float, complex, int32 and int64 kernels;
+//     Square (cwise_op_square.cc): float, complex and every int kernel;
+//     Reciprocal (cwise_op_inverse.cc): float and complex kernels on the
+//     CPU, no integer one. Tan, Asin, Acos, Atan, Reciprocal and Sign
+//     list int8 … int64 in T (UNARY()) without a CPU kernel for them:
+//     NotFoundError; other dtypes outside T are InvalidArgumentError.
 //   - IsFinite: T in {bfloat16, half, float, double}, gives bool.
 //   - Cumsum, Cumprod (scan_ops.cc): every number type, the dtype kept (an
 //     int8 running sum wraps in int8); tf.math.cumsum's axis defaults to
@@ -35,6 +39,11 @@ func tfEveryday(p string, op UnaryOp, a tfArg) (Result, bool, error) {
 	d := a.d
 	keep := dtypes.Type{DType: d, Weak: a.weak}
 	refuse := func(kernel string) (Result, bool, error) {
+		if d.IsSigned() && (op == Tan || op == Arcsin || op == Arccos || op == Arctan || op == Reciprocal || op == Sign) {
+			// The op's T (UNARY() in math_ops.cc) lists int8 … int64, but
+			// no CPU kernel is registered for them.
+			return Result{}, true, Errorf(p, 0, "Could not find device for node: {{node %s}} = %s[T=%s] (NotFoundError: TensorFlow registers no CPU %s kernel for %s: %s has no %s kernel)", kernel, kernel, tfDTString(d), kernel, d.FullName(), kernel, d.FullName())
+		}
 		return Result{}, true, tfUnsupported(p, 0, kernel, d)
 	}
 	kernel := map[UnaryOp]string{Tan: "Tan", Arcsin: "Asin", Arccos: "Acos", Arctan: "Atan", Sinh: "Sinh", Cosh: "Cosh", Arcsinh: "Asinh", Arccosh: "Acosh", Arctanh: "Atanh", Expm1: "Expm1",
@@ -54,7 +63,7 @@ func tfEveryday(p string, op UnaryOp, a tfArg) (Result, bool, error) {
 		}
 		return Result{Type: keep, Compute: d, Rule: "tf.math.sign keeps the dtype"}, true, nil
 	case Square:
-		if !d.IsInexact() && !d.IsSigned() {
+		if d == dtypes.Bool {
 			return refuse(kernel)
 		}
 		return Result{Type: keep, Compute: d, Rule: "tf.math.square keeps the dtype (an int square wraps)"}, true, nil
@@ -412,4 +421,10 @@ func cEverydayBinary(op BinaryOp, a, b dtypes.DType) (Result, bool, error) {
 		return Result{}, true, noFunction(cName, "C", "dot", "write a loop")
 	}
 	return Result{}, false, nil
+}
+
+// tfDTString is the DataType enum name TensorFlow prints for d
+// (tensorflow/core/framework/types.proto): DT_INT8, DT_HALF, DT_FLOAT.
+func tfDTString(d dtypes.DType) string {
+	return "DT_" + strings.ToUpper(tfTypeString(d))
 }

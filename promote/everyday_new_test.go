@@ -18,9 +18,10 @@ func TestNewPoliciesEveryday(t *testing.T) {
 	// TensorFlow, tf.math: the op registrations of
 	// tensorflow/core/ops/math_ops.cc and the CPU kernels
 	// tensorflow/core/kernels/cwise_op_tan.cc, cwise_op_asin.cc …,
-	// cwise_op_inverse.cc (Reciprocal/Inv: half, float, double, complex64,
-	// complex128; the int64 kernel is GPU only), cwise_op_sign.cc,
-	// cwise_op_square.cc, cwise_op_isfinite.cc, scan_ops.cc (Cumsum,
+	// cwise_op_inverse.cc (Reciprocal: half, bfloat16, float, double,
+	// complex64, complex128; no int kernel on the CPU), cwise_op_sign.cc
+	// (float, double, int32, int64, half, bfloat16, complex),
+	// cwise_op_square.cc (floats, complex and every int), cwise_op_isfinite.cc, scan_ops.cc (Cumsum,
 	// Cumprod: TF_CALL_NUMBER_TYPES); tensorflow/python/ops/math_ops.py
 	// reduce_variance and reduce_std ("Input must be either real or
 	// complex"; complex gives the real dtype), count_nonzero (dtype=int64),
@@ -42,7 +43,10 @@ func TestNewPoliciesEveryday(t *testing.T) {
 			{Sign, mineArr(i8), "error@0: Sign has no int8 kernel", 0},
 			{Sign, mineArr(b), "error@0: Sign has no bool kernel", 0},
 			{Square, mineArr(i8), "i8", i8},
-			{Square, mineArr(u8), "error@0: Square has no uint8 kernel", 0},
+			{Square, mineArr(u8), "u8", u8},
+			{Square, mineArr(b), "error@0: Square has no bool kernel", 0},
+			{Tan, mineArr(i8), "error@0: Could not find device for node: {{node Tan}} = Tan[T=DT_INT8]", 0},
+			{Sinh, mineArr(i8), "error@0: Value for attr 'T' of int8 is not in the list of allowed values for Sinh", 0},
 			{Reciprocal, mineArr(i32), "error@0: Reciprocal has no int32 kernel", 0},
 			{Reciprocal, mineArr(f16), "f16", f16},
 			{IsFinite, mineArr(bf16), "bool", bf16},
