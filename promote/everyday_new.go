@@ -428,3 +428,30 @@ func cEverydayBinary(op BinaryOp, a, b dtypes.DType) (Result, bool, error) {
 func tfDTString(d dtypes.DType) string {
 	return "DT_" + strings.ToUpper(tfTypeString(d))
 }
+
+// TakesDDOF reports whether the system's var and std take a ddof (or
+// correction) argument. TensorFlow's tf.math.reduce_variance and
+// reduce_std (math_ops.py) and Keras' keras.ops.var and std
+// (keras/src/ops/numpy.py) have none: they always divide by n.
+func TakesDDOF(p Policy) bool {
+	_, no := p.(interface{ noDDOF(UnaryOp) string })
+	return !no
+}
+
+// NoDDOFMessage is the error for a ddof (or correction, arg) given to op
+// where the system's var and std take none.
+func NoDDOFMessage(p Policy, op UnaryOp, arg string) string {
+	fn := op.String()
+	if d, ok := p.(interface{ noDDOF(UnaryOp) string }); ok {
+		fn = d.noDDOF(op)
+	}
+	return fmt.Sprintf("%s() got an unexpected keyword argument '%s' (%s has no ddof: it divides by n)", fn, arg, fn)
+}
+
+func tfMomentName(op UnaryOp) string {
+	return map[UnaryOp]string{Var: "tf.math.reduce_variance", Std: "tf.math.reduce_std"}[op]
+}
+
+func (tfPolicy) noDDOF(op UnaryOp) string      { return tfMomentName(op) }
+func (tfNumPyPolicy) noDDOF(op UnaryOp) string { return tfMomentName(op) }
+func (kerasPolicy) noDDOF(op UnaryOp) string   { return "keras.ops." + op.String() }

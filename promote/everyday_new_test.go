@@ -179,6 +179,16 @@ func TestNewPoliciesEveryday(t *testing.T) {
 		{mineArr(c64), Hypot, mineArr(c64), "error@-1: write hypot(abs(a), abs(b))", 0},
 		{mineArr(f64), Dot, mineArr(f64), "error@-1: LinearAlgebra.dot", 0},
 	})
+	// tf.math.reduce_variance and keras.ops.var have no ddof argument.
+	for _, name := range Names() {
+		want := name != "tf" && name != "tf-numpy" && name != "tf-numpy-safe" && name != "keras"
+		if got := TakesDDOF(refsMust(t, name)); got != want {
+			t.Errorf("%s: TakesDDOF = %v, want %v", name, got, want)
+		}
+	}
+	if got := NoDDOFMessage(refsMust(t, "tf"), Var, "ddof"); got != "tf.math.reduce_variance() got an unexpected keyword argument 'ddof' (tf.math.reduce_variance has no ddof: it divides by n)" {
+		t.Errorf("tf: NoDDOFMessage = %q", got)
+	}
 	if got := DefaultDDOF(j); got != 1 {
 		t.Errorf("julia: DefaultDDOF = %d, want 1 (Statistics.var: corrected=true)", got)
 	}
