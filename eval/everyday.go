@@ -109,6 +109,13 @@ func moment(op promote.UnaryOp) builtinFunc {
 				return nil, err
 			}
 		}
+		if (hasDDOF || hasCor) && !promote.TakesDDOF(c.policy) {
+			o, name := dd, "ddof"
+			if hasCor {
+				o, name = cor, "correction"
+			}
+			return nil, c.errorf(o.span(), "TypeError", "%s: %s", c.policy.Name(), promote.NoDDOFMessage(c.policy, op, name))
+		}
 		res, err := c.policy.Unary(op, toPolicyOperand(x))
 		if err != nil {
 			return nil, c.promoteError(err, k.fnSpan, x)

@@ -404,6 +404,10 @@ func (p cPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	if op == MatMul {
 		return Result{}, Errorf(cName, -1, "C has no matrix product operator")
 	}
+	if r, ok, err := cEverydayBinary(op, a, b); ok {
+		r.Warning = warning
+		return r, err
+	}
 	if op == Shl || op == Shr {
 		// §6.5.7: the integer promotions apply to each operand separately,
 		// and the result has the promoted left operand's type.
@@ -481,6 +485,9 @@ func (p cPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	}
 	invalid := func() error {
 		return Errorf(cName, 0, "invalid operand to %s (have '%s')", op, cTypeName(d))
+	}
+	if r, ok, err := cEveryday(op, d); ok {
+		return r, err
 	}
 	pd := cIntPromote(d)
 	switch op.Class() {

@@ -203,7 +203,8 @@ func TestEverydayPolicies(t *testing.T) {
 		if got := CountGivesPythonInt(p); got != wantInt {
 			t.Errorf("%s: CountGivesPythonInt = %v, want %v", name, got, wantInt)
 		}
-		if got := CumulativeNeedsAxis(p); got != (name == "array-api") {
+		needsAxis := map[string]bool{"array-api": true, "tf": true, "tf-numpy": true, "tf-numpy-safe": true, "julia": true}[name]
+		if got := CumulativeNeedsAxis(p); got != needsAxis {
 			t.Errorf("%s: CumulativeNeedsAxis = %v", name, got)
 		}
 		nan, w := NoDOF(p, Std)
@@ -215,6 +216,14 @@ func TestEverydayPolicies(t *testing.T) {
 		case "torch":
 			if nan || !strings.HasPrefix(w, "UserWarning: std(): degrees of freedom is <= 0") {
 				t.Errorf("torch: NoDOF = %v, %q", nan, w)
+			}
+		case "keras":
+			if !nan || w != "" {
+				t.Errorf("%s: NoDOF = %v, %q; want NaN without a warning", name, nan, w)
+			}
+		case "tf", "tf-numpy", "tf-numpy-safe", "mlx", "julia":
+			if nan || w != "" {
+				t.Errorf("%s: NoDOF = %v, %q; want a division by zero without a warning", name, nan, w)
 			}
 		default:
 			if nan || w != "RuntimeWarning: Degrees of freedom <= 0 for slice" {

@@ -256,6 +256,9 @@ func (p juliaPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		rule = fmt.Sprintf("both operands are %s", juliaTypeName(d))
 	}
 	r := Result{Type: dtypes.Strong(d), Compute: d, Rule: rule}
+	if r, ok, err := juliaEverydayBinary(op, a, b, d); ok {
+		return r, err
+	}
 	switch op.Class() {
 	case Arith:
 		switch op {
@@ -330,6 +333,9 @@ func (p juliaPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	}
 	noMethod := func(fn string) error {
 		return Errorf(juliaName, 0, "MethodError: no method matching %s(::%s)", fn, juliaTypeName(d))
+	}
+	if r, ok, err := juliaEveryday(op, d); ok {
+		return r, err
 	}
 	switch op.Class() {
 	case SameType:

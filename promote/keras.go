@@ -337,7 +337,9 @@ func (p kerasPolicy) apply(op BinaryOp, args []kerasArg) (Result, error) {
 	for _, a := range args {
 		lits = lits && a.lit
 	}
-	if op == TrueDiv {
+	if op.Class() == Div {
+		// / and arctan2 join float in (result_type(x1, x2, float));
+		// jnp.hypot promotes to inexact, the same dtype.
 		args = append(args, kerasArg{idx: -1, d: dtypes.F32, weak: true})
 	}
 	d, rule, err := p.resultType(args...)
@@ -365,6 +367,9 @@ func (p kerasPolicy) apply(op BinaryOp, args []kerasArg) (Result, error) {
 			r.ComplexOrder = ComplexXLA
 		}
 	case Div:
+		if op != TrueDiv {
+			return kerasEverydayBinary(op, r)
+		}
 		r.Rule = "/ is " + r.Rule
 	case DivMod:
 		if d.IsComplex() {
@@ -403,6 +408,9 @@ func (p kerasPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	}
 	strong := func(out, compute dtypes.DType, rule string) (Result, error) {
 		return Result{Type: dtypes.Strong(out), Compute: compute, Rule: rule}, nil
+	}
+	if r, ok, err := p.everyday(op, a); ok {
+		return r, err
 	}
 	toFloat := func() (Result, error) {
 		f, rule, err := p.resultType(kerasArg{d: d}, kerasArg{idx: -1, d: dtypes.F32, weak: true})

@@ -315,6 +315,8 @@ func (g *Graph) Describe() string {
 		return fmt.Sprintf("the Hasse diagram of the join, a lattice with least element %s; a → b: a promotes to b", names[0])
 	case g.Kind == Semilattice:
 		return fmt.Sprintf("the Hasse diagram of the join, a join-semilattice with minimal elements %s; a → b: a promotes to b", strings.Join(names, ", "))
+	case len(g.Edges) == 0 && len(g.Nodes) > 1:
+		return fmt.Sprintf("no implicit promotion: %s has no dtype that promotes to another, since %s of two different dtypes is an error (%s); the graph has no edges", g.Policy.Name(), ab, g.Why)
 	case g.Reduced:
 		return fmt.Sprintf("not a lattice: the promotion is not a join (%s); a → b when %s = b, edges implied by longer paths left out", g.Why, ab)
 	}

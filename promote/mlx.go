@@ -259,6 +259,9 @@ func (p mlxPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	}
 	d := t.DType
 	r := Result{Type: t, Compute: d, Rule: rule, IntDiv: IntDivNumPy}
+	if r, ok, err := mlxEverydayBinary(op, r); ok {
+		return r, err
+	}
 	if (a.lit && a.kind == FloatScalar || b.lit && b.kind == FloatScalar) && !(a.weak && b.weak) {
 		// to_array makes a Python float a C float first.
 		r.FloatVia = dtypes.F32
@@ -318,6 +321,9 @@ func (p mlxPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 	keep := a.weak && (op.Class() == SameType || op.Class() == BitNot || op.Class() == LogicalNot)
 	res := func(out, compute dtypes.DType, rule string) (Result, error) {
 		return Result{Type: dtypes.Type{DType: out, Weak: keep}, Compute: compute, Rule: rule}, nil
+	}
+	if r, ok, err := mlxEveryday(op, a); ok {
+		return r, err
 	}
 	switch op.Class() {
 	case SameType:

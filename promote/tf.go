@@ -282,6 +282,8 @@ func tfOpName(op BinaryOp, d dtypes.DType) string {
 		return "LogicalOr"
 	case MatMul:
 		return "MatMul"
+	case Arctan2:
+		return "Atan2"
 	}
 	return "SelectV2"
 }
@@ -330,6 +332,10 @@ func tfArgOf(p string, idx int, o Operand) (tfArg, error) {
 }
 
 func (p tfPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Hypot || op == Dot {
+		_, _, err := tfEverydayBinary(tfName, op, Result{})
+		return Result{}, err
+	}
 	a, err := tfArgOf(tfName, 0, x)
 	if err != nil {
 		return Result{}, err
@@ -387,6 +393,9 @@ func (p tfPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 func tfApply(p string, op BinaryOp, r Result) (Result, error) {
 	d := r.Compute
 	refuse := func() (Result, error) { return Result{}, tfUnsupported(p, -1, tfOpName(op, d), d) }
+	if r, ok, err := tfEverydayBinary(p, op, r); ok {
+		return r, err
+	}
 	realNum := d != dtypes.Bool && !d.IsComplex()
 	switch op.Class() {
 	case Arith:
@@ -460,6 +469,9 @@ func (p tfPolicy) Unary(op UnaryOp, x Operand) (Result, error) {
 // tfUnary is the result of unary op on a in classic TensorFlow (and in
 // tf-numpy, which keeps a weak operand weak).
 func tfUnary(p string, op UnaryOp, a tfArg) (Result, error) {
+	if r, ok, err := tfEveryday(p, op, a); ok {
+		return r, err
+	}
 	d := a.d
 	keep := dtypes.Type{DType: d, Weak: a.weak}
 	refuse := func(kernel string) (Result, error) { return Result{}, tfUnsupported(p, 0, kernel, d) }

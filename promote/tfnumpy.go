@@ -253,6 +253,10 @@ func pyBool(b bool) string {
 }
 
 func (p tfNumPyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
+	if op == Hypot || op == Dot {
+		_, _, err := tfEverydayBinary(p.Name(), op, Result{})
+		return Result{}, err
+	}
 	a, na, err := p.arg(0, x)
 	if err != nil {
 		return Result{}, err

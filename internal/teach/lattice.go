@@ -69,6 +69,10 @@ func listText(g *promote.Graph, width int) string {
 		}
 		b.WriteString(wrap(fmt.Sprintf("%2d  %s", y, strings.Join(names, "  ")), width, "    ") + "\n")
 	}
+	if len(g.Edges) == 0 {
+		b.WriteString("\nno edges: no dtype promotes to another\n")
+		return b.String()
+	}
 	b.WriteString("\nedges (a → b: a promotes to b):\n")
 	for i := range g.Nodes {
 		var to []string
