@@ -294,6 +294,22 @@ func (c *compiler) tensorX(k *call, lo, hi int) (*operand, error) {
 	return c.materialize(x), nil
 }
 
+// reductionArgs reads the arguments of f(x, axis=None, keepdims=false):
+// x as a tensor, the axes it reduces (all of them when axis is not given)
+// and keepdims.
+func (c *compiler) reductionArgs(k *call) (x *operand, axes []int, keep bool, err error) {
+	if x, err = c.tensorX(k, 1, 2); err != nil {
+		return nil, nil, false, err
+	}
+	if axes, _, err = c.axesOf(k, len(x.shape)); err != nil {
+		return nil, nil, false, err
+	}
+	if keep, err = c.keepdims(k); err != nil {
+		return nil, nil, false, err
+	}
+	return x, axes, keep, nil
+}
+
 // keepdims returns a reduction's keepdims keyword, false when not given.
 func (c *compiler) keepdims(k *call) (bool, error) {
 	o, ok := k.kw["keepdims"]

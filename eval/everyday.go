@@ -72,15 +72,7 @@ func cumulative(op promote.UnaryOp) builtinFunc {
 // passes run in (Compute) and the result's (Type).
 func moment(op promote.UnaryOp) builtinFunc {
 	return func(c *compiler, k *call) (*operand, error) {
-		x, err := c.tensorX(k, 1, 2)
-		if err != nil {
-			return nil, err
-		}
-		axes, _, err := c.axesOf(k, len(x.shape))
-		if err != nil {
-			return nil, err
-		}
-		keep, err := c.keepdims(k)
+		x, axes, keep, err := c.reductionArgs(k)
 		if err != nil {
 			return nil, err
 		}
@@ -178,15 +170,7 @@ func moment(op promote.UnaryOp) builtinFunc {
 // countNonzero counts the elements that are not zero: the sum of x != 0
 // in the policy's count dtype (numpy/_core/numeric.py count_nonzero).
 func countNonzero(c *compiler, k *call) (*operand, error) {
-	x, err := c.tensorX(k, 1, 2)
-	if err != nil {
-		return nil, err
-	}
-	axes, _, err := c.axesOf(k, len(x.shape))
-	if err != nil {
-		return nil, err
-	}
-	keep, err := c.keepdims(k)
+	x, axes, keep, err := c.reductionArgs(k)
 	if err != nil {
 		return nil, err
 	}
