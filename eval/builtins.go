@@ -280,6 +280,45 @@ func (c *compiler) tensorArg(k *call, i int, what string) (*operand, error) {
 	return o, nil
 }
 
+// tensorX checks that k has from lo to hi positional arguments (hi < 0:
+// any number) and returns the first, x, as a tensor: a literal becomes a
+// 0-d tensor of its literal type.
+func (c *compiler) tensorX(k *call, lo, hi int) (*operand, error) {
+	if err := k.nargs(c, lo, hi); err != nil {
+		return nil, err
+	}
+	x, err := c.tensorArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	return c.materialize(x), nil
+}
+
+// reductionArgs reads the arguments of f(x, axis=None, keepdims=false):
+// x as a tensor, the axes it reduces (all of them when axis is not given)
+// and keepdims.
+func (c *compiler) reductionArgs(k *call) (x *operand, axes []int, keep bool, err error) {
+	if x, err = c.tensorX(k, 1, 2); err != nil {
+		return nil, nil, false, err
+	}
+	if axes, _, err = c.axesOf(k, len(x.shape)); err != nil {
+		return nil, nil, false, err
+	}
+	if keep, err = c.keepdims(k); err != nil {
+		return nil, nil, false, err
+	}
+	return x, axes, keep, nil
+}
+
+// keepdims returns a reduction's keepdims keyword, false when not given.
+func (c *compiler) keepdims(k *call) (bool, error) {
+	o, ok := k.kw["keepdims"]
+	if !ok {
+		return false, nil
+	}
+	return c.boolOf(o, "keepdims")
+}
+
 // materialize turns a literal operand into a 0-d tensor of its literal type.
 func (c *compiler) materialize(o *operand) *operand {
 	if o.kind != LiteralValue || o.litErr != nil {
@@ -821,14 +860,10 @@ var reduceOps = map[promote.UnaryOp]backend.Op{
 }
 
 func (c *compiler) reduce(op promote.UnaryOp, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.tensorArg(k, 0, "x")
+	x, err := c.tensorX(k, 1, 2)
 	if err != nil {
 		return nil, err
 	}
-	x = c.materialize(x)
 	axes, _, err := c.axesOf(k, len(x.shape))
 	if err != nil {
 		return nil, err
@@ -836,11 +871,9 @@ func (c *compiler) reduce(op promote.UnaryOp, k *call) (*operand, error) {
 	if (op == promote.ArgMax || op == promote.ArgMin) && len(axes) > 1 {
 		return nil, c.errorf(k.sp, "ValueError", "%s takes a single axis", op)
 	}
-	keep := false
-	if o, ok := k.kw["keepdims"]; ok {
-		if keep, err = c.boolOf(o, "keepdims"); err != nil {
-			return nil, err
-		}
+	keep, err := c.keepdims(k)
+	if err != nil {
+		return nil, err
 	}
 	res, err := c.policy.Unary(op, toPolicyOperand(x))
 	if err != nil {

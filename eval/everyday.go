@@ -18,14 +18,10 @@ import (
 // flattened tensor when axis is None (numpy/_core/fromnumeric.py cumsum).
 func cumulative(op promote.UnaryOp) builtinFunc {
 	return func(c *compiler, k *call) (*operand, error) {
-		if err := k.nargs(c, 1, 2); err != nil {
-			return nil, err
-		}
-		x, err := c.tensorArg(k, 0, "x")
+		x, err := c.tensorX(k, 1, 2)
 		if err != nil {
 			return nil, err
 		}
-		x = c.materialize(x)
 		o, ok := k.kw["axis"]
 		if !ok && len(k.args) > 1 {
 			o, ok = k.args[1], true
@@ -76,23 +72,9 @@ func cumulative(op promote.UnaryOp) builtinFunc {
 // passes run in (Compute) and the result's (Type).
 func moment(op promote.UnaryOp) builtinFunc {
 	return func(c *compiler, k *call) (*operand, error) {
-		if err := k.nargs(c, 1, 2); err != nil {
-			return nil, err
-		}
-		x, err := c.tensorArg(k, 0, "x")
+		x, axes, keep, err := c.reductionArgs(k)
 		if err != nil {
 			return nil, err
-		}
-		x = c.materialize(x)
-		axes, _, err := c.axesOf(k, len(x.shape))
-		if err != nil {
-			return nil, err
-		}
-		keep := false
-		if o, ok := k.kw["keepdims"]; ok {
-			if keep, err = c.boolOf(o, "keepdims"); err != nil {
-				return nil, err
-			}
 		}
 		ddof := promote.DefaultDDOF(c.policy)
 		dd, hasDDOF := k.kw["ddof"]
@@ -195,23 +177,9 @@ func moment(op promote.UnaryOp) builtinFunc {
 // countNonzero counts the elements that are not zero: the sum of x != 0
 // in the policy's count dtype (numpy/_core/numeric.py count_nonzero).
 func countNonzero(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.tensorArg(k, 0, "x")
+	x, axes, keep, err := c.reductionArgs(k)
 	if err != nil {
 		return nil, err
-	}
-	x = c.materialize(x)
-	axes, _, err := c.axesOf(k, len(x.shape))
-	if err != nil {
-		return nil, err
-	}
-	keep := false
-	if o, ok := k.kw["keepdims"]; ok {
-		if keep, err = c.boolOf(o, "keepdims"); err != nil {
-			return nil, err
-		}
 	}
 	res, err := c.policy.Unary(promote.CountNonzero, toPolicyOperand(x))
 	if err != nil {

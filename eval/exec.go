@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"os"
 	"path/filepath"
 	"slices"
@@ -275,9 +274,9 @@ func (s *Session) save(name string) (string, error) {
 			body = svg
 		}
 		if body == "" {
-			body = "<pre>" + html.EscapeString(s.Text(o, format.Options{})) + "</pre>"
+			body = format.PreHTML(s.Text(o, format.Options{}))
 		}
-		data = []byte("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tensorsh</title></head><body>\n" + body + "\n</body></html>\n")
+		data = []byte(format.HTMLPage(body))
 	case ".json":
 		var b bytes.Buffer
 		if err := s.WriteJSON(&b, o); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/internal/teach"
 	"github.com/tensorsh/tensorsh/promote"
 )
 
@@ -118,7 +119,7 @@ func Help(topic string) string {
 		return "tensorsh " + Version + ": dtype promotion and broadcasting you can see.\n" +
 			"Type an expression: i16([1, 2, 3]) + 1.5\n\n" +
 			"topics: literals dtypes policies operators directives (:help TOPIC)\n" +
-			"functions (:help NAME): " + wrap(strings.Join(fns, " "), 70, "  ")
+			"functions (:help NAME): " + teach.Wrap(strings.Join(fns, " "), 70, "  ")
 	}
 	topic = strings.TrimPrefix(topic, ":")
 	if t, ok := helpTopics[topic]; ok {
@@ -158,21 +159,4 @@ func Help(topic string) string {
 		return fmt.Sprintf("dtype %s (%s): %s, %d bits", d, d.FullName(), d.Kind(), d.Bits())
 	}
 	return fmt.Sprintf("no help for %q; :help lists the topics", topic)
-}
-
-func wrap(s string, width int, indent string) string {
-	var sb strings.Builder
-	line := 0
-	for i, w := range strings.Fields(s) {
-		if i > 0 && line+len(w)+1 > width {
-			sb.WriteString("\n" + indent)
-			line = len(indent)
-		} else if i > 0 {
-			sb.WriteByte(' ')
-			line++
-		}
-		sb.WriteString(w)
-		line += len(w)
-	}
-	return sb.String()
 }

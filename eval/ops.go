@@ -603,13 +603,7 @@ func (c *compiler) matmul(x, y *operand, res promote.Result, whole, opSpan span)
 // isTwo reports whether o is the number 2 (a literal, or a 0-d value
 // known before evaluation): 2, 2.0 or 2+0j.
 func isTwo(o *operand) bool {
-	var v *promote.Scalar
-	switch {
-	case o.kind == LiteralValue:
-		v = &o.lit
-	case o.kind == TensorValue && len(o.shape) == 0:
-		v = o.value
-	}
+	v := o.scalar()
 	if v == nil {
 		return false
 	}

@@ -11,17 +11,23 @@ import (
 // numpy/_core/src/umath/scalarmath.c.src: the ufunc's name after
 // "scalar". Arrays wrap silently.
 
+// scalar returns the value of a scalar operand known before evaluation: a
+// literal, or a 0-d tensor whose value is known; nil for any other.
+func (o *operand) scalar() *promote.Scalar {
+	switch {
+	case o.kind == LiteralValue:
+		return &o.lit
+	case o.kind == TensorValue && len(o.shape) == 0:
+		return o.value
+	}
+	return nil
+}
+
 // scalarInt returns the exact value of an integer or bool scalar operand:
 // a literal, or a 0-d tensor whose value is known. It returns nil for any
 // other operand.
 func scalarInt(o *operand) *big.Int {
-	var v *promote.Scalar
-	switch {
-	case o.kind == LiteralValue:
-		v = &o.lit
-	case o.kind == TensorValue && len(o.shape) == 0:
-		v = o.value
-	}
+	v := o.scalar()
 	if v == nil || v.Kind != promote.IntScalar && v.Kind != promote.BoolScalar {
 		return nil
 	}

@@ -331,14 +331,10 @@ func random(c *compiler, k *call, normal bool) (*operand, error) {
 
 // reshape gives x a new shape of the same size.
 func reshape(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 2, -1); err != nil {
-		return nil, err
-	}
-	x, err := c.tensorArg(k, 0, "x")
+	x, err := c.tensorX(k, 2, -1)
 	if err != nil {
 		return nil, err
 	}
-	x = c.materialize(x)
 	dims, err := c.shapeArgs(k, 1)
 	if err != nil {
 		return nil, err
@@ -372,14 +368,10 @@ func reshape(c *compiler, k *call) (*operand, error) {
 
 // transpose permutes the axes of x.
 func transpose(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.tensorArg(k, 0, "x")
+	x, err := c.tensorX(k, 1, 2)
 	if err != nil {
 		return nil, err
 	}
-	x = c.materialize(x)
 	rank := len(x.shape)
 	perm := make([]int, rank)
 	for i := range perm {
@@ -421,14 +413,10 @@ func transpose(c *compiler, k *call) (*operand, error) {
 
 // broadcastTo is broadcast_to: x broadcast to a shape.
 func broadcastTo(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 2, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.tensorArg(k, 0, "x")
+	x, err := c.tensorX(k, 2, 2)
 	if err != nil {
 		return nil, err
 	}
-	x = c.materialize(x)
 	dims, err := c.shapeOf(k.args[1], "shape")
 	if err != nil {
 		return nil, err
@@ -442,14 +430,10 @@ func broadcastTo(c *compiler, k *call) (*operand, error) {
 
 // expandDims is expand_dims: x with a new axis of length 1.
 func expandDims(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.tensorArg(k, 0, "x")
+	x, err := c.tensorX(k, 1, 2)
 	if err != nil {
 		return nil, err
 	}
-	x = c.materialize(x)
 	var ax *operand
 	if len(k.args) == 2 {
 		ax = k.args[1]
@@ -472,14 +456,10 @@ func expandDims(c *compiler, k *call) (*operand, error) {
 
 // squeeze drops length-1 axes.
 func squeeze(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.tensorArg(k, 0, "x")
+	x, err := c.tensorX(k, 1, 2)
 	if err != nil {
 		return nil, err
 	}
-	x = c.materialize(x)
 	axes, given, err := c.axesOf(k, len(x.shape))
 	if err != nil {
 		return nil, err

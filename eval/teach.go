@@ -3,7 +3,6 @@ package eval
 import (
 	"errors"
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/internal/format"
@@ -93,15 +92,14 @@ func describeResult(o *operand) string {
 	return kindName(o)
 }
 
-// compare evaluates its argument under every policy.
+// compare evaluates its argument under every policy and returns a row a
+// policy, grouped and rendered as text and HTML by internal/teach.
 func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 	arg, err := c.oneArg(e, "compare")
 	if err != nil {
 		return nil, err
 	}
-	src := lang.Format(arg)
-	type row struct{ policy, typ, value string }
-	var rows []row
+	cmp := &teach.Comparison{Expr: lang.Format(arg)}
 	saved := c.s.warnings
 	// Every policy draws the same random numbers: rand(3) + 1 compares one
 	// set of values, rounded to each policy's dtype, not one set a policy.
@@ -117,100 +115,28 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 		c.s.restoreRNG(rng)
 		p, _ := c.s.lookupPolicy(name)
 		sub := &compiler{s: c.s, ctx: c.ctx, policy: p, file: c.file, src: c.src}
-		r := row{policy: name}
+		r := teach.CompareRow{Policy: name}
 		v, err := sub.compareOne(arg)
 		if err != nil {
 			var ce *Error
 			if errors.As(err, &ce) && ce.Name == "KeyboardInterrupt" {
 				return nil, err
 			}
+			r.Err, r.Value = true, err.Error()
 			if errors.As(err, &ce) {
-				r.typ, r.value = "error", ce.Msg
-			} else {
-				r.typ, r.value = "error", err.Error()
+				r.Value = ce.Msg
 			}
-			r.value = strings.TrimPrefix(r.value, name+": ")
+			r.Value = strings.TrimPrefix(r.Value, name+": ")
 		} else {
-			r.typ, r.value = shortValue(v)
+			r.Type, r.Value = shortValue(v)
 		}
 		if after == nil {
 			after = c.s.rngState()
 		}
-		rows = append(rows, r)
+		cmp.Rows = append(cmp.Rows, r)
 	}
 	c.s.warnings = saved
-	rows = groupRows(rows, func(r row) string { return r.typ + "\x00" + r.value },
-		func(into *row, r row) { into.policy += ", " + r.policy })
-	// A group's policies wrap at comparePolicyWidth, continued below.
-	wp, wt := len("policy"), len("dtype")
-	names := make([][]string, len(rows))
-	for i, r := range rows {
-		names[i] = wrapList(r.policy, comparePolicyWidth)
-		for _, l := range names[i] {
-			wp = max(wp, len(l))
-		}
-		wt = max(wt, len([]rune(r.typ)))
-	}
-	var tb, hb strings.Builder
-	fmt.Fprintf(&tb, "compare %s", src)
-	fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, "policy", wt, "dtype", "value")
-	fmt.Fprintf(&hb, `<div class="tensorsh-compare"><p><code>%s</code> under every policy</p><table><tr><th>policy</th><th>dtype</th><th>value</th></tr>`, html.EscapeString(src))
-	for i, r := range rows {
-		fmt.Fprintf(&tb, "\n  %-*s  %-*s  %s", wp, names[i][0], wt, r.typ, r.value)
-		for _, l := range names[i][1:] {
-			fmt.Fprintf(&tb, "\n    %s", l)
-		}
-		cls := ""
-		if r.typ == "error" {
-			cls = ` class="error" style="color:#b00"`
-		}
-		fmt.Fprintf(&hb, "<tr%s><td>%s</td><td><code>%s</code></td><td>%s</td></tr>", cls,
-			html.EscapeString(r.policy), html.EscapeString(r.typ), html.EscapeString(r.value))
-	}
-	hb.WriteString("</table></div>")
-	return &operand{kind: TextValue, str: tb.String(), html: hb.String()}, nil
-}
-
-// comparePolicyWidth is the width at which compare wraps the list of
-// policies that share a row.
-const comparePolicyWidth = 30
-
-// wrapList breaks a comma-separated list into lines of at most width
-// characters (longer items stand alone); lines after the first are meant
-// to be indented by two more spaces.
-func wrapList(list string, width int) []string {
-	var lines []string
-	line, limit := "", width
-	for _, item := range strings.Split(list, ", ") {
-		switch {
-		case line == "":
-			line = item
-		case len(line)+len(", ")+len(item)+len(",") <= limit:
-			line += ", " + item
-		default:
-			lines = append(lines, line+",")
-			line, limit = item, width-2
-		}
-	}
-	return append(lines, line)
-}
-
-// groupRows merges the rows that agree (the same key) into the first of
-// them, in the order of their first rows, so that compare's seventeen
-// policies stay readable: "jax, keras  f32?[1]  [101.5]".
-func groupRows[R any](rows []R, key func(R) string, merge func(into *R, r R)) []R {
-	var out []R
-	at := map[string]int{}
-	for _, r := range rows {
-		k := key(r)
-		if i, ok := at[k]; ok {
-			merge(&out[i], r)
-			continue
-		}
-		at[k] = len(out)
-		out = append(out, r)
-	}
-	return out
+	return &operand{kind: TextValue, str: teach.CompareText(cmp), html: teach.CompareHTML(cmp)}, nil
 }
 
 func (c *compiler) compareOne(e lang.Expr) (*Value, error) {

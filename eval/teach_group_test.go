@@ -27,23 +27,6 @@ func TestHelpPoliciesListsEvery(t *testing.T) {
 	}
 }
 
-func TestWrapList(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want []string
-	}{
-		{"jax", []string{"jax"}},
-		{"jax, anvil", []string{"jax, anvil"}},
-		{"jax64, numpy, numpy1, torch, triton, triton-doc, max", []string{"jax64, numpy, numpy1, torch,", "triton, triton-doc, max"}},
-		{"a-very-long-policy-name-indeed-yes, b", []string{"a-very-long-policy-name-indeed-yes,", "b"}},
-	} {
-		got := wrapList(tc.in, comparePolicyWidth)
-		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
-			t.Errorf("wrapList(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestCompareGroups checks that compare gives one row to the policies that
 // agree, in the order of their first policy, and keeps every policy: for
 // i8([1]) + u8([1]) TensorFlow refuses (no implicit promotion) and so

@@ -303,6 +303,9 @@ func TestIdleHandshakeDoesNotBlock(t *testing.T) {
 // fill (a few MB), and IOPub stops for everyone. The real client must
 // get all its output, and the stuck peer must be dropped.
 func TestStuckSubscriberDropped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills TCP buffers and waits out the stall limit, seconds; skipped with -short (make test runs it)")
+	}
 	tk, c := startLimitedKernel(t, tcpConn("k"), testLimits())
 	p := handshake(t, tk.Connection(), tk.Connection().IOPubPort, "SUB")
 	if tcp, ok := p.conn.(*net.TCPConn); ok {
@@ -339,6 +342,9 @@ func TestStuckSubscriberDropped(t *testing.T) {
 // never reads the echoes. With zmq4 v0.17.0 the REP writer blocks on it
 // once the TCP buffers fill, and the heartbeat stops for everyone.
 func TestStuckHeartbeatPeerDropped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills TCP buffers and waits out the stall limit, seconds; skipped with -short (make test runs it)")
+	}
 	tk, c := startLimitedKernel(t, tcpConn("k"), testLimits())
 	p := handshake(t, tk.Connection(), tk.Connection().HBPort, "REQ")
 	if tcp, ok := p.conn.(*net.TCPConn); ok {

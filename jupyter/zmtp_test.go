@@ -222,11 +222,17 @@ func TestWriteQueueDropsWholeMessages(t *testing.T) {
 		t.Errorf("the peer read %d bytes, want %d (READY and the first two messages)", got.Len(), len(want))
 	}
 	c.Write(rawFrame(0, []byte("after"))) // the sender logs what it dropped
-	time.Sleep(50 * time.Millisecond)
-	n := 0
-	for _, m := range regexp.MustCompile(`dropped (\d+) messages`).FindAllStringSubmatch(logs.String(), -1) {
-		k, _ := strconv.Atoi(m[1])
-		n += k
+	drops := func() int {
+		n := 0
+		for _, m := range regexp.MustCompile(`dropped (\d+) messages`).FindAllStringSubmatch(logs.String(), -1) {
+			k, _ := strconv.Atoi(m[1])
+			n += k
+		}
+		return n
+	}
+	n := drops()
+	for deadline := time.Now().Add(wait); n < 8 && time.Now().Before(deadline); n = drops() {
+		time.Sleep(5 * time.Millisecond)
 	}
 	if n != 8 {
 		t.Errorf("%d drops logged, want 8: %s", n, logs.String())

@@ -103,13 +103,35 @@ func TestTerminal(t *testing.T) {
 	// session and its variables survive.
 	tm.typ(longRows)
 	tm.key("Enter")
-	time.Sleep(500 * time.Millisecond) // let it start computing
+	// The line editor has given the statement up when the cursor stands
+	// at the start of the line under it (the screen trims that blank
+	// line); Ctrl-C goes again while the statement still runs, in case
+	// the first came before it started.
+	for deadline := time.Now().Add(time.Minute); tm.cursorX() != "0"; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waiting for %s to run; the terminal shows:\n%s", longRows, tm.screen())
+		}
+	}
 	t0 := time.Now()
 	tm.key("C-c")
-	tm.waitFor("KeyboardInterrupt and the prompt", func(s string) bool {
-		_, after, ok := strings.Cut(s, "jax> "+longRows+"\n")
-		return ok && strings.Contains(after, "KeyboardInterrupt") && lastLine(s) == "jax>"
-	})
+	for again := t0.Add(2 * time.Second); ; {
+		s := tm.screen()
+		_, after, _ := strings.Cut(s, "jax> "+longRows+"\n")
+		if strings.Contains(after, "KeyboardInterrupt") && lastLine(s) == "jax>" {
+			break
+		}
+		if strings.Contains(after, "jax>") && !strings.Contains(after, "KeyboardInterrupt") {
+			t.Fatalf("%s finished instead of being interrupted:\n%s", longRows, s)
+		}
+		if time.Now().After(t0.Add(time.Minute)) {
+			t.Fatalf("waiting for KeyboardInterrupt and the prompt; the terminal shows:\n%s", s)
+		}
+		if time.Now().After(again) && !strings.Contains(after, "KeyboardInterrupt") {
+			tm.key("C-c")
+			again = time.Now().Add(2 * time.Second)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	t.Logf("Ctrl-C during %s: the prompt came back after %v (tmux polling included)", longRows, time.Since(t0).Round(time.Millisecond))
 	tm.expect(tm.run("jax>", "x", "jax>"), "[1 2 3]\ni16[3] cpu")
 	tm.expect(tm.run("jax>", "s", "jax>"), `name "s" is not defined`)
@@ -201,6 +223,12 @@ func (tm *term) key(keys ...string) { tm.tmux(append([]string{"send-keys", "-t",
 // joined.
 func (tm *term) capture(flags ...string) string {
 	return tm.tmux(append([]string{"capture-pane", "-p", "-J", "-S", "-", "-t", "t"}, flags...)...)
+}
+
+// cursorX returns the column of the pane's cursor, "0" at the start of a
+// line.
+func (tm *term) cursorX() string {
+	return strings.TrimSpace(tm.tmux("display-message", "-p", "-t", "t", "#{cursor_x}"))
 }
 
 // screen returns the pane's text with trailing spaces and blank lines

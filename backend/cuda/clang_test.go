@@ -44,6 +44,9 @@ static __device__ __forceinline__ unsigned atomicOr(unsigned* p, unsigned v) { r
 // clang (to PTX for sm_80, without a CUDA installation): a check, without
 // NVRTC, that the generated C++ is valid device code.
 func TestDeviceCompile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles every golden source with clang, seconds; skipped with -short (make test runs it)")
+	}
 	var clang string
 	for _, c := range []string{"clang", "clang-14", "clang-15", "clang-16", "clang-17", "clang-18"} {
 		if p, err := exec.LookPath(c); err == nil {

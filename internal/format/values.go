@@ -104,6 +104,12 @@ func PreHTML(text string) string {
 	return "<pre>" + html.EscapeString(text) + "</pre>"
 }
 
+// HTMLPage returns body as a standalone HTML document, as :save writes
+// it.
+func HTMLPage(body string) string {
+	return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tensorsh</title></head><body>\n" + body + "\n</body></html>\n"
+}
+
 // WithPolicyHTML returns the HTML of a value with a line under it naming
 // the policy it was computed under (its title on hover): a notebook's
 // result depends on it.

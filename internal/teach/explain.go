@@ -38,7 +38,7 @@ func ExplainText(e *Explanation) string {
 	for i, st := range e.Steps {
 		fmt.Fprintf(&b, "\n%3d. %s → %s", i+1, st.Expr, st.Result)
 		if st.Rule != "" {
-			b.WriteString("\n     " + wrap(st.Rule, 70, "     "))
+			b.WriteString("\n     " + Wrap(st.Rule, 70, "     "))
 		}
 		if st.Broadcast != "" {
 			b.WriteString("\n     broadcast: " + st.Broadcast)

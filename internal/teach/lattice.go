@@ -23,7 +23,7 @@ func LatticeText(g *promote.Graph, opts Options) string {
 	width := opts.width()
 	var b strings.Builder
 	b.WriteString(graphTitle(g) + "\n")
-	b.WriteString(wrap(upperFirst(g.Describe())+".", width, "") + "\n")
+	b.WriteString(Wrap(upperFirst(g.Describe())+".", width, "") + "\n")
 	if len(g.Nodes) == 0 {
 		b.WriteString("\n(no dtypes)")
 		return b.String()
@@ -67,7 +67,7 @@ func listText(g *promote.Graph, width int) string {
 				names = append(names, g.Nodes[n.graph].String())
 			}
 		}
-		b.WriteString(wrap(fmt.Sprintf("%2d  %s", y, strings.Join(names, "  ")), width, "    ") + "\n")
+		b.WriteString(Wrap(fmt.Sprintf("%2d  %s", y, strings.Join(names, "  ")), width, "    ") + "\n")
 	}
 	if len(g.Edges) == 0 {
 		b.WriteString("\nno edges: no dtype promotes to another\n")
@@ -80,7 +80,7 @@ func listText(g *promote.Graph, width int) string {
 			to = append(to, g.Nodes[j].String())
 		}
 		if len(to) > 0 {
-			b.WriteString(wrap("  "+g.Nodes[i].String()+" → "+strings.Join(to, ", "), width, "      ") + "\n")
+			b.WriteString(Wrap("  "+g.Nodes[i].String()+" → "+strings.Join(to, ", "), width, "      ") + "\n")
 		}
 	}
 	return b.String()

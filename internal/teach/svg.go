@@ -71,9 +71,9 @@ func LatticeSVG(g *promote.Graph) string {
 
 	graphW := l.width()
 	inner := math.Max(math.Max(graphW, 420), legendW)
-	titleLines := strings.Split(wrap(graphTitle(g), int(inner/(0.6*15)), ""), "\n")
+	titleLines := strings.Split(Wrap(graphTitle(g), int(inner/(0.6*15)), ""), "\n")
 	descChars := int(inner / (0.55 * 12))
-	desc := strings.Split(wrap(upperFirst(g.Describe())+".", descChars, ""), "\n")
+	desc := strings.Split(Wrap(upperFirst(g.Describe())+".", descChars, ""), "\n")
 	titleH := 19 * float64(len(titleLines))
 	headH := titleH + 3 + 16*float64(len(desc)) + 14
 	width := inner + 2*svgMargin

@@ -79,7 +79,7 @@ func tableTitle(t *promote.Table) string {
 // opts.Width is cut into blocks of columns.
 func TableText(t *promote.Table, opts Options) string {
 	var b strings.Builder
-	b.WriteString(wrap(tableTitle(t), opts.width(), ""))
+	b.WriteString(Wrap(tableTitle(t), opts.width(), ""))
 	b.WriteByte('\n')
 	labels := make([]string, len(t.Headers))
 	for i, h := range t.Headers {
@@ -237,12 +237,12 @@ func writeLegend(b *strings.Builder, t *promote.Table, width int) {
 	}
 	if len(parts) > 0 {
 		b.WriteByte('\n')
-		b.WriteString(wrap(strings.Join(parts, " · "), width, ""))
+		b.WriteString(Wrap(strings.Join(parts, " · "), width, ""))
 		b.WriteByte('\n')
 	}
 	for _, h := range t.Headers {
 		if h.Note != "" {
-			b.WriteString(wrap("* "+h.String()+": "+h.Note, width, "  "))
+			b.WriteString(Wrap("* "+h.String()+": "+h.Note, width, "  "))
 			b.WriteByte('\n')
 		}
 	}
@@ -263,10 +263,10 @@ func tableHasWeak(t *promote.Table) bool {
 	return false
 }
 
-// wrap breaks s into lines of at most width runes at spaces; lines after
+// Wrap breaks s into lines of at most width runes at spaces; lines after
 // the first start with indent. Leading spaces are kept; runs of spaces
 // inside become one.
-func wrap(s string, width int, indent string) string {
+func Wrap(s string, width int, indent string) string {
 	lead := s[:len(s)-len(strings.TrimLeft(s, " "))]
 	words := strings.Fields(s)
 	var b strings.Builder
@@ -386,8 +386,8 @@ func DiffText(d *promote.Diff, opts Options) string {
 	var b strings.Builder
 	pn, qn := d.P.Policy.Name(), d.Q.Policy.Name()
 	n := len(d.Headers)
-	b.WriteString(wrap(fmt.Sprintf("diff %s %s: %s — %d of %d cells differ", pn, qn, promote.OpExpr(d.P.Op, "row", "column"), d.Count(), n*n), opts.width(), "") + "\n")
-	b.WriteString(wrap(diffScope(d), opts.width(), ""))
+	b.WriteString(Wrap(fmt.Sprintf("diff %s %s: %s — %d of %d cells differ", pn, qn, promote.OpExpr(d.P.Op, "row", "column"), d.Count(), n*n), opts.width(), "") + "\n")
+	b.WriteString(Wrap(diffScope(d), opts.width(), ""))
 	b.WriteByte('\n')
 	if d.Count() == 0 {
 		b.WriteString(valuesText(d, opts))
@@ -484,7 +484,7 @@ func valuesText(d *promote.Diff, opts Options) string {
 	}
 	pn, qn := d.P.Policy.Name(), d.Q.Policy.Name()
 	var b strings.Builder
-	b.WriteString("\n" + wrap(fmt.Sprintf("Values: of %d cells of an array and a Python scalar or a 0-d array of a given value (the values of refs/numpy1.json: 1, 300, -1, 2**31, 2**40, 2**63, 1.5, 1e300, 1j, true, and 0-d i64, f64, c128 arrays), %d differ where a value decides or a 0-d array takes part.", d.ValueCount, len(d.Values)), opts.width(), "") + "\n")
+	b.WriteString("\n" + Wrap(fmt.Sprintf("Values: of %d cells of an array and a Python scalar or a 0-d array of a given value (the values of refs/numpy1.json: 1, 300, -1, 2**31, 2**40, 2**63, 1.5, 1e300, 1j, true, and 0-d i64, f64, c128 arrays), %d differ where a value decides or a 0-d array takes part.", d.ValueCount, len(d.Values)), opts.width(), "") + "\n")
 	if len(d.Values) == 0 {
 		return b.String()
 	}

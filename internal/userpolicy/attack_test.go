@@ -231,34 +231,38 @@ func TestAttackAlloc(t *testing.T) {
 	for _, tc := range []struct {
 		name, imports, body, want string
 		broken                    bool // the call was stopped, not refused
+		slow                      bool // seconds of allocation: skipped with -short
 	}{
-		{"make", "", "\t_ = make([]byte, 1<<40)\n\treturn a, nil", "Promote(i8, i8) panicked: make of 1099511627776 bytes is more than a user policy may allocate (256 MiB)", false},
-		{"makevar", "", "\tn := uint64(1) << 63\n\t_ = make([]int, 0, n)\n\treturn a, nil", "panicked: make of more than 4611686018427387904 bytes", false},
-		{"makeneg", "", "\tn := -1\n\t_ = make([]int, n)\n\treturn a, nil", "panicked: make: negative size -1", false},
-		{"makefloat", "", "\t_ = make([]int, 1e12)\n\treturn a, nil", "panicked: make of 1000000000000 elements of 8 bytes", false},
-		{"makerows", "", "\t_ = make([][1 << 20]byte, 1<<10)\n\treturn a, nil", "panicked: make of 1024 elements of 1048576 bytes", false},
-		{"repeat", "\t\"strings\"\n", "\t_ = strings.Repeat(\"x\", 1<<40)\n\treturn a, nil", "panicked: strings.Repeat of 1099511627776 bytes is more than a user policy may allocate (256 MiB)", false},
-		{"repeatover", "\t\"strings\"\n", "\t_ = strings.Repeat(\"xyz\", 1<<62)\n\treturn a, nil", "panicked: strings.Repeat of more than", false},
-		{"join", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\t_ = strings.Join(xs, \"\")\n\treturn a, nil", "panicked: strings.Join of 17179869184 bytes", false},
-		{"replace", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\t_ = strings.ReplaceAll(big, \"\", big)\n\treturn a, nil", "panicked: strings.ReplaceAll of 1099513724928 bytes", false},
-		{"replacer", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\t_ = strings.NewReplacer(\"x\", big).Replace(big)\n\treturn a, nil", "panicked: strings.Replacer.Replace of 1048577 elements of 1048577 bytes", false},
-		{"grow", "\t\"strings\"\n", "\tvar sb strings.Builder\n\tsb.Grow(1 << 40)\n\treturn a, nil", "panicked: strings.Builder.Grow of 1099511627776 bytes", false},
-		{"split", "\t\"strings\"\n", "\t_ = strings.Split(strings.Repeat(\"x\", 200<<20), \"\")\n\treturn a, nil", "panicked: strings.Split of 209715201 elements of 16 bytes", false},
+		{"make", "", "\t_ = make([]byte, 1<<40)\n\treturn a, nil", "Promote(i8, i8) panicked: make of 1099511627776 bytes is more than a user policy may allocate (256 MiB)", false, false},
+		{"makevar", "", "\tn := uint64(1) << 63\n\t_ = make([]int, 0, n)\n\treturn a, nil", "panicked: make of more than 4611686018427387904 bytes", false, false},
+		{"makeneg", "", "\tn := -1\n\t_ = make([]int, n)\n\treturn a, nil", "panicked: make: negative size -1", false, false},
+		{"makefloat", "", "\t_ = make([]int, 1e12)\n\treturn a, nil", "panicked: make of 1000000000000 elements of 8 bytes", false, false},
+		{"makerows", "", "\t_ = make([][1 << 20]byte, 1<<10)\n\treturn a, nil", "panicked: make of 1024 elements of 1048576 bytes", false, false},
+		{"repeat", "\t\"strings\"\n", "\t_ = strings.Repeat(\"x\", 1<<40)\n\treturn a, nil", "panicked: strings.Repeat of 1099511627776 bytes is more than a user policy may allocate (256 MiB)", false, false},
+		{"repeatover", "\t\"strings\"\n", "\t_ = strings.Repeat(\"xyz\", 1<<62)\n\treturn a, nil", "panicked: strings.Repeat of more than", false, false},
+		{"join", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\t_ = strings.Join(xs, \"\")\n\treturn a, nil", "panicked: strings.Join of 17179869184 bytes", false, false},
+		{"replace", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\t_ = strings.ReplaceAll(big, \"\", big)\n\treturn a, nil", "panicked: strings.ReplaceAll of 1099513724928 bytes", false, false},
+		{"replacer", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\t_ = strings.NewReplacer(\"x\", big).Replace(big)\n\treturn a, nil", "panicked: strings.Replacer.Replace of 1048577 elements of 1048577 bytes", false, false},
+		{"grow", "\t\"strings\"\n", "\tvar sb strings.Builder\n\tsb.Grow(1 << 40)\n\treturn a, nil", "panicked: strings.Builder.Grow of 1099511627776 bytes", false, false},
+		{"split", "\t\"strings\"\n", "\t_ = strings.Split(strings.Repeat(\"x\", 200<<20), \"\")\n\treturn a, nil", "panicked: strings.Split of 209715201 elements of 16 bytes", false, false},
 		// fmt builds its output in memory: widths of 10⁶ (64 GB here),
 		// copies of one string, a value that holds itself (a stack
 		// overflow in fmt).
-		{"widths", "\t\"fmt\"\n\t\"strings\"\n", "\targs := make([]any, 2<<16)\n\tfor i := range args {\n\t\targs[i] = 1000000 * (1 - i%2)\n\t}\n\t_ = fmt.Sprintf(strings.Repeat(\"%*d\", 1<<16), args...)\n\treturn a, nil", "panicked: fmt.Sprintf: the text could be longer than a user policy may allocate (256 MiB)", false},
-		{"errorf", "\t\"fmt\"\n\t\"strings\"\n", "\treturn a, fmt.Errorf(strings.Repeat(\"%[1]*[2]d\", 300), 999999, 1)", "panicked: fmt.Errorf: the text could be longer than a user policy may allocate (256 MiB)", false},
-		{"fmtok", "\t\"fmt\"\n\t\"strings\"\n", "\treturn a, fmt.Errorf(\"%d %s %v\", len(fmt.Sprintf(\"%*d\", 1000000, 1)), strings.Repeat(\"ab\", 2), []string{\"x\"})", "hostile: 1000000 abab [x]", false},
-		{"sprint", "\t\"fmt\"\n\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\t_ = fmt.Sprint(xs)\n\treturn a, nil", "panicked: fmt.Sprint: the text could be longer than a user policy may allocate (256 MiB)", false},
-		{"println", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\tprintln(\"all:\", xs)\n\treturn a, nil", "panicked: print: the text could be longer than a user policy may allocate (256 MiB)", false},
-		{"cycle", "\t\"fmt\"\n", "\tx := []any{nil}\n\tx[0] = x\n\t_ = fmt.Sprint(x)\n\treturn a, nil", "panicked: fmt.Sprint: a value nested more than 100 deep", false},
+		{"widths", "\t\"fmt\"\n\t\"strings\"\n", "\targs := make([]any, 2<<16)\n\tfor i := range args {\n\t\targs[i] = 1000000 * (1 - i%2)\n\t}\n\t_ = fmt.Sprintf(strings.Repeat(\"%*d\", 1<<16), args...)\n\treturn a, nil", "panicked: fmt.Sprintf: the text could be longer than a user policy may allocate (256 MiB)", false, false},
+		{"errorf", "\t\"fmt\"\n\t\"strings\"\n", "\treturn a, fmt.Errorf(strings.Repeat(\"%[1]*[2]d\", 300), 999999, 1)", "panicked: fmt.Errorf: the text could be longer than a user policy may allocate (256 MiB)", false, false},
+		{"fmtok", "\t\"fmt\"\n\t\"strings\"\n", "\treturn a, fmt.Errorf(\"%d %s %v\", len(fmt.Sprintf(\"%*d\", 1000000, 1)), strings.Repeat(\"ab\", 2), []string{\"x\"})", "hostile: 1000000 abab [x]", false, false},
+		{"sprint", "\t\"fmt\"\n\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\t_ = fmt.Sprint(xs)\n\treturn a, nil", "panicked: fmt.Sprint: the text could be longer than a user policy may allocate (256 MiB)", false, false},
+		{"println", "\t\"strings\"\n", "\tbig := strings.Repeat(\"x\", 1<<20)\n\txs := make([]string, 1<<14)\n\tfor i := range xs {\n\t\txs[i] = big\n\t}\n\tprintln(\"all:\", xs)\n\treturn a, nil", "panicked: print: the text could be longer than a user policy may allocate (256 MiB)", false, false},
+		{"cycle", "\t\"fmt\"\n", "\tx := []any{nil}\n\tx[0] = x\n\t_ = fmt.Sprint(x)\n\treturn a, nil", "panicked: fmt.Sprint: a value nested more than 100 deep", false, false},
 		// Doubling a string needs no function: the call is stopped
 		// once it keeps more than the limit alive.
-		{"double", "", "\ts := \"x\"\n\tfor {\n\t\ts += s\n\t}", "Promote(i8, i8) allocated more than a user policy may (256 MiB), so the policy was stopped and is now broken", true},
-		{"slices", "", "\tvar keep [][]byte\n\tfor {\n\t\tkeep = append(keep, make([]byte, 64<<20))\n\t}", "allocated more than a user policy may (256 MiB), so the policy was stopped", true},
+		{"double", "", "\ts := \"x\"\n\tfor {\n\t\ts += s\n\t}", "Promote(i8, i8) allocated more than a user policy may (256 MiB), so the policy was stopped and is now broken", true, true},
+		{"slices", "", "\tvar keep [][]byte\n\tfor {\n\t\tkeep = append(keep, make([]byte, 64<<20))\n\t}", "allocated more than a user policy may (256 MiB), so the policy was stopped", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.slow && testing.Short() {
+				t.Skip("allocates until the watchdog stops it, seconds; skipped with -short (make test runs it)")
+			}
 			if !isolate(t) {
 				return
 			}
