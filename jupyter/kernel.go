@@ -35,6 +35,7 @@ type Kernel struct {
 	shell, control, stdin, iopub, hb zmq4.Socket
 	shellQ                           chan *message
 	limits                           peerLimits
+	iopubSubs                        *subscribers // IOPub peers yet to subscribe
 
 	sendMu  sync.Mutex // serialises sends on every socket
 	history *history
@@ -162,7 +163,11 @@ func (k *Kernel) bind(sock zmq4.Socket, port *int, name string) error {
 	if err != nil {
 		return err
 	}
-	return listenGuarded(sock, l, name, k.limits, k.log)
+	g, err := listenGuarded(sock, l, name, k.limits, k.log)
+	if err == nil && sock == k.iopub {
+		k.iopubSubs = &g.subs
+	}
+	return err
 }
 
 // everyInterface reports whether binding ip listens on every interface.
@@ -308,6 +313,10 @@ func (k *Kernel) serveShell() {
 				return
 			default:
 			}
+			// What the request publishes (status busy first) must reach
+			// the IOPub peers that connected before it came, such as the
+			// SUB socket of the client that sent it (zmtp.go, subscribers).
+			k.iopubSubs.wait(k.ctx, k.shutdown)
 			k.handle(k.shell, m)
 		}
 	}

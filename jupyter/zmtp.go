@@ -61,6 +61,10 @@ type peerLimits struct {
 	// maxPeers bounds the connections of one socket, handshakes
 	// included; further ones are closed at once.
 	maxPeers int
+	// subscribe bounds how long a shell request waits for a new IOPub
+	// peer's first subscription (see [subscribers]): a peer that never
+	// subscribes delays requests by at most this, once.
+	subscribe time.Duration
 }
 
 var defaultLimits = peerLimits{
@@ -71,6 +75,7 @@ var defaultLimits = peerLimits{
 	hwm:              1000,
 	maxQueued:        64 << 20,
 	maxPeers:         256,
+	subscribe:        5 * time.Second,
 }
 
 const (
@@ -143,11 +148,11 @@ func (guardTransport) Addr(ep string) (string, error) { return ep, nil }
 
 // listenGuarded makes sock accept the connections of l through a
 // guardListener; name ("shell") is for the log.
-func listenGuarded(sock zmq4.Socket, l net.Listener, name string, lim peerLimits, logger *log.Logger) error {
+func listenGuarded(sock zmq4.Socket, l net.Listener, name string, lim peerLimits, logger *log.Logger) (*guardListener, error) {
 	registerOnce.Do(func() { registerErr = zmq4.RegisterTransport(guardScheme, guardTransport{}) })
 	if registerErr != nil {
 		l.Close()
-		return registerErr
+		return nil, registerErr
 	}
 	g := newGuardListener(l, name, string(sock.Type()), lim, logger)
 	token := newID()
@@ -159,9 +164,9 @@ func listenGuarded(sock zmq4.Socket, l net.Listener, name string, lim peerLimits
 		delete(pending, token)
 		pendingMu.Unlock()
 		g.Close()
-		return err
+		return nil, err
 	}
-	return nil
+	return g, nil
 }
 
 // A guardListener accepts connections, runs their handshakes
@@ -177,6 +182,7 @@ type guardListener struct {
 	done      chan struct{}
 	closeOnce sync.Once
 	peers     atomic.Int64 // connections open, handshakes included
+	subs      subscribers  // on a PUB socket, peers not yet subscribed
 }
 
 func newGuardListener(inner net.Listener, name, ours string, lim peerLimits, logger *log.Logger) *guardListener {
@@ -189,6 +195,7 @@ func newGuardListener(inner net.Listener, name, ours string, lim peerLimits, log
 		ready: make(chan *guardConn),
 		done:  make(chan struct{}),
 	}
+	l.subs.changed = make(chan struct{})
 	go l.run()
 	return l
 }
@@ -237,6 +244,9 @@ func (l *guardListener) run() {
 			l.log.printf("%s: refused %s: already %d connections", l.name, c.RemoteAddr(), l.lim.maxPeers)
 			continue
 		}
+		if l.ours == "PUB" {
+			l.subs.add(c, time.Now().Add(l.lim.subscribe))
+		}
 		go l.handshake(c)
 	}
 }
@@ -258,6 +268,7 @@ func (l *guardListener) handshake(raw net.Conn) {
 	replay, err := l.greet(raw)
 	if err != nil {
 		raw.Close()
+		l.subs.remove(raw)
 		l.peers.Add(-1)
 		l.log.printf("%s: dropped peer %s in the handshake: %v", l.name, raw.RemoteAddr(), err)
 		return
@@ -386,10 +397,13 @@ type guardConn struct {
 	timer   *time.Timer
 
 	// Reading: zmq4 reads from one goroutine at a time.
-	raw   []byte
-	in    frameFilter
-	ready [][]byte // frames passed, waiting for zmq4 to read them
-	rerr  error
+	raw    []byte
+	in     frameFilter
+	ready  [][]byte // frames passed, waiting for zmq4 to read them
+	rerr   error
+	queued int64 // bytes ever put in ready
+	given  int64 // bytes ever given to zmq4 from ready
+	subEnd int64 // on a PUB socket, where the first subscription ends in queued's count; 0 before it
 
 	// Writing.
 	mu       sync.Mutex
@@ -437,14 +451,27 @@ func (c *guardConn) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	c.started.Store(true)
+	// zmq4 reads one message at a time, and handles it before it reads
+	// again (pubQReader.listen): once it reads past the first
+	// subscription, the subscription is in force.
+	if c.subEnd > 0 && c.given >= c.subEnd {
+		c.l.subs.remove(c.Conn)
+		c.subEnd = -1
+	}
 	for len(c.ready) == 0 {
 		if c.rerr != nil {
 			return 0, c.rerr
 		}
 		n, err := c.Conn.Read(c.raw)
 		if n > 0 {
-			if ferr := c.in.feed(c.raw[:n], func(b []byte) { c.ready = append(c.ready, b) }); ferr != nil {
+			if ferr := c.in.feed(c.raw[:n], func(b []byte) {
+				c.ready = append(c.ready, b)
+				c.queued += int64(len(b))
+			}); ferr != nil {
 				c.rerr = c.fail(ferr, true)
+			}
+			if c.subEnd == 0 && c.in.subscribed {
+				c.subEnd = c.queued
 			}
 		}
 		if err != nil && c.rerr == nil {
@@ -452,6 +479,7 @@ func (c *guardConn) Read(p []byte) (int, error) {
 		}
 	}
 	n := copy(p, c.ready[0])
+	c.given += int64(n)
 	if c.ready[0] = c.ready[0][n:]; len(c.ready[0]) == 0 {
 		c.ready[0] = nil
 		c.ready = c.ready[1:]
@@ -598,6 +626,7 @@ func (c *guardConn) Close() error {
 		c.cond.Broadcast()
 		c.mu.Unlock()
 		c.Conn.Close()
+		c.l.subs.remove(c.Conn)
 		c.l.peers.Add(-1)
 	})
 	return nil
@@ -665,9 +694,10 @@ type frameFilter struct {
 	subscriber bool
 
 	frameCursor
-	body    []byte
-	msgCost int64 // of the message so far
-	subCost int64 // of all subscriptions
+	body       []byte
+	msgCost    int64 // of the message so far
+	subCost    int64 // of all subscriptions
+	subscribed bool  // a subscription has passed
 }
 
 // feed consumes p and calls emit with the header and body of each frame
@@ -745,6 +775,9 @@ func (f *frameFilter) frame(emit func([]byte)) error {
 	if f.subscriber && body[0] > 1 {
 		return errors.New("sent a PUB socket something other than a subscription")
 	}
+	if f.subscriber && body[0] == 1 {
+		f.subscribed = true
+	}
 	if f.frameDone() {
 		f.msgCost = 0
 	}
@@ -780,4 +813,82 @@ func (r *ratedLog) printf(format string, args ...any) {
 		return
 	}
 	r.log.Printf(format, args...)
+}
+
+// subscribers tracks the peers of a PUB socket that have connected but
+// whose first subscription zmq4 has not applied yet.
+//
+// A SUB socket gets only what is published after its subscription
+// reaches the publisher; before that, PUB drops messages for it (libzmq
+// and zmq4 alike). jupyter console (ZMQTerminalInteractiveShell: after
+// start_channels, init_kernel_info waits for kernel_info_reply on shell
+// only, and run_cell then waits for status idle on IOPub with no limit)
+// sends its first cell as soon as kernel_info is answered. When the
+// IOPub connection's handshake and subscription lag behind the shell
+// round trip (a loaded machine), the cell's busy and idle went to no one
+// and the console waited for ever. So a shell request waits, before it
+// publishes anything, until every IOPub peer that has connected has
+// subscribed, or for at most peerLimits.subscribe from its connection.
+type subscribers struct {
+	mu      sync.Mutex
+	waiting map[net.Conn]time.Time // with the time after which no request waits for it
+	changed chan struct{}          // closed, and replaced, when waiting shrinks
+}
+
+func (s *subscribers) add(c net.Conn, until time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.waiting == nil {
+		s.waiting = map[net.Conn]time.Time{}
+	}
+	s.waiting[c] = until
+}
+
+func (s *subscribers) remove(c net.Conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.waiting[c]; ok {
+		delete(s.waiting, c)
+		close(s.changed)
+		s.changed = make(chan struct{})
+	}
+}
+
+// wait returns once no peer that may still subscribe is waiting, or when
+// ctx is done or stop is closed.
+func (s *subscribers) wait(ctx context.Context, stop <-chan struct{}) {
+	for {
+		s.mu.Lock()
+		now := time.Now()
+		var first time.Time
+		for c, until := range s.waiting {
+			switch {
+			case !until.After(now):
+				delete(s.waiting, c) // waited for long enough
+			case first.IsZero() || until.Before(first):
+				first = until
+			}
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		if first.IsZero() {
+			return
+		}
+		t := time.NewTimer(time.Until(first))
+		select {
+		case <-changed:
+		case <-t.C:
+		case <-ctx.Done():
+		case <-stop:
+		}
+		t.Stop()
+		if ctx.Err() != nil {
+			return
+		}
+		select {
+		case <-stop:
+			return
+		default:
+		}
+	}
 }
