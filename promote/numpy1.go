@@ -222,3 +222,10 @@ func (p numpy1Policy) Unary(op UnaryOp, x Operand) (Result, error) {
 	}
 	return numpyUnary("numpy1", op, a, true)
 }
+
+// LegacyComplexSign reports that NumPy 1's sign of a complex number is
+// sign(re) + 0j, or sign(im) + 0j when re is 0 (numpy 1.24
+// loops.c.src, the CDOUBLE_sign loop), not NumPy 2's z/|z|. The dtype is
+// the operand's either way; eval refuses the value, which tensorsh does
+// not compute.
+func (numpy1Policy) LegacyComplexSign() bool { return true }

@@ -93,6 +93,70 @@ func clog1p(z complex128) complex128 {
 
 func crsqrt(z complex128) complex128 { return 1 / cmplx.Sqrt(z) }
 
+// NumPy's complex loops for the everyday functions (numpy/_core/src/umath
+// loops.c.src and funcs.inc.src): log2 and log10 scale clog's parts by
+// log2(e) and log10(e) (nc_log2, nc_log10); exp2 is cexp(z·ln 2)
+// (nc_exp2); expm1 is (expm1(x)·cos(y) − 2·sin²(y/2)) + exp(x)·sin(y)·i
+// (nc_expm1); tan, sinh and cosh are math/cmplx, as exp, log, sin and
+// cos are (within 3 ULP of NumPy with glibc). The inverse functions are
+// not computed for complex values: math/cmplx's lose up to 4.5e7 ULP.
+
+func clog2(z complex128) complex128 {
+	l := cmplx.Log(z)
+	return complex(real(l)*math.Log2E, imag(l)*math.Log2E)
+}
+
+func clog10(z complex128) complex128 {
+	l := cmplx.Log(z)
+	return complex(real(l)*math.Log10E, imag(l)*math.Log10E)
+}
+
+func cexp2(z complex128) complex128 {
+	return cmplx.Exp(complex(real(z)*math.Ln2, imag(z)*math.Ln2))
+}
+
+func cexpm1(z complex128) complex128 {
+	x, y := real(z), imag(z)
+	a := math.Sin(y / 2)
+	return complex(math.Expm1(x)*math.Cos(y)-2*a*a, math.Exp(x)*math.Sin(y))
+}
+
+// csignParts is NumPy 2's sign of a complex number, z/|z| (0 for 0;
+// a unit on the axis of an infinite part; NaN when both parts are
+// infinite or one is NaN), in the parts' own precision.
+func csignParts[F float](r, i F, abs F) (F, F) {
+	switch {
+	case abs != abs:
+		return F(math.NaN()), F(math.NaN())
+	case math.IsInf(float64(abs), 0):
+		rinf, iinf := math.IsInf(float64(r), 0), math.IsInf(float64(i), 0)
+		switch {
+		case rinf && iinf:
+			return F(math.NaN()), F(math.NaN())
+		case rinf:
+			return F(math.Copysign(1, float64(r))), 0
+		default:
+			return 0, F(math.Copysign(1, float64(i)))
+		}
+	case abs == 0:
+		return 0, 0
+	}
+	return r / abs, i / abs
+}
+
+// crecipParts is NumPy's complex reciprocal (Smith's algorithm, the
+// reciprocal loop of loops.c.src) in the parts' own precision.
+func crecipParts[F float](r, i F) (F, F) {
+	if F(math.Abs(float64(i))) <= F(math.Abs(float64(r))) {
+		q := i / r
+		d := r + F(i*q)
+		return 1 / d, -q / d
+	}
+	q := r / i
+	d := F(r*q) + i
+	return q / d, -1 / d
+}
+
 func complex128Kernel(o backend.Op) kfn {
 	type C = complex128
 	switch o {
@@ -123,6 +187,49 @@ func complex128Kernel(o backend.Op) kfn {
 		return cmap128(cmplx.Sqrt)
 	case backend.OpRsqrt:
 		return cmap128(crsqrt)
+	case backend.OpTan:
+		return cmap128(cmplx.Tan)
+	case backend.OpSinh:
+		return cmap128(cmplx.Sinh)
+	case backend.OpCosh:
+		return cmap128(cmplx.Cosh)
+	case backend.OpLog2:
+		return cmap128(clog2)
+	case backend.OpLog10:
+		return cmap128(clog10)
+	case backend.OpExp2:
+		return cmap128(cexp2)
+	case backend.OpExpm1:
+		return cmap128(cexpm1)
+	case backend.OpSquare:
+		return un(func(d, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(a[i]), imag(a[i])))
+			}
+		})
+	case backend.OpReciprocal:
+		return un(func(d, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = complex(crecipParts(real(a[i]), imag(a[i])))
+			}
+		})
+	case backend.OpSign:
+		return un(func(d, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				r, im := real(a[i]), imag(a[i])
+				d[i] = complex(csignParts(r, im, hypotF64(r, im)))
+			}
+		})
+	case backend.OpIsFinite:
+		return un(func(d []bool, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = !(math.IsInf(float64(real(a[i])), 0) || math.IsInf(float64(imag(a[i])), 0) || real(a[i]) != real(a[i]) || imag(a[i]) != imag(a[i]))
+			}
+		})
 	case backend.OpIsNaN:
 		return un(func(d []bool, a []C) {
 			a = a[:len(d)]
@@ -213,6 +320,49 @@ func complex64Kernel(o backend.Op) kfn {
 		return cmap64(cmplx.Sqrt)
 	case backend.OpRsqrt:
 		return cmap64(crsqrt)
+	case backend.OpTan:
+		return cmap64(cmplx.Tan)
+	case backend.OpSinh:
+		return cmap64(cmplx.Sinh)
+	case backend.OpCosh:
+		return cmap64(cmplx.Cosh)
+	case backend.OpLog2:
+		return cmap64(clog2)
+	case backend.OpLog10:
+		return cmap64(clog10)
+	case backend.OpExp2:
+		return cmap64(cexp2)
+	case backend.OpExpm1:
+		return cmap64(cexpm1)
+	case backend.OpSquare:
+		return un(func(d, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(a[i]), imag(a[i])))
+			}
+		})
+	case backend.OpReciprocal:
+		return un(func(d, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = complex(crecipParts(real(a[i]), imag(a[i])))
+			}
+		})
+	case backend.OpSign:
+		return un(func(d, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				r, im := real(a[i]), imag(a[i])
+				d[i] = complex(csignParts(r, im, hypotF32(r, im)))
+			}
+		})
+	case backend.OpIsFinite:
+		return un(func(d []bool, a []C) {
+			a = a[:len(d)]
+			for i := range d {
+				d[i] = !(math.IsInf(float64(real(a[i])), 0) || math.IsInf(float64(imag(a[i])), 0) || real(a[i]) != real(a[i]) || imag(a[i]) != imag(a[i]))
+			}
+		})
 	case backend.OpIsNaN:
 		return un(func(d []bool, a []C) {
 			a = a[:len(d)]

@@ -554,7 +554,9 @@ func cpuOnly(n *backend.Node) bool {
 	}
 	switch n.Op {
 	case backend.OpExp, backend.OpLog, backend.OpLog1p, backend.OpSin, backend.OpCos, backend.OpTanh,
-		backend.OpSqrt, backend.OpRsqrt, backend.OpPow:
+		backend.OpSqrt, backend.OpRsqrt, backend.OpPow,
+		backend.OpTan, backend.OpSinh, backend.OpCosh, backend.OpLog2, backend.OpLog10, backend.OpExp2,
+		backend.OpExpm1, backend.OpSquare, backend.OpReciprocal, backend.OpSign, backend.OpIsFinite:
 		return true
 	}
 	return false
