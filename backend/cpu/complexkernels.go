@@ -157,8 +157,18 @@ func crecipParts[F float](r, i F) (F, F) {
 	return q / d, -1 / d
 }
 
+// complexFns are the everyday functions both complex kernels compute in
+// complex128 (complex64 rounds each part once).
+var complexFns = map[backend.Op]func(complex128) complex128{
+	backend.OpTan: cmplx.Tan, backend.OpSinh: cmplx.Sinh, backend.OpCosh: cmplx.Cosh,
+	backend.OpLog2: clog2, backend.OpLog10: clog10, backend.OpExp2: cexp2, backend.OpExpm1: cexpm1,
+}
+
 func complex128Kernel(o backend.Op) kfn {
 	type C = complex128
+	if f, ok := complexFns[o]; ok {
+		return cmap128(f)
+	}
 	switch o {
 	case backend.OpNeg:
 		return un(negL[C])
@@ -187,20 +197,6 @@ func complex128Kernel(o backend.Op) kfn {
 		return cmap128(cmplx.Sqrt)
 	case backend.OpRsqrt:
 		return cmap128(crsqrt)
-	case backend.OpTan:
-		return cmap128(cmplx.Tan)
-	case backend.OpSinh:
-		return cmap128(cmplx.Sinh)
-	case backend.OpCosh:
-		return cmap128(cmplx.Cosh)
-	case backend.OpLog2:
-		return cmap128(clog2)
-	case backend.OpLog10:
-		return cmap128(clog10)
-	case backend.OpExp2:
-		return cmap128(cexp2)
-	case backend.OpExpm1:
-		return cmap128(cexpm1)
 	case backend.OpSquare:
 		return un(func(d, a []C) {
 			a = a[:len(d)]
@@ -292,6 +288,9 @@ func cmap128(f func(complex128) complex128) kfn {
 
 func complex64Kernel(o backend.Op) kfn {
 	type C = complex64
+	if f, ok := complexFns[o]; ok {
+		return cmap64(f)
+	}
 	switch o {
 	case backend.OpNeg:
 		return un(negL[C])
@@ -320,20 +319,6 @@ func complex64Kernel(o backend.Op) kfn {
 		return cmap64(cmplx.Sqrt)
 	case backend.OpRsqrt:
 		return cmap64(crsqrt)
-	case backend.OpTan:
-		return cmap64(cmplx.Tan)
-	case backend.OpSinh:
-		return cmap64(cmplx.Sinh)
-	case backend.OpCosh:
-		return cmap64(cmplx.Cosh)
-	case backend.OpLog2:
-		return cmap64(clog2)
-	case backend.OpLog10:
-		return cmap64(clog10)
-	case backend.OpExp2:
-		return cmap64(cexp2)
-	case backend.OpExpm1:
-		return cmap64(cexpm1)
 	case backend.OpSquare:
 		return un(func(d, a []C) {
 			a = a[:len(d)]
