@@ -2,6 +2,8 @@ package backend
 
 import (
 	"fmt"
+	"reflect"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -82,4 +84,59 @@ func CheckStorage(d dtypes.DType, data any, n int) error {
 		return fmt.Errorf("tensor of %d elements holds %d", n, l)
 	}
 	return nil
+}
+
+// StorageSpan returns the first byte and the length in bytes of the memory
+// that storage in the CPU form (see Tensor) occupies; ok is false for
+// anything else (a device's handle) and for empty storage.
+func StorageSpan(data any) (p unsafe.Pointer, n uintptr, ok bool) {
+	switch s := data.(type) {
+	case []bool:
+		return span(s)
+	case []int8:
+		return span(s)
+	case []int16:
+		return span(s)
+	case []int32:
+		return span(s)
+	case []int64:
+		return span(s)
+	case []uint8:
+		return span(s)
+	case []uint16:
+		return span(s)
+	case []uint32:
+		return span(s)
+	case []uint64:
+		return span(s)
+	case []float32:
+		return span(s)
+	case []float64:
+		return span(s)
+	case []complex64:
+		return span(s)
+	case []complex128:
+		return span(s)
+	}
+	return nil, 0, false
+}
+
+func span[T any](s []T) (unsafe.Pointer, uintptr, bool) {
+	var zero T
+	return unsafe.Pointer(unsafe.SliceData(s)), uintptr(len(s)) * unsafe.Sizeof(zero), true
+}
+
+// SharesMemory reports whether the storage of a and b (CPU form) overlaps,
+// or, for storage in another form, whether a and b are the same value.
+func SharesMemory(a, b any) bool {
+	pa, na, oka := StorageSpan(a)
+	pb, nb, okb := StorageSpan(b)
+	switch {
+	case oka && okb:
+		lo, hi := uintptr(pa), uintptr(pb)
+		return na > 0 && nb > 0 && lo < hi+nb && hi < lo+na
+	case oka || okb || a == nil || !reflect.TypeOf(a).Comparable():
+		return false
+	}
+	return a == b
 }

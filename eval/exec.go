@@ -308,17 +308,21 @@ func (s *Session) timeIt(ctx context.Context, file, src string, d *lang.Directiv
 	if err != nil {
 		return nil, err
 	}
-	if _, err := s.evalExpr(ctx, file, src, e); err != nil { // warm-up
+	v, err := s.evalExpr(ctx, file, src, e) // warm-up
+	if err != nil {
 		return nil, err
 	}
+	s.recycle(v)
 	var times []time.Duration
 	var total time.Duration
 	for len(times) < 5 || (total < time.Second && len(times) < 1000) {
 		t0 := time.Now()
-		if _, err := s.evalExpr(ctx, file, src, e); err != nil {
+		v, err := s.evalExpr(ctx, file, src, e)
+		if err != nil {
 			return nil, err
 		}
 		dt := time.Since(t0)
+		s.recycle(v) // as NumPy frees each run's result before the next
 		times = append(times, dt)
 		total += dt
 	}

@@ -120,26 +120,6 @@ func (s *Session) SetResult(n int, v *Value) {
 	}
 }
 
-// holds reports whether an earlier result holds v's tensor, which must
-// then stay alive.
-func (r *results) holds(v *Value) bool {
-	if r == nil {
-		return false
-	}
-	same := func(w *Value) bool { return w != nil && w.Kind == TensorValue && w.Tensor == v.Tensor }
-	for _, w := range r.last {
-		if same(w) {
-			return true
-		}
-	}
-	for _, w := range r.out {
-		if same(w) {
-			return true
-		}
-	}
-	return false
-}
-
 // resultVar returns the earlier result that name (_, __, ___ or _N)
 // refers to, or the source that _i, _ii, _iii or _iN does. ok is false when name is none of those; err is set when it is
 // one but no such result is kept.

@@ -200,33 +200,77 @@ func (s *Session) restoreRNG(state []byte) {
 }
 
 // A freer is a backend that can release a tensor's memory at once (the
-// CUDA backend); others leave it to the garbage collector.
-type freer interface{ Free(*backend.Tensor) }
+// CUDA backend); a recycler keeps a dropped tensor's memory for a later
+// result (the CPU backend, see cpu.Backend.Recycle). Others leave it to
+// the garbage collector.
+type (
+	freer    interface{ Free(*backend.Tensor) }
+	recycler interface{ Recycle(*backend.Tensor) }
+)
 
-// setVar binds name to v, releasing the device memory of the value it
-// replaces unless another variable shares it.
+// setVar binds name to v, releasing the memory of the value it replaces
+// unless something else the session holds shares it.
 func (s *Session) setVar(name string, v *Value) {
 	old := s.vars[name]
 	s.vars[name] = v
 	s.release(old)
 }
 
-// release frees a dropped value's device memory when no variable holds it.
+// release gives a dropped value's memory back to its backend unless
+// something the session holds shares it.
 func (s *Session) release(v *Value) {
-	if v == nil || v.Kind != TensorValue {
+	if !s.unheld(v) {
 		return
+	}
+	switch b := s.backends[v.Device].(type) {
+	case freer:
+		b.Free(v.Tensor)
+	case recycler:
+		b.Recycle(v.Tensor)
+	}
+}
+
+// recycle is release for a value the session dropped without the user
+// naming it (the last result once another replaces it, a :timeit run),
+// which only a recycler takes back.
+func (s *Session) recycle(v *Value) {
+	if b, ok := s.backends[v.Device].(recycler); ok && s.unheld(v) {
+		b.Recycle(v.Tensor)
+	}
+}
+
+// unheld reports whether v is a tensor whose memory no variable, kept
+// result or last result shares (a reshaped or sliced value may share its
+// operand's memory; the CPU backend's storage is compared by address).
+func (s *Session) unheld(v *Value) bool {
+	if v == nil || v.Kind != TensorValue || v.Tensor == nil {
+		return false
+	}
+	shares := func(w *Value) bool {
+		return w != nil && w.Kind == TensorValue && w.Tensor != nil &&
+			(w.Tensor == v.Tensor || backend.SharesMemory(w.Tensor.Data, v.Tensor.Data))
 	}
 	for _, w := range s.vars {
-		if w.Kind == TensorValue && w.Tensor == v.Tensor {
-			return
+		if shares(w) {
+			return false
 		}
 	}
-	if s.results.holds(v) {
-		return
+	if s.last != nil && shares(s.last.Value) {
+		return false
 	}
-	if f, ok := s.backends[v.Device].(freer); ok {
-		f.Free(v.Tensor)
+	if r := s.results; r != nil {
+		for _, w := range r.last {
+			if shares(w) {
+				return false
+			}
+		}
+		for _, w := range r.out {
+			if shares(w) {
+				return false
+			}
+		}
 	}
+	return true
 }
 
 // Reset forgets every variable and reseeds the random generator.
@@ -330,6 +374,14 @@ func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output,
 	if err != nil {
 		return nil, s.syntaxError(name, src, err)
 	}
+	// The last result of the cell before, once another replaces it, is
+	// given back when this cell ends: its front end is done with it.
+	prev := s.last
+	defer func() {
+		if prev != nil && s.last != prev {
+			s.recycle(prev.Value)
+		}
+	}()
 	for _, st := range f.Stmts {
 		o, err := s.exec(ctx, name, src, st)
 		outs = append(outs, s.flushWarnings()...)

@@ -464,8 +464,8 @@ func storeSeg(d dtypes.DType, data any, pos int, src any) {
 }
 
 // rawMin is the size in bytes from which newStorageFull does not clear
-// the memory it returns.
-const rawMin = 1 << 20
+// the memory it returns (and may return recycled memory).
+const rawMin = recycleMin
 
 // newStorageFull is newStorage for storage the caller writes in full
 // before anything reads it: large storage is not cleared first.
@@ -474,7 +474,7 @@ func newStorageFull(d dtypes.DType, n int) any {
 	if size < rawMin {
 		return backend.NewStorage(d, n)
 	}
-	p := rawBytes(size)
+	p := resultBytes(size)
 	switch d {
 	case dtypes.F16, dtypes.BF16:
 		return unsafe.Slice((*uint16)(p), n)

@@ -1,0 +1,143 @@
+package cpu
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/internal/sysmem"
+)
+
+// Recycling of result storage.
+//
+// NumPy frees an array as soon as its last reference goes, and the C
+// allocator hands the same memory, still in the cache and already mapped,
+// to the next array of that size: a statement repeated in a loop (or by
+// timeit) writes into hot memory. Go's collector frees memory only at its
+// next cycle, which at 10^6 elements comes every few statements and costs
+// about as much as the statement itself; until then each result lands on
+// memory the caches have not seen, and after the scavenger has returned
+// it to the system, on pages the kernel must fault in again.
+//
+// So the evaluator tells the backend when a result can no longer be
+// reached (Backend.Recycle: a variable rebound, the last result replaced,
+// a :timeit run done, each checked against everything the session holds),
+// and the backend keeps that memory for the next result of the same size.
+// Only memory this backend allocated for a result is taken back, and only
+// whole: the issued table records each such block, so storage made
+// elsewhere (the evaluator's literals, a slice of a larger block) is never
+// reused.
+
+const (
+	recycleMin   = 64 << 10 // smallest block kept, in bytes
+	recycleSlots = 4        // blocks kept per size
+)
+
+type recycler struct {
+	mu     sync.Mutex
+	free   map[uintptr][]block  // by size in bytes, most recently freed last
+	held   uintptr              // bytes in free
+	issued map[uintptr]issuance // by address: the live blocks handed out
+	gen    uint64
+}
+
+// A block is a recycled allocation.
+type block struct {
+	p   unsafe.Pointer
+	gen uint64
+}
+
+// An issuance is an allocation handed out as a result's storage.
+type issuance struct {
+	size uintptr
+	gen  uint64 // tells this allocation from an earlier one at the address
+}
+
+var recycled = recycler{free: map[uintptr][]block{}, issued: map[uintptr]issuance{}}
+
+// recycleCap is the most memory the recycler keeps: 256 MiB, or a 16th
+// of the memory available at the first recycling when that is less.
+var recycleCap = sync.OnceValue(func() uintptr {
+	return uintptr(min(256<<20, sysmem.Limit()/16))
+})
+
+// resultBytes returns size bytes for a result's storage, which the caller
+// writes in full: a recycled block of that size when there is one.
+func resultBytes(size int) unsafe.Pointer {
+	if size < recycleMin {
+		return rawBytes(size)
+	}
+	r := &recycled
+	n := uintptr(size)
+	r.mu.Lock()
+	if bs := r.free[n]; len(bs) > 0 {
+		b := bs[len(bs)-1]
+		bs[len(bs)-1] = block{}
+		r.free[n] = bs[:len(bs)-1]
+		r.held -= n
+		r.issued[uintptr(b.p)] = issuance{n, b.gen}
+		r.mu.Unlock()
+		return b.p
+	}
+	r.gen++
+	gen := r.gen
+	r.mu.Unlock()
+	p := rawBytes(size)
+	r.mu.Lock()
+	r.issued[uintptr(p)] = issuance{n, gen}
+	r.mu.Unlock()
+	// When the block is collected, its address may be reused by memory
+	// that is not a result's: forget it.
+	runtime.AddCleanup((*byte)(p), r.forget, blockKey{uintptr(p), gen})
+	return p
+}
+
+// A blockKey names an allocation: its address and generation.
+type blockKey struct {
+	addr uintptr
+	gen  uint64
+}
+
+// forget drops the issued entry of a collected block.
+func (r *recycler) forget(key blockKey) {
+	r.mu.Lock()
+	if is, ok := r.issued[key.addr]; ok && is.gen == key.gen {
+		delete(r.issued, key.addr)
+	}
+	r.mu.Unlock()
+}
+
+// put takes back the memory of data when it is a whole block that
+// resultBytes handed out; it reports whether it did.
+func (r *recycler) put(data any) bool {
+	p, n, ok := backend.StorageSpan(data)
+	if !ok || n < recycleMin {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	is, ok := r.issued[uintptr(p)]
+	if !ok || is.size != n {
+		return false
+	}
+	delete(r.issued, uintptr(p))
+	bs := r.free[n]
+	if len(bs) >= recycleSlots || r.held+n > recycleCap() {
+		// Full: the block goes back to the collector.
+		return false
+	}
+	r.free[n] = append(bs, block{p, is.gen})
+	r.held += n
+	return true
+}
+
+// Recycle tells the backend that nothing refers to t any longer: its
+// storage may become the storage of a later result. The caller must be
+// sure of it (the evaluator checks every value its session holds);
+// storage the backend did not allocate as a whole result is left alone.
+func (b *Backend) Recycle(t *backend.Tensor) {
+	if t != nil {
+		recycled.put(t.Data)
+	}
+}
