@@ -211,6 +211,7 @@ type fusion struct {
 	leaves []*leaf
 	nodes  int
 	heavy  bool // some node has a prefetching kernel (op.kpf)
+	block  int  // elements per block: blockSize unless set (see flatBlock)
 }
 
 // fuse compiles the elementwise tree rooted at n (of size elements) and
@@ -236,6 +237,9 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	if err != nil || size == 0 {
 		return out, err
 	}
+	if f.flat() {
+		f.block = flatBlock
+	}
 	nw := r.workersFor(size, grainSize)
 	workers := make([]*worker, nw)
 	for i := range workers {
@@ -259,7 +263,7 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
 		w := workers[wi]
 		for off, cnt := lo, 0; off < hi; off += cnt {
-			cnt = min(blockSize, hi-off)
+			cnt = min(w.block, hi-off)
 			if rowLen >= minRow {
 				// Blocks within rows: row operands are read in place,
 				// broadcast columns filled once per row.
@@ -369,10 +373,34 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	return node, nil
 }
 
+// flatBlock is the block length of a flat tree (see flat): 4× blockSize,
+// so that a statement such as x + y on 10^6 elements makes 61 kernel calls
+// per worker rather than 245, each with its buffers' interface values.
+const flatBlock = 4 * blockSize
+
+// flat reports whether the tree is one operation on operands read in
+// place or broadcast from one value: it needs no scratch buffer but a
+// constant's, and longer blocks only save calls.
+func (f *fusion) flat() bool {
+	if f.nodes != len(f.leaves)+1 || f.heavy {
+		return false
+	}
+	for _, l := range f.leaves {
+		if !l.direct && !l.constant {
+			return false
+		}
+	}
+	return true
+}
+
 // newWorker returns scratch space for one goroutine evaluating f (after
 // coalesce).
 func (f *fusion) newWorker() *worker {
-	w := &worker{bufs: make([][]any, f.nodes), filled: make([]int, f.nodes), block: min(blockSize, max(1, f.size))}
+	block := blockSize
+	if f.block > 0 {
+		block = f.block
+	}
+	w := &worker{bufs: make([][]any, f.nodes), filled: make([]int, f.nodes), block: min(block, max(1, f.size))}
 	for i := range w.filled {
 		w.filled[i] = -1
 	}
