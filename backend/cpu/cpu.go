@@ -40,6 +40,7 @@ func New(opts ...Option) *Backend {
 	for _, o := range opts {
 		o(b)
 	}
+	setBallast()
 	return b
 }
 

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -53,6 +54,7 @@ type fnode interface {
 // A worker holds the scratch space of one goroutine.
 type worker struct {
 	bufs   [][]any // per node id: the node's buffer, then its argument list
+	cts    []ctype // per node id: the compute type of its buffer
 	filled []int   // per leaf id: the position its buffer is filled from, or -1
 	block  int     // buffer length: blockSize, or less for a small tree
 	// pf holds the memory of the next block's operands while the block
@@ -63,12 +65,57 @@ type worker struct {
 
 func (w *worker) buf(id int, ct ctype, cnt int) any {
 	if w.bufs[id] == nil {
-		w.bufs[id] = []any{newBuf(ct, w.block)}
+		w.bufs[id] = []any{w.scratch(id, ct)}
 	}
 	if cnt == w.block {
 		return w.bufs[id][0] // no new interface value
 	}
 	return sliceBuf(w.bufs[id][0], 0, cnt)
+}
+
+// scratchPools keeps the block buffers of finished statements for the
+// next ones, by compute type and length (a statement's workers would
+// otherwise leave 100 kB or more of garbage, and bring the next
+// collection nearer).
+var scratchPools sync.Map // scratchKey → *sync.Pool
+
+type scratchKey struct {
+	ct ctype
+	n  int
+}
+
+// scratch returns a buffer of w.block elements of ct, with any contents,
+// for node id.
+func (w *worker) scratch(id int, ct ctype) any {
+	if w.block < blockSize {
+		return newBuf(ct, w.block)
+	}
+	w.cts[id] = ct
+	if p, ok := scratchPools.Load(scratchKey{ct, w.block}); ok {
+		if b := p.(*sync.Pool).Get(); b != nil {
+			return b
+		}
+	}
+	return newBuf(ct, w.block)
+}
+
+// done gives the worker's block buffers back for later statements.
+func (w *worker) done() {
+	if w.block < blockSize {
+		return
+	}
+	for id, bs := range w.bufs {
+		if len(bs) == 0 || bs[0] == nil {
+			continue
+		}
+		key := scratchKey{w.cts[id], w.block}
+		p, ok := scratchPools.Load(key)
+		if !ok {
+			p, _ = scratchPools.LoadOrStore(key, new(sync.Pool))
+		}
+		p.(*sync.Pool).Put(bs[0])
+	}
+	w.bufs = nil
 }
 
 // A leaf reads a view broadcast to the fused shape.
@@ -90,7 +137,7 @@ func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 	if l.constant {
 		// The same value everywhere: fill the buffer once.
 		if w.bufs[l.id] == nil {
-			b := newBuf(l.ct, w.block)
+			b := w.scratch(l.id, l.ct)
 			loadSeg(l.v.dtype, b, l.v.data, l.v.off, 0, w.block)
 			w.bufs[l.id] = []any{b}
 		}
@@ -168,10 +215,7 @@ func (o *op) eval(w *worker, off, cnt int) (any, error) {
 // root stored in its compute type), with the kernel k (o.k, or its
 // streaming form o.kNT).
 func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
-	if w.bufs[o.id] == nil {
-		o.f(w, cnt)
-	}
-	argv := w.bufs[o.id][1:]
+	argv := o.bufs(w)[1:]
 	for i, a := range o.args {
 		v, err := a.eval(w, off, cnt)
 		if err != nil {
@@ -191,15 +235,25 @@ func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
 	return d, nil
 }
 
-func (o *op) f(w *worker, cnt int) any {
+// bufs returns the worker's buffers of the node: its result buffer
+// (made by f, when the node does not compute into the output), then its
+// arguments' list.
+func (o *op) bufs(w *worker) []any {
 	if w.bufs[o.id] == nil {
 		w.bufs[o.id] = make([]any, 1+len(o.args))
-		w.bufs[o.id][0] = newBuf(o.ct, w.block)
+	}
+	return w.bufs[o.id]
+}
+
+func (o *op) f(w *worker, cnt int) any {
+	bs := o.bufs(w)
+	if bs[0] == nil {
+		bs[0] = w.scratch(o.id, o.ct)
 	}
 	if cnt == w.block {
-		return w.bufs[o.id][0]
+		return bs[0]
 	}
-	return sliceBuf(w.bufs[o.id][0], 0, cnt)
+	return sliceBuf(bs[0], 0, cnt)
 }
 
 // A fusion is one fused tree being built and run.
@@ -295,6 +349,9 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 		}
 		return nil
 	})
+	for _, w := range workers {
+		w.done()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +457,7 @@ func (f *fusion) newWorker() *worker {
 	if f.block > 0 {
 		block = f.block
 	}
-	w := &worker{bufs: make([][]any, f.nodes), filled: make([]int, f.nodes), block: min(block, max(1, f.size))}
+	w := &worker{bufs: make([][]any, f.nodes), cts: make([]ctype, f.nodes), filled: make([]int, f.nodes), block: min(block, max(1, f.size))}
 	for i := range w.filled {
 		w.filled[i] = -1
 	}

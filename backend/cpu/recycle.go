@@ -30,7 +30,7 @@ import (
 // reused.
 
 const (
-	recycleMin   = 64 << 10 // smallest block kept, in bytes
+	recycleMin   = 32 << 10 // smallest block kept, in bytes: Go's large objects
 	recycleSlots = 4        // blocks kept per size
 )
 
