@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
-	"github.com/tensorsh/tensorsh/internal/sysmem"
 )
 
 // Recycling of result storage.
@@ -57,10 +56,10 @@ type issuance struct {
 var recycled = recycler{free: map[uintptr][]block{}, issued: map[uintptr]issuance{}}
 
 // recycleCap is the most memory the recycler keeps: 256 MiB, or a 16th
-// of the memory available at the first recycling when that is less.
-var recycleCap = sync.OnceValue(func() uintptr {
-	return uintptr(min(256<<20, sysmem.Limit()/16))
-})
+// of the memory limit when that is less.
+func recycleCap() uintptr {
+	return uintptr(min(256<<20, systemLimit(0)/16))
+}
 
 // resultBytes returns size bytes for a result's storage, which the caller
 // writes in full: a recycled block of that size when there is one.
@@ -123,8 +122,15 @@ func (r *recycler) put(data any) bool {
 	}
 	delete(r.issued, uintptr(p))
 	bs := r.free[n]
-	if len(bs) >= recycleSlots || r.held+n > recycleCap() {
-		// Full: the block goes back to the collector.
+	if len(bs) >= recycleSlots {
+		// The oldest block of the size, the least likely to be in the
+		// cache, goes back to the collector.
+		copy(bs, bs[1:])
+		bs[len(bs)-1] = block{}
+		bs = bs[:len(bs)-1]
+		r.held -= n
+	}
+	if r.held+n > recycleCap() {
 		return false
 	}
 	r.free[n] = append(bs, block{p, is.gen})

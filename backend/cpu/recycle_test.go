@@ -59,7 +59,8 @@ func TestRecycle(t *testing.T) {
 		}
 	}
 
-	// At most recycleSlots blocks of one size are kept.
+	// At most recycleSlots blocks of one size are kept: the last given
+	// back.
 	var blocks []any
 	for range recycleSlots + 2 {
 		blocks = append(blocks, newStorageFull(dtypes.F32, n))
@@ -72,5 +73,8 @@ func TestRecycle(t *testing.T) {
 	recycled.mu.Unlock()
 	if kept != recycleSlots {
 		t.Errorf("%d blocks kept, want %d", kept, recycleSlots)
+	}
+	if got := newStorageFull(dtypes.F32, n); addr(got) != addr(blocks[len(blocks)-1]) {
+		t.Errorf("the block given back last was not the first reused")
 	}
 }
