@@ -127,6 +127,10 @@ type leaf struct {
 	strides  []int // over the fused (coalesced) shape
 	direct   bool  // contiguous and stored in its compute type: no copy
 	constant bool  // all strides 0: one value broadcast everywhere
+	// tiled: stored in its compute type, contiguous along the
+	// second-to-last axis and not along the last (a transposed operand):
+	// whole rows are read in tiles (see loadTile).
+	tiled bool
 }
 
 func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
@@ -171,6 +175,20 @@ func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 	buf := w.buf(l.id, l.ct, cnt)
 	w.filled[l.id] = -1
 	for done := 0; done < cnt; {
+		if col == 0 && l.tiled {
+			// Whole rows of one group along the second-to-last axis
+			// (a transposed operand): read tile by tile.
+			group := shape[last-1]
+			if k := min((cnt-done)/rowLen, group-row%group); k >= 2 {
+				loadTile(sliceBuf(buf, done, done+k*rowLen), l.v.data, pos, st, k, rowLen)
+				done += k * rowLen
+				row += k
+				if done < cnt {
+					pos = l.rowStart(row)
+				}
+				continue
+			}
+		}
 		run := min(rowLen-col, cnt-done)
 		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos, st, run)
 		done += run
@@ -293,6 +311,8 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	}
 	if f.flat() {
 		f.block = flatBlock
+	} else if b := f.tiledBlock(); b > 0 {
+		f.block = b
 	}
 	nw := r.workersFor(size, grainSize)
 	workers := make([]*worker, nw)
@@ -501,5 +521,23 @@ func (f *fusion) coalesce() {
 		for _, s := range st[i] {
 			l.constant = l.constant && s == 0
 		}
+		n := len(shape)
+		l.tiled = n >= 2 && st[i][n-2] == 1 && st[i][n-1] > 1 && identityStorage(l.v.dtype)
 	}
+}
+
+// tiledBlock returns the block length for a tree with a tiled leaf: whole
+// rows, about flatBlock elements, so that each tile's source lines are
+// read once; 0 where there is none or rows are long.
+func (f *fusion) tiledBlock() int {
+	rowLen := f.shape[len(f.shape)-1]
+	if rowLen >= minRow {
+		return 0
+	}
+	for _, l := range f.leaves {
+		if l.tiled {
+			return max(1, flatBlock/rowLen) * rowLen
+		}
+	}
+	return 0
 }

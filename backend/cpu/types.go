@@ -341,6 +341,63 @@ func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
 	}
 }
 
+// loadTile fills dst, rows×cols in row order, with the element
+// data[pos + r + c·st] at (r, c): a transposed view's rows, read in tiles
+// so that each line of data is read once rather than once per row. data
+// is stored in its compute type (see identityStorage).
+func loadTile(dst, data any, pos, st, rows, cols int) {
+	switch src := data.(type) {
+	case []bool:
+		tileSeg(dst.([]bool), src, pos, st, rows, cols)
+	case []int8:
+		tileSeg(dst.([]int8), src, pos, st, rows, cols)
+	case []int16:
+		tileSeg(dst.([]int16), src, pos, st, rows, cols)
+	case []int32:
+		tileSeg(dst.([]int32), src, pos, st, rows, cols)
+	case []int64:
+		tileSeg(dst.([]int64), src, pos, st, rows, cols)
+	case []uint8:
+		tileSeg(dst.([]uint8), src, pos, st, rows, cols)
+	case []uint16:
+		tileSeg(dst.([]uint16), src, pos, st, rows, cols)
+	case []uint32:
+		tileSeg(dst.([]uint32), src, pos, st, rows, cols)
+	case []uint64:
+		tileSeg(dst.([]uint64), src, pos, st, rows, cols)
+	case []float32:
+		tileSeg(dst.([]float32), src, pos, st, rows, cols)
+	case []float64:
+		tileSeg(dst.([]float64), src, pos, st, rows, cols)
+	case []complex64:
+		tileSeg(dst.([]complex64), src, pos, st, rows, cols)
+	case []complex128:
+		tileSeg(dst.([]complex128), src, pos, st, rows, cols)
+	default:
+		panic(fmt.Sprintf("cpu: bad storage %T", data))
+	}
+}
+
+// tileSide is the side of loadTile's square tiles: 16 rows and 16
+// columns touch 16 lines of each side.
+const tileSide = 16
+
+func tileSeg[T any](dst, src []T, pos, st, rows, cols int) {
+	dst = dst[:rows*cols]
+	for c0 := 0; c0 < cols; c0 += tileSide {
+		c1 := min(c0+tileSide, cols)
+		for r0 := 0; r0 < rows; r0 += tileSide {
+			r1 := min(r0+tileSide, rows)
+			for c := c0; c < c1; c++ {
+				s := src[pos+c*st+r0 : pos+c*st+r1]
+				for k, v := range s {
+					dst[(r0+k)*cols+c] = v
+				}
+			}
+		}
+	}
+}
+
 // copySeg copies src[pos], src[pos+st], … into dst.
 func copySeg[T any](dst, src []T, pos, st int) {
 	switch st {

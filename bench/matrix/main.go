@@ -28,6 +28,7 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/tensorsh/tensorsh/eval"
@@ -35,9 +36,12 @@ import (
 
 // A Result is one case's measurement.
 type Result struct {
-	Name  string  `json:"name"`
-	Ms    float64 `json:"ms,omitempty"`
-	Runs  int     `json:"runs,omitempty"`
+	Name string  `json:"name"`
+	Ms   float64 `json:"ms,omitempty"`
+	Runs int     `json:"runs,omitempty"`
+	// CPUMs is the process's CPU time per timed run, over all threads:
+	// what sharing the machine with other work inflates least.
+	CPUMs float64 `json:"cpu_ms,omitempty"`
 	DType string  `json:"dtype,omitempty"`
 	Shape []int   `json:"shape"`
 	Err   string  `json:"error,omitempty"`
@@ -200,6 +204,7 @@ func (r *runner) run(c *Case, warmup, runs int) Result {
 	}
 	var ts []time.Duration
 	var total time.Duration
+	cpu0 := cpuTime()
 	for len(ts) < runs && (total < budget || len(ts) < 1) {
 		t0 := time.Now()
 		if _, err := eval1(); err != nil {
@@ -210,7 +215,17 @@ func (r *runner) run(c *Case, warmup, runs int) Result {
 		ts = append(ts, d)
 		total += d
 	}
+	res.CPUMs = float64(cpuTime()-cpu0) / 1e6 / float64(len(ts))
 	slices.Sort(ts)
 	res.Ms, res.Runs = float64(ts[len(ts)/2])/1e6, len(ts)
 	return res
+}
+
+// cpuTime returns the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }

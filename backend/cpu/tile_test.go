@@ -1,0 +1,90 @@
+package cpu
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// TestTransposedOperands checks fused expressions whose operand is a
+// transposed view, read in tiles (leaf.tiled, loadTile): every element
+// against its index formula, for 2-d and 3-d permutations whose rows are
+// shorter than minRow (tiled, in blocks of whole rows) or longer (not),
+// sizes that leave partial tiles and rows split between workers, and
+// storage types with and without a compute conversion.
+func TestTransposedOperands(t *testing.T) {
+	for _, tc := range []struct {
+		shape []int // of the stored array
+		axes  []int // the permutation
+	}{
+		{[]int{1000, 1000}, []int{1, 0}},
+		{[]int{300, 37}, []int{1, 0}},
+		{[]int{37, 300}, []int{1, 0}},
+		{[]int{2000, 17}, []int{1, 0}},
+		{[]int{17, 1500}, []int{1, 0}},
+		{[]int{7, 40, 33}, []int{0, 2, 1}},
+		{[]int{40, 7, 33}, []int{2, 1, 0}},
+		{[]int{5, 64, 700}, []int{0, 2, 1}},
+	} {
+		for _, d := range []dtypes.DType{dtypes.F32, dtypes.I8, dtypes.F64, dtypes.F16, dtypes.Bool} {
+			t.Run(fmt.Sprintf("%v%v/%v", tc.shape, tc.axes, d), func(t *testing.T) {
+				n := 1
+				for _, s := range tc.shape {
+					n *= s
+				}
+				src := make([]float64, n)
+				for i := range src {
+					src[i] = float64(i%97) - 40
+					if d == dtypes.Bool {
+						src[i] = float64(i % 3 % 2)
+					}
+				}
+				x := in(mk(d, tc.shape, src...))
+				out := make([]int, len(tc.shape))
+				for i, a := range tc.axes {
+					out[i] = tc.shape[a]
+				}
+				tr := &backend.Node{Op: backend.OpTranspose, DType: d, Shape: out, Args: []*backend.Node{x}, Axes: tc.axes}
+				// transpose(x) == transpose(x) + 0 keeps the values (and
+				// makes a tree of two operations, not a copy).
+				zero := in(mk(d, []int{}, 0))
+				expr := nb(backend.OpEq, nb(backend.OpMax, tr, zero), nb(backend.OpMax, tr, zero))
+				if d == dtypes.Bool {
+					expr = nb(backend.OpEq, tr, nb(backend.OpOr, tr, zero))
+				}
+				got := vals(run(t, nb(backend.OpMax, tr, zero)))
+				if d == dtypes.Bool {
+					got = vals(run(t, nb(backend.OpOr, tr, zero)))
+				}
+				all := vals(run(t, expr))
+				// Strides of the stored array, permuted.
+				st := make([]int, len(tc.shape))
+				for i, s := 0, 1; i < len(st); i++ {
+					a := len(st) - 1 - i
+					st[a] = s
+					s *= tc.shape[a]
+				}
+				idx := make([]int, len(out))
+				for i := range got {
+					p, r := 0, i
+					for a := len(out) - 1; a >= 0; a-- {
+						idx[a] = r % out[a]
+						r /= out[a]
+					}
+					for a, ax := range tc.axes {
+						p += idx[a] * st[ax]
+					}
+					want := max(src[p], 0)
+					if d == dtypes.Bool {
+						want = src[p]
+					}
+					if got[i] != want || all[i] != 1 {
+						t.Fatalf("element %d %v: got %v, want %v (x[%d])", i, idx, got[i], want, p)
+					}
+				}
+			})
+		}
+	}
+}
