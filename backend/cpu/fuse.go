@@ -131,6 +131,21 @@ type leaf struct {
 	// second-to-last axis and not along the last (a transposed operand):
 	// whole rows are read in tiles (see loadTile).
 	tiled bool
+	// row: one row broadcast along every other axis (strides 0 but the
+	// last, 1).
+	row bool
+}
+
+// fillRows fills buf with the values of cnt elements of a row leaf from
+// column col on.
+func (l *leaf) fillRows(buf any, col, cnt int) {
+	rowLen := l.f.shape[len(l.f.shape)-1]
+	for done := 0; done < cnt; {
+		run := min(rowLen-col, cnt-done)
+		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, l.v.off+col, 1, run)
+		done += run
+		col = 0
+	}
 }
 
 func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
@@ -172,6 +187,17 @@ func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 		return buf, nil
 	}
 	// Several rows.
+	if l.row {
+		// The same row everywhere: the block's values depend only on
+		// where in a row it starts and on its length, alike for most
+		// blocks of a worker (see rowBlock).
+		buf := w.buf(l.id, l.ct, cnt)
+		if key := -2 - (col<<32 | cnt); w.filled[l.id] != key {
+			l.fillRows(buf, col, cnt)
+			w.filled[l.id] = key
+		}
+		return buf, nil
+	}
 	buf := w.buf(l.id, l.ct, cnt)
 	w.filled[l.id] = -1
 	for done := 0; done < cnt; {
@@ -523,19 +549,24 @@ func (f *fusion) coalesce() {
 		}
 		n := len(shape)
 		l.tiled = n >= 2 && st[i][n-2] == 1 && st[i][n-1] > 1 && identityStorage(l.v.dtype)
+		l.row = n >= 2 && st[i][n-1] == 1
+		for _, s := range st[i][:n-1] {
+			l.row = l.row && s == 0
+		}
 	}
 }
 
-// tiledBlock returns the block length for a tree with a tiled leaf: whole
-// rows, about flatBlock elements, so that each tile's source lines are
-// read once; 0 where there is none or rows are long.
+// tiledBlock returns the block length for a tree with a tiled or a row
+// leaf: whole rows, about flatBlock elements, so that each tile's source
+// lines are read once and a row leaf's block is the same for most blocks;
+// 0 where there is none or rows are long.
 func (f *fusion) tiledBlock() int {
 	rowLen := f.shape[len(f.shape)-1]
 	if rowLen >= minRow {
 		return 0
 	}
 	for _, l := range f.leaves {
-		if l.tiled {
+		if l.tiled || l.row {
 			return max(1, flatBlock/rowLen) * rowLen
 		}
 	}

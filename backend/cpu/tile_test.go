@@ -88,3 +88,34 @@ func TestTransposedOperands(t *testing.T) {
 		}
 	}
 }
+
+// TestRowBroadcast checks x + row for rows shorter than minRow, whose
+// blocks hold whole rows and fill the row's buffer once for all blocks
+// that start at the same column (leaf.row): sizes split between workers
+// mid-row, and storage with a compute conversion (f16).
+func TestRowBroadcast(t *testing.T) {
+	for _, shape := range [][]int{{300, 500}, {1000, 1000}, {3, 7, 999}, {40, 3}, {2, 70000}} {
+		for _, d := range []dtypes.DType{dtypes.F32, dtypes.I16, dtypes.F16} {
+			t.Run(fmt.Sprintf("%v/%v", shape, d), func(t *testing.T) {
+				n, cols := 1, shape[len(shape)-1]
+				for _, s := range shape {
+					n *= s
+				}
+				xv, rv := make([]float64, n), make([]float64, cols)
+				for i := range xv {
+					xv[i] = float64(i % 13)
+				}
+				for i := range rv {
+					rv[i] = float64(i%29) * 2
+				}
+				x, r := in(mk(d, shape, xv...)), in(mk(d, []int{cols}, rv...))
+				got := vals(run(t, nb(backend.OpAdd, x, r)))
+				for i := range got {
+					if want := xv[i] + rv[i%cols]; got[i] != want {
+						t.Fatalf("element %d: got %v, want %v", i, got[i], want)
+					}
+				}
+			})
+		}
+	}
+}
