@@ -321,6 +321,9 @@ func (c *compiler) binaryExpr(e *lang.BinaryExpr) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
+	if op == promote.Pow {
+		c.sqrtPower(o, x, y)
+	}
 	return at(o, spanOf(e)), nil
 }
 

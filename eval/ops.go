@@ -294,6 +294,7 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		// alike — fused, without a pow per element.
 		n.Op, n.Args = backend.OpMul, []*backend.Node{n.Args[0], n.Args[0]}
 	}
+
 	if err := c.checkBinaryKinds(op, res.Compute, res.ComplexOrder, opSpan); err != nil {
 		return nil, err
 	}
@@ -608,6 +609,20 @@ func (c *compiler) matmul(x, y *operand, res promote.Result, whole, opSpan span)
 
 // isTwo reports whether o is the number 2 (a literal, or a 0-d value
 // known before evaluation): 2, 2.0 or 2+0j.
+// sqrtPower computes o = x ** y as sqrt(x) where the policy's ** operator
+// does (NumPy's fast_scalar_power, see numpyPolicy.SqrtPower): x a float
+// or complex array and y the Python float 0.5. The pow function (np.power)
+// keeps pow's bits.
+func (c *compiler) sqrtPower(o, x, y *operand) {
+	sp, ok := c.policy.(interface{ SqrtPower() bool })
+	if !ok || !sp.SqrtPower() || x.kind != TensorValue || !(x.typ.DType.IsFloat() || x.typ.DType.IsComplex()) ||
+		y.kind != LiteralValue || y.lit.Kind != promote.FloatScalar || y.lit.Float != 0.5 ||
+		o.node == nil || o.node.Op != backend.OpPow {
+		return
+	}
+	o.node.Op, o.node.Args = backend.OpSqrt, o.node.Args[:1]
+}
+
 func isTwo(o *operand) bool {
 	v := o.scalar()
 	if v == nil {

@@ -59,6 +59,14 @@ const numpySetText = "bool, i8–i64, u8–u64, f16, bf16, f32, f64, c64, c128, 
 
 func (numpyPolicy) Name() string { return "numpy" }
 
+// SqrtPower reports that NumPy computes a float or complex array to the
+// power of the Python float 0.5 as its square root: ndarray.__pow__ tries
+// fast_scalar_power first (numpy/_core/src/multiarray/number.c), which
+// calls n_ops.sqrt for PyFloat_CheckExact(o2) && exp == 0.5 when the array
+// is float or complex. The bits differ from pow's: (-0.0) ** 0.5 is -0.0
+// and (-inf) ** 0.5 is nan, where np.power gives 0.0 and inf.
+func (numpyPolicy) SqrtPower() bool { return true }
+
 func (numpyPolicy) Title() string { return "NumPy 2 (NEP 50 weak Python scalars)" }
 
 func (numpyPolicy) DTypes() []dtypes.DType { return numpyDTypes }

@@ -33,6 +33,11 @@ var numpy1DTypes = []dtypes.DType{
 
 func (numpy1Policy) Name() string { return "numpy1" }
 
+// SqrtPower: NumPy 1's fast_scalar_power (numpy/core/src/multiarray/
+// number.c, 1.24) also computes a float or complex array ** 0.5 as sqrt
+// (see numpyPolicy.SqrtPower).
+func (numpy1Policy) SqrtPower() bool { return true }
+
 func (numpy1Policy) Title() string { return "NumPy 1.24 (legacy value-based promotion)" }
 
 func (numpy1Policy) DTypes() []dtypes.DType { return numpy1DTypes }

@@ -378,21 +378,20 @@ func loadTile(dst, data any, pos, st, rows, cols int) {
 	}
 }
 
-// tileSide is the side of loadTile's square tiles: 16 rows and 16
-// columns touch 16 lines of each side.
+// tileSide is the width of loadTile's tiles: 16 columns of the result
+// are 16 lines of data, read again for each row while in the cache.
 const tileSide = 16
 
 func tileSeg[T any](dst, src []T, pos, st, rows, cols int) {
 	dst = dst[:rows*cols]
 	for c0 := 0; c0 < cols; c0 += tileSide {
 		c1 := min(c0+tileSide, cols)
-		for r0 := 0; r0 < rows; r0 += tileSide {
-			r1 := min(r0+tileSide, rows)
-			for c := c0; c < c1; c++ {
-				s := src[pos+c*st+r0 : pos+c*st+r1]
-				for k, v := range s {
-					dst[(r0+k)*cols+c] = v
-				}
+		for r := range rows {
+			d := dst[r*cols+c0 : r*cols+c1]
+			p := pos + r + c0*st
+			for j := range d {
+				d[j] = src[p]
+				p += st
 			}
 		}
 	}
