@@ -1,0 +1,270 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// The integer operations with AVX2 loops, and what they compute. The
+// semantics are NumPy's integer loops, which the Go loops (the reference
+// here) already follow: wrap-around add, subtract, multiply and negate
+// (numpy/_core/src/umath/loops_arithm_fp.dispatch.c.src and
+// loops_arithmetic.dispatch.c.src, @TYPE@_add/_subtract/_multiply;
+// npy_math's two's complement), np.maximum/np.minimum
+// (numpy/_core/src/umath/loops_minmax.dispatch.c.src, scalar_max_i /
+// scalar_min_i), the comparisons into bools (loops_comparison.dispatch.c.src),
+// bitwise_and/or/xor/invert (loops_logical.dispatch.c.src and
+// loops_autovec.dispatch.c.src), and absolute, whose result at the minimum
+// of a signed type is that minimum (loops_autovec.dispatch.c.src,
+// @TYPE@_absolute: `in < 0 ? -in : in`, wrapping).
+var vectorIntOps = []struct {
+	op       backend.Op
+	unary    bool
+	unsigned bool // has a vector loop on unsigned types too
+	sizes    []uintptr
+}{
+	{backend.OpAdd, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpSub, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpMul, false, true, []uintptr{1, 2, 4}},
+	{backend.OpBitAnd, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpBitOr, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpBitXor, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpMax, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpMin, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpEq, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpNe, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpLt, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpLe, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpGt, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpGe, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpNeg, true, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpInvert, true, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpAbs, true, false, []uintptr{1, 2, 4, 8}},
+}
+
+// withIntSIMD returns the kernel of op on T with the vector loops on or
+// off.
+func withIntSIMD(on bool, k func() kfn) kfn {
+	defer func(old bool) { haveIntSIMD = old }(haveIntSIMD)
+	haveIntSIMD = on
+	return k()
+}
+
+// intEdges returns the edge values of T: 0, ±1, the minimum and maximum
+// and their neighbours, and the sign and byte boundaries.
+func intEdges[T integer]() []T {
+	bits := unsafe.Sizeof(T(0)) * 8
+	top := T(1) << (bits - 1) // MinInt, or the top bit of an unsigned type
+	e := []T{0, 1, ^T(0), ^T(0) - 1, 2, top, top + 1, ^top, ^top - 1}
+	for _, v := range []uint64{0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000} {
+		if w := T(v); !slices.Contains(e, w) { // wraps to the width of T
+			e = append(e, w)
+		}
+	}
+	return e
+}
+
+func fillInts[T integer](rng *rand.Rand, x []T, edges []T) {
+	for i := range x {
+		switch rng.Intn(4) {
+		case 0, 1:
+			x[i] = edges[rng.Intn(len(edges))]
+		case 2:
+			x[i] = T(rng.Intn(7) - 3)
+		default:
+			x[i] = T(rng.Uint64())
+		}
+	}
+}
+
+// checkVectorInts compares the vector kernels of T with the Go loops on
+// every length 0..70 and some longer ones, at every head offset of the
+// result and the operands (unaligned sub-slices), on random values and
+// edge values, and in place (the result over the first operand).
+func checkVectorInts[T integer](t *testing.T, name string) {
+	signed := ^T(0) < 0
+	size := unsafe.Sizeof(T(0))
+	edges := intEdges[T]()
+	rng := rand.New(rand.NewSource(int64(size)))
+	for _, c := range vectorIntOps {
+		if !slices.Contains(c.sizes, size) || !signed && !c.unsigned {
+			continue
+		}
+		node := &backend.Node{Op: c.op}
+		vec := withIntSIMD(true, func() kfn { return vectorIntKernel[T](c.op) })
+		if vec == nil {
+			t.Errorf("%v %s: no vector kernel", c.op, name)
+			continue
+		}
+		ref := withIntSIMD(false, func() kfn { return intKernel[T](node) })
+		cmp := c.op == backend.OpEq || c.op == backend.OpNe || c.op == backend.OpLt ||
+			c.op == backend.OpLe || c.op == backend.OpGt || c.op == backend.OpGe
+		lengths := []int{100, 127, 128, 129, 255, 1000, 4096 + 37}
+		for n := range 71 {
+			lengths = append(lengths, n)
+		}
+		for _, n := range lengths {
+			for off := range 5 {
+				oa, ob, od := off, (off*3)%5, (off*2)%5
+				a, b := make([]T, n+oa), make([]T, n+ob)
+				fillInts(rng, a, edges)
+				fillInts(rng, b, edges)
+				for i := range min(len(a), len(b)) {
+					if rng.Intn(4) == 0 {
+						b[i] = a[i] // equal pairs for ==, <=, >=
+					}
+				}
+				a, b = a[oa:], b[ob:]
+				args := []any{a, b}
+				if c.unary {
+					args = args[:1]
+				}
+				if cmp {
+					got, want := make([]bool, n+od)[od:], make([]bool, n)
+					run2(t, vec, ref, got, want, args)
+					for i := range n {
+						if boolBytes(got)[i] != boolBytes(want)[i] {
+							t.Fatalf("%v %s n=%d off=%d [%d]: %v, %v: got byte %d, want %v",
+								c.op, name, n, off, i, a[i], b[i], boolBytes(got)[i], want[i])
+						}
+					}
+					continue
+				}
+				got, want := make([]T, n+od)[od:], make([]T, n)
+				run2(t, vec, ref, got, want, args)
+				for i := range n {
+					if got[i] != want[i] {
+						t.Fatalf("%v %s n=%d off=%d [%d]: %v, %v: got %v, want %v",
+							c.op, name, n, off, i, a[i], b[i], got[i], want[i])
+					}
+				}
+				// In place: d is a.
+				if err := vec(a, args); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(a, want) {
+					t.Fatalf("%v %s n=%d off=%d in place: got %v, want %v", c.op, name, n, off, a, want)
+				}
+			}
+		}
+	}
+}
+
+func run2(t *testing.T, vec, ref kfn, got, want any, args []any) {
+	t.Helper()
+	if err := vec(got, args); err != nil {
+		t.Fatal(err)
+	}
+	if err := ref(want, args); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVectorInts(t *testing.T) {
+	if !haveIntSIMD {
+		t.Skip("no AVX2")
+	}
+	checkVectorInts[int8](t, "int8")
+	checkVectorInts[int16](t, "int16")
+	checkVectorInts[int32](t, "int32")
+	checkVectorInts[int64](t, "int64")
+	checkVectorInts[uint8](t, "uint8")
+	checkVectorInts[uint16](t, "uint16")
+	checkVectorInts[uint32](t, "uint32")
+	checkVectorInts[uint64](t, "uint64")
+}
+
+// TestVectorIntEdges checks every pair of edge values of each width
+// (the comparisons, max and min at the sign boundary and the extremes,
+// multiply and negate wrapping) in one block.
+func TestVectorIntEdges(t *testing.T) {
+	if !haveIntSIMD {
+		t.Skip("no AVX2")
+	}
+	edgePairs[int8](t)
+	edgePairs[int16](t)
+	edgePairs[int32](t)
+	edgePairs[int64](t)
+	edgePairs[uint8](t)
+	edgePairs[uint16](t)
+	edgePairs[uint32](t)
+	edgePairs[uint64](t)
+}
+
+func edgePairs[T integer](t *testing.T) {
+	e := intEdges[T]()
+	var a, b []T
+	for _, x := range e {
+		for _, y := range e {
+			a, b = append(a, x), append(b, y)
+		}
+	}
+	for _, c := range vectorIntOps {
+		vec := withIntSIMD(true, func() kfn { return vectorIntKernel[T](c.op) })
+		if vec == nil {
+			continue
+		}
+		ref := withIntSIMD(false, func() kfn { return intKernel[T](&backend.Node{Op: c.op}) })
+		var got, want any = make([]T, len(a)), make([]T, len(a))
+		switch c.op {
+		case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+			got, want = make([]bool, len(a)), make([]bool, len(a))
+		}
+		args := []any{a, b}
+		if c.unary {
+			args = args[:1]
+		}
+		run2(t, vec, ref, got, want, args)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%v %T on edges: got %v\nwant %v", c.op, T(0), got, want)
+		}
+	}
+}
+
+// TestVectorBools checks the vector bool kernels against the word loops
+// of boolwords.go on lengths 0..70 and longer, at unaligned offsets.
+func TestVectorBools(t *testing.T) {
+	if !haveIntSIMD {
+		t.Skip("no AVX2")
+	}
+	ops := []backend.Op{backend.OpAdd, backend.OpBitOr, backend.OpOr, backend.OpMax, backend.OpMul, backend.OpBitAnd,
+		backend.OpAnd, backend.OpMin, backend.OpBitXor, backend.OpNe, backend.OpEq, backend.OpLt, backend.OpLe,
+		backend.OpGt, backend.OpGe, backend.OpNot, backend.OpInvert}
+	rng := rand.New(rand.NewSource(3))
+	lengths := []int{100, 127, 128, 129, 1000, 4096 + 5}
+	for n := range 71 {
+		lengths = append(lengths, n)
+	}
+	for _, o := range ops {
+		vec := withIntSIMD(true, func() kfn { return vectorBoolKernel(o) })
+		if vec == nil {
+			t.Errorf("%v: no vector kernel", o)
+			continue
+		}
+		ref := withIntSIMD(false, func() kfn { return boolKernel(o) })
+		for _, n := range lengths {
+			for off := range 4 {
+				a, b := make([]bool, n+off)[off:], make([]bool, n+3-off)[3-off:]
+				for i := range a {
+					a[i], b[i] = rng.Intn(2) == 1, rng.Intn(2) == 1
+				}
+				args := []any{a, b}
+				if o == backend.OpNot || o == backend.OpInvert {
+					args = args[:1]
+				}
+				got, want := make([]bool, n+2*off)[2*off:], make([]bool, n)
+				run2(t, vec, ref, got, want, args)
+				if !slices.Equal(boolBytes(got), boolBytes(want)) {
+					t.Fatalf("%v n=%d off=%d: got %v, want %v", o, n, off, boolBytes(got), boolBytes(want))
+				}
+			}
+		}
+	}
+}
