@@ -34,6 +34,7 @@ type kernel struct {
 	unit   int      // elements per step
 	temps  int      // vector registers per step
 	consts []string // constant registers it needs (see setConst)
+	extra  []uint64 // more constants, broadcast to extraReg(0), extraReg(1) ...
 	step   func(e *emitter, t []string, ia, oa func(off int, base string) string)
 	keys   []string // Go expressions of its table keys
 	table  string   // "intAsms" or "boolAsms"
@@ -293,6 +294,7 @@ func kernels() []kernel {
 				ks = append(ks, cmp(rel, size, signed))
 			}
 		}
+		ks = append(ks, shift(true, size, true), shift(false, size, true), shift(false, size, false))
 		// Unary: -x, ~x, abs(x) (signed; MinInt stays MinInt).
 		ks = append(ks, kernel{
 			name: "neg" + w + "AVX2", doc: "d[i] = -a[i]", unary: true, in: size, out: size, unit: 32 / size, temps: 1,
@@ -390,6 +392,141 @@ func kernels() []kernel {
 	return ks
 }
 
+// extraReg returns the register of the kernel's constant extra[i].
+func extraReg(i int) string { return fmt.Sprintf("Y%d", 10-i) }
+
+// shift is the kernel of a << b (left) or a >> b with a count per
+// element, read as unsigned: a count of the width or more gives 0, or
+// for >> of a signed type the sign (Go's shifts, and NumPy's
+// npy_lshift/npy_rshift in numpy/_core/include/numpy/npy_math.h).
+func shift(left bool, size int, signed bool) kernel {
+	w, s := typeName[size], suffix[size]
+	k := kernel{in: size, out: size, unit: 32 / size, table: "intAsms"}
+	sn := map[bool]string{true: "I", false: "U"}[signed]
+	if left {
+		k.name, k.doc, k.keys = "shl"+w+"AVX2", "d[i] = a[i] << uint64(b[i])", keys("OpShl", size, true, false)
+	} else {
+		k.name, k.doc, k.keys = "shr"+sn+w+"AVX2", "d[i] = a[i] >> uint64(b[i])", []string{key("OpShr", size, signed)}
+	}
+	arith := !left && signed
+	switch size {
+	case 4, 8:
+		// AVX2 shifts each element by its own count, giving 0 (or, for
+		// VPSRAVD, the sign) for counts of the width or more; the 64-bit
+		// arithmetic shift is the logical one of a ^ m, ^ m again, with
+		// m = a < 0.
+		instr := map[bool]string{true: "VPSLLV", false: "VPSRLV"}[left] + s
+		if arith && size == 4 {
+			instr = "VPSRAVD"
+		}
+		k.temps = 1
+		if arith && size == 8 {
+			k.temps, k.consts = 2, []string{rZero}
+		}
+		k.step = func(e *emitter, t []string, ia, oa func(int, string) string) {
+			e.op("VMOVDQU %s, %s", ia(0, "SI"), t[0])
+			if arith && size == 8 {
+				e.op("VPCMPGTQ %s, %s, %s", t[0], rZero, t[1])
+				e.op("VPXOR %s, %s, %s", t[1], t[0], t[0])
+				e.op("VPSRLVQ %s, %s, %s", ia(0, "DX"), t[0], t[0])
+				e.op("VPXOR %s, %s, %s", t[1], t[0], t[0])
+			} else {
+				e.op("%s %s, %s, %s", instr, ia(0, "DX"), t[0], t[0])
+			}
+			e.op("VMOVDQU %s, %s", t[0], oa(0, "DI"))
+		}
+	case 1, 2:
+		// No shifts by element before AVX-512: shift by 1, 2, 4 (and 8)
+		// where the count has that bit, selecting with VPBLENDVB. The
+		// count is first clamped to the width (a shift by the width is
+		// 0), or for >> of a signed type to the width - 1 (the sign).
+		bitsN := 3
+		if size == 2 {
+			bitsN = 4
+		}
+		clamp := uint64(8 * size)
+		if arith {
+			clamp--
+		}
+		rep := func(v uint64) uint64 { // v in every element
+			var r uint64
+			for i := 0; i < 8; i += size {
+				r |= v << (8 * i)
+			}
+			return r
+		}
+		k.extra = []uint64{rep(clamp)}
+		for j := range bitsN {
+			sh := uint64(1) << j
+			switch {
+			case size == 2:
+			case left:
+				k.extra = append(k.extra, rep(0xff<<sh&0xff))
+			case arith:
+				k.extra = append(k.extra, rep(0xff>>sh), rep(0x80>>sh))
+			default:
+				k.extra = append(k.extra, rep(0xff>>sh))
+			}
+		}
+		k.temps = 3
+		if !arith {
+			k.consts = []string{rZero}
+		}
+		k.step = func(e *emitter, t []string, ia, oa func(int, string) string) {
+			x, c, u := t[0], t[1], t[2]
+			e.op("VMOVDQU %s, %s", ia(0, "SI"), x)
+			e.op("VPMINU%s %s, %s, %s", s, ia(0, "DX"), extraReg(0), c)
+			next := 1
+			steps := bitsN
+			if !arith {
+				steps++ // the bit of the width: 0
+			}
+			for j := range steps {
+				sh := 1 << j
+				switch {
+				case j == bitsN:
+					e.op("VMOVDQU %s, %s", rZero, u)
+				case size == 2 && left:
+					e.op("VPSLLW $%d, %s, %s", sh, x, u)
+				case size == 2 && arith:
+					e.op("VPSRAW $%d, %s, %s", sh, x, u)
+				case size == 2:
+					e.op("VPSRLW $%d, %s, %s", sh, x, u)
+				case left:
+					e.op("VPSLLW $%d, %s, %s", sh, x, u)
+					e.op("VPAND %s, %s, %s", extraReg(next), u, u)
+					next++
+				default:
+					// Bytes shifted down within words, the bits of the
+					// byte above cleared; signed, sign-extended by
+					// (v ^ s) - s with s the shifted sign bit.
+					e.op("VPSRLW $%d, %s, %s", sh, x, u)
+					e.op("VPAND %s, %s, %s", extraReg(next), u, u)
+					next++
+					if arith {
+						e.op("VPXOR %s, %s, %s", extraReg(next), u, u)
+						e.op("VPSUBB %s, %s, %s", extraReg(next), u, u)
+						next++
+					}
+				}
+				// The selector: bit j of the count in the top bit of each
+				// byte (of each word: both bytes, by VPSRAW).
+				sel := t[3]
+				if size == 1 {
+					e.op("VPSLLW $%d, %s, %s", 7-j, c, sel)
+				} else {
+					e.op("VPSLLW $%d, %s, %s", 15-j, c, sel)
+					e.op("VPSRAW $15, %s, %s", sel, sel)
+				}
+				e.op("VPBLENDVB %s, %s, %s, %s", sel, u, x, x)
+			}
+			e.op("VMOVDQU %s, %s", x, oa(0, "DI"))
+		}
+		k.temps = 4
+	}
+	return k
+}
+
 // Yplus returns the vector register after r.
 func Yplus(r string) string {
 	var i int
@@ -417,13 +554,19 @@ func asm(b *strings.Builder, k kernel) {
 	for _, c := range k.consts {
 		setConst(*e, c, k.in)
 	}
+	for i, v := range k.extra {
+		r := extraReg(i)
+		e.op("MOVQ $0x%016x, R11", v)
+		e.op("MOVQ R11, X%s", r[1:])
+		e.op("VPBROADCASTQ X%s, %s", r[1:], r)
+	}
 	if k.out == 1 && k.in >= 4 {
 		e.op("LEAQ boolsOfBits<>(SB), R10")
 	}
 	e.op("XORQ AX, AX")
 	// Steps per iteration: up to 128 bytes of each operand, within the
 	// eleven free registers.
-	u := max(1, min(128/(k.unit*k.in), 11/k.temps))
+	u := max(1, min(128/(k.unit*k.in), (11-len(k.extra))/k.temps))
 	addr := func(j, size int) func(off int, base string) string {
 		return func(off int, base string) string {
 			o := j*k.unit*size + off

@@ -169,21 +169,11 @@ func intKernel[T integer](n *backend.Node) kfn {
 	case backend.OpShl:
 		// A count of the width or more (or negative, read as unsigned)
 		// gives 0, as in NumPy.
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] << uint64(b[i])
-			}
-		})
+		return bin(shlL[T])
 	case backend.OpShr:
 		// Arithmetic for signed types: a count of the width or more gives
 		// 0 or -1, as in NumPy.
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] >> uint64(b[i])
-			}
-		})
+		return bin(shrL[T])
 	case backend.OpAnd:
 		return bin(andL[T])
 	case backend.OpOr:

@@ -11,7 +11,7 @@ import (
 // Vector kernels of integers and bools.
 //
 // On amd64 with AVX2 the common elementwise operations of integers (add,
-// sub, mul of 8- to 32-bit integers, the bitwise operations, maximum and
+// sub, mul of 8- to 32-bit integers, the bitwise operations and shifts, maximum and
 // minimum, the comparisons, neg, abs and invert) and the logical
 // operations of bools run as assembly loops written by gen_simdint.go
 // (simd_int_amd64.s). Integer arithmetic is exact, so each vector loop
@@ -78,6 +78,10 @@ func vectorIntKernel[T integer](o backend.Op) kfn {
 		return bin(vbin(v, gtL[T]))
 	case backend.OpGe:
 		return bin(vbin(v, geL[T]))
+	case backend.OpShl:
+		return bin(vbin(v, shlL[T]))
+	case backend.OpShr:
+		return bin(vbin(v, shrL[T]))
 	case backend.OpNeg:
 		return un(vun(v, negL[T]))
 	case backend.OpAbs:
@@ -130,7 +134,9 @@ func vun[T, R any](v intAsm, ref func(d []R, a []T)) func(d []R, a []T) {
 	}
 }
 
-// Reference loops of the bitwise operations and the absolute value.
+// Reference loops of the bitwise operations, the shifts (a count of the
+// width or more, or a negative one read as unsigned, gives 0, or for >> of
+// a signed type 0 or -1, as in NumPy) and the absolute value.
 
 func bitAndL[T integer](d, a, b []T) {
 	a, b = a[:len(d)], b[:len(d)]
@@ -157,6 +163,20 @@ func invertL[T integer](d, a []T) {
 	a = a[:len(d)]
 	for i := range d {
 		d[i] = ^a[i]
+	}
+}
+
+func shlL[T integer](d, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] << uint64(b[i])
+	}
+}
+
+func shrL[T integer](d, a, b []T) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = a[i] >> uint64(b[i])
 	}
 }
 

@@ -77,6 +77,15 @@ func gtU8AVX2(d, a, b unsafe.Pointer, n int)
 func geU8AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func shl8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrI8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrU8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func neg8AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -150,6 +159,15 @@ func gtU16AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func geU16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shl16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrI16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrU16AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func neg16AVX2(d, a unsafe.Pointer, n int)
@@ -227,6 +245,15 @@ func gtU32AVX2(d, a, b unsafe.Pointer, n int)
 func geU32AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func shl32AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrI32AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrU32AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func neg32AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -299,6 +326,15 @@ func gtU64AVX2(d, a, b unsafe.Pointer, n int)
 func geU64AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func shl64AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrI64AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrU64AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func neg64AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -363,6 +399,10 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpLe, 1, false}:     {bin: leU8AVX2, unit: 32},
 	{backend.OpGt, 1, false}:     {bin: gtU8AVX2, unit: 32},
 	{backend.OpGe, 1, false}:     {bin: geU8AVX2, unit: 32},
+	{backend.OpShl, 1, true}:     {bin: shl8AVX2, unit: 32},
+	{backend.OpShl, 1, false}:    {bin: shl8AVX2, unit: 32},
+	{backend.OpShr, 1, true}:     {bin: shrI8AVX2, unit: 32},
+	{backend.OpShr, 1, false}:    {bin: shrU8AVX2, unit: 32},
 	{backend.OpNeg, 1, true}:     {un: neg8AVX2, unit: 32},
 	{backend.OpNeg, 1, false}:    {un: neg8AVX2, unit: 32},
 	{backend.OpInvert, 1, true}:  {un: invert8AVX2, unit: 32},
@@ -396,6 +436,10 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpLe, 2, false}:     {bin: leU16AVX2, unit: 32},
 	{backend.OpGt, 2, false}:     {bin: gtU16AVX2, unit: 32},
 	{backend.OpGe, 2, false}:     {bin: geU16AVX2, unit: 32},
+	{backend.OpShl, 2, true}:     {bin: shl16AVX2, unit: 16},
+	{backend.OpShl, 2, false}:    {bin: shl16AVX2, unit: 16},
+	{backend.OpShr, 2, true}:     {bin: shrI16AVX2, unit: 16},
+	{backend.OpShr, 2, false}:    {bin: shrU16AVX2, unit: 16},
 	{backend.OpNeg, 2, true}:     {un: neg16AVX2, unit: 16},
 	{backend.OpNeg, 2, false}:    {un: neg16AVX2, unit: 16},
 	{backend.OpInvert, 2, true}:  {un: invert16AVX2, unit: 16},
@@ -429,6 +473,10 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpLe, 4, false}:     {bin: leU32AVX2, unit: 8},
 	{backend.OpGt, 4, false}:     {bin: gtU32AVX2, unit: 8},
 	{backend.OpGe, 4, false}:     {bin: geU32AVX2, unit: 8},
+	{backend.OpShl, 4, true}:     {bin: shl32AVX2, unit: 8},
+	{backend.OpShl, 4, false}:    {bin: shl32AVX2, unit: 8},
+	{backend.OpShr, 4, true}:     {bin: shrI32AVX2, unit: 8},
+	{backend.OpShr, 4, false}:    {bin: shrU32AVX2, unit: 8},
 	{backend.OpNeg, 4, true}:     {un: neg32AVX2, unit: 8},
 	{backend.OpNeg, 4, false}:    {un: neg32AVX2, unit: 8},
 	{backend.OpInvert, 4, true}:  {un: invert32AVX2, unit: 8},
@@ -460,6 +508,10 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpLe, 8, false}:     {bin: leU64AVX2, unit: 8},
 	{backend.OpGt, 8, false}:     {bin: gtU64AVX2, unit: 8},
 	{backend.OpGe, 8, false}:     {bin: geU64AVX2, unit: 8},
+	{backend.OpShl, 8, true}:     {bin: shl64AVX2, unit: 4},
+	{backend.OpShl, 8, false}:    {bin: shl64AVX2, unit: 4},
+	{backend.OpShr, 8, true}:     {bin: shrI64AVX2, unit: 4},
+	{backend.OpShr, 8, false}:    {bin: shrU64AVX2, unit: 4},
 	{backend.OpNeg, 8, true}:     {un: neg64AVX2, unit: 4},
 	{backend.OpNeg, 8, false}:    {un: neg64AVX2, unit: 4},
 	{backend.OpInvert, 8, true}:  {un: invert64AVX2, unit: 4},

@@ -44,6 +44,8 @@ var vectorIntOps = []struct {
 	{backend.OpLe, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpGt, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpGe, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpShl, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpShr, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpNeg, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpInvert, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpAbs, true, false, []uintptr{1, 2, 4, 8}},
@@ -119,6 +121,13 @@ func checkVectorInts[T integer](t *testing.T, name string) {
 				for i := range min(len(a), len(b)) {
 					if rng.Intn(4) == 0 {
 						b[i] = a[i] // equal pairs for ==, <=, >=
+					}
+				}
+				if c.op == backend.OpShl || c.op == backend.OpShr {
+					for i := range b {
+						if rng.Intn(4) != 0 {
+							b[i] = T(rng.Intn(int(size)*8 + 3)) // every count, and past the width
+						}
 					}
 				}
 				a, b = a[oa:], b[ob:]
