@@ -228,6 +228,26 @@ func kernels() []kernel {
 		switch size {
 		case 2, 4:
 			ks = append(ks, simple("mul"+w+"AVX2", "d[i] = a[i] * b[i]", "VPMULL"+s, "OpMul", size, both...))
+		case 8:
+			// No 64-bit multiply before AVX-512: lo·lo + (hi·lo + lo·hi) << 32
+			// from the 32-bit VPMULUDQ, modulo 2^64.
+			ks = append(ks, kernel{
+				name: "mul64AVX2", doc: "d[i] = a[i] * b[i]", in: 8, out: 8, unit: 4, temps: 4,
+				keys: keys("OpMul", 8, both...), table: "intAsms",
+				step: func(e *emitter, t []string, ia, oa func(int, string) string) {
+					e.op("VMOVDQU %s, %s", ia(0, "SI"), t[0])
+					e.op("VMOVDQU %s, %s", ia(0, "DX"), t[1])
+					e.op("VPSRLQ $32, %s, %s", t[0], t[2])
+					e.op("VPMULUDQ %s, %s, %s", t[1], t[2], t[2]) // hi(a)·lo(b)
+					e.op("VPSRLQ $32, %s, %s", t[1], t[3])
+					e.op("VPMULUDQ %s, %s, %s", t[0], t[3], t[3]) // lo(a)·hi(b)
+					e.op("VPADDQ %s, %s, %s", t[3], t[2], t[2])
+					e.op("VPSLLQ $32, %s, %s", t[2], t[2])
+					e.op("VPMULUDQ %s, %s, %s", t[1], t[0], t[0]) // lo(a)·lo(b)
+					e.op("VPADDQ %s, %s, %s", t[2], t[0], t[0])
+					e.op("VMOVDQU %s, %s", t[0], oa(0, "DI"))
+				},
+			})
 		case 1:
 			// Bytes have no multiply: the even bytes' product is the low
 			// byte of the words' product, the odd bytes' that of the

@@ -4557,6 +4557,66 @@ done:
 	VZEROUPPER
 	RET
 
+// func mul64AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] * b[i], n a multiple of 4
+TEXT ·mul64AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $8, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPADDQ Y3, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	VMOVDQU 32(SI)(AX*8), Y4
+	VMOVDQU 32(DX)(AX*8), Y5
+	VPSRLQ $32, Y4, Y6
+	VPMULUDQ Y5, Y6, Y6
+	VPSRLQ $32, Y5, Y7
+	VPMULUDQ Y4, Y7, Y7
+	VPADDQ Y7, Y6, Y6
+	VPSLLQ $32, Y6, Y6
+	VPMULUDQ Y5, Y4, Y4
+	VPADDQ Y6, Y4, Y4
+	VMOVDQU Y4, 32(DI)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*8), Y0
+	VMOVDQU (DX)(AX*8), Y1
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y3
+	VPMULUDQ Y0, Y3, Y3
+	VPADDQ Y3, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
 // func maxI64AVX2(d, a, b unsafe.Pointer, n int)
 //
 //	d[i] = max(a[i], b[i]), n a multiple of 4

@@ -278,6 +278,9 @@ func or64AVX2(d, a, b unsafe.Pointer, n int)
 func xor64AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func mul64AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func maxI64AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
@@ -492,6 +495,8 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpBitOr, 8, false}:  {bin: or64AVX2, unit: 4},
 	{backend.OpBitXor, 8, true}:  {bin: xor64AVX2, unit: 4},
 	{backend.OpBitXor, 8, false}: {bin: xor64AVX2, unit: 4},
+	{backend.OpMul, 8, true}:     {bin: mul64AVX2, unit: 4},
+	{backend.OpMul, 8, false}:    {bin: mul64AVX2, unit: 4},
 	{backend.OpMax, 8, true}:     {bin: maxI64AVX2, unit: 4},
 	{backend.OpMin, 8, true}:     {bin: minI64AVX2, unit: 4},
 	{backend.OpEq, 8, true}:      {bin: eqI64AVX2, unit: 8},

@@ -32,7 +32,7 @@ var vectorIntOps = []struct {
 }{
 	{backend.OpAdd, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpSub, false, true, []uintptr{1, 2, 4, 8}},
-	{backend.OpMul, false, true, []uintptr{1, 2, 4}},
+	{backend.OpMul, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpBitAnd, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpBitOr, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpBitXor, false, true, []uintptr{1, 2, 4, 8}},
