@@ -12,18 +12,19 @@ import (
 	"github.com/tensorsh/tensorsh/backend"
 )
 
-// The integer operations with AVX2 loops, and what they compute. The
-// semantics are NumPy's integer loops, which the Go loops (the reference
-// here) already follow: wrap-around add, subtract, multiply and negate
-// (numpy/_core/src/umath/loops_arithm_fp.dispatch.c.src and
-// loops_arithmetic.dispatch.c.src, @TYPE@_add/_subtract/_multiply;
-// npy_math's two's complement), np.maximum/np.minimum
-// (numpy/_core/src/umath/loops_minmax.dispatch.c.src, scalar_max_i /
-// scalar_min_i), the comparisons into bools (loops_comparison.dispatch.c.src),
-// bitwise_and/or/xor/invert (loops_logical.dispatch.c.src and
-// loops_autovec.dispatch.c.src), and absolute, whose result at the minimum
-// of a signed type is that minimum (loops_autovec.dispatch.c.src,
-// @TYPE@_absolute: `in < 0 ? -in : in`, wrapping).
+// The integer operations with AVX2 loops. What they compute is NumPy's
+// integer loops, which the Go loops (the reference here) already follow:
+// wrap-around add, subtract and multiply, left_shift and right_shift
+// through npy_lshift/npy_rshift (a count of the width or more, or negative,
+// gives 0, or -1 for right_shift of a negative value), absolute as
+// `(in >= 0) ? in : -in` (so the minimum stays the minimum; unsigned, a
+// copy), bitwise_and/or/xor and invert: numpy/_core/src/umath/
+// loops_autovec.dispatch.c.src (@TYPE@_add, _left_shift, _right_shift,
+// _absolute, _bitwise_and, _invert) and numpy/_core/src/npymath/
+// npy_math_internal.h.src (npy_lshift, npy_rshift); negative in
+// loops_unary.dispatch.c.src; maximum and minimum in
+// loops_minmax.dispatch.c.src; the comparisons into bools in
+// loops_comparison.dispatch.c.src.
 var vectorIntOps = []struct {
 	op       backend.Op
 	unary    bool
@@ -238,7 +239,10 @@ func edgePairs[T integer](t *testing.T) {
 }
 
 // TestVectorBools checks the vector bool kernels against the word loops
-// of boolwords.go on lengths 0..70 and longer, at unaligned offsets.
+// of boolwords.go (whose truth tables TestBoolWords checks: NumPy's
+// numpy/_core/src/umath/loops_logical.dispatch.cpp.src and the BOOL loops
+// of loops_comparison.dispatch.c.src) on lengths 0..70 and longer, at
+// unaligned offsets.
 func TestVectorBools(t *testing.T) {
 	if !haveIntSIMD {
 		t.Skip("no AVX2")
