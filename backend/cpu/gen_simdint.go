@@ -166,6 +166,16 @@ func cmp(rel string, size int, signed bool) kernel {
 		}
 		compare(e, eq, signed, size, x, y, dst, tmp)
 	}
+	toBools(&k, mask, neg)
+	return k
+}
+
+// toBools completes k, whose result is bools: mask writes the mask (all
+// ones or all zeros per element) of the vector at byte offset off of the
+// operands into dst, using tmp; the bools are its elements, negated when
+// neg is set.
+func toBools(k *kernel, mask func(e *emitter, ia func(int, string) string, off int, dst, tmp string), neg bool) {
+	size := k.in
 	switch size {
 	case 1, 2:
 		// One vector of bools from one or two vectors of masks, each byte
@@ -210,6 +220,31 @@ func cmp(rel string, size int, signed bool) kernel {
 			e.op("MOVQ R9, %s", oa(0, "DI"))
 		}
 	}
+}
+
+// logical is the kernel of logical not, and or or of integers into bools
+// (a[i] == 0; a[i] != 0 && b[i] != 0; a[i] != 0 || b[i] != 0): from the
+// masks of the zero elements, not is the mask of a, and the negated or of
+// the two masks, or their negated and.
+func logical(op string, size int) kernel {
+	w, s := typeName[size], suffix[size]
+	k := kernel{in: size, out: 1, consts: []string{rZero}, keys: keys(op, size, true, false), table: "intAsms"}
+	var combine string
+	switch op {
+	case "OpNot":
+		k.name, k.doc, k.unary = "not"+w+"AVX2", "d[i] = a[i] == 0", true
+	case "OpAnd":
+		k.name, k.doc, combine = "land"+w+"AVX2", "d[i] = a[i] != 0 && b[i] != 0", "VPOR"
+	case "OpOr":
+		k.name, k.doc, combine = "lor"+w+"AVX2", "d[i] = a[i] != 0 || b[i] != 0", "VPAND"
+	}
+	toBools(&k, func(e *emitter, ia func(int, string) string, off int, dst, tmp string) {
+		e.op("VPCMPEQ%s %s, %s, %s", s, ia(off, "SI"), rZero, dst)
+		if combine != "" {
+			e.op("VPCMPEQ%s %s, %s, %s", s, ia(off, "DX"), rZero, tmp)
+			e.op("%s %s, %s, %s", combine, tmp, dst, dst)
+		}
+	}, combine != "")
 	return k
 }
 
@@ -314,7 +349,8 @@ func kernels() []kernel {
 				ks = append(ks, cmp(rel, size, signed))
 			}
 		}
-		ks = append(ks, shift(true, size, true), shift(false, size, true), shift(false, size, false))
+		ks = append(ks, shift(true, size, true), shift(false, size, true), shift(false, size, false),
+			logical("OpNot", size), logical("OpAnd", size), logical("OpOr", size))
 		// Unary: -x, ~x, abs(x) (signed; MinInt stays MinInt).
 		ks = append(ks, kernel{
 			name: "neg" + w + "AVX2", doc: "d[i] = -a[i]", unary: true, in: size, out: size, unit: 32 / size, temps: 1,

@@ -12,7 +12,7 @@ import (
 //
 // On amd64 with AVX2 the common elementwise operations of integers (add,
 // sub, mul of 8- to 32-bit integers, the bitwise operations and shifts, maximum and
-// minimum, the comparisons, neg, abs and invert) and the logical
+// minimum, the comparisons, logical not, and and or, neg, abs and invert) and the logical
 // operations of bools run as assembly loops written by gen_simdint.go
 // (simd_int_amd64.s). Integer arithmetic is exact, so each vector loop
 // gives the bits of the Go loop it replaces; that loop stays the
@@ -78,6 +78,12 @@ func vectorIntKernel[T integer](o backend.Op) kfn {
 		return bin(vbin(v, gtL[T]))
 	case backend.OpGe:
 		return bin(vbin(v, geL[T]))
+	case backend.OpNot:
+		return un(vun(v, notL[T]))
+	case backend.OpAnd:
+		return bin(vbin(v, andL[T]))
+	case backend.OpOr:
+		return bin(vbin(v, orL[T]))
 	case backend.OpShl:
 		return bin(vbin(v, shlL[T]))
 	case backend.OpShr:

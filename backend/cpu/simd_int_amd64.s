@@ -1452,6 +1452,150 @@ done:
 	VZEROUPPER
 	RET
 
+// func not8AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = a[i] == 0, n a multiple of 32
+TEXT ·not8AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPXOR Y12, Y12, Y12
+	MOVQ $0x0101010101010101, R11
+	MOVQ R11, X14
+	VPBROADCASTQ X14, Y14
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $96, BX
+	JL   single
+loop:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPAND Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPCMPEQB 32(SI)(AX*1), Y12, Y3
+	VPAND Y14, Y3, Y3
+	VMOVDQU Y3, 32(DI)(AX*1)
+	VPCMPEQB 64(SI)(AX*1), Y12, Y6
+	VPAND Y14, Y6, Y6
+	VMOVDQU Y6, 64(DI)(AX*1)
+	ADDQ $96, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPAND Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func land8AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 && b[i] != 0, n a multiple of 32
+TEXT ·land8AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	MOVQ $0x0101010101010101, R11
+	MOVQ R11, X14
+	VPBROADCASTQ X14, Y14
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $96, BX
+	JL   single
+loop:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPCMPEQB (DX)(AX*1), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPCMPEQB 32(SI)(AX*1), Y12, Y3
+	VPCMPEQB 32(DX)(AX*1), Y12, Y4
+	VPOR Y4, Y3, Y3
+	VPANDN Y14, Y3, Y3
+	VMOVDQU Y3, 32(DI)(AX*1)
+	VPCMPEQB 64(SI)(AX*1), Y12, Y6
+	VPCMPEQB 64(DX)(AX*1), Y12, Y7
+	VPOR Y7, Y6, Y6
+	VPANDN Y14, Y6, Y6
+	VMOVDQU Y6, 64(DI)(AX*1)
+	ADDQ $96, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPCMPEQB (DX)(AX*1), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func lor8AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 || b[i] != 0, n a multiple of 32
+TEXT ·lor8AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	MOVQ $0x0101010101010101, R11
+	MOVQ R11, X14
+	VPBROADCASTQ X14, Y14
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $96, BX
+	JL   single
+loop:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPCMPEQB (DX)(AX*1), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPCMPEQB 32(SI)(AX*1), Y12, Y3
+	VPCMPEQB 32(DX)(AX*1), Y12, Y4
+	VPAND Y4, Y3, Y3
+	VPANDN Y14, Y3, Y3
+	VMOVDQU Y3, 32(DI)(AX*1)
+	VPCMPEQB 64(SI)(AX*1), Y12, Y6
+	VPCMPEQB 64(DX)(AX*1), Y12, Y7
+	VPAND Y7, Y6, Y6
+	VPANDN Y14, Y6, Y6
+	VMOVDQU Y6, 64(DI)(AX*1)
+	ADDQ $96, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPCMPEQB (DX)(AX*1), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
 // func neg8AVX2(d, a unsafe.Pointer, n int)
 //
 //	d[i] = -a[i], n a multiple of 32
@@ -2953,6 +3097,176 @@ done:
 	VZEROUPPER
 	RET
 
+// func not16AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = a[i] == 0, n a multiple of 32
+TEXT ·not16AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPXOR Y12, Y12, Y12
+	MOVQ $0x0101010101010101, R11
+	MOVQ R11, X14
+	VPBROADCASTQ X14, Y14
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPCMPEQW 32(SI)(AX*2), Y12, Y1
+	VPACKSSWB Y1, Y0, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPAND Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPCMPEQW 64(SI)(AX*2), Y12, Y3
+	VPCMPEQW 96(SI)(AX*2), Y12, Y4
+	VPACKSSWB Y4, Y3, Y3
+	VPERMQ $0xd8, Y3, Y3
+	VPAND Y14, Y3, Y3
+	VMOVDQU Y3, 32(DI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPCMPEQW 32(SI)(AX*2), Y12, Y1
+	VPACKSSWB Y1, Y0, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPAND Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func land16AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 && b[i] != 0, n a multiple of 32
+TEXT ·land16AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	MOVQ $0x0101010101010101, R11
+	MOVQ R11, X14
+	VPBROADCASTQ X14, Y14
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPCMPEQW (DX)(AX*2), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VPCMPEQW 32(SI)(AX*2), Y12, Y1
+	VPCMPEQW 32(DX)(AX*2), Y12, Y2
+	VPOR Y2, Y1, Y1
+	VPACKSSWB Y1, Y0, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPCMPEQW 64(SI)(AX*2), Y12, Y3
+	VPCMPEQW 64(DX)(AX*2), Y12, Y4
+	VPOR Y4, Y3, Y3
+	VPCMPEQW 96(SI)(AX*2), Y12, Y4
+	VPCMPEQW 96(DX)(AX*2), Y12, Y5
+	VPOR Y5, Y4, Y4
+	VPACKSSWB Y4, Y3, Y3
+	VPERMQ $0xd8, Y3, Y3
+	VPANDN Y14, Y3, Y3
+	VMOVDQU Y3, 32(DI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPCMPEQW (DX)(AX*2), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VPCMPEQW 32(SI)(AX*2), Y12, Y1
+	VPCMPEQW 32(DX)(AX*2), Y12, Y2
+	VPOR Y2, Y1, Y1
+	VPACKSSWB Y1, Y0, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func lor16AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 || b[i] != 0, n a multiple of 32
+TEXT ·lor16AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	MOVQ $0x0101010101010101, R11
+	MOVQ R11, X14
+	VPBROADCASTQ X14, Y14
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPCMPEQW (DX)(AX*2), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VPCMPEQW 32(SI)(AX*2), Y12, Y1
+	VPCMPEQW 32(DX)(AX*2), Y12, Y2
+	VPAND Y2, Y1, Y1
+	VPACKSSWB Y1, Y0, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPCMPEQW 64(SI)(AX*2), Y12, Y3
+	VPCMPEQW 64(DX)(AX*2), Y12, Y4
+	VPAND Y4, Y3, Y3
+	VPCMPEQW 96(SI)(AX*2), Y12, Y4
+	VPCMPEQW 96(DX)(AX*2), Y12, Y5
+	VPAND Y5, Y4, Y4
+	VPACKSSWB Y4, Y3, Y3
+	VPERMQ $0xd8, Y3, Y3
+	VPANDN Y14, Y3, Y3
+	VMOVDQU Y3, 32(DI)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPCMPEQW (DX)(AX*2), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VPCMPEQW 32(SI)(AX*2), Y12, Y1
+	VPCMPEQW 32(DX)(AX*2), Y12, Y2
+	VPAND Y2, Y1, Y1
+	VPACKSSWB Y1, Y0, Y0
+	VPERMQ $0xd8, Y0, Y0
+	VPANDN Y14, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
 // func neg16AVX2(d, a unsafe.Pointer, n int)
 //
 //	d[i] = -a[i], n a multiple of 16
@@ -4230,6 +4544,164 @@ loop1:
 	VMOVDQU (SI)(AX*4), Y0
 	VPSRLVD (DX)(AX*4), Y0, Y0
 	VMOVDQU Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func not32AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = a[i] == 0, n a multiple of 8
+TEXT ·not32AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPXOR Y12, Y12, Y12
+	LEAQ boolsOfBits<>(SB), R10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $24, BX
+	JL   single
+loop:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VMOVMSKPS Y0, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	VPCMPEQD 32(SI)(AX*4), Y12, Y3
+	VMOVMSKPS Y3, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 8(DI)(AX*1)
+	VPCMPEQD 64(SI)(AX*4), Y12, Y6
+	VMOVMSKPS Y6, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 16(DI)(AX*1)
+	ADDQ $24, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VMOVMSKPS Y0, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func land32AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 && b[i] != 0, n a multiple of 8
+TEXT ·land32AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	LEAQ boolsOfBits<>(SB), R10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $24, BX
+	JL   single
+loop:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VPCMPEQD (DX)(AX*4), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VMOVMSKPS Y0, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	VPCMPEQD 32(SI)(AX*4), Y12, Y3
+	VPCMPEQD 32(DX)(AX*4), Y12, Y4
+	VPOR Y4, Y3, Y3
+	VMOVMSKPS Y3, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 8(DI)(AX*1)
+	VPCMPEQD 64(SI)(AX*4), Y12, Y6
+	VPCMPEQD 64(DX)(AX*4), Y12, Y7
+	VPOR Y7, Y6, Y6
+	VMOVMSKPS Y6, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 16(DI)(AX*1)
+	ADDQ $24, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VPCMPEQD (DX)(AX*4), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VMOVMSKPS Y0, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func lor32AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 || b[i] != 0, n a multiple of 8
+TEXT ·lor32AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	LEAQ boolsOfBits<>(SB), R10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $24, BX
+	JL   single
+loop:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VPCMPEQD (DX)(AX*4), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VMOVMSKPS Y0, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	VPCMPEQD 32(SI)(AX*4), Y12, Y3
+	VPCMPEQD 32(DX)(AX*4), Y12, Y4
+	VPAND Y4, Y3, Y3
+	VMOVMSKPS Y3, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 8(DI)(AX*1)
+	VPCMPEQD 64(SI)(AX*4), Y12, Y6
+	VPCMPEQD 64(DX)(AX*4), Y12, Y7
+	VPAND Y7, Y6, Y6
+	VMOVMSKPS Y6, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 16(DI)(AX*1)
+	ADDQ $24, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VPCMPEQD (DX)(AX*4), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VMOVMSKPS Y0, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
 	ADDQ $8, AX
 	CMPQ AX, CX
 	JL   loop1
@@ -5699,6 +6171,194 @@ loop1:
 	VPSRLVQ (DX)(AX*8), Y0, Y0
 	VMOVDQU Y0, (DI)(AX*8)
 	ADDQ $4, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func not64AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = a[i] == 0, n a multiple of 8
+TEXT ·not64AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPXOR Y12, Y12, Y12
+	LEAQ boolsOfBits<>(SB), R10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $16, BX
+	JL   single
+loop:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPCMPEQQ 32(SI)(AX*8), Y12, Y2
+	VMOVMSKPD Y0, R8
+	VMOVMSKPD Y2, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	VPCMPEQQ 64(SI)(AX*8), Y12, Y3
+	VPCMPEQQ 96(SI)(AX*8), Y12, Y5
+	VMOVMSKPD Y3, R8
+	VMOVMSKPD Y5, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 8(DI)(AX*1)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPCMPEQQ 32(SI)(AX*8), Y12, Y2
+	VMOVMSKPD Y0, R8
+	VMOVMSKPD Y2, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func land64AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 && b[i] != 0, n a multiple of 8
+TEXT ·land64AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	LEAQ boolsOfBits<>(SB), R10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $16, BX
+	JL   single
+loop:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPCMPEQQ (DX)(AX*8), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VPCMPEQQ 32(SI)(AX*8), Y12, Y2
+	VPCMPEQQ 32(DX)(AX*8), Y12, Y1
+	VPOR Y1, Y2, Y2
+	VMOVMSKPD Y0, R8
+	VMOVMSKPD Y2, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	VPCMPEQQ 64(SI)(AX*8), Y12, Y3
+	VPCMPEQQ 64(DX)(AX*8), Y12, Y4
+	VPOR Y4, Y3, Y3
+	VPCMPEQQ 96(SI)(AX*8), Y12, Y5
+	VPCMPEQQ 96(DX)(AX*8), Y12, Y4
+	VPOR Y4, Y5, Y5
+	VMOVMSKPD Y3, R8
+	VMOVMSKPD Y5, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 8(DI)(AX*1)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPCMPEQQ (DX)(AX*8), Y12, Y1
+	VPOR Y1, Y0, Y0
+	VPCMPEQQ 32(SI)(AX*8), Y12, Y2
+	VPCMPEQQ 32(DX)(AX*8), Y12, Y1
+	VPOR Y1, Y2, Y2
+	VMOVMSKPD Y0, R8
+	VMOVMSKPD Y2, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func lor64AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] != 0 || b[i] != 0, n a multiple of 8
+TEXT ·lor64AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	VPXOR Y12, Y12, Y12
+	LEAQ boolsOfBits<>(SB), R10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $16, BX
+	JL   single
+loop:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPCMPEQQ (DX)(AX*8), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VPCMPEQQ 32(SI)(AX*8), Y12, Y2
+	VPCMPEQQ 32(DX)(AX*8), Y12, Y1
+	VPAND Y1, Y2, Y2
+	VMOVMSKPD Y0, R8
+	VMOVMSKPD Y2, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	VPCMPEQQ 64(SI)(AX*8), Y12, Y3
+	VPCMPEQQ 64(DX)(AX*8), Y12, Y4
+	VPAND Y4, Y3, Y3
+	VPCMPEQQ 96(SI)(AX*8), Y12, Y5
+	VPCMPEQQ 96(DX)(AX*8), Y12, Y4
+	VPAND Y4, Y5, Y5
+	VMOVMSKPD Y3, R8
+	VMOVMSKPD Y5, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, 8(DI)(AX*1)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPCMPEQQ (DX)(AX*8), Y12, Y1
+	VPAND Y1, Y0, Y0
+	VPCMPEQQ 32(SI)(AX*8), Y12, Y2
+	VPCMPEQQ 32(DX)(AX*8), Y12, Y1
+	VPAND Y1, Y2, Y2
+	VMOVMSKPD Y0, R8
+	VMOVMSKPD Y2, R9
+	SHLQ $4, R9
+	ORQ R9, R8
+	XORQ $0xff, R8
+	MOVQ (R10)(R8*8), R9
+	MOVQ R9, (DI)(AX*1)
+	ADDQ $8, AX
 	CMPQ AX, CX
 	JL   loop1
 done:

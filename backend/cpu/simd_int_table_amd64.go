@@ -86,6 +86,15 @@ func shrI8AVX2(d, a, b unsafe.Pointer, n int)
 func shrU8AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func not8AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func land8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func lor8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func neg8AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -168,6 +177,15 @@ func shrI16AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func shrU16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func not16AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func land16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func lor16AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func neg16AVX2(d, a unsafe.Pointer, n int)
@@ -254,6 +272,15 @@ func shrI32AVX2(d, a, b unsafe.Pointer, n int)
 func shrU32AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func not32AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func land32AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func lor32AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func neg32AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -338,6 +365,15 @@ func shrI64AVX2(d, a, b unsafe.Pointer, n int)
 func shrU64AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func not64AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func land64AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func lor64AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func neg64AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -406,6 +442,12 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpShl, 1, false}:    {bin: shl8AVX2, unit: 32},
 	{backend.OpShr, 1, true}:     {bin: shrI8AVX2, unit: 32},
 	{backend.OpShr, 1, false}:    {bin: shrU8AVX2, unit: 32},
+	{backend.OpNot, 1, true}:     {un: not8AVX2, unit: 32},
+	{backend.OpNot, 1, false}:    {un: not8AVX2, unit: 32},
+	{backend.OpAnd, 1, true}:     {bin: land8AVX2, unit: 32},
+	{backend.OpAnd, 1, false}:    {bin: land8AVX2, unit: 32},
+	{backend.OpOr, 1, true}:      {bin: lor8AVX2, unit: 32},
+	{backend.OpOr, 1, false}:     {bin: lor8AVX2, unit: 32},
 	{backend.OpNeg, 1, true}:     {un: neg8AVX2, unit: 32},
 	{backend.OpNeg, 1, false}:    {un: neg8AVX2, unit: 32},
 	{backend.OpInvert, 1, true}:  {un: invert8AVX2, unit: 32},
@@ -443,6 +485,12 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpShl, 2, false}:    {bin: shl16AVX2, unit: 16},
 	{backend.OpShr, 2, true}:     {bin: shrI16AVX2, unit: 16},
 	{backend.OpShr, 2, false}:    {bin: shrU16AVX2, unit: 16},
+	{backend.OpNot, 2, true}:     {un: not16AVX2, unit: 32},
+	{backend.OpNot, 2, false}:    {un: not16AVX2, unit: 32},
+	{backend.OpAnd, 2, true}:     {bin: land16AVX2, unit: 32},
+	{backend.OpAnd, 2, false}:    {bin: land16AVX2, unit: 32},
+	{backend.OpOr, 2, true}:      {bin: lor16AVX2, unit: 32},
+	{backend.OpOr, 2, false}:     {bin: lor16AVX2, unit: 32},
 	{backend.OpNeg, 2, true}:     {un: neg16AVX2, unit: 16},
 	{backend.OpNeg, 2, false}:    {un: neg16AVX2, unit: 16},
 	{backend.OpInvert, 2, true}:  {un: invert16AVX2, unit: 16},
@@ -480,6 +528,12 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpShl, 4, false}:    {bin: shl32AVX2, unit: 8},
 	{backend.OpShr, 4, true}:     {bin: shrI32AVX2, unit: 8},
 	{backend.OpShr, 4, false}:    {bin: shrU32AVX2, unit: 8},
+	{backend.OpNot, 4, true}:     {un: not32AVX2, unit: 8},
+	{backend.OpNot, 4, false}:    {un: not32AVX2, unit: 8},
+	{backend.OpAnd, 4, true}:     {bin: land32AVX2, unit: 8},
+	{backend.OpAnd, 4, false}:    {bin: land32AVX2, unit: 8},
+	{backend.OpOr, 4, true}:      {bin: lor32AVX2, unit: 8},
+	{backend.OpOr, 4, false}:     {bin: lor32AVX2, unit: 8},
 	{backend.OpNeg, 4, true}:     {un: neg32AVX2, unit: 8},
 	{backend.OpNeg, 4, false}:    {un: neg32AVX2, unit: 8},
 	{backend.OpInvert, 4, true}:  {un: invert32AVX2, unit: 8},
@@ -517,6 +571,12 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpShl, 8, false}:    {bin: shl64AVX2, unit: 4},
 	{backend.OpShr, 8, true}:     {bin: shrI64AVX2, unit: 4},
 	{backend.OpShr, 8, false}:    {bin: shrU64AVX2, unit: 4},
+	{backend.OpNot, 8, true}:     {un: not64AVX2, unit: 8},
+	{backend.OpNot, 8, false}:    {un: not64AVX2, unit: 8},
+	{backend.OpAnd, 8, true}:     {bin: land64AVX2, unit: 8},
+	{backend.OpAnd, 8, false}:    {bin: land64AVX2, unit: 8},
+	{backend.OpOr, 8, true}:      {bin: lor64AVX2, unit: 8},
+	{backend.OpOr, 8, false}:     {bin: lor64AVX2, unit: 8},
 	{backend.OpNeg, 8, true}:     {un: neg64AVX2, unit: 4},
 	{backend.OpNeg, 8, false}:    {un: neg64AVX2, unit: 4},
 	{backend.OpInvert, 8, true}:  {un: invert64AVX2, unit: 4},

@@ -47,6 +47,9 @@ var vectorIntOps = []struct {
 	{backend.OpGe, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpShl, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpShr, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpNot, true, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpAnd, false, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpOr, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpNeg, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpInvert, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpAbs, true, false, []uintptr{1, 2, 4, 8}},
@@ -107,8 +110,7 @@ func checkVectorInts[T integer](t *testing.T, name string) {
 			continue
 		}
 		ref := withIntSIMD(false, func() kfn { return intKernel[T](node) })
-		cmp := c.op == backend.OpEq || c.op == backend.OpNe || c.op == backend.OpLt ||
-			c.op == backend.OpLe || c.op == backend.OpGt || c.op == backend.OpGe
+		cmp := isBoolResult(c.op)
 		lengths := []int{100, 127, 128, 129, 255, 1000, 4096 + 37}
 		for n := range 71 {
 			lengths = append(lengths, n)
@@ -167,6 +169,16 @@ func checkVectorInts[T integer](t *testing.T, name string) {
 	}
 }
 
+// isBoolResult reports whether o gives bools.
+func isBoolResult(o backend.Op) bool {
+	switch o {
+	case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
+		backend.OpNot, backend.OpAnd, backend.OpOr:
+		return true
+	}
+	return false
+}
+
 func run2(t *testing.T, vec, ref kfn, got, want any, args []any) {
 	t.Helper()
 	if err := vec(got, args); err != nil {
@@ -223,8 +235,7 @@ func edgePairs[T integer](t *testing.T) {
 		}
 		ref := withIntSIMD(false, func() kfn { return intKernel[T](&backend.Node{Op: c.op}) })
 		var got, want any = make([]T, len(a)), make([]T, len(a))
-		switch c.op {
-		case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+		if isBoolResult(c.op) {
 			got, want = make([]bool, len(a)), make([]bool, len(a))
 		}
 		args := []any{a, b}
@@ -326,8 +337,7 @@ func benchInts[T integer](b *testing.B, name string) {
 			continue
 		}
 		var d any = make([]T, n)
-		switch c.op {
-		case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+		if isBoolResult(c.op) {
 			d = make([]bool, n)
 		}
 		args := []any{x, y}
