@@ -5,11 +5,15 @@ package cpu
 import (
 	"fmt"
 	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // The integer operations with AVX2 loops. What they compute is NumPy's
@@ -352,6 +356,48 @@ func benchInts[T integer](b *testing.B, name string) {
 					_ = k(d, args)
 				}
 			})
+		}
+	}
+}
+
+// TestGenSimdIntCurrent runs gen_simdint.go in a temporary directory and
+// checks that the committed simd_int_amd64.s and simd_int_table_amd64.go
+// are what it writes (edit the generator, not its output, and run go
+// generate).
+func TestGenSimdIntCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the generator")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		testenv.Missing(t, "the go command is needed to run gen_simdint.go: %v", err)
+		return
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile("gen_simdint.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gen_simdint.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(goBin, "run", "gen_simdint.go")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GO111MODULE=off", "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run gen_simdint.go: %v\n%s", err, out)
+	}
+	for _, f := range []string{"simd_int_amd64.s", "simd_int_table_amd64.go"} {
+		want, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s is not what gen_simdint.go writes: run go generate ./backend/cpu/", f)
 		}
 	}
 }
