@@ -11,13 +11,14 @@ import (
 // Vector kernels of integers and bools.
 //
 // On amd64 with AVX2 the common elementwise operations of integers (add,
-// sub, mul of 8- to 32-bit integers, the bitwise operations and shifts, maximum and
-// minimum, the comparisons, logical not, and and or, neg, abs and invert) and the logical
-// operations of bools run as assembly loops written by gen_simdint.go
-// (simd_int_amd64.s). Integer arithmetic is exact, so each vector loop
-// gives the bits of the Go loop it replaces; that loop stays the
-// reference, does the last elements of a block (fewer than a vector
-// step), and is the whole kernel elsewhere and under the purego tag.
+// sub, mul, square, the bitwise operations and shifts, maximum and
+// minimum, the comparisons, logical not, and and or, neg, abs and invert)
+// and the logical operations and comparisons of bools run as assembly
+// loops written by gen_simdint.go (simd_int_amd64.s). Integer arithmetic
+// is exact, so each vector loop gives the bits of the Go loop it
+// replaces; that loop stays the reference, does the last elements of a
+// block (fewer than a vector step), and is the whole kernel elsewhere and
+// under the purego tag.
 
 // An intAsmKey names an assembly loop: an operation on integers of size
 // bytes, signed or not.
@@ -44,6 +45,13 @@ func vectorIntKernel[T integer](o backend.Op) kfn {
 	signed := ^T(0) < 0
 	if o == backend.OpAbs && !signed {
 		return un(copyL[T]) // absL of an unsigned integer is a copy
+	}
+	if o == backend.OpSquare {
+		if v, ok := intAsms[intAsmKey{backend.OpMul, unsafe.Sizeof(T(0)), signed}]; ok {
+			mul := vbin(v, mulL[T])
+			return un(func(d, a []T) { mul(d, a, a) })
+		}
+		return nil
 	}
 	v, ok := intAsms[intAsmKey{o, unsafe.Sizeof(T(0)), signed}]
 	if !ok {

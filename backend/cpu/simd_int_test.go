@@ -55,6 +55,7 @@ var vectorIntOps = []struct {
 	{backend.OpAnd, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpOr, false, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpNeg, true, true, []uintptr{1, 2, 4, 8}},
+	{backend.OpSquare, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpInvert, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpAbs, true, false, []uintptr{1, 2, 4, 8}},
 }
