@@ -17,27 +17,16 @@ var errNegativePower = errors.New("integers to negative integer powers are not a
 func intKernel[T integer](n *backend.Node) kfn {
 	floor := !n.CDiv
 	zeroErr := n.ZeroDivError
+	if k := vectorIntKernel[T](n.Op); k != nil {
+		return k
+	}
 	switch n.Op {
 	case backend.OpNeg:
 		return un(negL[T])
 	case backend.OpAbs:
-		return un(func(d, a []T) {
-			a = a[:len(d)]
-			for i := range d {
-				x := a[i]
-				if x < 0 {
-					x = -x
-				}
-				d[i] = x
-			}
-		})
+		return un(absL[T])
 	case backend.OpInvert:
-		return un(func(d, a []T) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = ^a[i]
-			}
-		})
+		return un(invertL[T])
 	case backend.OpNot:
 		return un(notL[T])
 	case backend.OpRelu:
@@ -172,44 +161,19 @@ func intKernel[T integer](n *backend.Node) kfn {
 	case backend.OpGe:
 		return bin(geL[T])
 	case backend.OpBitAnd:
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] & b[i]
-			}
-		})
+		return bin(bitAndL[T])
 	case backend.OpBitOr:
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] | b[i]
-			}
-		})
+		return bin(bitOrL[T])
 	case backend.OpBitXor:
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] ^ b[i]
-			}
-		})
+		return bin(bitXorL[T])
 	case backend.OpShl:
 		// A count of the width or more (or negative, read as unsigned)
 		// gives 0, as in NumPy.
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] << uint64(b[i])
-			}
-		})
+		return bin(shlL[T])
 	case backend.OpShr:
 		// Arithmetic for signed types: a count of the width or more gives
 		// 0 or -1, as in NumPy.
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = a[i] >> uint64(b[i])
-			}
-		})
+		return bin(shrL[T])
 	case backend.OpAnd:
 		return bin(andL[T])
 	case backend.OpOr:

@@ -297,6 +297,9 @@ func orL[T number](d []bool, a, b []T) {
 // Booleans.
 
 func boolKernel(o backend.Op) kfn {
+	if k := vectorBoolKernel(o); k != nil {
+		return k
+	}
 	if w := boolWordOp(o); w != wNone {
 		return bin(boolWords(w))
 	}

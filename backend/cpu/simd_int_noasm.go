@@ -1,0 +1,13 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// Without the assembly loops the integer and bool kernels are the Go loops.
+
+const haveIntSIMD = false
+
+var (
+	intAsms    map[intAsmKey]intAsm
+	boolAsms   map[wordOp]intAsm
+	notBoolAsm intAsm
+)
