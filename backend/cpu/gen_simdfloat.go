@@ -212,6 +212,10 @@ DATA f64inf<>+0(SB)/8, $0x7ff0000000000000
 GLOBL f64inf<>(SB), RODATA|NOPTR, $8
 DATA f64ninf<>+0(SB)/8, $0xfff0000000000000
 GLOBL f64ninf<>(SB), RODATA|NOPTR, $8
+DATA f64lo<>+0(SB)/8, $0x2b50000000000000
+GLOBL f64lo<>(SB), RODATA|NOPTR, $8
+DATA f64hi<>+0(SB)/8, $0x5490000000000000
+GLOBL f64hi<>(SB), RODATA|NOPTR, $8
 DATA f64one<>+0(SB)/8, $0x3ff0000000000000
 GLOBL f64one<>(SB), RODATA|NOPTR, $8
 
@@ -237,6 +241,7 @@ GLOBL f64one<>(SB), RODATA|NOPTR, $8
 		}
 		emitWhere(&b, t)
 	}
+	b.WriteString(pow3F64)
 	if err := os.WriteFile("simd_float_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -311,3 +316,76 @@ func emitWhere(b *bytes.Buffer, t typ) {
 	}
 	fmt.Fprintf(b, "\tADDQ $8, R8\n\tADDQ $%d, AX\n\tDECQ CX\n\tJNZ  loop\ndone:\n\tVZEROUPPER\n\tRET\n", 8*t.size)
 }
+
+// pow3F64 is powF64(x, 3) on float64 (pow.go): exponentiation by squaring
+// in double-double arithmetic. For x = ±0 or ±Inf powF64 gives x (through
+// math.Pow), for NaN math.NaN(). Its other branch, math.Pow when x² or
+// x³ leaves [2^-1000, 2^1000], is not followed: the loop returns true
+// when some |x| is outside [2^-330, 2^330] (where neither can leave it),
+// and the caller then computes with the Go reference instead.
+//
+// With r = (1, 0) and b = (x, 0), powF64's operations reduce to
+//
+//	p1 = x·x, e1 = fma(x, x, -p1)          b = ddMul(b, b) = (p1, e1)
+//	p = x·p1, e = fma(x, p1, -p) + x·e1    r = ddMul((x, 0), (p1, e1))
+//	hi = p + e, lo = e - (hi - p), hi + lo
+//
+// (the terms with a zero low part add a zero that changes nothing).
+const pow3F64 = `
+// func pow3F64AVX2(d, a []float64) (slow bool): d[i] = powF64(a[i], 3), or
+// true when some a[i] needs math.Pow.
+TEXT ·pow3F64AVX2(SB), NOSPLIT, $0-49
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPD Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPCMPEQD Y13, Y13, Y13
+	VPSRLQ $1, Y15, Y14
+	VBROADCASTSD f64nan<>(SB), Y8
+	VBROADCASTSD f64inf<>(SB), Y9
+	VBROADCASTSD f64lo<>(SB), Y10
+	VBROADCASTSD f64hi<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI)(AX*1), Y0
+	VMULPD Y0, Y0, Y3
+	VMOVAPD Y3, Y4
+	VFMSUB231PD Y0, Y0, Y4
+	VMULPD Y3, Y0, Y5
+	VMOVAPD Y5, Y6
+	VFMSUB231PD Y3, Y0, Y6
+	VMULPD Y4, Y0, Y7
+	VADDPD Y7, Y6, Y6
+	VADDPD Y6, Y5, Y7
+	VSUBPD Y5, Y7, Y2
+	VSUBPD Y2, Y6, Y2
+	VADDPD Y2, Y7, Y2
+	// ±0, ±Inf: x; NaN: math.NaN().
+	VANDPD Y14, Y0, Y1
+	VCMPPD $0x00, Y11, Y1, Y3
+	VCMPPD $0x00, Y9, Y1, Y4
+	VORPD Y4, Y3, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VCMPPD $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y8, Y2, Y2
+	VMOVUPD Y2, (DI)(AX*1)
+	// Lanes neither special nor within [2^-330, 2^330] are slow.
+	VORPD Y4, Y3, Y3
+	VCMPPD $0x1d, Y10, Y1, Y5
+	VCMPPD $0x12, Y12, Y1, Y6
+	VANDPD Y6, Y5, Y5
+	VORPD Y5, Y3, Y3
+	VANDPD Y3, Y13, Y13
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VMOVMSKPD Y13, AX
+	CMPQ AX, $15
+	SETNE slow+48(FP)
+	VZEROUPPER
+	RET
+`

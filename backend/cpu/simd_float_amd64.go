@@ -133,6 +133,9 @@ func rsqrtF64AVX2(d, a []float64)
 func pow05F64AVX2(d, a []float64)
 
 //go:noescape
+func pow3F64AVX2(d, a []float64) (slow bool)
+
+//go:noescape
 func whereF64AVX2(d []float64, c []bool, a, b []float64)
 
 // A floatLoops holds the assembly loops of one float type (nil where it
@@ -172,6 +175,13 @@ var (
 		},
 		isnan: isnanF64AVX2, max: maximumF64AVX2, min: minimumF64AVX2,
 		pow05: pow05F64AVX2, where: whereF64AVX2,
+		pow3: func(d, a []float64) {
+			if pow3F64AVX2(d, a) {
+				for i, x := range a { // floatKernel's loop
+					d[i] = powF64(x, 3)
+				}
+			}
+		},
 	}
 )
 
