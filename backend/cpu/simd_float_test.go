@@ -351,3 +351,34 @@ func TestPow3F64Vector(t *testing.T) {
 		}
 	}
 }
+
+// TestConstExponent checks which exponents of x ** c are seen as one
+// constant (the compiler materialises a literal as a one-element input of
+// the operands' dtype; float16 and bfloat16 ones are stored as bits).
+func TestConstExponent(t *testing.T) {
+	in := func(d dtypes.DType, shape []int, data any) *backend.Node {
+		return &backend.Node{Op: backend.OpInput, DType: d, Shape: shape,
+			Tensor: &backend.Tensor{DType: d, Shape: shape, Data: data}}
+	}
+	for _, c := range []struct {
+		e    *backend.Node
+		want float64
+		ok   bool
+	}{
+		{in(dtypes.F32, nil, []float32{3}), 3, true},
+		{in(dtypes.F64, nil, []float64{0.5}), 0.5, true},
+		{in(dtypes.F16, nil, []uint16{0x4200}), 3, true},
+		{in(dtypes.BF16, nil, []uint16{0x3f00}), 0.5, true},
+		{in(dtypes.F32, []int{1, 1}, []float32{0.5}), 0.5, true},
+		{in(dtypes.F32, []int{2}, []float32{3, 3}), 0, false},
+		{in(dtypes.F32, nil, []float64{3}), 0, false}, // not float32 storage
+		{in(dtypes.I32, nil, []int32{3}), 0, false},
+		{&backend.Node{Op: backend.OpNeg, DType: dtypes.F32, Args: []*backend.Node{in(dtypes.F32, nil, []float32{3})}}, 0, false},
+	} {
+		n := &backend.Node{Op: backend.OpPow, Args: []*backend.Node{in(c.e.DType, []int{4}, nil), c.e}}
+		got, ok := constExponent(n)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%v %v: got %v, %v; want %v, %v", c.e.Op, c.e.DType, got, ok, c.want, c.ok)
+		}
+	}
+}
