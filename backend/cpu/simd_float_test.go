@@ -118,7 +118,15 @@ func powNode[T float](c T) *backend.Node {
 // TestSIMDFloatMatchesGo checks every vector float loop against its Go
 // reference (floatKernel, whereOf) bit for bit, on edge values and random
 // bits, at lengths 0..70 and unaligned starts (the assembly's tails and
-// heads).
+// heads). The references are floatKernel's loops, which follow NumPy:
+// maximum and minimum propagate the first NaN and keep a on ties; < <= >
+// >= == are IEEE's ordered comparisons and != the unordered one; relu is
+// maximum(x, 0) with relu(-0) = +0; roundeven is np.rint (ties to even).
+// The literal exponents 0.5 and 3 get loops because array ** scalar is
+// the common power (NumPy's numpy/_core/src/multiarray/number.c,
+// fast_scalar_power, turns a Python float 0.5 into sqrt and an int 2 into
+// square); the loops keep powF64's bits,
+// math.Pow's special cases included (pow.go).
 func TestSIMDFloatMatchesGo(t *testing.T) {
 	t.Logf("AVX2: %v", haveAVX2)
 	testSIMDFloat[float32](t, ctF32)
