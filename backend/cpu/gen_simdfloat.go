@@ -167,6 +167,31 @@ var ops = []op{
 		}
 		return "\tVSQRTPD Y0, Y2\n\tVDIVPD Y2, Y12, Y2\n"
 	}},
+	{"square", "d[i] = a[i]·a[i]", 1, false, func(t typ) string {
+		return fmt.Sprintf("\tVMUL%s Y0, Y0, Y2\n", t.p)
+	}},
+	{"reciprocal", "d[i] = 1/a[i]", 1, false, func(t typ) string {
+		return fmt.Sprintf("\tVBROADCASTS%[2]s %[1]sone<>(SB), Y3\n\tVDIV%[3]s Y0, Y3, Y2\n", strings.ToLower(t.suffix), t.p[1:], t.p)
+	}},
+	{"sign", "d[i] = 1, -1, +0 for a[i] > 0, < 0, = ±0; NaN stays (NumPy's sign)", 1, false, func(t typ) string {
+		l := strings.ToLower(t.suffix)
+		return fmt.Sprintf(`	VCMP%[1]s $0x%02[3]x, Y11, Y0, Y3
+	VCMP%[1]s $0x%02[4]x, Y11, Y0, Y4
+	VBROADCASTS%[2]s %[6]sone<>(SB), Y5
+	VAND%[1]s Y5, Y3, Y3
+	VOR%[1]s Y15, Y5, Y5
+	VAND%[1]s Y5, Y4, Y4
+	VOR%[1]s Y4, Y3, Y2
+	VCMP%[1]s $0x%02[5]x, Y0, Y0, Y3
+	VBLENDV%[1]s Y3, Y0, Y2, Y2
+`, t.p, t.p[1:], gtOQ, ltOQ, unordQ, l)
+	}},
+	{"isinf", "d[i] = a[i] is ±Inf", 1, true, func(t typ) string {
+		return fmt.Sprintf("\tVAND%[1]s Y14, Y0, Y3\n\tVCMP%[1]s $0x%02[2]x, Y9, Y3, Y3\n", t.p, eqOQ)
+	}},
+	{"isfinite", "d[i] = a[i] is neither ±Inf nor NaN", 1, true, func(t typ) string {
+		return fmt.Sprintf("\tVAND%[1]s Y14, Y0, Y3\n\tVCMP%[1]s $0x%02[2]x, Y9, Y3, Y3\n", t.p, ltOQ)
+	}},
 	{"pow05", "d[i] = powF64(a[i], 0.5): sqrt, but +0 at ±0, +Inf at -Inf and math.NaN() at NaN", 1, false, func(t typ) string {
 		return fmt.Sprintf(`	VSQRT%[1]s Y0, Y2
 	VCMP%[1]s $0x%02[2]x, Y11, Y0, Y3
@@ -216,6 +241,8 @@ DATA f64lo<>+0(SB)/8, $0x2b50000000000000
 GLOBL f64lo<>(SB), RODATA|NOPTR, $8
 DATA f64hi<>+0(SB)/8, $0x5490000000000000
 GLOBL f64hi<>(SB), RODATA|NOPTR, $8
+DATA f32one<>+0(SB)/4, $0x3f800000
+GLOBL f32one<>(SB), RODATA|NOPTR, $4
 DATA f64one<>+0(SB)/8, $0x3ff0000000000000
 GLOBL f64one<>(SB), RODATA|NOPTR, $8
 

@@ -67,6 +67,21 @@ func sqrtF32AVX2(d, a []float32)
 func rsqrtF32AVX2(d, a []float32)
 
 //go:noescape
+func squareF32AVX2(d, a []float32)
+
+//go:noescape
+func reciprocalF32AVX2(d, a []float32)
+
+//go:noescape
+func signF32AVX2(d, a []float32)
+
+//go:noescape
+func isinfF32AVX2(d []bool, a []float32)
+
+//go:noescape
+func isfiniteF32AVX2(d []bool, a []float32)
+
+//go:noescape
 func pow05F32AVX2(d, a []float32)
 
 //go:noescape
@@ -130,6 +145,21 @@ func sqrtF64AVX2(d, a []float64)
 func rsqrtF64AVX2(d, a []float64)
 
 //go:noescape
+func squareF64AVX2(d, a []float64)
+
+//go:noescape
+func reciprocalF64AVX2(d, a []float64)
+
+//go:noescape
+func signF64AVX2(d, a []float64)
+
+//go:noescape
+func isinfF64AVX2(d []bool, a []float64)
+
+//go:noescape
+func isfiniteF64AVX2(d []bool, a []float64)
+
+//go:noescape
 func pow05F64AVX2(d, a []float64)
 
 //go:noescape
@@ -141,12 +171,12 @@ func whereF64AVX2(d []float64, c []bool, a, b []float64)
 // A floatLoops holds the assembly loops of one float type (nil where it
 // has none).
 type floatLoops[T float] struct {
-	unary       map[backend.Op]func(d, a []T)
-	pred        map[backend.Op]func(d []bool, a, b []T)
-	isnan       func(d []bool, a []T)
-	max, min    func(d, a, b []T)
-	pow05, pow3 func(d, a []T)
-	where       func(d []T, c []bool, a, b []T)
+	unary                  map[backend.Op]func(d, a []T)
+	pred                   map[backend.Op]func(d []bool, a, b []T)
+	isnan, isinf, isfinite func(d []bool, a []T)
+	max, min               func(d, a, b []T)
+	pow05, pow3            func(d, a []T)
+	where                  func(d []T, c []bool, a, b []T)
 }
 
 var (
@@ -155,11 +185,13 @@ var (
 			backend.OpNeg: negF32AVX2, backend.OpAbs: absF32AVX2, backend.OpRelu: reluF32AVX2,
 			backend.OpRoundEven: rintF32AVX2, backend.OpFloor: floorF32AVX2, backend.OpCeil: ceilF32AVX2,
 			backend.OpTrunc: truncF32AVX2, backend.OpSqrt: sqrtF32AVX2, backend.OpRsqrt: rsqrtF32AVX2,
+			backend.OpSquare: squareF32AVX2, backend.OpReciprocal: reciprocalF32AVX2, backend.OpSign: signF32AVX2,
 		},
 		pred: map[backend.Op]func(d []bool, a, b []float32){
 			backend.OpEq: eqF32AVX2, backend.OpNe: neF32AVX2, backend.OpLt: ltF32AVX2,
 			backend.OpLe: leF32AVX2, backend.OpGt: gtF32AVX2, backend.OpGe: geF32AVX2,
 		},
+		isinf: isinfF32AVX2, isfinite: isfiniteF32AVX2,
 		isnan: isnanF32AVX2, max: maximumF32AVX2, min: minimumF32AVX2,
 		pow05: pow05F32AVX2, pow3: pow3F32AVX2, where: whereF32AVX2,
 	}
@@ -168,11 +200,13 @@ var (
 			backend.OpNeg: negF64AVX2, backend.OpAbs: absF64AVX2, backend.OpRelu: reluF64AVX2,
 			backend.OpRoundEven: rintF64AVX2, backend.OpFloor: floorF64AVX2, backend.OpCeil: ceilF64AVX2,
 			backend.OpTrunc: truncF64AVX2, backend.OpSqrt: sqrtF64AVX2, backend.OpRsqrt: rsqrtF64AVX2,
+			backend.OpSquare: squareF64AVX2, backend.OpReciprocal: reciprocalF64AVX2, backend.OpSign: signF64AVX2,
 		},
 		pred: map[backend.Op]func(d []bool, a, b []float64){
 			backend.OpEq: eqF64AVX2, backend.OpNe: neF64AVX2, backend.OpLt: ltF64AVX2,
 			backend.OpLe: leF64AVX2, backend.OpGt: gtF64AVX2, backend.OpGe: geF64AVX2,
 		},
+		isinf: isinfF64AVX2, isfinite: isfiniteF64AVX2,
 		isnan: isnanF64AVX2, max: maximumF64AVX2, min: minimumF64AVX2,
 		pow05: pow05F64AVX2, where: whereF64AVX2,
 		pow3: func(d, a []float64) {
@@ -213,6 +247,10 @@ func vecFloatKernel[T float](n *backend.Node, l *floatLoops[T]) kfn {
 	switch o {
 	case backend.OpIsNaN:
 		return vecUnary(l.isnan, floatKernel[T](n))
+	case backend.OpIsInf:
+		return vecUnary(l.isinf, floatKernel[T](n))
+	case backend.OpIsFinite:
+		return vecUnary(l.isfinite, floatKernel[T](n))
 	case backend.OpMax:
 		return vecBinary(l.max, floatKernel[T](n))
 	case backend.OpMin:

@@ -25,6 +25,8 @@ DATA f64lo<>+0(SB)/8, $0x2b50000000000000
 GLOBL f64lo<>(SB), RODATA|NOPTR, $8
 DATA f64hi<>+0(SB)/8, $0x5490000000000000
 GLOBL f64hi<>(SB), RODATA|NOPTR, $8
+DATA f32one<>+0(SB)/4, $0x3f800000
+GLOBL f32one<>(SB), RODATA|NOPTR, $4
 DATA f64one<>+0(SB)/8, $0x3ff0000000000000
 GLOBL f64one<>(SB), RODATA|NOPTR, $8
 
@@ -856,6 +858,165 @@ done:
 	VZEROUPPER
 	RET
 
+// func squareF32AVX2(d []float32, a []float32): d[i] = a[i]·a[i].
+TEXT ·squareF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $1, Y15, Y14
+	VPSLLD $31, Y15, Y15
+	VBROADCASTSS f32quiet<>(SB), Y13
+	VBROADCASTSS f32nan<>(SB), Y8
+	VBROADCASTSS f32inf<>(SB), Y9
+	VBROADCASTSS f32ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI)(AX*1), Y0
+	VMULPS Y0, Y0, Y2
+	VMOVUPS Y2, 0(DI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func reciprocalF32AVX2(d []float32, a []float32): d[i] = 1/a[i].
+TEXT ·reciprocalF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $1, Y15, Y14
+	VPSLLD $31, Y15, Y15
+	VBROADCASTSS f32quiet<>(SB), Y13
+	VBROADCASTSS f32nan<>(SB), Y8
+	VBROADCASTSS f32inf<>(SB), Y9
+	VBROADCASTSS f32ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI)(AX*1), Y0
+	VBROADCASTSS f32one<>(SB), Y3
+	VDIVPS Y0, Y3, Y2
+	VMOVUPS Y2, 0(DI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func signF32AVX2(d []float32, a []float32): d[i] = 1, -1, +0 for a[i] > 0, < 0, = ±0; NaN stays (NumPy's sign).
+TEXT ·signF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $1, Y15, Y14
+	VPSLLD $31, Y15, Y15
+	VBROADCASTSS f32quiet<>(SB), Y13
+	VBROADCASTSS f32nan<>(SB), Y8
+	VBROADCASTSS f32inf<>(SB), Y9
+	VBROADCASTSS f32ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI)(AX*1), Y0
+	VCMPPS $0x1e, Y11, Y0, Y3
+	VCMPPS $0x11, Y11, Y0, Y4
+	VBROADCASTSS f32one<>(SB), Y5
+	VANDPS Y5, Y3, Y3
+	VORPS Y15, Y5, Y5
+	VANDPS Y5, Y4, Y4
+	VORPS Y4, Y3, Y2
+	VCMPPS $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y2
+	VMOVUPS Y2, 0(DI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func isinfF32AVX2(d []bool, a []float32): d[i] = a[i] is ±Inf.
+TEXT ·isinfF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $1, Y15, Y14
+	VPSLLD $31, Y15, Y15
+	VBROADCASTSS f32quiet<>(SB), Y13
+	VBROADCASTSS f32nan<>(SB), Y8
+	VBROADCASTSS f32inf<>(SB), Y9
+	VBROADCASTSS f32ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	LEAQ boolBytes<>(SB), R9
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI)(AX*1), Y0
+	VANDPS Y14, Y0, Y3
+	VCMPPS $0x00, Y9, Y3, Y3
+	VMOVMSKPS Y3, BX
+	MOVQ (R9)(BX*8), R10
+	MOVQ R10, (DI)
+	ADDQ $8, DI
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func isfiniteF32AVX2(d []bool, a []float32): d[i] = a[i] is neither ±Inf nor NaN.
+TEXT ·isfiniteF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $1, Y15, Y14
+	VPSLLD $31, Y15, Y15
+	VBROADCASTSS f32quiet<>(SB), Y13
+	VBROADCASTSS f32nan<>(SB), Y8
+	VBROADCASTSS f32inf<>(SB), Y9
+	VBROADCASTSS f32ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	LEAQ boolBytes<>(SB), R9
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI)(AX*1), Y0
+	VANDPS Y14, Y0, Y3
+	VCMPPS $0x11, Y9, Y3, Y3
+	VMOVMSKPS Y3, BX
+	MOVQ (R9)(BX*8), R10
+	MOVQ R10, (DI)
+	ADDQ $8, DI
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func pow05F32AVX2(d []float32, a []float32): d[i] = powF64(a[i], 0.5): sqrt, but +0 at ±0, +Inf at -Inf and math.NaN() at NaN.
 TEXT ·pow05F32AVX2(SB), NOSPLIT, $0-48
 	MOVQ d_base+0(FP), DI
@@ -1574,6 +1735,190 @@ loop:
 	VSQRTPD Y0, Y2
 	VDIVPD Y2, Y12, Y2
 	VMOVUPD Y2, 32(DI)(AX*1)
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func squareF64AVX2(d []float64, a []float64): d[i] = a[i]·a[i].
+TEXT ·squareF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLQ $1, Y15, Y14
+	VPSLLQ $63, Y15, Y15
+	VBROADCASTSD f64nan<>(SB), Y8
+	VBROADCASTSD f64inf<>(SB), Y9
+	VBROADCASTSD f64ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI)(AX*1), Y0
+	VMULPD Y0, Y0, Y2
+	VMOVUPD Y2, 0(DI)(AX*1)
+	VMOVUPD 32(SI)(AX*1), Y0
+	VMULPD Y0, Y0, Y2
+	VMOVUPD Y2, 32(DI)(AX*1)
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func reciprocalF64AVX2(d []float64, a []float64): d[i] = 1/a[i].
+TEXT ·reciprocalF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLQ $1, Y15, Y14
+	VPSLLQ $63, Y15, Y15
+	VBROADCASTSD f64nan<>(SB), Y8
+	VBROADCASTSD f64inf<>(SB), Y9
+	VBROADCASTSD f64ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI)(AX*1), Y0
+	VBROADCASTSD f64one<>(SB), Y3
+	VDIVPD Y0, Y3, Y2
+	VMOVUPD Y2, 0(DI)(AX*1)
+	VMOVUPD 32(SI)(AX*1), Y0
+	VBROADCASTSD f64one<>(SB), Y3
+	VDIVPD Y0, Y3, Y2
+	VMOVUPD Y2, 32(DI)(AX*1)
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func signF64AVX2(d []float64, a []float64): d[i] = 1, -1, +0 for a[i] > 0, < 0, = ±0; NaN stays (NumPy's sign).
+TEXT ·signF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLQ $1, Y15, Y14
+	VPSLLQ $63, Y15, Y15
+	VBROADCASTSD f64nan<>(SB), Y8
+	VBROADCASTSD f64inf<>(SB), Y9
+	VBROADCASTSD f64ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI)(AX*1), Y0
+	VCMPPD $0x1e, Y11, Y0, Y3
+	VCMPPD $0x11, Y11, Y0, Y4
+	VBROADCASTSD f64one<>(SB), Y5
+	VANDPD Y5, Y3, Y3
+	VORPD Y15, Y5, Y5
+	VANDPD Y5, Y4, Y4
+	VORPD Y4, Y3, Y2
+	VCMPPD $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, 0(DI)(AX*1)
+	VMOVUPD 32(SI)(AX*1), Y0
+	VCMPPD $0x1e, Y11, Y0, Y3
+	VCMPPD $0x11, Y11, Y0, Y4
+	VBROADCASTSD f64one<>(SB), Y5
+	VANDPD Y5, Y3, Y3
+	VORPD Y15, Y5, Y5
+	VANDPD Y5, Y4, Y4
+	VORPD Y4, Y3, Y2
+	VCMPPD $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y2
+	VMOVUPD Y2, 32(DI)(AX*1)
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func isinfF64AVX2(d []bool, a []float64): d[i] = a[i] is ±Inf.
+TEXT ·isinfF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLQ $1, Y15, Y14
+	VPSLLQ $63, Y15, Y15
+	VBROADCASTSD f64nan<>(SB), Y8
+	VBROADCASTSD f64inf<>(SB), Y9
+	VBROADCASTSD f64ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	LEAQ boolBytes<>(SB), R9
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI)(AX*1), Y0
+	VANDPD Y14, Y0, Y3
+	VCMPPD $0x00, Y9, Y3, Y3
+	VMOVMSKPD Y3, BX
+	VMOVUPD 32(SI)(AX*1), Y0
+	VANDPD Y14, Y0, Y3
+	VCMPPD $0x00, Y9, Y3, Y3
+	VMOVMSKPD Y3, R10
+	SHLQ $4, R10
+	ORQ R10, BX
+	MOVQ (R9)(BX*8), R10
+	MOVQ R10, (DI)
+	ADDQ $8, DI
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func isfiniteF64AVX2(d []bool, a []float64): d[i] = a[i] is neither ±Inf nor NaN.
+TEXT ·isfiniteF64AVX2(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLQ $1, Y15, Y14
+	VPSLLQ $63, Y15, Y15
+	VBROADCASTSD f64nan<>(SB), Y8
+	VBROADCASTSD f64inf<>(SB), Y9
+	VBROADCASTSD f64ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	LEAQ boolBytes<>(SB), R9
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI)(AX*1), Y0
+	VANDPD Y14, Y0, Y3
+	VCMPPD $0x11, Y9, Y3, Y3
+	VMOVMSKPD Y3, BX
+	VMOVUPD 32(SI)(AX*1), Y0
+	VANDPD Y14, Y0, Y3
+	VCMPPD $0x11, Y9, Y3, Y3
+	VMOVMSKPD Y3, R10
+	SHLQ $4, R10
+	ORQ R10, BX
+	MOVQ (R9)(BX*8), R10
+	MOVQ R10, (DI)
+	ADDQ $8, DI
 	ADDQ $64, AX
 	DECQ CX
 	JNZ  loop

@@ -136,7 +136,8 @@ func TestSIMDFloatMatchesGo(t *testing.T) {
 func testSIMDFloat[T float](t *testing.T, ct ctype) {
 	rng := rand.New(rand.NewSource(17))
 	unary := []backend.Op{backend.OpNeg, backend.OpAbs, backend.OpRelu, backend.OpRoundEven, backend.OpFloor,
-		backend.OpCeil, backend.OpTrunc, backend.OpSqrt, backend.OpRsqrt, backend.OpIsNaN}
+		backend.OpCeil, backend.OpTrunc, backend.OpSqrt, backend.OpRsqrt, backend.OpIsNaN, backend.OpSquare,
+		backend.OpReciprocal, backend.OpSign, backend.OpIsInf, backend.OpIsFinite}
 	binary := []backend.Op{backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
 		backend.OpMax, backend.OpMin}
 	type kcase struct {
@@ -148,7 +149,8 @@ func testSIMDFloat[T float](t *testing.T, ct ctype) {
 	}
 	var cases []kcase
 	for _, o := range unary {
-		cases = append(cases, kcase{name: o.String(), n: &backend.Node{Op: o}, arity: 1, bools: o == backend.OpIsNaN})
+		cases = append(cases, kcase{name: o.String(), n: &backend.Node{Op: o}, arity: 1,
+			bools: o == backend.OpIsNaN || o == backend.OpIsInf || o == backend.OpIsFinite})
 	}
 	for _, o := range binary {
 		cases = append(cases, kcase{name: o.String(), n: &backend.Node{Op: o}, arity: 2, bools: o != backend.OpMax && o != backend.OpMin})
