@@ -2,8 +2,9 @@
 
 // gen_simdfloat writes simd_float_amd64.s: AVX2 loops for the simple
 // elementwise operations on float32 and float64 (comparisons, maximum and
-// minimum, negation, absolute value, rounding, square roots, relu, is_nan,
-// where, and the powers 0.5 and 3). Each loop does the operations of its Go
+// minimum, negation, absolute value, rounding, square roots, relu, square,
+// reciprocal, sign, is_nan, is_inf, isfinite, where, and the powers 0.5
+// and 3). Each loop does the operations of its Go
 // reference in floatkernels.go and kernels.go bit for bit; the Go wrappers
 // (simd_float_amd64.go) pass whole vectors and finish with the reference.
 // Run it with go generate.
