@@ -20,6 +20,9 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	case backend.OpAbs:
 		natural = dt.Real()
 	}
+	if k := simdFloatKernel(n, computeOf(dt)); k != nil {
+		return k, natural, nil
+	}
 	var k kfn
 	switch computeOf(dt) {
 	case ctBool:
@@ -152,6 +155,9 @@ func binErr[T, R any](f func(d []R, a, b []T) error) kfn {
 
 // whereKernel returns the kernel of where(cond, a, b) for a, b of dtype dt.
 func whereKernel(dt dtypes.DType) kfn {
+	if k := simdWhereKernel(computeOf(dt)); k != nil {
+		return k
+	}
 	switch computeOf(dt) {
 	case ctBool:
 		return whereOf[bool]()

@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package cpu
+
+import "github.com/tensorsh/tensorsh/backend"
+
+func simdFloatKernel(n *backend.Node, ct ctype) kfn { return nil }
+
+func simdWhereKernel(ct ctype) kfn { return nil }
