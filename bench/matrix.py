@@ -220,10 +220,11 @@ def main():
             write_readme(saved["rows"], summary, load, args, saved.get("time"))
         return
     flt = args.filter
+    quick = None
     if args.quick:
+        # Applied here: Go's regexp (RE2) has no lookahead.
         args.runs = min(args.runs, 3)
-        q = r"^(?!.*/(trans|strided|bcast|bcast3)$)(?!matmul/.*/2000$)"
-        flt = q + "(?=.*(%s))" % flt if flt else q
+        quick = re.compile(r"^(?!.*/(trans|strided|bcast|bcast3)$)(?!matmul/.*/2000$)")
 
     tmp = tempfile.mkdtemp(prefix="tensorsh-matrix-")
     exe = os.path.join(tmp, "matrix")
@@ -237,6 +238,8 @@ def main():
     if p.returncode != 0:
         sys.exit("matrix.py: %s" % p.stderr)
     cases = json.loads(p.stdout)
+    if quick:
+        cases = [c for c in cases if quick.match(c["name"])]
     if not cases:
         sys.exit("matrix.py: no case matches the filter")
 
