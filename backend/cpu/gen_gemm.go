@@ -2,7 +2,8 @@
 
 // gen_gemm writes gemm_amd64.s: the micro-kernels of the matrix product
 // (gemm.go) and its vector-matrix kernels (writeVM), for float32 and
-// float64, with AVX2 and with AVX-512, and cpuHasAVX512. Run it with go
+// float64, with AVX2 and with AVX-512, its matrix-vector kernels
+// (writeMV, AVX-512), and cpuHasAVX512. Run it with go
 // generate.
 //
 // A kernel multiplies a packed panel of mr rows of A (mr elements for each
@@ -67,6 +68,8 @@ func main() {
 	for _, k := range ks {
 		writeVM(&b, k)
 	}
+	writeMV(&b, ks[2])
+	writeMV(&b, ks[3])
 	if err := os.WriteFile("gemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -228,6 +231,205 @@ func writeVM(b *bytes.Buffer, k kernel) {
 	for i := range 8 {
 		p("\t%s %s, %d(DX)", k.move, k.r(8+i), i*vb)
 	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// A shuffle is one two-source shuffle of a register transpose (writeMV),
+// in Intel's order: dst = op(src1, src2).
+type shuffle struct {
+	op              string // VUNPCKLPS, VUNPCKHPS, VUNPCKLPD, VUNPCKHPD, VSHUFF32X4 or VSHUFF64X2
+	imm             int
+	dst, src1, src2 int
+}
+
+// transposeSteps returns the shuffles that transpose n registers of n
+// elements (16 float32 or 8 float64) held in Z0..Zn-1 (the usual unpack,
+// unpack, 128-bit-lane shuffles), and the registers that hold the rows of
+// the result. Each shuffle of a stage reads a pair of registers that only
+// it and one other shuffle read, so the pair's results go to a spare
+// register and to the second of the pair, and the first becomes the
+// spare: Z0..Zn in all.
+func transposeSteps(n int) ([]shuffle, []int) {
+	var steps []shuffle
+	in := make([]int, n)
+	for i := range in {
+		in[i] = i
+	}
+	spare := n
+	var out []int
+	// pair writes the slots o1 and o2 of out with op1 and op2 of the
+	// slots x and y of in.
+	pair := func(op1 string, imm1 int, op2 string, imm2 int, x, y, o1, o2 int) {
+		rx, ry := in[x], in[y]
+		steps = append(steps, shuffle{op1, imm1, spare, rx, ry}, shuffle{op2, imm2, ry, rx, ry})
+		out[o1], out[o2] = spare, ry
+		spare = rx
+	}
+	stage := func(f func()) {
+		out = make([]int, n)
+		f()
+		in = out
+	}
+	if n == 16 {
+		stage(func() {
+			for i := 0; i < 16; i += 2 {
+				pair("VUNPCKLPS", 0, "VUNPCKHPS", 0, i, i+1, i, i+1)
+			}
+		})
+		stage(func() {
+			for i := 0; i < 16; i += 4 {
+				pair("VUNPCKLPD", 0, "VUNPCKHPD", 0, i, i+2, i, i+1)
+				pair("VUNPCKLPD", 0, "VUNPCKHPD", 0, i+1, i+3, i+2, i+3)
+			}
+		})
+	} else {
+		stage(func() {
+			for i := 0; i < 8; i += 2 {
+				pair("VUNPCKLPD", 0, "VUNPCKHPD", 0, i, i+1, i, i+1)
+			}
+		})
+	}
+	// Two stages of 128-bit lanes: pairs of registers n/4 apart, then n/2.
+	lane := "VSHUFF32X4"
+	if n == 8 {
+		lane = "VSHUFF64X2"
+	}
+	for _, d := range []int{n / 4, n / 2} {
+		stage(func() {
+			o := 0
+			for blk := 0; blk < n; blk += 2 * d {
+				for i := blk; i < blk+d; i++ {
+					pair(lane, 0x88, lane, 0xdd, i, i+d, o, o+d)
+					o++
+				}
+				o += d
+			}
+		})
+	}
+	return steps, in
+}
+
+// simulate runs steps on registers holding tags (a row and a p each
+// lane) and returns the registers' contents.
+func simulate(steps []shuffle, regs map[int][][2]int, n int) {
+	for _, s := range steps {
+		a, b := regs[s.src1], regs[s.src2]
+		d := make([][2]int, n)
+		per := n / 4 // elements of a 128-bit lane
+		for l := range 4 {
+			switch s.op {
+			case "VUNPCKLPS", "VUNPCKHPS":
+				o := 0
+				if s.op == "VUNPCKHPS" {
+					o = 2
+				}
+				d[4*l], d[4*l+1], d[4*l+2], d[4*l+3] = a[4*l+o], b[4*l+o], a[4*l+o+1], b[4*l+o+1]
+			case "VUNPCKLPD", "VUNPCKHPD":
+				o := 0
+				if s.op == "VUNPCKHPD" {
+					o = per / 2
+				}
+				h := per / 2 // elements of a 64-bit half
+				copy(d[per*l:per*l+h], a[per*l+o:per*l+o+h])
+				copy(d[per*l+h:per*l+per], b[per*l+o:per*l+o+h])
+			default:
+				src := a
+				if l >= 2 {
+					src = b
+				}
+				sel := s.imm >> (2 * l) & 3
+				copy(d[per*l:per*(l+1)], src[per*sel:per*(sel+1)])
+			}
+		}
+		regs[s.dst] = d
+	}
+}
+
+// writeMV writes the matrix-vector kernel of k (AVX-512): 16 float32 (or
+// 8 float64) rows of y = A·x, each the sum in order of p of the rounded
+// products, as mvSeq:
+//
+//	for p := range k {
+//		for i := range rows {
+//			y[i] = y[i] + T(a[i*lda+p]*x[p])
+//		}
+//	}
+//
+// with y starting at zero and k a multiple of rows. For each block of
+// rows values of p it multiplies each row's block by x's (the rounded
+// products, rows in registers), transposes them in registers (shuffles
+// simulated here, to find which register holds which p) and adds them in
+// order of p to the sums (rows in lanes).
+func writeMV(b *bytes.Buffer, k kernel) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
+	n := k.lanes
+	name := "mv" + k.name[len("gemm"):]
+	steps, out := transposeSteps(n)
+	regs := map[int][][2]int{}
+	for i := range n {
+		regs[i] = make([][2]int, n)
+		for l := range n {
+			regs[i][l] = [2]int{i, l}
+		}
+	}
+	simulate(steps, regs, n)
+	// byP[q] is the register holding p = q in every lane, row l in lane l.
+	byP := make([]int, n)
+	for _, r := range out {
+		q := regs[r][0][1]
+		for l, t := range regs[r] {
+			if t != [2]int{l, q} {
+				log.Fatalf("%s: register Z%d lane %d holds row %d p %d, not row %d p %d", name, r, l, t[0], t[1], l, q)
+			}
+		}
+		byP[q] = r
+	}
+	shift := map[int]int{4: 2, 8: 3}[k.size]
+	p("\n// func %s(k int, a *%s, lda int, x, y *%s): %d rows of A·x, k a multiple of %d.", name, k.elem, k.elem, n, n)
+	p("TEXT ·%s(SB), NOSPLIT, $0-40", name)
+	p("\tMOVQ k+0(FP), CX")
+	p("\tMOVQ a+8(FP), R10")
+	p("\tMOVQ lda+16(FP), R8")
+	p("\tSHLQ $%d, R8", shift)
+	p("\tMOVQ x+24(FP), BX")
+	p("\tMOVQ y+32(FP), DX")
+	p("\tLEAQ (R8)(R8*2), R9") // 3 rows
+	// Bases of the groups of four rows: R10, R11, R12, R13.
+	bases := []string{"R10", "R11", "R12", "R13"}
+	for g := 1; g < n/4; g++ {
+		p("\tLEAQ (%s)(R8*4), %s", bases[g-1], bases[g])
+	}
+	p("\tSHRQ $%d, CX", map[int]int{16: 4, 8: 3}[n])
+	acc := "Z31"
+	p("\tVPXORD %s, %s, %s", acc, acc, acc)
+	p("\tTESTQ CX, CX")
+	p("\tJZ   store")
+	p("loop:")
+	rowAddr := []string{"(%s)", "(%s)(R8*1)", "(%s)(R8*2)", "(%s)(R9*1)"}
+	for i := range n {
+		addr := fmt.Sprintf(rowAddr[i%4], bases[i/4])
+		p("\t%s %s, Z%d", k.move, addr, i)
+		p("\t%s (BX), Z%d, Z%d", k.mul, i, i) // Z_i = a_i * x
+	}
+	for _, s := range steps {
+		if s.op[:5] == "VSHUF" {
+			p("\t%s $%d, Z%d, Z%d, Z%d", s.op, s.imm, s.src2, s.src1, s.dst)
+		} else {
+			p("\t%s Z%d, Z%d, Z%d", s.op, s.src2, s.src1, s.dst)
+		}
+	}
+	for q := range n {
+		p("\t%s Z%d, %s, %s", k.add, byP[q], acc, acc)
+	}
+	for g := range n / 4 {
+		p("\tADDQ $64, %s", bases[g])
+	}
+	p("\tADDQ $64, BX")
+	p("\tDECQ CX")
+	p("\tJNZ  loop")
+	p("store:")
+	p("\t%s %s, (DX)", k.move, acc)
 	p("\tVZEROUPPER")
 	p("\tRET")
 }
