@@ -12,29 +12,31 @@ func cpuHasAVX512() bool
 // The micro-kernels of gemm_amd64.s (gen_gemm.go).
 
 //go:noescape
-func gemmF32AVX2(k int, a, b, c *float32, ldc int, load int)
+func gemmF32AVX2(k int, a *float32, ra, pa int, b *float32, pb int, c *float32, ldc int, load int)
 
 //go:noescape
-func gemmF64AVX2(k int, a, b, c *float64, ldc int, load int)
+func gemmF64AVX2(k int, a *float64, ra, pa int, b *float64, pb int, c *float64, ldc int, load int)
 
 //go:noescape
-func gemmF32AVX512(k int, a, b, c *float32, ldc int, load int)
+func gemmF32AVX512(k int, a *float32, ra, pa int, b *float32, pb int, c *float32, ldc int, load int)
 
 //go:noescape
-func gemmF64AVX512(k int, a, b, c *float64, ldc int, load int)
+func gemmF64AVX512(k int, a *float64, ra, pa int, b *float64, pb int, c *float64, ldc int, load int)
 
 // gemmAsm wraps an assembly kernel of mr×nr: it checks the extent of the
 // slices, which the assembly does not.
-func gemmAsm[T float32 | float64](mr, nr int, f func(k int, a, b, c *T, ldc int, load int)) func(k int, a, b, c []T, ldc int, load bool) {
-	return func(k int, a, b, c []T, ldc int, load bool) {
-		_ = a[k*mr-1]
-		_ = b[k*nr-1]
+func gemmAsm[T float32 | float64](mr, nr int, f func(k int, a *T, ra, pa int, b *T, pb int, c *T, ldc int, load int)) gemmTile[T] {
+	return func(k int, a []T, ra, pa int, b []T, pb int, c []T, ldc int, load bool) {
+		if k > 0 {
+			_ = a[(mr-1)*ra+(k-1)*pa]
+			_ = b[(k-1)*pb+nr-1]
+		}
 		_ = c[(mr-1)*ldc+nr-1]
 		l := 0
 		if load {
 			l = 1
 		}
-		f(k, unsafe.SliceData(a), unsafe.SliceData(b), unsafe.SliceData(c), ldc, l)
+		f(k, unsafe.SliceData(a), ra, pa, unsafe.SliceData(b), pb, unsafe.SliceData(c), ldc, l)
 	}
 }
 

@@ -38,31 +38,48 @@ func randFloats[T float32 | float64](rng *rand.Rand, n int) []T {
 }
 
 // gemmShapes cover edge tiles in every direction, k across several
-// kc-blocks (256) with a short last one, and sizes below one tile.
+// kc-blocks (256) with a short last one, and sizes below one tile, and
+// sides around the tiles of every kernel (1, 2, 15, 16, 17, 31, 33, 64),
+// k = 0 and 1.
 var gemmShapes = [][3]int{
 	{1, 1, 1}, {2, 2, 1}, {3, 5, 7}, {12, 32, 16}, {13, 33, 257}, {11, 31, 255},
 	{50, 70, 600}, {97, 129, 64}, {240, 300, 520}, {7, 400, 3}, {300, 9, 300},
+	{2, 15, 0}, {15, 16, 1}, {16, 17, 2}, {17, 31, 15}, {31, 33, 17}, {33, 2, 31},
+	{64, 64, 64}, {24, 64, 33}, {36, 96, 256}, {25, 65, 16},
 }
 
 // testGemmKernel runs the products of gemmShapes through kern, with 1 and
-// 3 workers, and compares every bit with naiveMatMul.
+// 3 workers, with A's whole panels read in place (where k is one block)
+// and packed, from sub-slices starting 0 to 3 elements into their
+// buffers, on random values and on values mixed with edge values, and
+// compares every bit (NaNs as NaNs: gemmSameBits) with naiveMatMul.
 func testGemmKernel[T float32 | float64](t *testing.T, name string, kern gemmKernel[T]) {
 	rng := rand.New(rand.NewSource(17))
-	for _, s := range gemmShapes {
+	for si, s := range gemmShapes {
 		m, n, k := s[0], s[1], s[2]
-		a, b := randFloats[T](rng, m*k), randFloats[T](rng, k*n)
+		gen := randFloats[T]
+		if si%2 == 1 {
+			gen = gemmEdgeFloats[T]
+		}
+		offA, offB := rng.Intn(4), rng.Intn(4)
+		a, b := gen(rng, offA+m*k)[offA:], gen(rng, offB+k*n)[offB:]
 		want := naiveMatMul(a, b, m, n, k)
 		for _, w := range []int{1, 3} {
-			r := &runner{b: New(Workers(w)), ctx: context.Background()}
-			got := make([]T, m*n)
-			g := mmGeom{rows: m, k: k, cols: n, nbatch: 1, offA: []int{0}, offB: []int{0}}
-			if err := gemmRun(r, kern, g, a, b, got); err != nil {
-				t.Fatal(err)
-			}
-			for i := range got {
-				if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
-					t.Errorf("%s %dx%d@%dx%d, %d workers: element %d = %v, want %v", name, m, k, k, n, w, i, got[i], want[i])
-					break
+			for _, packed := range []bool{false, true} {
+				r := &runner{b: New(Workers(w)), ctx: context.Background()}
+				got := make([]T, m*n)
+				for i := range got {
+					got[i] = 7 // not cleared: every element is written
+				}
+				g := mmGeom{rows: m, k: k, cols: n, nbatch: 1, offA: []int{0}, offB: []int{0}}
+				if err := gemmRunPacked(r, kern, g, a, b, got, packed); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if !gemmSameBits(got[i], want[i]) {
+						t.Errorf("%s %dx%d@%dx%d, %d workers, packed %v: element %d = %v, want %v", name, m, k, k, n, w, packed, i, got[i], want[i])
+						break
+					}
 				}
 			}
 		}

@@ -6,14 +6,16 @@
 // (writeMV, AVX-512), and cpuHasAVX512. Run it with go
 // generate.
 //
-// A kernel multiplies a packed panel of mr rows of A (mr elements for each
-// p) by a packed panel of nr columns of B (nr elements for each p) into an
-// mr×nr tile of C, two vector registers per row:
+// A kernel multiplies mr rows of A (element i of p at a[i*ra+p*pa]: a
+// packed panel, ra = 1 and pa = mr, or the matrix itself, ra its row
+// length and pa = 1) by nr columns of B (element j of p at b[p*pb+j]: a
+// packed panel, pb = nr, or the matrix, pb its row length) into an mr×nr
+// tile of C, two vector registers per row:
 //
 //	for p := range k {
 //		for i := range mr {
 //			for j := range nr {
-//				acc[i][j] = acc[i][j] + T(a[p*mr+i]*b[p*nr+j])
+//				acc[i][j] = acc[i][j] + T(a[i*ra+p*pa]*b[p*pb+j])
 //			}
 //		}
 //	}
@@ -78,24 +80,31 @@ func main() {
 func write(b *bytes.Buffer, k kernel) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 	vb := k.lanes * k.size
-	p("\n// func %s(k int, a, b, c *%s, ldc int, load int): an %d×%d tile.", k.name, k.elem, k.mr, k.nr())
-	p("TEXT ·%s(SB), NOSPLIT, $0-48", k.name)
+	shift := map[int]int{4: 2, 8: 3}[k.size]
+	p("\n// func %s(k int, a *%s, ra, pa int, b *%s, pb int, c *%s, ldc int, load int): an %d×%d tile.", k.name, k.elem, k.elem, k.elem, k.mr, k.nr())
+	p("TEXT ·%s(SB), NOSPLIT, $0-72", k.name)
 	p("\tMOVQ k+0(FP), CX")
-	p("\tMOVQ a+8(FP), SI")
-	p("\tMOVQ b+16(FP), DI")
-	p("\tMOVQ c+24(FP), DX")
-	p("\tMOVQ ldc+32(FP), R8")
-	p("\tSHLQ $%d, R8", map[int]int{4: 2, 8: 3}[k.size])
-	p("\tMOVQ load+40(FP), R9")
+	p("\tMOVQ a+8(FP), R10")
+	p("\tMOVQ ra+16(FP), R13")
+	p("\tSHLQ $%d, R13", shift)
+	p("\tMOVQ pa+24(FP), AX")
+	p("\tSHLQ $%d, AX", shift)
+	p("\tMOVQ b+32(FP), DI")
+	p("\tMOVQ pb+40(FP), BX")
+	p("\tSHLQ $%d, BX", shift)
+	p("\tMOVQ c+48(FP), DX")
+	p("\tMOVQ ldc+56(FP), R8")
+	p("\tSHLQ $%d, R8", shift)
+	p("\tMOVQ load+64(FP), R9")
 	// Prefetch the tile below this one (the next the caller computes,
 	// usually out of cache: C is walked once per block of p).
-	p("\tMOVQ R8, R11")
-	p("\tIMULQ $%d, R11", k.mr)
-	p("\tADDQ DX, R11")
+	p("\tMOVQ R8, SI")
+	p("\tIMULQ $%d, SI", k.mr)
+	p("\tADDQ DX, SI")
 	for range k.mr {
-		p("\tPREFETCHT0 (R11)")
-		p("\tPREFETCHT0 64(R11)")
-		p("\tADDQ R8, R11")
+		p("\tPREFETCHT0 (SI)")
+		p("\tPREFETCHT0 64(SI)")
+		p("\tADDQ R8, SI")
 	}
 	p("\tTESTQ R9, R9")
 	p("\tJNZ  loadc")
@@ -109,15 +118,23 @@ func write(b *bytes.Buffer, k kernel) {
 	}
 	p("\tJMP  start")
 	p("loadc:")
-	p("\tMOVQ DX, R10")
+	p("\tMOVQ DX, SI")
 	for i := range k.mr {
-		p("\t%s (R10), %s", k.move, k.r(k.acc0+2*i))
-		p("\t%s %d(R10), %s", k.move, vb, k.r(k.acc0+2*i+1))
+		p("\t%s (SI), %s", k.move, k.r(k.acc0+2*i))
+		p("\t%s %d(SI), %s", k.move, vb, k.r(k.acc0+2*i+1))
 		if i < k.mr-1 {
-			p("\tADDQ R8, R10")
+			p("\tADDQ R8, SI")
 		}
 	}
 	p("start:")
+	// The rows of A: bases R10, R11, R12 for rows 0, 4, 8, each with
+	// offsets 0, ra, 2·ra and 3·ra (R9).
+	bases := []string{"R10", "R11", "R12"}
+	p("\tLEAQ (R13)(R13*2), R9")
+	for g := 1; g < (k.mr+3)/4; g++ {
+		p("\tLEAQ (%s)(R13*4), %s", bases[g-1], bases[g])
+	}
+	rowAddr := []string{"(%s)", "(%s)(R13*1)", "(%s)(R13*2)", "(%s)(R9*1)"}
 	p("\tTESTQ CX, CX")
 	p("\tJZ   store")
 	p("loop:")
@@ -134,7 +151,7 @@ func write(b *bytes.Buffer, k kernel) {
 		if k.reg == "Z" && i%2 == 1 {
 			a = k.r(5)
 		}
-		p("\t%s %d(SI), %s", k.bcast, i*k.size, a)
+		p("\t%s %s, %s", k.bcast, fmt.Sprintf(rowAddr[i%4], bases[i/4]), a)
 		for j := range 2 {
 			tr := temp()
 			acc := k.r(k.acc0 + 2*i + j)
@@ -142,8 +159,10 @@ func write(b *bytes.Buffer, k kernel) {
 			p("\t%s %s, %s, %s", k.add, tr, acc, acc)
 		}
 	}
-	p("\tADDQ $%d, SI", k.mr*k.size)
-	p("\tADDQ $%d, DI", 2*vb)
+	for g := range (k.mr + 3) / 4 {
+		p("\tADDQ AX, %s", bases[g])
+	}
+	p("\tADDQ BX, DI")
 	p("\tDECQ CX")
 	p("\tJNZ  loop")
 	p("store:")
