@@ -13,7 +13,10 @@ import (
 //
 //   - A is packed into panels of mr rows and B into panels of nr columns,
 //     each panel holding, block of kc values of p after block, its mr (nr)
-//     elements for each p, zero-padded at the edges of the matrix;
+//     elements for each p, zero-padded at the edges of the matrix (where
+//     k is a single block and A needs no conversion, the kernel reads A's
+//     whole panels in place, and only a last partial one is packed:
+//     setDirect);
 //   - a micro-kernel multiplies an A panel by a B panel into an mr×nr tile
 //     of C held in registers (gemm_amd64.s: AVX-512 or AVX2; gemmTileGo
 //     elsewhere);
@@ -42,6 +45,7 @@ type gemmTile[T float32 | float64] func(k int, a []T, ra, pa int, b []T, pb int,
 type gemmKernel[T float32 | float64] struct {
 	mr, nr int
 	kc     int // the depth of a block of p
+	mc, nc int // the rows and columns of a block of C (0: 240 and 256)
 	tile   gemmTile[T]
 }
 
@@ -125,8 +129,12 @@ func newGemmJob[S, T float32 | float64](kern gemmKernel[T], m, n, k int) *gemmJo
 	g.mp = (m + kern.mr - 1) / kern.mr * kern.mr
 	g.np = (n + kern.nr - 1) / kern.nr * kern.nr
 	g.kc = kern.kc
-	g.mc = kern.mr * max(1, 240/kern.mr)
-	g.nc = kern.nr * max(1, 256/kern.nr)
+	mc, nc := kern.mc, kern.nc
+	if mc == 0 {
+		mc, nc = 240, 256
+	}
+	g.mc = kern.mr * max(1, mc/kern.mr)
+	g.nc = kern.nr * max(1, nc/kern.nr)
 	return g
 }
 

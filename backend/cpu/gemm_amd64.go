@@ -43,7 +43,10 @@ func gemmAsm[T float32 | float64](mr, nr int, f func(k int, a *T, ra, pa int, b 
 func gemmKernelF32() gemmKernel[float32] {
 	switch {
 	case haveAVX512:
-		return gemmKernel[float32]{mr: 12, nr: 32, kc: 256, tile: gemmAsm(12, 32, gemmF32AVX512)}
+		// kc = 512 rather than 256 (half as many passes over C): 6–10%
+		// more multiply-adds per CPU second at 1000×1000 and 2000×2000
+		// (BenchmarkGemmBlocking), float32 and float64 alike.
+		return gemmKernel[float32]{mr: 12, nr: 32, kc: 512, tile: gemmAsm(12, 32, gemmF32AVX512)}
 	case haveAVX2:
 		return gemmKernel[float32]{mr: 6, nr: 16, kc: 256, tile: gemmAsm(6, 16, gemmF32AVX2)}
 	}
@@ -53,7 +56,7 @@ func gemmKernelF32() gemmKernel[float32] {
 func gemmKernelF64() gemmKernel[float64] {
 	switch {
 	case haveAVX512:
-		return gemmKernel[float64]{mr: 12, nr: 16, kc: 256, tile: gemmAsm(12, 16, gemmF64AVX512)}
+		return gemmKernel[float64]{mr: 12, nr: 16, kc: 512, tile: gemmAsm(12, 16, gemmF64AVX512)}
 	case haveAVX2:
 		return gemmKernel[float64]{mr: 6, nr: 8, kc: 256, tile: gemmAsm(6, 8, gemmF64AVX2)}
 	}

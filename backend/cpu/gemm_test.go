@@ -38,14 +38,14 @@ func randFloats[T float32 | float64](rng *rand.Rand, n int) []T {
 }
 
 // gemmShapes cover edge tiles in every direction, k across several
-// kc-blocks (256) with a short last one, and sizes below one tile, and
+// kc-blocks (256 or 512) with a short last one, and sizes below one tile, and
 // sides around the tiles of every kernel (1, 2, 15, 16, 17, 31, 33, 64),
 // k = 0 and 1.
 var gemmShapes = [][3]int{
 	{1, 1, 1}, {2, 2, 1}, {3, 5, 7}, {12, 32, 16}, {13, 33, 257}, {11, 31, 255},
 	{50, 70, 600}, {97, 129, 64}, {240, 300, 520}, {7, 400, 3}, {300, 9, 300},
 	{2, 15, 0}, {15, 16, 1}, {16, 17, 2}, {17, 31, 15}, {31, 33, 17}, {33, 2, 31},
-	{64, 64, 64}, {24, 64, 33}, {36, 96, 256}, {25, 65, 16},
+	{64, 64, 64}, {24, 64, 33}, {36, 96, 256}, {25, 65, 16}, {20, 40, 1100}, {26, 34, 512},
 }
 
 // testGemmKernel runs the products of gemmShapes through kern, with 1 and
