@@ -455,8 +455,8 @@ func vmRun[T float32 | float64](r *runner, kern vmKernel[T], g mmGeom, x, y, out
 // An mvKernel computes rows sums of a matrix-vector product A·x (A with
 // rows lda apart) into y, each the sum in order of p of the rounded
 // products, as mvSeq, for k a multiple of rows (the kernel transposes
-// blocks of rows×rows products in registers). rows is 0 where there is
-// no such kernel.
+// blocks of 16×16 float32 or 8×8 float64 products in registers). rows is
+// 0 where there is no such kernel.
 type mvKernel[T float32 | float64] struct {
 	rows int
 	f    func(k int, a []T, lda int, x, y []T)

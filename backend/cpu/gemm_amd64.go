@@ -131,7 +131,7 @@ func mvKernelF32() mvKernel[float32] {
 
 func mvKernelF64() mvKernel[float64] {
 	if haveAVX512 {
-		return mvKernel[float64]{rows: 8, f: mvAsm(8, mvF64AVX512)}
+		return mvKernel[float64]{rows: 16, f: mvAsm(16, mvF64AVX512)}
 	}
 	return mvKernel[float64]{}
 }

@@ -263,19 +263,19 @@ type shuffle struct {
 }
 
 // transposeSteps returns the shuffles that transpose n registers of n
-// elements (16 float32 or 8 float64) held in Z0..Zn-1 (the usual unpack,
-// unpack, 128-bit-lane shuffles), and the registers that hold the rows of
-// the result. Each shuffle of a stage reads a pair of registers that only
-// it and one other shuffle read, so the pair's results go to a spare
-// register and to the second of the pair, and the first becomes the
-// spare: Z0..Zn in all.
-func transposeSteps(n int) ([]shuffle, []int) {
+// elements (16 float32 or 8 float64) held in Z(from)..Z(from+n-1) (the
+// usual unpack, unpack, 128-bit-lane shuffles), and the registers that
+// hold the rows of the result. Each shuffle of a stage reads a pair of
+// registers that only it and one other shuffle read, so the pair's
+// results go to a spare register and to the second of the pair, and the
+// first becomes the spare: n+1 registers in all.
+func transposeSteps(n, from int) ([]shuffle, []int) {
 	var steps []shuffle
 	in := make([]int, n)
 	for i := range in {
-		in[i] = i
+		in[i] = from + i
 	}
-	spare := n
+	spare := from + n
 	var out []int
 	// pair writes the slots o1 and o2 of out with op1 and op2 of the
 	// slots x and y of in.
@@ -383,29 +383,39 @@ func simulate(steps []shuffle, regs map[int][][2]int, n int) {
 func writeMV(b *bytes.Buffer, k kernel) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 	n := k.lanes
+	const rows = 16
+	groups := rows / n // transposes of n×n per block of p: two for float64, two sums in flight
 	name := "mv" + k.name[len("gemm"):]
-	steps, out := transposeSteps(n)
-	regs := map[int][][2]int{}
-	for i := range n {
-		regs[i] = make([][2]int, n)
-		for l := range n {
-			regs[i][l] = [2]int{i, l}
-		}
-	}
-	simulate(steps, regs, n)
-	// byP[q] is the register holding p = q in every lane, row l in lane l.
-	byP := make([]int, n)
-	for _, r := range out {
-		q := regs[r][0][1]
-		for l, t := range regs[r] {
-			if t != [2]int{l, q} {
-				log.Fatalf("%s: register Z%d lane %d holds row %d p %d, not row %d p %d", name, r, l, t[0], t[1], l, q)
+	// For each group, steps[g] transposes registers Z(g·(n+1)).., and
+	// byP[g][q] is the register holding p = q of the group's rows, row
+	// g·n+l in lane l.
+	steps := make([][]shuffle, groups)
+	byP := make([][]int, groups)
+	reg := func(i int) int { return i/n*(n+1) + i%n } // the register loaded with row i
+	for g := range groups {
+		var out []int
+		steps[g], out = transposeSteps(n, g*(n+1))
+		regs := map[int][][2]int{}
+		for i := g * n; i < (g+1)*n; i++ {
+			regs[reg(i)] = make([][2]int, n)
+			for l := range n {
+				regs[reg(i)][l] = [2]int{i, l}
 			}
 		}
-		byP[q] = r
+		simulate(steps[g], regs, n)
+		byP[g] = make([]int, n)
+		for _, r := range out {
+			q := regs[r][0][1]
+			for l, t := range regs[r] {
+				if t != [2]int{g*n + l, q} {
+					log.Fatalf("%s: register Z%d lane %d holds row %d p %d, not row %d p %d", name, r, l, t[0], t[1], g*n+l, q)
+				}
+			}
+			byP[g][q] = r
+		}
 	}
 	shift := map[int]int{4: 2, 8: 3}[k.size]
-	p("\n// func %s(k int, a *%s, lda int, x, y *%s): %d rows of A·x, k a multiple of %d.", name, k.elem, k.elem, n, n)
+	p("\n// func %s(k int, a *%s, lda int, x, y *%s): %d rows of A·x, k a multiple of %d.", name, k.elem, k.elem, rows, n)
 	p("TEXT ·%s(SB), NOSPLIT, $0-40", name)
 	p("\tMOVQ k+0(FP), CX")
 	p("\tMOVQ a+8(FP), R10")
@@ -416,39 +426,48 @@ func writeMV(b *bytes.Buffer, k kernel) {
 	p("\tLEAQ (R8)(R8*2), R9") // 3 rows
 	// Bases of the groups of four rows: R10, R11, R12, R13.
 	bases := []string{"R10", "R11", "R12", "R13"}
-	for g := 1; g < n/4; g++ {
+	for g := 1; g < rows/4; g++ {
 		p("\tLEAQ (%s)(R8*4), %s", bases[g-1], bases[g])
 	}
 	p("\tSHRQ $%d, CX", map[int]int{16: 4, 8: 3}[n])
-	acc := "Z31"
-	p("\tVPXORD %s, %s, %s", acc, acc, acc)
+	acc := make([]string, groups)
+	for g := range acc {
+		acc[g] = fmt.Sprintf("Z%d", 32-groups+g)
+		p("\tVPXORD %s, %s, %s", acc[g], acc[g], acc[g])
+	}
 	p("\tTESTQ CX, CX")
 	p("\tJZ   store")
 	p("loop:")
 	rowAddr := []string{"(%s)", "(%s)(R8*1)", "(%s)(R8*2)", "(%s)(R9*1)"}
-	for i := range n {
+	for i := range rows {
 		addr := fmt.Sprintf(rowAddr[i%4], bases[i/4])
-		p("\t%s %s, Z%d", k.move, addr, i)
-		p("\t%s (BX), Z%d, Z%d", k.mul, i, i) // Z_i = a_i * x
+		p("\t%s %s, Z%d", k.move, addr, reg(i))
+		p("\t%s (BX), Z%d, Z%d", k.mul, reg(i), reg(i)) // a_i * x
 	}
-	for _, s := range steps {
-		if s.op[:5] == "VSHUF" {
-			p("\t%s $%d, Z%d, Z%d, Z%d", s.op, s.imm, s.src2, s.src1, s.dst)
-		} else {
-			p("\t%s Z%d, Z%d, Z%d", s.op, s.src2, s.src1, s.dst)
+	for g := range groups {
+		for _, s := range steps[g] {
+			if s.op[:5] == "VSHUF" {
+				p("\t%s $%d, Z%d, Z%d, Z%d", s.op, s.imm, s.src2, s.src1, s.dst)
+			} else {
+				p("\t%s Z%d, Z%d, Z%d", s.op, s.src2, s.src1, s.dst)
+			}
 		}
 	}
 	for q := range n {
-		p("\t%s Z%d, %s, %s", k.add, byP[q], acc, acc)
+		for g := range groups {
+			p("\t%s Z%d, %s, %s", k.add, byP[g][q], acc[g], acc[g])
+		}
 	}
-	for g := range n / 4 {
+	for g := range rows / 4 {
 		p("\tADDQ $64, %s", bases[g])
 	}
 	p("\tADDQ $64, BX")
 	p("\tDECQ CX")
 	p("\tJNZ  loop")
 	p("store:")
-	p("\t%s %s, (DX)", k.move, acc)
+	for g := range groups {
+		p("\t%s %s, %d(DX)", k.move, acc[g], 64*g)
+	}
 	p("\tVZEROUPPER")
 	p("\tRET")
 }
