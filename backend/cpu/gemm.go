@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"sync"
+	"unsafe"
 )
 
 //go:generate go run gen_gemm.go
@@ -101,18 +102,40 @@ type gemmJob[S, T float32 | float64] struct {
 	// direct is A as []T where the kernel reads its whole panels of mr
 	// rows in place (setDirect); nil where every panel is packed.
 	direct []T
+	// directB is B as []T where the kernel reads its whole panels of nr
+	// columns in place (setDirect); nil where every panel is packed.
+	directB []T
 }
 
 // setDirect lets the kernel read A's whole panels of mr rows in place,
 // where A needs no conversion and k is one block of p: packing A (a
 // transpose of each panel) costs as much as a tenth of a product of 64
-// or 256 (packing B is a copy of rows, and keeps B's panel in a few
-// lines of L1 whatever the row stride of B).
+// or 256. B's whole panels are read in place too where its rows are at
+// most 512 bytes (a 64×64 product, or a batch of them): packing B is a
+// copy of rows, which keeps a panel in few lines of L1 whatever the row
+// stride of B, but for such short rows a panel read in place spreads
+// over enough sets of L1 (32 of its 64 at 256 bytes) to stay there.
 func (g *gemmJob[S, T]) setDirect() {
-	g.direct = nil
-	if a, ok := any(g.a).([]T); ok && g.k <= g.kc && g.aCol == 1 {
+	g.direct, g.directB = nil, nil
+	if g.k > g.kc {
+		return
+	}
+	if a, ok := any(g.a).([]T); ok && g.aCol == 1 {
 		g.direct = a
 	}
+	var z T
+	if b, ok := any(g.b).([]T); ok && g.bCol == 1 && g.bRow*int(unsafe.Sizeof(z)) <= 512 {
+		g.directB = b
+	}
+}
+
+// firstPackedB returns the first panel of B to pack: the last, partial
+// one only where B is read in place.
+func (g *gemmJob[S, T]) firstPackedB() int {
+	if g.directB != nil {
+		return g.n / g.kern.nr
+	}
+	return 0
 }
 
 // firstPackedA returns the first panel of A to pack: the last, partial
@@ -250,8 +273,11 @@ func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 		kcb := min(g.kc, g.k-p0)
 		load := p0 > 0
 		for j := j0; j < j1; j += nr {
-			bp := g.packB[p0*g.np+j*kcb : p0*g.np+(j+nr)*kcb]
+			bp, pb := g.packB[p0*g.np+j*kcb:p0*g.np+(j+nr)*kcb], nr
 			cols := min(nr, g.n-j)
+			if g.directB != nil && cols == nr {
+				bp, pb = g.directB[j:], g.bRow
+			}
 			for i := i0; i < i1; i += mr {
 				ap, ra, pa := g.packA[p0*g.mp+i*kcb:p0*g.mp+(i+mr)*kcb], 1, mr
 				rows := min(mr, g.m-i)
@@ -259,7 +285,7 @@ func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 					ap, ra, pa = g.direct[i*g.aRow:], g.aRow, 1
 				}
 				if rows == mr && cols == nr {
-					g.kern.tile(kcb, ap, ra, pa, bp, nr, g.c[i*g.ldc+j:], g.ldc, load)
+					g.kern.tile(kcb, ap, ra, pa, bp, pb, g.c[i*g.ldc+j:], g.ldc, load)
 					continue
 				}
 				// An edge tile: through tmp, of mr×nr.
@@ -268,7 +294,7 @@ func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 						copy(tmp[r*nr:r*nr+cols], g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols])
 					}
 				}
-				g.kern.tile(kcb, ap, ra, pa, bp, nr, tmp, nr, load)
+				g.kern.tile(kcb, ap, ra, pa, bp, pb, tmp, nr, load)
 				for r := range rows {
 					copy(g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols], tmp[r*nr:r*nr+cols])
 				}
@@ -351,7 +377,7 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 		for bi := lo; bi < hi; bi++ {
 			set(j, bi, *buf)
 			j.packAPanels(j.firstPackedA(), j.mp/kern.mr)
-			j.packBPanels(0, j.np/kern.nr)
+			j.packBPanels(j.firstPackedB(), j.np/kern.nr)
 			for t := range j.tasks {
 				if err := j.block(r.ctx, t, tmp); err != nil {
 					return err
@@ -383,7 +409,7 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 				j.packAPanels(max(lo, j.firstPackedA()), min(hi, na))
 			}
 			if hi > na {
-				j.packBPanels(max(lo, na)-na, hi-na)
+				j.packBPanels(max(max(lo, na)-na, j.firstPackedB()), hi-na)
 			}
 			return nil
 		})

@@ -51,9 +51,10 @@ func BenchmarkMatVecKernel(b *testing.B) {
 	}
 }
 
-// BenchmarkGemmDirect times products through gemmRunPacked with A's whole
-// panels read in place ("direct") and packed ("packed", as before), in the
-// same run: 64×64, 256×256 and a batch of 256 products of 64×64, on one
+// BenchmarkGemmDirect times products through gemmRunPacked with whole
+// panels read in place where setDirect allows (A always here, B for rows
+// of at most 512 bytes: "direct") and every panel packed ("packed", as
+// before), in the same run: 64×64, 256×256 and a batch of 256 products of 64×64, on one
 // worker and on two, also in multiply-adds per nanosecond of the
 // process's CPU time.
 func BenchmarkGemmDirect(b *testing.B) {

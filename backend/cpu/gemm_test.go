@@ -49,8 +49,9 @@ var gemmShapes = [][3]int{
 }
 
 // testGemmKernel runs the products of gemmShapes through kern, with 1 and
-// 3 workers, with A's whole panels read in place (where k is one block)
-// and packed, from sub-slices starting 0 to 3 elements into their
+// 3 workers, with whole panels read in place where setDirect allows
+// (where k is one block: A, and B with rows of at most 512 bytes) and
+// packed, from sub-slices starting 0 to 3 elements into their
 // buffers, on random values and on values mixed with edge values, and
 // compares every bit (NaNs as NaNs: gemmSameBits) with naiveMatMul.
 func testGemmKernel[T float32 | float64](t *testing.T, name string, kern gemmKernel[T]) {
