@@ -3,6 +3,7 @@ package cpu
 import (
 	"context"
 	"sync"
+	"unsafe"
 )
 
 //go:generate go run gen_gemm.go
@@ -13,7 +14,10 @@ import (
 //
 //   - A is packed into panels of mr rows and B into panels of nr columns,
 //     each panel holding, block of kc values of p after block, its mr (nr)
-//     elements for each p, zero-padded at the edges of the matrix;
+//     elements for each p, zero-padded at the edges of the matrix (where
+//     k is a single block and A needs no conversion, the kernel reads A's
+//     whole panels in place, and only a last partial one is packed:
+//     setDirect);
 //   - a micro-kernel multiplies an A panel by a B panel into an mr×nr tile
 //     of C held in registers (gemm_amd64.s: AVX-512 or AVX2; gemmTileGo
 //     elsewhere);
@@ -29,13 +33,21 @@ import (
 // kernel. (The kernels multiply and then add; a fused multiply-add would
 // round once per step and give other bits on CPUs without it.)
 
-// A gemmKernel computes an mr×nr tile: see gen_gemm.go. c is the tile's
-// first element, ldc the distance between its rows; load tells it to start
-// from the tile's values rather than from zero.
+// A gemmTile computes an mr×nr tile of C from mr rows of A, element i of
+// p at a[i*ra+p*pa] (a packed panel: ra = 1, pa = mr; rows of A in place:
+// ra = the row stride, pa = 1), and nr columns of B, element j of p at
+// b[p*pb+j] (a packed panel: pb = nr; B in place: its row stride): see
+// gen_gemm.go. c is the tile's first element, ldc the distance between its
+// rows; load tells it to start from the tile's values rather than from
+// zero.
+type gemmTile[T float32 | float64] func(k int, a []T, ra, pa int, b []T, pb int, c []T, ldc int, load bool)
+
+// A gemmKernel is a tile function with its tile's shape.
 type gemmKernel[T float32 | float64] struct {
 	mr, nr int
 	kc     int // the depth of a block of p
-	tile   func(k int, a, b, c []T, ldc int, load bool)
+	mc, nc int // the rows and columns of a block of C (0: 240 and 256)
+	tile   gemmTile[T]
 }
 
 // gemmF32 and gemmF64 are the kernels of this CPU (gemm_amd64.go,
@@ -47,8 +59,8 @@ var (
 
 // gemmTileGo is the portable kernel: mr×nr accumulators, the products
 // rounded to T before they are added.
-func gemmTileGo[T float32 | float64](mr, nr int) func(k int, a, b, c []T, ldc int, load bool) {
-	return func(k int, a, b, c []T, ldc int, load bool) {
+func gemmTileGo[T float32 | float64](mr, nr int) gemmTile[T] {
+	return func(k int, a []T, ra, pa int, b []T, pb int, c []T, ldc int, load bool) {
 		acc := make([]T, mr*nr)
 		if load {
 			for i := range mr {
@@ -56,8 +68,9 @@ func gemmTileGo[T float32 | float64](mr, nr int) func(k int, a, b, c []T, ldc in
 			}
 		}
 		for p := range k {
-			ap, bp := a[p*mr:(p+1)*mr], b[p*nr:(p+1)*nr]
-			for i, av := range ap {
+			bp := b[p*pb : p*pb+nr]
+			for i := range mr {
+				av := a[i*ra+p*pa]
 				row := acc[i*nr : (i+1)*nr]
 				for j, bv := range bp {
 					row[j] += T(av * bv)
@@ -86,6 +99,52 @@ type gemmJob[S, T float32 | float64] struct {
 	mp, np         int // m and n rounded up to mr and nr
 	packA, packB   []T
 	ablocks, tasks int
+	// direct is A as []T where the kernel reads its whole panels of mr
+	// rows in place (setDirect); nil where every panel is packed.
+	direct []T
+	// directB is B as []T where the kernel reads its whole panels of nr
+	// columns in place (setDirect); nil where every panel is packed.
+	directB []T
+}
+
+// setDirect lets the kernel read A's whole panels of mr rows in place,
+// where A needs no conversion and k is one block of p: packing A (a
+// transpose of each panel) costs as much as a tenth of a product of 64
+// or 256. B's whole panels are read in place too where its rows are at
+// most 512 bytes (a 64×64 product, or a batch of them): packing B is a
+// copy of rows, which keeps a panel in few lines of L1 whatever the row
+// stride of B, but for such short rows a panel read in place spreads
+// over enough sets of L1 (32 of its 64 at 256 bytes) to stay there.
+func (g *gemmJob[S, T]) setDirect() {
+	g.direct, g.directB = nil, nil
+	if g.k > g.kc {
+		return
+	}
+	if a, ok := any(g.a).([]T); ok && g.aCol == 1 {
+		g.direct = a
+	}
+	var z T
+	if b, ok := any(g.b).([]T); ok && g.bCol == 1 && g.bRow*int(unsafe.Sizeof(z)) <= 512 {
+		g.directB = b
+	}
+}
+
+// firstPackedB returns the first panel of B to pack: the last, partial
+// one only where B is read in place.
+func (g *gemmJob[S, T]) firstPackedB() int {
+	if g.directB != nil {
+		return g.n / g.kern.nr
+	}
+	return 0
+}
+
+// firstPackedA returns the first panel of A to pack: the last, partial
+// one only where A is read in place.
+func (g *gemmJob[S, T]) firstPackedA() int {
+	if g.direct != nil {
+		return g.m / g.kern.mr
+	}
+	return 0
 }
 
 func newGemmJob[S, T float32 | float64](kern gemmKernel[T], m, n, k int) *gemmJob[S, T] {
@@ -93,8 +152,12 @@ func newGemmJob[S, T float32 | float64](kern gemmKernel[T], m, n, k int) *gemmJo
 	g.mp = (m + kern.mr - 1) / kern.mr * kern.mr
 	g.np = (n + kern.nr - 1) / kern.nr * kern.nr
 	g.kc = kern.kc
-	g.mc = kern.mr * max(1, 240/kern.mr)
-	g.nc = kern.nr * max(1, 256/kern.nr)
+	mc, nc := kern.mc, kern.nc
+	if mc == 0 {
+		mc, nc = 240, 256
+	}
+	g.mc = kern.mr * max(1, mc/kern.mr)
+	g.nc = kern.nr * max(1, nc/kern.nr)
 	return g
 }
 
@@ -210,13 +273,19 @@ func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 		kcb := min(g.kc, g.k-p0)
 		load := p0 > 0
 		for j := j0; j < j1; j += nr {
-			bp := g.packB[p0*g.np+j*kcb : p0*g.np+(j+nr)*kcb]
+			bp, pb := g.packB[p0*g.np+j*kcb:p0*g.np+(j+nr)*kcb], nr
 			cols := min(nr, g.n-j)
+			if g.directB != nil && cols == nr {
+				bp, pb = g.directB[j:], g.bRow
+			}
 			for i := i0; i < i1; i += mr {
-				ap := g.packA[p0*g.mp+i*kcb : p0*g.mp+(i+mr)*kcb]
+				ap, ra, pa := g.packA[p0*g.mp+i*kcb:p0*g.mp+(i+mr)*kcb], 1, mr
 				rows := min(mr, g.m-i)
+				if g.direct != nil && rows == mr {
+					ap, ra, pa = g.direct[i*g.aRow:], g.aRow, 1
+				}
 				if rows == mr && cols == nr {
-					g.kern.tile(kcb, ap, bp, g.c[i*g.ldc+j:], g.ldc, load)
+					g.kern.tile(kcb, ap, ra, pa, bp, pb, g.c[i*g.ldc+j:], g.ldc, load)
 					continue
 				}
 				// An edge tile: through tmp, of mr×nr.
@@ -225,7 +294,7 @@ func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 						copy(tmp[r*nr:r*nr+cols], g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols])
 					}
 				}
-				g.kern.tile(kcb, ap, bp, tmp, nr, load)
+				g.kern.tile(kcb, ap, ra, pa, bp, pb, tmp, nr, load)
 				for r := range rows {
 					copy(g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols], tmp[r*nr:r*nr+cols])
 				}
@@ -277,8 +346,13 @@ const (
 )
 
 // gemmRun computes the g.nbatch products of x and y (contiguous, as in
-// mmRun) into out (row major, m×n each) with kern.
+// mmRun) into out (row major, m×n each) with kern; gemmRunPacked with
+// packed makes it pack every panel of A (see setDirect), for tests.
 func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x, y []S, out []T) error {
+	return gemmRunPacked(r, kern, g, x, y, out, false)
+}
+
+func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x, y []S, out []T, packed bool) error {
 	m, n, k := g.rows, g.cols, g.k
 	if k == 0 {
 		clear(out)
@@ -290,6 +364,9 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 		j.b, j.bRow, j.bCol = y[g.offB[bi]:g.offB[bi]+k*n], n, 1
 		j.c, j.ldc = out[bi*m*n:(bi+1)*m*n], n
 		j.packA, j.packB = buf[:j.mp*k], buf[j.mp*k:j.mp*k+k*j.np]
+		if !packed {
+			j.setDirect()
+		}
 	}
 	serial := func(lo, hi int) error {
 		j := newGemmJob[S, T](kern, m, n, k)
@@ -299,8 +376,8 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 		tmp := (*buf)[j.mp*k+k*j.np:]
 		for bi := lo; bi < hi; bi++ {
 			set(j, bi, *buf)
-			j.packAPanels(0, j.mp/kern.mr)
-			j.packBPanels(0, j.np/kern.nr)
+			j.packAPanels(j.firstPackedA(), j.mp/kern.mr)
+			j.packBPanels(j.firstPackedB(), j.np/kern.nr)
 			for t := range j.tasks {
 				if err := j.block(r.ctx, t, tmp); err != nil {
 					return err
@@ -329,10 +406,10 @@ func gemmRun[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGeom, x,
 		// Packing: the A panels then the B panels, spread over the workers.
 		err := r.parallel(na+nb, max(1, (na+nb)/(4*workers)), func(_, lo, hi int) error {
 			if lo < na {
-				j.packAPanels(lo, min(hi, na))
+				j.packAPanels(max(lo, j.firstPackedA()), min(hi, na))
 			}
 			if hi > na {
-				j.packBPanels(max(lo, na)-na, hi-na)
+				j.packBPanels(max(max(lo, na)-na, j.firstPackedB()), hi-na)
 			}
 			return nil
 		})
@@ -400,3 +477,18 @@ func vmRun[T float32 | float64](r *runner, kern vmKernel[T], g mmGeom, x, y, out
 		return nil
 	})
 }
+
+// An mvKernel computes rows sums of a matrix-vector product A·x (A with
+// rows lda apart) into y, each the sum in order of p of the rounded
+// products, as mvSeq, for k a multiple of rows (the kernel transposes
+// blocks of 16×16 float32 or 8×8 float64 products in registers). rows is
+// 0 where there is no such kernel.
+type mvKernel[T float32 | float64] struct {
+	rows int
+	f    func(k int, a []T, lda int, x, y []T)
+}
+
+var (
+	mvF32 = mvKernelF32()
+	mvF64 = mvKernelF64()
+)

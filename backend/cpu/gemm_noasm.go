@@ -13,3 +13,7 @@ func gemmKernelF64() gemmKernel[float64] {
 func vmKernelF32() vmKernel[float32] { return vmKernel[float32]{} }
 
 func vmKernelF64() vmKernel[float64] { return vmKernel[float64]{} }
+
+func mvKernelF32() mvKernel[float32] { return mvKernel[float32]{} }
+
+func mvKernelF64() mvKernel[float64] { return mvKernel[float64]{} }

@@ -38,31 +38,49 @@ func randFloats[T float32 | float64](rng *rand.Rand, n int) []T {
 }
 
 // gemmShapes cover edge tiles in every direction, k across several
-// kc-blocks (256) with a short last one, and sizes below one tile.
+// kc-blocks (256 or 512) with a short last one, and sizes below one tile, and
+// sides around the tiles of every kernel (1, 2, 15, 16, 17, 31, 33, 64),
+// k = 0 and 1.
 var gemmShapes = [][3]int{
 	{1, 1, 1}, {2, 2, 1}, {3, 5, 7}, {12, 32, 16}, {13, 33, 257}, {11, 31, 255},
 	{50, 70, 600}, {97, 129, 64}, {240, 300, 520}, {7, 400, 3}, {300, 9, 300},
+	{2, 15, 0}, {15, 16, 1}, {16, 17, 2}, {17, 31, 15}, {31, 33, 17}, {33, 2, 31},
+	{64, 64, 64}, {24, 64, 33}, {36, 96, 256}, {25, 65, 16}, {20, 40, 1100}, {26, 34, 512},
 }
 
 // testGemmKernel runs the products of gemmShapes through kern, with 1 and
-// 3 workers, and compares every bit with naiveMatMul.
+// 3 workers, with whole panels read in place where setDirect allows
+// (where k is one block: A, and B with rows of at most 512 bytes) and
+// packed, from sub-slices starting 0 to 3 elements into their
+// buffers, on random values and on values mixed with edge values, and
+// compares every bit (NaNs as NaNs: gemmSameBits) with naiveMatMul.
 func testGemmKernel[T float32 | float64](t *testing.T, name string, kern gemmKernel[T]) {
 	rng := rand.New(rand.NewSource(17))
-	for _, s := range gemmShapes {
+	for si, s := range gemmShapes {
 		m, n, k := s[0], s[1], s[2]
-		a, b := randFloats[T](rng, m*k), randFloats[T](rng, k*n)
+		gen := randFloats[T]
+		if si%2 == 1 {
+			gen = gemmEdgeFloats[T]
+		}
+		offA, offB := rng.Intn(4), rng.Intn(4)
+		a, b := gen(rng, offA+m*k)[offA:], gen(rng, offB+k*n)[offB:]
 		want := naiveMatMul(a, b, m, n, k)
 		for _, w := range []int{1, 3} {
-			r := &runner{b: New(Workers(w)), ctx: context.Background()}
-			got := make([]T, m*n)
-			g := mmGeom{rows: m, k: k, cols: n, nbatch: 1, offA: []int{0}, offB: []int{0}}
-			if err := gemmRun(r, kern, g, a, b, got); err != nil {
-				t.Fatal(err)
-			}
-			for i := range got {
-				if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
-					t.Errorf("%s %dx%d@%dx%d, %d workers: element %d = %v, want %v", name, m, k, k, n, w, i, got[i], want[i])
-					break
+			for _, packed := range []bool{false, true} {
+				r := &runner{b: New(Workers(w)), ctx: context.Background()}
+				got := make([]T, m*n)
+				for i := range got {
+					got[i] = 7 // not cleared: every element is written
+				}
+				g := mmGeom{rows: m, k: k, cols: n, nbatch: 1, offA: []int{0}, offB: []int{0}}
+				if err := gemmRunPacked(r, kern, g, a, b, got, packed); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if !gemmSameBits(got[i], want[i]) {
+						t.Errorf("%s %dx%d@%dx%d, %d workers, packed %v: element %d = %v, want %v", name, m, k, k, n, w, packed, i, got[i], want[i])
+						break
+					}
 				}
 			}
 		}
@@ -266,4 +284,107 @@ func BenchmarkMatMulSizes(b *testing.B) {
 		x := in(mk(dtypes.I32, []int{256, 256}, seq(256*256, 0, 1)...))
 		benchNode(b, mm(x, x, []int{256, 256}), 3*4*256*256)
 	})
+}
+
+// gemmEdgeFloats returns n values of which about one in four is an edge
+// value (NaNs with payloads of either sign, ±0, ±Inf, subnormals, the
+// largest and smallest normals, values whose products overflow or
+// underflow), the others normally distributed.
+func gemmEdgeFloats[T float32 | float64](rng *rand.Rand, n int) []T {
+	var edges []T
+	switch any(T(0)).(type) {
+	case float32:
+		for _, b := range []uint32{0x7fc00000, 0xffc00001, 0x7fa5a5a5, 0xff812345, 0x80000000, 0x00000001, 0x807fffff, 0x00400000} {
+			edges = append(edges, T(math.Float32frombits(b)))
+		}
+		edges = append(edges, T(math.MaxFloat32), T(-math.MaxFloat32), T(math.SmallestNonzeroFloat32), 0x1p-126, 3e19, -2e-20)
+	default:
+		for _, b := range []uint64{0x7ff8000000000000, 0xfff8000000000001, 0x7ff4a5a5a5a5a5a5, 0xfff0123456789abc, 0x8000000000000000, 1, 0x800fffffffffffff, 0x0008000000000000} {
+			edges = append(edges, T(math.Float64frombits(b)))
+		}
+		for _, v := range []float64{math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, 0x1p-1022, 3e160, -2e-170} {
+			edges = append(edges, T(v))
+		}
+	}
+	edges = append(edges, T(math.Inf(1)), T(math.Inf(-1)), 0, 1, -1)
+	s := make([]T, n)
+	for i := range s {
+		if rng.Intn(4) == 0 {
+			s[i] = edges[rng.Intn(len(edges))]
+		} else {
+			s[i] = T(rng.NormFloat64())
+		}
+	}
+	return s
+}
+
+// gemmSameBits reports whether x and y have the same bits or are both
+// NaN. Which payload a NaN result carries is not pinned: where both
+// operands of a multiply or an add are NaNs, x86 returns the first
+// operand's, and for the commutative x*y and s+x Go's compiler picks the
+// operand order (mvSeq's single rows and naiveMatMul already differ
+// there).
+func gemmSameBits[T float32 | float64](x, y T) bool {
+	if x != x && y != y {
+		return true
+	}
+	switch x := any(x).(type) {
+	case float32:
+		return math.Float32bits(x) == math.Float32bits(any(y).(float32))
+	default:
+		return math.Float64bits(any(x).(float64)) == math.Float64bits(any(y).(float64))
+	}
+}
+
+// testMVKernel runs matrix-vector products of every number of rows up to
+// 40 and every k up to 70 (and a few larger), from sub-slices starting 0
+// to 3 elements into their buffers, through mvRun with kern and compares
+// every bit (NaNs as NaNs: gemmSameBits) with naiveMatMul, on random values
+// and on values mixed with edge values, with 1 and 3 workers.
+func testMVKernel[T float32 | float64](t *testing.T, name string, kern mvKernel[T]) {
+	rng := rand.New(rand.NewSource(6))
+	ks := []int{255, 256, 257, 1000}
+	for k := range 71 {
+		ks = append(ks, k)
+	}
+	for _, k := range ks {
+		for rows := 1; rows <= 40; rows++ {
+			if k > 70 && rows%7 != 3 && rows != 16 && rows != 32 {
+				continue
+			}
+			off := rng.Intn(4)
+			gen := randFloats[T]
+			if rows%2 == 0 {
+				gen = gemmEdgeFloats[T]
+			}
+			a, v := gen(rng, off+rows*k)[off:], gen(rng, off+k)[off:]
+			want := naiveMatMul(a, v, rows, 1, k)
+			for _, w := range []int{1, 3} {
+				r := &runner{b: New(Workers(w)), ctx: context.Background()}
+				got := make([]T, rows)
+				for i := range got {
+					got[i] = 7 // not cleared: every element is written
+				}
+				g := mmGeom{rows: rows, k: k, cols: 1, nbatch: 1, offA: []int{0}, offB: []int{0}}
+				if err := mvRun(r, kern, g, a, v, got); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					if !gemmSameBits(got[i], want[i]) {
+						t.Fatalf("%s (%d,%d)@(%d), %d workers: element %d = %v, want %v", name, rows, k, k, w, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestMVKernels(t *testing.T) {
+	testMVKernel(t, "mvF32", mvF32)
+	testMVKernel(t, "mvF64", mvF64)
+	testMVKernel(t, "mvSeq float32", mvKernel[float32]{})
+	testMVKernel(t, "mvSeq float64", mvKernel[float64]{})
+	if mvF32.rows == 0 {
+		t.Logf("no matrix-vector kernel on this CPU")
+	}
 }

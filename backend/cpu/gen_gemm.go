@@ -2,17 +2,20 @@
 
 // gen_gemm writes gemm_amd64.s: the micro-kernels of the matrix product
 // (gemm.go) and its vector-matrix kernels (writeVM), for float32 and
-// float64, with AVX2 and with AVX-512, and cpuHasAVX512. Run it with go
+// float64, with AVX2 and with AVX-512, its matrix-vector kernels
+// (writeMV, AVX-512), and cpuHasAVX512. Run it with go
 // generate.
 //
-// A kernel multiplies a packed panel of mr rows of A (mr elements for each
-// p) by a packed panel of nr columns of B (nr elements for each p) into an
-// mr×nr tile of C, two vector registers per row:
+// A kernel multiplies mr rows of A (element i of p at a[i*ra+p*pa]: a
+// packed panel, ra = 1 and pa = mr, or the matrix itself, ra its row
+// length and pa = 1) by nr columns of B (element j of p at b[p*pb+j]: a
+// packed panel, pb = nr, or the matrix, pb its row length) into an mr×nr
+// tile of C, two vector registers per row:
 //
 //	for p := range k {
 //		for i := range mr {
 //			for j := range nr {
-//				acc[i][j] = acc[i][j] + T(a[p*mr+i]*b[p*nr+j])
+//				acc[i][j] = acc[i][j] + T(a[i*ra+p*pa]*b[p*pb+j])
 //			}
 //		}
 //	}
@@ -67,6 +70,8 @@ func main() {
 	for _, k := range ks {
 		writeVM(&b, k)
 	}
+	writeMV(&b, ks[2])
+	writeMV(&b, ks[3])
 	if err := os.WriteFile("gemm_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -75,24 +80,31 @@ func main() {
 func write(b *bytes.Buffer, k kernel) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 	vb := k.lanes * k.size
-	p("\n// func %s(k int, a, b, c *%s, ldc int, load int): an %d×%d tile.", k.name, k.elem, k.mr, k.nr())
-	p("TEXT ·%s(SB), NOSPLIT, $0-48", k.name)
+	shift := map[int]int{4: 2, 8: 3}[k.size]
+	p("\n// func %s(k int, a *%s, ra, pa int, b *%s, pb int, c *%s, ldc int, load int): an %d×%d tile.", k.name, k.elem, k.elem, k.elem, k.mr, k.nr())
+	p("TEXT ·%s(SB), NOSPLIT, $0-72", k.name)
 	p("\tMOVQ k+0(FP), CX")
-	p("\tMOVQ a+8(FP), SI")
-	p("\tMOVQ b+16(FP), DI")
-	p("\tMOVQ c+24(FP), DX")
-	p("\tMOVQ ldc+32(FP), R8")
-	p("\tSHLQ $%d, R8", map[int]int{4: 2, 8: 3}[k.size])
-	p("\tMOVQ load+40(FP), R9")
+	p("\tMOVQ a+8(FP), R10")
+	p("\tMOVQ ra+16(FP), R13")
+	p("\tSHLQ $%d, R13", shift)
+	p("\tMOVQ pa+24(FP), AX")
+	p("\tSHLQ $%d, AX", shift)
+	p("\tMOVQ b+32(FP), DI")
+	p("\tMOVQ pb+40(FP), BX")
+	p("\tSHLQ $%d, BX", shift)
+	p("\tMOVQ c+48(FP), DX")
+	p("\tMOVQ ldc+56(FP), R8")
+	p("\tSHLQ $%d, R8", shift)
+	p("\tMOVQ load+64(FP), R9")
 	// Prefetch the tile below this one (the next the caller computes,
 	// usually out of cache: C is walked once per block of p).
-	p("\tMOVQ R8, R11")
-	p("\tIMULQ $%d, R11", k.mr)
-	p("\tADDQ DX, R11")
+	p("\tMOVQ R8, SI")
+	p("\tIMULQ $%d, SI", k.mr)
+	p("\tADDQ DX, SI")
 	for range k.mr {
-		p("\tPREFETCHT0 (R11)")
-		p("\tPREFETCHT0 64(R11)")
-		p("\tADDQ R8, R11")
+		p("\tPREFETCHT0 (SI)")
+		p("\tPREFETCHT0 64(SI)")
+		p("\tADDQ R8, SI")
 	}
 	p("\tTESTQ R9, R9")
 	p("\tJNZ  loadc")
@@ -106,15 +118,23 @@ func write(b *bytes.Buffer, k kernel) {
 	}
 	p("\tJMP  start")
 	p("loadc:")
-	p("\tMOVQ DX, R10")
+	p("\tMOVQ DX, SI")
 	for i := range k.mr {
-		p("\t%s (R10), %s", k.move, k.r(k.acc0+2*i))
-		p("\t%s %d(R10), %s", k.move, vb, k.r(k.acc0+2*i+1))
+		p("\t%s (SI), %s", k.move, k.r(k.acc0+2*i))
+		p("\t%s %d(SI), %s", k.move, vb, k.r(k.acc0+2*i+1))
 		if i < k.mr-1 {
-			p("\tADDQ R8, R10")
+			p("\tADDQ R8, SI")
 		}
 	}
 	p("start:")
+	// The rows of A: bases R10, R11, R12 for rows 0, 4, 8, each with
+	// offsets 0, ra, 2·ra and 3·ra (R9).
+	bases := []string{"R10", "R11", "R12"}
+	p("\tLEAQ (R13)(R13*2), R9")
+	for g := 1; g < (k.mr+3)/4; g++ {
+		p("\tLEAQ (%s)(R13*4), %s", bases[g-1], bases[g])
+	}
+	rowAddr := []string{"(%s)", "(%s)(R13*1)", "(%s)(R13*2)", "(%s)(R9*1)"}
 	p("\tTESTQ CX, CX")
 	p("\tJZ   store")
 	p("loop:")
@@ -131,7 +151,7 @@ func write(b *bytes.Buffer, k kernel) {
 		if k.reg == "Z" && i%2 == 1 {
 			a = k.r(5)
 		}
-		p("\t%s %d(SI), %s", k.bcast, i*k.size, a)
+		p("\t%s %s, %s", k.bcast, fmt.Sprintf(rowAddr[i%4], bases[i/4]), a)
 		for j := range 2 {
 			tr := temp()
 			acc := k.r(k.acc0 + 2*i + j)
@@ -139,8 +159,10 @@ func write(b *bytes.Buffer, k kernel) {
 			p("\t%s %s, %s, %s", k.add, tr, acc, acc)
 		}
 	}
-	p("\tADDQ $%d, SI", k.mr*k.size)
-	p("\tADDQ $%d, DI", 2*vb)
+	for g := range (k.mr + 3) / 4 {
+		p("\tADDQ AX, %s", bases[g])
+	}
+	p("\tADDQ BX, DI")
 	p("\tDECQ CX")
 	p("\tJNZ  loop")
 	p("store:")
@@ -227,6 +249,224 @@ func writeVM(b *bytes.Buffer, k kernel) {
 	p("store:")
 	for i := range 8 {
 		p("\t%s %s, %d(DX)", k.move, k.r(8+i), i*vb)
+	}
+	p("\tVZEROUPPER")
+	p("\tRET")
+}
+
+// A shuffle is one two-source shuffle of a register transpose (writeMV),
+// in Intel's order: dst = op(src1, src2).
+type shuffle struct {
+	op              string // VUNPCKLPS, VUNPCKHPS, VUNPCKLPD, VUNPCKHPD, VSHUFF32X4 or VSHUFF64X2
+	imm             int
+	dst, src1, src2 int
+}
+
+// transposeSteps returns the shuffles that transpose n registers of n
+// elements (16 float32 or 8 float64) held in Z(from)..Z(from+n-1) (the
+// usual unpack, unpack, 128-bit-lane shuffles), and the registers that
+// hold the rows of the result. Each shuffle of a stage reads a pair of
+// registers that only it and one other shuffle read, so the pair's
+// results go to a spare register and to the second of the pair, and the
+// first becomes the spare: n+1 registers in all.
+func transposeSteps(n, from int) ([]shuffle, []int) {
+	var steps []shuffle
+	in := make([]int, n)
+	for i := range in {
+		in[i] = from + i
+	}
+	spare := from + n
+	var out []int
+	// pair writes the slots o1 and o2 of out with op1 and op2 of the
+	// slots x and y of in.
+	pair := func(op1 string, imm1 int, op2 string, imm2 int, x, y, o1, o2 int) {
+		rx, ry := in[x], in[y]
+		steps = append(steps, shuffle{op1, imm1, spare, rx, ry}, shuffle{op2, imm2, ry, rx, ry})
+		out[o1], out[o2] = spare, ry
+		spare = rx
+	}
+	stage := func(f func()) {
+		out = make([]int, n)
+		f()
+		in = out
+	}
+	if n == 16 {
+		stage(func() {
+			for i := 0; i < 16; i += 2 {
+				pair("VUNPCKLPS", 0, "VUNPCKHPS", 0, i, i+1, i, i+1)
+			}
+		})
+		stage(func() {
+			for i := 0; i < 16; i += 4 {
+				pair("VUNPCKLPD", 0, "VUNPCKHPD", 0, i, i+2, i, i+1)
+				pair("VUNPCKLPD", 0, "VUNPCKHPD", 0, i+1, i+3, i+2, i+3)
+			}
+		})
+	} else {
+		stage(func() {
+			for i := 0; i < 8; i += 2 {
+				pair("VUNPCKLPD", 0, "VUNPCKHPD", 0, i, i+1, i, i+1)
+			}
+		})
+	}
+	// Two stages of 128-bit lanes: pairs of registers n/4 apart, then n/2.
+	lane := "VSHUFF32X4"
+	if n == 8 {
+		lane = "VSHUFF64X2"
+	}
+	for _, d := range []int{n / 4, n / 2} {
+		stage(func() {
+			o := 0
+			for blk := 0; blk < n; blk += 2 * d {
+				for i := blk; i < blk+d; i++ {
+					pair(lane, 0x88, lane, 0xdd, i, i+d, o, o+d)
+					o++
+				}
+				o += d
+			}
+		})
+	}
+	return steps, in
+}
+
+// simulate runs steps on registers holding tags (a row and a p each
+// lane) and returns the registers' contents.
+func simulate(steps []shuffle, regs map[int][][2]int, n int) {
+	for _, s := range steps {
+		a, b := regs[s.src1], regs[s.src2]
+		d := make([][2]int, n)
+		per := n / 4 // elements of a 128-bit lane
+		for l := range 4 {
+			switch s.op {
+			case "VUNPCKLPS", "VUNPCKHPS":
+				o := 0
+				if s.op == "VUNPCKHPS" {
+					o = 2
+				}
+				d[4*l], d[4*l+1], d[4*l+2], d[4*l+3] = a[4*l+o], b[4*l+o], a[4*l+o+1], b[4*l+o+1]
+			case "VUNPCKLPD", "VUNPCKHPD":
+				o := 0
+				if s.op == "VUNPCKHPD" {
+					o = per / 2
+				}
+				h := per / 2 // elements of a 64-bit half
+				copy(d[per*l:per*l+h], a[per*l+o:per*l+o+h])
+				copy(d[per*l+h:per*l+per], b[per*l+o:per*l+o+h])
+			default:
+				src := a
+				if l >= 2 {
+					src = b
+				}
+				sel := s.imm >> (2 * l) & 3
+				copy(d[per*l:per*(l+1)], src[per*sel:per*(sel+1)])
+			}
+		}
+		regs[s.dst] = d
+	}
+}
+
+// writeMV writes the matrix-vector kernel of k (AVX-512): 16 float32 (or
+// 8 float64) rows of y = A·x, each the sum in order of p of the rounded
+// products, as mvSeq:
+//
+//	for p := range k {
+//		for i := range rows {
+//			y[i] = y[i] + T(a[i*lda+p]*x[p])
+//		}
+//	}
+//
+// with y starting at zero and k a multiple of rows. For each block of
+// rows values of p it multiplies each row's block by x's (the rounded
+// products, rows in registers), transposes them in registers (shuffles
+// simulated here, to find which register holds which p) and adds them in
+// order of p to the sums (rows in lanes).
+func writeMV(b *bytes.Buffer, k kernel) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
+	n := k.lanes
+	const rows = 16
+	groups := rows / n // transposes of n×n per block of p: two for float64, two sums in flight
+	name := "mv" + k.name[len("gemm"):]
+	// For each group, steps[g] transposes registers Z(g·(n+1)).., and
+	// byP[g][q] is the register holding p = q of the group's rows, row
+	// g·n+l in lane l.
+	steps := make([][]shuffle, groups)
+	byP := make([][]int, groups)
+	reg := func(i int) int { return i/n*(n+1) + i%n } // the register loaded with row i
+	for g := range groups {
+		var out []int
+		steps[g], out = transposeSteps(n, g*(n+1))
+		regs := map[int][][2]int{}
+		for i := g * n; i < (g+1)*n; i++ {
+			regs[reg(i)] = make([][2]int, n)
+			for l := range n {
+				regs[reg(i)][l] = [2]int{i, l}
+			}
+		}
+		simulate(steps[g], regs, n)
+		byP[g] = make([]int, n)
+		for _, r := range out {
+			q := regs[r][0][1]
+			for l, t := range regs[r] {
+				if t != [2]int{g*n + l, q} {
+					log.Fatalf("%s: register Z%d lane %d holds row %d p %d, not row %d p %d", name, r, l, t[0], t[1], g*n+l, q)
+				}
+			}
+			byP[g][q] = r
+		}
+	}
+	shift := map[int]int{4: 2, 8: 3}[k.size]
+	p("\n// func %s(k int, a *%s, lda int, x, y *%s): %d rows of A·x, k a multiple of %d.", name, k.elem, k.elem, rows, n)
+	p("TEXT ·%s(SB), NOSPLIT, $0-40", name)
+	p("\tMOVQ k+0(FP), CX")
+	p("\tMOVQ a+8(FP), R10")
+	p("\tMOVQ lda+16(FP), R8")
+	p("\tSHLQ $%d, R8", shift)
+	p("\tMOVQ x+24(FP), BX")
+	p("\tMOVQ y+32(FP), DX")
+	p("\tLEAQ (R8)(R8*2), R9") // 3 rows
+	// Bases of the groups of four rows: R10, R11, R12, R13.
+	bases := []string{"R10", "R11", "R12", "R13"}
+	for g := 1; g < rows/4; g++ {
+		p("\tLEAQ (%s)(R8*4), %s", bases[g-1], bases[g])
+	}
+	p("\tSHRQ $%d, CX", map[int]int{16: 4, 8: 3}[n])
+	acc := make([]string, groups)
+	for g := range acc {
+		acc[g] = fmt.Sprintf("Z%d", 32-groups+g)
+		p("\tVPXORD %s, %s, %s", acc[g], acc[g], acc[g])
+	}
+	p("\tTESTQ CX, CX")
+	p("\tJZ   store")
+	p("loop:")
+	rowAddr := []string{"(%s)", "(%s)(R8*1)", "(%s)(R8*2)", "(%s)(R9*1)"}
+	for i := range rows {
+		addr := fmt.Sprintf(rowAddr[i%4], bases[i/4])
+		p("\t%s %s, Z%d", k.move, addr, reg(i))
+		p("\t%s (BX), Z%d, Z%d", k.mul, reg(i), reg(i)) // a_i * x
+	}
+	for g := range groups {
+		for _, s := range steps[g] {
+			if s.op[:5] == "VSHUF" {
+				p("\t%s $%d, Z%d, Z%d, Z%d", s.op, s.imm, s.src2, s.src1, s.dst)
+			} else {
+				p("\t%s Z%d, Z%d, Z%d", s.op, s.src2, s.src1, s.dst)
+			}
+		}
+	}
+	for q := range n {
+		for g := range groups {
+			p("\t%s Z%d, %s, %s", k.add, byP[g][q], acc[g], acc[g])
+		}
+	}
+	for g := range rows / 4 {
+		p("\tADDQ $64, %s", bases[g])
+	}
+	p("\tADDQ $64, BX")
+	p("\tDECQ CX")
+	p("\tJNZ  loop")
+	p("store:")
+	for g := range groups {
+		p("\t%s %s, %d(DX)", k.move, acc[g], 64*g)
 	}
 	p("\tVZEROUPPER")
 	p("\tRET")

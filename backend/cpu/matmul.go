@@ -68,7 +68,7 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 		case dt == dtypes.F32 && gemmShape(g):
 			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
 		case dt == dtypes.F32 && g.cols == 1:
-			err = mvRun(r, g, xs, y.([]float32), res.([]float32))
+			err = mvRun(r, mvF32, g, xs, y.([]float32), res.([]float32))
 		case dt == dtypes.F32 && g.rows == 1 && vmF32.w > 0:
 			err = vmRun(r, vmF32, g, xs, y.([]float32), res.([]float32))
 		case dt == dtypes.F32:
@@ -86,7 +86,7 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 		case gemmShape(g):
 			err = gemmRun(r, gemmF64, g, xs, y.([]float64), res.([]float64))
 		case g.cols == 1:
-			err = mvRun(r, g, xs, y.([]float64), res.([]float64))
+			err = mvRun(r, mvF64, g, xs, y.([]float64), res.([]float64))
 		case g.rows == 1 && vmF64.w > 0:
 			err = vmRun(r, vmF64, g, xs, y.([]float64), res.([]float64))
 		default:
@@ -248,20 +248,47 @@ func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
 }
 
 // mvRun computes products with one column (matrix-vector): the rows of
-// each product spread over the workers, four rows at a time, each sum in
-// the order and with the roundings of mmSeq.
-func mvRun[T float32 | float64](r *runner, g mmGeom, x, y, out []T) error {
+// each product spread over the workers, each sum in the order and with
+// the roundings of mmSeq; blocks of kern.rows rows go through kern for
+// the largest multiple of kern.rows values of p, and carry on in Go.
+func mvRun[T float32 | float64](r *runner, kern mvKernel[T], g mmGeom, x, y, out []T) error {
 	k := g.k
-	return r.parallel(g.nbatch*g.rows, max(4, grainSize/max(1, k)), func(_, lo, hi int) error {
+	grain := max(4, grainSize/max(1, k))
+	if kern.rows > 0 {
+		grain = (grain + kern.rows - 1) / kern.rows * kern.rows
+	}
+	return r.parallel(g.nbatch*g.rows, grain, func(_, lo, hi int) error {
 		for t := lo; t < hi; {
 			bi, i := t/g.rows, t%g.rows
 			n := min(hi-t, g.rows-i) // rows of this product in [t, hi)
 			a := x[g.offA[bi]+i*k : g.offA[bi]+(i+n)*k]
-			mvSeq(out[t:t+n], a, y[g.offB[bi]:g.offB[bi]+k], k)
+			v := y[g.offB[bi] : g.offB[bi]+k]
+			d := out[t : t+n]
+			if kb := k / max(1, kern.rows) * kern.rows; kb > 0 {
+				for len(d) >= kern.rows {
+					kern.f(kb, a, k, v, d)
+					mvTail(d[:kern.rows], a, v, k, kb)
+					a, d = a[kern.rows*k:], d[kern.rows:]
+				}
+			}
+			mvSeq(d, a, v, k)
 			t += n
 		}
 		return nil
 	})
+}
+
+// mvTail adds to each d[i] the rounded products T(a[i*k+p]*v[p]) for p
+// from p0 to k, in order of p.
+func mvTail[T float32 | float64](d, a, v []T, k, p0 int) {
+	for i := range d {
+		s := d[i]
+		row := a[i*k : (i+1)*k]
+		for p := p0; p < k; p++ {
+			s += T(row[p] * v[p])
+		}
+		d[i] = s
+	}
 }
 
 // mvSeq sets d[i] to the sum over p of T(a[i*k+p]*v[p]) in order of p,
