@@ -1,0 +1,355 @@
+//go:build ignore
+
+// gen_libm writes simd_libm_amd64.s: AVX2 loops of exp, log, sin, cos,
+// sigmoid and silu on float32 and float64 that give the bits of Go's math
+// package (see simd_libm.go). Run it with go generate.
+//
+// Each loop replays, four lanes at a time, the exact sequence of IEEE
+// operations of the scalar code it stands for: math.Exp is the FMA path
+// of $GOROOT/src/math/exp_amd64.s (archExp, taken when the CPU has AVX
+// and FMA), math.Log is $GOROOT/src/math/log_amd64.s (archLog), math.Sin
+// and math.Cos are $GOROOT/src/math/sin.go (sin, cos: Cody-Waite
+// reduction with PI4A, PI4B, PI4C below 2^29, then one of two
+// polynomials by octant; Go does not fuse multiplies and adds on amd64
+// below GOAMD64=v3). Lanes outside the range where the scalar code takes
+// that path (NaN, infinities, overflow, subnormal results, huge
+// arguments) stop the loop before the group is stored; the Go wrapper
+// computes that group with the scalar function and goes on.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"strings"
+)
+
+// Constants, replicated four times (32 bytes). The decimal literals are
+// those of the Go sources named above.
+var consts = []struct {
+	name string
+	v    float64
+}{
+	// exp_amd64.s
+	{"LOG2E", 1.4426950408889634073599246810018920},
+	{"LN2U", 0.69314718055966295651160180568695068359375},
+	{"LN2L", 0.28235290563031577122588448175013436025525412068e-12},
+	{"SIXTEENTH", 0.0625},
+	{"E0", 0.5},
+	{"E8", 1.0},
+	{"E16", 2.0},
+	{"E24", 1.6666666666666666667e-1},
+	{"E32", 4.1666666666666666667e-2},
+	{"E40", 8.3333333333333333333e-3},
+	{"E48", 1.3888888888888888889e-3},
+	{"E56", 1.9841269841269841270e-4},
+	{"E64", 2.4801587301587301587e-5},
+	// log_amd64.s
+	{"HSQRT2", 7.07106781186547524401e-01},
+	{"LN2HI", 6.93147180369123816490e-01},
+	{"LN2LO", 1.90821492927058770002e-10},
+	{"L1", 6.666666666666735130e-01},
+	{"L2", 3.999999999940941908e-01},
+	{"L3", 2.857142874366239149e-01},
+	{"L4", 2.222219843214978396e-01},
+	{"L5", 1.818357216161805012e-01},
+	{"L6", 1.531383769920937332e-01},
+	{"L7", 1.479819860511658591e-01},
+	{"KMAGIC", 0x1p52 + 0x3FE}, // 2^52 + 1022
+	// sin.go
+	{"FOPI", 4 / math.Pi},
+	{"PI4A", 7.85398125648498535156e-1},
+	{"PI4B", 3.77489470793079817668e-8},
+	{"PI4C", 2.69515142907905952645e-15},
+	{"TRIGMAX", 1 << 29}, // reduceThreshold
+	{"S0", 1.58962301576546568060e-10},
+	{"S1", -2.50507477628578072866e-8},
+	{"S2", 2.75573136213857245213e-6},
+	{"S3", -1.98412698295895385996e-4},
+	{"S4", 8.33333333332211858878e-3},
+	{"S5", -1.66666666666666307295e-1},
+	{"C0", -1.13585365213876817300e-11},
+	{"C1", 2.08757008419747316778e-9},
+	{"C2", -2.75573141792967388112e-7},
+	{"C3", 2.48015872888517045348e-5},
+	{"C4", -1.38888888888730564116e-3},
+	{"C5", 4.16666666666665929218e-2},
+}
+
+// Integer constants, replicated four times as 64-bit lanes (or eight
+// times as 32-bit lanes for the names ending in D).
+var iconsts = []struct {
+	name string
+	v    uint64
+}{
+	{"SIGN", 1 << 63},
+	{"ABS", 1<<63 - 1},
+	{"MANT", 1<<52 - 1},
+	{"MAGICBITS", 0x4330000000000000}, // 2^52
+	{"MINNORMM1", 0x000FFFFFFFFFFFFF},
+	{"PINF", 0x7FF0000000000000},
+	{"BIAS", 1023},
+	{"ONEQ", 1},
+	{"KOFFD", 1022}, // k + 1022 in [0, 2045] for a normal 2^k
+	{"KMAXD", 2045},
+	{"ONED", 1},
+}
+
+// expBody: Y0 = x in, Y0 = math.Exp(x) out; exits to done unless every
+// lane has k = round(x·log2e) in [-1022, 1023] (which excludes NaN, ±Inf
+// and every x whose result overflows or is subnormal).
+const expBody = `	VMULPD libmLOG2E<>(SB), Y0, Y1
+	VCVTPD2DQY Y1, X2 // k (CVTSD2SL: to nearest)
+	VPADDD libmKOFFD<>(SB), X2, X3
+	VPMINUD libmKMAXD<>(SB), X3, X4
+	VPCMPEQD X3, X4, X4
+	VPMOVMSKB X4, AX
+	CMPL AX, $0xFFFF
+	JNE  done
+	VCVTDQ2PD X2, Y1 // float64(k)
+	VFNMADD231PD libmLN2U<>(SB), Y1, Y0
+	VFNMADD231PD libmLN2L<>(SB), Y1, Y0
+	VMULPD libmSIXTEENTH<>(SB), Y0, Y0
+	VMOVUPD libmE64<>(SB), Y1
+	VFMADD213PD libmE56<>(SB), Y0, Y1
+	VFMADD213PD libmE48<>(SB), Y0, Y1
+	VFMADD213PD libmE40<>(SB), Y0, Y1
+	VFMADD213PD libmE32<>(SB), Y0, Y1
+	VFMADD213PD libmE24<>(SB), Y0, Y1
+	VFMADD213PD libmE0<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y1, Y0
+	VPMOVSXDQ X2, Y3 // 2^k
+	VPADDQ libmBIAS<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VMULPD Y3, Y0, Y0
+`
+
+// logBody: Y0 = x in, Y0 = math.Log(x) out; exits to done unless every
+// lane is a positive normal finite number.
+const logBody = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+`
+
+// trigReduce: Y0 = x in; exits to done unless every |x| < 2^29 (not
+// NaN); out: Y8 = sign bit of x, Y0 = z, Y9 = zz, X2 = j (octant, even,
+// int32), Y10 = sin polynomial, Y11 = cos polynomial.
+const trigReduce = `	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmTRIGMAX<>(SB), Y0, Y5 // |x| < 2^29, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD libmFOPI<>(SB), Y0, Y1
+	VCVTTPD2DQY Y1, X2 // j
+	VPADDD libmONED<>(SB), X2, X2
+	VPSRLD $1, X2, X2
+	VPSLLD $1, X2, X2 // j rounded up to even
+	VCVTDQ2PD X2, Y1 // y
+	VMULPD libmPI4A<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4B<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4C<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0 // z
+	VMULPD Y0, Y0, Y9 // zz
+	VMULPD libmS0<>(SB), Y9, Y10
+	VADDPD libmS1<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS2<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS3<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS4<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS5<>(SB), Y10, Y10
+	VMULPD Y9, Y0, Y3
+	VMULPD Y10, Y3, Y3
+	VADDPD Y3, Y0, Y10 // z + z·zz·P
+	VMULPD libmC0<>(SB), Y9, Y11
+	VADDPD libmC1<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC2<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC3<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC4<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC5<>(SB), Y11, Y11
+	VMULPD libmE0<>(SB), Y9, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y4 // 1 - 0.5·zz
+	VMULPD Y9, Y9, Y3
+	VMULPD Y11, Y3, Y3
+	VADDPD Y3, Y4, Y11 // 1 - 0.5·zz + zz·zz·Q
+	VPMOVSXDQ X2, Y2 // j as int64 lanes
+`
+
+// sinBody: the octants 2 and 6 take the cos polynomial (bit 1 of j), the
+// sign flips for octants 4 and 6 (bit 2) and for x < 0.
+const sinBody = trigReduce + `	VPSLLQ $62, Y2, Y3 // bit 1 of j to the sign position
+	VBLENDVPD Y3, Y11, Y10, Y0
+	VPSLLQ $61, Y2, Y3 // bit 2
+	VANDPD libmSIGN<>(SB), Y3, Y3
+	VXORPD Y3, Y8, Y8
+	VXORPD Y8, Y0, Y0
+`
+
+// cosBody: octants 2 and 6 take the sin polynomial; the sign flips when
+// bit 1 and bit 2 of j differ.
+const cosBody = trigReduce + `	VPSLLQ $62, Y2, Y3
+	VBLENDVPD Y3, Y10, Y11, Y0
+	VPSLLQ $61, Y2, Y4
+	VXORPD Y4, Y3, Y3
+	VANDPD libmSIGN<>(SB), Y3, Y3
+	VXORPD Y3, Y0, Y0
+`
+
+// sigmoidBody: 1 / (1 + math.Exp(-x)), x kept in Y8.
+const sigmoidBody = `	VMOVUPD Y0, Y8
+	VXORPD libmSIGN<>(SB), Y0, Y0
+` + expBody + `	VADDPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE8<>(SB), Y1
+	VDIVPD Y0, Y1, Y0
+`
+
+// siluBody: x · sigmoid(x).
+const siluBody = sigmoidBody + `	VMULPD Y0, Y8, Y0
+`
+
+var funcs = []struct {
+	name, body, ref string
+}{
+	{"exp", expBody, "math.Exp(x)"},
+	{"log", logBody, "logF64(x)"},
+	{"sin", sinBody, "math.Sin(x)"},
+	{"cos", cosBody, "math.Cos(x)"},
+	{"sigmoid", sigmoidBody, "sigmoid(x)"},
+	{"silu", siluBody, "x * sigmoid(x)"},
+}
+
+func main() {
+	var b bytes.Buffer
+	b.WriteString(`// Code generated by gen_libm.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+`)
+	for _, c := range consts {
+		writeData(&b, c.name, math.Float64bits(c.v), false)
+	}
+	for _, c := range iconsts {
+		writeData(&b, c.name, c.v, strings.HasSuffix(c.name, "D"))
+	}
+	for _, f := range funcs {
+		for _, e := range []struct {
+			elem, load, store string
+			size              int
+		}{
+			{"F32", "VCVTPS2PD (SI), Y0", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
+			{"F64", "VMOVUPD (SI), Y0", "VMOVUPD Y0, (DI)", 8},
+		} {
+			name := f.name + e.elem + "AVX2"
+			t := strings.ToLower(e.elem[:1]) + "loat" + e.elem[1:]
+			fmt.Fprintf(&b, `
+// func %[1]s(d, a []%[2]s) int
+//
+// sets d[i] = %[2]s(%[3]s), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·%[1]s(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	%[4]s
+%[5]s	%[6]s
+	ADDQ $%[7]d, SI
+	ADDQ $%[7]d, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+`, name, t, f.ref, e.load, f.body, e.store, 4*e.size)
+		}
+	}
+	if err := os.WriteFile("simd_libm_amd64.s", b.Bytes(), 0o666); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// writeData writes a 32-byte constant: v in four 64-bit lanes, or its low
+// 32 bits in eight 32-bit lanes.
+func writeData(b *bytes.Buffer, name string, v uint64, dword bool) {
+	fmt.Fprintln(b)
+	if dword {
+		for i := range 8 {
+			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/4, $%#x\n", name, 4*i, uint32(v))
+		}
+	} else {
+		for i := range 4 {
+			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/8, $%#016x\n", name, 8*i, v)
+		}
+	}
+	fmt.Fprintf(b, "GLOBL libm%s<>(SB), RODATA|NOPTR, $32\n", name)
+}

@@ -1,0 +1,82 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+//go:generate go run gen_libm.go
+
+// Vector loops of Go's math functions.
+//
+// exp, log, sin, cos, sigmoid and silu of float32 and float64 are Go's
+// math.Exp, logF64 (math.Log), math.Sin, math.Cos, sigmoid and
+// x·sigmoid(x) computed in float64 (and rounded once to float32). On
+// amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s (written by
+// gen_libm.go) compute four lanes at a time with the same IEEE operations
+// in the same order as the scalar code of Go's math package takes on that
+// CPU, so they give the same bits; a group of four with a lane that the
+// scalar code treats apart (NaN, ±Inf, results that overflow or are
+// subnormal, subnormal or negative arguments of log, |x| >= 2^29 for sin
+// and cos) is left to the scalar function. Tests check the bits against
+// the scalar functions on every float32 input (TestLibmF32Exhaustive) and
+// on random and special float64 inputs (TestLibmVector).
+
+// libmRef returns the scalar function that defines the vector loop of o,
+// or nil when o has none.
+func libmRef(o backend.Op) func(float64) float64 {
+	switch o {
+	case backend.OpExp:
+		return math.Exp
+	case backend.OpLog:
+		return logF64
+	case backend.OpSin:
+		return math.Sin
+	case backend.OpCos:
+		return math.Cos
+	case backend.OpSigmoid:
+		return sigmoid
+	case backend.OpSilu:
+		return silu
+	}
+	return nil
+}
+
+// silu returns x·sigmoid(x).
+func silu(x float64) float64 { return x * sigmoid(x) }
+
+// libmKernel returns the vector kernel of o on T, or nil when o has none
+// (or the CPU lacks AVX2 and FMA).
+func libmKernel[T float32 | float64](o backend.Op) kfn {
+	f := libmRef(o)
+	v := libmAsm[T](o)
+	if f == nil || v == nil {
+		return nil
+	}
+	return un(libmLoop(v, f))
+}
+
+// libmLoop returns the loop d[i] = T(f(float64(a[i]))) that runs v, the
+// vector loop of f, and computes the groups v leaves and the last
+// len(d)%4 elements with f.
+func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64) func(d, a []T) {
+	return func(d, a []T) {
+		a = a[:len(d)]
+		n := len(d) &^ 3
+		i := 0
+		for {
+			i += v(d[i:n], a[i:n])
+			if i == n {
+				break
+			}
+			for j := i; j < i+4; j++ {
+				d[j] = T(f(float64(a[j])))
+			}
+			i += 4
+		}
+		for ; i < len(d); i++ {
+			d[i] = T(f(float64(a[i])))
+		}
+	}
+}

@@ -1,0 +1,73 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import "github.com/tensorsh/tensorsh/backend"
+
+// Loops of simd_libm_amd64.s (see simd_libm.go).
+
+//go:noescape
+func expF32AVX2(d, a []float32) int
+
+//go:noescape
+func expF64AVX2(d, a []float64) int
+
+//go:noescape
+func logF32AVX2(d, a []float32) int
+
+//go:noescape
+func logF64AVX2(d, a []float64) int
+
+//go:noescape
+func sinF32AVX2(d, a []float32) int
+
+//go:noescape
+func sinF64AVX2(d, a []float64) int
+
+//go:noescape
+func cosF32AVX2(d, a []float32) int
+
+//go:noescape
+func cosF64AVX2(d, a []float64) int
+
+//go:noescape
+func sigmoidF32AVX2(d, a []float32) int
+
+//go:noescape
+func sigmoidF64AVX2(d, a []float64) int
+
+//go:noescape
+func siluF32AVX2(d, a []float32) int
+
+//go:noescape
+func siluF64AVX2(d, a []float64) int
+
+// libmAsm returns the assembly loop of o on T, or nil.
+func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
+	if !haveAVX2 {
+		return nil
+	}
+	var f32 func(d, a []float32) int
+	var f64 func(d, a []float64) int
+	switch o {
+	case backend.OpExp:
+		f32, f64 = expF32AVX2, expF64AVX2
+	case backend.OpLog:
+		f32, f64 = logF32AVX2, logF64AVX2
+	case backend.OpSin:
+		f32, f64 = sinF32AVX2, sinF64AVX2
+	case backend.OpCos:
+		f32, f64 = cosF32AVX2, cosF64AVX2
+	case backend.OpSigmoid:
+		f32, f64 = sigmoidF32AVX2, sigmoidF64AVX2
+	case backend.OpSilu:
+		f32, f64 = siluF32AVX2, siluF64AVX2
+	default:
+		return nil
+	}
+	var v any = f64
+	if _, ok := any(T(0)).(float32); ok {
+		v = f32
+	}
+	return v.(func(d, a []T) int)
+}

@@ -1,0 +1,220 @@
+package cpu
+
+import (
+	"math"
+	"math/rand"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// libmOps are the operations with vector loops (simd_libm.go).
+var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu}
+
+// libmEdges64 are float64 inputs at the edges of the paths the scalar
+// code takes: the ends of exp's normal range (k = ±1022, 1023, 1024:
+// $GOROOT/src/math/exp_amd64.s archExp, its ldexp and denormal labels),
+// log's special cases and the mantissa √2/2 where it halves f1
+// ($GOROOT/src/math/log_amd64.s archLog), the reduction threshold 2^29
+// of sin and cos ($GOROOT/src/math/trig_reduce.go) and the octant
+// boundaries kπ/4 ($GOROOT/src/math/sin.go), NaN with payloads, ±0,
+// ±Inf, subnormals.
+func libmEdges64() []float64 {
+	e := []float64{0, negz, 1, -1, 0.5, 2, inf, -inf, nan, -nan,
+		math.Float64frombits(0x7FF0000000000001), math.Float64frombits(0xFFF8000000001234),
+		math.Float64frombits(0x7FF4000000000000), // signalling NaN
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
+		0x1p-1022, math.Nextafter(0x1p-1022, 0), -0x1p-1022, 1e-300, 1e-310,
+		7.09782712893384e+02, math.Nextafter(7.09782712893384e+02, 0), math.Nextafter(7.09782712893384e+02, 1000),
+		1023.5 * math.Ln2, math.Nextafter(1023.5*math.Ln2, 0), math.Nextafter(1023.5*math.Ln2, 1000),
+		-1022.5 * math.Ln2, math.Nextafter(-1022.5*math.Ln2, 0), math.Nextafter(-1022.5*math.Ln2, -1000),
+		-1021.5 * math.Ln2, -708, -708.4, -708.5, -745, -745.2, -746, 709, 710, 88.72, -103.97, -87.3,
+		math.Float64frombits(0x3FE6A09E667F3BCD), math.Float64frombits(0x3FE6A09E667F3BCC),
+		math.Float64frombits(0x3FE6A09E667F3BCE), math.Sqrt2, math.Float64frombits(0x3FF6A09E667F3BCD),
+		1 << 29, math.Nextafter(1<<29, 0), -(1 << 29), math.Nextafter(-(1 << 29), 0), 1e9, 1e300, 1e-8, -1e-20,
+		math.Pi, -math.Pi, math.Pi / 2, math.Pi / 4, 3 * math.Pi / 4, 1e5 * math.Pi, 355, 103993, -33102,
+	}
+	for k := 1; k < 16; k++ {
+		v := float64(k) * math.Pi / 4
+		e = append(e, v, math.Nextafter(v, 0), math.Nextafter(v, 100), -v)
+	}
+	return e
+}
+
+// libmInputs64 returns the edges and n random float64 inputs of every
+// scale, the float64 values of random float32 ones among them.
+func libmInputs64(rng *rand.Rand, n int) []float64 {
+	x := libmEdges64()
+	for _, v := range simdInputs(rng, n/4) {
+		x = append(x, float64(v))
+	}
+	for len(x) < n {
+		switch rng.Intn(5) {
+		case 0:
+			x = append(x, rng.NormFloat64())
+		case 1:
+			x = append(x, rng.NormFloat64()*300)
+		case 2:
+			x = append(x, math.Float64frombits(rng.Uint64()))
+		case 3:
+			x = append(x, math.Exp(rng.NormFloat64()*100))
+		default:
+			x = append(x, rng.Float64()+0.5)
+		}
+	}
+	rng.Shuffle(len(x), func(i, j int) { x[i], x[j] = x[j], x[i] })
+	return x
+}
+
+// TestLibmVector checks the vector kernels against the scalar kernels of
+// floatKernel (their definition) bit for bit, NaN payloads included, on
+// edge and random inputs, for every length 0..70 and every start offset
+// 0..7 of the slices (groups, tails, alignment).
+func TestLibmVector(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	x64 := libmInputs64(rng, 40000)
+	x32 := make([]float32, len(x64))
+	for i, v := range x64 {
+		x32[i] = float32(v)
+	}
+	for _, o := range libmOps {
+		checkLibm(t, o, x32)
+		checkLibm(t, o, x64)
+	}
+}
+
+func checkLibm[T float32 | float64](t *testing.T, o backend.Op, x []T) {
+	t.Helper()
+	k := libmKernel[T](o)
+	if k == nil {
+		if haveAVX2 {
+			t.Fatalf("no vector kernel of %v", o)
+		}
+		return
+	}
+	ref := floatKernel[T](&backend.Node{Op: o})
+	want, got := make([]T, len(x)), make([]T, len(x))
+	run := func(k kfn, d, a []T) {
+		if err := k(d, []any{a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := 0
+	check := func(what string, off int, d, w []T, a []T) {
+		for i := range d {
+			if math.Float64bits(float64(d[i])) != math.Float64bits(float64(w[i])) ||
+				math.Float32bits(float32(d[i])) != math.Float32bits(float32(w[i])) {
+				if bad++; bad <= 5 {
+					t.Errorf("%v %T %s: x = %v (%#x): got %v, scalar %v", o, x[0], what, a[i], math.Float64bits(float64(a[i])), d[i], w[i])
+				}
+			}
+		}
+	}
+	run(ref, want, x)
+	run(k, got, x)
+	check("all", 0, got, want, x)
+	for off := range 8 {
+		for n := range 71 {
+			a := x[off*71+n : off*71+2*n]
+			d := got[off : off+n]
+			run(k, d, a)
+			w := make([]T, n)
+			run(ref, w, a)
+			check("slice", off, d, w, a)
+		}
+	}
+	// In place: d and a the same memory.
+	y := append([]T(nil), x[:1000]...)
+	run(k, y, y)
+	check("in place", 0, y, want[:1000], x[:1000])
+}
+
+// TestLibmF32Exhaustive checks the float32 vector kernels on every one
+// of the 2^32 float32 inputs against the scalar kernels (minutes on two
+// cores, so only when TENSORSH_EXHAUSTIVE is set).
+func TestLibmF32Exhaustive(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	if !haveAVX2 {
+		t.Skip("no vector kernels on this CPU")
+	}
+	for _, o := range libmOps {
+		t.Run(o.String(), func(t *testing.T) {
+			k, ref := libmKernel[float32](o), floatKernel[float32](&backend.Node{Op: o})
+			const chunk = 1 << 16
+			var (
+				next   atomic.Uint64
+				differ atomic.Int64
+				wg     sync.WaitGroup
+			)
+			for range runtime.GOMAXPROCS(0) {
+				wg.Go(func() {
+					x, d, w := make([]float32, chunk), make([]float32, chunk), make([]float32, chunk)
+					for {
+						lo := next.Add(chunk) - chunk
+						if lo >= 1<<32 {
+							return
+						}
+						for i := range x {
+							x[i] = math.Float32frombits(uint32(lo) + uint32(i))
+						}
+						_ = k(d, []any{x})
+						_ = ref(w, []any{x})
+						for i := range x {
+							if math.Float32bits(d[i]) != math.Float32bits(w[i]) {
+								if differ.Add(1) <= 10 {
+									t.Errorf("%v(%g) (bits %#08x) = %g, scalar %g", o, x[i], math.Float32bits(x[i]), d[i], w[i])
+								}
+							}
+						}
+					}
+				})
+			}
+			wg.Wait()
+			t.Logf("%d of 2^32 inputs differ", differ.Load())
+		})
+	}
+}
+
+// TestLibmVectorPath checks that the vector loops take ordinary inputs
+// themselves, leaving none to the scalar code (else they would be right
+// but slow): exp and sigmoid on [-700, 700], log on positive normal
+// numbers, sin and cos below 2^29.
+func TestLibmVectorPath(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no vector kernels on this CPU")
+	}
+	rng := rand.New(rand.NewSource(3))
+	const n = 4096
+	for _, o := range libmOps {
+		x := make([]float64, n)
+		for i := range x {
+			switch o {
+			case backend.OpLog:
+				x[i] = math.Exp((rng.Float64()*2 - 1) * 80)
+			case backend.OpSin, backend.OpCos:
+				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
+			default:
+				x[i] = (rng.Float64()*2 - 1) * 700
+			}
+		}
+		x32 := make([]float32, n)
+		for i, v := range x {
+			x32[i] = float32(v)
+			if o != backend.OpLog && o != backend.OpSin && o != backend.OpCos {
+				x32[i] = float32(v / 8) // within float32's exp range
+			}
+		}
+		if got := libmAsm[float64](o)(make([]float64, n), x); got != n {
+			t.Errorf("%v float64: the vector loop stopped at %d of %d (x = %v)", o, got, n, x[got])
+		}
+		if got := libmAsm[float32](o)(make([]float32, n), x32); got != n {
+			t.Errorf("%v float32: the vector loop stopped at %d of %d (x = %v)", o, got, n, x32[got])
+		}
+	}
+}
