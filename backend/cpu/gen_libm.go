@@ -76,6 +76,12 @@ var consts = []struct {
 	{"C3", 2.48015872888517045348e-5},
 	{"C4", -1.38888888888730564116e-3},
 	{"C5", 4.16666666666665929218e-2},
+	// pow.go
+	{"YMAX", 15.5},     // |y| < 15.5: yi <= 15, four bits
+	{"XMIN", 0x1p-256}, // 2^-256 <= x <= 2^256: Frexp's exponent
+	{"XMAX", 0x1p256},  // stays far from the loop's guard (±2^12)
+	{"AEMAGIC", 0x1p52 + 1023},
+	{"AEMAX", 1000},
 }
 
 // Integer constants, replicated four times as 64-bit lanes (or eight
@@ -270,6 +276,84 @@ const sigmoidBody = `	VMOVUPD Y0, Y8
 const siluBody = sigmoidBody + `	VMULPD Y0, Y8, Y0
 `
 
+// powHead, powRound four times, powTail: Y0 = x, Y12 = y in, Y0 = math.Pow(x, y) out, for x in
+// [2^-256, 2^256] but 1 and y not an integer, |y| < 15.5 but ±0.5, with
+// a normal result ($GOROOT/src/math/pow.go pow: yi, yf = Modf(|y|), yf
+// moved to (-0.5, 0.5], a1 = Exp(yf·Log(x)), then x^yi by squarings of
+// Frexp(x) with the exponents apart, here four rounds for the four bits
+// of yi, and Ldexp). The float exponents xe and ae are kept as
+// (integral) float64 values, exact.
+const powHead = `	VMOVUPD Y0, Y13
+	VCMPPD $13, libmXMIN<>(SB), Y0, Y5 // x >= 2^-256 (false for NaN)
+	VCMPPD $2, libmXMAX<>(SB), Y0, Y6 // x <= 2^256
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE8<>(SB), Y0, Y6 // x != 1
+	VANDPD Y6, Y5, Y5
+	VANDPD libmABS<>(SB), Y12, Y14
+	VCMPPD $1, libmYMAX<>(SB), Y14, Y6 // |y| < 15.5
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE0<>(SB), Y14, Y6 // |y| != 0.5
+	VANDPD Y6, Y5, Y5
+	VROUNDPD $3, Y14, Y15 // yi = trunc(|y|)
+	VSUBPD Y15, Y14, Y14 // yf
+	VXORPD Y6, Y6, Y6
+	VCMPPD $4, Y6, Y14, Y6 // yf != 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $14, libmE0<>(SB), Y14, Y5 // yf > 0.5: yf--, yi++
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y14, Y14
+	VADDPD Y5, Y15, Y15
+` + logBody + `	VMULPD Y14, Y0, Y0
+` + expBody + `	VMOVUPD Y0, Y9 // a1
+	VANDPD libmMANT<>(SB), Y13, Y7
+	VORPD libmE0<>(SB), Y7, Y7 // x1
+	VPSRLQ $52, Y13, Y8
+	VPOR libmMAGICBITS<>(SB), Y8, Y8
+	VSUBPD libmKMAGIC<>(SB), Y8, Y8 // xe
+	VXORPD Y10, Y10, Y10 // ae
+	VCVTTPD2DQY Y15, X11
+	VPMOVSXDQ X11, Y11 // yi as int64 lanes
+`
+
+// powRound is one round of the loop of pow on the bits of yi (the shift
+// {{.}} brings the next bit to the sign, which VBLENDVPD tests).
+const powRound = `	VPSLLQ ${{.}}, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+`
+
+const powTail = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
+	VDIVPD Y9, Y6, Y6
+	VBLENDVPD Y12, Y6, Y9, Y9
+	VANDPD libmSIGN<>(SB), Y12, Y6
+	VXORPD Y6, Y10, Y10
+	VANDPD libmABS<>(SB), Y10, Y6 // |ae| <= 1000
+	VCMPPD $2, libmAEMAX<>(SB), Y6, Y5
+	VADDPD libmAEMAGIC<>(SB), Y10, Y6 // 2^ae
+	VPSLLQ $52, Y6, Y6
+	VMULPD Y6, Y9, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y6 // a normal result
+	VPAND Y6, Y5, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+`
+
 var funcs = []struct {
 	name, body, ref string
 }{
@@ -332,6 +416,49 @@ done:
 	RET
 `, name, t, f.ref, e.load, f.body, e.store, 4*e.size)
 		}
+	}
+	var rounds strings.Builder
+	for _, sh := range []int{63, 62, 61, 60} {
+		rounds.WriteString(strings.ReplaceAll(powRound, "{{.}}", fmt.Sprint(sh)))
+	}
+	pow := powHead + rounds.String() + powTail
+	for _, e := range []struct {
+		elem, load, store string
+		size              int
+	}{
+		{"F32", "VCVTPS2PD (SI), Y0\n\tVCVTPS2PD (DX), Y12", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
+		{"F64", "VMOVUPD (SI), Y0\n\tVMOVUPD (DX), Y12", "VMOVUPD Y0, (DI)", 8},
+	} {
+		name := "pow" + e.elem + "AVX2"
+		t := strings.ToLower(e.elem[:1]) + "loat" + e.elem[1:]
+		fmt.Fprintf(&b, `
+// func %[1]s(d, a, b []%[2]s) int
+//
+// sets d[i] = %[2]s(math.Pow(float64(a[i]), float64(b[i]))) for the first
+// groups of four elements, as the loops above, on the inputs of powHead
+// in gen_libm.go (the others stop it).
+TEXT ·%[1]s(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	%[3]s
+%[4]s	%[5]s
+	ADDQ $%[6]d, SI
+	ADDQ $%[6]d, DX
+	ADDQ $%[6]d, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+`, name, t, e.load, pow, e.store, 4*e.size)
 	}
 	if err := os.WriteFile("simd_libm_amd64.s", b.Bytes(), 0o666); err != nil {
 		log.Fatal(err)

@@ -12,14 +12,16 @@ import (
 //
 // exp, log, sin, cos, sigmoid and silu of float32 and float64 are Go's
 // math.Exp, logF64 (math.Log), math.Sin, math.Cos, sigmoid and
-// x·sigmoid(x) computed in float64 (and rounded once to float32). On
+// x·sigmoid(x) computed in float64 (and rounded once to float32), and
+// x**y is powF64, which is math.Pow where y is not an integer. On
 // amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s (written by
 // gen_libm.go) compute four lanes at a time with the same IEEE operations
 // in the same order as the scalar code of Go's math package takes on that
 // CPU, so they give the same bits; a group of four with a lane that the
 // scalar code treats apart (NaN, ±Inf, results that overflow or are
 // subnormal, subnormal or negative arguments of log, |x| >= 2^29 for sin
-// and cos) is left to the scalar function. Tests check the bits against
+// and cos; for pow see powHead in gen_libm.go) is left to the scalar
+// function. Tests check the bits against
 // the scalar functions on every float32 input (TestLibmF32Exhaustive) and
 // on random and special float64 inputs (TestLibmVector).
 
@@ -49,6 +51,12 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 // libmKernel returns the vector kernel of o on T, or nil when o has none
 // (or the CPU lacks AVX2 and FMA).
 func libmKernel[T float32 | float64](o backend.Op) kfn {
+	if o == backend.OpPow {
+		if v := powAsm[T](); v != nil {
+			return bin(powLoop(v))
+		}
+		return nil
+	}
 	f := libmRef(o)
 	v := libmAsm[T](o)
 	if f == nil || v == nil {
@@ -77,6 +85,31 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 		}
 		for ; i < len(d); i++ {
 			d[i] = T(f(float64(a[i])))
+		}
+	}
+}
+
+// powLoop returns the loop d[i] = T(powF64(float64(a[i]), float64(b[i])))
+// that runs v, the vector loop of math.Pow for the exponents that are not
+// integers (where powF64 is math.Pow), and computes the groups v leaves
+// and the last len(d)%4 elements with powF64.
+func powLoop[T float32 | float64](v func(d, a, b []T) int) func(d, a, b []T) {
+	return func(d, a, b []T) {
+		a, b = a[:len(d)], b[:len(d)]
+		n := len(d) &^ 3
+		i := 0
+		for {
+			i += v(d[i:n], a[i:n], b[i:n])
+			if i == n {
+				break
+			}
+			for j := i; j < i+4; j++ {
+				d[j] = T(powF64(float64(a[j]), float64(b[j])))
+			}
+			i += 4
+		}
+		for ; i < len(d); i++ {
+			d[i] = T(powF64(float64(a[i]), float64(b[i])))
 		}
 	}
 }

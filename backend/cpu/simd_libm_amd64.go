@@ -42,6 +42,24 @@ func siluF32AVX2(d, a []float32) int
 //go:noescape
 func siluF64AVX2(d, a []float64) int
 
+//go:noescape
+func powF32AVX2(d, a, b []float32) int
+
+//go:noescape
+func powF64AVX2(d, a, b []float64) int
+
+// powAsm returns the assembly loop of math.Pow on T, or nil.
+func powAsm[T float32 | float64]() func(d, a, b []T) int {
+	if !haveAVX2 {
+		return nil
+	}
+	var v any = powF64AVX2
+	if _, ok := any(T(0)).(float32); ok {
+		v = powF32AVX2
+	}
+	return v.(func(d, a, b []T) int)
+}
+
 // libmAsm returns the assembly loop of o on T, or nil.
 func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	if !haveAVX2 {

@@ -250,6 +250,36 @@ DATA libmC5<>+16(SB)/8, $0x3fa555555555554b
 DATA libmC5<>+24(SB)/8, $0x3fa555555555554b
 GLOBL libmC5<>(SB), RODATA|NOPTR, $32
 
+DATA libmYMAX<>+0(SB)/8, $0x402f000000000000
+DATA libmYMAX<>+8(SB)/8, $0x402f000000000000
+DATA libmYMAX<>+16(SB)/8, $0x402f000000000000
+DATA libmYMAX<>+24(SB)/8, $0x402f000000000000
+GLOBL libmYMAX<>(SB), RODATA|NOPTR, $32
+
+DATA libmXMIN<>+0(SB)/8, $0x2ff0000000000000
+DATA libmXMIN<>+8(SB)/8, $0x2ff0000000000000
+DATA libmXMIN<>+16(SB)/8, $0x2ff0000000000000
+DATA libmXMIN<>+24(SB)/8, $0x2ff0000000000000
+GLOBL libmXMIN<>(SB), RODATA|NOPTR, $32
+
+DATA libmXMAX<>+0(SB)/8, $0x4ff0000000000000
+DATA libmXMAX<>+8(SB)/8, $0x4ff0000000000000
+DATA libmXMAX<>+16(SB)/8, $0x4ff0000000000000
+DATA libmXMAX<>+24(SB)/8, $0x4ff0000000000000
+GLOBL libmXMAX<>(SB), RODATA|NOPTR, $32
+
+DATA libmAEMAGIC<>+0(SB)/8, $0x43300000000003ff
+DATA libmAEMAGIC<>+8(SB)/8, $0x43300000000003ff
+DATA libmAEMAGIC<>+16(SB)/8, $0x43300000000003ff
+DATA libmAEMAGIC<>+24(SB)/8, $0x43300000000003ff
+GLOBL libmAEMAGIC<>(SB), RODATA|NOPTR, $32
+
+DATA libmAEMAX<>+0(SB)/8, $0x408f400000000000
+DATA libmAEMAX<>+8(SB)/8, $0x408f400000000000
+DATA libmAEMAX<>+16(SB)/8, $0x408f400000000000
+DATA libmAEMAX<>+24(SB)/8, $0x408f400000000000
+GLOBL libmAEMAX<>(SB), RODATA|NOPTR, $32
+
 DATA libmSIGN<>+0(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+8(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+16(SB)/8, $0x8000000000000000
@@ -1161,5 +1191,416 @@ loop:
 	JNZ  loop
 done:
 	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func powF32AVX2(d, a, b []float32) int
+//
+// sets d[i] = float32(math.Pow(float64(a[i]), float64(b[i]))) for the first
+// groups of four elements, as the loops above, on the inputs of powHead
+// in gen_libm.go (the others stop it).
+TEXT ·powF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VCVTPS2PD (DX), Y12
+	VMOVUPD Y0, Y13
+	VCMPPD $13, libmXMIN<>(SB), Y0, Y5 // x >= 2^-256 (false for NaN)
+	VCMPPD $2, libmXMAX<>(SB), Y0, Y6 // x <= 2^256
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE8<>(SB), Y0, Y6 // x != 1
+	VANDPD Y6, Y5, Y5
+	VANDPD libmABS<>(SB), Y12, Y14
+	VCMPPD $1, libmYMAX<>(SB), Y14, Y6 // |y| < 15.5
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE0<>(SB), Y14, Y6 // |y| != 0.5
+	VANDPD Y6, Y5, Y5
+	VROUNDPD $3, Y14, Y15 // yi = trunc(|y|)
+	VSUBPD Y15, Y14, Y14 // yf
+	VXORPD Y6, Y6, Y6
+	VCMPPD $4, Y6, Y14, Y6 // yf != 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $14, libmE0<>(SB), Y14, Y5 // yf > 0.5: yf--, yi++
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y14, Y14
+	VADDPD Y5, Y15, Y15
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VMULPD Y14, Y0, Y0
+	VMULPD libmLOG2E<>(SB), Y0, Y1
+	VCVTPD2DQY Y1, X2 // k (CVTSD2SL: to nearest)
+	VPADDD libmKOFFD<>(SB), X2, X3
+	VPMINUD libmKMAXD<>(SB), X3, X4
+	VPCMPEQD X3, X4, X4
+	VPMOVMSKB X4, AX
+	CMPL AX, $0xFFFF
+	JNE  done
+	VCVTDQ2PD X2, Y1 // float64(k)
+	VFNMADD231PD libmLN2U<>(SB), Y1, Y0
+	VFNMADD231PD libmLN2L<>(SB), Y1, Y0
+	VMULPD libmSIXTEENTH<>(SB), Y0, Y0
+	VMOVUPD libmE64<>(SB), Y1
+	VFMADD213PD libmE56<>(SB), Y0, Y1
+	VFMADD213PD libmE48<>(SB), Y0, Y1
+	VFMADD213PD libmE40<>(SB), Y0, Y1
+	VFMADD213PD libmE32<>(SB), Y0, Y1
+	VFMADD213PD libmE24<>(SB), Y0, Y1
+	VFMADD213PD libmE0<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y1, Y0
+	VPMOVSXDQ X2, Y3 // 2^k
+	VPADDQ libmBIAS<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VMULPD Y3, Y0, Y0
+	VMOVUPD Y0, Y9 // a1
+	VANDPD libmMANT<>(SB), Y13, Y7
+	VORPD libmE0<>(SB), Y7, Y7 // x1
+	VPSRLQ $52, Y13, Y8
+	VPOR libmMAGICBITS<>(SB), Y8, Y8
+	VSUBPD libmKMAGIC<>(SB), Y8, Y8 // xe
+	VXORPD Y10, Y10, Y10 // ae
+	VCVTTPD2DQY Y15, X11
+	VPMOVSXDQ X11, Y11 // yi as int64 lanes
+	VPSLLQ $63, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VPSLLQ $62, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VPSLLQ $61, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VPSLLQ $60, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
+	VDIVPD Y9, Y6, Y6
+	VBLENDVPD Y12, Y6, Y9, Y9
+	VANDPD libmSIGN<>(SB), Y12, Y6
+	VXORPD Y6, Y10, Y10
+	VANDPD libmABS<>(SB), Y10, Y6 // |ae| <= 1000
+	VCMPPD $2, libmAEMAX<>(SB), Y6, Y5
+	VADDPD libmAEMAGIC<>(SB), Y10, Y6 // 2^ae
+	VPSLLQ $52, Y6, Y6
+	VMULPD Y6, Y9, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y6 // a normal result
+	VPAND Y6, Y5, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func powF64AVX2(d, a, b []float64) int
+//
+// sets d[i] = float64(math.Pow(float64(a[i]), float64(b[i]))) for the first
+// groups of four elements, as the loops above, on the inputs of powHead
+// in gen_libm.go (the others stop it).
+TEXT ·powF64AVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y12
+	VMOVUPD Y0, Y13
+	VCMPPD $13, libmXMIN<>(SB), Y0, Y5 // x >= 2^-256 (false for NaN)
+	VCMPPD $2, libmXMAX<>(SB), Y0, Y6 // x <= 2^256
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE8<>(SB), Y0, Y6 // x != 1
+	VANDPD Y6, Y5, Y5
+	VANDPD libmABS<>(SB), Y12, Y14
+	VCMPPD $1, libmYMAX<>(SB), Y14, Y6 // |y| < 15.5
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE0<>(SB), Y14, Y6 // |y| != 0.5
+	VANDPD Y6, Y5, Y5
+	VROUNDPD $3, Y14, Y15 // yi = trunc(|y|)
+	VSUBPD Y15, Y14, Y14 // yf
+	VXORPD Y6, Y6, Y6
+	VCMPPD $4, Y6, Y14, Y6 // yf != 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $14, libmE0<>(SB), Y14, Y5 // yf > 0.5: yf--, yi++
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y14, Y14
+	VADDPD Y5, Y15, Y15
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VMULPD Y14, Y0, Y0
+	VMULPD libmLOG2E<>(SB), Y0, Y1
+	VCVTPD2DQY Y1, X2 // k (CVTSD2SL: to nearest)
+	VPADDD libmKOFFD<>(SB), X2, X3
+	VPMINUD libmKMAXD<>(SB), X3, X4
+	VPCMPEQD X3, X4, X4
+	VPMOVMSKB X4, AX
+	CMPL AX, $0xFFFF
+	JNE  done
+	VCVTDQ2PD X2, Y1 // float64(k)
+	VFNMADD231PD libmLN2U<>(SB), Y1, Y0
+	VFNMADD231PD libmLN2L<>(SB), Y1, Y0
+	VMULPD libmSIXTEENTH<>(SB), Y0, Y0
+	VMOVUPD libmE64<>(SB), Y1
+	VFMADD213PD libmE56<>(SB), Y0, Y1
+	VFMADD213PD libmE48<>(SB), Y0, Y1
+	VFMADD213PD libmE40<>(SB), Y0, Y1
+	VFMADD213PD libmE32<>(SB), Y0, Y1
+	VFMADD213PD libmE24<>(SB), Y0, Y1
+	VFMADD213PD libmE0<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y1, Y0
+	VPMOVSXDQ X2, Y3 // 2^k
+	VPADDQ libmBIAS<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VMULPD Y3, Y0, Y0
+	VMOVUPD Y0, Y9 // a1
+	VANDPD libmMANT<>(SB), Y13, Y7
+	VORPD libmE0<>(SB), Y7, Y7 // x1
+	VPSRLQ $52, Y13, Y8
+	VPOR libmMAGICBITS<>(SB), Y8, Y8
+	VSUBPD libmKMAGIC<>(SB), Y8, Y8 // xe
+	VXORPD Y10, Y10, Y10 // ae
+	VCVTTPD2DQY Y15, X11
+	VPMOVSXDQ X11, Y11 // yi as int64 lanes
+	VPSLLQ $63, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VPSLLQ $62, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VPSLLQ $61, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VPSLLQ $60, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
+	VDIVPD Y9, Y6, Y6
+	VBLENDVPD Y12, Y6, Y9, Y9
+	VANDPD libmSIGN<>(SB), Y12, Y6
+	VXORPD Y6, Y10, Y10
+	VANDPD libmABS<>(SB), Y10, Y6 // |ae| <= 1000
+	VCMPPD $2, libmAEMAX<>(SB), Y6, Y5
+	VADDPD libmAEMAGIC<>(SB), Y10, Y6 // 2^ae
+	VPSLLQ $52, Y6, Y6
+	VMULPD Y6, Y9, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y6 // a normal result
+	VPAND Y6, Y5, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
 	VZEROUPPER
 	RET

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
 )
@@ -215,6 +217,189 @@ func TestLibmVectorPath(t *testing.T) {
 		}
 		if got := libmAsm[float32](o)(make([]float32, n), x32); got != n {
 			t.Errorf("%v float32: the vector loop stopped at %d of %d (x = %v)", o, got, n, x32[got])
+		}
+	}
+}
+
+// BenchmarkLibm compares the scalar and the vector kernels on 16384
+// elements in [0.5, 1.5) (the benchmark matrix's inputs).
+func BenchmarkLibm(b *testing.B) {
+	for _, o := range libmOps {
+		benchLibm[float32](b, o)
+		benchLibm[float64](b, o)
+	}
+}
+
+func benchLibm[T float32 | float64](b *testing.B, o backend.Op) {
+	rng := rand.New(rand.NewSource(1))
+	x, d := make([]T, 16384), make([]T, 16384)
+	for i := range x {
+		x[i] = T(rng.Float64() + 0.5)
+	}
+	for _, k := range []struct {
+		name string
+		k    kfn
+	}{{"scalar", floatKernel[T](&backend.Node{Op: o})}, {"vector", libmKernel[T](o)}} {
+		if k.k == nil {
+			continue
+		}
+		b.Run(fmt.Sprintf("%v/%T/%s", o, T(0), k.name), func(b *testing.B) {
+			b.SetBytes(int64(len(x)) * int64(unsafe.Sizeof(T(0))))
+			for b.Loop() {
+				_ = k.k(d, []any{x})
+			}
+		})
+	}
+}
+
+// powPairs returns n pairs (x, y) for x**y: edge exponents (integers,
+// ±0.5, the ends of the vector loop's range |y| < 15.5, ±Inf, NaN) and
+// bases (0, ±1, negative, ±Inf, NaN, 2^±256 and their neighbours,
+// subnormal), random ones of every scale, and pairs whose result is near
+// the ends of the normal range (math.Pow: $GOROOT/src/math/pow.go).
+func powPairs(rng *rand.Rand, n int) (xs, ys []float64) {
+	yEdge := []float64{0, negz, 1, -1, 2, 3, -3, 0.5, -0.5, 1.5, -1.5, 15.5, math.Nextafter(15.5, 0), -math.Nextafter(15.5, 0),
+		math.Nextafter(15.5, 16), 15.25, 14.75, -14.75, 0.75, 0.25, 0.5000000000000001, 0.49999999999999994, 1e-300,
+		1 / 3.0, -2.0 / 3, 7.3, inf, -inf, nan, 1e20, 1e300, 2.5, -2.5, 3.5, 4.5, 8.5, 12.5}
+	xEdge := []float64{0, negz, 1, -1, 2, 0.5, -2, inf, -inf, nan, 0x1p-256, 0x1p256, math.Nextafter(0x1p-256, 0),
+		math.Nextafter(0x1p256, inf), 0x1p-255, 0x1p255, 5e-324, 1e-310, 0x1p-1022, math.MaxFloat64, 1e-40, 1e40,
+		math.Nextafter(1, 0), math.Nextafter(1, 2), 10, 0.1, 3, 1e15, 1e-15, 1e70, 1e-70}
+	for _, x := range xEdge {
+		for _, y := range yEdge {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	for len(xs) < n {
+		var x, y float64
+		switch rng.Intn(4) {
+		case 0: // the benchmark's
+			x, y = rng.Float64()+0.5, rng.Float64()+0.5
+		case 1:
+			x, y = math.Exp(rng.NormFloat64()*30), rng.NormFloat64()*6
+		case 2: // results near the ends of the normal range
+			x = math.Exp(rng.Float64()*170 + 1)
+			y = (708 + rng.Float64()*2) / math.Log(x)
+			if rng.Intn(2) == 0 {
+				y = -y
+			}
+		default:
+			x, y = math.Float64frombits(rng.Uint64()), math.Float64frombits(rng.Uint64())
+			if rng.Intn(2) == 0 {
+				y = float64(float32(rng.NormFloat64() * 8))
+			}
+		}
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	return xs, ys
+}
+
+// TestPowVector checks the vector kernel of x**y against the scalar
+// kernel (powF64 in every lane) bit for bit, on float32 and float64, for
+// every length 0..70 and start offset 0..7.
+func TestPowVector(t *testing.T) {
+	xs, ys := powPairs(rand.New(rand.NewSource(5)), 200000)
+	checkPow(t, xs, ys)
+	x32, y32 := make([]float32, len(xs)), make([]float32, len(ys))
+	for i := range xs {
+		x32[i], y32[i] = float32(xs[i]), float32(ys[i])
+	}
+	checkPow(t, x32, y32)
+}
+
+func checkPow[T float32 | float64](t *testing.T, x, y []T) {
+	t.Helper()
+	k := libmKernel[T](backend.OpPow)
+	if k == nil {
+		if haveAVX2 {
+			t.Fatal("no vector kernel of pow")
+		}
+		return
+	}
+	ref := floatKernel[T](&backend.Node{Op: backend.OpPow})
+	bad := 0
+	check := func(a, b []T, in bool) {
+		w, d := make([]T, len(a)), make([]T, len(a))
+		_ = ref(w, []any{a, b})
+		if in { // in place, d the memory of a
+			d = append([]T(nil), a...)
+			a = d
+		}
+		_ = k(d, []any{a, b})
+		for i := range d {
+			if math.Float64bits(float64(d[i])) != math.Float64bits(float64(w[i])) {
+				if bad++; bad <= 5 {
+					t.Errorf("%T: %v ** %v = %v, scalar %v", d[i], x[i], y[i], d[i], w[i])
+				}
+			}
+		}
+	}
+	check(x, y, false)
+	check(x[:1000], y[:1000], true)
+	for off := range 8 {
+		for n := range 71 {
+			check(x[off*71+n:off*71+2*n], y[off*71+n:off*71+2*n], false)
+		}
+	}
+}
+
+// TestPowVectorPath checks that the vector loop of pow takes ordinary
+// inputs itself: the benchmark's x, y in [0.5, 1.5) but 0.5, and x in
+// [1e-30, 1e30] with non-integer |y| < 8.
+func TestPowVectorPath(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no vector kernels on this CPU")
+	}
+	rng := rand.New(rand.NewSource(9))
+	const n = 4096
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = rng.Float64()+0.5, rng.Float64()+0.5000001
+		if i >= n/2 {
+			x[i], y[i] = math.Exp((rng.Float64()*2-1)*69), (rng.Float64()*2-1)*8+1e-6
+		}
+	}
+	if got := powAsm[float64]()(make([]float64, n), x, y); got != n {
+		t.Errorf("float64: the vector loop stopped at %d of %d (%v ** %v)", got, n, x[got], y[got])
+	}
+	x32, y32 := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x32[i], y32[i] = float32(x[i]), float32(y[i])
+	}
+	if got := powAsm[float32]()(make([]float32, n), x32, y32); got != n {
+		t.Errorf("float32: the vector loop stopped at %d of %d (%v ** %v)", got, n, x32[got], y32[got])
+	}
+}
+
+// BenchmarkPow compares the scalar and the vector kernels of x**y on
+// 16384 elements, x and y in [0.5, 1.5) (the benchmark matrix's inputs),
+// and x**1.5.
+func BenchmarkPow(b *testing.B) {
+	benchPow[float32](b)
+	benchPow[float64](b)
+}
+
+func benchPow[T float32 | float64](b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	x, y, y15, d := make([]T, 16384), make([]T, 16384), make([]T, 16384), make([]T, 16384)
+	for i := range x {
+		x[i], y[i], y15[i] = T(rng.Float64()+0.5), T(rng.Float64()+0.5), 1.5
+	}
+	for _, k := range []struct {
+		name string
+		k    kfn
+	}{{"scalar", floatKernel[T](&backend.Node{Op: backend.OpPow})}, {"vector", libmKernel[T](backend.OpPow)}} {
+		if k.k == nil {
+			continue
+		}
+		for _, e := range []struct {
+			name string
+			y    []T
+		}{{"y", y}, {"1.5", y15}} {
+			b.Run(fmt.Sprintf("%T/%s/%s", T(0), e.name, k.name), func(b *testing.B) {
+				for b.Loop() {
+					_ = k.k(d, []any{x, e.y})
+				}
+			})
 		}
 	}
 }
