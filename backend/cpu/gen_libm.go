@@ -76,6 +76,13 @@ var consts = []struct {
 	{"C3", 2.48015872888517045348e-5},
 	{"C4", -1.38888888888730564116e-3},
 	{"C5", 4.16666666666665929218e-2},
+	// log1p.go
+	{"MINUS1", -1},
+	{"TWO53", 1 << 53},
+	{"SMALL", 1.0 / (1 << 29)},
+	{"SQRT2M1", 4.142135623730950488017e-01},
+	{"SQRT2HALFM1", -2.928932188134524755992e-01},
+	{"KMAGIC1023", 0x1p52 + 1023},
 	// pow.go
 	{"YMAX", 15.5},     // |y| < 15.5: yi <= 15, four bits
 	{"XMIN", 0x1p-256}, // 2^-256 <= x <= 2^256: Frexp's exponent
@@ -101,6 +108,8 @@ var iconsts = []struct {
 	{"KOFFD", 1022}, // k + 1022 in [0, 2045] for a normal 2^k
 	{"KMAXD", 2045},
 	{"ONED", 1},
+	{"SQRT2MANT", 0x0006a09e667f3bcd},
+	{"MANTM4", 1<<52 - 4},
 }
 
 // expBody: Y0 = x in, Y0 = math.Exp(x) out; exits to done unless every
@@ -276,6 +285,91 @@ const sigmoidBody = `	VMOVUPD Y0, Y8
 const siluBody = sigmoidBody + `	VMULPD Y0, Y8, Y0
 `
 
+// log1pBody: Y0 = x in, Y0 = math.Log1p(x) out ($GOROOT/src/math/log1p.go
+// log1p), for -1 < x, 2^-29 <= |x| < 2^53, and not the inputs where it
+// takes its branch iu == 0 (1+x a power of 2, or its mantissa within 3
+// of 2^52). Both of its paths are computed: k = 0 and f = x where
+// √2/2-1 < x < √2-1 (mask Y7), else k, c and f from u = 1+x; the result
+// is that of k = 0 where the final k is 0.
+const log1pBody = `	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+`
+
 // powHead, powRound four times, powTail: Y0 = x, Y12 = y in, Y0 = math.Pow(x, y) out, for x in
 // [2^-256, 2^256] but 1 and y not an integer, |y| < 15.5 but ±0.5, with
 // a normal result ($GOROOT/src/math/pow.go pow: yi, yf = Modf(|y|), yf
@@ -363,6 +457,7 @@ var funcs = []struct {
 	{"cos", cosBody, "math.Cos(x)"},
 	{"sigmoid", sigmoidBody, "sigmoid(x)"},
 	{"silu", siluBody, "x * sigmoid(x)"},
+	{"log1p", log1pBody, "math.Log1p(x)"},
 }
 
 func main() {

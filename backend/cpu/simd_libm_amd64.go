@@ -43,6 +43,12 @@ func siluF32AVX2(d, a []float32) int
 func siluF64AVX2(d, a []float64) int
 
 //go:noescape
+func log1pF32AVX2(d, a []float32) int
+
+//go:noescape
+func log1pF64AVX2(d, a []float64) int
+
+//go:noescape
 func powF32AVX2(d, a, b []float32) int
 
 //go:noescape
@@ -80,6 +86,8 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		f32, f64 = sigmoidF32AVX2, sigmoidF64AVX2
 	case backend.OpSilu:
 		f32, f64 = siluF32AVX2, siluF64AVX2
+	case backend.OpLog1p:
+		f32, f64 = log1pF32AVX2, log1pF64AVX2
 	default:
 		return nil
 	}

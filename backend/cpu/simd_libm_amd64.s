@@ -250,6 +250,42 @@ DATA libmC5<>+16(SB)/8, $0x3fa555555555554b
 DATA libmC5<>+24(SB)/8, $0x3fa555555555554b
 GLOBL libmC5<>(SB), RODATA|NOPTR, $32
 
+DATA libmMINUS1<>+0(SB)/8, $0xbff0000000000000
+DATA libmMINUS1<>+8(SB)/8, $0xbff0000000000000
+DATA libmMINUS1<>+16(SB)/8, $0xbff0000000000000
+DATA libmMINUS1<>+24(SB)/8, $0xbff0000000000000
+GLOBL libmMINUS1<>(SB), RODATA|NOPTR, $32
+
+DATA libmTWO53<>+0(SB)/8, $0x4340000000000000
+DATA libmTWO53<>+8(SB)/8, $0x4340000000000000
+DATA libmTWO53<>+16(SB)/8, $0x4340000000000000
+DATA libmTWO53<>+24(SB)/8, $0x4340000000000000
+GLOBL libmTWO53<>(SB), RODATA|NOPTR, $32
+
+DATA libmSMALL<>+0(SB)/8, $0x3e20000000000000
+DATA libmSMALL<>+8(SB)/8, $0x3e20000000000000
+DATA libmSMALL<>+16(SB)/8, $0x3e20000000000000
+DATA libmSMALL<>+24(SB)/8, $0x3e20000000000000
+GLOBL libmSMALL<>(SB), RODATA|NOPTR, $32
+
+DATA libmSQRT2M1<>+0(SB)/8, $0x3fda827999fcef32
+DATA libmSQRT2M1<>+8(SB)/8, $0x3fda827999fcef32
+DATA libmSQRT2M1<>+16(SB)/8, $0x3fda827999fcef32
+DATA libmSQRT2M1<>+24(SB)/8, $0x3fda827999fcef32
+GLOBL libmSQRT2M1<>(SB), RODATA|NOPTR, $32
+
+DATA libmSQRT2HALFM1<>+0(SB)/8, $0xbfd2bec333018867
+DATA libmSQRT2HALFM1<>+8(SB)/8, $0xbfd2bec333018867
+DATA libmSQRT2HALFM1<>+16(SB)/8, $0xbfd2bec333018867
+DATA libmSQRT2HALFM1<>+24(SB)/8, $0xbfd2bec333018867
+GLOBL libmSQRT2HALFM1<>(SB), RODATA|NOPTR, $32
+
+DATA libmKMAGIC1023<>+0(SB)/8, $0x43300000000003ff
+DATA libmKMAGIC1023<>+8(SB)/8, $0x43300000000003ff
+DATA libmKMAGIC1023<>+16(SB)/8, $0x43300000000003ff
+DATA libmKMAGIC1023<>+24(SB)/8, $0x43300000000003ff
+GLOBL libmKMAGIC1023<>(SB), RODATA|NOPTR, $32
+
 DATA libmYMAX<>+0(SB)/8, $0x402f000000000000
 DATA libmYMAX<>+8(SB)/8, $0x402f000000000000
 DATA libmYMAX<>+16(SB)/8, $0x402f000000000000
@@ -357,6 +393,18 @@ DATA libmONED<>+20(SB)/4, $0x1
 DATA libmONED<>+24(SB)/4, $0x1
 DATA libmONED<>+28(SB)/4, $0x1
 GLOBL libmONED<>(SB), RODATA|NOPTR, $32
+
+DATA libmSQRT2MANT<>+0(SB)/8, $0x0006a09e667f3bcd
+DATA libmSQRT2MANT<>+8(SB)/8, $0x0006a09e667f3bcd
+DATA libmSQRT2MANT<>+16(SB)/8, $0x0006a09e667f3bcd
+DATA libmSQRT2MANT<>+24(SB)/8, $0x0006a09e667f3bcd
+GLOBL libmSQRT2MANT<>(SB), RODATA|NOPTR, $32
+
+DATA libmMANTM4<>+0(SB)/8, $0x000ffffffffffffc
+DATA libmMANTM4<>+8(SB)/8, $0x000ffffffffffffc
+DATA libmMANTM4<>+16(SB)/8, $0x000ffffffffffffc
+DATA libmMANTM4<>+24(SB)/8, $0x000ffffffffffffc
+GLOBL libmMANTM4<>(SB), RODATA|NOPTR, $32
 
 // func expF32AVX2(d, a []float32) int
 //
@@ -1183,6 +1231,211 @@ loop:
 	VMOVUPD libmE8<>(SB), Y1
 	VDIVPD Y0, Y1, Y0
 	VMULPD Y0, Y8, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func log1pF32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(math.Log1p(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·log1pF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func log1pF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(math.Log1p(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·log1pF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
 	VMOVUPD Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI

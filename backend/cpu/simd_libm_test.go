@@ -15,7 +15,7 @@ import (
 )
 
 // libmOps are the operations with vector loops (simd_libm.go).
-var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu}
+var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p}
 
 // libmEdges64 are float64 inputs at the edges of the paths the scalar
 // code takes: the ends of exp's normal range (k = ±1022, 1023, 1024:
@@ -39,6 +39,15 @@ func libmEdges64() []float64 {
 		math.Float64frombits(0x3FE6A09E667F3BCE), math.Sqrt2, math.Float64frombits(0x3FF6A09E667F3BCD),
 		1 << 29, math.Nextafter(1<<29, 0), -(1 << 29), math.Nextafter(-(1 << 29), 0), 1e9, 1e300, 1e-8, -1e-20,
 		math.Pi, -math.Pi, math.Pi / 2, math.Pi / 4, 3 * math.Pi / 4, 1e5 * math.Pi, 355, 103993, -33102,
+	}
+	// log1p ($GOROOT/src/math/log1p.go): its thresholds 2^-54, 2^-29,
+	// √2/2-1, √2-1, 2^53, -1, and 1+x a power of 2 or with a mantissa
+	// within 4 of 2^52 (its branch iu == 0).
+	for _, v := range []float64{0x1p-54, 0x1p-29, 4.142135623730950488017e-01, -2.928932188134524755992e-01, 0x1p53, -1, 1, 3, 7, -0.5, -0.75, 0x1p-20} {
+		e = append(e, v, -v, math.Nextafter(v, inf), math.Nextafter(v, -inf))
+	}
+	for k := range 6 {
+		e = append(e, 1-float64(k)*0x1p-52, 3-float64(k)*0x1p-51, -0.5-float64(k)*0x1p-54, float64(k)*0x1p-52)
 	}
 	for k := 1; k < 16; k++ {
 		v := float64(k) * math.Pi / 4
@@ -199,6 +208,8 @@ func TestLibmVectorPath(t *testing.T) {
 			switch o {
 			case backend.OpLog:
 				x[i] = math.Exp((rng.Float64()*2 - 1) * 80)
+			case backend.OpLog1p:
+				x[i] = math.Expm1(rng.Float64()*15.6 - 0.6) // 1+x far from 0: the float32 ones are powers of 2 there too often
 			case backend.OpSin, backend.OpCos:
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
 			default:
@@ -208,7 +219,7 @@ func TestLibmVectorPath(t *testing.T) {
 		x32 := make([]float32, n)
 		for i, v := range x {
 			x32[i] = float32(v)
-			if o != backend.OpLog && o != backend.OpSin && o != backend.OpCos {
+			if o != backend.OpLog && o != backend.OpSin && o != backend.OpCos && o != backend.OpLog1p {
 				x32[i] = float32(v / 8) // within float32's exp range
 			}
 		}
@@ -216,7 +227,7 @@ func TestLibmVectorPath(t *testing.T) {
 			t.Errorf("%v float64: the vector loop stopped at %d of %d (x = %v)", o, got, n, x[got])
 		}
 		if got := libmAsm[float32](o)(make([]float32, n), x32); got != n {
-			t.Errorf("%v float32: the vector loop stopped at %d of %d (x = %v)", o, got, n, x32[got])
+			t.Errorf("%v float32: the vector loop stopped at %d of %d (x = %v)", o, got, n, x32[got:got+4])
 		}
 	}
 }
