@@ -76,6 +76,15 @@ var consts = []struct {
 	{"C3", 2.48015872888517045348e-5},
 	{"C4", -1.38888888888730564116e-3},
 	{"C5", 4.16666666666665929218e-2},
+	// tanh.go
+	{"HALFMAXLOG", 0.5 * 8.8029691931113054295988e+01},
+	{"C0625", 0.625},
+	{"TP0", -9.64399179425052238628e-1},
+	{"TP1", -9.92877231001918586564e1},
+	{"TP2", -1.61468768441708447952e3},
+	{"TQ0", 1.12811678491632931402e2},
+	{"TQ1", 2.23548839060100448583e3},
+	{"TQ2", 4.84406305325125486048e3},
 	// log1p.go
 	{"MINUS1", -1},
 	{"TWO53", 1 << 53},
@@ -285,6 +294,44 @@ const sigmoidBody = `	VMOVUPD Y0, Y8
 const siluBody = sigmoidBody + `	VMULPD Y0, Y8, Y0
 `
 
+// tanhBody: Y0 = x in, Y0 = math.Tanh(x) out ($GOROOT/src/math/tanh.go
+// tanh) for x != 0, |x| <= MAXLOG/2: both of its paths, 1 - 2/(Exp(2|x|)+1)
+// with the sign of x where |x| >= 0.625, else its rational function.
+const tanhBody = `	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // z
+	VCMPPD $2, libmHALFMAXLOG<>(SB), Y14, Y5 // false for NaN
+	VXORPD Y6, Y6, Y6
+	VCMPPD $4, Y6, Y0, Y6 // x != 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VADDPD Y14, Y14, Y0 // 2·z
+` + expBody + `	VADDPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE16<>(SB), Y1
+	VDIVPD Y0, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y0
+	VSUBPD Y1, Y0, Y0
+	VANDPD libmSIGN<>(SB), Y13, Y1
+	VXORPD Y1, Y0, Y10 // z >= 0.625
+	VMULPD Y13, Y13, Y1 // s
+	VMULPD libmTP0<>(SB), Y1, Y2
+	VADDPD libmTP1<>(SB), Y2, Y2
+	VMULPD Y1, Y2, Y2
+	VADDPD libmTP2<>(SB), Y2, Y2
+	VADDPD libmTQ0<>(SB), Y1, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmTQ1<>(SB), Y3, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmTQ2<>(SB), Y3, Y3
+	VMULPD Y1, Y13, Y4
+	VMULPD Y2, Y4, Y4
+	VDIVPD Y3, Y4, Y4
+	VADDPD Y4, Y13, Y4 // z < 0.625
+	VCMPPD $13, libmC0625<>(SB), Y14, Y5
+	VBLENDVPD Y5, Y10, Y4, Y0
+`
+
 // log1pBody: Y0 = x in, Y0 = math.Log1p(x) out ($GOROOT/src/math/log1p.go
 // log1p), for -1 < x, 2^-29 <= |x| < 2^53, and not the inputs where it
 // takes its branch iu == 0 (1+x a power of 2, or its mantissa within 3
@@ -450,14 +497,16 @@ const powTail = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
 
 var funcs = []struct {
 	name, body, ref string
+	f64only         bool // float32 has a loop of its own (tanhF32)
 }{
-	{"exp", expBody, "math.Exp(x)"},
-	{"log", logBody, "logF64(x)"},
-	{"sin", sinBody, "math.Sin(x)"},
-	{"cos", cosBody, "math.Cos(x)"},
-	{"sigmoid", sigmoidBody, "sigmoid(x)"},
-	{"silu", siluBody, "x * sigmoid(x)"},
-	{"log1p", log1pBody, "math.Log1p(x)"},
+	{"exp", expBody, "math.Exp(x)", false},
+	{"log", logBody, "logF64(x)", false},
+	{"sin", sinBody, "math.Sin(x)", false},
+	{"cos", cosBody, "math.Cos(x)", false},
+	{"sigmoid", sigmoidBody, "sigmoid(x)", false},
+	{"silu", siluBody, "x * sigmoid(x)", false},
+	{"log1p", log1pBody, "math.Log1p(x)", false},
+	{"tanh", tanhBody, "math.Tanh(x)", true},
 }
 
 func main() {
@@ -482,6 +531,9 @@ func main() {
 			{"F32", "VCVTPS2PD (SI), Y0", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
 			{"F64", "VMOVUPD (SI), Y0", "VMOVUPD Y0, (DI)", 8},
 		} {
+			if f.f64only && e.elem == "F32" {
+				continue
+			}
 			name := f.name + e.elem + "AVX2"
 			t := strings.ToLower(e.elem[:1]) + "loat" + e.elem[1:]
 			fmt.Fprintf(&b, `

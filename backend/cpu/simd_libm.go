@@ -12,7 +12,8 @@ import (
 //
 // exp, log, log1p, sin, cos, sigmoid and silu of float32 and float64 are
 // Go's math.Exp, logF64 (math.Log), math.Log1p, math.Sin, math.Cos,
-// sigmoid and x·sigmoid(x) computed in float64 (and rounded once to float32), and
+// sigmoid and x·sigmoid(x) computed in float64 (and rounded once to
+// float32), tanh of float64 is math.Tanh (float32 has tanhF32), and
 // x**y is powF64, which is math.Pow where y is not an integer. On
 // amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s (written by
 // gen_libm.go) compute four lanes at a time with the same IEEE operations
@@ -43,6 +44,8 @@ func libmRef(o backend.Op) func(float64) float64 {
 		return silu
 	case backend.OpLog1p:
 		return math.Log1p
+	case backend.OpTanh:
+		return math.Tanh
 	}
 	return nil
 }

@@ -49,6 +49,9 @@ func log1pF32AVX2(d, a []float32) int
 func log1pF64AVX2(d, a []float64) int
 
 //go:noescape
+func tanhF64AVX2(d, a []float64) int
+
+//go:noescape
 func powF32AVX2(d, a, b []float32) int
 
 //go:noescape
@@ -88,12 +91,16 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		f32, f64 = siluF32AVX2, siluF64AVX2
 	case backend.OpLog1p:
 		f32, f64 = log1pF32AVX2, log1pF64AVX2
+	case backend.OpTanh:
+		f64 = tanhF64AVX2 // float32: tanhF32
 	default:
 		return nil
 	}
-	var v any = f64
 	if _, ok := any(T(0)).(float32); ok {
-		v = f32
+		if f32 == nil {
+			return nil
+		}
+		return any(f32).(func(d, a []T) int)
 	}
-	return v.(func(d, a []T) int)
+	return any(f64).(func(d, a []T) int)
 }

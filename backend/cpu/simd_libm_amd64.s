@@ -250,6 +250,54 @@ DATA libmC5<>+16(SB)/8, $0x3fa555555555554b
 DATA libmC5<>+24(SB)/8, $0x3fa555555555554b
 GLOBL libmC5<>(SB), RODATA|NOPTR, $32
 
+DATA libmHALFMAXLOG<>+0(SB)/8, $0x404601e678fc457b
+DATA libmHALFMAXLOG<>+8(SB)/8, $0x404601e678fc457b
+DATA libmHALFMAXLOG<>+16(SB)/8, $0x404601e678fc457b
+DATA libmHALFMAXLOG<>+24(SB)/8, $0x404601e678fc457b
+GLOBL libmHALFMAXLOG<>(SB), RODATA|NOPTR, $32
+
+DATA libmC0625<>+0(SB)/8, $0x3fe4000000000000
+DATA libmC0625<>+8(SB)/8, $0x3fe4000000000000
+DATA libmC0625<>+16(SB)/8, $0x3fe4000000000000
+DATA libmC0625<>+24(SB)/8, $0x3fe4000000000000
+GLOBL libmC0625<>(SB), RODATA|NOPTR, $32
+
+DATA libmTP0<>+0(SB)/8, $0xbfeedc5baafd6f4b
+DATA libmTP0<>+8(SB)/8, $0xbfeedc5baafd6f4b
+DATA libmTP0<>+16(SB)/8, $0xbfeedc5baafd6f4b
+DATA libmTP0<>+24(SB)/8, $0xbfeedc5baafd6f4b
+GLOBL libmTP0<>(SB), RODATA|NOPTR, $32
+
+DATA libmTP1<>+0(SB)/8, $0xc058d26a0e26682d
+DATA libmTP1<>+8(SB)/8, $0xc058d26a0e26682d
+DATA libmTP1<>+16(SB)/8, $0xc058d26a0e26682d
+DATA libmTP1<>+24(SB)/8, $0xc058d26a0e26682d
+GLOBL libmTP1<>(SB), RODATA|NOPTR, $32
+
+DATA libmTP2<>+0(SB)/8, $0xc0993ac030580563
+DATA libmTP2<>+8(SB)/8, $0xc0993ac030580563
+DATA libmTP2<>+16(SB)/8, $0xc0993ac030580563
+DATA libmTP2<>+24(SB)/8, $0xc0993ac030580563
+GLOBL libmTP2<>(SB), RODATA|NOPTR, $32
+
+DATA libmTQ0<>+0(SB)/8, $0x405c33f28a581b86
+DATA libmTQ0<>+8(SB)/8, $0x405c33f28a581b86
+DATA libmTQ0<>+16(SB)/8, $0x405c33f28a581b86
+DATA libmTQ0<>+24(SB)/8, $0x405c33f28a581b86
+GLOBL libmTQ0<>(SB), RODATA|NOPTR, $32
+
+DATA libmTQ1<>+0(SB)/8, $0x40a176fa0e5535fa
+DATA libmTQ1<>+8(SB)/8, $0x40a176fa0e5535fa
+DATA libmTQ1<>+16(SB)/8, $0x40a176fa0e5535fa
+DATA libmTQ1<>+24(SB)/8, $0x40a176fa0e5535fa
+GLOBL libmTQ1<>(SB), RODATA|NOPTR, $32
+
+DATA libmTQ2<>+0(SB)/8, $0x40b2ec102442040c
+DATA libmTQ2<>+8(SB)/8, $0x40b2ec102442040c
+DATA libmTQ2<>+16(SB)/8, $0x40b2ec102442040c
+DATA libmTQ2<>+24(SB)/8, $0x40b2ec102442040c
+GLOBL libmTQ2<>(SB), RODATA|NOPTR, $32
+
 DATA libmMINUS1<>+0(SB)/8, $0xbff0000000000000
 DATA libmMINUS1<>+8(SB)/8, $0xbff0000000000000
 DATA libmMINUS1<>+16(SB)/8, $0xbff0000000000000
@@ -1436,6 +1484,97 @@ loop:
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func tanhF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(math.Tanh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·tanhF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // z
+	VCMPPD $2, libmHALFMAXLOG<>(SB), Y14, Y5 // false for NaN
+	VXORPD Y6, Y6, Y6
+	VCMPPD $4, Y6, Y0, Y6 // x != 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VADDPD Y14, Y14, Y0 // 2·z
+	VMULPD libmLOG2E<>(SB), Y0, Y1
+	VCVTPD2DQY Y1, X2 // k (CVTSD2SL: to nearest)
+	VPADDD libmKOFFD<>(SB), X2, X3
+	VPMINUD libmKMAXD<>(SB), X3, X4
+	VPCMPEQD X3, X4, X4
+	VPMOVMSKB X4, AX
+	CMPL AX, $0xFFFF
+	JNE  done
+	VCVTDQ2PD X2, Y1 // float64(k)
+	VFNMADD231PD libmLN2U<>(SB), Y1, Y0
+	VFNMADD231PD libmLN2L<>(SB), Y1, Y0
+	VMULPD libmSIXTEENTH<>(SB), Y0, Y0
+	VMOVUPD libmE64<>(SB), Y1
+	VFMADD213PD libmE56<>(SB), Y0, Y1
+	VFMADD213PD libmE48<>(SB), Y0, Y1
+	VFMADD213PD libmE40<>(SB), Y0, Y1
+	VFMADD213PD libmE32<>(SB), Y0, Y1
+	VFMADD213PD libmE24<>(SB), Y0, Y1
+	VFMADD213PD libmE0<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y1, Y0
+	VPMOVSXDQ X2, Y3 // 2^k
+	VPADDQ libmBIAS<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VMULPD Y3, Y0, Y0
+	VADDPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE16<>(SB), Y1
+	VDIVPD Y0, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y0
+	VSUBPD Y1, Y0, Y0
+	VANDPD libmSIGN<>(SB), Y13, Y1
+	VXORPD Y1, Y0, Y10 // z >= 0.625
+	VMULPD Y13, Y13, Y1 // s
+	VMULPD libmTP0<>(SB), Y1, Y2
+	VADDPD libmTP1<>(SB), Y2, Y2
+	VMULPD Y1, Y2, Y2
+	VADDPD libmTP2<>(SB), Y2, Y2
+	VADDPD libmTQ0<>(SB), Y1, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmTQ1<>(SB), Y3, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmTQ2<>(SB), Y3, Y3
+	VMULPD Y1, Y13, Y4
+	VMULPD Y2, Y4, Y4
+	VDIVPD Y3, Y4, Y4
+	VADDPD Y4, Y13, Y4 // z < 0.625
+	VCMPPD $13, libmC0625<>(SB), Y14, Y5
+	VBLENDVPD Y5, Y10, Y4, Y0
 	VMOVUPD Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
