@@ -433,3 +433,53 @@ func benchPow[T float32 | float64](b *testing.B) {
 		}
 	}
 }
+
+// TestPowVectorMany checks the float32 vector kernel of x**y on 2^28
+// random pairs (x any positive float32 or one in [0.5, 1.5), y a float32
+// in (-16, 16)) against the scalar kernel, only when TENSORSH_EXHAUSTIVE
+// is set (x**y has too many inputs for an exhaustive check).
+func TestPowVectorMany(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check 2^28 random pairs")
+	}
+	k, ref := libmKernel[float32](backend.OpPow), floatKernel[float32](&backend.Node{Op: backend.OpPow})
+	if k == nil {
+		t.Skip("no vector kernels on this CPU")
+	}
+	const chunk = 1 << 16
+	var (
+		next   atomic.Int64
+		differ atomic.Int64
+		wg     sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			x, y, d, w := make([]float32, chunk), make([]float32, chunk), make([]float32, chunk), make([]float32, chunk)
+			for {
+				c := next.Add(1)
+				if c > 1<<28/chunk {
+					return
+				}
+				rng := rand.New(rand.NewSource(c))
+				for i := range x {
+					x[i] = math.Float32frombits(rng.Uint32() &^ (1 << 31))
+					if i%2 == 0 {
+						x[i] = float32(rng.Float64() + 0.5)
+					}
+					y[i] = float32(rng.Float64()*32 - 16)
+				}
+				_ = k(d, []any{x, y})
+				_ = ref(w, []any{x, y})
+				for i := range x {
+					if math.Float32bits(d[i]) != math.Float32bits(w[i]) {
+						if differ.Add(1) <= 10 {
+							t.Errorf("%g ** %g = %g, scalar %g", x[i], y[i], d[i], w[i])
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d of 2^28 pairs differ", differ.Load())
+}
