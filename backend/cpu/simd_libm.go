@@ -53,8 +53,21 @@ func libmRef(o backend.Op) func(float64) float64 {
 // silu returns x·sigmoid(x).
 func silu(x float64) float64 { return x * sigmoid(x) }
 
+// libmFused reports whether the scalar code of o is Go code with
+// multiplies and adds that the compiler fuses (goFusesMulAdd), which the
+// vector loops do not replay: sin, cos, log1p and tanh (math.Exp and
+// math.Log are assembly, and sigmoid, silu and pow add nothing to a
+// product in Go).
+func libmFused(o backend.Op) bool {
+	switch o {
+	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh:
+		return goFusesMulAdd
+	}
+	return false
+}
+
 // libmKernel returns the vector kernel of o on T, or nil when o has none
-// (or the CPU lacks AVX2 and FMA).
+// (or the CPU lacks AVX2 and FMA, or see libmFused).
 func libmKernel[T float32 | float64](o backend.Op) kfn {
 	if o == backend.OpPow {
 		if v := powAsm[T](); v != nil {
@@ -64,7 +77,7 @@ func libmKernel[T float32 | float64](o backend.Op) kfn {
 	}
 	f := libmRef(o)
 	v := libmAsm[T](o)
-	if f == nil || v == nil {
+	if f == nil || v == nil || libmFused(o) {
 		return nil
 	}
 	return un(libmLoop(v, f))
