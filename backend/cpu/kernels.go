@@ -83,7 +83,7 @@ func vectorF32Kernel(o backend.Op) kfn {
 	case backend.OpTanh:
 		return un(tanhF32)
 	}
-	return nil
+	return libmKernel[float32](o)
 }
 
 // streamKernel returns the kernel of o on compute type ct with
@@ -127,7 +127,7 @@ func vectorF64Kernel(o backend.Op) kfn {
 	case backend.OpDiv:
 		return bin(binaryF64('/'))
 	}
-	return nil
+	return libmKernel[float64](o)
 }
 
 // Adapters from typed loops to kernels. Each asserts the buffer types once

@@ -1,0 +1,629 @@
+//go:build ignore
+
+// gen_libm writes simd_libm_amd64.s: AVX2 loops of exp, log, sin, cos,
+// sigmoid and silu on float32 and float64 that give the bits of Go's math
+// package (see simd_libm.go). Run it with go generate.
+//
+// Each loop replays, four lanes at a time, the exact sequence of IEEE
+// operations of the scalar code it stands for: math.Exp is the FMA path
+// of $GOROOT/src/math/exp_amd64.s (archExp, taken when the CPU has AVX
+// and FMA), math.Log is $GOROOT/src/math/log_amd64.s (archLog), math.Sin
+// and math.Cos are $GOROOT/src/math/sin.go (sin, cos: Cody-Waite
+// reduction with PI4A, PI4B, PI4C below 2^29, then one of two
+// polynomials by octant; Go does not fuse multiplies and adds on amd64
+// below GOAMD64=v3). Lanes outside the range where the scalar code takes
+// that path (NaN, infinities, overflow, subnormal results, huge
+// arguments) stop the loop before the group is stored; the Go wrapper
+// computes that group with the scalar function and goes on.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"log"
+	"math"
+	"os"
+	"strings"
+)
+
+// Constants, replicated four times (32 bytes). The decimal literals are
+// those of the Go sources named above.
+var consts = []struct {
+	name string
+	v    float64
+}{
+	// exp_amd64.s
+	{"LOG2E", 1.4426950408889634073599246810018920},
+	{"LN2U", 0.69314718055966295651160180568695068359375},
+	{"LN2L", 0.28235290563031577122588448175013436025525412068e-12},
+	{"SIXTEENTH", 0.0625},
+	{"E0", 0.5},
+	{"E8", 1.0},
+	{"E16", 2.0},
+	{"E24", 1.6666666666666666667e-1},
+	{"E32", 4.1666666666666666667e-2},
+	{"E40", 8.3333333333333333333e-3},
+	{"E48", 1.3888888888888888889e-3},
+	{"E56", 1.9841269841269841270e-4},
+	{"E64", 2.4801587301587301587e-5},
+	// log_amd64.s
+	{"HSQRT2", 7.07106781186547524401e-01},
+	{"LN2HI", 6.93147180369123816490e-01},
+	{"LN2LO", 1.90821492927058770002e-10},
+	{"L1", 6.666666666666735130e-01},
+	{"L2", 3.999999999940941908e-01},
+	{"L3", 2.857142874366239149e-01},
+	{"L4", 2.222219843214978396e-01},
+	{"L5", 1.818357216161805012e-01},
+	{"L6", 1.531383769920937332e-01},
+	{"L7", 1.479819860511658591e-01},
+	{"KMAGIC", 0x1p52 + 0x3FE}, // 2^52 + 1022
+	// sin.go
+	{"FOPI", 4 / math.Pi},
+	{"PI4A", 7.85398125648498535156e-1},
+	{"PI4B", 3.77489470793079817668e-8},
+	{"PI4C", 2.69515142907905952645e-15},
+	{"TRIGMAX", 1 << 29}, // reduceThreshold
+	{"S0", 1.58962301576546568060e-10},
+	{"S1", -2.50507477628578072866e-8},
+	{"S2", 2.75573136213857245213e-6},
+	{"S3", -1.98412698295895385996e-4},
+	{"S4", 8.33333333332211858878e-3},
+	{"S5", -1.66666666666666307295e-1},
+	{"C0", -1.13585365213876817300e-11},
+	{"C1", 2.08757008419747316778e-9},
+	{"C2", -2.75573141792967388112e-7},
+	{"C3", 2.48015872888517045348e-5},
+	{"C4", -1.38888888888730564116e-3},
+	{"C5", 4.16666666666665929218e-2},
+	// tanh.go
+	{"HALFMAXLOG", 0.5 * 8.8029691931113054295988e+01},
+	{"C0625", 0.625},
+	{"TP0", -9.64399179425052238628e-1},
+	{"TP1", -9.92877231001918586564e1},
+	{"TP2", -1.61468768441708447952e3},
+	{"TQ0", 1.12811678491632931402e2},
+	{"TQ1", 2.23548839060100448583e3},
+	{"TQ2", 4.84406305325125486048e3},
+	// log1p.go
+	{"MINUS1", -1},
+	{"TWO53", 1 << 53},
+	{"SMALL", 1.0 / (1 << 29)},
+	{"SQRT2M1", 4.142135623730950488017e-01},
+	{"SQRT2HALFM1", -2.928932188134524755992e-01},
+	{"KMAGIC1023", 0x1p52 + 1023},
+	// pow.go
+	{"YMAX", 15.5},     // |y| < 15.5: yi <= 15, four bits
+	{"XMIN", 0x1p-256}, // 2^-256 <= x <= 2^256: Frexp's exponent
+	{"XMAX", 0x1p256},  // stays far from the loop's guard (±2^12)
+	{"AEMAGIC", 0x1p52 + 1023},
+	{"AEMAX", 1000},
+}
+
+// Integer constants, replicated four times as 64-bit lanes (or eight
+// times as 32-bit lanes for the names ending in D).
+var iconsts = []struct {
+	name string
+	v    uint64
+}{
+	{"SIGN", 1 << 63},
+	{"ABS", 1<<63 - 1},
+	{"MANT", 1<<52 - 1},
+	{"MAGICBITS", 0x4330000000000000}, // 2^52
+	{"MINNORMM1", 0x000FFFFFFFFFFFFF},
+	{"PINF", 0x7FF0000000000000},
+	{"BIAS", 1023},
+	{"ONEQ", 1},
+	{"KOFFD", 1022}, // k + 1022 in [0, 2045] for a normal 2^k
+	{"KMAXD", 2045},
+	{"ONED", 1},
+	{"SQRT2MANT", 0x0006a09e667f3bcd},
+	{"MANTM4", 1<<52 - 4},
+}
+
+// expBody: Y0 = x in, Y0 = math.Exp(x) out; exits to done unless every
+// lane has k = round(x·log2e) in [-1022, 1023] (which excludes NaN, ±Inf
+// and every x whose result overflows or is subnormal).
+const expBody = `	VMULPD libmLOG2E<>(SB), Y0, Y1
+	VCVTPD2DQY Y1, X2 // k (CVTSD2SL: to nearest)
+	VPADDD libmKOFFD<>(SB), X2, X3
+	VPMINUD libmKMAXD<>(SB), X3, X4
+	VPCMPEQD X3, X4, X4
+	VPMOVMSKB X4, AX
+	CMPL AX, $0xFFFF
+	JNE  done
+	VCVTDQ2PD X2, Y1 // float64(k)
+	VFNMADD231PD libmLN2U<>(SB), Y1, Y0
+	VFNMADD231PD libmLN2L<>(SB), Y1, Y0
+	VMULPD libmSIXTEENTH<>(SB), Y0, Y0
+	VMOVUPD libmE64<>(SB), Y1
+	VFMADD213PD libmE56<>(SB), Y0, Y1
+	VFMADD213PD libmE48<>(SB), Y0, Y1
+	VFMADD213PD libmE40<>(SB), Y0, Y1
+	VFMADD213PD libmE32<>(SB), Y0, Y1
+	VFMADD213PD libmE24<>(SB), Y0, Y1
+	VFMADD213PD libmE0<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VADDPD libmE16<>(SB), Y0, Y1
+	VFMADD213PD libmE8<>(SB), Y1, Y0
+	VPMOVSXDQ X2, Y3 // 2^k
+	VPADDQ libmBIAS<>(SB), Y3, Y3
+	VPSLLQ $52, Y3, Y3
+	VMULPD Y3, Y0, Y0
+`
+
+// logBody: Y0 = x in, Y0 = math.Log(x) out; exits to done unless every
+// lane is a positive normal finite number.
+const logBody = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+`
+
+// trigReduce: Y0 = x in; exits to done unless every |x| < 2^29 (not
+// NaN); out: Y8 = sign bit of x, Y0 = z, Y9 = zz, X2 = j (octant, even,
+// int32), Y10 = sin polynomial, Y11 = cos polynomial.
+const trigReduce = `	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmTRIGMAX<>(SB), Y0, Y5 // |x| < 2^29, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD libmFOPI<>(SB), Y0, Y1
+	VCVTTPD2DQY Y1, X2 // j
+	VPADDD libmONED<>(SB), X2, X2
+	VPSRLD $1, X2, X2
+	VPSLLD $1, X2, X2 // j rounded up to even
+	VCVTDQ2PD X2, Y1 // y
+	VMULPD libmPI4A<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4B<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4C<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0 // z
+	VMULPD Y0, Y0, Y9 // zz
+	VMULPD libmS0<>(SB), Y9, Y10
+	VADDPD libmS1<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS2<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS3<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS4<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmS5<>(SB), Y10, Y10
+	VMULPD Y9, Y0, Y3
+	VMULPD Y10, Y3, Y3
+	VADDPD Y3, Y0, Y10 // z + z·zz·P
+	VMULPD libmC0<>(SB), Y9, Y11
+	VADDPD libmC1<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC2<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC3<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC4<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmC5<>(SB), Y11, Y11
+	VMULPD libmE0<>(SB), Y9, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y4 // 1 - 0.5·zz
+	VMULPD Y9, Y9, Y3
+	VMULPD Y11, Y3, Y3
+	VADDPD Y3, Y4, Y11 // 1 - 0.5·zz + zz·zz·Q
+	VPMOVSXDQ X2, Y2 // j as int64 lanes
+`
+
+// sinBody: the octants 2 and 6 take the cos polynomial (bit 1 of j), the
+// sign flips for octants 4 and 6 (bit 2) and for x < 0.
+const sinBody = trigReduce + `	VPSLLQ $62, Y2, Y3 // bit 1 of j to the sign position
+	VBLENDVPD Y3, Y11, Y10, Y0
+	VPSLLQ $61, Y2, Y3 // bit 2
+	VANDPD libmSIGN<>(SB), Y3, Y3
+	VXORPD Y3, Y8, Y8
+	VXORPD Y8, Y0, Y0
+`
+
+// cosBody: octants 2 and 6 take the sin polynomial; the sign flips when
+// bit 1 and bit 2 of j differ.
+const cosBody = trigReduce + `	VPSLLQ $62, Y2, Y3
+	VBLENDVPD Y3, Y10, Y11, Y0
+	VPSLLQ $61, Y2, Y4
+	VXORPD Y4, Y3, Y3
+	VANDPD libmSIGN<>(SB), Y3, Y3
+	VXORPD Y3, Y0, Y0
+`
+
+// sigmoidBody: 1 / (1 + math.Exp(-x)), x kept in Y8.
+const sigmoidBody = `	VMOVUPD Y0, Y8
+	VXORPD libmSIGN<>(SB), Y0, Y0
+` + expBody + `	VADDPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE8<>(SB), Y1
+	VDIVPD Y0, Y1, Y0
+`
+
+// siluBody: x · sigmoid(x).
+const siluBody = sigmoidBody + `	VMULPD Y0, Y8, Y0
+`
+
+// tanhBody: Y0 = x in, Y0 = math.Tanh(x) out ($GOROOT/src/math/tanh.go
+// tanh) for x != 0, |x| <= MAXLOG/2: both of its paths, 1 - 2/(Exp(2|x|)+1)
+// with the sign of x where |x| >= 0.625, else its rational function.
+const tanhBody = `	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // z
+	VCMPPD $2, libmHALFMAXLOG<>(SB), Y14, Y5 // false for NaN
+	VXORPD Y6, Y6, Y6
+	VCMPPD $4, Y6, Y0, Y6 // x != 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VADDPD Y14, Y14, Y0 // 2·z
+` + expBody + `	VADDPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE16<>(SB), Y1
+	VDIVPD Y0, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y0
+	VSUBPD Y1, Y0, Y0
+	VANDPD libmSIGN<>(SB), Y13, Y1
+	VXORPD Y1, Y0, Y10 // z >= 0.625
+	VMULPD Y13, Y13, Y1 // s
+	VMULPD libmTP0<>(SB), Y1, Y2
+	VADDPD libmTP1<>(SB), Y2, Y2
+	VMULPD Y1, Y2, Y2
+	VADDPD libmTP2<>(SB), Y2, Y2
+	VADDPD libmTQ0<>(SB), Y1, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmTQ1<>(SB), Y3, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmTQ2<>(SB), Y3, Y3
+	VMULPD Y1, Y13, Y4
+	VMULPD Y2, Y4, Y4
+	VDIVPD Y3, Y4, Y4
+	VADDPD Y4, Y13, Y4 // z < 0.625
+	VCMPPD $13, libmC0625<>(SB), Y14, Y5
+	VBLENDVPD Y5, Y10, Y4, Y0
+`
+
+// log1pBody: Y0 = x in, Y0 = math.Log1p(x) out ($GOROOT/src/math/log1p.go
+// log1p), for -1 < x, 2^-29 <= |x| < 2^53, and not the inputs where it
+// takes its branch iu == 0 (1+x a power of 2, or its mantissa within 3
+// of 2^52). Both of its paths are computed: k = 0 and f = x where
+// √2/2-1 < x < √2-1 (mask Y7), else k, c and f from u = 1+x; the result
+// is that of k = 0 where the final k is 0.
+const log1pBody = `	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+`
+
+// powHead, powRound four times, powTail: Y0 = x, Y12 = y in, Y0 = math.Pow(x, y) out, for x in
+// [2^-256, 2^256] but 1 and y not an integer, |y| < 15.5 but ±0.5, with
+// a normal result ($GOROOT/src/math/pow.go pow: yi, yf = Modf(|y|), yf
+// moved to (-0.5, 0.5], a1 = Exp(yf·Log(x)), then x^yi by squarings of
+// Frexp(x) with the exponents apart, here four rounds for the four bits
+// of yi, and Ldexp). The float exponents xe and ae are kept as
+// (integral) float64 values, exact.
+const powHead = `	VMOVUPD Y0, Y13
+	VCMPPD $13, libmXMIN<>(SB), Y0, Y5 // x >= 2^-256 (false for NaN)
+	VCMPPD $2, libmXMAX<>(SB), Y0, Y6 // x <= 2^256
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE8<>(SB), Y0, Y6 // x != 1
+	VANDPD Y6, Y5, Y5
+	VANDPD libmABS<>(SB), Y12, Y14
+	VCMPPD $1, libmYMAX<>(SB), Y14, Y6 // |y| < 15.5
+	VANDPD Y6, Y5, Y5
+	VCMPPD $4, libmE0<>(SB), Y14, Y6 // |y| != 0.5
+	VANDPD Y6, Y5, Y5
+	VROUNDPD $3, Y14, Y15 // yi = trunc(|y|)
+	VSUBPD Y15, Y14, Y14 // yf
+	VXORPD Y6, Y6, Y6
+	VCMPPD $4, Y6, Y14, Y6 // yf != 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $14, libmE0<>(SB), Y14, Y5 // yf > 0.5: yf--, yi++
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y14, Y14
+	VADDPD Y5, Y15, Y15
+` + logBody + `	VMULPD Y14, Y0, Y0
+` + expBody + `	VMOVUPD Y0, Y9 // a1
+	VANDPD libmMANT<>(SB), Y13, Y7
+	VORPD libmE0<>(SB), Y7, Y7 // x1
+	VPSRLQ $52, Y13, Y8
+	VPOR libmMAGICBITS<>(SB), Y8, Y8
+	VSUBPD libmKMAGIC<>(SB), Y8, Y8 // xe
+	VXORPD Y10, Y10, Y10 // ae
+	VCVTTPD2DQY Y15, X11
+	VPMOVSXDQ X11, Y11 // yi as int64 lanes
+`
+
+// powRound is one round of the loop of pow on the bits of yi (the shift
+// {{.}} brings the next bit to the sign, which VBLENDVPD tests).
+const powRound = `	VPSLLQ ${{.}}, Y11, Y5 // the next bit of yi to the sign
+	VMULPD Y7, Y9, Y6
+	VBLENDVPD Y5, Y6, Y9, Y9
+	VADDPD Y8, Y10, Y6
+	VBLENDVPD Y5, Y6, Y10, Y10
+	VMULPD Y7, Y7, Y7
+	VADDPD Y8, Y8, Y8
+	VCMPPD $1, libmE0<>(SB), Y7, Y5 // x1 < 0.5
+	VADDPD Y7, Y7, Y6
+	VBLENDVPD Y5, Y6, Y7, Y7
+	VANDPD libmE8<>(SB), Y5, Y5
+	VSUBPD Y5, Y8, Y8
+`
+
+const powTail = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
+	VDIVPD Y9, Y6, Y6
+	VBLENDVPD Y12, Y6, Y9, Y9
+	VANDPD libmSIGN<>(SB), Y12, Y6
+	VXORPD Y6, Y10, Y10
+	VANDPD libmABS<>(SB), Y10, Y6 // |ae| <= 1000
+	VCMPPD $2, libmAEMAX<>(SB), Y6, Y5
+	VADDPD libmAEMAGIC<>(SB), Y10, Y6 // 2^ae
+	VPSLLQ $52, Y6, Y6
+	VMULPD Y6, Y9, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y6 // a normal result
+	VPAND Y6, Y5, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+`
+
+var funcs = []struct {
+	name, body, ref string
+	f64only         bool // float32 has a loop of its own (tanhF32)
+}{
+	{"exp", expBody, "math.Exp(x)", false},
+	{"log", logBody, "logF64(x)", false},
+	{"sin", sinBody, "math.Sin(x)", false},
+	{"cos", cosBody, "math.Cos(x)", false},
+	{"sigmoid", sigmoidBody, "sigmoid(x)", false},
+	{"silu", siluBody, "x * sigmoid(x)", false},
+	{"log1p", log1pBody, "math.Log1p(x)", false},
+	{"tanh", tanhBody, "math.Tanh(x)", true},
+}
+
+func main() {
+	var b bytes.Buffer
+	b.WriteString(`// Code generated by gen_libm.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+`)
+	for _, c := range consts {
+		writeData(&b, c.name, math.Float64bits(c.v), false)
+	}
+	for _, c := range iconsts {
+		writeData(&b, c.name, c.v, strings.HasSuffix(c.name, "D"))
+	}
+	for _, f := range funcs {
+		for _, e := range []struct {
+			elem, load, store string
+			size              int
+		}{
+			{"F32", "VCVTPS2PD (SI), Y0", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
+			{"F64", "VMOVUPD (SI), Y0", "VMOVUPD Y0, (DI)", 8},
+		} {
+			if f.f64only && e.elem == "F32" {
+				continue
+			}
+			name := f.name + e.elem + "AVX2"
+			t := strings.ToLower(e.elem[:1]) + "loat" + e.elem[1:]
+			fmt.Fprintf(&b, `
+// func %[1]s(d, a []%[2]s) int
+//
+// sets d[i] = %[2]s(%[3]s), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·%[1]s(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	%[4]s
+%[5]s	%[6]s
+	ADDQ $%[7]d, SI
+	ADDQ $%[7]d, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+`, name, t, f.ref, e.load, f.body, e.store, 4*e.size)
+		}
+	}
+	var rounds strings.Builder
+	for _, sh := range []int{63, 62, 61, 60} {
+		rounds.WriteString(strings.ReplaceAll(powRound, "{{.}}", fmt.Sprint(sh)))
+	}
+	pow := powHead + rounds.String() + powTail
+	for _, e := range []struct {
+		elem, load, store string
+		size              int
+	}{
+		{"F32", "VCVTPS2PD (SI), Y0\n\tVCVTPS2PD (DX), Y12", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
+		{"F64", "VMOVUPD (SI), Y0\n\tVMOVUPD (DX), Y12", "VMOVUPD Y0, (DI)", 8},
+	} {
+		name := "pow" + e.elem + "AVX2"
+		t := strings.ToLower(e.elem[:1]) + "loat" + e.elem[1:]
+		fmt.Fprintf(&b, `
+// func %[1]s(d, a, b []%[2]s) int
+//
+// sets d[i] = %[2]s(math.Pow(float64(a[i]), float64(b[i]))) for the first
+// groups of four elements, as the loops above, on the inputs of powHead
+// in gen_libm.go (the others stop it).
+TEXT ·%[1]s(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	%[3]s
+%[4]s	%[5]s
+	ADDQ $%[6]d, SI
+	ADDQ $%[6]d, DX
+	ADDQ $%[6]d, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+`, name, t, e.load, pow, e.store, 4*e.size)
+	}
+	if err := os.WriteFile("simd_libm_amd64.s", b.Bytes(), 0o666); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// writeData writes a 32-byte constant: v in four 64-bit lanes, or its low
+// 32 bits in eight 32-bit lanes.
+func writeData(b *bytes.Buffer, name string, v uint64, dword bool) {
+	fmt.Fprintln(b)
+	if dword {
+		for i := range 8 {
+			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/4, $%#x\n", name, 4*i, uint32(v))
+		}
+	} else {
+		for i := range 4 {
+			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/8, $%#016x\n", name, 8*i, v)
+		}
+	}
+	fmt.Fprintf(b, "GLOBL libm%s<>(SB), RODATA|NOPTR, $32\n", name)
+}

@@ -1,0 +1,133 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+//go:generate go run gen_libm.go
+
+// Vector loops of Go's math functions.
+//
+// exp, log, log1p, sin, cos, sigmoid and silu of float32 and float64 are
+// Go's math.Exp, logF64 (math.Log), math.Log1p, math.Sin, math.Cos,
+// sigmoid and x·sigmoid(x) computed in float64 (and rounded once to
+// float32), tanh of float64 is math.Tanh (float32 has tanhF32), and
+// x**y is powF64, which is math.Pow where y is not an integer. On
+// amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s (written by
+// gen_libm.go) compute four lanes at a time with the same IEEE operations
+// in the same order as the scalar code of Go's math package takes on that
+// CPU, so they give the same bits; a group of four with a lane that the
+// scalar code treats apart (NaN, ±Inf, results that overflow or are
+// subnormal, subnormal or negative arguments of log, |x| >= 2^29 for sin
+// and cos; for pow see powHead in gen_libm.go) is left to the scalar
+// function. Tests check the bits against
+// the scalar functions on every float32 input (TestLibmF32Exhaustive) and
+// on random and special float64 inputs (TestLibmVector).
+
+// libmRef returns the scalar function that defines the vector loop of o,
+// or nil when o has none.
+func libmRef(o backend.Op) func(float64) float64 {
+	switch o {
+	case backend.OpExp:
+		return math.Exp
+	case backend.OpLog:
+		return logF64
+	case backend.OpSin:
+		return math.Sin
+	case backend.OpCos:
+		return math.Cos
+	case backend.OpSigmoid:
+		return sigmoid
+	case backend.OpSilu:
+		return silu
+	case backend.OpLog1p:
+		return math.Log1p
+	case backend.OpTanh:
+		return math.Tanh
+	}
+	return nil
+}
+
+// silu returns x·sigmoid(x).
+func silu(x float64) float64 { return x * sigmoid(x) }
+
+// libmFused reports whether the scalar code of o is Go code with
+// multiplies and adds that the compiler fuses (goFusesMulAdd), which the
+// vector loops do not replay: sin, cos, log1p and tanh (math.Exp and
+// math.Log are assembly, and sigmoid, silu and pow add nothing to a
+// product in Go).
+func libmFused(o backend.Op) bool {
+	switch o {
+	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh:
+		return goFusesMulAdd
+	}
+	return false
+}
+
+// libmKernel returns the vector kernel of o on T, or nil when o has none
+// (or the CPU lacks AVX2 and FMA, or see libmFused).
+func libmKernel[T float32 | float64](o backend.Op) kfn {
+	if o == backend.OpPow {
+		if v := powAsm[T](); v != nil {
+			return bin(powLoop(v))
+		}
+		return nil
+	}
+	f := libmRef(o)
+	v := libmAsm[T](o)
+	if f == nil || v == nil || libmFused(o) {
+		return nil
+	}
+	return un(libmLoop(v, f))
+}
+
+// libmLoop returns the loop d[i] = T(f(float64(a[i]))) that runs v, the
+// vector loop of f, and computes the groups v leaves and the last
+// len(d)%4 elements with f.
+func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64) func(d, a []T) {
+	return func(d, a []T) {
+		a = a[:len(d)]
+		n := len(d) &^ 3
+		i := 0
+		for {
+			i += v(d[i:n], a[i:n])
+			if i == n {
+				break
+			}
+			for j := i; j < i+4; j++ {
+				d[j] = T(f(float64(a[j])))
+			}
+			i += 4
+		}
+		for ; i < len(d); i++ {
+			d[i] = T(f(float64(a[i])))
+		}
+	}
+}
+
+// powLoop returns the loop d[i] = T(powF64(float64(a[i]), float64(b[i])))
+// that runs v, the vector loop of math.Pow for the exponents that are not
+// integers (where powF64 is math.Pow), and computes the groups v leaves
+// and the last len(d)%4 elements with powF64.
+func powLoop[T float32 | float64](v func(d, a, b []T) int) func(d, a, b []T) {
+	return func(d, a, b []T) {
+		a, b = a[:len(d)], b[:len(d)]
+		n := len(d) &^ 3
+		i := 0
+		for {
+			i += v(d[i:n], a[i:n], b[i:n])
+			if i == n {
+				break
+			}
+			for j := i; j < i+4; j++ {
+				d[j] = T(powF64(float64(a[j]), float64(b[j])))
+			}
+			i += 4
+		}
+		for ; i < len(d); i++ {
+			d[i] = T(powF64(float64(a[i]), float64(b[i])))
+		}
+	}
+}

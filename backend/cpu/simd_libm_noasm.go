@@ -1,0 +1,11 @@
+//go:build !amd64 || purego
+
+package cpu
+
+import "github.com/tensorsh/tensorsh/backend"
+
+// libmAsm returns nil: without assembly the kernels are the scalar ones.
+func libmAsm[T float32 | float64](backend.Op) func(d, a []T) int { return nil }
+
+// powAsm returns nil: without assembly the kernels are the scalar ones.
+func powAsm[T float32 | float64]() func(d, a, b []T) int { return nil }

@@ -1,0 +1,488 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// libmOps are the operations with vector loops (simd_libm.go).
+var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p, backend.OpTanh}
+
+// libmNone reports whether o has no vector loop on T here: float32 tanh
+// has tanhF32 (tested in simd_test.go), and see libmFused.
+func libmNone[T float32 | float64](o backend.Op) bool {
+	_, f32 := any(T(0)).(float32)
+	return f32 && o == backend.OpTanh || libmFused(o)
+}
+
+// libmEdges64 are float64 inputs at the edges of the paths the scalar
+// code takes: the ends of exp's normal range (k = ±1022, 1023, 1024:
+// $GOROOT/src/math/exp_amd64.s archExp, its ldexp and denormal labels),
+// log's special cases and the mantissa √2/2 where it halves f1
+// ($GOROOT/src/math/log_amd64.s archLog), the reduction threshold 2^29
+// of sin and cos ($GOROOT/src/math/trig_reduce.go) and the octant
+// boundaries kπ/4 ($GOROOT/src/math/sin.go), NaN with payloads, ±0,
+// ±Inf, subnormals.
+func libmEdges64() []float64 {
+	e := []float64{0, negz, 1, -1, 0.5, 2, inf, -inf, nan, -nan,
+		math.Float64frombits(0x7FF0000000000001), math.Float64frombits(0xFFF8000000001234),
+		math.Float64frombits(0x7FF4000000000000), // signalling NaN
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
+		0x1p-1022, math.Nextafter(0x1p-1022, 0), -0x1p-1022, 1e-300, 1e-310,
+		7.09782712893384e+02, math.Nextafter(7.09782712893384e+02, 0), math.Nextafter(7.09782712893384e+02, 1000),
+		1023.5 * math.Ln2, math.Nextafter(1023.5*math.Ln2, 0), math.Nextafter(1023.5*math.Ln2, 1000),
+		-1022.5 * math.Ln2, math.Nextafter(-1022.5*math.Ln2, 0), math.Nextafter(-1022.5*math.Ln2, -1000),
+		-1021.5 * math.Ln2, -708, -708.4, -708.5, -745, -745.2, -746, 709, 710, 88.72, -103.97, -87.3,
+		math.Float64frombits(0x3FE6A09E667F3BCD), math.Float64frombits(0x3FE6A09E667F3BCC),
+		math.Float64frombits(0x3FE6A09E667F3BCE), math.Sqrt2, math.Float64frombits(0x3FF6A09E667F3BCD),
+		1 << 29, math.Nextafter(1<<29, 0), -(1 << 29), math.Nextafter(-(1 << 29), 0), 1e9, 1e300, 1e-8, -1e-20,
+		math.Pi, -math.Pi, math.Pi / 2, math.Pi / 4, 3 * math.Pi / 4, 1e5 * math.Pi, 355, 103993, -33102,
+	}
+	// log1p ($GOROOT/src/math/log1p.go): its thresholds 2^-54, 2^-29,
+	// √2/2-1, √2-1, 2^53, -1, and 1+x a power of 2 or with a mantissa
+	// within 4 of 2^52 (its branch iu == 0).
+	for _, v := range []float64{0x1p-54, 0x1p-29, 4.142135623730950488017e-01, -2.928932188134524755992e-01, 0x1p53, -1, 1, 3, 7, -0.5, -0.75, 0x1p-20} {
+		e = append(e, v, -v, math.Nextafter(v, inf), math.Nextafter(v, -inf))
+	}
+	// tanh ($GOROOT/src/math/tanh.go): its thresholds 0.625 and MAXLOG/2.
+	for _, v := range []float64{0.625, 0.5 * 8.8029691931113054295988e+01} {
+		e = append(e, v, -v, math.Nextafter(v, inf), math.Nextafter(v, -inf))
+	}
+	for k := range 6 {
+		e = append(e, 1-float64(k)*0x1p-52, 3-float64(k)*0x1p-51, -0.5-float64(k)*0x1p-54, float64(k)*0x1p-52)
+	}
+	for k := 1; k < 16; k++ {
+		v := float64(k) * math.Pi / 4
+		e = append(e, v, math.Nextafter(v, 0), math.Nextafter(v, 100), -v)
+	}
+	return e
+}
+
+// libmInputs64 returns the edges and n random float64 inputs of every
+// scale, the float64 values of random float32 ones among them.
+func libmInputs64(rng *rand.Rand, n int) []float64 {
+	x := libmEdges64()
+	for _, v := range simdInputs(rng, n/4) {
+		x = append(x, float64(v))
+	}
+	for len(x) < n {
+		switch rng.Intn(5) {
+		case 0:
+			x = append(x, rng.NormFloat64())
+		case 1:
+			x = append(x, rng.NormFloat64()*300)
+		case 2:
+			x = append(x, math.Float64frombits(rng.Uint64()))
+		case 3:
+			x = append(x, math.Exp(rng.NormFloat64()*100))
+		default:
+			x = append(x, rng.Float64()+0.5)
+		}
+	}
+	rng.Shuffle(len(x), func(i, j int) { x[i], x[j] = x[j], x[i] })
+	return x
+}
+
+// TestLibmVector checks the vector kernels against the scalar kernels of
+// floatKernel (their definition) bit for bit, NaN payloads included, on
+// edge and random inputs, for every length 0..70 and every start offset
+// 0..7 of the slices (groups, tails, alignment).
+func TestLibmVector(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	x64 := libmInputs64(rng, 40000)
+	x32 := make([]float32, len(x64))
+	for i, v := range x64 {
+		x32[i] = float32(v)
+	}
+	for _, o := range libmOps {
+		checkLibm(t, o, x32)
+		checkLibm(t, o, x64)
+	}
+}
+
+func checkLibm[T float32 | float64](t *testing.T, o backend.Op, x []T) {
+	t.Helper()
+	k := libmKernel[T](o)
+	if k == nil {
+		if haveAVX2 && !libmNone[T](o) {
+			t.Fatalf("no vector kernel of %v", o)
+		}
+		return
+	}
+	ref := floatKernel[T](&backend.Node{Op: o})
+	want, got := make([]T, len(x)), make([]T, len(x))
+	run := func(k kfn, d, a []T) {
+		if err := k(d, []any{a}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := 0
+	check := func(what string, off int, d, w []T, a []T) {
+		for i := range d {
+			if math.Float64bits(float64(d[i])) != math.Float64bits(float64(w[i])) ||
+				math.Float32bits(float32(d[i])) != math.Float32bits(float32(w[i])) {
+				if bad++; bad <= 5 {
+					t.Errorf("%v %T %s: x = %v (%#x): got %v, scalar %v", o, x[0], what, a[i], math.Float64bits(float64(a[i])), d[i], w[i])
+				}
+			}
+		}
+	}
+	run(ref, want, x)
+	run(k, got, x)
+	check("all", 0, got, want, x)
+	for off := range 8 {
+		for n := range 71 {
+			a := x[off*71+n : off*71+2*n]
+			d := got[off : off+n]
+			run(k, d, a)
+			w := make([]T, n)
+			run(ref, w, a)
+			check("slice", off, d, w, a)
+		}
+	}
+	// In place: d and a the same memory.
+	y := append([]T(nil), x[:1000]...)
+	run(k, y, y)
+	check("in place", 0, y, want[:1000], x[:1000])
+}
+
+// TestLibmF32Exhaustive checks the float32 vector kernels on every one
+// of the 2^32 float32 inputs against the scalar kernels (minutes on two
+// cores, so only when TENSORSH_EXHAUSTIVE is set).
+func TestLibmF32Exhaustive(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	if !haveAVX2 {
+		t.Skip("no vector kernels on this CPU")
+	}
+	for _, o := range libmOps {
+		if libmNone[float32](o) {
+			continue
+		}
+		t.Run(o.String(), func(t *testing.T) {
+			k, ref := libmKernel[float32](o), floatKernel[float32](&backend.Node{Op: o})
+			const chunk = 1 << 16
+			var (
+				next   atomic.Uint64
+				differ atomic.Int64
+				wg     sync.WaitGroup
+			)
+			for range runtime.GOMAXPROCS(0) {
+				wg.Go(func() {
+					x, d, w := make([]float32, chunk), make([]float32, chunk), make([]float32, chunk)
+					for {
+						lo := next.Add(chunk) - chunk
+						if lo >= 1<<32 {
+							return
+						}
+						for i := range x {
+							x[i] = math.Float32frombits(uint32(lo) + uint32(i))
+						}
+						_ = k(d, []any{x})
+						_ = ref(w, []any{x})
+						for i := range x {
+							if math.Float32bits(d[i]) != math.Float32bits(w[i]) {
+								if differ.Add(1) <= 10 {
+									t.Errorf("%v(%g) (bits %#08x) = %g, scalar %g", o, x[i], math.Float32bits(x[i]), d[i], w[i])
+								}
+							}
+						}
+					}
+				})
+			}
+			wg.Wait()
+			t.Logf("%d of 2^32 inputs differ", differ.Load())
+		})
+	}
+}
+
+// TestLibmVectorPath checks that the vector loops take ordinary inputs
+// themselves, leaving none to the scalar code (else they would be right
+// but slow): exp and sigmoid on [-700, 700], log on positive normal
+// numbers, sin and cos below 2^29.
+func TestLibmVectorPath(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no vector kernels on this CPU")
+	}
+	rng := rand.New(rand.NewSource(3))
+	const n = 4096
+	for _, o := range libmOps {
+		if libmFused(o) {
+			continue
+		}
+		x := make([]float64, n)
+		for i := range x {
+			switch o {
+			case backend.OpLog:
+				x[i] = math.Exp((rng.Float64()*2 - 1) * 80)
+			case backend.OpTanh:
+				x[i] = (rng.Float64()*2 - 1) * 40
+			case backend.OpLog1p:
+				x[i] = math.Expm1(rng.Float64()*15.6 - 0.6) // 1+x far from 0: the float32 ones are powers of 2 there too often
+			case backend.OpSin, backend.OpCos:
+				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
+			default:
+				x[i] = (rng.Float64()*2 - 1) * 700
+			}
+		}
+		x32 := make([]float32, n)
+		for i, v := range x {
+			x32[i] = float32(v)
+			if o != backend.OpLog && o != backend.OpSin && o != backend.OpCos && o != backend.OpLog1p {
+				x32[i] = float32(v / 8) // within float32's exp range
+			}
+		}
+		if got := libmAsm[float64](o)(make([]float64, n), x); got != n {
+			t.Errorf("%v float64: the vector loop stopped at %d of %d (x = %v)", o, got, n, x[got])
+		}
+		if libmNone[float32](o) {
+			continue
+		}
+		if got := libmAsm[float32](o)(make([]float32, n), x32); got != n {
+			t.Errorf("%v float32: the vector loop stopped at %d of %d (x = %v)", o, got, n, x32[got:got+4])
+		}
+	}
+}
+
+// BenchmarkLibm compares the scalar and the vector kernels on 16384
+// elements in [0.5, 1.5) (the benchmark matrix's inputs).
+func BenchmarkLibm(b *testing.B) {
+	for _, o := range libmOps {
+		benchLibm[float32](b, o)
+		benchLibm[float64](b, o)
+	}
+}
+
+func benchLibm[T float32 | float64](b *testing.B, o backend.Op) {
+	rng := rand.New(rand.NewSource(1))
+	x, d := make([]T, 16384), make([]T, 16384)
+	for i := range x {
+		x[i] = T(rng.Float64() + 0.5)
+	}
+	for _, k := range []struct {
+		name string
+		k    kfn
+	}{{"scalar", floatKernel[T](&backend.Node{Op: o})}, {"vector", libmKernel[T](o)}} {
+		if k.k == nil {
+			continue
+		}
+		b.Run(fmt.Sprintf("%v/%T/%s", o, T(0), k.name), func(b *testing.B) {
+			b.SetBytes(int64(len(x)) * int64(unsafe.Sizeof(T(0))))
+			for b.Loop() {
+				_ = k.k(d, []any{x})
+			}
+		})
+	}
+}
+
+// powPairs returns n pairs (x, y) for x**y: edge exponents (integers,
+// ±0.5, the ends of the vector loop's range |y| < 15.5, ±Inf, NaN) and
+// bases (0, ±1, negative, ±Inf, NaN, 2^±256 and their neighbours,
+// subnormal), random ones of every scale, and pairs whose result is near
+// the ends of the normal range (math.Pow: $GOROOT/src/math/pow.go).
+func powPairs(rng *rand.Rand, n int) (xs, ys []float64) {
+	yEdge := []float64{0, negz, 1, -1, 2, 3, -3, 0.5, -0.5, 1.5, -1.5, 15.5, math.Nextafter(15.5, 0), -math.Nextafter(15.5, 0),
+		math.Nextafter(15.5, 16), 15.25, 14.75, -14.75, 0.75, 0.25, 0.5000000000000001, 0.49999999999999994, 1e-300,
+		1 / 3.0, -2.0 / 3, 7.3, inf, -inf, nan, 1e20, 1e300, 2.5, -2.5, 3.5, 4.5, 8.5, 12.5}
+	xEdge := []float64{0, negz, 1, -1, 2, 0.5, -2, inf, -inf, nan, 0x1p-256, 0x1p256, math.Nextafter(0x1p-256, 0),
+		math.Nextafter(0x1p256, inf), 0x1p-255, 0x1p255, 5e-324, 1e-310, 0x1p-1022, math.MaxFloat64, 1e-40, 1e40,
+		math.Nextafter(1, 0), math.Nextafter(1, 2), 10, 0.1, 3, 1e15, 1e-15, 1e70, 1e-70}
+	for _, x := range xEdge {
+		for _, y := range yEdge {
+			xs, ys = append(xs, x), append(ys, y)
+		}
+	}
+	for len(xs) < n {
+		var x, y float64
+		switch rng.Intn(4) {
+		case 0: // the benchmark's
+			x, y = rng.Float64()+0.5, rng.Float64()+0.5
+		case 1:
+			x, y = math.Exp(rng.NormFloat64()*30), rng.NormFloat64()*6
+		case 2: // results near the ends of the normal range
+			x = math.Exp(rng.Float64()*170 + 1)
+			y = (708 + rng.Float64()*2) / math.Log(x)
+			if rng.Intn(2) == 0 {
+				y = -y
+			}
+		default:
+			x, y = math.Float64frombits(rng.Uint64()), math.Float64frombits(rng.Uint64())
+			if rng.Intn(2) == 0 {
+				y = float64(float32(rng.NormFloat64() * 8))
+			}
+		}
+		xs, ys = append(xs, x), append(ys, y)
+	}
+	return xs, ys
+}
+
+// TestPowVector checks the vector kernel of x**y against the scalar
+// kernel (powF64 in every lane) bit for bit, on float32 and float64, for
+// every length 0..70 and start offset 0..7.
+func TestPowVector(t *testing.T) {
+	xs, ys := powPairs(rand.New(rand.NewSource(5)), 200000)
+	checkPow(t, xs, ys)
+	x32, y32 := make([]float32, len(xs)), make([]float32, len(ys))
+	for i := range xs {
+		x32[i], y32[i] = float32(xs[i]), float32(ys[i])
+	}
+	checkPow(t, x32, y32)
+}
+
+func checkPow[T float32 | float64](t *testing.T, x, y []T) {
+	t.Helper()
+	k := libmKernel[T](backend.OpPow)
+	if k == nil {
+		if haveAVX2 {
+			t.Fatal("no vector kernel of pow")
+		}
+		return
+	}
+	ref := floatKernel[T](&backend.Node{Op: backend.OpPow})
+	bad := 0
+	check := func(a, b []T, in bool) {
+		w, d := make([]T, len(a)), make([]T, len(a))
+		_ = ref(w, []any{a, b})
+		if in { // in place, d the memory of a
+			d = append([]T(nil), a...)
+			a = d
+		}
+		_ = k(d, []any{a, b})
+		for i := range d {
+			if math.Float64bits(float64(d[i])) != math.Float64bits(float64(w[i])) {
+				if bad++; bad <= 5 {
+					t.Errorf("%T: %v ** %v = %v, scalar %v", d[i], x[i], y[i], d[i], w[i])
+				}
+			}
+		}
+	}
+	check(x, y, false)
+	check(x[:1000], y[:1000], true)
+	for off := range 8 {
+		for n := range 71 {
+			check(x[off*71+n:off*71+2*n], y[off*71+n:off*71+2*n], false)
+		}
+	}
+}
+
+// TestPowVectorPath checks that the vector loop of pow takes ordinary
+// inputs itself: the benchmark's x, y in [0.5, 1.5) but 0.5, and x in
+// [1e-30, 1e30] with non-integer |y| < 8.
+func TestPowVectorPath(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no vector kernels on this CPU")
+	}
+	rng := rand.New(rand.NewSource(9))
+	const n = 4096
+	x, y := make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], y[i] = rng.Float64()+0.5, rng.Float64()+0.5000001
+		if i >= n/2 {
+			x[i], y[i] = math.Exp((rng.Float64()*2-1)*69), (rng.Float64()*2-1)*8+1e-6
+		}
+	}
+	if got := powAsm[float64]()(make([]float64, n), x, y); got != n {
+		t.Errorf("float64: the vector loop stopped at %d of %d (%v ** %v)", got, n, x[got], y[got])
+	}
+	x32, y32 := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x32[i], y32[i] = float32(x[i]), float32(y[i])
+	}
+	if got := powAsm[float32]()(make([]float32, n), x32, y32); got != n {
+		t.Errorf("float32: the vector loop stopped at %d of %d (%v ** %v)", got, n, x32[got], y32[got])
+	}
+}
+
+// BenchmarkPow compares the scalar and the vector kernels of x**y on
+// 16384 elements, x and y in [0.5, 1.5) (the benchmark matrix's inputs),
+// and x**1.5.
+func BenchmarkPow(b *testing.B) {
+	benchPow[float32](b)
+	benchPow[float64](b)
+}
+
+func benchPow[T float32 | float64](b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	x, y, y15, d := make([]T, 16384), make([]T, 16384), make([]T, 16384), make([]T, 16384)
+	for i := range x {
+		x[i], y[i], y15[i] = T(rng.Float64()+0.5), T(rng.Float64()+0.5), 1.5
+	}
+	for _, k := range []struct {
+		name string
+		k    kfn
+	}{{"scalar", floatKernel[T](&backend.Node{Op: backend.OpPow})}, {"vector", libmKernel[T](backend.OpPow)}} {
+		if k.k == nil {
+			continue
+		}
+		for _, e := range []struct {
+			name string
+			y    []T
+		}{{"y", y}, {"1.5", y15}} {
+			b.Run(fmt.Sprintf("%T/%s/%s", T(0), e.name, k.name), func(b *testing.B) {
+				for b.Loop() {
+					_ = k.k(d, []any{x, e.y})
+				}
+			})
+		}
+	}
+}
+
+// TestPowVectorMany checks the float32 vector kernel of x**y on 2^28
+// random pairs (x any positive float32 or one in [0.5, 1.5), y a float32
+// in (-16, 16)) against the scalar kernel, only when TENSORSH_EXHAUSTIVE
+// is set (x**y has too many inputs for an exhaustive check).
+func TestPowVectorMany(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check 2^28 random pairs")
+	}
+	k, ref := libmKernel[float32](backend.OpPow), floatKernel[float32](&backend.Node{Op: backend.OpPow})
+	if k == nil {
+		t.Skip("no vector kernels on this CPU")
+	}
+	const chunk = 1 << 16
+	var (
+		next   atomic.Int64
+		differ atomic.Int64
+		wg     sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			x, y, d, w := make([]float32, chunk), make([]float32, chunk), make([]float32, chunk), make([]float32, chunk)
+			for {
+				c := next.Add(1)
+				if c > 1<<28/chunk {
+					return
+				}
+				rng := rand.New(rand.NewSource(c))
+				for i := range x {
+					x[i] = math.Float32frombits(rng.Uint32() &^ (1 << 31))
+					if i%2 == 0 {
+						x[i] = float32(rng.Float64() + 0.5)
+					}
+					y[i] = float32(rng.Float64()*32 - 16)
+				}
+				_ = k(d, []any{x, y})
+				_ = ref(w, []any{x, y})
+				for i := range x {
+					if math.Float32bits(d[i]) != math.Float32bits(w[i]) {
+						if differ.Add(1) <= 10 {
+							t.Errorf("%g ** %g = %g, scalar %g", x[i], y[i], d[i], w[i])
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d of 2^28 pairs differ", differ.Load())
+}
