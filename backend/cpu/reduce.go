@@ -588,6 +588,16 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 	default:
 		return nil, fmt.Errorf("cpu: %v of bool is not supported", o)
 	}
+	if fastReduce {
+		k, c, fold := kOr, or, foldOr
+		if ops.init {
+			k, c, fold = kAnd, and, foldAnd
+		}
+		ops.fold = fold
+		if vec := vecKernel(k, c); vec != nil {
+			ops.vec = vec
+		}
+	}
 	return runReduce(r, s, p, ops)
 }
 
@@ -612,6 +622,13 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 			vec:  func(acc, x []T) { vecWith(acc, x, minInt[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
+	}
+	k, c := intKind[T](o)
+	if vec := vecKernel(k, c); vec != nil {
+		ops.vec = vec
+	}
+	if fold := intFoldKernel(k, c, ops.init); fold != nil {
+		ops.fold = fold
 	}
 	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {
@@ -652,6 +669,15 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 			vec:  func(acc, x []T) { vecWith(acc, x, minFloat[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of floats is not supported", o)
+	}
+	k, c := floatKind[T](o)
+	if vec := vecKernel(k, c); vec != nil {
+		ops.vec = vec
+	}
+	if k == kMax || k == kMin {
+		if fold := floatFoldKernel(k, c); fold != nil {
+			ops.fold = fold
+		}
 	}
 	if narrow(dt) && (o == backend.OpSum || o == backend.OpMean || o == backend.OpProd) {
 		ops.round1 = func(v T) T { return T(roundTo64(dt, float64(v))) }

@@ -1,0 +1,249 @@
+//go:build ignore
+
+// gen_reduce writes simd_reduce_amd64.s, the AVX2 steps of reductions,
+// and simd_reduce_amd64.go, their declarations and table.
+// Run it with go generate.
+//
+// For each operation and element type there are two kernels on the bytes
+// of the elements:
+//
+//   - redVecOP(acc, x []byte): acc[i] = op(acc[i], x[i]) element by
+//     element over the first len(acc)&^31 bytes (the rows of a reduction
+//     along a kept last axis). Each element takes the same operation on
+//     the same operands as the scalar loop, so the result is the same bit
+//     for bit.
+//   - redFoldOP(acc *[128]byte, x []byte): the 128 bytes of acc hold
+//     4×32 bytes of partial results; each 128-byte block of x (len(x) a
+//     multiple of 128) is combined into them lane by lane. The caller
+//     combines the partials: only for operations whose order does not
+//     matter (integer max, min, and wrapping sums and products). The float
+//     max and min folds return whether x holds a NaN; the caller then
+//     falls back to the scalar loop, as it does when the maximum is a zero
+//     (whose sign depends on the order).
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"strings"
+	"text/template"
+)
+
+// A kernel is one operation on one element type. step returns the
+// instructions that combine register x into register acc, with tmp free.
+type kernel struct {
+	Name  string // OP suffix: MaxSB, AddQ, ...
+	Doc   string
+	step  func(acc, x, tmp string) string
+	Float bool // a float max or min: the fold also reports NaNs
+	Fold  bool // emit a fold
+	Vec   bool // emit a vec step
+}
+
+func simple(instr string) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		return fmt.Sprintf("\t%s %s, %s, %s\n", instr, x, acc, acc)
+	}
+}
+
+// blend64 is the int64 max (gt "acc>x") or min: acc = acc OP x ? acc : x.
+func blend64(isMax bool) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		var s strings.Builder
+		if isMax {
+			fmt.Fprintf(&s, "\tVPCMPGTQ %s, %s, %s\n", x, acc, tmp) // tmp = acc > x
+		} else {
+			fmt.Fprintf(&s, "\tVPCMPGTQ %s, %s, %s\n", acc, x, tmp) // tmp = x > acc
+		}
+		fmt.Fprintf(&s, "\tVPBLENDVB %s, %s, %s, %s\n", tmp, acc, x, acc) // acc = tmp ? acc : x
+		return s.String()
+	}
+}
+
+// exactFloat is NumPy's max (min) fold step, maxFloat: acc stays when
+// acc >= x (acc <= x) or acc is NaN, else x.
+func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		var s strings.Builder
+		fmt.Fprintf(&s, "\tVCMP%s $%s, %s, %s, %s\n", suffix, pred, x, acc, tmp) // tmp = acc >= x, ordered
+		fmt.Fprintf(&s, "\tVCMP%s $0x03, %s, %s, Y15\n", suffix, acc, acc)       // Y15 = acc is NaN
+		fmt.Fprintf(&s, "\tVOR%s Y15, %s, %s\n", suffix, tmp, tmp)
+		fmt.Fprintf(&s, "\tVBLENDV%s %s, %s, %s, %s\n", suffix, tmp, acc, x, acc) // acc = tmp ? acc : x
+		return s.String()
+	}
+}
+
+func kernels() []kernel {
+	var ks []kernel
+	add := func(name, doc string, step func(acc, x, tmp string) string, fold bool) {
+		ks = append(ks, kernel{Name: name, Doc: doc, step: step, Fold: fold, Vec: true})
+	}
+	for _, w := range []struct{ s, u, bits string }{{"SB", "UB", "8"}, {"SW", "UW", "16"}, {"SD", "UD", "32"}} {
+		add("Max"+w.s, "max of int"+w.bits, simple("VPMAX"+w.s), true)
+		add("Min"+w.s, "min of int"+w.bits, simple("VPMIN"+w.s), true)
+		add("Max"+w.u, "max of uint"+w.bits, simple("VPMAX"+w.u), true)
+		add("Min"+w.u, "min of uint"+w.bits, simple("VPMIN"+w.u), true)
+	}
+	add("MaxSQ", "max of int64", blend64(true), true)
+	add("MinSQ", "min of int64", blend64(false), true)
+	for _, w := range []struct{ s, bits string }{{"B", "8"}, {"W", "16"}, {"D", "32"}, {"Q", "64"}} {
+		add("Add"+w.s, "wrapping sum of "+w.bits+"-bit integers", simple("VPADD"+w.s), true)
+	}
+	add("MulW", "wrapping product of 16-bit integers", simple("VPMULLW"), true)
+	add("MulD", "wrapping product of 32-bit integers", simple("VPMULLD"), true)
+	add("Or", "or of bools (bytes 0 and 1)", simple("VPOR"), false)
+	add("And", "and of bools (bytes 0 and 1)", simple("VPAND"), false)
+	for _, f := range []struct{ s, name string }{{"PS", "float32"}, {"PD", "float64"}} {
+		add("Add"+f.s, "sum of "+f.name+" (acc + x)", simple("VADD"+f.s), false)
+		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false)
+		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false)
+		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false)
+		// The folds: plain VMAX/VMIN with a NaN flag.
+		for _, op := range []string{"Max", "Min"} {
+			s, instr := f.s, "V"+strings.ToUpper(op)+f.s
+			ks = append(ks, kernel{Name: op + f.s, Doc: strings.ToLower(op) + " of " + f.name,
+				Float: true, Fold: true,
+				step: func(acc, x, tmp string) string {
+					return fmt.Sprintf("\t%s %s, %s, %s\n\tVCMP%s $0x03, %s, %s, %s\n\tVOR%s %s, Y12, Y12\n",
+						instr, x, acc, acc, s, x, x, tmp, s, tmp)
+				}})
+		}
+	}
+	return ks
+}
+
+var tmpl = template.Must(template.New("s").Parse(`// Code generated by gen_reduce.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+{{range .}}{{if .Vec}}
+// func redVec{{.Name}}(acc, x []byte): {{.Doc}}, element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVec{{.Name}}(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+{{.VecBody}}	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+{{end}}{{if .Fold}}
+// func redFold{{.Name}}{{if .Float}}F{{end}}(acc *[128]byte, x []byte){{if .Float}} (nan bool){{end}}: {{.Doc}},
+// lane by lane into the partials acc, over len(x)&^127 bytes.
+TEXT ·redFold{{.Name}}{{if .Float}}F{{end}}(SB), NOSPLIT, ${{if .Float}}0-33{{else}}0-32{{end}}
+	MOVQ acc+0(FP), DI
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), CX
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+{{if .Float}}	VPXOR Y12, Y12, Y12
+{{end}}	SHRQ $7, CX
+	JZ   store
+loop:
+	VMOVDQU (SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+{{.FoldBody}}	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+store:
+	VMOVDQU Y0, (DI)
+	VMOVDQU Y1, 32(DI)
+	VMOVDQU Y2, 64(DI)
+	VMOVDQU Y3, 96(DI)
+{{if .Float}}	VPTEST Y12, Y12
+	SETNE  nan+32(FP)
+{{end}}	VZEROUPPER
+	RET
+{{end}}{{end}}`))
+
+var goTmpl = template.Must(template.New("go").Parse(`// Code generated by gen_reduce.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+package cpu
+{{range .}}{{if .Vec}}
+//go:noescape
+func redVec{{.Name}}(acc, x []byte)
+{{end}}{{if .Fold}}
+//go:noescape
+func redFold{{.Name}}{{if .Float}}F(acc *[128]byte, x []byte) (nan bool){{else}}(acc *[128]byte, x []byte){{end}}
+{{end}}{{end}}
+// The kernels by name, for the CPU in use (none without AVX2).
+var (
+	redVecAsm   = map[string]func(acc, x []byte){}
+	redFoldAsm  = map[string]func(acc *[128]byte, x []byte){}
+	redFoldAsmF = map[string]func(acc *[128]byte, x []byte) bool{}
+)
+
+func init() {
+	if !haveAVX2 {
+		return
+	}
+{{range .}}{{if .Vec}}	redVecAsm["{{.Name}}"] = redVec{{.Name}}
+{{end}}{{if .Fold}}{{if .Float}}	redFoldAsmF["{{.Name}}"] = redFold{{.Name}}F
+{{else}}	redFoldAsm["{{.Name}}"] = redFold{{.Name}}
+{{end}}{{end}}{{end}}}
+`))
+
+type out struct {
+	kernel
+	VecBody, FoldBody string
+}
+
+func main() {
+	var outs []out
+	for _, k := range kernels() {
+		o := out{kernel: k}
+		if k.Vec {
+			o.VecBody = k.step("Y0", "Y1", "Y2")
+		}
+		if k.Fold {
+			var b strings.Builder
+			for i := range 4 {
+				b.WriteString(k.step(fmt.Sprintf("Y%d", i), fmt.Sprintf("Y%d", 4+i), fmt.Sprintf("Y%d", 8+i)))
+			}
+			o.FoldBody = b.String()
+		}
+		if k.Float {
+			// The float folds have no vec step of their own (the exact
+			// Max/Min kernels above give it).
+			o.Vec = false
+		}
+		outs = append(outs, o)
+	}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, outs); err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	b.Reset()
+	if err := goTmpl.Execute(&b, outs); err != nil {
+		log.Fatal(err)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("simd_reduce_amd64.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

@@ -1,0 +1,237 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+	"unsafe"
+)
+
+// The vector steps of reductions against the scalar loops they replace
+// (foldWith and vecWith with the same combine step), bit for bit, on
+// random values mixed with each type's edge values, on every length up to
+// 70 and some longer ones (the 128-byte blocks of the folds and their
+// tails), at unaligned starts.
+
+// kernelLengths are the lengths the kernel tests try.
+var kernelLengths = func() []int {
+	var ns []int
+	for n := range 71 {
+		ns = append(ns, n)
+	}
+	return append(ns, 127, 128, 129, 255, 256, 257, 300, 513, 1000, 4099)
+}()
+
+// sameBitsT reports whether a and b have the same bits.
+func sameBitsT[T any](a, b T) bool {
+	x, y := unsafe.Slice((*byte)(unsafe.Pointer(&a)), unsafe.Sizeof(a)), unsafe.Slice((*byte)(unsafe.Pointer(&b)), unsafe.Sizeof(b))
+	return string(x) == string(y)
+}
+
+// randomSlice returns n values from gen, some of them (one in four, or
+// all in runs, so that folds see whole blocks of them) from edges.
+func randomSlice[T any](rng *rand.Rand, n int, gen func(*rand.Rand) T, edges []T) []T {
+	x := make([]T, n)
+	mode := rng.Intn(4)
+	for i := range x {
+		switch {
+		case mode == 0 && rng.Intn(4) == 0, mode == 1 && rng.Intn(64) == 0:
+			x[i] = edges[rng.Intn(len(edges))]
+		case mode == 2:
+			x[i] = edges[(i/40)%len(edges)]
+		default:
+			x[i] = gen(rng)
+		}
+	}
+	return x
+}
+
+func checkKernels[T number | bool](t *testing.T, name string, k redKind, c func(acc, x T) T, id T, gen func(*rand.Rand) T, edges []T) {
+	t.Helper()
+	vec := vecKernel(k, c)
+	var fold func(T, []T) T
+	switch any(c).(type) {
+	case func(float32, float32) float32:
+		if k == kMax || k == kMin {
+			fold = any(floatFoldKernel(k, any(c).(func(float32, float32) float32))).(func(T, []T) T)
+		}
+	case func(float64, float64) float64:
+		if k == kMax || k == kMin {
+			fold = any(floatFoldKernel(k, any(c).(func(float64, float64) float64))).(func(T, []T) T)
+		}
+	case func(bool, bool) bool:
+		fold = any(foldOr).(func(T, []T) T)
+		if k == kAnd {
+			fold = any(foldAnd).(func(T, []T) T)
+		}
+	default:
+		fold = intFold[T](k, c, id)
+	}
+	if haveAVX2 && asmName[T](k) != "" && vec == nil {
+		t.Errorf("%s: no vector row step", name)
+	}
+	rng := rand.New(rand.NewSource(int64(len(name)) * 7919))
+	for _, n := range kernelLengths {
+		for off := range 4 {
+			for range 3 {
+				x := randomSlice(rng, n+off, gen, edges)[off:]
+				acc := randomSlice(rng, n+off, gen, edges)[off:]
+				if vec != nil {
+					want := append([]T(nil), acc...)
+					vecWith(want, x, c)
+					got := append(make([]T, off), acc...)[off:]
+					vec(got, x)
+					for i := range want {
+						if !sameBitsT(got[i], want[i]) {
+							t.Fatalf("%s: row step, n=%d off=%d, element %d: %v (acc %v, x %v), want %v",
+								name, n, off, i, got[i], acc[i], x[i], want[i])
+						}
+					}
+				}
+				if fold != nil {
+					a0 := id
+					if k == kMax || k == kMin || rng.Intn(2) == 0 {
+						a0 = edges[rng.Intn(len(edges))]
+					}
+					want := foldWith(a0, x, c)
+					if got := fold(a0, x); !sameBitsT(got, want) {
+						t.Fatalf("%s: fold, n=%d off=%d from %v: %v, want %v", name, n, off, a0, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// intFold is intFoldKernel, or nil for bools and floats.
+func intFold[T number | bool](k redKind, c func(acc, x T) T, id T) func(T, []T) T {
+	switch c := any(c).(type) {
+	case func(int8, int8) int8:
+		return any(intFoldKernel(k, c, any(id).(int8))).(func(T, []T) T)
+	case func(uint8, uint8) uint8:
+		return any(intFoldKernel(k, c, any(id).(uint8))).(func(T, []T) T)
+	case func(int16, int16) int16:
+		return any(intFoldKernel(k, c, any(id).(int16))).(func(T, []T) T)
+	case func(uint16, uint16) uint16:
+		return any(intFoldKernel(k, c, any(id).(uint16))).(func(T, []T) T)
+	case func(int32, int32) int32:
+		return any(intFoldKernel(k, c, any(id).(int32))).(func(T, []T) T)
+	case func(uint32, uint32) uint32:
+		return any(intFoldKernel(k, c, any(id).(uint32))).(func(T, []T) T)
+	case func(int64, int64) int64:
+		return any(intFoldKernel(k, c, any(id).(int64))).(func(T, []T) T)
+	case func(uint64, uint64) uint64:
+		return any(intFoldKernel(k, c, any(id).(uint64))).(func(T, []T) T)
+	}
+	return nil
+}
+
+func checkIntKernels[T integer](t *testing.T, name string, gen func(*rand.Rand) T, edges []T) {
+	checkKernels(t, name+"/sum", kAdd, add[T], 0, gen, edges)
+	checkKernels(t, name+"/max", kMax, maxInt[T], 0, gen, edges)
+	checkKernels(t, name+"/min", kMin, minInt[T], 0, gen, edges)
+	if asmName[T](kMul) != "" {
+		checkKernels(t, name+"/prod", kMul, mul[T], 1, gen, edges)
+	}
+}
+
+func TestReduceKernelsInt(t *testing.T) {
+	checkIntKernels(t, "int8", func(r *rand.Rand) int8 { return int8(r.Uint32()) },
+		[]int8{math.MinInt8, math.MaxInt8, -1, 0, 1, math.MinInt8 + 1})
+	checkIntKernels(t, "uint8", func(r *rand.Rand) uint8 { return uint8(r.Uint32()) },
+		[]uint8{0, 1, math.MaxUint8, 0x80, 0x7F})
+	checkIntKernels(t, "int16", func(r *rand.Rand) int16 { return int16(r.Uint32()) },
+		[]int16{math.MinInt16, math.MaxInt16, -1, 0, 1})
+	checkIntKernels(t, "uint16", func(r *rand.Rand) uint16 { return uint16(r.Uint32()) },
+		[]uint16{0, 1, math.MaxUint16, 0x8000, 0x7FFF})
+	checkIntKernels(t, "int32", func(r *rand.Rand) int32 { return int32(r.Uint32()) },
+		[]int32{math.MinInt32, math.MaxInt32, -1, 0, 1})
+	checkIntKernels(t, "uint32", func(r *rand.Rand) uint32 { return r.Uint32() },
+		[]uint32{0, 1, math.MaxUint32, 1 << 31, 1<<31 - 1})
+	checkIntKernels(t, "int64", func(r *rand.Rand) int64 { return int64(r.Uint64()) },
+		[]int64{math.MinInt64, math.MaxInt64, -1, 0, 1, math.MinInt64 + 1, 1 << 32, -1 << 32})
+	checkIntKernels(t, "uint64", func(r *rand.Rand) uint64 { return r.Uint64() },
+		[]uint64{0, 1, math.MaxUint64, 1 << 63, 1<<63 - 1})
+	// Small values, so that products do not all wrap to 0.
+	checkKernels(t, "int32/prod-small", kMul, mul[int32], 1, func(r *rand.Rand) int32 { return int32(r.Intn(5) - 2) }, []int32{-1, 1, 3})
+}
+
+func TestReduceKernelsBool(t *testing.T) {
+	gen := func(r *rand.Rand) bool { return r.Intn(2) == 0 }
+	checkKernels(t, "bool/or", kOr, or, false, gen, []bool{false, false, true})
+	checkKernels(t, "bool/and", kAnd, and, true, gen, []bool{true, true, false})
+	// Long runs of one value, broken at every position.
+	for _, k := range []redKind{kOr, kAnd} {
+		for _, n := range kernelLengths {
+			for at := -1; at < n; at++ {
+				x := make([]bool, n)
+				for i := range x {
+					x[i] = k == kAnd
+				}
+				if at >= 0 {
+					x[at] = k != kAnd
+				}
+				for _, a0 := range []bool{false, true} {
+					want, got := foldWith(a0, x, or), foldOr(a0, x)
+					if k == kAnd {
+						want, got = foldWith(a0, x, and), foldAnd(a0, x)
+					}
+					if got != want {
+						t.Fatalf("kind %d, n=%d, odd one at %d, from %v: %v, want %v", k, n, at, a0, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// floatEdges64 are the float edge values: NaNs with payloads and signs,
+// ±0, ±Inf, subnormals, the extremes.
+var floatEdges64 = []float64{
+	math.NaN(), -math.NaN(), math.Float64frombits(0x7FF0000000000001), math.Float64frombits(0xFFF8000000000123),
+	0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, -5e-324, math.SmallestNonzeroFloat64 * 3,
+	math.MaxFloat64, -math.MaxFloat64, 1, -1, 2.5,
+}
+
+var floatEdges32 = []float32{
+	float32(math.NaN()), -float32(math.NaN()), math.Float32frombits(0x7F800001), math.Float32frombits(0xFFC00123),
+	0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), math.Float32frombits(1), -math.Float32frombits(1),
+	math.MaxFloat32, -math.MaxFloat32, 1, -1, 2.5,
+}
+
+func TestReduceKernelsFloat(t *testing.T) {
+	g32 := func(r *rand.Rand) float32 { return float32(r.NormFloat64()) }
+	g64 := func(r *rand.Rand) float64 { return r.NormFloat64() }
+	checkKernels(t, "float32/max", kMax, maxFloat[float32], 0, g32, floatEdges32)
+	checkKernels(t, "float32/min", kMin, minFloat[float32], 0, g32, floatEdges32)
+	checkKernels(t, "float32/sum", kAdd, add[float32], 0, g32, floatEdges32)
+	checkKernels(t, "float32/prod", kMul, mul[float32], 1, g32, floatEdges32)
+	checkKernels(t, "float64/max", kMax, maxFloat[float64], 0, g64, floatEdges64)
+	checkKernels(t, "float64/min", kMin, minFloat[float64], 0, g64, floatEdges64)
+	checkKernels(t, "float64/sum", kAdd, add[float64], 0, g64, floatEdges64)
+	checkKernels(t, "float64/prod", kMul, mul[float64], 1, g64, floatEdges64)
+	// Only zeros of both signs (the fold falls back), and only one
+	// non-zero extreme among them.
+	for _, n := range kernelLengths {
+		x := make([]float32, n)
+		for i := range x {
+			x[i] = float32(math.Copysign(0, float64(i%3-1)))
+		}
+		for _, c := range []func(a, b float32) float32{maxFloat[float32], minFloat[float32]} {
+			k := kMax
+			if fmt.Sprint(c(1, 2)) == "1" {
+				k = kMin
+			}
+			fold := floatFoldKernel(k, c)
+			if fold == nil {
+				continue
+			}
+			for _, a0 := range floatEdges32 {
+				if got, want := fold(a0, x), foldWith(a0, x, c); !sameBitsT(got, want) {
+					t.Fatalf("zeros, n=%d, kind %d, from %v: %v, want %v", n, k, a0, got, want)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// No assembly steps of reductions: the scalar loops do it all.
+var (
+	redVecAsm   map[string]func(acc, x []byte)
+	redFoldAsm  map[string]func(acc *[128]byte, x []byte)
+	redFoldAsmF map[string]func(acc *[128]byte, x []byte) bool
+)
