@@ -686,6 +686,9 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 				v[i] = T(roundTo64(dt, float64(x)))
 			}
 		}
+		if f, ok := any(roundF16).(func([]T)); ok && dt == dtypes.F16 && fastReduce {
+			ops.round = f
+		}
 	}
 	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {

@@ -206,3 +206,14 @@ func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
 	}
 	return kAdd, add[T]
 }
+
+// roundF16 rounds float32 values to float16 in place: the round step of
+// float16 sums along a kept axis, roundTo64(dtypes.F16, float64(x)) for
+// each x, by f32ToF16 (which gives dtypes.F16FromFloat64's bits for
+// float32 values; TestF32ToF16).
+func roundF16(v []float32) {
+	initTables()
+	for i, x := range v {
+		v[i] = f16Table[f32ToF16(x)]
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"math/rand"
 	"testing"
 	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // The vector steps of reductions against the scalar loops they replace
@@ -230,6 +233,89 @@ func TestReduceKernelsFloat(t *testing.T) {
 			for _, a0 := range floatEdges32 {
 				if got, want := fold(a0, x), foldWith(a0, x, c); !sameBitsT(got, want) {
 					t.Fatalf("zeros, n=%d, kind %d, from %v: %v, want %v", n, k, a0, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestReduceKernelsEndToEnd runs every reduction on every dtype along
+// each axis, pairs of axes and all of them, of inputs mixing random and
+// edge values, with the kernels and with the scalar loops (fastReduce
+// off), and wants the same bits. Shapes are odd so that rows have tails
+// and stripes of several blocks.
+func TestReduceKernelsEndToEnd(t *testing.T) {
+	defer func(f bool) { fastReduce = f }(fastReduce)
+	rng := rand.New(rand.NewSource(61))
+	edges := map[dtypes.DType][]float64{
+		dtypes.Bool: {0, 1},
+		dtypes.I8:   {-128, 127, -1, 0},
+		dtypes.U8:   {0, 255, 128},
+		dtypes.I16:  {-32768, 32767, -1},
+		dtypes.I32:  {math.MinInt32, math.MaxInt32, -1, 0},
+		dtypes.I64:  {-1 << 62, 1 << 62, -1, 0},
+		dtypes.U64:  {0, 1 << 63, 1},
+		dtypes.F16:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 65504, 6e-8},
+		dtypes.F32:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 1e-45, 3e38},
+		dtypes.F64:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, 1e308},
+	}
+	shapes := [][]int{{37, 70}, {3, 5, 131}, {2, 4100}, {4100, 3}, {1, 300}}
+	for d, edge := range edges {
+		for _, shape := range shapes {
+			n := backend.Size(shape)
+			vals := make([]float64, n)
+			for i := range vals {
+				switch {
+				case rng.Intn(8) == 0:
+					vals[i] = edge[rng.Intn(len(edge))]
+				case d == dtypes.Bool:
+					vals[i] = float64(rng.Intn(2))
+				case d.IsFloat():
+					vals[i] = rng.NormFloat64() * 4
+				default:
+					vals[i] = float64(rng.Intn(200) - 100)
+					if !d.IsSigned() {
+						vals[i] = math.Abs(vals[i])
+					}
+				}
+			}
+			x := in(mk(d, shape, vals...))
+			var axesList [][]int
+			axesList = append(axesList, nil)
+			for a := range shape {
+				axesList = append(axesList, []int{a})
+				if a > 0 {
+					axesList = append(axesList, []int{a - 1, a})
+				}
+			}
+			ops := []backend.Op{backend.OpSum, backend.OpMean, backend.OpProd, backend.OpReduceMax, backend.OpReduceMin,
+				backend.OpArgMax, backend.OpArgMin}
+			if d == dtypes.Bool {
+				ops = []backend.Op{backend.OpAny, backend.OpAll, backend.OpReduceMax, backend.OpReduceMin, backend.OpArgMax, backend.OpArgMin}
+			}
+			for _, op := range ops {
+				for _, axes := range axesList {
+					if (op == backend.OpArgMax || op == backend.OpArgMin) && len(axes) > 1 {
+						continue
+					}
+					rd := d
+					if op == backend.OpArgMax || op == backend.OpArgMin {
+						rd = dtypes.I64
+					}
+					nodes := []*backend.Node{red(op, rd, x, false, axes...)}
+					if !d.IsFloat() && d != dtypes.Bool && op == backend.OpSum {
+						// A fused source: the sum of the values as int64.
+						nodes = append(nodes, red(op, dtypes.I64, cast(x, dtypes.I64), false, axes...))
+					}
+					for _, node := range nodes {
+						fastReduce = true
+						got := run(t, node)
+						fastReduce = false
+						want := run(t, node)
+						if !sameBits(got, want) {
+							t.Fatalf("%v of %v%v along %v: kernels give %v, the scalar loops %v", op, d, shape, axes, head(got), head(want))
+						}
+					}
 				}
 			}
 		}
