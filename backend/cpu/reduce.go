@@ -495,6 +495,17 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 	if err != nil {
 		return nil, err
 	}
+	if (n.Op == backend.OpAny || n.Op == backend.OpAll) && fastReduce && argSize > 0 &&
+		argNode.Op == backend.OpCast && at == dtypes.Bool && argNode.Args[0].Op == backend.OpInput {
+		// any(x) and all(x) of numbers: x != 0 tested in place.
+		res, ok, err := r.nonzeroReduce(argNode.Args[0], p, n.Op == backend.OpAny)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return r.finish(res, dtypes.Bool, n.DType, n.Shape)
+		}
+	}
 	// The input: a fused elementwise tree read a block at a time, or a
 	// materialised buffer.
 	var (
@@ -589,12 +600,12 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 		return nil, fmt.Errorf("cpu: %v of bool is not supported", o)
 	}
 	if fastReduce {
-		k, c, fold := kOr, or, foldOr
+		k, fold := kOr, foldOr
 		if ops.init {
-			k, c, fold = kAnd, and, foldAnd
+			k, fold = kAnd, foldAnd
 		}
 		ops.fold = fold
-		if vec := vecKernel(k, c); vec != nil {
+		if vec := vecKernel(k, ops.vec); vec != nil {
 			ops.vec = vec
 		}
 	}
@@ -624,10 +635,10 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
 	}
 	k, c := intKind[T](o)
-	if vec := vecKernel(k, c); vec != nil {
+	if vec := vecKernel(k, ops.vec); vec != nil {
 		ops.vec = vec
 	}
-	if fold := intFoldKernel(k, c, ops.init); fold != nil {
+	if fold := intFoldKernel(k, ops.fold, c, ops.init); fold != nil {
 		ops.fold = fold
 	}
 	res, err := runReduce(r, s, p, ops)
@@ -671,11 +682,11 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 		return nil, fmt.Errorf("cpu: %v of floats is not supported", o)
 	}
 	k, c := floatKind[T](o)
-	if vec := vecKernel(k, c); vec != nil {
+	if vec := vecKernel(k, ops.vec); vec != nil {
 		ops.vec = vec
 	}
 	if k == kMax || k == kMin {
-		if fold := floatFoldKernel(k, c); fold != nil {
+		if fold := floatFoldKernel(k, ops.fold, c); fold != nil {
 			ops.fold = fold
 		}
 	}

@@ -79,9 +79,10 @@ func byteView[T any](x []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), len(x)*int(unsafe.Sizeof(z)))
 }
 
-// vecKernel returns a row step of kind k equal to vecWith(acc, x, c), or
-// nil when there is no kernel for it.
-func vecKernel[T number | bool](k redKind, c func(acc, x T) T) func(acc, x []T) {
+// vecKernel returns a row step of kind k equal to ref, vecWith(acc, x, c)
+// with a named c, or nil when there is no kernel for it. ref does the
+// tails.
+func vecKernel[T number | bool](k redKind, ref func(acc, x []T)) func(acc, x []T) {
 	f := redVecAsm[asmName[T](k)]
 	if f == nil || !fastReduce {
 		return nil
@@ -94,76 +95,83 @@ func vecKernel[T number | bool](k redKind, c func(acc, x T) T) func(acc, x []T) 
 		if n > 0 {
 			f(byteView(acc[:n]), byteView(x[:n]))
 		}
-		vecWith(acc[n:], x[n:], c)
+		ref(acc[n:], x[n:])
 	}
 }
 
+// partials returns the 128 bytes of fold partials in buf as elements of
+// T, set to x[:32 bytes] four times (for max and min, which may count an
+// element twice) or to id.
+func partials[T number](buf *[16]uint64, k redKind, x []T, id T) []T {
+	var z T
+	part := unsafe.Slice((*T)(unsafe.Pointer(buf)), 128/int(unsafe.Sizeof(z)))
+	lanes := len(part) / 4
+	for i := range part {
+		if k == kMax || k == kMin {
+			part[i] = x[i%lanes]
+		} else {
+			part[i] = id
+		}
+	}
+	return part
+}
+
 // intFoldKernel returns a fold of kind k (add, mul, max or min) of
-// integers equal to foldWith(acc, x, c), or nil; id is the identity of
-// add and mul.
-func intFoldKernel[T integer](k redKind, c func(acc, x T) T, id T) func(acc T, x []T) T {
+// integers equal to ref, foldWith(acc, x, c), or nil; id is the identity
+// of add and mul. ref does the tails.
+func intFoldKernel[T integer](k redKind, ref func(T, []T) T, c func(acc, x T) T, id T) func(acc T, x []T) T {
 	f := redFoldAsm[asmName[T](k)]
 	if f == nil || !fastReduce {
 		return nil
 	}
 	var z T
-	per := 128 / int(unsafe.Sizeof(z))
+	lanes := 32 / int(unsafe.Sizeof(z))
 	return func(acc T, x []T) T {
-		n := len(x) &^ (per - 1)
+		n := len(x) &^ (lanes - 1)
 		if n == 0 {
-			return foldWith(acc, x, c)
+			return ref(acc, x)
 		}
 		var buf [16]uint64
-		part := unsafe.Slice((*T)(unsafe.Pointer(&buf)), per)
-		if k == kMax || k == kMin {
-			copy(part, x) // max and min are idempotent: x[:per] may count twice
-		} else {
-			for i := range part {
-				part[i] = id
-			}
-		}
+		part := partials(&buf, k, x, id)
 		f((*[128]byte)(unsafe.Pointer(&buf)), byteView(x[:n]))
 		acc = foldWith(acc, part, c)
-		return foldWith(acc, x[n:], c)
+		return ref(acc, x[n:])
 	}
 }
 
-// floatFoldKernel returns a max or min fold of floats equal to
+// floatFoldKernel returns a max or min fold of floats equal to ref,
 // foldWith(acc, x, c) with c maxFloat or minFloat, or nil.
-func floatFoldKernel[T float](k redKind, c func(acc, x T) T) func(acc T, x []T) T {
+func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T) func(acc T, x []T) T {
 	f := redFoldAsmF[asmName[T](k)]
 	if f == nil || !fastReduce {
 		return nil
 	}
 	var z T
-	per := 128 / int(unsafe.Sizeof(z))
+	lanes := 32 / int(unsafe.Sizeof(z))
 	return func(acc T, x []T) T {
 		if acc != acc {
 			return acc // a NaN accumulator stays
 		}
-		n := len(x) &^ (per - 1)
+		n := len(x) &^ (lanes - 1)
 		if n == 0 {
-			return foldWith(acc, x, c)
+			return ref(acc, x)
 		}
-		if e, ok := floatExtreme(f, c, x[:n]); ok {
+		if e, ok := floatExtreme(f, k, c, x[:n]); ok {
 			// No NaN and a non-zero extreme e: every element equal to it
 			// has its bits, so the first one the scalar fold would keep
 			// is e.
-			acc = c(acc, e)
-			return foldWith(acc, x[n:], c)
+			return ref(c(acc, e), x[n:])
 		}
-		return foldWith(acc, x, c)
+		return ref(acc, x)
 	}
 }
 
-// floatExtreme returns the max (min) of x, len(x) a multiple of 128
-// bytes, by the fold kernel f, and whether it is a non-zero number with no
-// NaN in x.
-func floatExtreme[T float](f func(*[128]byte, []byte) bool, c func(acc, x T) T, x []T) (T, bool) {
+// floatExtreme returns the max (min) of x, len(x) a multiple of 32 bytes,
+// by the fold kernel f, and whether it is a non-zero number with no NaN
+// in x.
+func floatExtreme[T float](f func(*[128]byte, []byte) bool, k redKind, c func(acc, x T) T, x []T) (T, bool) {
 	var buf [16]uint64
-	var z T
-	part := unsafe.Slice((*T)(unsafe.Pointer(&buf)), 128/int(unsafe.Sizeof(z)))
-	copy(part, x)
+	part := partials(&buf, k, x, 0)
 	if f((*[128]byte)(unsafe.Pointer(&buf)), byteView(x)) {
 		return 0, false
 	}
@@ -215,5 +223,152 @@ func roundF16(v []float32) {
 	initTables()
 	for i, x := range v {
 		v[i] = f16Table[f32ToF16(x)]
+	}
+}
+
+// nonzeroReduce is any or all (isAny false) of in != 0, in a materialised
+// input: the reduction of cast(in, bool), without the cast. Along the
+// last axis each output stops at the first element that decides it
+// (NumPy's logical_or.reduce stops there too). ok is false for inputs
+// it does not take (complex numbers).
+func (r *runner) nonzeroReduce(in *backend.Node, p *redPlan, isAny bool) (res []bool, ok bool, err error) {
+	a, err := r.eval(in)
+	if err != nil {
+		return nil, true, err
+	}
+	if a.dtype.IsComplex() {
+		return nil, false, nil
+	}
+	x, err := r.computeBuf(a)
+	if err != nil {
+		return nil, true, err
+	}
+	switch x := x.(type) {
+	case []int8:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []int16:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []int32:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []int64:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint8:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint16:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint32:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint64:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []float32:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []float64:
+		res, err = nonzeroRed(r, x, p, isAny)
+	default:
+		return nil, false, nil
+	}
+	return res, true, err
+}
+
+func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]bool, error) {
+	out := make([]bool, p.m)
+	if p.m == 0 {
+		return out, nil
+	}
+	if p.l == 0 {
+		for i := range out {
+			out[i] = !isAny
+		}
+		return out, nil
+	}
+	if p.inner > 0 {
+		// The last axis is kept: or (and) the rows into a stripe of
+		// outputs.
+		k := p.inner
+		stripes := (k + blockSize - 1) / blockSize
+		return out, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+			for u := lo; u < hi; u++ {
+				oo, st := u/stripes, u%stripes
+				k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+				acc := out[oo*k+k0 : oo*k+k1]
+				for i := range acc {
+					acc[i] = !isAny
+				}
+				b := p.base(oo*k) + k0
+				for _, off := range p.offs {
+					row := x[b+off : b+off+len(acc)]
+					if isAny {
+						for i, v := range row {
+							if v != 0 {
+								acc[i] = true
+							}
+						}
+					} else {
+						for i, v := range row {
+							if v == 0 {
+								acc[i] = false
+							}
+						}
+					}
+				}
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	hit := hasKernel[T](isAny)
+	grain := max(1, grainSize/p.l)
+	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+		for o := lo; o < hi; o++ {
+			b := p.base(o)
+			res := !isAny
+			for _, off := range p.offs {
+				if hit(x[b+off : b+off+p.chunk]) {
+					res = isAny
+					break
+				}
+			}
+			out[o] = res
+		}
+		return r.ctx.Err()
+	})
+}
+
+// hasKernel returns a function reporting whether some element of x is
+// not 0 (isAny) or is 0: x != 0 decides any and all.
+func hasKernel[T integer | float](isAny bool) func(x []T) bool {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	name := "Nonzero"
+	switch any(z).(type) {
+	case float32:
+		name += "PS"
+	case float64:
+		name += "PD"
+	}
+	if !isAny {
+		name = "Zero" + name[len("Nonzero"):]
+		if name == "Zero" {
+			name += [9]string{1: "B", 2: "W", 4: "D", 8: "Q"}[size]
+		}
+	}
+	f := redHasAsm[name]
+	lanes := 32 / size
+	return func(x []T) bool {
+		n := 0
+		if f != nil {
+			n = len(x) &^ (lanes - 1)
+			if n > 0 && f(byteView(x[:n])) {
+				return true
+			}
+		}
+		for _, v := range x[n:] {
+			if (v != 0) == isAny {
+				return true
+			}
+		}
+		return false
 	}
 }

@@ -52,16 +52,16 @@ func randomSlice[T any](rng *rand.Rand, n int, gen func(*rand.Rand) T, edges []T
 
 func checkKernels[T number | bool](t *testing.T, name string, k redKind, c func(acc, x T) T, id T, gen func(*rand.Rand) T, edges []T) {
 	t.Helper()
-	vec := vecKernel(k, c)
+	vec := vecKernel(k, func(acc, x []T) { vecWith(acc, x, c) })
 	var fold func(T, []T) T
-	switch any(c).(type) {
+	switch cf := any(c).(type) {
 	case func(float32, float32) float32:
 		if k == kMax || k == kMin {
-			fold = any(floatFoldKernel(k, any(c).(func(float32, float32) float32))).(func(T, []T) T)
+			fold = any(floatFoldKernel(k, func(a float32, x []float32) float32 { return foldWith(a, x, cf) }, cf)).(func(T, []T) T)
 		}
 	case func(float64, float64) float64:
 		if k == kMax || k == kMin {
-			fold = any(floatFoldKernel(k, any(c).(func(float64, float64) float64))).(func(T, []T) T)
+			fold = any(floatFoldKernel(k, func(a float64, x []float64) float64 { return foldWith(a, x, cf) }, cf)).(func(T, []T) T)
 		}
 	case func(bool, bool) bool:
 		fold = any(foldOr).(func(T, []T) T)
@@ -111,23 +111,27 @@ func checkKernels[T number | bool](t *testing.T, name string, k redKind, c func(
 func intFold[T number | bool](k redKind, c func(acc, x T) T, id T) func(T, []T) T {
 	switch c := any(c).(type) {
 	case func(int8, int8) int8:
-		return any(intFoldKernel(k, c, any(id).(int8))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(int8))).(func(T, []T) T)
 	case func(uint8, uint8) uint8:
-		return any(intFoldKernel(k, c, any(id).(uint8))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(uint8))).(func(T, []T) T)
 	case func(int16, int16) int16:
-		return any(intFoldKernel(k, c, any(id).(int16))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(int16))).(func(T, []T) T)
 	case func(uint16, uint16) uint16:
-		return any(intFoldKernel(k, c, any(id).(uint16))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(uint16))).(func(T, []T) T)
 	case func(int32, int32) int32:
-		return any(intFoldKernel(k, c, any(id).(int32))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(int32))).(func(T, []T) T)
 	case func(uint32, uint32) uint32:
-		return any(intFoldKernel(k, c, any(id).(uint32))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(uint32))).(func(T, []T) T)
 	case func(int64, int64) int64:
-		return any(intFoldKernel(k, c, any(id).(int64))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(int64))).(func(T, []T) T)
 	case func(uint64, uint64) uint64:
-		return any(intFoldKernel(k, c, any(id).(uint64))).(func(T, []T) T)
+		return any(intFoldRef(k, c, any(id).(uint64))).(func(T, []T) T)
 	}
 	return nil
+}
+
+func intFoldRef[T integer](k redKind, c func(acc, x T) T, id T) func(T, []T) T {
+	return intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, c, id)
 }
 
 func checkIntKernels[T integer](t *testing.T, name string, gen func(*rand.Rand) T, edges []T) {
@@ -226,7 +230,7 @@ func TestReduceKernelsFloat(t *testing.T) {
 			if fmt.Sprint(c(1, 2)) == "1" {
 				k = kMin
 			}
-			fold := floatFoldKernel(k, c)
+			fold := floatFoldKernel(k, func(a float32, x []float32) float32 { return foldWith(a, x, c) }, c)
 			if fold == nil {
 				continue
 			}
@@ -307,6 +311,12 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 						// A fused source: the sum of the values as int64.
 						nodes = append(nodes, red(op, dtypes.I64, cast(x, dtypes.I64), false, axes...))
 					}
+					if d != dtypes.Bool && op == backend.OpSum {
+						// any and all of numbers: of x != 0.
+						for _, o := range []backend.Op{backend.OpAny, backend.OpAll} {
+							nodes = append(nodes, red(o, dtypes.Bool, cast(x, dtypes.Bool), false, axes...))
+						}
+					}
 					for _, node := range nodes {
 						fastReduce = true
 						got := run(t, node)
@@ -314,6 +324,55 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 						want := run(t, node)
 						if !sameBits(got, want) {
 							t.Fatalf("%v of %v%v along %v: kernels give %v, the scalar loops %v", op, d, shape, axes, head(got), head(want))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHasKernels checks the tests of any(x) and all(x) of numbers (is
+// some element non-zero, is some element zero; NaN is non-zero, -0 is
+// zero, as x != 0 says) against a plain loop, with one odd element at
+// every position of every length.
+func TestHasKernels(t *testing.T) {
+	checkHas(t, "int8", []int8{0, 1, -1, math.MinInt8})
+	checkHas(t, "uint8", []uint8{0, 1, 0x80})
+	checkHas(t, "int16", []int16{0, 1, -1, math.MinInt16, 0x100})
+	checkHas(t, "uint16", []uint16{0, 1, 0x8000})
+	checkHas(t, "int32", []int32{0, 1, -1, math.MinInt32, 0x10000})
+	checkHas(t, "uint32", []uint32{0, 1, 1 << 31})
+	checkHas(t, "int64", []int64{0, 1, -1, math.MinInt64, 1 << 32})
+	checkHas(t, "uint64", []uint64{0, 1, 1 << 63})
+	checkHas(t, "float32", floatEdges32)
+	checkHas(t, "float64", floatEdges64)
+}
+
+func checkHas[T integer | float](t *testing.T, name string, vals []T) {
+	for _, isAny := range []bool{true, false} {
+		hit := hasKernel[T](isAny)
+		for _, n := range kernelLengths[:71] {
+			for off := range 3 {
+				for _, base := range vals[:min(len(vals), 6)] {
+					for _, odd := range vals {
+						for at := -1; at < n; at++ {
+							x := make([]T, n+off)[off:]
+							for i := range x {
+								x[i] = base
+							}
+							if at >= 0 {
+								x[at] = odd
+							}
+							want := false
+							for _, v := range x {
+								if (v != 0) == isAny {
+									want = true
+								}
+							}
+							if got := hit(x); got != want {
+								t.Fatalf("%s, any %v, n=%d off=%d, %v with %v at %d: %v, want %v", name, isAny, n, off, base, odd, at, got, want)
+							}
 						}
 					}
 				}

@@ -166,11 +166,39 @@ func redFoldMaxPDF(acc *[128]byte, x []byte) (nan bool)
 //go:noescape
 func redFoldMinPDF(acc *[128]byte, x []byte) (nan bool)
 
+//go:noescape
+func redHasZeroB(x []byte) bool
+
+//go:noescape
+func redHasZeroW(x []byte) bool
+
+//go:noescape
+func redHasZeroD(x []byte) bool
+
+//go:noescape
+func redHasZeroQ(x []byte) bool
+
+//go:noescape
+func redHasNonzero(x []byte) bool
+
+//go:noescape
+func redHasZeroPS(x []byte) bool
+
+//go:noescape
+func redHasNonzeroPS(x []byte) bool
+
+//go:noescape
+func redHasZeroPD(x []byte) bool
+
+//go:noescape
+func redHasNonzeroPD(x []byte) bool
+
 // The kernels by name, for the CPU in use (none without AVX2).
 var (
 	redVecAsm   = map[string]func(acc, x []byte){}
 	redFoldAsm  = map[string]func(acc *[128]byte, x []byte){}
 	redFoldAsmF = map[string]func(acc *[128]byte, x []byte) bool{}
+	redHasAsm   = map[string]func(x []byte) bool{}
 )
 
 func init() {
@@ -231,4 +259,13 @@ func init() {
 	redVecAsm["MinPD"] = redVecMinPD
 	redFoldAsmF["MaxPD"] = redFoldMaxPDF
 	redFoldAsmF["MinPD"] = redFoldMinPDF
+	redHasAsm["ZeroB"] = redHasZeroB
+	redHasAsm["ZeroW"] = redHasZeroW
+	redHasAsm["ZeroD"] = redHasZeroD
+	redHasAsm["ZeroQ"] = redHasZeroQ
+	redHasAsm["Nonzero"] = redHasNonzero
+	redHasAsm["ZeroPS"] = redHasZeroPS
+	redHasAsm["NonzeroPS"] = redHasNonzeroPS
+	redHasAsm["ZeroPD"] = redHasZeroPD
+	redHasAsm["NonzeroPD"] = redHasNonzeroPD
 }

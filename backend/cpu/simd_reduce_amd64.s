@@ -26,7 +26,7 @@ done:
 	RET
 
 // func redFoldMaxSB(acc *[128]byte, x []byte): max of int8,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxSB(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -35,8 +35,9 @@ TEXT ·redFoldMaxSB(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -49,6 +50,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMAXSB Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -79,7 +91,7 @@ done:
 	RET
 
 // func redFoldMinSB(acc *[128]byte, x []byte): min of int8,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinSB(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -88,8 +100,9 @@ TEXT ·redFoldMinSB(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -102,6 +115,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMINSB Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -132,7 +156,7 @@ done:
 	RET
 
 // func redFoldMaxUB(acc *[128]byte, x []byte): max of uint8,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxUB(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -141,8 +165,9 @@ TEXT ·redFoldMaxUB(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -155,6 +180,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMAXUB Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -185,7 +221,7 @@ done:
 	RET
 
 // func redFoldMinUB(acc *[128]byte, x []byte): min of uint8,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinUB(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -194,8 +230,9 @@ TEXT ·redFoldMinUB(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -208,6 +245,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMINUB Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -238,7 +286,7 @@ done:
 	RET
 
 // func redFoldMaxSW(acc *[128]byte, x []byte): max of int16,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxSW(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -247,8 +295,9 @@ TEXT ·redFoldMaxSW(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -261,6 +310,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMAXSW Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -291,7 +351,7 @@ done:
 	RET
 
 // func redFoldMinSW(acc *[128]byte, x []byte): min of int16,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinSW(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -300,8 +360,9 @@ TEXT ·redFoldMinSW(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -314,6 +375,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMINSW Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -344,7 +416,7 @@ done:
 	RET
 
 // func redFoldMaxUW(acc *[128]byte, x []byte): max of uint16,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxUW(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -353,8 +425,9 @@ TEXT ·redFoldMaxUW(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -367,6 +440,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMAXUW Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -397,7 +481,7 @@ done:
 	RET
 
 // func redFoldMinUW(acc *[128]byte, x []byte): min of uint16,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinUW(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -406,8 +490,9 @@ TEXT ·redFoldMinUW(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -420,6 +505,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMINUW Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -450,7 +546,7 @@ done:
 	RET
 
 // func redFoldMaxSD(acc *[128]byte, x []byte): max of int32,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxSD(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -459,8 +555,9 @@ TEXT ·redFoldMaxSD(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -473,6 +570,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMAXSD Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -503,7 +611,7 @@ done:
 	RET
 
 // func redFoldMinSD(acc *[128]byte, x []byte): min of int32,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinSD(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -512,8 +620,9 @@ TEXT ·redFoldMinSD(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -526,6 +635,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMINSD Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -556,7 +676,7 @@ done:
 	RET
 
 // func redFoldMaxUD(acc *[128]byte, x []byte): max of uint32,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxUD(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -565,8 +685,9 @@ TEXT ·redFoldMaxUD(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -579,6 +700,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMAXUD Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -609,7 +741,7 @@ done:
 	RET
 
 // func redFoldMinUD(acc *[128]byte, x []byte): min of uint32,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinUD(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -618,8 +750,9 @@ TEXT ·redFoldMinUD(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -632,6 +765,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMINUD Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -663,7 +807,7 @@ done:
 	RET
 
 // func redFoldMaxSQ(acc *[128]byte, x []byte): max of int64,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxSQ(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -672,8 +816,9 @@ TEXT ·redFoldMaxSQ(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -690,6 +835,18 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPCMPGTQ Y4, Y0, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -721,7 +878,7 @@ done:
 	RET
 
 // func redFoldMinSQ(acc *[128]byte, x []byte): min of int64,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinSQ(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -730,8 +887,9 @@ TEXT ·redFoldMinSQ(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -748,6 +906,18 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPCMPGTQ Y0, Y4, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -778,7 +948,7 @@ done:
 	RET
 
 // func redFoldAddB(acc *[128]byte, x []byte): wrapping sum of 8-bit integers,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldAddB(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -787,8 +957,9 @@ TEXT ·redFoldAddB(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -801,6 +972,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPADDB Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -831,7 +1013,7 @@ done:
 	RET
 
 // func redFoldAddW(acc *[128]byte, x []byte): wrapping sum of 16-bit integers,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldAddW(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -840,8 +1022,9 @@ TEXT ·redFoldAddW(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -854,6 +1037,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPADDW Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -884,7 +1078,7 @@ done:
 	RET
 
 // func redFoldAddD(acc *[128]byte, x []byte): wrapping sum of 32-bit integers,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldAddD(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -893,8 +1087,9 @@ TEXT ·redFoldAddD(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -907,6 +1102,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPADDD Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -937,7 +1143,7 @@ done:
 	RET
 
 // func redFoldAddQ(acc *[128]byte, x []byte): wrapping sum of 64-bit integers,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldAddQ(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -946,8 +1152,9 @@ TEXT ·redFoldAddQ(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -960,6 +1167,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPADDQ Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -990,7 +1208,7 @@ done:
 	RET
 
 // func redFoldMulW(acc *[128]byte, x []byte): wrapping product of 16-bit integers,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMulW(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -999,8 +1217,9 @@ TEXT ·redFoldMulW(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -1013,6 +1232,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMULLW Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -1043,7 +1273,7 @@ done:
 	RET
 
 // func redFoldMulD(acc *[128]byte, x []byte): wrapping product of 32-bit integers,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMulD(SB), NOSPLIT, $0-32
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -1052,8 +1282,9 @@ TEXT ·redFoldMulD(SB), NOSPLIT, $0-32
 	VMOVDQU 32(DI), Y1
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -1066,6 +1297,17 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPMULLD Y4, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -1207,7 +1449,7 @@ done:
 	RET
 
 // func redFoldMaxPSF(acc *[128]byte, x []byte) (nan bool): max of float32,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxPSF(SB), NOSPLIT, $0-33
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -1217,8 +1459,9 @@ TEXT ·redFoldMaxPSF(SB), NOSPLIT, $0-33
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
 	VPXOR Y12, Y12, Y12
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -1239,6 +1482,19 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VMAXPS Y4, Y0, Y0
+	VCMPPS $0x03, Y4, Y4, Y8
+	VORPS Y8, Y12, Y12
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -1250,7 +1506,7 @@ store:
 	RET
 
 // func redFoldMinPSF(acc *[128]byte, x []byte) (nan bool): min of float32,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinPSF(SB), NOSPLIT, $0-33
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -1260,8 +1516,9 @@ TEXT ·redFoldMinPSF(SB), NOSPLIT, $0-33
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
 	VPXOR Y12, Y12, Y12
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -1282,6 +1539,19 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VMINPS Y4, Y0, Y0
+	VCMPPS $0x03, Y4, Y4, Y8
+	VORPS Y8, Y12, Y12
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -1383,7 +1653,7 @@ done:
 	RET
 
 // func redFoldMaxPDF(acc *[128]byte, x []byte) (nan bool): max of float64,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxPDF(SB), NOSPLIT, $0-33
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -1393,8 +1663,9 @@ TEXT ·redFoldMaxPDF(SB), NOSPLIT, $0-33
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
 	VPXOR Y12, Y12, Y12
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -1415,6 +1686,19 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VMAXPD Y4, Y0, Y0
+	VCMPPD $0x03, Y4, Y4, Y8
+	VORPD Y8, Y12, Y12
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -1426,7 +1710,7 @@ store:
 	RET
 
 // func redFoldMinPDF(acc *[128]byte, x []byte) (nan bool): min of float64,
-// lane by lane into the partials acc, over len(x)&^127 bytes.
+// lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMinPDF(SB), NOSPLIT, $0-33
 	MOVQ acc+0(FP), DI
 	MOVQ x_base+8(FP), SI
@@ -1436,8 +1720,9 @@ TEXT ·redFoldMinPDF(SB), NOSPLIT, $0-33
 	VMOVDQU 64(DI), Y2
 	VMOVDQU 96(DI), Y3
 	VPXOR Y12, Y12, Y12
+	MOVQ CX, BX
 	SHRQ $7, CX
-	JZ   store
+	JZ   rest
 loop:
 	VMOVDQU (SI), Y4
 	VMOVDQU 32(SI), Y5
@@ -1458,6 +1743,19 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VMINPD Y4, Y0, Y0
+	VCMPPD $0x03, Y4, Y4, Y8
+	VORPD Y8, Y12, Y12
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
 store:
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -1465,5 +1763,374 @@ store:
 	VMOVDQU Y3, 96(DI)
 	VPTEST Y12, Y12
 	SETNE  nan+32(FP)
+	VZEROUPPER
+	RET
+
+// func redHasZeroB(x []byte) bool: some 8-bit integer is 0 in x[:len(x)&^31]?
+TEXT ·redHasZeroB(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VPCMPEQB 0(SI), Y15, Y0
+	VPCMPEQB 32(SI), Y15, Y1
+	VPCMPEQB 64(SI), Y15, Y2
+	VPCMPEQB 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VPCMPEQB (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasZeroW(x []byte) bool: some 16-bit integer is 0 in x[:len(x)&^31]?
+TEXT ·redHasZeroW(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VPCMPEQW 0(SI), Y15, Y0
+	VPCMPEQW 32(SI), Y15, Y1
+	VPCMPEQW 64(SI), Y15, Y2
+	VPCMPEQW 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VPCMPEQW (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasZeroD(x []byte) bool: some 32-bit integer is 0 in x[:len(x)&^31]?
+TEXT ·redHasZeroD(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VPCMPEQD 0(SI), Y15, Y0
+	VPCMPEQD 32(SI), Y15, Y1
+	VPCMPEQD 64(SI), Y15, Y2
+	VPCMPEQD 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VPCMPEQD (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasZeroQ(x []byte) bool: some 64-bit integer is 0 in x[:len(x)&^31]?
+TEXT ·redHasZeroQ(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VPCMPEQQ 0(SI), Y15, Y0
+	VPCMPEQQ 32(SI), Y15, Y1
+	VPCMPEQQ 64(SI), Y15, Y2
+	VPCMPEQQ 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VPCMPEQQ (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasNonzero(x []byte) bool: some integer is not 0 in x[:len(x)&^31]?
+TEXT ·redHasNonzero(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VMOVDQU 0(SI), Y0
+	VMOVDQU 32(SI), Y1
+	VMOVDQU 64(SI), Y2
+	VMOVDQU 96(SI), Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VMOVDQU (SI), Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasZeroPS(x []byte) bool: some float32 is ±0 in x[:len(x)&^31]?
+TEXT ·redHasZeroPS(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VCMPPS $0x00, 0(SI), Y15, Y0
+	VCMPPS $0x00, 32(SI), Y15, Y1
+	VCMPPS $0x00, 64(SI), Y15, Y2
+	VCMPPS $0x00, 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VCMPPS $0x00, (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasNonzeroPS(x []byte) bool: some float32 is not ±0 (NaN is not) in x[:len(x)&^31]?
+TEXT ·redHasNonzeroPS(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VCMPPS $0x04, 0(SI), Y15, Y0
+	VCMPPS $0x04, 32(SI), Y15, Y1
+	VCMPPS $0x04, 64(SI), Y15, Y2
+	VCMPPS $0x04, 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VCMPPS $0x04, (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasZeroPD(x []byte) bool: some float64 is ±0 in x[:len(x)&^31]?
+TEXT ·redHasZeroPD(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VCMPPD $0x00, 0(SI), Y15, Y0
+	VCMPPD $0x00, 32(SI), Y15, Y1
+	VCMPPD $0x00, 64(SI), Y15, Y2
+	VCMPPD $0x00, 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VCMPPD $0x00, (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func redHasNonzeroPD(x []byte) bool: some float64 is not ±0 (NaN is not) in x[:len(x)&^31]?
+TEXT ·redHasNonzeroPD(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VCMPPD $0x04, 0(SI), Y15, Y0
+	VCMPPD $0x04, 32(SI), Y15, Y1
+	VCMPPD $0x04, 64(SI), Y15, Y2
+	VCMPPD $0x04, 96(SI), Y15, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+	VCMPPD $0x04, (SI), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
 	VZEROUPPER
 	RET

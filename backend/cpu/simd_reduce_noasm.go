@@ -7,4 +7,5 @@ var (
 	redVecAsm   map[string]func(acc, x []byte)
 	redFoldAsm  map[string]func(acc *[128]byte, x []byte)
 	redFoldAsmF map[string]func(acc *[128]byte, x []byte) bool
+	redHasAsm   map[string]func(x []byte) bool
 )
