@@ -200,6 +200,14 @@ func redFold{{.Name}}{{if .Float}}F(acc *[128]byte, x []byte) (nan bool){{else}}
 //go:noescape
 func redHas{{.Name}}(x []byte) bool
 {{end}}
+//go:noescape
+func redRoundF16(x []byte) (done int)
+
+func cpuHasF16C() bool
+
+// roundF16Asm is redRoundF16, or nil on a CPU without AVX2 and F16C.
+var roundF16Asm func(x []byte) int
+
 // The kernels by name, for the CPU in use (none without AVX2).
 var (
 	redVecAsm   = map[string]func(acc, x []byte){}
@@ -211,6 +219,9 @@ var (
 func init() {
 	if !haveAVX2 {
 		return
+	}
+	if cpuHasF16C() {
+		roundF16Asm = redRoundF16
 	}
 {{range .Kernels}}{{if .Vec}}	redVecAsm["{{.Name}}"] = redVec{{.Name}}
 {{end}}{{if .Fold}}{{if .Float}}	redFoldAsmF["{{.Name}}"] = redFold{{.Name}}F
@@ -248,6 +259,46 @@ func hasKernels() []has {
 	}
 	return hs
 }
+
+// f16Asm is the float16 rounding of float32 values in place (F16C) and
+// the CPUID check for it.
+const f16Asm = `
+// func redRoundF16(x []byte) (done int): rounds the float32 values of
+// x[:len(x)&^31] to float16 and back in place (to nearest even, as
+// f32ToF16), 8 at a time, up to the first 8 holding a NaN (whose payload
+// the caller rounds by the table): done is the bytes rounded.
+TEXT ·redRoundF16(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	XORQ AX, AX
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPS (SI)(AX*1), Y0
+	VCMPPS $0x03, Y0, Y0, Y1
+	VPTEST Y1, Y1
+	JNZ  done
+	VCVTPS2PH $0, Y0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS Y0, (SI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ AX, done+24(FP)
+	VZEROUPPER
+	RET
+
+// func cpuHasF16C() bool: the F16C conversions (CPUID.1:ECX bit 29).
+TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	SHRL $29, CX
+	ANDL $1, CX
+	MOVB CX, ret+0(FP)
+	RET
+`
 
 var hasTmpl = template.Must(template.New("has").Parse(`{{range .}}
 // func redHas{{.Name}}(x []byte) bool: {{.Doc}} in x[:len(x)&^31]?
@@ -334,6 +385,7 @@ func main() {
 	if err := hasTmpl.Execute(&b, hos); err != nil {
 		log.Fatal(err)
 	}
+	b.WriteString(f16Asm)
 	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}

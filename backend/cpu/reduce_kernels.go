@@ -219,10 +219,27 @@ func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
 // float16 sums along a kept axis, roundTo64(dtypes.F16, float64(x)) for
 // each x, by f32ToF16 (which gives dtypes.F16FromFloat64's bits for
 // float32 values; TestF32ToF16).
+//
+// With F16C, the hardware rounds the values (to nearest even, as
+// f32ToF16), 8 at a time, except the 8 holding a NaN (its payload is the
+// table's).
 func roundF16(v []float32) {
 	initTables()
-	for i, x := range v {
-		v[i] = f16Table[f32ToF16(x)]
+	for len(v) > 0 {
+		if roundF16Asm != nil && fastReduce {
+			done := roundF16Asm(byteView(v)) / 4
+			v = v[done:]
+		}
+		// The next 8 (with a NaN), or all of them without F16C, or the
+		// tail.
+		n := len(v)
+		if roundF16Asm != nil && fastReduce && n >= 8 {
+			n = 8
+		}
+		for i, x := range v[:n] {
+			v[i] = f16Table[f32ToF16(x)]
+		}
+		v = v[n:]
 	}
 }
 

@@ -380,3 +380,61 @@ func checkHas[T integer | float](t *testing.T, name string, vals []T) {
 		}
 	}
 }
+
+// TestRoundF16 checks the float16 rounding of float32 sums (F16C where
+// the CPU has it) against the table rounding f16Table[f32ToF16(x)]
+// (itself checked against dtypes.F16FromFloat64 by TestF32ToF16): every
+// float16 value, the midpoints between neighbours and one float32 ulp
+// either side (ties to even, the subnormal range, overflow at 65520),
+// NaNs with payloads, at every length up to 70 and unaligned starts.
+func TestRoundF16(t *testing.T) {
+	initTables()
+	var vals []float32
+	for b := range 1 << 16 {
+		v := f16Table[b]
+		next := f16Table[(b+1)&0xFFFF]
+		vals = append(vals, v)
+		if v == v && next == next && !math.IsInf(float64(v), 0) && !math.IsInf(float64(next), 0) {
+			mid := float32((float64(v) + float64(next)) / 2)
+			vals = append(vals, mid, math.Nextafter32(mid, float32(math.Inf(1))), math.Nextafter32(mid, float32(math.Inf(-1))))
+		}
+	}
+	vals = append(vals, floatEdges32...)
+	vals = append(vals, 65519.996, 65520, -65520, 1e9, math.Float32frombits(0x7FBFFFFF), math.Float32frombits(0xFF800001))
+	rng := rand.New(rand.NewSource(62))
+	for range 1000 {
+		vals = append(vals, float32(rng.NormFloat64()*1000))
+	}
+	want := make([]float32, len(vals))
+	for i, x := range vals {
+		want[i] = f16Table[f32ToF16(x)]
+	}
+	check := func(got, want, in []float32) {
+		t.Helper()
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("roundF16(%v = %#x) = %#x, want %#x", in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
+			}
+		}
+	}
+	got := append([]float32(nil), vals...)
+	roundF16(got)
+	check(got, want, vals)
+	for n := range 71 {
+		for off := range 3 {
+			lo := rng.Intn(len(vals) - n)
+			in := vals[lo : lo+n]
+			if n > 0 && rng.Intn(2) == 0 {
+				in = append([]float32(nil), in...)
+				in[rng.Intn(n)] = float32(math.NaN())
+			}
+			got := append(make([]float32, off), in...)[off:]
+			roundF16(got)
+			w := make([]float32, n)
+			for i, x := range in {
+				w[i] = f16Table[f32ToF16(x)]
+			}
+			check(got, w, in)
+		}
+	}
+}

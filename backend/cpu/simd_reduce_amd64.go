@@ -193,6 +193,14 @@ func redHasZeroPD(x []byte) bool
 //go:noescape
 func redHasNonzeroPD(x []byte) bool
 
+//go:noescape
+func redRoundF16(x []byte) (done int)
+
+func cpuHasF16C() bool
+
+// roundF16Asm is redRoundF16, or nil on a CPU without AVX2 and F16C.
+var roundF16Asm func(x []byte) int
+
 // The kernels by name, for the CPU in use (none without AVX2).
 var (
 	redVecAsm   = map[string]func(acc, x []byte){}
@@ -204,6 +212,9 @@ var (
 func init() {
 	if !haveAVX2 {
 		return
+	}
+	if cpuHasF16C() {
+		roundF16Asm = redRoundF16
 	}
 	redVecAsm["MaxSB"] = redVecMaxSB
 	redFoldAsm["MaxSB"] = redFoldMaxSB

@@ -2134,3 +2134,39 @@ found:
 	MOVB $1, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func redRoundF16(x []byte) (done int): rounds the float32 values of
+// x[:len(x)&^31] to float16 and back in place (to nearest even, as
+// f32ToF16), 8 at a time, up to the first 8 holding a NaN (whose payload
+// the caller rounds by the table): done is the bytes rounded.
+TEXT ·redRoundF16(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	XORQ AX, AX
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPS (SI)(AX*1), Y0
+	VCMPPS $0x03, Y0, Y0, Y1
+	VPTEST Y1, Y1
+	JNZ  done
+	VCVTPS2PH $0, Y0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS Y0, (SI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ AX, done+24(FP)
+	VZEROUPPER
+	RET
+
+// func cpuHasF16C() bool: the F16C conversions (CPUID.1:ECX bit 29).
+TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	SHRL $29, CX
+	ANDL $1, CX
+	MOVB CX, ret+0(FP)
+	RET

@@ -8,4 +8,5 @@ var (
 	redFoldAsm  map[string]func(acc *[128]byte, x []byte)
 	redFoldAsmF map[string]func(acc *[128]byte, x []byte) bool
 	redHasAsm   map[string]func(x []byte) bool
+	roundF16Asm func(x []byte) int
 )
