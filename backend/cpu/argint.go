@@ -16,6 +16,18 @@ import (
 func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
+	// The extreme of a run: runMax or runMin, or the vector fold.
+	extreme := runMin[T]
+	if isMax {
+		extreme = runMax[T]
+	}
+	k, c := kMin, minInt[T]
+	if isMax {
+		k, c = kMax, maxInt[T]
+	}
+	if fold := intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, c, 0); fold != nil {
+		extreme = func(run []T) T { return fold(run[0], run) }
+	}
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -27,10 +39,10 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 				}
 				run := x[b+off : b+off+p.chunk]
 				if isMax {
-					if e := runMax(run); e > best {
+					if e := extreme(run); e > best {
 						best, bi = e, idx+firstIndex(run, e)
 					}
-				} else if e := runMin(run); e < best {
+				} else if e := extreme(run); e < best {
 					best, bi = e, idx+firstIndex(run, e)
 				}
 				idx += len(run)

@@ -4,6 +4,8 @@ package cpu
 
 import (
 	"fmt"
+	"slices"
+	"unsafe"
 )
 
 // argReduce returns the int64 index of the first maximum (or minimum) of
@@ -165,6 +167,7 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
+	extreme := runExtreme[T](isMax)
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -174,6 +177,18 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 			walk:
 				for _, off := range p.offs {
 					run := x[b+off : b+off+p.chunk]
+					if extreme != nil {
+						// Without a NaN in the run, the first element
+						// equal to its extreme is the one the loops
+						// below would keep, if it beats best.
+						if e, nan := extreme(run); !nan {
+							if isMax && e > best || !isMax && e < best {
+								best, bi = e, idx+slices.Index(run, e)
+							}
+							idx += len(run)
+							continue
+						}
+					}
 					if isMax {
 						for i, v := range run {
 							if v > best {
@@ -257,5 +272,38 @@ func argColMin[T integer | float](bv []T, bi []int64, row []T, j int64) {
 		if b := bv[i]; v < b || (v != v && b == b) {
 			bv[i], bi[i] = v, j
 		}
+	}
+}
+
+// runExtreme returns a function giving the max (isMax) or min of a run
+// of floats and whether the run holds a NaN (the extreme is then moot),
+// by the vector fold; nil without one.
+func runExtreme[T float](isMax bool) func(run []T) (T, bool) {
+	k, c := kMin, minFloat[T]
+	if isMax {
+		k, c = kMax, maxFloat[T]
+	}
+	f := redFoldAsmF[asmName[T](k)]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	var z T
+	lanes := 32 / int(unsafe.Sizeof(z))
+	return func(run []T) (T, bool) {
+		n := len(run) &^ (lanes - 1)
+		e := run[0]
+		if n > 0 {
+			var nan bool
+			if e, nan = floatExtremeNaN(f, k, c, run[:n]); nan {
+				return e, true
+			}
+		}
+		for _, v := range run[n:] {
+			if v != v {
+				return v, true
+			}
+			e = c(e, v)
+		}
+		return e, false
 	}
 }

@@ -170,13 +170,20 @@ func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T)
 // by the fold kernel f, and whether it is a non-zero number with no NaN
 // in x.
 func floatExtreme[T float](f func(*[128]byte, []byte) bool, k redKind, c func(acc, x T) T, x []T) (T, bool) {
+	e, nan := floatExtremeNaN(f, k, c, x)
+	return e, !nan && e != 0
+}
+
+// floatExtremeNaN returns the max (min) of x, len(x) a multiple of 32
+// bytes, by the fold kernel f (a zero of either sign when the extreme is
+// a zero), and whether x holds a NaN (the extreme is then moot).
+func floatExtremeNaN[T float](f func(*[128]byte, []byte) bool, k redKind, c func(acc, x T) T, x []T) (T, bool) {
 	var buf [16]uint64
 	part := partials(&buf, k, x, 0)
 	if f((*[128]byte)(unsafe.Pointer(&buf)), byteView(x)) {
-		return 0, false
+		return 0, true
 	}
-	e := foldWith(part[0], part[1:], c)
-	return e, e != 0
+	return foldWith(part[0], part[1:], c), false
 }
 
 // foldOr and foldAnd are foldWith(acc, x, or) and foldWith(acc, x, and),
