@@ -287,6 +287,10 @@ func runExtreme[T float](isMax bool) func(run []T) (T, bool) {
 	if f == nil || !fastReduce {
 		return nil
 	}
+	fold := func(acc T, x []T) T { return foldWith(acc, x, minFloat[T]) }
+	if isMax {
+		fold = func(acc T, x []T) T { return foldWith(acc, x, maxFloat[T]) }
+	}
 	var z T
 	lanes := 32 / int(unsafe.Sizeof(z))
 	return func(run []T) (T, bool) {
@@ -294,7 +298,7 @@ func runExtreme[T float](isMax bool) func(run []T) (T, bool) {
 		e := run[0]
 		if n > 0 {
 			var nan bool
-			if e, nan = floatExtremeNaN(f, k, c, run[:n]); nan {
+			if e, nan = floatExtremeNaN(f, k, fold, run[:n]); nan {
 				return e, true
 			}
 		}

@@ -15,7 +15,8 @@
 //   - redFoldOP(acc *[128]byte, x []byte): the 128 bytes of acc hold
 //     4×32 bytes of partial results; each 128-byte block of x is combined
 //     into them lane by lane, then each 32-byte block left into the
-//     first 32 (over len(x)&^31 bytes). The caller
+//     first 32 (over len(x)&^31 bytes); at the end the four are combined
+//     into the first 32 bytes of acc. The caller
 //     combines the partials: only for operations whose order does not
 //     matter (integer max, min, and wrapping sums and products). The float
 //     max and min folds return whether x holds a NaN; the caller then
@@ -175,10 +176,9 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
-	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+{{.Combine}}	VMOVDQU Y0, (DI)
 {{if .Float}}	VPTEST Y12, Y12
 	SETNE  nan+32(FP)
 {{end}}	VZEROUPPER
@@ -203,10 +203,17 @@ func redHas{{.Name}}(x []byte) bool
 //go:noescape
 func redRoundF16(x []byte) (done int)
 
+//go:noescape
+func redLoadF16(d []float32, a []uint16) (done int)
+
 func cpuHasF16C() bool
 
-// roundF16Asm is redRoundF16, or nil on a CPU without AVX2 and F16C.
-var roundF16Asm func(x []byte) int
+// roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
+// a CPU without AVX2 and F16C.
+var (
+	roundF16Asm func(x []byte) int
+	loadF16Asm  func(d []float32, a []uint16) int
+)
 
 // The kernels by name, for the CPU in use (none without AVX2).
 var (
@@ -222,6 +229,7 @@ func init() {
 	}
 	if cpuHasF16C() {
 		roundF16Asm = redRoundF16
+		loadF16Asm = redLoadF16
 	}
 {{range .Kernels}}{{if .Vec}}	redVecAsm["{{.Name}}"] = redVec{{.Name}}
 {{end}}{{if .Fold}}{{if .Float}}	redFoldAsmF["{{.Name}}"] = redFold{{.Name}}F
@@ -289,6 +297,39 @@ done:
 	VZEROUPPER
 	RET
 
+// func redLoadF16(d []float32, a []uint16) (done int): d[i] = the value
+// of the float16 bits a[i] (exact), 8 at a time over len(d)&^7 elements,
+// up to the first 8 holding a NaN (whose payload the caller takes from
+// the table): done is the elements converted.
+TEXT ·redLoadF16(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ AX, AX
+	MOVL $0x7FFF7FFF, BX
+	VMOVD BX, X14
+	VPBROADCASTD X14, X14
+	MOVL $0x7C007C00, BX
+	VMOVD BX, X13
+	VPBROADCASTD X13, X13
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVDQU (SI)(AX*2), X0
+	VPAND X14, X0, X1
+	VPCMPGTW X13, X1, X1 // |a| > Inf: a NaN
+	VPTEST X1, X1
+	JNZ  done
+	VCVTPH2PS X0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ AX, done+48(FP)
+	VZEROUPPER
+	RET
+
 // func cpuHasF16C() bool: the F16C conversions (CPUID.1:ECX bit 29).
 TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
 	MOVL $1, AX
@@ -345,7 +386,7 @@ type hasOut struct {
 
 type out struct {
 	kernel
-	VecBody, FoldBody, RestBody string
+	VecBody, FoldBody, RestBody, Combine string
 }
 
 func main() {
@@ -362,6 +403,7 @@ func main() {
 			}
 			o.FoldBody = b.String()
 			o.RestBody = k.step("Y0", "Y4", "Y8")
+			o.Combine = k.step("Y0", "Y1", "Y8") + k.step("Y2", "Y3", "Y9") + k.step("Y0", "Y2", "Y8")
 		}
 		if k.Float {
 			// The float folds have no vec step of their own (the exact

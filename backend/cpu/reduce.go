@@ -49,6 +49,10 @@ func (r *runner) computeBuf(v *view) (any, error) {
 	err = r.parallel(n, grainSize, func(_, lo, hi int) error {
 		idx, pos := make([]int, len(shape)), make([]int, 1)
 		segments(shape, st, []int{v.off}, idx, pos, lo, hi-lo, func(done int, pos []int, run int) {
+			if v.dtype == dtypes.F16 && s[len(s)-1] == 1 {
+				loadF16(buf.([]float32)[lo+done:lo+done+run], v.data.([]uint16)[pos[0]:pos[0]+run])
+				return
+			}
 			loadSeg(v.dtype, sliceBuf(buf, lo+done, lo+done+run), v.data, pos[0], s[len(s)-1], run)
 		})
 		return nil

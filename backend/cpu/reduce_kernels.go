@@ -134,7 +134,7 @@ func intFoldKernel[T integer](k redKind, ref func(T, []T) T, c func(acc, x T) T,
 		var buf [16]uint64
 		part := partials(&buf, k, x, id)
 		f((*[128]byte)(unsafe.Pointer(&buf)), byteView(x[:n]))
-		acc = foldWith(acc, part, c)
+		acc = ref(acc, part[:lanes])
 		return ref(acc, x[n:])
 	}
 }
@@ -156,7 +156,7 @@ func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T)
 		if n == 0 {
 			return ref(acc, x)
 		}
-		if e, ok := floatExtreme(f, k, c, x[:n]); ok {
+		if e, ok := floatExtreme(f, k, ref, x[:n]); ok {
 			// No NaN and a non-zero extreme e: every element equal to it
 			// has its bits, so the first one the scalar fold would keep
 			// is e.
@@ -169,21 +169,22 @@ func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T)
 // floatExtreme returns the max (min) of x, len(x) a multiple of 32 bytes,
 // by the fold kernel f, and whether it is a non-zero number with no NaN
 // in x.
-func floatExtreme[T float](f func(*[128]byte, []byte) bool, k redKind, c func(acc, x T) T, x []T) (T, bool) {
-	e, nan := floatExtremeNaN(f, k, c, x)
+func floatExtreme[T float](f func(*[128]byte, []byte) bool, k redKind, fold func(T, []T) T, x []T) (T, bool) {
+	e, nan := floatExtremeNaN(f, k, fold, x)
 	return e, !nan && e != 0
 }
 
 // floatExtremeNaN returns the max (min) of x, len(x) a multiple of 32
-// bytes, by the fold kernel f (a zero of either sign when the extreme is
-// a zero), and whether x holds a NaN (the extreme is then moot).
-func floatExtremeNaN[T float](f func(*[128]byte, []byte) bool, k redKind, c func(acc, x T) T, x []T) (T, bool) {
+// bytes, by the fold kernel f and the scalar fold of the 32 bytes of
+// partials left (a zero of either sign when the extreme is a zero), and
+// whether x holds a NaN (the extreme is then moot).
+func floatExtremeNaN[T float](f func(*[128]byte, []byte) bool, k redKind, fold func(T, []T) T, x []T) (T, bool) {
 	var buf [16]uint64
 	part := partials(&buf, k, x, 0)
 	if f((*[128]byte)(unsafe.Pointer(&buf)), byteView(x)) {
 		return 0, true
 	}
-	return foldWith(part[0], part[1:], c), false
+	return fold(part[0], part[1:len(part)/4]), false
 }
 
 // foldOr and foldAnd are foldWith(acc, x, or) and foldWith(acc, x, and),
@@ -394,5 +395,24 @@ func hasKernel[T integer | float](isAny bool) func(x []T) bool {
 			}
 		}
 		return false
+	}
+}
+
+// loadF16 sets d[i] to the value of the float16 bits a[i], f16Table[a[i]]:
+// with F16C by the hardware, 8 at a time, except the 8 holding a NaN
+// (whose payload is the table's).
+func loadF16(d []float32, a []uint16) {
+	a = a[:len(d)]
+	for len(d) > 0 {
+		n := len(d)
+		if loadF16Asm != nil && fastReduce {
+			done := loadF16Asm(d, a)
+			d, a = d[done:], a[done:]
+			n = min(len(d), 8)
+		}
+		for i, b := range a[:n] {
+			d[i] = f16Table[b]
+		}
+		d, a = d[n:], a[n:]
 	}
 }

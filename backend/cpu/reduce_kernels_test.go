@@ -438,3 +438,37 @@ func TestRoundF16(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadF16 checks the float16 loads of reductions (F16C where the CPU
+// has it) against the table f16Table (exact values, NaN payloads as
+// dtypes.F16ToFloat64 gives them): all 65536 bit patterns in order and
+// shuffled, at every length up to 70 and unaligned starts.
+func TestLoadF16(t *testing.T) {
+	initTables()
+	all := make([]uint16, 1<<16)
+	for i := range all {
+		all[i] = uint16(i)
+	}
+	rng := rand.New(rand.NewSource(63))
+	shuffled := append([]uint16(nil), all...)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	check := func(a []uint16, off int) {
+		t.Helper()
+		d := make([]float32, len(a)+off)[off:]
+		loadF16(d, a)
+		for i, b := range a {
+			if math.Float32bits(d[i]) != math.Float32bits(f16Table[b]) {
+				t.Fatalf("loadF16(%#04x) = %#x, want %#x", b, math.Float32bits(d[i]), math.Float32bits(f16Table[b]))
+			}
+		}
+	}
+	check(all, 0)
+	check(shuffled, 1)
+	for n := range 71 {
+		for off := range 3 {
+			lo := rng.Intn(len(shuffled) - n)
+			check(shuffled[lo:lo+n], off)
+			check(all[0x7BF0:][:n], off) // up to the infinities and NaNs
+		}
+	}
+}

@@ -196,10 +196,17 @@ func redHasNonzeroPD(x []byte) bool
 //go:noescape
 func redRoundF16(x []byte) (done int)
 
+//go:noescape
+func redLoadF16(d []float32, a []uint16) (done int)
+
 func cpuHasF16C() bool
 
-// roundF16Asm is redRoundF16, or nil on a CPU without AVX2 and F16C.
-var roundF16Asm func(x []byte) int
+// roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
+// a CPU without AVX2 and F16C.
+var (
+	roundF16Asm func(x []byte) int
+	loadF16Asm  func(d []float32, a []uint16) int
+)
 
 // The kernels by name, for the CPU in use (none without AVX2).
 var (
@@ -215,6 +222,7 @@ func init() {
 	}
 	if cpuHasF16C() {
 		roundF16Asm = redRoundF16
+		loadF16Asm = redLoadF16
 	}
 	redVecAsm["MaxSB"] = redVecMaxSB
 	redFoldAsm["MaxSB"] = redFoldMaxSB

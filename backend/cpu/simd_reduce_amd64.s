@@ -62,10 +62,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMAXSB Y1, Y0, Y0
+	VPMAXSB Y3, Y2, Y2
+	VPMAXSB Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -127,10 +129,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMINSB Y1, Y0, Y0
+	VPMINSB Y3, Y2, Y2
+	VPMINSB Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -192,10 +196,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMAXUB Y1, Y0, Y0
+	VPMAXUB Y3, Y2, Y2
+	VPMAXUB Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -257,10 +263,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMINUB Y1, Y0, Y0
+	VPMINUB Y3, Y2, Y2
+	VPMINUB Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -322,10 +330,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMAXSW Y1, Y0, Y0
+	VPMAXSW Y3, Y2, Y2
+	VPMAXSW Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -387,10 +397,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMINSW Y1, Y0, Y0
+	VPMINSW Y3, Y2, Y2
+	VPMINSW Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -452,10 +464,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMAXUW Y1, Y0, Y0
+	VPMAXUW Y3, Y2, Y2
+	VPMAXUW Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -517,10 +531,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMINUW Y1, Y0, Y0
+	VPMINUW Y3, Y2, Y2
+	VPMINUW Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -582,10 +598,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMAXSD Y1, Y0, Y0
+	VPMAXSD Y3, Y2, Y2
+	VPMAXSD Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -647,10 +665,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMINSD Y1, Y0, Y0
+	VPMINSD Y3, Y2, Y2
+	VPMINSD Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -712,10 +732,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMAXUD Y1, Y0, Y0
+	VPMAXUD Y3, Y2, Y2
+	VPMAXUD Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -777,10 +799,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y3, Y2, Y2
+	VPMINUD Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -848,10 +872,15 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPCMPGTQ Y1, Y0, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPCMPGTQ Y3, Y2, Y9
+	VPBLENDVB Y9, Y2, Y3, Y2
+	VPCMPGTQ Y2, Y0, Y8
+	VPBLENDVB Y8, Y0, Y2, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -919,10 +948,15 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPCMPGTQ Y0, Y1, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPCMPGTQ Y2, Y3, Y9
+	VPBLENDVB Y9, Y2, Y3, Y2
+	VPCMPGTQ Y0, Y2, Y8
+	VPBLENDVB Y8, Y0, Y2, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -984,10 +1018,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPADDB Y1, Y0, Y0
+	VPADDB Y3, Y2, Y2
+	VPADDB Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -1049,10 +1085,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPADDW Y1, Y0, Y0
+	VPADDW Y3, Y2, Y2
+	VPADDW Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -1114,10 +1152,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPADDD Y1, Y0, Y0
+	VPADDD Y3, Y2, Y2
+	VPADDD Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -1179,10 +1219,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPADDQ Y1, Y0, Y0
+	VPADDQ Y3, Y2, Y2
+	VPADDQ Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -1244,10 +1286,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMULLW Y1, Y0, Y0
+	VPMULLW Y3, Y2, Y2
+	VPMULLW Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -1309,10 +1353,12 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPMULLD Y1, Y0, Y0
+	VPMULLD Y3, Y2, Y2
+	VPMULLD Y2, Y0, Y0
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VZEROUPPER
 	RET
 
@@ -1496,10 +1542,18 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VMAXPS Y1, Y0, Y0
+	VCMPPS $0x03, Y1, Y1, Y8
+	VORPS Y8, Y12, Y12
+	VMAXPS Y3, Y2, Y2
+	VCMPPS $0x03, Y3, Y3, Y9
+	VORPS Y9, Y12, Y12
+	VMAXPS Y2, Y0, Y0
+	VCMPPS $0x03, Y2, Y2, Y8
+	VORPS Y8, Y12, Y12
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VPTEST Y12, Y12
 	SETNE  nan+32(FP)
 	VZEROUPPER
@@ -1553,10 +1607,18 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VMINPS Y1, Y0, Y0
+	VCMPPS $0x03, Y1, Y1, Y8
+	VORPS Y8, Y12, Y12
+	VMINPS Y3, Y2, Y2
+	VCMPPS $0x03, Y3, Y3, Y9
+	VORPS Y9, Y12, Y12
+	VMINPS Y2, Y0, Y0
+	VCMPPS $0x03, Y2, Y2, Y8
+	VORPS Y8, Y12, Y12
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VPTEST Y12, Y12
 	SETNE  nan+32(FP)
 	VZEROUPPER
@@ -1700,10 +1762,18 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VMAXPD Y1, Y0, Y0
+	VCMPPD $0x03, Y1, Y1, Y8
+	VORPD Y8, Y12, Y12
+	VMAXPD Y3, Y2, Y2
+	VCMPPD $0x03, Y3, Y3, Y9
+	VORPD Y9, Y12, Y12
+	VMAXPD Y2, Y0, Y0
+	VCMPPD $0x03, Y2, Y2, Y8
+	VORPD Y8, Y12, Y12
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VPTEST Y12, Y12
 	SETNE  nan+32(FP)
 	VZEROUPPER
@@ -1757,10 +1827,18 @@ restloop:
 	DECQ BX
 	JNZ  restloop
 store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VMINPD Y1, Y0, Y0
+	VCMPPD $0x03, Y1, Y1, Y8
+	VORPD Y8, Y12, Y12
+	VMINPD Y3, Y2, Y2
+	VCMPPD $0x03, Y3, Y3, Y9
+	VORPD Y9, Y12, Y12
+	VMINPD Y2, Y0, Y0
+	VCMPPD $0x03, Y2, Y2, Y8
+	VORPD Y8, Y12, Y12
 	VMOVDQU Y0, (DI)
-	VMOVDQU Y1, 32(DI)
-	VMOVDQU Y2, 64(DI)
-	VMOVDQU Y3, 96(DI)
 	VPTEST Y12, Y12
 	SETNE  nan+32(FP)
 	VZEROUPPER
@@ -2158,6 +2236,39 @@ loop:
 	JNZ  loop
 done:
 	MOVQ AX, done+24(FP)
+	VZEROUPPER
+	RET
+
+// func redLoadF16(d []float32, a []uint16) (done int): d[i] = the value
+// of the float16 bits a[i] (exact), 8 at a time over len(d)&^7 elements,
+// up to the first 8 holding a NaN (whose payload the caller takes from
+// the table): done is the elements converted.
+TEXT ·redLoadF16(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ AX, AX
+	MOVL $0x7FFF7FFF, BX
+	VMOVD BX, X14
+	VPBROADCASTD X14, X14
+	MOVL $0x7C007C00, BX
+	VMOVD BX, X13
+	VPBROADCASTD X13, X13
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVDQU (SI)(AX*2), X0
+	VPAND X14, X0, X1
+	VPCMPGTW X13, X1, X1 // |a| > Inf: a NaN
+	VPTEST X1, X1
+	JNZ  done
+	VCVTPH2PS X0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ AX, done+48(FP)
 	VZEROUPPER
 	RET
 

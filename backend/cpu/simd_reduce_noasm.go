@@ -9,4 +9,5 @@ var (
 	redFoldAsmF map[string]func(acc *[128]byte, x []byte) bool
 	redHasAsm   map[string]func(x []byte) bool
 	roundF16Asm func(x []byte) int
+	loadF16Asm  func(d []float32, a []uint16) int
 )
