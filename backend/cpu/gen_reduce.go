@@ -206,6 +206,20 @@ func redRoundF16(x []byte) (done int)
 //go:noescape
 func redLoadF16(d []float32, a []uint16) (done int)
 
+//go:noescape
+func redSum8PD(r *[8]float64, a []float64)
+
+// pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
+// redSum8PD.
+func pairLeafF64(a []float64) float64 {
+	if !haveAVX2 {
+		return sum8Go(a)
+	}
+	var r [8]float64
+	redSum8PD(&r, a[:len(a)&^7])
+	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+}
+
 func cpuHasF16C() bool
 
 // roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
@@ -327,6 +341,31 @@ loop:
 	JNZ  loop
 done:
 	MOVQ AX, done+48(FP)
+	VZEROUPPER
+	RET
+
+// func redSum8PD(r *[8]float64, a []float64): the accumulators of
+// NumPy's pairwise-sum leaf (sum8Go): r[j] = a[j], then r[j] += a[i+j]
+// for each further group of 8, over len(a)&^7 elements (at least 8).
+TEXT ·redSum8PD(SB), NOSPLIT, $0-32
+	MOVQ r+0(FP), DI
+	MOVQ a_base+8(FP), SI
+	MOVQ a_len+16(FP), CX
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	ADDQ $64, SI
+	SHRQ $3, CX
+	DECQ CX
+	JZ   store
+loop:
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  loop
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
 	VZEROUPPER
 	RET
 

@@ -472,3 +472,48 @@ func TestLoadF16(t *testing.T) {
 		}
 	}
 }
+
+// TestPairLeafF64 checks the vectorised leaf of float64 pairwise sums
+// against sum8Go (NumPy's pairwise_sum leaf in
+// numpy/_core/src/umath/loops_utils.h.src: eight accumulators, then
+// ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7))), and pairwiseF64 against the
+// generic recursion with sum8Go, on random values and edges (NaNs,
+// infinities, ±0, subnormals, cancellations), lengths 8..300, unaligned.
+func TestPairLeafF64(t *testing.T) {
+	rng := rand.New(rand.NewSource(64))
+	var ref func(a []float64) float64
+	ref = func(a []float64) float64 {
+		n := len(a)
+		switch {
+		case n < 8:
+			res := math.Copysign(0, -1)
+			for _, v := range a {
+				res += v
+			}
+			return res
+		case n <= 128:
+			res := sum8Go(a)
+			for _, v := range a[n-n%8:] {
+				res += v
+			}
+			return res
+		}
+		n2 := splitReal(n)
+		return ref(a[:n2]) + ref(a[n2:])
+	}
+	for n := 0; n <= 300; n++ {
+		for off := range 3 {
+			for range 4 {
+				a := randomSlice(rng, n+off, func(r *rand.Rand) float64 { return r.NormFloat64() * math.Pow(10, float64(r.Intn(30)-15)) }, floatEdges64)[off:]
+				if n >= 8 {
+					if got, want := pairLeafF64(a), sum8Go(a); math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("pairLeafF64, n=%d off=%d: %v, want %v", n, off, got, want)
+					}
+				}
+				if got, want := pairwiseF64(a), ref(a); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("pairwiseF64, n=%d off=%d: %v, want %v", n, off, got, want)
+				}
+			}
+		}
+	}
+}

@@ -199,6 +199,20 @@ func redRoundF16(x []byte) (done int)
 //go:noescape
 func redLoadF16(d []float32, a []uint16) (done int)
 
+//go:noescape
+func redSum8PD(r *[8]float64, a []float64)
+
+// pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
+// redSum8PD.
+func pairLeafF64(a []float64) float64 {
+	if !haveAVX2 {
+		return sum8Go(a)
+	}
+	var r [8]float64
+	redSum8PD(&r, a[:len(a)&^7])
+	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+}
+
 func cpuHasF16C() bool
 
 // roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on

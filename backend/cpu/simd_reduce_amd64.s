@@ -2272,6 +2272,31 @@ done:
 	VZEROUPPER
 	RET
 
+// func redSum8PD(r *[8]float64, a []float64): the accumulators of
+// NumPy's pairwise-sum leaf (sum8Go): r[j] = a[j], then r[j] += a[i+j]
+// for each further group of 8, over len(a)&^7 elements (at least 8).
+TEXT ·redSum8PD(SB), NOSPLIT, $0-32
+	MOVQ r+0(FP), DI
+	MOVQ a_base+8(FP), SI
+	MOVQ a_len+16(FP), CX
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	ADDQ $64, SI
+	SHRQ $3, CX
+	DECQ CX
+	JZ   store
+loop:
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  loop
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VZEROUPPER
+	RET
+
 // func cpuHasF16C() bool: the F16C conversions (CPUID.1:ECX bit 29).
 TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
 	MOVL $1, AX
