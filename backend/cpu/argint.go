@@ -25,7 +25,7 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 	if isMax {
 		k, c = kMax, maxInt[T]
 	}
-	if fold := intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, c, 0); fold != nil {
+	if fold := intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, 0); fold != nil {
 		extreme = func(run []T) T { return fold(run[0], run) }
 	}
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {

@@ -284,12 +284,8 @@ func runExtreme[T float](isMax bool) func(run []T) (T, bool) {
 		k, c = kMax, maxFloat[T]
 	}
 	f := redFoldAsmF[asmName[T](k)]
-	if f == nil || !fastReduce {
+	if f == 0 || !fastReduce {
 		return nil
-	}
-	fold := func(acc T, x []T) T { return foldWith(acc, x, minFloat[T]) }
-	if isMax {
-		fold = func(acc T, x []T) T { return foldWith(acc, x, maxFloat[T]) }
 	}
 	var z T
 	lanes := 32 / int(unsafe.Sizeof(z))
@@ -298,7 +294,7 @@ func runExtreme[T float](isMax bool) func(run []T) (T, bool) {
 		e := run[0]
 		if n > 0 {
 			var nan bool
-			if e, nan = floatExtremeNaN(f, k, fold, run[:n]); nan {
+			if e, nan = floatExtremeNaN(f, k, run[:n]); nan {
 				return e, true
 			}
 		}

@@ -638,11 +638,11 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 	default:
 		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
 	}
-	k, c := intKind[T](o)
+	k := intKind(o)
 	if vec := vecKernel(k, ops.vec); vec != nil {
 		ops.vec = vec
 	}
-	if fold := intFoldKernel(k, ops.fold, c, ops.init); fold != nil {
+	if fold := intFoldKernel(k, ops.fold, ops.init); fold != nil {
 		ops.fold = fold
 	}
 	res, err := runReduce(r, s, p, ops)

@@ -105,23 +105,25 @@ func vecKernel[T number | bool](k redKind, ref func(acc, x []T)) func(acc, x []T
 func partials[T number](buf *[16]uint64, k redKind, x []T, id T) []T {
 	var z T
 	part := unsafe.Slice((*T)(unsafe.Pointer(buf)), 128/int(unsafe.Sizeof(z)))
-	lanes := len(part) / 4
+	if k == kMax || k == kMin {
+		lanes := len(part) / 4
+		copy(part, x[:lanes])
+		copy(part[lanes:], part[:lanes])
+		copy(part[2*lanes:], part[:2*lanes])
+		return part
+	}
 	for i := range part {
-		if k == kMax || k == kMin {
-			part[i] = x[i%lanes]
-		} else {
-			part[i] = id
-		}
+		part[i] = id
 	}
 	return part
 }
 
 // intFoldKernel returns a fold of kind k (add, mul, max or min) of
-// integers equal to ref, foldWith(acc, x, c), or nil; id is the identity
-// of add and mul. ref does the tails.
-func intFoldKernel[T integer](k redKind, ref func(T, []T) T, c func(acc, x T) T, id T) func(acc T, x []T) T {
+// integers equal to ref, foldWith(acc, x, c) with c the step of k, or
+// nil; id is the identity of add and mul. ref does the tails.
+func intFoldKernel[T integer](k redKind, ref func(T, []T) T, id T) func(acc T, x []T) T {
 	f := redFoldAsm[asmName[T](k)]
-	if f == nil || !fastReduce {
+	if f == 0 || !fastReduce {
 		return nil
 	}
 	var z T
@@ -133,8 +135,8 @@ func intFoldKernel[T integer](k redKind, ref func(T, []T) T, c func(acc, x T) T,
 		}
 		var buf [16]uint64
 		part := partials(&buf, k, x, id)
-		f((*[128]byte)(unsafe.Pointer(&buf)), byteView(x[:n]))
-		acc = ref(acc, part[:lanes])
+		redFold(f, (*[128]byte)(unsafe.Pointer(&buf)), byteView(x[:n]))
+		acc = combineInt(k, acc, part[:lanes])
 		return ref(acc, x[n:])
 	}
 }
@@ -143,7 +145,7 @@ func intFoldKernel[T integer](k redKind, ref func(T, []T) T, c func(acc, x T) T,
 // foldWith(acc, x, c) with c maxFloat or minFloat, or nil.
 func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T) func(acc T, x []T) T {
 	f := redFoldAsmF[asmName[T](k)]
-	if f == nil || !fastReduce {
+	if f == 0 || !fastReduce {
 		return nil
 	}
 	var z T
@@ -156,7 +158,7 @@ func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T)
 		if n == 0 {
 			return ref(acc, x)
 		}
-		if e, ok := floatExtreme(f, k, ref, x[:n]); ok {
+		if e, ok := floatExtreme(f, k, x[:n]); ok {
 			// No NaN and a non-zero extreme e: every element equal to it
 			// has its bits, so the first one the scalar fold would keep
 			// is e.
@@ -167,24 +169,24 @@ func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T)
 }
 
 // floatExtreme returns the max (min) of x, len(x) a multiple of 32 bytes,
-// by the fold kernel f, and whether it is a non-zero number with no NaN
+// by the fold kernel numbered f, and whether it is a non-zero number with no NaN
 // in x.
-func floatExtreme[T float](f func(*[128]byte, []byte) bool, k redKind, fold func(T, []T) T, x []T) (T, bool) {
-	e, nan := floatExtremeNaN(f, k, fold, x)
+func floatExtreme[T float](f int, k redKind, x []T) (T, bool) {
+	e, nan := floatExtremeNaN(f, k, x)
 	return e, !nan && e != 0
 }
 
 // floatExtremeNaN returns the max (min) of x, len(x) a multiple of 32
-// bytes, by the fold kernel f and the scalar fold of the 32 bytes of
-// partials left (a zero of either sign when the extreme is a zero), and
+// bytes, by the fold kernel numbered f and combineFloat over the 32 bytes
+// of partials left (a zero of either sign when the extreme is a zero), and
 // whether x holds a NaN (the extreme is then moot).
-func floatExtremeNaN[T float](f func(*[128]byte, []byte) bool, k redKind, fold func(T, []T) T, x []T) (T, bool) {
+func floatExtremeNaN[T float](f int, k redKind, x []T) (T, bool) {
 	var buf [16]uint64
 	part := partials(&buf, k, x, 0)
-	if f((*[128]byte)(unsafe.Pointer(&buf)), byteView(x)) {
+	if redFoldF(f, (*[128]byte)(unsafe.Pointer(&buf)), byteView(x)) {
 		return 0, true
 	}
-	return fold(part[0], part[1:len(part)/4]), false
+	return combineFloat(k, part[0], part[1:len(part)/4]), false
 }
 
 // foldOr and foldAnd are foldWith(acc, x, or) and foldWith(acc, x, and),
@@ -197,18 +199,18 @@ func foldAnd(acc bool, x []bool) bool {
 	return acc && bytes.IndexByte(byteView(x), 0) < 0
 }
 
-// intKind and floatKind return the kind and combine step of the value
-// reduction o (sum, mean, prod, max or min).
-func intKind[T integer](o backend.Op) (redKind, func(acc, x T) T) {
+// intKind returns the kind of the value reduction o (sum, mean, prod,
+// max or min); floatKind also its combine step.
+func intKind(o backend.Op) redKind {
 	switch o {
 	case backend.OpProd:
-		return kMul, mul[T]
+		return kMul
 	case backend.OpReduceMax:
-		return kMax, maxInt[T]
+		return kMax
 	case backend.OpReduceMin:
-		return kMin, minInt[T]
+		return kMin
 	}
-	return kAdd, add[T]
+	return kAdd
 }
 
 func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
@@ -415,4 +417,43 @@ func loadF16(d []float32, a []uint16) {
 		}
 		d, a = d[n:], a[n:]
 	}
+}
+
+// combineInt and combineFloat fold the partials of a fold kernel into
+// acc: the add, mul, max or min (maxFloat, minFloat) of kind k, in loops
+// the compiler sees whole (a func value would make the partials escape
+// to the heap, once per call).
+func combineInt[T integer](k redKind, acc T, part []T) T {
+	switch k {
+	case kAdd:
+		for _, v := range part {
+			acc += v
+		}
+	case kMul:
+		for _, v := range part {
+			acc *= v
+		}
+	case kMax:
+		for _, v := range part {
+			acc = max(acc, v)
+		}
+	default:
+		for _, v := range part {
+			acc = min(acc, v)
+		}
+	}
+	return acc
+}
+
+func combineFloat[T float](k redKind, acc T, part []T) T {
+	if k == kMax {
+		for _, v := range part {
+			acc = maxFloat(acc, v)
+		}
+		return acc
+	}
+	for _, v := range part {
+		acc = minFloat(acc, v)
+	}
+	return acc
 }

@@ -131,10 +131,15 @@ func intFold[T number | bool](k redKind, c func(acc, x T) T, id T) func(T, []T) 
 }
 
 func intFoldRef[T integer](k redKind, c func(acc, x T) T, id T) func(T, []T) T {
-	return intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, c, id)
+	return intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, id)
 }
 
 func checkIntKernels[T integer](t *testing.T, name string, gen func(*rand.Rand) T, edges []T) {
+	for _, k := range []redKind{kAdd, kMul, kMax, kMin} {
+		if n := asmName[T](k); haveAVX2 && n != "" && redFoldAsm[n] == 0 {
+			t.Errorf("%s: no fold kernel %s", name, n)
+		}
+	}
 	checkKernels(t, name+"/sum", kAdd, add[T], 0, gen, edges)
 	checkKernels(t, name+"/max", kMax, maxInt[T], 0, gen, edges)
 	checkKernels(t, name+"/min", kMin, minInt[T], 0, gen, edges)
@@ -208,6 +213,11 @@ var floatEdges32 = []float32{
 }
 
 func TestReduceKernelsFloat(t *testing.T) {
+	for _, n := range []string{"MaxPS", "MinPS", "MaxPD", "MinPD"} {
+		if haveAVX2 && redFoldAsmF[n] == 0 {
+			t.Errorf("no fold kernel %s", n)
+		}
+	}
 	g32 := func(r *rand.Rand) float32 { return float32(r.NormFloat64()) }
 	g64 := func(r *rand.Rand) float64 { return r.NormFloat64() }
 	checkKernels(t, "float32/max", kMax, maxFloat[float32], 0, g32, floatEdges32)

@@ -222,13 +222,78 @@ var (
 	loadF16Asm  func(d []float32, a []uint16) int
 )
 
-// The kernels by name, for the CPU in use (none without AVX2).
+// The kernels by name, for the CPU in use (none without AVX2). The folds
+// are numbered from 1, for redFold and redFoldF: called directly, the
+// assembly does not make their partials escape.
 var (
 	redVecAsm   = map[string]func(acc, x []byte){}
-	redFoldAsm  = map[string]func(acc *[128]byte, x []byte){}
-	redFoldAsmF = map[string]func(acc *[128]byte, x []byte) bool{}
+	redFoldAsm  = map[string]int{}
+	redFoldAsmF = map[string]int{}
 	redHasAsm   = map[string]func(x []byte) bool{}
 )
+
+// redFold calls the integer fold numbered i in redFoldAsm.
+func redFold(i int, acc *[128]byte, x []byte) {
+	switch i {
+	case 1:
+		redFoldMaxSB(acc, x)
+	case 2:
+		redFoldMinSB(acc, x)
+	case 3:
+		redFoldMaxUB(acc, x)
+	case 4:
+		redFoldMinUB(acc, x)
+	case 5:
+		redFoldMaxSW(acc, x)
+	case 6:
+		redFoldMinSW(acc, x)
+	case 7:
+		redFoldMaxUW(acc, x)
+	case 8:
+		redFoldMinUW(acc, x)
+	case 9:
+		redFoldMaxSD(acc, x)
+	case 10:
+		redFoldMinSD(acc, x)
+	case 11:
+		redFoldMaxUD(acc, x)
+	case 12:
+		redFoldMinUD(acc, x)
+	case 13:
+		redFoldMaxSQ(acc, x)
+	case 14:
+		redFoldMinSQ(acc, x)
+	case 15:
+		redFoldAddB(acc, x)
+	case 16:
+		redFoldAddW(acc, x)
+	case 17:
+		redFoldAddD(acc, x)
+	case 18:
+		redFoldAddQ(acc, x)
+	case 19:
+		redFoldMulW(acc, x)
+	case 20:
+		redFoldMulD(acc, x)
+	default:
+		panic("cpu: no reduction fold kernel")
+	}
+}
+
+// redFoldF calls the float fold numbered i in redFoldAsmF.
+func redFoldF(i int, acc *[128]byte, x []byte) bool {
+	switch i {
+	case 27:
+		return redFoldMaxPSF(acc, x)
+	case 28:
+		return redFoldMinPSF(acc, x)
+	case 33:
+		return redFoldMaxPDF(acc, x)
+	case 34:
+		return redFoldMinPDF(acc, x)
+	}
+	panic("cpu: no reduction fold kernel")
+}
 
 func init() {
 	if !haveAVX2 {
@@ -239,59 +304,59 @@ func init() {
 		loadF16Asm = redLoadF16
 	}
 	redVecAsm["MaxSB"] = redVecMaxSB
-	redFoldAsm["MaxSB"] = redFoldMaxSB
+	redFoldAsm["MaxSB"] = 1
 	redVecAsm["MinSB"] = redVecMinSB
-	redFoldAsm["MinSB"] = redFoldMinSB
+	redFoldAsm["MinSB"] = 2
 	redVecAsm["MaxUB"] = redVecMaxUB
-	redFoldAsm["MaxUB"] = redFoldMaxUB
+	redFoldAsm["MaxUB"] = 3
 	redVecAsm["MinUB"] = redVecMinUB
-	redFoldAsm["MinUB"] = redFoldMinUB
+	redFoldAsm["MinUB"] = 4
 	redVecAsm["MaxSW"] = redVecMaxSW
-	redFoldAsm["MaxSW"] = redFoldMaxSW
+	redFoldAsm["MaxSW"] = 5
 	redVecAsm["MinSW"] = redVecMinSW
-	redFoldAsm["MinSW"] = redFoldMinSW
+	redFoldAsm["MinSW"] = 6
 	redVecAsm["MaxUW"] = redVecMaxUW
-	redFoldAsm["MaxUW"] = redFoldMaxUW
+	redFoldAsm["MaxUW"] = 7
 	redVecAsm["MinUW"] = redVecMinUW
-	redFoldAsm["MinUW"] = redFoldMinUW
+	redFoldAsm["MinUW"] = 8
 	redVecAsm["MaxSD"] = redVecMaxSD
-	redFoldAsm["MaxSD"] = redFoldMaxSD
+	redFoldAsm["MaxSD"] = 9
 	redVecAsm["MinSD"] = redVecMinSD
-	redFoldAsm["MinSD"] = redFoldMinSD
+	redFoldAsm["MinSD"] = 10
 	redVecAsm["MaxUD"] = redVecMaxUD
-	redFoldAsm["MaxUD"] = redFoldMaxUD
+	redFoldAsm["MaxUD"] = 11
 	redVecAsm["MinUD"] = redVecMinUD
-	redFoldAsm["MinUD"] = redFoldMinUD
+	redFoldAsm["MinUD"] = 12
 	redVecAsm["MaxSQ"] = redVecMaxSQ
-	redFoldAsm["MaxSQ"] = redFoldMaxSQ
+	redFoldAsm["MaxSQ"] = 13
 	redVecAsm["MinSQ"] = redVecMinSQ
-	redFoldAsm["MinSQ"] = redFoldMinSQ
+	redFoldAsm["MinSQ"] = 14
 	redVecAsm["AddB"] = redVecAddB
-	redFoldAsm["AddB"] = redFoldAddB
+	redFoldAsm["AddB"] = 15
 	redVecAsm["AddW"] = redVecAddW
-	redFoldAsm["AddW"] = redFoldAddW
+	redFoldAsm["AddW"] = 16
 	redVecAsm["AddD"] = redVecAddD
-	redFoldAsm["AddD"] = redFoldAddD
+	redFoldAsm["AddD"] = 17
 	redVecAsm["AddQ"] = redVecAddQ
-	redFoldAsm["AddQ"] = redFoldAddQ
+	redFoldAsm["AddQ"] = 18
 	redVecAsm["MulW"] = redVecMulW
-	redFoldAsm["MulW"] = redFoldMulW
+	redFoldAsm["MulW"] = 19
 	redVecAsm["MulD"] = redVecMulD
-	redFoldAsm["MulD"] = redFoldMulD
+	redFoldAsm["MulD"] = 20
 	redVecAsm["Or"] = redVecOr
 	redVecAsm["And"] = redVecAnd
 	redVecAsm["AddPS"] = redVecAddPS
 	redVecAsm["MulPS"] = redVecMulPS
 	redVecAsm["MaxPS"] = redVecMaxPS
 	redVecAsm["MinPS"] = redVecMinPS
-	redFoldAsmF["MaxPS"] = redFoldMaxPSF
-	redFoldAsmF["MinPS"] = redFoldMinPSF
+	redFoldAsmF["MaxPS"] = 27
+	redFoldAsmF["MinPS"] = 28
 	redVecAsm["AddPD"] = redVecAddPD
 	redVecAsm["MulPD"] = redVecMulPD
 	redVecAsm["MaxPD"] = redVecMaxPD
 	redVecAsm["MinPD"] = redVecMinPD
-	redFoldAsmF["MaxPD"] = redFoldMaxPDF
-	redFoldAsmF["MinPD"] = redFoldMinPDF
+	redFoldAsmF["MaxPD"] = 33
+	redFoldAsmF["MinPD"] = 34
 	redHasAsm["ZeroB"] = redHasZeroB
 	redHasAsm["ZeroW"] = redHasZeroW
 	redHasAsm["ZeroD"] = redHasZeroD
