@@ -26,7 +26,15 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 		k, c = kMax, maxInt[T]
 	}
 	if fold := intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, 0); fold != nil {
-		extreme = func(run []T) T { return fold(run[0], run) }
+		// Runs shorter than 256 bytes are quicker by the scalar loop.
+		scalar := extreme
+		short := 256 / int(unsafe.Sizeof(top))
+		extreme = func(run []T) T {
+			if len(run) < short {
+				return scalar(run)
+			}
+			return fold(run[0], run)
+		}
 	}
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {

@@ -39,15 +39,16 @@ func BenchmarkReduceAllBool(b *testing.B) {
 }
 
 // BenchmarkReduceKernels times reductions of the benchmark matrix's
-// inputs (1000×1000: integers 1..100, floats in [0.5, 1.5), bools half
-// true) with the vector kernels and with the scalar loops (fastReduce
+// inputs (1000×1000 or 100×100×100: integers 1..100, floats in
+// [0.5, 1.5), bools half true) with the vector kernels and with the scalar loops (fastReduce
 // off), in one run: go test -bench ReduceKernels -count 5.
 func BenchmarkReduceKernels(b *testing.B) {
 	defer func(f bool) { fastReduce = f }(fastReduce)
 	rng := rand.New(rand.NewSource(1))
-	inputs := map[dtypes.DType]*backend.Node{}
-	input := func(d dtypes.DType) *backend.Node {
-		if x, ok := inputs[d]; ok {
+	inputs := map[string]*backend.Node{}
+	input := func(d dtypes.DType, shape []int) *backend.Node {
+		key := fmt.Sprint(d, shape)
+		if x, ok := inputs[key]; ok {
 			return x
 		}
 		v := make([]float64, 1000000)
@@ -61,41 +62,53 @@ func BenchmarkReduceKernels(b *testing.B) {
 				v[i] = float64(1 + rng.Intn(100))
 			}
 		}
-		inputs[d] = in(mk(d, []int{1000, 1000}, v...))
-		return inputs[d]
+		inputs[key] = in(mk(d, shape, v...))
+		return inputs[key]
 	}
+	m3 := []int{100, 100, 100}
 	for _, c := range []struct {
-		op   backend.Op
-		d    dtypes.DType
-		axes []int
+		op    backend.Op
+		d     dtypes.DType
+		axes  []int
+		shape []int
 	}{
-		{backend.OpReduceMax, dtypes.Bool, nil},
-		{backend.OpAny, dtypes.Bool, []int{0}},
-		{backend.OpAll, dtypes.Bool, []int{1}},
-		{backend.OpArgMax, dtypes.Bool, []int{0}},
-		{backend.OpReduceMax, dtypes.I8, nil},
-		{backend.OpReduceMin, dtypes.I8, []int{0}},
-		{backend.OpReduceMax, dtypes.I8, []int{1}},
-		{backend.OpArgMax, dtypes.I8, []int{1}},
-		{backend.OpAll, dtypes.I8, nil},
-		{backend.OpReduceMax, dtypes.I32, nil},
-		{backend.OpArgMax, dtypes.I32, []int{0}},
-		{backend.OpAny, dtypes.I32, []int{1}},
-		{backend.OpSum, dtypes.I64, nil},
-		{backend.OpSum, dtypes.I64, []int{0}},
-		{backend.OpReduceMin, dtypes.I64, nil},
-		{backend.OpSum, dtypes.F16, []int{0}},
-		{backend.OpReduceMax, dtypes.F16, []int{1}},
-		{backend.OpReduceMax, dtypes.F32, nil},
-		{backend.OpReduceMin, dtypes.F32, []int{0}},
-		{backend.OpArgMax, dtypes.F32, []int{1}},
-		{backend.OpArgMax, dtypes.F32, []int{0}},
-		{backend.OpAll, dtypes.F32, nil},
-		{backend.OpSum, dtypes.F64, []int{0}},
-		{backend.OpReduceMax, dtypes.F64, []int{1}},
-		{backend.OpArgMax, dtypes.F64, nil},
+		{backend.OpReduceMax, dtypes.I8, []int{2}, m3},
+		{backend.OpArgMax, dtypes.I8, []int{2}, m3},
+		{backend.OpArgMax, dtypes.F32, []int{2}, m3},
+		{backend.OpSum, dtypes.I64, []int{2}, m3},
+		{backend.OpReduceMin, dtypes.F64, []int{2}, m3},
+		{backend.OpAll, dtypes.I32, []int{1}, m3},
+		{backend.OpReduceMax, dtypes.Bool, nil, nil},
+		{backend.OpAny, dtypes.Bool, []int{0}, nil},
+		{backend.OpAll, dtypes.Bool, []int{1}, nil},
+		{backend.OpArgMax, dtypes.Bool, []int{0}, nil},
+		{backend.OpReduceMax, dtypes.I8, nil, nil},
+		{backend.OpReduceMin, dtypes.I8, []int{0}, nil},
+		{backend.OpReduceMax, dtypes.I8, []int{1}, nil},
+		{backend.OpArgMax, dtypes.I8, []int{1}, nil},
+		{backend.OpAll, dtypes.I8, nil, nil},
+		{backend.OpReduceMax, dtypes.I32, nil, nil},
+		{backend.OpArgMax, dtypes.I32, []int{0}, nil},
+		{backend.OpAny, dtypes.I32, []int{1}, nil},
+		{backend.OpSum, dtypes.I64, nil, nil},
+		{backend.OpSum, dtypes.I64, []int{0}, nil},
+		{backend.OpReduceMin, dtypes.I64, nil, nil},
+		{backend.OpSum, dtypes.F16, []int{0}, nil},
+		{backend.OpReduceMax, dtypes.F16, []int{1}, nil},
+		{backend.OpReduceMax, dtypes.F32, nil, nil},
+		{backend.OpReduceMin, dtypes.F32, []int{0}, nil},
+		{backend.OpArgMax, dtypes.F32, []int{1}, nil},
+		{backend.OpArgMax, dtypes.F32, []int{0}, nil},
+		{backend.OpAll, dtypes.F32, nil, nil},
+		{backend.OpSum, dtypes.F64, []int{0}, nil},
+		{backend.OpReduceMax, dtypes.F64, []int{1}, nil},
+		{backend.OpArgMax, dtypes.F64, nil, nil},
 	} {
-		x := input(c.d)
+		shape := c.shape
+		if shape == nil {
+			shape = []int{1000, 1000}
+		}
+		x := input(c.d, shape)
 		rd := c.d
 		switch c.op {
 		case backend.OpArgMax:
@@ -107,7 +120,7 @@ func BenchmarkReduceKernels(b *testing.B) {
 			}
 		}
 		n := red(c.op, rd, x, false, c.axes...)
-		name := fmt.Sprintf("%v/%v/%v", c.op, c.d, c.axes)
+		name := fmt.Sprintf("%v/%v/%dd%v", c.op, c.d, len(shape), c.axes)
 		for _, fast := range []bool{false, true} {
 			mode := "scalar"
 			if fast {
