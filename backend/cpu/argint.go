@@ -36,6 +36,12 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 			return fold(run[0], run)
 		}
 	}
+	// The first position of the extreme: bytes.IndexByte for 8-bit
+	// types, else the vector search.
+	first := firstIndex[T]
+	if unsafe.Sizeof(top) > 1 && fastReduce {
+		first = findKernel[T]()
+	}
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -48,10 +54,10 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 				run := x[b+off : b+off+p.chunk]
 				if isMax {
 					if e := extreme(run); e > best {
-						best, bi = e, idx+firstIndex(run, e)
+						best, bi = e, idx+first(run, e)
 					}
 				} else if e := extreme(run); e < best {
-					best, bi = e, idx+firstIndex(run, e)
+					best, bi = e, idx+first(run, e)
 				}
 				idx += len(run)
 			}

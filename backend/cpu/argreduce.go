@@ -4,7 +4,6 @@ package cpu
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 )
 
@@ -167,7 +166,7 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
-	extreme := runExtreme[T](isMax)
+	extreme, find := runExtreme[T](isMax), findKernel[T]()
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -183,7 +182,7 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 						// below would keep, if it beats best.
 						if e, nan := extreme(run); !nan {
 							if isMax && e > best || !isMax && e < best {
-								best, bi = e, idx+slices.Index(run, e)
+								best, bi = e, idx+find(run, e)
 							}
 							idx += len(run)
 							continue

@@ -199,6 +199,9 @@ func redFold{{.Name}}{{if .Float}}F(acc *[128]byte, x []byte) (nan bool){{else}}
 {{end}}{{end}}{{range .Has}}
 //go:noescape
 func redHas{{.Name}}(x []byte) bool
+{{end}}{{range .Finds}}
+//go:noescape
+func redFind{{.Name}}(x []byte, v uint64) (off int)
 {{end}}
 //go:noescape
 func redRoundF16(x []byte) (done int)
@@ -237,6 +240,7 @@ var (
 	redFoldAsm  = map[string]int{}
 	redFoldAsmF = map[string]int{}
 	redHasAsm   = map[string]func(x []byte) bool{}
+	redFindAsm  = map[string]func(x []byte, v uint64) int{}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -270,6 +274,7 @@ func init() {
 {{end}}{{if .Fold}}{{if .Float}}	redFoldAsmF["{{.Name}}"] = {{inc $i}}
 {{else}}	redFoldAsm["{{.Name}}"] = {{inc $i}}
 {{end}}{{end}}{{end}}{{range .Has}}	redHasAsm["{{.Name}}"] = redHas{{.Name}}
+{{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
 {{end}}}
 `))
 
@@ -439,6 +444,46 @@ found:
 	RET
 {{end}}`))
 
+// findTmpl writes redFindOP(x []byte, v uint64) (off int): the byte
+// offset of the first 32-byte block of x[:len(x)&^31] holding an element
+// equal to v (its low bytes, broadcast), or len(x)&^31: where argmax
+// finds the first extreme of a run.
+var findTmpl = template.Must(template.New("find").Parse(`{{range .}}
+// func redFind{{.Name}}(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding {{.Doc}} equal to v.
+TEXT ·redFind{{.Name}}(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCAST{{.Bcast}} X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	{{.Cmp}} (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+{{end}}`))
+
+type find struct{ Name, Doc, Bcast, Cmp string }
+
+var finds = []find{
+	{"B", "a byte", "B", "VPCMPEQB"},
+	{"W", "a 16-bit integer", "W", "VPCMPEQW"},
+	{"D", "a 32-bit integer", "D", "VPCMPEQD"},
+	{"Q", "a 64-bit integer", "Q", "VPCMPEQQ"},
+	{"PS", "a float32 (==: ±0 equal)", "D", "VCMPPS $0x00,"},
+	{"PD", "a float64 (==: ±0 equal)", "Q", "VCMPPD $0x00,"},
+}
+
 type hasOut struct {
 	has
 	Body, Rest string
@@ -487,6 +532,9 @@ func main() {
 	if err := hasTmpl.Execute(&b, hos); err != nil {
 		log.Fatal(err)
 	}
+	if err := findTmpl.Execute(&b, finds); err != nil {
+		log.Fatal(err)
+	}
 	b.WriteString(f16Asm)
 	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
@@ -495,7 +543,8 @@ func main() {
 	if err := goTmpl.Execute(&b, struct {
 		Kernels []out
 		Has     []hasOut
-	}{outs, hos}); err != nil {
+		Finds   []find
+	}{outs, hos, finds}); err != nil {
 		log.Fatal(err)
 	}
 	src, err := format.Source(b.Bytes())

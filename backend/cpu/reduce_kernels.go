@@ -457,3 +457,33 @@ func combineFloat[T float](k redKind, acc T, part []T) T {
 	}
 	return acc
 }
+
+// findKernel returns a function giving the index of the first element of
+// run equal to v (==, so -0 finds +0), or -1, as slices.Index: by
+// redFind* a 32-byte block at a time, then within the block.
+func findKernel[T integer | float]() func(run []T, v T) int {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	name := [9]string{1: "B", 2: "W", 4: "D", 8: "Q"}[size]
+	switch any(z).(type) {
+	case float32:
+		name = "PS"
+	case float64:
+		name = "PD"
+	}
+	f := redFindAsm[name]
+	return func(run []T, v T) int {
+		off := 0
+		if f != nil && fastReduce {
+			var bits uint64
+			*(*T)(unsafe.Pointer(&bits)) = v
+			off = f(byteView(run), bits) / size
+		}
+		for i, w := range run[off:] {
+			if w == v {
+				return off + i
+			}
+		}
+		return -1
+	}
+}

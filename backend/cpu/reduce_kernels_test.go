@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 	"unsafe"
 
@@ -522,6 +523,49 @@ func TestPairLeafF64(t *testing.T) {
 				}
 				if got, want := pairwiseF64(a), ref(a); math.Float64bits(got) != math.Float64bits(want) {
 					t.Fatalf("pairwiseF64, n=%d off=%d: %v, want %v", n, off, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFindKernels checks the search for the first extreme of argmax
+// (redFind*) against slices.Index (== on the values, so -0 and +0 find
+// each other) with the value at every position of every length, absent,
+// and repeated, at unaligned starts.
+func TestFindKernels(t *testing.T) {
+	checkFind(t, "int8", []int8{0, 1, -1, math.MinInt8, math.MaxInt8})
+	checkFind(t, "int16", []int16{0, 1, -1, math.MinInt16, 0x100})
+	checkFind(t, "uint16", []uint16{0, 1, 0x8000, 0xFFFF})
+	checkFind(t, "int32", []int32{0, 1, -1, math.MinInt32, 0x10000})
+	checkFind(t, "uint32", []uint32{0, 1, 1 << 31})
+	checkFind(t, "int64", []int64{0, 1, -1, math.MinInt64, 1 << 32})
+	checkFind(t, "uint64", []uint64{0, 1, 1 << 63})
+	checkFind(t, "float32", []float32{0, float32(math.Copysign(0, -1)), 1, -1, float32(math.Inf(1)), math.Float32frombits(1)})
+	checkFind(t, "float64", []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(-1), 5e-324})
+}
+
+func checkFind[T integer | float](t *testing.T, name string, vals []T) {
+	find := findKernel[T]()
+	for _, n := range kernelLengths[:71] {
+		for off := range 3 {
+			for _, base := range vals {
+				for _, v := range vals {
+					for at := -1; at < n; at++ {
+						x := make([]T, n+off)[off:]
+						for i := range x {
+							x[i] = base
+						}
+						if at >= 0 {
+							x[at] = v
+							if at+1 < n {
+								x[n-1] = v // a later copy
+							}
+						}
+						if got, want := find(x, v), slices.Index(x, v); got != want {
+							t.Fatalf("%s: n=%d off=%d, %v with %v at %d: %d, want %d", name, n, off, base, v, at, got, want)
+						}
+					}
 				}
 			}
 		}

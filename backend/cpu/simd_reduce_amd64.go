@@ -194,6 +194,24 @@ func redHasZeroPD(x []byte) bool
 func redHasNonzeroPD(x []byte) bool
 
 //go:noescape
+func redFindB(x []byte, v uint64) (off int)
+
+//go:noescape
+func redFindW(x []byte, v uint64) (off int)
+
+//go:noescape
+func redFindD(x []byte, v uint64) (off int)
+
+//go:noescape
+func redFindQ(x []byte, v uint64) (off int)
+
+//go:noescape
+func redFindPS(x []byte, v uint64) (off int)
+
+//go:noescape
+func redFindPD(x []byte, v uint64) (off int)
+
+//go:noescape
 func redRoundF16(x []byte) (done int)
 
 //go:noescape
@@ -230,6 +248,7 @@ var (
 	redFoldAsm  = map[string]int{}
 	redFoldAsmF = map[string]int{}
 	redHasAsm   = map[string]func(x []byte) bool{}
+	redFindAsm  = map[string]func(x []byte, v uint64) int{}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -366,4 +385,10 @@ func init() {
 	redHasAsm["NonzeroPS"] = redHasNonzeroPS
 	redHasAsm["ZeroPD"] = redHasZeroPD
 	redHasAsm["NonzeroPD"] = redHasNonzeroPD
+	redFindAsm["B"] = redFindB
+	redFindAsm["W"] = redFindW
+	redFindAsm["D"] = redFindD
+	redFindAsm["Q"] = redFindQ
+	redFindAsm["PS"] = redFindPS
+	redFindAsm["PD"] = redFindPD
 }

@@ -2213,6 +2213,144 @@ found:
 	VZEROUPPER
 	RET
 
+// func redFindB(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding a byte equal to v.
+TEXT ·redFindB(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCASTB X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	VPCMPEQB (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+
+// func redFindW(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding a 16-bit integer equal to v.
+TEXT ·redFindW(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCASTW X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	VPCMPEQW (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+
+// func redFindD(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding a 32-bit integer equal to v.
+TEXT ·redFindD(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCASTD X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	VPCMPEQD (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+
+// func redFindQ(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding a 64-bit integer equal to v.
+TEXT ·redFindQ(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCASTQ X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	VPCMPEQQ (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+
+// func redFindPS(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding a float32 (==: ±0 equal) equal to v.
+TEXT ·redFindPS(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCASTD X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	VCMPPS $0x00, (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+
+// func redFindPD(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding a float64 (==: ±0 equal) equal to v.
+TEXT ·redFindPD(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCASTQ X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	VCMPPD $0x00, (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+
 // func redRoundF16(x []byte) (done int): rounds the float32 values of
 // x[:len(x)&^31] to float16 and back in place (to nearest even, as
 // f32ToF16), 8 at a time, up to the first 8 holding a NaN (whose payload

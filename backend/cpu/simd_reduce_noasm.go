@@ -8,6 +8,7 @@ var (
 	redFoldAsm  map[string]int
 	redFoldAsmF map[string]int
 	redHasAsm   map[string]func(x []byte) bool
+	redFindAsm  map[string]func(x []byte, v uint64) int
 	roundF16Asm func(x []byte) int
 	loadF16Asm  func(d []float32, a []uint16) int
 )
