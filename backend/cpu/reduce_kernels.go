@@ -309,6 +309,9 @@ func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]
 		return out, nil
 	}
 	if p.inner > 0 {
+		if out, ok, err := nonzeroCols(r, x, p, isAny); ok {
+			return out, err
+		}
 		// The last axis is kept: or (and) the rows into a stripe of
 		// outputs.
 		k := p.inner
@@ -486,4 +489,73 @@ func findKernel[T integer | float]() func(run []T, v T) int {
 		}
 		return -1
 	}
+}
+
+// nonzeroCols is any (all) of x != 0 along kept last axes with the vector
+// row steps, on the bits of the values: a column holds a non-zero value
+// when the or of its bits is not 0 (for floats, leaving the sign out:
+// the or is then a float != 0), and holds no 0 when the unsigned min of
+// its integers is not 0. ok is false where there is no such step (all
+// of 64-bit integers and of floats).
+func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]bool, bool, error) {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	name := "Or"
+	if !isAny {
+		name = ""
+		if !isFloat[T]() {
+			name = [9]string{1: "MinUB", 2: "MinUW", 4: "MinUD"}[size]
+		}
+	}
+	f := redVecAsm[name]
+	if f == nil || !fastReduce {
+		return nil, false, nil
+	}
+	out := make([]bool, p.m)
+	k := p.inner
+	stripes := (k + blockSize - 1) / blockSize
+	return out, true, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+		acc := make([]T, min(k, blockSize))
+		for u := lo; u < hi; u++ {
+			oo, st := u/stripes, u%stripes
+			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+			acc := acc[:k1-k0]
+			b := p.base(oo*k) + k0
+			copy(acc, x[b+p.offs[0]:])
+			n := len(acc) &^ (32/size - 1)
+			accB := byteView(acc)
+			for _, off := range p.offs[1:] {
+				row := x[b+off : b+off+len(acc)]
+				f(accB, byteView(row))
+				if isAny {
+					rowB := byteView(row)
+					for i := n * size; i < len(accB); i++ {
+						accB[i] |= rowB[i]
+					}
+				} else {
+					for i, v := range row[n:] {
+						if v == 0 {
+							acc[n+i] = 0
+						}
+					}
+				}
+			}
+			for i, v := range acc {
+				out[oo*k+k0+i] = v != 0
+			}
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// isFloat reports whether T is a float type.
+func isFloat[T integer | float]() bool {
+	switch any(*new(T)).(type) {
+	case float32, float64:
+		return true
+	}
+	return false
 }
