@@ -16,12 +16,19 @@
 //     4×32 bytes of partial results; each 128-byte block of x is combined
 //     into them lane by lane, then each 32-byte block left into the
 //     first 32 (over len(x)&^31 bytes); at the end the four are combined
-//     into the first 32 bytes of acc. The caller
-//     combines the partials: only for operations whose order does not
-//     matter (integer max, min, and wrapping sums and products). The float
-//     max and min folds return whether x holds a NaN; the caller then
-//     falls back to the scalar loop, as it does when the maximum is a zero
-//     (whose sign depends on the order).
+//     into the first 32 bytes of acc. The caller combines those: only for
+//     operations whose order does not matter (integer max, min, and
+//     wrapping sums and products). The float max and min folds return
+//     whether x holds a NaN; the caller then falls back to the scalar
+//     loop, as it does when the maximum is a zero (whose sign depends on
+//     the order).
+//
+// And single kernels: redHasZero*/redHasNonzero* (any and all of x != 0,
+// stopping at the first deciding block), redFind* (the first element
+// equal to a value, for argmax), redSum8PD (the eight accumulators of the
+// float64 pairwise-sum leaf), redRoundF16 and redLoadF16 (float16
+// rounding and loads by F16C, NaN blocks left to the tables), and
+// cpuHasF16C.
 package main
 
 import (

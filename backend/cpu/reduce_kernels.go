@@ -25,6 +25,19 @@ import (
 //     scalar fold decides.
 //   - The or and and of bools stop at the first true (false) byte, found
 //     by bytes.IndexByte, when the source is materialised.
+//   - any and all of numbers (of cast(x, bool)) test x != 0 in place
+//     (nonzeroReduce), along the last axis stopping at the first block
+//     that decides, along kept axes by or (unsigned min) of the bits.
+//   - float16 inputs load by F16C (loadF16), float16 sums along kept axes
+//     round by F16C (roundF16); blocks with a NaN go by the tables.
+//   - argmax and argmin (argreduce.go, argint.go) find a run's extreme by
+//     the folds and its first position by redFind*; along kept axes they
+//     stream rows (argCols).
+//
+// Each kernel is tested against its scalar loop (reduce_kernels_test.go)
+// on random and edge values, every length up to 70 and longer ones, at
+// unaligned starts, and every reduction end to end with fastReduce on
+// and off (TestReduceKernelsEndToEnd).
 
 // fastReduce enables the kernels; tests turn it off to get the reference
 // loops.
