@@ -16,6 +16,32 @@ import (
 func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
+	// The extreme of a run: runMax or runMin, or the vector fold.
+	extreme := runMin[T]
+	if isMax {
+		extreme = runMax[T]
+	}
+	k, c := kMin, minInt[T]
+	if isMax {
+		k, c = kMax, maxInt[T]
+	}
+	if fold := intFoldKernel(k, func(a T, x []T) T { return foldWith(a, x, c) }, 0); fold != nil {
+		// Runs shorter than 256 bytes are quicker by the scalar loop.
+		scalar := extreme
+		short := 256 / int(unsafe.Sizeof(top))
+		extreme = func(run []T) T {
+			if len(run) < short {
+				return scalar(run)
+			}
+			return fold(run[0], run)
+		}
+	}
+	// The first position of the extreme: bytes.IndexByte for 8-bit
+	// types, else the vector search.
+	first := firstIndex[T]
+	if unsafe.Sizeof(top) > 1 && fastReduce {
+		first = findKernel[T]()
+	}
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -27,11 +53,11 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 				}
 				run := x[b+off : b+off+p.chunk]
 				if isMax {
-					if e := runMax(run); e > best {
-						best, bi = e, idx+firstIndex(run, e)
+					if e := extreme(run); e > best {
+						best, bi = e, idx+first(run, e)
 					}
-				} else if e := runMin(run); e < best {
-					best, bi = e, idx+firstIndex(run, e)
+				} else if e := extreme(run); e < best {
+					best, bi = e, idx+first(run, e)
 				}
 				idx += len(run)
 			}

@@ -4,6 +4,7 @@ package cpu
 
 import (
 	"fmt"
+	"unsafe"
 )
 
 // argReduce returns the int64 index of the first maximum (or minimum) of
@@ -20,6 +21,9 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 				top = 1
 			}
 			return argRowsInt(r, boolBytes(xs), p, isMax, top)
+		}
+		if p.inner > 0 && fastReduce {
+			return argCols(r, boolBytes(xs), p, isMax)
 		}
 		return argReduceT(r, xs, p, func(a, b bool) bool {
 			if isMax {
@@ -59,6 +63,9 @@ func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 	if p.inner == 0 && p.m > 0 && p.l > 0 {
 		return argRowsInt(r, x, p, isMax, intTop[T](isMax))
 	}
+	if p.inner > 0 && fastReduce {
+		return argCols(r, x, p, isMax)
+	}
 	if isMax {
 		return argReduceT(r, x, p, func(v, best T) bool { return v > best }, func(T) bool { return false })
 	}
@@ -68,6 +75,9 @@ func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	if p.inner == 0 && p.m > 0 && p.l > 0 {
 		return argRowsFloat(r, x, p, isMax)
+	}
+	if p.inner > 0 && fastReduce {
+		return argCols(r, x, p, isMax)
 	}
 	isNaN := func(v T) bool { return v != v }
 	if isMax {
@@ -156,6 +166,7 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
+	extreme, find := runExtreme[T](isMax), findKernel[T]()
 	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -165,6 +176,18 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 			walk:
 				for _, off := range p.offs {
 					run := x[b+off : b+off+p.chunk]
+					if extreme != nil {
+						// Without a NaN in the run, the first element
+						// equal to its extreme is the one the loops
+						// below would keep, if it beats best.
+						if e, nan := extreme(run); !nan {
+							if isMax && e > best || !isMax && e < best {
+								best, bi = e, idx+find(run, e)
+							}
+							idx += len(run)
+							continue
+						}
+					}
 					if isMax {
 						for i, v := range run {
 							if v > best {
@@ -191,4 +214,95 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 		}
 		return nil
 	})
+}
+
+// argCols is argReduceT when the last axis is kept (argmax(m, axis=0)):
+// instead of walking each output's reduced elements, a strided walk per
+// output, it streams the rows of a stripe of outputs, keeping their best
+// values and indices; the comparisons are argReduceT's, so are the
+// answers: a later element replaces the best only when strictly better
+// (the first extreme wins); for floats a NaN replaces a number and
+// nothing replaces a NaN (the first NaN wins).
+func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
+	out := make([]int64, p.m)
+	if p.m == 0 || p.l == 0 {
+		return out, nil
+	}
+	k := p.inner
+	stripes := (k + blockSize - 1) / blockSize
+	return out, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+		best := make([]T, min(k, blockSize))
+		for u := lo; u < hi; u++ {
+			oo, st := u/stripes, u%stripes
+			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+			bi, bv := out[oo*k+k0:oo*k+k1], best[:k1-k0]
+			b := p.base(oo*k) + k0
+			copy(bv, x[b+p.offs[0]:])
+			for j := 1; j < len(p.offs); j++ {
+				row := x[b+p.offs[j] : b+p.offs[j]+len(bv)]
+				if isMax {
+					argColMax(bv, bi, row, int64(j))
+				} else {
+					argColMin(bv, bi, row, int64(j))
+				}
+			}
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// argColMax and argColMin fold row j into the best values bv and their
+// indices bi. v != v && b == b is false for integers.
+func argColMax[T integer | float](bv []T, bi []int64, row []T, j int64) {
+	row, bi = row[:len(bv)], bi[:len(bv)]
+	for i, v := range row {
+		if b := bv[i]; v > b || (v != v && b == b) {
+			bv[i], bi[i] = v, j
+		}
+	}
+}
+
+func argColMin[T integer | float](bv []T, bi []int64, row []T, j int64) {
+	row, bi = row[:len(bv)], bi[:len(bv)]
+	for i, v := range row {
+		if b := bv[i]; v < b || (v != v && b == b) {
+			bv[i], bi[i] = v, j
+		}
+	}
+}
+
+// runExtreme returns a function giving the max (isMax) or min of a run
+// of floats and whether the run holds a NaN (the extreme is then moot),
+// by the vector fold; nil without one.
+func runExtreme[T float](isMax bool) func(run []T) (T, bool) {
+	k, c := kMin, minFloat[T]
+	if isMax {
+		k, c = kMax, maxFloat[T]
+	}
+	f := redFoldAsmF[asmName[T](k)]
+	if f == 0 || !fastReduce {
+		return nil
+	}
+	var z T
+	lanes := 32 / int(unsafe.Sizeof(z))
+	return func(run []T) (T, bool) {
+		n := len(run) &^ (lanes - 1)
+		e := run[0]
+		if n > 0 {
+			var nan bool
+			if e, nan = floatExtremeNaN(f, k, run[:n]); nan {
+				return e, true
+			}
+		}
+		for _, v := range run[n:] {
+			if v != v {
+				return v, true
+			}
+			e = c(e, v)
+		}
+		return e, false
+	}
 }

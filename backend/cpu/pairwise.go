@@ -11,6 +11,9 @@ func pairwise[T float](a []T) T {
 	if a32, ok := any(a).([]float32); ok {
 		return any(pairwiseF32(a32)).(T)
 	}
+	if a64, ok := any(a).([]float64); ok {
+		return any(pairwiseF64(a64)).(T)
+	}
 	n := len(a)
 	switch {
 	case n < 8:
@@ -51,6 +54,28 @@ func pairwiseF32(a []float32) float32 {
 	}
 	n2 := splitReal(n)
 	return pairwiseF32(a[:n2]) + pairwiseF32(a[n2:])
+}
+
+// pairwiseF64 is pairwise for float64, with the blocks of 8
+// accumulators vectorised (pairLeafF64).
+func pairwiseF64(a []float64) float64 {
+	n := len(a)
+	switch {
+	case n < 8:
+		res := math.Copysign(0, -1)
+		for _, v := range a {
+			res += v
+		}
+		return res
+	case n <= 128:
+		res := pairLeafF64(a)
+		for _, v := range a[n-n%8:] {
+			res += v
+		}
+		return res
+	}
+	n2 := splitReal(n)
+	return pairwiseF64(a[:n2]) + pairwiseF64(a[n2:])
 }
 
 // cpairwise is NumPy's pairwise summation of complex numbers: four

@@ -49,6 +49,10 @@ func (r *runner) computeBuf(v *view) (any, error) {
 	err = r.parallel(n, grainSize, func(_, lo, hi int) error {
 		idx, pos := make([]int, len(shape)), make([]int, 1)
 		segments(shape, st, []int{v.off}, idx, pos, lo, hi-lo, func(done int, pos []int, run int) {
+			if v.dtype == dtypes.F16 && s[len(s)-1] == 1 {
+				loadF16(buf.([]float32)[lo+done:lo+done+run], v.data.([]uint16)[pos[0]:pos[0]+run])
+				return
+			}
 			loadSeg(v.dtype, sliceBuf(buf, lo+done, lo+done+run), v.data, pos[0], s[len(s)-1], run)
 		})
 		return nil
@@ -495,6 +499,17 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 	if err != nil {
 		return nil, err
 	}
+	if (n.Op == backend.OpAny || n.Op == backend.OpAll) && fastReduce && argSize > 0 &&
+		argNode.Op == backend.OpCast && at == dtypes.Bool && argNode.Args[0].Op == backend.OpInput {
+		// any(x) and all(x) of numbers: x != 0 tested in place.
+		res, ok, err := r.nonzeroReduce(argNode.Args[0], p, n.Op == backend.OpAny)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return r.finish(res, dtypes.Bool, n.DType, n.Shape)
+		}
+	}
 	// The input: a fused elementwise tree read a block at a time, or a
 	// materialised buffer.
 	var (
@@ -588,6 +603,16 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 	default:
 		return nil, fmt.Errorf("cpu: %v of bool is not supported", o)
 	}
+	if fastReduce {
+		k, fold := kOr, foldOr
+		if ops.init {
+			k, fold = kAnd, foldAnd
+		}
+		ops.fold = fold
+		if vec := vecKernel(k, ops.vec); vec != nil {
+			ops.vec = vec
+		}
+	}
 	return runReduce(r, s, p, ops)
 }
 
@@ -612,6 +637,13 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 			vec:  func(acc, x []T) { vecWith(acc, x, minInt[T]) }}
 	default:
 		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
+	}
+	k := intKind(o)
+	if vec := vecKernel(k, ops.vec); vec != nil {
+		ops.vec = vec
+	}
+	if fold := intFoldKernel(k, ops.fold, ops.init); fold != nil {
+		ops.fold = fold
 	}
 	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {
@@ -653,12 +685,24 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 	default:
 		return nil, fmt.Errorf("cpu: %v of floats is not supported", o)
 	}
+	k, c := floatKind[T](o)
+	if vec := vecKernel(k, ops.vec); vec != nil {
+		ops.vec = vec
+	}
+	if k == kMax || k == kMin {
+		if fold := floatFoldKernel(k, ops.fold, c); fold != nil {
+			ops.fold = fold
+		}
+	}
 	if narrow(dt) && (o == backend.OpSum || o == backend.OpMean || o == backend.OpProd) {
 		ops.round1 = func(v T) T { return T(roundTo64(dt, float64(v))) }
 		ops.round = func(v []T) {
 			for i, x := range v {
 				v[i] = T(roundTo64(dt, float64(x)))
 			}
+		}
+		if f, ok := any(roundF16).(func([]T)); ok && dt == dtypes.F16 && fastReduce {
+			ops.round = f
 		}
 	}
 	res, err := runReduce(r, s, p, ops)

@@ -1,0 +1,564 @@
+//go:build ignore
+
+// gen_reduce writes simd_reduce_amd64.s, the AVX2 steps of reductions,
+// and simd_reduce_amd64.go, their declarations and table.
+// Run it with go generate.
+//
+// For each operation and element type there are two kernels on the bytes
+// of the elements:
+//
+//   - redVecOP(acc, x []byte): acc[i] = op(acc[i], x[i]) element by
+//     element over the first len(acc)&^31 bytes (the rows of a reduction
+//     along a kept last axis). Each element takes the same operation on
+//     the same operands as the scalar loop, so the result is the same bit
+//     for bit.
+//   - redFoldOP(acc *[128]byte, x []byte): the 128 bytes of acc hold
+//     4×32 bytes of partial results; each 128-byte block of x is combined
+//     into them lane by lane, then each 32-byte block left into the
+//     first 32 (over len(x)&^31 bytes); at the end the four are combined
+//     into the first 32 bytes of acc. The caller combines those: only for
+//     operations whose order does not matter (integer max, min, and
+//     wrapping sums and products). The float max and min folds return
+//     whether x holds a NaN; the caller then falls back to the scalar
+//     loop, as it does when the maximum is a zero (whose sign depends on
+//     the order).
+//
+// And single kernels: redHasZero*/redHasNonzero* (any and all of x != 0,
+// stopping at the first deciding block), redFind* (the first element
+// equal to a value, for argmax), redSum8PD (the eight accumulators of the
+// float64 pairwise-sum leaf), redRoundF16 and redLoadF16 (float16
+// rounding and loads by F16C, NaN blocks left to the tables), and
+// cpuHasF16C.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"log"
+	"os"
+	"strings"
+	"text/template"
+)
+
+// A kernel is one operation on one element type. step returns the
+// instructions that combine register x into register acc, with tmp free.
+type kernel struct {
+	Name  string // OP suffix: MaxSB, AddQ, ...
+	Doc   string
+	step  func(acc, x, tmp string) string
+	Float bool // a float max or min: the fold also reports NaNs
+	Fold  bool // emit a fold
+	Vec   bool // emit a vec step
+}
+
+func simple(instr string) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		return fmt.Sprintf("\t%s %s, %s, %s\n", instr, x, acc, acc)
+	}
+}
+
+// blend64 is the int64 max (gt "acc>x") or min: acc = acc OP x ? acc : x.
+func blend64(isMax bool) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		var s strings.Builder
+		if isMax {
+			fmt.Fprintf(&s, "\tVPCMPGTQ %s, %s, %s\n", x, acc, tmp) // tmp = acc > x
+		} else {
+			fmt.Fprintf(&s, "\tVPCMPGTQ %s, %s, %s\n", acc, x, tmp) // tmp = x > acc
+		}
+		fmt.Fprintf(&s, "\tVPBLENDVB %s, %s, %s, %s\n", tmp, acc, x, acc) // acc = tmp ? acc : x
+		return s.String()
+	}
+}
+
+// exactFloat is NumPy's max (min) fold step, maxFloat: acc stays when
+// acc >= x (acc <= x) or acc is NaN, else x.
+func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		var s strings.Builder
+		fmt.Fprintf(&s, "\tVCMP%s $%s, %s, %s, %s\n", suffix, pred, x, acc, tmp) // tmp = acc >= x, ordered
+		fmt.Fprintf(&s, "\tVCMP%s $0x03, %s, %s, Y15\n", suffix, acc, acc)       // Y15 = acc is NaN
+		fmt.Fprintf(&s, "\tVOR%s Y15, %s, %s\n", suffix, tmp, tmp)
+		fmt.Fprintf(&s, "\tVBLENDV%s %s, %s, %s, %s\n", suffix, tmp, acc, x, acc) // acc = tmp ? acc : x
+		return s.String()
+	}
+}
+
+func kernels() []kernel {
+	var ks []kernel
+	add := func(name, doc string, step func(acc, x, tmp string) string, fold bool) {
+		ks = append(ks, kernel{Name: name, Doc: doc, step: step, Fold: fold, Vec: true})
+	}
+	for _, w := range []struct{ s, u, bits string }{{"SB", "UB", "8"}, {"SW", "UW", "16"}, {"SD", "UD", "32"}} {
+		add("Max"+w.s, "max of int"+w.bits, simple("VPMAX"+w.s), true)
+		add("Min"+w.s, "min of int"+w.bits, simple("VPMIN"+w.s), true)
+		add("Max"+w.u, "max of uint"+w.bits, simple("VPMAX"+w.u), true)
+		add("Min"+w.u, "min of uint"+w.bits, simple("VPMIN"+w.u), true)
+	}
+	add("MaxSQ", "max of int64", blend64(true), true)
+	add("MinSQ", "min of int64", blend64(false), true)
+	for _, w := range []struct{ s, bits string }{{"B", "8"}, {"W", "16"}, {"D", "32"}, {"Q", "64"}} {
+		add("Add"+w.s, "wrapping sum of "+w.bits+"-bit integers", simple("VPADD"+w.s), true)
+	}
+	add("MulW", "wrapping product of 16-bit integers", simple("VPMULLW"), true)
+	add("MulD", "wrapping product of 32-bit integers", simple("VPMULLD"), true)
+	add("Or", "or of bools (bytes 0 and 1)", simple("VPOR"), false)
+	add("And", "and of bools (bytes 0 and 1)", simple("VPAND"), false)
+	for _, f := range []struct{ s, name string }{{"PS", "float32"}, {"PD", "float64"}} {
+		add("Add"+f.s, "sum of "+f.name+" (acc + x)", simple("VADD"+f.s), false)
+		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false)
+		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false)
+		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false)
+		// The folds: plain VMAX/VMIN with a NaN flag.
+		for _, op := range []string{"Max", "Min"} {
+			s, instr := f.s, "V"+strings.ToUpper(op)+f.s
+			ks = append(ks, kernel{Name: op + f.s, Doc: strings.ToLower(op) + " of " + f.name,
+				Float: true, Fold: true,
+				step: func(acc, x, tmp string) string {
+					return fmt.Sprintf("\t%s %s, %s, %s\n\tVCMP%s $0x03, %s, %s, %s\n\tVOR%s %s, Y12, Y12\n",
+						instr, x, acc, acc, s, x, x, tmp, s, tmp)
+				}})
+		}
+	}
+	return ks
+}
+
+var tmpl = template.Must(template.New("s").Parse(`// Code generated by gen_reduce.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+{{range .}}{{if .Vec}}
+// func redVec{{.Name}}(acc, x []byte): {{.Doc}}, element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVec{{.Name}}(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+{{.VecBody}}	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+{{end}}{{if .Fold}}
+// func redFold{{.Name}}{{if .Float}}F{{end}}(acc *[128]byte, x []byte){{if .Float}} (nan bool){{end}}: {{.Doc}},
+// lane by lane into the partials acc, over len(x)&^31 bytes.
+TEXT ·redFold{{.Name}}{{if .Float}}F{{end}}(SB), NOSPLIT, ${{if .Float}}0-33{{else}}0-32{{end}}
+	MOVQ acc+0(FP), DI
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), CX
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+{{if .Float}}	VPXOR Y12, Y12, Y12
+{{end}}	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VMOVDQU (SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+{{.FoldBody}}	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+{{.RestBody}}	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+{{.Combine}}	VMOVDQU Y0, (DI)
+{{if .Float}}	VPTEST Y12, Y12
+	SETNE  nan+32(FP)
+{{end}}	VZEROUPPER
+	RET
+{{end}}{{end}}`))
+
+var goTmpl = template.Must(template.New("go").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).Parse(`// Code generated by gen_reduce.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+package cpu
+{{range .Kernels}}{{if .Vec}}
+//go:noescape
+func redVec{{.Name}}(acc, x []byte)
+{{end}}{{if .Fold}}
+//go:noescape
+func redFold{{.Name}}{{if .Float}}F(acc *[128]byte, x []byte) (nan bool){{else}}(acc *[128]byte, x []byte){{end}}
+{{end}}{{end}}{{range .Has}}
+//go:noescape
+func redHas{{.Name}}(x []byte) bool
+{{end}}{{range .Finds}}
+//go:noescape
+func redFind{{.Name}}(x []byte, v uint64) (off int)
+{{end}}
+//go:noescape
+func redRoundF16(x []byte) (done int)
+
+//go:noescape
+func redLoadF16(d []float32, a []uint16) (done int)
+
+//go:noescape
+func redSum8PD(r *[8]float64, a []float64)
+
+// pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
+// redSum8PD.
+func pairLeafF64(a []float64) float64 {
+	if !haveAVX2 {
+		return sum8Go(a)
+	}
+	var r [8]float64
+	redSum8PD(&r, a[:len(a)&^7])
+	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+}
+
+func cpuHasF16C() bool
+
+// roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
+// a CPU without AVX2 and F16C.
+var (
+	roundF16Asm func(x []byte) int
+	loadF16Asm  func(d []float32, a []uint16) int
+)
+
+// The kernels by name, for the CPU in use (none without AVX2). The folds
+// are numbered from 1, for redFold and redFoldF: called directly, the
+// assembly does not make their partials escape.
+var (
+	redVecAsm   = map[string]func(acc, x []byte){}
+	redFoldAsm  = map[string]int{}
+	redFoldAsmF = map[string]int{}
+	redHasAsm   = map[string]func(x []byte) bool{}
+	redFindAsm  = map[string]func(x []byte, v uint64) int{}
+)
+
+// redFold calls the integer fold numbered i in redFoldAsm.
+func redFold(i int, acc *[128]byte, x []byte) {
+	switch i {
+{{range $i, $k := .Kernels}}{{if and $k.Fold (not $k.Float)}}	case {{inc $i}}:
+		redFold{{$k.Name}}(acc, x)
+{{end}}{{end}}	default:
+		panic("cpu: no reduction fold kernel")
+	}
+}
+
+// redFoldF calls the float fold numbered i in redFoldAsmF.
+func redFoldF(i int, acc *[128]byte, x []byte) bool {
+	switch i {
+{{range $i, $k := .Kernels}}{{if and $k.Fold $k.Float}}	case {{inc $i}}:
+		return redFold{{$k.Name}}F(acc, x)
+{{end}}{{end}}	}
+	panic("cpu: no reduction fold kernel")
+}
+
+func init() {
+	if !haveAVX2 {
+		return
+	}
+	if cpuHasF16C() {
+		roundF16Asm = redRoundF16
+		loadF16Asm = redLoadF16
+	}
+{{range $i, $k := .Kernels}}{{if .Vec}}	redVecAsm["{{.Name}}"] = redVec{{.Name}}
+{{end}}{{if .Fold}}{{if .Float}}	redFoldAsmF["{{.Name}}"] = {{inc $i}}
+{{else}}	redFoldAsm["{{.Name}}"] = {{inc $i}}
+{{end}}{{end}}{{end}}{{range .Has}}	redHasAsm["{{.Name}}"] = redHas{{.Name}}
+{{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
+{{end}}}
+`))
+
+// A has kernel, redHasNAME(x []byte) bool, reports whether an element
+// of x[:len(x)&^31] is zero (non-zero), stopping at the first 128-byte
+// block holding one: any and all of x != 0. test sets its register from
+// the memory operand, all ones in the lanes that hit, using Y15 = 0.
+type has struct {
+	Name, Doc string
+	test      func(mem, reg string) string
+}
+
+func hasKernels() []has {
+	var hs []has
+	for _, w := range []struct{ s, bits string }{{"B", "8"}, {"W", "16"}, {"D", "32"}, {"Q", "64"}} {
+		hs = append(hs, has{"Zero" + w.s, "some " + w.bits + "-bit integer is 0", func(mem, reg string) string {
+			return fmt.Sprintf("\tVPCMPEQ%s %s, Y15, %s\n", w.s, mem, reg)
+		}})
+	}
+	// Any non-zero bit: a non-zero integer of any width.
+	hs = append(hs, has{"Nonzero", "some integer is not 0", func(mem, reg string) string {
+		return fmt.Sprintf("\tVMOVDQU %s, %s\n", mem, reg)
+	}})
+	for _, f := range []struct{ s, name string }{{"PS", "float32"}, {"PD", "float64"}} {
+		hs = append(hs, has{"Zero" + f.s, "some " + f.name + " is ±0", func(mem, reg string) string {
+			return fmt.Sprintf("\tVCMP%s $0x00, %s, Y15, %s\n", f.s, mem, reg) // 0 == x, ordered
+		}}, has{"Nonzero" + f.s, "some " + f.name + " is not ±0 (NaN is not)", func(mem, reg string) string {
+			return fmt.Sprintf("\tVCMP%s $0x04, %s, Y15, %s\n", f.s, mem, reg) // 0 != x, or unordered
+		}})
+	}
+	return hs
+}
+
+// f16Asm is the float16 rounding of float32 values in place (F16C) and
+// the CPUID check for it.
+const f16Asm = `
+// func redRoundF16(x []byte) (done int): rounds the float32 values of
+// x[:len(x)&^31] to float16 and back in place (to nearest even, as
+// f32ToF16), 8 at a time, up to the first 8 holding a NaN (whose payload
+// the caller rounds by the table): done is the bytes rounded.
+TEXT ·redRoundF16(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	XORQ AX, AX
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVUPS (SI)(AX*1), Y0
+	VCMPPS $0x03, Y0, Y0, Y1
+	VPTEST Y1, Y1
+	JNZ  done
+	VCVTPS2PH $0, Y0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS Y0, (SI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ AX, done+24(FP)
+	VZEROUPPER
+	RET
+
+// func redLoadF16(d []float32, a []uint16) (done int): d[i] = the value
+// of the float16 bits a[i] (exact), 8 at a time over len(d)&^7 elements,
+// up to the first 8 holding a NaN (whose payload the caller takes from
+// the table): done is the elements converted.
+TEXT ·redLoadF16(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ AX, AX
+	MOVL $0x7FFF7FFF, BX
+	VMOVD BX, X14
+	VPBROADCASTD X14, X14
+	MOVL $0x7C007C00, BX
+	VMOVD BX, X13
+	VPBROADCASTD X13, X13
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVDQU (SI)(AX*2), X0
+	VPAND X14, X0, X1
+	VPCMPGTW X13, X1, X1 // |a| > Inf: a NaN
+	VPTEST X1, X1
+	JNZ  done
+	VCVTPH2PS X0, Y0
+	VMOVUPS Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ AX, done+48(FP)
+	VZEROUPPER
+	RET
+
+// func redSum8PD(r *[8]float64, a []float64): the accumulators of
+// NumPy's pairwise-sum leaf (sum8Go): r[j] = a[j], then r[j] += a[i+j]
+// for each further group of 8, over len(a)&^7 elements (at least 8).
+TEXT ·redSum8PD(SB), NOSPLIT, $0-32
+	MOVQ r+0(FP), DI
+	MOVQ a_base+8(FP), SI
+	MOVQ a_len+16(FP), CX
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	ADDQ $64, SI
+	SHRQ $3, CX
+	DECQ CX
+	JZ   store
+loop:
+	VADDPD (SI), Y0, Y0
+	VADDPD 32(SI), Y1, Y1
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  loop
+store:
+	VMOVUPD Y0, (DI)
+	VMOVUPD Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func cpuHasF16C() bool: the F16C conversions (CPUID.1:ECX bit 29).
+TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	SHRL $29, CX
+	ANDL $1, CX
+	MOVB CX, ret+0(FP)
+	RET
+`
+
+var hasTmpl = template.Must(template.New("has").Parse(`{{range .}}
+// func redHas{{.Name}}(x []byte) bool: {{.Doc}} in x[:len(x)&^31]?
+TEXT ·redHas{{.Name}}(SB), NOSPLIT, $0-25
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y15, Y15, Y15
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+{{.Body}}	VPOR Y1, Y0, Y0
+	VPOR Y3, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   none
+restloop:
+{{.Rest}}	VPTEST Y0, Y0
+	JNZ  found
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+none:
+	MOVB $0, ret+24(FP)
+	VZEROUPPER
+	RET
+found:
+	MOVB $1, ret+24(FP)
+	VZEROUPPER
+	RET
+{{end}}`))
+
+// findTmpl writes redFindOP(x []byte, v uint64) (off int): the byte
+// offset of the first 32-byte block of x[:len(x)&^31] holding an element
+// equal to v (its low bytes, broadcast), or len(x)&^31: where argmax
+// finds the first extreme of a run.
+var findTmpl = template.Must(template.New("find").Parse(`{{range .}}
+// func redFind{{.Name}}(x []byte, v uint64) (off int): the first 32-byte
+// block of x[:len(x)&^31] holding {{.Doc}} equal to v.
+TEXT ·redFind{{.Name}}(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVQ v+24(FP), BX
+	VMOVQ BX, X15
+	VPBROADCAST{{.Bcast}} X15, Y15
+	XORQ AX, AX
+loop:
+	CMPQ AX, CX
+	JAE  done
+	{{.Cmp}} (SI)(AX*1), Y15, Y0
+	VPTEST Y0, Y0
+	JNZ  done
+	ADDQ $32, AX
+	JMP  loop
+done:
+	MOVQ AX, off+32(FP)
+	VZEROUPPER
+	RET
+{{end}}`))
+
+type find struct{ Name, Doc, Bcast, Cmp string }
+
+var finds = []find{
+	{"B", "a byte", "B", "VPCMPEQB"},
+	{"W", "a 16-bit integer", "W", "VPCMPEQW"},
+	{"D", "a 32-bit integer", "D", "VPCMPEQD"},
+	{"Q", "a 64-bit integer", "Q", "VPCMPEQQ"},
+	{"PS", "a float32 (==: ±0 equal)", "D", "VCMPPS $0x00,"},
+	{"PD", "a float64 (==: ±0 equal)", "Q", "VCMPPD $0x00,"},
+}
+
+type hasOut struct {
+	has
+	Body, Rest string
+}
+
+type out struct {
+	kernel
+	VecBody, FoldBody, RestBody, Combine string
+}
+
+func main() {
+	var outs []out
+	for _, k := range kernels() {
+		o := out{kernel: k}
+		if k.Vec {
+			o.VecBody = k.step("Y0", "Y1", "Y2")
+		}
+		if k.Fold {
+			var b strings.Builder
+			for i := range 4 {
+				b.WriteString(k.step(fmt.Sprintf("Y%d", i), fmt.Sprintf("Y%d", 4+i), fmt.Sprintf("Y%d", 8+i)))
+			}
+			o.FoldBody = b.String()
+			o.RestBody = k.step("Y0", "Y4", "Y8")
+			o.Combine = k.step("Y0", "Y1", "Y8") + k.step("Y2", "Y3", "Y9") + k.step("Y0", "Y2", "Y8")
+		}
+		if k.Float {
+			// The float folds have no vec step of their own (the exact
+			// Max/Min kernels above give it).
+			o.Vec = false
+		}
+		outs = append(outs, o)
+	}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, outs); err != nil {
+		log.Fatal(err)
+	}
+	var hos []hasOut
+	for _, h := range hasKernels() {
+		o := hasOut{has: h, Rest: h.test("(SI)", "Y0")}
+		for i := range 4 {
+			o.Body += h.test(fmt.Sprintf("%d(SI)", 32*i), fmt.Sprintf("Y%d", i))
+		}
+		hos = append(hos, o)
+	}
+	if err := hasTmpl.Execute(&b, hos); err != nil {
+		log.Fatal(err)
+	}
+	if err := findTmpl.Execute(&b, finds); err != nil {
+		log.Fatal(err)
+	}
+	b.WriteString(f16Asm)
+	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	b.Reset()
+	if err := goTmpl.Execute(&b, struct {
+		Kernels []out
+		Has     []hasOut
+		Finds   []find
+	}{outs, hos, finds}); err != nil {
+		log.Fatal(err)
+	}
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("simd_reduce_amd64.go", src, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}

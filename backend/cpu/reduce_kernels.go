@@ -1,0 +1,574 @@
+package cpu
+
+//go:generate go run gen_reduce.go
+
+import (
+	"bytes"
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// Vector steps of reductions.
+//
+// The scalar folds and row steps in reduce.go (foldWith, vecWith) are the
+// reference; the kernels here give the same bits:
+//
+//   - A row step acc[i] = c(acc[i], x[i]) is elementwise, so an assembly
+//     loop doing the same operation on each element (redVec*) gives the
+//     same results for every operation, floats included.
+//   - A fold reassociates only where the order cannot show: integer max,
+//     min and wrapping sums and products, combined in 4×32-byte partials
+//     (redFold*). A float max or min fold is vectorised only to find the
+//     extreme and whether there is a NaN: with a NaN, or when the extreme
+//     is a zero (+0 and -0 compare equal and the first one wins), the
+//     scalar fold decides.
+//   - The or and and of bools stop at the first true (false) byte, found
+//     by bytes.IndexByte, when the source is materialised.
+//   - any and all of numbers (of cast(x, bool)) test x != 0 in place
+//     (nonzeroReduce), along the last axis stopping at the first block
+//     that decides, along kept axes by or (unsigned min) of the bits.
+//   - float16 inputs load by F16C (loadF16), float16 sums along kept axes
+//     round by F16C (roundF16); blocks with a NaN go by the tables.
+//   - argmax and argmin (argreduce.go, argint.go) find a run's extreme by
+//     the folds and its first position by redFind*; along kept axes they
+//     stream rows (argCols).
+//
+// Each kernel is tested against its scalar loop (reduce_kernels_test.go)
+// on random and edge values, every length up to 70 and longer ones, at
+// unaligned starts, and every reduction end to end with fastReduce on
+// and off (TestReduceKernelsEndToEnd).
+
+// fastReduce enables the kernels; tests turn it off to get the reference
+// loops.
+var fastReduce = true
+
+// A redKind names the combine step of a reduction.
+type redKind uint8
+
+const (
+	kAdd redKind = iota
+	kMul
+	kMax
+	kMin
+	kOr
+	kAnd
+)
+
+// asmName returns the name of the assembly kernels of kind k on T (see
+// gen_reduce.go), or "".
+func asmName[T number | bool](k redKind) string {
+	var ops [6]string // by kind: add, mul, max, min, or, and
+	switch any(T(*new(T))).(type) {
+	case bool:
+		ops = [6]string{4: "Or", 5: "And"}
+	case int8:
+		ops = [6]string{"AddB", "", "MaxSB", "MinSB"}
+	case uint8:
+		ops = [6]string{"AddB", "", "MaxUB", "MinUB"}
+	case int16:
+		ops = [6]string{"AddW", "MulW", "MaxSW", "MinSW"}
+	case uint16:
+		ops = [6]string{"AddW", "MulW", "MaxUW", "MinUW"}
+	case int32:
+		ops = [6]string{"AddD", "MulD", "MaxSD", "MinSD"}
+	case uint32:
+		ops = [6]string{"AddD", "MulD", "MaxUD", "MinUD"}
+	case int64:
+		ops = [6]string{"AddQ", "", "MaxSQ", "MinSQ"}
+	case uint64:
+		ops = [6]string{"AddQ"}
+	case float32:
+		ops = [6]string{"AddPS", "MulPS", "MaxPS", "MinPS"}
+	case float64:
+		ops = [6]string{"AddPD", "MulPD", "MaxPD", "MinPD"}
+	}
+	return ops[k]
+}
+
+// byteView returns the bytes of x.
+func byteView[T any](x []T) []byte {
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(x))), len(x)*int(unsafe.Sizeof(z)))
+}
+
+// vecKernel returns a row step of kind k equal to ref, vecWith(acc, x, c)
+// with a named c, or nil when there is no kernel for it. ref does the
+// tails.
+func vecKernel[T number | bool](k redKind, ref func(acc, x []T)) func(acc, x []T) {
+	f := redVecAsm[asmName[T](k)]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	var z T
+	lanes := 32 / int(unsafe.Sizeof(z))
+	return func(acc, x []T) {
+		x = x[:len(acc)]
+		n := len(acc) &^ (lanes - 1)
+		if n > 0 {
+			f(byteView(acc[:n]), byteView(x[:n]))
+		}
+		ref(acc[n:], x[n:])
+	}
+}
+
+// partials returns the 128 bytes of fold partials in buf as elements of
+// T, set to x[:32 bytes] four times (for max and min, which may count an
+// element twice) or to id.
+func partials[T number](buf *[16]uint64, k redKind, x []T, id T) []T {
+	var z T
+	part := unsafe.Slice((*T)(unsafe.Pointer(buf)), 128/int(unsafe.Sizeof(z)))
+	if k == kMax || k == kMin {
+		lanes := len(part) / 4
+		copy(part, x[:lanes])
+		copy(part[lanes:], part[:lanes])
+		copy(part[2*lanes:], part[:2*lanes])
+		return part
+	}
+	for i := range part {
+		part[i] = id
+	}
+	return part
+}
+
+// intFoldKernel returns a fold of kind k (add, mul, max or min) of
+// integers equal to ref, foldWith(acc, x, c) with c the step of k, or
+// nil; id is the identity of add and mul. ref does the tails.
+func intFoldKernel[T integer](k redKind, ref func(T, []T) T, id T) func(acc T, x []T) T {
+	f := redFoldAsm[asmName[T](k)]
+	if f == 0 || !fastReduce {
+		return nil
+	}
+	var z T
+	lanes := 32 / int(unsafe.Sizeof(z))
+	return func(acc T, x []T) T {
+		n := len(x) &^ (lanes - 1)
+		if n == 0 {
+			return ref(acc, x)
+		}
+		var buf [16]uint64
+		part := partials(&buf, k, x, id)
+		redFold(f, (*[128]byte)(unsafe.Pointer(&buf)), byteView(x[:n]))
+		acc = combineInt(k, acc, part[:lanes])
+		return ref(acc, x[n:])
+	}
+}
+
+// floatFoldKernel returns a max or min fold of floats equal to ref,
+// foldWith(acc, x, c) with c maxFloat or minFloat, or nil.
+func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T) func(acc T, x []T) T {
+	f := redFoldAsmF[asmName[T](k)]
+	if f == 0 || !fastReduce {
+		return nil
+	}
+	var z T
+	lanes := 32 / int(unsafe.Sizeof(z))
+	return func(acc T, x []T) T {
+		if acc != acc {
+			return acc // a NaN accumulator stays
+		}
+		n := len(x) &^ (lanes - 1)
+		if n == 0 {
+			return ref(acc, x)
+		}
+		if e, ok := floatExtreme(f, k, x[:n]); ok {
+			// No NaN and a non-zero extreme e: every element equal to it
+			// has its bits, so the first one the scalar fold would keep
+			// is e.
+			return ref(c(acc, e), x[n:])
+		}
+		return ref(acc, x)
+	}
+}
+
+// floatExtreme returns the max (min) of x, len(x) a multiple of 32 bytes,
+// by the fold kernel numbered f, and whether it is a non-zero number with no NaN
+// in x.
+func floatExtreme[T float](f int, k redKind, x []T) (T, bool) {
+	e, nan := floatExtremeNaN(f, k, x)
+	return e, !nan && e != 0
+}
+
+// floatExtremeNaN returns the max (min) of x, len(x) a multiple of 32
+// bytes, by the fold kernel numbered f and combineFloat over the 32 bytes
+// of partials left (a zero of either sign when the extreme is a zero), and
+// whether x holds a NaN (the extreme is then moot).
+func floatExtremeNaN[T float](f int, k redKind, x []T) (T, bool) {
+	var buf [16]uint64
+	part := partials(&buf, k, x, 0)
+	if redFoldF(f, (*[128]byte)(unsafe.Pointer(&buf)), byteView(x)) {
+		return 0, true
+	}
+	return combineFloat(k, part[0], part[1:len(part)/4]), false
+}
+
+// foldOr and foldAnd are foldWith(acc, x, or) and foldWith(acc, x, and),
+// stopping at the first element that decides.
+func foldOr(acc bool, x []bool) bool {
+	return acc || bytes.IndexByte(byteView(x), 1) >= 0
+}
+
+func foldAnd(acc bool, x []bool) bool {
+	return acc && bytes.IndexByte(byteView(x), 0) < 0
+}
+
+// intKind returns the kind of the value reduction o (sum, mean, prod,
+// max or min); floatKind also its combine step.
+func intKind(o backend.Op) redKind {
+	switch o {
+	case backend.OpProd:
+		return kMul
+	case backend.OpReduceMax:
+		return kMax
+	case backend.OpReduceMin:
+		return kMin
+	}
+	return kAdd
+}
+
+func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
+	switch o {
+	case backend.OpProd:
+		return kMul, mul[T]
+	case backend.OpReduceMax:
+		return kMax, maxFloat[T]
+	case backend.OpReduceMin:
+		return kMin, minFloat[T]
+	}
+	return kAdd, add[T]
+}
+
+// roundF16 rounds float32 values to float16 in place: the round step of
+// float16 sums along a kept axis, roundTo64(dtypes.F16, float64(x)) for
+// each x, by f32ToF16 (which gives dtypes.F16FromFloat64's bits for
+// float32 values; TestF32ToF16).
+//
+// With F16C, the hardware rounds the values (to nearest even, as
+// f32ToF16), 8 at a time, except the 8 holding a NaN (its payload is the
+// table's).
+func roundF16(v []float32) {
+	initTables()
+	for len(v) > 0 {
+		if roundF16Asm != nil && fastReduce {
+			done := roundF16Asm(byteView(v)) / 4
+			v = v[done:]
+		}
+		// The next 8 (with a NaN), or all of them without F16C, or the
+		// tail.
+		n := len(v)
+		if roundF16Asm != nil && fastReduce && n >= 8 {
+			n = 8
+		}
+		for i, x := range v[:n] {
+			v[i] = f16Table[f32ToF16(x)]
+		}
+		v = v[n:]
+	}
+}
+
+// nonzeroReduce is any or all (isAny false) of in != 0, in a materialised
+// input: the reduction of cast(in, bool), without the cast. Along the
+// last axis each output stops at the first element that decides it
+// (NumPy's logical_or.reduce stops there too). ok is false for inputs
+// it does not take (complex numbers).
+func (r *runner) nonzeroReduce(in *backend.Node, p *redPlan, isAny bool) (res []bool, ok bool, err error) {
+	a, err := r.eval(in)
+	if err != nil {
+		return nil, true, err
+	}
+	if a.dtype.IsComplex() {
+		return nil, false, nil
+	}
+	x, err := r.computeBuf(a)
+	if err != nil {
+		return nil, true, err
+	}
+	switch x := x.(type) {
+	case []int8:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []int16:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []int32:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []int64:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint8:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint16:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint32:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []uint64:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []float32:
+		res, err = nonzeroRed(r, x, p, isAny)
+	case []float64:
+		res, err = nonzeroRed(r, x, p, isAny)
+	default:
+		return nil, false, nil
+	}
+	return res, true, err
+}
+
+func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]bool, error) {
+	out := make([]bool, p.m)
+	if p.m == 0 {
+		return out, nil
+	}
+	if p.l == 0 {
+		for i := range out {
+			out[i] = !isAny
+		}
+		return out, nil
+	}
+	if p.inner > 0 {
+		if out, ok, err := nonzeroCols(r, x, p, isAny); ok {
+			return out, err
+		}
+		// The last axis is kept: or (and) the rows into a stripe of
+		// outputs.
+		k := p.inner
+		stripes := (k + blockSize - 1) / blockSize
+		return out, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+			for u := lo; u < hi; u++ {
+				oo, st := u/stripes, u%stripes
+				k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+				acc := out[oo*k+k0 : oo*k+k1]
+				for i := range acc {
+					acc[i] = !isAny
+				}
+				b := p.base(oo*k) + k0
+				for _, off := range p.offs {
+					row := x[b+off : b+off+len(acc)]
+					if isAny {
+						for i, v := range row {
+							if v != 0 {
+								acc[i] = true
+							}
+						}
+					} else {
+						for i, v := range row {
+							if v == 0 {
+								acc[i] = false
+							}
+						}
+					}
+				}
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	hit := hasKernel[T](isAny)
+	grain := max(1, grainSize/p.l)
+	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+		for o := lo; o < hi; o++ {
+			b := p.base(o)
+			res := !isAny
+			for _, off := range p.offs {
+				if hit(x[b+off : b+off+p.chunk]) {
+					res = isAny
+					break
+				}
+			}
+			out[o] = res
+		}
+		return r.ctx.Err()
+	})
+}
+
+// hasKernel returns a function reporting whether some element of x is
+// not 0 (isAny) or is 0: x != 0 decides any and all.
+func hasKernel[T integer | float](isAny bool) func(x []T) bool {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	name := "Nonzero"
+	switch any(z).(type) {
+	case float32:
+		name += "PS"
+	case float64:
+		name += "PD"
+	}
+	if !isAny {
+		name = "Zero" + name[len("Nonzero"):]
+		if name == "Zero" {
+			name += [9]string{1: "B", 2: "W", 4: "D", 8: "Q"}[size]
+		}
+	}
+	f := redHasAsm[name]
+	lanes := 32 / size
+	return func(x []T) bool {
+		n := 0
+		if f != nil {
+			n = len(x) &^ (lanes - 1)
+			if n > 0 && f(byteView(x[:n])) {
+				return true
+			}
+		}
+		for _, v := range x[n:] {
+			if (v != 0) == isAny {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// loadF16 sets d[i] to the value of the float16 bits a[i], f16Table[a[i]]:
+// with F16C by the hardware, 8 at a time, except the 8 holding a NaN
+// (whose payload is the table's).
+func loadF16(d []float32, a []uint16) {
+	a = a[:len(d)]
+	for len(d) > 0 {
+		n := len(d)
+		if loadF16Asm != nil && fastReduce {
+			done := loadF16Asm(d, a)
+			d, a = d[done:], a[done:]
+			n = min(len(d), 8)
+		}
+		for i, b := range a[:n] {
+			d[i] = f16Table[b]
+		}
+		d, a = d[n:], a[n:]
+	}
+}
+
+// combineInt and combineFloat fold the partials of a fold kernel into
+// acc: the add, mul, max or min (maxFloat, minFloat) of kind k, in loops
+// the compiler sees whole (a func value would make the partials escape
+// to the heap, once per call).
+func combineInt[T integer](k redKind, acc T, part []T) T {
+	switch k {
+	case kAdd:
+		for _, v := range part {
+			acc += v
+		}
+	case kMul:
+		for _, v := range part {
+			acc *= v
+		}
+	case kMax:
+		for _, v := range part {
+			acc = max(acc, v)
+		}
+	default:
+		for _, v := range part {
+			acc = min(acc, v)
+		}
+	}
+	return acc
+}
+
+func combineFloat[T float](k redKind, acc T, part []T) T {
+	if k == kMax {
+		for _, v := range part {
+			acc = maxFloat(acc, v)
+		}
+		return acc
+	}
+	for _, v := range part {
+		acc = minFloat(acc, v)
+	}
+	return acc
+}
+
+// findKernel returns a function giving the index of the first element of
+// run equal to v (==, so -0 finds +0), or -1, as slices.Index: by
+// redFind* a 32-byte block at a time, then within the block.
+func findKernel[T integer | float]() func(run []T, v T) int {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	name := [9]string{1: "B", 2: "W", 4: "D", 8: "Q"}[size]
+	switch any(z).(type) {
+	case float32:
+		name = "PS"
+	case float64:
+		name = "PD"
+	}
+	f := redFindAsm[name]
+	return func(run []T, v T) int {
+		off := 0
+		if f != nil && fastReduce {
+			var bits uint64
+			*(*T)(unsafe.Pointer(&bits)) = v
+			off = f(byteView(run), bits) / size
+		}
+		for i, w := range run[off:] {
+			if w == v {
+				return off + i
+			}
+		}
+		return -1
+	}
+}
+
+// nonzeroCols is any (all) of x != 0 along kept last axes with the vector
+// row steps, on the bits of the values: a column holds a non-zero value
+// when the or of its bits is not 0 (for floats, leaving the sign out:
+// the or is then a float != 0), and holds no 0 when the unsigned min of
+// its integers is not 0. ok is false where there is no such step (all
+// of 64-bit integers and of floats).
+func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]bool, bool, error) {
+	var z T
+	size := int(unsafe.Sizeof(z))
+	name := "Or"
+	if !isAny {
+		name = ""
+		if !isFloat[T]() {
+			name = [9]string{1: "MinUB", 2: "MinUW", 4: "MinUD"}[size]
+		}
+	}
+	f := redVecAsm[name]
+	if f == nil || !fastReduce {
+		return nil, false, nil
+	}
+	out := make([]bool, p.m)
+	k := p.inner
+	stripes := (k + blockSize - 1) / blockSize
+	return out, true, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+		acc := make([]T, min(k, blockSize))
+		for u := lo; u < hi; u++ {
+			oo, st := u/stripes, u%stripes
+			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+			acc := acc[:k1-k0]
+			b := p.base(oo*k) + k0
+			copy(acc, x[b+p.offs[0]:])
+			n := len(acc) &^ (32/size - 1)
+			accB := byteView(acc)
+			for _, off := range p.offs[1:] {
+				row := x[b+off : b+off+len(acc)]
+				f(accB, byteView(row))
+				if isAny {
+					rowB := byteView(row)
+					for i := n * size; i < len(accB); i++ {
+						accB[i] |= rowB[i]
+					}
+				} else {
+					for i, v := range row[n:] {
+						if v == 0 {
+							acc[n+i] = 0
+						}
+					}
+				}
+			}
+			for i, v := range acc {
+				out[oo*k+k0+i] = v != 0
+			}
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// isFloat reports whether T is a float type.
+func isFloat[T integer | float]() bool {
+	switch any(*new(T)).(type) {
+	case float32, float64:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,20 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// No assembly steps of reductions: the scalar loops do it all.
+var (
+	redVecAsm   map[string]func(acc, x []byte)
+	redFoldAsm  map[string]int
+	redFoldAsmF map[string]int
+	redHasAsm   map[string]func(x []byte) bool
+	redFindAsm  map[string]func(x []byte, v uint64) int
+	roundF16Asm func(x []byte) int
+	loadF16Asm  func(d []float32, a []uint16) int
+)
+
+func pairLeafF64(a []float64) float64 { return sum8Go(a) }
+
+func redFold(int, *[128]byte, []byte) { panic("cpu: no reduction fold kernel") }
+
+func redFoldF(int, *[128]byte, []byte) bool { panic("cpu: no reduction fold kernel") }
