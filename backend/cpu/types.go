@@ -194,8 +194,8 @@ func f16Bits(x float32) uint16 { return f32ToF16(x) }
 // bf16Bits rounds x to bfloat16 (NaN stays NaN).
 func bf16Bits(x float32) uint16 { return f32ToBF16(x) }
 
-func e4m3Bits(x float32) uint8 { return dtypes.F8E4M3FromFloat64(float64(x)) }
-func e5m2Bits(x float32) uint8 { return dtypes.F8E5M2FromFloat64(float64(x)) }
+func e4m3Bits(x float32) uint8 { return f32ToE4M3(x) }
+func e5m2Bits(x float32) uint8 { return f32ToE5M2(x) }
 
 // roundFloat32 rounds the float32 values of buf to the narrow dtype d in
 // place (RNE), so that they hold exactly the values a tensor of d can.
@@ -261,15 +261,15 @@ func c32Bits(z complex64) uint32 {
 func roundTo64(d dtypes.DType, x float64) float32 {
 	switch d {
 	case dtypes.F16:
-		return f16Table[dtypes.F16FromFloat64(x)]
+		return f16Table[f64ToF16(x)]
 	case dtypes.BF16:
-		return bf16Value(dtypes.BF16FromFloat64(x))
+		return bf16Value(f64ToBF16(x))
 	case dtypes.TF32:
 		return float32(dtypes.FloatFromFloat64(dtypes.TF32, x))
 	case dtypes.F8E4M3:
-		return e4m3Table[dtypes.F8E4M3FromFloat64(x)]
+		return e4m3Table[f64ToE4M3(x)]
 	case dtypes.F8E5M2:
-		return e5m2Table[dtypes.F8E5M2FromFloat64(x)]
+		return e5m2Table[f64ToE5M2(x)]
 	}
 	return float32(x)
 }
