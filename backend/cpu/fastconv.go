@@ -210,3 +210,28 @@ func f64ToE5M2(x float64) uint8 {
 // f64ToBF16 rounds x to bfloat16 through float32, like
 // dtypes.BF16FromFloat64 (NaN gives 0x7FC0 with its sign).
 func f64ToBF16(x float64) uint16 { return f32ToBF16(float32(x)) }
+
+// The float16 array conversions: the reference loops, which
+// f16c_amd64.go's F16C kernels must match bit for bit.
+
+func f32sToF16Go(d []uint16, a []float32) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = f32ToF16(x)
+	}
+}
+
+func f16sToF32Go(d []float32, a []uint16) {
+	table := f16Table[:1<<16]
+	a = a[:len(d)]
+	for i, b := range a {
+		d[i] = table[b]
+	}
+}
+
+func roundF16Go(d []float32) {
+	table := f16Table[:1<<16]
+	for i, x := range d {
+		d[i] = table[f32ToF16(x)]
+	}
+}

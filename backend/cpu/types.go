@@ -202,9 +202,7 @@ func e5m2Bits(x float32) uint8 { return f32ToE5M2(x) }
 func roundFloat32(d dtypes.DType, buf []float32) {
 	switch d {
 	case dtypes.F16:
-		for i, x := range buf {
-			buf[i] = f16Table[f16Bits(x)]
-		}
+		roundF16(buf)
 	case dtypes.BF16:
 		for i, x := range buf {
 			buf[i] = bf16Value(bf16Bits(x))
@@ -279,6 +277,10 @@ func roundTo64(d dtypes.DType, x float64) float32 {
 func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
 	switch d {
 	case dtypes.F16:
+		if st == 1 {
+			f16sToF32(dst.([]float32)[:n], data.([]uint16)[pos:pos+n])
+			return
+		}
 		loadTable(dst.([]float32)[:n], data.([]uint16), pos, st, f16Table)
 		return
 	case dtypes.BF16:
@@ -397,10 +399,7 @@ func storeSeg(d dtypes.DType, data any, pos int, src any) {
 	switch d {
 	case dtypes.F16:
 		in := src.([]float32)
-		out := data.([]uint16)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = f16Bits(x)
-		}
+		f32sToF16(data.([]uint16)[pos:pos+len(in)], in)
 		return
 	case dtypes.BF16:
 		in := src.([]float32)
