@@ -36,6 +36,11 @@ func castKernel(from, to dtypes.DType) (kfn, error) {
 		return un(cvtI8F32), nil // exact, vectorised
 	}
 	cf, ct := computeOf(from), computeOf(to)
+	if !narrow(to) {
+		if k := vecConvKernel(cf, ct); k != nil {
+			return k, nil // vectorised, same bits as below
+		}
+	}
 	if cf == ct && (!narrow(to) || from == to) {
 		// Same compute type and nothing to round: f16 → f32, tf32 → f32,
 		// u64 → index, …
