@@ -165,3 +165,41 @@ func rangeInts(n int) []int {
 	}
 	return s
 }
+
+// BenchmarkVecConv compares the vector conversion kernels with the Go
+// loops on a cache-resident slice.
+func BenchmarkVecConv(b *testing.B) {
+	const n = 16384
+	rng := rand.New(rand.NewSource(1))
+	for _, c := range []struct{ from, to ctype }{
+		{ctI8, ctI16}, {ctU8, ctI32}, {ctI32, ctI64}, {ctBool, ctI64}, {ctBool, ctF32},
+		{ctU8, ctF32}, {ctI32, ctF64}, {ctF32, ctF64}, {ctF64, ctF32}, {ctF32, ctI32},
+	} {
+		vec := vecConvKernel(c.from, c.to)
+		if vec == nil {
+			continue
+		}
+		var from, to dtypes.DType
+		for _, t := range convTypes {
+			if t.ct == c.from {
+				from = t.dt
+			}
+			if t.ct == c.to {
+				to = t.dt
+			}
+		}
+		src := []any{convSource(rng, c.from, n)}
+		dst := newBuf(c.to, n)
+		for _, k := range []struct {
+			name string
+			f    kfn
+		}{{"go", refConvKernel(c.from, to)}, {"avx2", vec}} {
+			b.Run(from.String()+"-"+to.String()+"/"+k.name, func(b *testing.B) {
+				b.SetBytes(n)
+				for range b.N {
+					k.f(dst, src)
+				}
+			})
+		}
+	}
+}
