@@ -6,6 +6,12 @@ import "unsafe"
 
 //go:generate go run gen_conv.go
 
+// haveAVX512DQVL reports whether the CPU (and the OS) support AVX-512 DQ
+// with 256-bit (VL) forms, for the int64 → float kernels.
+var haveAVX512DQVL = cpuHasAVX512DQVL()
+
+func cpuHasAVX512DQVL() bool
+
 // vecConvKernel returns an AVX2 conversion kernel from compute type cf to
 // ct (conv_amd64.s, written by gen_conv.go), or nil where there is none.
 // Each gives the bits of the Go loop it replaces (convL, boolToL,
@@ -115,6 +121,13 @@ func vecConvKernel(cf, ct ctype) kfn {
 		case ctF64:
 			return vconv(cvtI32F64, cvtI32F64Per, convL[int32, float64])
 		}
+	case ctI64:
+		switch {
+		case ct == ctF64 && haveAVX512DQVL:
+			return vconv(cvtI64F64, cvtI64F64Per, convL[int64, float64])
+		case ct == ctF32 && haveAVX512DQVL:
+			return vconv(cvtI64F32, cvtI64F32Per, convL[int64, float32])
+		}
 	case ctU32:
 		switch ct {
 		case ctI64:
@@ -128,6 +141,14 @@ func vecConvKernel(cf, ct ctype) kfn {
 			return vconv(cvtF32F64, cvtF32F64Per, convL[float32, float64])
 		case ctI32:
 			return vconv(cvttF32I32, cvttF32I32Per, floatToIntL[float32, int32])
+		case ctI8:
+			return vconvVia32(cvttF32I32, cvttF32I32Per, floatToIntL[float32, int8])
+		case ctU8:
+			return vconvVia32(cvttF32I32, cvttF32I32Per, floatToIntL[float32, uint8])
+		case ctI16:
+			return vconvVia32(cvttF32I32, cvttF32I32Per, floatToIntL[float32, int16])
+		case ctU16:
+			return vconvVia32(cvttF32I32, cvttF32I32Per, floatToIntL[float32, uint16])
 		}
 	case ctF64:
 		switch ct {
@@ -135,6 +156,14 @@ func vecConvKernel(cf, ct ctype) kfn {
 			return vconv(cvtF64F32, cvtF64F32Per, convL[float64, float32])
 		case ctI32:
 			return vconv(cvttF64I32, cvttF64I32Per, floatToIntL[float64, int32])
+		case ctI8:
+			return vconvVia32(cvttF64I32, cvttF64I32Per, floatToIntL[float64, int8])
+		case ctU8:
+			return vconvVia32(cvttF64I32, cvttF64I32Per, floatToIntL[float64, uint8])
+		case ctI16:
+			return vconvVia32(cvttF64I32, cvttF64I32Per, floatToIntL[float64, int16])
+		case ctU16:
+			return vconvVia32(cvttF64I32, cvttF64I32Per, floatToIntL[float64, uint16])
 		}
 	}
 	return nil
@@ -148,6 +177,27 @@ func vconv[D, S, KD, KS any](asm func(d []KD, a []KS), per int, ref func(d []D, 
 		if n := len(d) - len(d)%per; n > 0 {
 			asm(sameSize[KD](d[:n]), sameSize[KS](a[:n]))
 			d, a = d[n:], a[n:]
+		}
+		ref(d, a)
+	})
+}
+
+// vconvVia32 returns the kernel from floats to 8- or 16-bit integers that
+// truncates to int32 with asm (the integer indefinite for NaN and values
+// out of range, like cvtt32), then wraps, as floatToInt does; ref
+// finishes.
+func vconvVia32[D int8 | uint8 | int16 | uint16, S float32 | float64](asm func(d []int32, a []S), per int, ref func(d []D, a []S)) kfn {
+	return un(func(d []D, a []S) {
+		var tmp [512]int32 // a multiple of every per
+		a = a[:len(d)]
+		for len(d) >= per {
+			k := min(len(d), len(tmp))
+			k -= k % per
+			asm(tmp[:k], a[:k])
+			for i, v := range tmp[:k] {
+				d[i] = D(v)
+			}
+			d, a = d[k:], a[k:]
 		}
 		ref(d, a)
 	})

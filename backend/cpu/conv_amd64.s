@@ -735,3 +735,59 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func cvtI64F64(d []float64, a []int64), len(d) a multiple of 16:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtI64F64(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTQQ2PD 0(SI), Y0
+	VMOVUPD Y0, 0(DI)
+	VCVTQQ2PD 32(SI), Y1
+	VMOVUPD Y1, 32(DI)
+	VCVTQQ2PD 64(SI), Y2
+	VMOVUPD Y2, 64(DI)
+	VCVTQQ2PD 96(SI), Y3
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI64F32(d []float32, a []int64), len(d) a multiple of 16:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtI64F32(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTQQ2PSY 0(SI), X0
+	VMOVUPS X0, 0(DI)
+	VCVTQQ2PSY 32(SI), X1
+	VMOVUPS X1, 16(DI)
+	VCVTQQ2PSY 64(SI), X2
+	VMOVUPS X2, 32(DI)
+	VCVTQQ2PSY 96(SI), X3
+	VMOVUPS X3, 48(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET

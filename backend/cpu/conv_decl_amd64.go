@@ -79,6 +79,12 @@ func cvttF32I32(d []int32, a []float32)
 //go:noescape
 func cvttF64I32(d []int32, a []float64)
 
+//go:noescape
+func cvtI64F64(d []float64, a []int64)
+
+//go:noescape
+func cvtI64F32(d []float32, a []int64)
+
 // The number of elements each kernel handles per step: it converts
 // len(d) - len(d)%per of them.
 const (
@@ -107,4 +113,6 @@ const (
 	cvtF64F32Per  = 16
 	cvttF32I32Per = 32
 	cvttF64I32Per = 16
+	cvtI64F64Per  = 16
+	cvtI64F32Per  = 16
 )

@@ -93,6 +93,11 @@ func convSource(rng *rand.Rand, ct ctype, n int) any {
 		for i := 0; i < len(b); i += 3 {
 			b[i] = edges[rng.Intn(len(edges))]
 		}
+	case []int64:
+		edges := []int64{math.MinInt64, math.MaxInt64, -1, 0, 1, 1<<53 + 1, -(1<<53 + 1), 1<<24 + 1, 1<<62 + 1<<39 + 1, 1<<62 + 1<<38}
+		for i := 0; i < len(b); i += 2 {
+			b[i] = edges[rng.Intn(len(edges))] >> (rng.Intn(2) * rng.Intn(40))
+		}
 	case []int8:
 		for i := 0; i < len(b); i += 5 {
 			b[i] = []int8{math.MinInt8, math.MaxInt8, -1}[rng.Intn(3)]
@@ -155,7 +160,7 @@ func TestVecConv(t *testing.T) {
 	if haveAVX2 && found == 0 {
 		t.Fatal("AVX2 but no vector conversion kernels")
 	}
-	t.Logf("%d conversions checked", found)
+	t.Logf("%d conversions checked (AVX2 %v, AVX-512 DQ/VL %v)", found, haveAVX2, vecConvKernel(ctI64, ctF64) != nil)
 }
 
 func rangeInts(n int) []int {

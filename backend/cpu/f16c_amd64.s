@@ -7,26 +7,6 @@
 // results are kept, and a NaN keeps its sign and the top 10 bits of its
 // payload with the quiet bit set: the bits of f32ToF16 (TestF16C).
 
-// func cpuHasF16C() bool: CPUID.1:ECX has F16C (29), AVX (28) and OSXSAVE
-// (27), and the OS saves the YMM state.
-TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x38000000, CX
-	CMPL CX, $0x38000000
-	JNE  no
-	XORL CX, CX
-	XGETBV
-	ANDL $6, AX
-	CMPL AX, $6
-	JNE  no
-	MOVB $1, ret+0(FP)
-	RET
-no:
-	MOVB $0, ret+0(FP)
-	RET
-
 // func f32sToF16F16C(d []uint16, a []float32), len(d) a multiple of 16.
 TEXT ·f32sToF16F16C(SB), NOSPLIT, $0-48
 	MOVQ d_base+0(FP), DI

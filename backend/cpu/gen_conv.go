@@ -73,6 +73,13 @@ var kernels = []kernel{
 		Ops: []string{"VCVTTPS2DQ %[1]d(SI), Y%[2]d", "VMOVDQU Y%[2]d, %[3]d(DI)"}, Go: "cvtt32(float64(a[i]))"},
 	{Name: "cvttF64I32", Dst: "int32", Src: "float64", DSize: 4, SSize: 8, Lanes: 4,
 		Ops: []string{"VCVTTPD2DQY %[1]d(SI), X%[2]d", "VMOVDQU X%[2]d, %[3]d(DI)"}, Go: "cvtt32(a[i])"},
+	// int64 → float: AVX-512DQ with VL (256-bit forms, no ZMM), used
+	// only where cpuHasAVX512DQVL; VCVTQQ2PD and VCVTQQ2PS round to
+	// nearest even like Go's CVTSQ2SD and CVTSQ2SS.
+	{Name: "cvtI64F64", Dst: "float64", Src: "int64", DSize: 8, SSize: 8, Lanes: 4,
+		Ops: []string{"VCVTQQ2PD %[1]d(SI), Y%[2]d", "VMOVUPD Y%[2]d, %[3]d(DI)"}},
+	{Name: "cvtI64F32", Dst: "float32", Src: "int64", DSize: 4, SSize: 8, Lanes: 4,
+		Ops: []string{"VCVTQQ2PSY %[1]d(SI), X%[2]d", "VMOVUPS X%[2]d, %[3]d(DI)"}},
 }
 
 func widen(name, dst, src string, dsize, ssize int, ins string) kernel {
