@@ -235,3 +235,18 @@ func roundF16Go(d []float32) {
 		d[i] = table[f32ToF16(x)]
 	}
 }
+
+// The bfloat16 array conversions: the reference loops for bf16_amd64.s.
+
+func f32sToBF16Go(d []uint16, a []float32) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = f32ToBF16(x)
+	}
+}
+
+func roundBF16Go(d []float32) {
+	for i, x := range d {
+		d[i] = bf16Value(f32ToBF16(x))
+	}
+}

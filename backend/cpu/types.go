@@ -204,9 +204,7 @@ func roundFloat32(d dtypes.DType, buf []float32) {
 	case dtypes.F16:
 		roundF16(buf)
 	case dtypes.BF16:
-		for i, x := range buf {
-			buf[i] = bf16Value(bf16Bits(x))
-		}
+		roundBF16(buf)
 	case dtypes.TF32:
 		for i, x := range buf {
 			buf[i] = tf32Round(x)
@@ -403,10 +401,7 @@ func storeSeg(d dtypes.DType, data any, pos int, src any) {
 		return
 	case dtypes.BF16:
 		in := src.([]float32)
-		out := data.([]uint16)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = bf16Bits(x)
-		}
+		f32sToBF16(data.([]uint16)[pos:pos+len(in)], in)
 		return
 	case dtypes.F8E4M3:
 		in := src.([]float32)
