@@ -361,6 +361,11 @@ func fromFloat[S float](to dtypes.DType) kfn {
 			roundFloat32(to, d)
 		})
 	}
+	if _, f64 := any(S(0)).(float64); f64 && narrow(to) {
+		if k := f64NarrowKernel(to); k != nil {
+			return k
+		}
+	}
 	if narrow(to) {
 		return un(func(d []float32, a []S) {
 			a = a[:len(d)]

@@ -1,6 +1,10 @@
 package cpu
 
-import "math"
+import (
+	"math"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
 
 // Fast float32 → narrow rounding on bits. Each gives the same bits as the
 // dtypes package's exact conversions (checked by tests), without going
@@ -249,4 +253,50 @@ func roundBF16Go(d []float32) {
 	for i, x := range d {
 		d[i] = bf16Value(f32ToBF16(x))
 	}
+}
+
+// f64NarrowKernel returns the conversion of float64 to the narrow float
+// dtype to (float16, bfloat16, the float8s), each element giving
+// roundTo64(to, x), with the dtype chosen once rather than per element;
+// nil for the others.
+func f64NarrowKernel(to dtypes.DType) kfn {
+	switch to {
+	case dtypes.F16:
+		return un(func(d []float32, a []float64) {
+			a = a[:len(d)]
+			for i, x := range a {
+				d[i] = f16Table[f64ToF16(x)]
+			}
+		})
+	case dtypes.BF16:
+		// Through float32, as f64ToBF16: the vector float64 → float32
+		// conversion, then the bfloat16 rounding in place.
+		narrow := vecConvKernel(ctF64, ctF32)
+		return func(d any, a []any) error {
+			if narrow != nil {
+				if err := narrow(d, a); err != nil {
+					return err
+				}
+			} else {
+				convL(d.([]float32), a[0].([]float64))
+			}
+			roundBF16(d.([]float32))
+			return nil
+		}
+	case dtypes.F8E4M3:
+		return un(func(d []float32, a []float64) {
+			a = a[:len(d)]
+			for i, x := range a {
+				d[i] = e4m3Table[f64ToE4M3(x)]
+			}
+		})
+	case dtypes.F8E5M2:
+		return un(func(d []float32, a []float64) {
+			a = a[:len(d)]
+			for i, x := range a {
+				d[i] = e5m2Table[f64ToE5M2(x)]
+			}
+		})
+	}
+	return nil
 }

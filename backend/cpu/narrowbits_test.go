@@ -181,3 +181,43 @@ func BenchmarkNarrowBits(b *testing.B) {
 		}
 	})
 }
+
+// TestCastF64Narrow checks the float64 → narrow cast kernels
+// (f64NarrowKernel) element by element against the exact conversions of
+// package dtypes, on the float64 samples of TestNarrowBits.
+func TestCastF64Narrow(t *testing.T) {
+	initTables()
+	samples := float64Samples()
+	src := make([]float64, len(samples))
+	for i, b := range samples {
+		src[i] = math.Float64frombits(b)
+	}
+	for _, to := range []dtypes.DType{dtypes.F16, dtypes.BF16, dtypes.F8E4M3, dtypes.F8E5M2} {
+		k, err := castKernel(dtypes.F64, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 1, 15, 16, 17, 70, len(src)} {
+			got := make([]float32, n)
+			if err := k(got, []any{src[:n]}); err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range src[:n] {
+				var want float32
+				switch to {
+				case dtypes.F16:
+					want = f16Table[dtypes.F16FromFloat64(x)]
+				case dtypes.BF16:
+					want = bf16Value(dtypes.BF16FromFloat64(x))
+				case dtypes.F8E4M3:
+					want = e4m3Table[dtypes.F8E4M3FromFloat64(x)]
+				default:
+					want = e5m2Table[dtypes.F8E5M2FromFloat64(x)]
+				}
+				if g, w := math.Float32bits(got[i]), math.Float32bits(want); g != w {
+					t.Fatalf("cast %#016x to %v: %#08x, dtypes %#08x", math.Float64bits(x), to, g, w)
+				}
+			}
+		}
+	}
+}
