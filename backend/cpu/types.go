@@ -191,9 +191,6 @@ func bf16Value(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) 
 // f16Bits rounds x to binary16 once (x is exact in float64).
 func f16Bits(x float32) uint16 { return f32ToF16(x) }
 
-// bf16Bits rounds x to bfloat16 (NaN stays NaN).
-func bf16Bits(x float32) uint16 { return f32ToBF16(x) }
-
 func e4m3Bits(x float32) uint8 { return f32ToE4M3(x) }
 func e5m2Bits(x float32) uint8 { return f32ToE5M2(x) }
 
