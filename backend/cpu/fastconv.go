@@ -300,3 +300,43 @@ func f64NarrowKernel(to dtypes.DType) kfn {
 	}
 	return nil
 }
+
+// The float8 array conversions: the reference loops for f8_amd64.s, and
+// the rounding in place that uses them.
+
+func f32sToE4M3Go(d []uint8, a []float32) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = f32ToE4M3(x)
+	}
+}
+
+func f32sToE5M2Go(d []uint8, a []float32) {
+	a = a[:len(d)]
+	for i, x := range a {
+		d[i] = f32ToE5M2(x)
+	}
+}
+
+// roundF8 rounds the values of buf in place to float8_e5m2 if e5m2, else
+// to float8_e4m3fn: the array conversion to bits a chunk at a time, then
+// the decoding table.
+func roundF8(buf []float32, e5m2 bool) {
+	var tmp [512]uint8
+	table := &e4m3Table
+	if e5m2 {
+		table = &e5m2Table
+	}
+	for len(buf) > 0 {
+		k := min(len(buf), len(tmp))
+		if e5m2 {
+			f32sToE5M2(tmp[:k], buf[:k])
+		} else {
+			f32sToE4M3(tmp[:k], buf[:k])
+		}
+		for i, b := range tmp[:k] {
+			buf[i] = table[b]
+		}
+		buf = buf[k:]
+	}
+}

@@ -191,9 +191,6 @@ func bf16Value(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) 
 // f16Bits rounds x to binary16 once (x is exact in float64).
 func f16Bits(x float32) uint16 { return f32ToF16(x) }
 
-func e4m3Bits(x float32) uint8 { return f32ToE4M3(x) }
-func e5m2Bits(x float32) uint8 { return f32ToE5M2(x) }
-
 // roundFloat32 rounds the float32 values of buf to the narrow dtype d in
 // place (RNE), so that they hold exactly the values a tensor of d can.
 func roundFloat32(d dtypes.DType, buf []float32) {
@@ -207,13 +204,9 @@ func roundFloat32(d dtypes.DType, buf []float32) {
 			buf[i] = tf32Round(x)
 		}
 	case dtypes.F8E4M3:
-		for i, x := range buf {
-			buf[i] = e4m3Table[e4m3Bits(x)]
-		}
+		roundF8(buf, false)
 	case dtypes.F8E5M2:
-		for i, x := range buf {
-			buf[i] = e5m2Table[e5m2Bits(x)]
-		}
+		roundF8(buf, true)
 	}
 }
 
@@ -402,17 +395,11 @@ func storeSeg(d dtypes.DType, data any, pos int, src any) {
 		return
 	case dtypes.F8E4M3:
 		in := src.([]float32)
-		out := data.([]uint8)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = e4m3Bits(x)
-		}
+		f32sToE4M3(data.([]uint8)[pos:pos+len(in)], in)
 		return
 	case dtypes.F8E5M2:
 		in := src.([]float32)
-		out := data.([]uint8)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = e5m2Bits(x)
-		}
+		f32sToE5M2(data.([]uint8)[pos:pos+len(in)], in)
 		return
 	case dtypes.C32:
 		in := src.([]complex64)
