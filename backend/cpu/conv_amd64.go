@@ -6,8 +6,8 @@ import "unsafe"
 
 //go:generate go run gen_conv.go
 
-// haveAVX512DQVL reports whether the CPU (and the OS) support AVX-512 DQ
-// with 256-bit (VL) forms, for the int64 → float kernels.
+// haveAVX512DQVL reports whether the CPU (and the OS) support AVX-512 F
+// and DQ with 256-bit (VL) forms, for the 64-bit and unsigned kernels.
 var haveAVX512DQVL = cpuHasAVX512DQVL()
 
 func cpuHasAVX512DQVL() bool
@@ -129,13 +129,26 @@ func vecConvKernel(cf, ct ctype) kfn {
 			return vconv(cvtI64F32, cvtI64F32Per, convL[int64, float32])
 		}
 	case ctU32:
+		switch {
+		case ct == ctF32 && haveAVX512DQVL:
+			return vconv(cvtU32F32, cvtU32F32Per, convL[uint32, float32])
+		case ct == ctF64 && haveAVX512DQVL:
+			return vconv(cvtU32F64, cvtU32F64Per, convL[uint32, float64])
+		}
 		switch ct {
 		case ctI64:
 			return vconv(cvtU32I64, cvtU32I64Per, convL[uint32, int64])
 		case ctU64:
 			return vconv(cvtU32I64, cvtU32I64Per, convL[uint32, uint64])
 		}
+	case ctU64:
+		if ct == ctF64 && haveAVX512DQVL {
+			return vconv(cvtU64F64, cvtU64F64Per, convL[uint64, float64])
+		}
 	case ctF32:
+		if ct == ctI64 && haveAVX512DQVL {
+			return vconv(cvttF32I64, cvttF32I64Per, floatToIntL[float32, int64])
+		}
 		switch ct {
 		case ctF64:
 			return vconv(cvtF32F64, cvtF32F64Per, convL[float32, float64])
@@ -151,6 +164,9 @@ func vecConvKernel(cf, ct ctype) kfn {
 			return vconvVia32(cvttF32I32, cvttF32I32Per, floatToIntL[float32, uint16])
 		}
 	case ctF64:
+		if ct == ctI64 && haveAVX512DQVL {
+			return vconv(cvttF64I64, cvttF64I64Per, floatToIntL[float64, int64])
+		}
 		switch ct {
 		case ctF32:
 			return vconv(cvtF64F32, cvtF64F32Per, convL[float64, float32])

@@ -791,3 +791,143 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func cvtU32F32(d []float32, a []uint32), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtU32F32(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VCVTUDQ2PS 0(SI), Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTUDQ2PS 32(SI), Y1
+	VMOVUPS Y1, 32(DI)
+	VCVTUDQ2PS 64(SI), Y2
+	VMOVUPS Y2, 64(DI)
+	VCVTUDQ2PS 96(SI), Y3
+	VMOVUPS Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtU32F64(d []float64, a []uint32), len(d) a multiple of 16:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtU32F64(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTUDQ2PD 0(SI), Y0
+	VMOVUPD Y0, 0(DI)
+	VCVTUDQ2PD 16(SI), Y1
+	VMOVUPD Y1, 32(DI)
+	VCVTUDQ2PD 32(SI), Y2
+	VMOVUPD Y2, 64(DI)
+	VCVTUDQ2PD 48(SI), Y3
+	VMOVUPD Y3, 96(DI)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtU64F64(d []float64, a []uint64), len(d) a multiple of 16:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtU64F64(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTUQQ2PD 0(SI), Y0
+	VMOVUPD Y0, 0(DI)
+	VCVTUQQ2PD 32(SI), Y1
+	VMOVUPD Y1, 32(DI)
+	VCVTUQQ2PD 64(SI), Y2
+	VMOVUPD Y2, 64(DI)
+	VCVTUQQ2PD 96(SI), Y3
+	VMOVUPD Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvttF64I64(d []int64, a []float64), len(d) a multiple of 16:
+//
+//	for i := range d {
+//		d[i] = cvtt64(a[i])
+//	}
+TEXT ·cvttF64I64(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTTPD2QQ 0(SI), Y0
+	VMOVDQU Y0, 0(DI)
+	VCVTTPD2QQ 32(SI), Y1
+	VMOVDQU Y1, 32(DI)
+	VCVTTPD2QQ 64(SI), Y2
+	VMOVDQU Y2, 64(DI)
+	VCVTTPD2QQ 96(SI), Y3
+	VMOVDQU Y3, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvttF32I64(d []int64, a []float32), len(d) a multiple of 16:
+//
+//	for i := range d {
+//		d[i] = cvtt64(float64(a[i]))
+//	}
+TEXT ·cvttF32I64(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTTPS2QQ 0(SI), Y0
+	VMOVDQU Y0, 0(DI)
+	VCVTTPS2QQ 16(SI), Y1
+	VMOVDQU Y1, 32(DI)
+	VCVTTPS2QQ 32(SI), Y2
+	VMOVDQU Y2, 64(DI)
+	VCVTTPS2QQ 48(SI), Y3
+	VMOVDQU Y3, 96(DI)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET

@@ -85,6 +85,21 @@ func cvtI64F64(d []float64, a []int64)
 //go:noescape
 func cvtI64F32(d []float32, a []int64)
 
+//go:noescape
+func cvtU32F32(d []float32, a []uint32)
+
+//go:noescape
+func cvtU32F64(d []float64, a []uint32)
+
+//go:noescape
+func cvtU64F64(d []float64, a []uint64)
+
+//go:noescape
+func cvttF64I64(d []int64, a []float64)
+
+//go:noescape
+func cvttF32I64(d []int64, a []float32)
+
 // The number of elements each kernel handles per step: it converts
 // len(d) - len(d)%per of them.
 const (
@@ -115,4 +130,9 @@ const (
 	cvttF64I32Per = 16
 	cvtI64F64Per  = 16
 	cvtI64F32Per  = 16
+	cvtU32F32Per  = 32
+	cvtU32F64Per  = 16
+	cvtU64F64Per  = 16
+	cvttF64I64Per = 16
+	cvttF32I64Per = 16
 )

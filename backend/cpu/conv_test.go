@@ -64,7 +64,8 @@ func convSource(rng *rand.Rand, ct ctype, n int) any {
 		edges := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
 			math.Float32frombits(0x7F800001), math.Float32frombits(0xFFA00001), math.Float32frombits(0x7FC12345),
 			math.Float32frombits(0xFFFFFFFF), math.Float32frombits(1), math.Float32frombits(0x807FFFFF),
-			2147483648, -2147483648, 2147483520, -2147483520, 2147483904, 0.5, -0.99, 1e30, -1e30, 16777217}
+			2147483648, -2147483648, 2147483520, -2147483520, 2147483904, 0.5, -0.99, 1e30, -1e30, 16777217,
+			0x1p63, -0x1p63, 0x1.fffffep62, -0x1.fffffep62}
 		for i := range b {
 			switch i % 3 {
 			case 0:
@@ -79,6 +80,7 @@ func convSource(rng *rand.Rand, ct ctype, n int) any {
 			math.Float64frombits(0x7FF8000012345678), math.Float64frombits(0xFFFFFFFFFFFFFFFF),
 			math.Float64frombits(1), math.Float64frombits(0x800FFFFFFFFFFFFF), math.MaxFloat64,
 			2147483648, -2147483648, 2147483647.9, -2147483648.9, -2147483649, 2147483647,
+			0x1p63, -0x1p63, 0x1.fffffffffffffp62, -0x1.fffffffffffffp62, 0x1p64, -9.3e18,
 			0x1p-149, 0x1p-150, 0x1.8p-150, 3.4028235677973366e38, 3.4028235677973362e38, 1 + 0x1p-24, 1 + 0x1p-24 + 0x1p-52}
 		for i := range b {
 			switch i % 3 {
@@ -95,6 +97,16 @@ func convSource(rng *rand.Rand, ct ctype, n int) any {
 		}
 	case []int64:
 		edges := []int64{math.MinInt64, math.MaxInt64, -1, 0, 1, 1<<53 + 1, -(1<<53 + 1), 1<<24 + 1, 1<<62 + 1<<39 + 1, 1<<62 + 1<<38}
+		for i := 0; i < len(b); i += 2 {
+			b[i] = edges[rng.Intn(len(edges))] >> (rng.Intn(2) * rng.Intn(40))
+		}
+	case []uint32:
+		edges := []uint32{0, 1, math.MaxUint32, 1 << 31, 1<<31 + 1, 1<<24 + 1, 1<<31 + 1<<7, 1<<31 + 1<<8 + 1}
+		for i := 0; i < len(b); i += 2 {
+			b[i] = edges[rng.Intn(len(edges))] >> (rng.Intn(2) * rng.Intn(20))
+		}
+	case []uint64:
+		edges := []uint64{0, 1, math.MaxUint64, 1 << 63, 1<<63 + 1, 1<<53 + 1, 1<<63 + 1<<10, 1<<63 + 1<<11 + 1, 1<<64 - 1<<11}
 		for i := 0; i < len(b); i += 2 {
 			b[i] = edges[rng.Intn(len(edges))] >> (rng.Intn(2) * rng.Intn(40))
 		}

@@ -80,6 +80,20 @@ var kernels = []kernel{
 		Ops: []string{"VCVTQQ2PD %[1]d(SI), Y%[2]d", "VMOVUPD Y%[2]d, %[3]d(DI)"}},
 	{Name: "cvtI64F32", Dst: "float32", Src: "int64", DSize: 4, SSize: 8, Lanes: 4,
 		Ops: []string{"VCVTQQ2PSY %[1]d(SI), X%[2]d", "VMOVUPS X%[2]d, %[3]d(DI)"}},
+	// Unsigned → float (AVX-512F/VL), one rounding to nearest even like
+	// Go's conversions.
+	{Name: "cvtU32F32", Dst: "float32", Src: "uint32", DSize: 4, SSize: 4, Lanes: 8,
+		Ops: []string{"VCVTUDQ2PS %[1]d(SI), Y%[2]d", "VMOVUPS Y%[2]d, %[3]d(DI)"}},
+	{Name: "cvtU32F64", Dst: "float64", Src: "uint32", DSize: 8, SSize: 4, Lanes: 4,
+		Ops: []string{"VCVTUDQ2PD %[1]d(SI), Y%[2]d", "VMOVUPD Y%[2]d, %[3]d(DI)"}},
+	{Name: "cvtU64F64", Dst: "float64", Src: "uint64", DSize: 8, SSize: 8, Lanes: 4,
+		Ops: []string{"VCVTUQQ2PD %[1]d(SI), Y%[2]d", "VMOVUPD Y%[2]d, %[3]d(DI)"}},
+	// float → int64 truncating (AVX-512DQ/VL): NaN and values out of
+	// range give 0x8000000000000000, as cvtt64 does.
+	{Name: "cvttF64I64", Dst: "int64", Src: "float64", DSize: 8, SSize: 8, Lanes: 4,
+		Ops: []string{"VCVTTPD2QQ %[1]d(SI), Y%[2]d", "VMOVDQU Y%[2]d, %[3]d(DI)"}, Go: "cvtt64(a[i])"},
+	{Name: "cvttF32I64", Dst: "int64", Src: "float32", DSize: 8, SSize: 4, Lanes: 4,
+		Ops: []string{"VCVTTPS2QQ %[1]d(SI), Y%[2]d", "VMOVDQU Y%[2]d, %[3]d(DI)"}, Go: "cvtt64(float64(a[i]))"},
 }
 
 func widen(name, dst, src string, dsize, ssize int, ins string) kernel {
