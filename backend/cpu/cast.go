@@ -36,6 +36,11 @@ func castKernel(from, to dtypes.DType) (kfn, error) {
 		return un(cvtI8F32), nil // exact, vectorised
 	}
 	cf, ct := computeOf(from), computeOf(to)
+	if !narrow(to) {
+		if k := vecConvKernel(cf, ct); k != nil {
+			return k, nil // vectorised, same bits as below
+		}
+	}
 	if cf == ct && (!narrow(to) || from == to) {
 		// Same compute type and nothing to round: f16 → f32, tf32 → f32,
 		// u64 → index, …
@@ -355,6 +360,11 @@ func fromFloat[S float](to dtypes.DType) kfn {
 			copy(d, a)
 			roundFloat32(to, d)
 		})
+	}
+	if _, f64 := any(S(0)).(float64); f64 && narrow(to) {
+		if k := f64NarrowKernel(to); k != nil {
+			return k
+		}
 	}
 	if narrow(to) {
 		return un(func(d []float32, a []S) {

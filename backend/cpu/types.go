@@ -191,36 +191,22 @@ func bf16Value(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) 
 // f16Bits rounds x to binary16 once (x is exact in float64).
 func f16Bits(x float32) uint16 { return f32ToF16(x) }
 
-// bf16Bits rounds x to bfloat16 (NaN stays NaN).
-func bf16Bits(x float32) uint16 { return f32ToBF16(x) }
-
-func e4m3Bits(x float32) uint8 { return dtypes.F8E4M3FromFloat64(float64(x)) }
-func e5m2Bits(x float32) uint8 { return dtypes.F8E5M2FromFloat64(float64(x)) }
-
 // roundFloat32 rounds the float32 values of buf to the narrow dtype d in
 // place (RNE), so that they hold exactly the values a tensor of d can.
 func roundFloat32(d dtypes.DType, buf []float32) {
 	switch d {
 	case dtypes.F16:
-		for i, x := range buf {
-			buf[i] = f16Table[f16Bits(x)]
-		}
+		roundF16(buf)
 	case dtypes.BF16:
-		for i, x := range buf {
-			buf[i] = bf16Value(bf16Bits(x))
-		}
+		roundBF16(buf)
 	case dtypes.TF32:
 		for i, x := range buf {
 			buf[i] = tf32Round(x)
 		}
 	case dtypes.F8E4M3:
-		for i, x := range buf {
-			buf[i] = e4m3Table[e4m3Bits(x)]
-		}
+		roundF8(buf, false)
 	case dtypes.F8E5M2:
-		for i, x := range buf {
-			buf[i] = e5m2Table[e5m2Bits(x)]
-		}
+		roundF8(buf, true)
 	}
 }
 
@@ -261,15 +247,15 @@ func c32Bits(z complex64) uint32 {
 func roundTo64(d dtypes.DType, x float64) float32 {
 	switch d {
 	case dtypes.F16:
-		return f16Table[dtypes.F16FromFloat64(x)]
+		return f16Table[f64ToF16(x)]
 	case dtypes.BF16:
-		return bf16Value(dtypes.BF16FromFloat64(x))
+		return bf16Value(f64ToBF16(x))
 	case dtypes.TF32:
 		return float32(dtypes.FloatFromFloat64(dtypes.TF32, x))
 	case dtypes.F8E4M3:
-		return e4m3Table[dtypes.F8E4M3FromFloat64(x)]
+		return e4m3Table[f64ToE4M3(x)]
 	case dtypes.F8E5M2:
-		return e5m2Table[dtypes.F8E5M2FromFloat64(x)]
+		return e5m2Table[f64ToE5M2(x)]
 	}
 	return float32(x)
 }
@@ -279,6 +265,10 @@ func roundTo64(d dtypes.DType, x float64) float32 {
 func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
 	switch d {
 	case dtypes.F16:
+		if st == 1 {
+			f16sToF32(dst.([]float32)[:n], data.([]uint16)[pos:pos+n])
+			return
+		}
 		loadTable(dst.([]float32)[:n], data.([]uint16), pos, st, f16Table)
 		return
 	case dtypes.BF16:
@@ -453,31 +443,19 @@ func storeSeg(d dtypes.DType, data any, pos int, src any) {
 	switch d {
 	case dtypes.F16:
 		in := src.([]float32)
-		out := data.([]uint16)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = f16Bits(x)
-		}
+		f32sToF16(data.([]uint16)[pos:pos+len(in)], in)
 		return
 	case dtypes.BF16:
 		in := src.([]float32)
-		out := data.([]uint16)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = bf16Bits(x)
-		}
+		f32sToBF16(data.([]uint16)[pos:pos+len(in)], in)
 		return
 	case dtypes.F8E4M3:
 		in := src.([]float32)
-		out := data.([]uint8)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = e4m3Bits(x)
-		}
+		f32sToE4M3(data.([]uint8)[pos:pos+len(in)], in)
 		return
 	case dtypes.F8E5M2:
 		in := src.([]float32)
-		out := data.([]uint8)[pos : pos+len(in)]
-		for i, x := range in {
-			out[i] = e5m2Bits(x)
-		}
+		f32sToE5M2(data.([]uint8)[pos:pos+len(in)], in)
 		return
 	case dtypes.C32:
 		in := src.([]complex64)
