@@ -27,8 +27,8 @@
 // stopping at the first deciding block), redFind* (the first element
 // equal to a value, for argmax), redSum8PD (the eight accumulators of the
 // float64 pairwise-sum leaf), redRoundF16 and redLoadF16 (float16
-// rounding and loads by F16C, NaN blocks left to the tables), and
-// cpuHasF16C.
+// rounding and loads by F16C, NaN blocks left to the tables; the CPU
+// check is cpuHasF16C, in cpufeat_amd64.s).
 package main
 
 import (
@@ -230,8 +230,6 @@ func pairLeafF64(a []float64) float64 {
 	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 }
 
-func cpuHasF16C() bool
-
 // roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
 // a CPU without AVX2 and F16C.
 var (
@@ -315,8 +313,7 @@ func hasKernels() []has {
 	return hs
 }
 
-// f16Asm is the float16 rounding of float32 values in place (F16C) and
-// the CPUID check for it.
+// f16Asm is the float16 rounding of float32 values in place (F16C).
 const f16Asm = `
 // func redRoundF16(x []byte) (done int): rounds the float32 values of
 // x[:len(x)&^31] to float16 and back in place (to nearest even, as
@@ -402,15 +399,6 @@ store:
 	VZEROUPPER
 	RET
 
-// func cpuHasF16C() bool: the F16C conversions (CPUID.1:ECX bit 29).
-TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	SHRL $29, CX
-	ANDL $1, CX
-	MOVB CX, ret+0(FP)
-	RET
 `
 
 var hasTmpl = template.Must(template.New("has").Parse(`{{range .}}

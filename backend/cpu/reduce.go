@@ -701,7 +701,7 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 				v[i] = T(roundTo64(dt, float64(x)))
 			}
 		}
-		if f, ok := any(roundF16).(func([]T)); ok && dt == dtypes.F16 && fastReduce {
+		if f, ok := any(sumRoundF16).(func([]T)); ok && dt == dtypes.F16 && fastReduce {
 			ops.round = f
 		}
 	}

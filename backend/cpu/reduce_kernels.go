@@ -29,7 +29,7 @@ import (
 //     (nonzeroReduce), along the last axis stopping at the first block
 //     that decides, along kept axes by or (unsigned min) of the bits.
 //   - float16 inputs load by F16C (loadF16), float16 sums along kept axes
-//     round by F16C (roundF16); blocks with a NaN go by the tables.
+//     round by F16C (sumRoundF16); blocks with a NaN go by the tables.
 //   - argmax and argmin (argreduce.go, argint.go) find a run's extreme by
 //     the folds and its first position by redFind*; along kept axes they
 //     stream rows (argCols).
@@ -238,7 +238,7 @@ func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
 	return kAdd, add[T]
 }
 
-// roundF16 rounds float32 values to float16 in place: the round step of
+// sumRoundF16 rounds float32 values to float16 in place: the round step of
 // float16 sums along a kept axis, roundTo64(dtypes.F16, float64(x)) for
 // each x, by f32ToF16 (which gives dtypes.F16FromFloat64's bits for
 // float32 values; TestF32ToF16).
@@ -246,7 +246,7 @@ func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
 // With F16C, the hardware rounds the values (to nearest even, as
 // f32ToF16), 8 at a time, except the 8 holding a NaN (its payload is the
 // table's).
-func roundF16(v []float32) {
+func sumRoundF16(v []float32) {
 	initTables()
 	for len(v) > 0 {
 		if roundF16Asm != nil && fastReduce {

@@ -424,12 +424,12 @@ func TestRoundF16(t *testing.T) {
 		t.Helper()
 		for i := range got {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("roundF16(%v = %#x) = %#x, want %#x", in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
+				t.Fatalf("sumRoundF16(%v = %#x) = %#x, want %#x", in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
 			}
 		}
 	}
 	got := append([]float32(nil), vals...)
-	roundF16(got)
+	sumRoundF16(got)
 	check(got, want, vals)
 	for n := range 71 {
 		for off := range 3 {
@@ -440,7 +440,7 @@ func TestRoundF16(t *testing.T) {
 				in[rng.Intn(n)] = float32(math.NaN())
 			}
 			got := append(make([]float32, off), in...)[off:]
-			roundF16(got)
+			sumRoundF16(got)
 			w := make([]float32, n)
 			for i, x := range in {
 				w[i] = f16Table[f32ToF16(x)]

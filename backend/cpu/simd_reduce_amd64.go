@@ -231,8 +231,6 @@ func pairLeafF64(a []float64) float64 {
 	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 }
 
-func cpuHasF16C() bool
-
 // roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
 // a CPU without AVX2 and F16C.
 var (

@@ -2435,12 +2435,3 @@ store:
 	VZEROUPPER
 	RET
 
-// func cpuHasF16C() bool: the F16C conversions (CPUID.1:ECX bit 29).
-TEXT ·cpuHasF16C(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	SHRL $29, CX
-	ANDL $1, CX
-	MOVB CX, ret+0(FP)
-	RET
