@@ -134,6 +134,9 @@ type leaf struct {
 	// row: one row broadcast along every other axis (strides 0 but the
 	// last, 1).
 	row bool
+	// rowsContig: stored in its compute type, and the rows of a group
+	// along the second-to-last axis follow each other in storage.
+	rowsContig bool
 }
 
 // fillRows fills buf with the values of cnt elements of a row leaf from
@@ -198,8 +201,21 @@ func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 		}
 		return buf, nil
 	}
+	if l.rowsContig {
+		// Rows of one group along the second-to-last axis are one run
+		// in storage (a (1, m, n) operand of an (l, m, n) result): read a
+		// block within a group in place.
+		group := shape[last-1]
+		if end := row + (col+cnt-1)/rowLen; end/group == row/group {
+			return sliceBuf(l.v.data, pos, pos+cnt), nil
+		}
+	}
 	buf := w.buf(l.id, l.ct, cnt)
 	w.filled[l.id] = -1
+	if !l.tiled && identityStorage(l.v.dtype) {
+		l.gatherRows(buf, row, col, pos, cnt)
+		return buf, nil
+	}
 	for done := 0; done < cnt; {
 		if col == 0 && l.tiled {
 			// Whole rows of one group along the second-to-last axis
@@ -224,6 +240,56 @@ func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
 		}
 	}
 	return buf, nil
+}
+
+// gatherRows fills buf with the cnt elements from row, col (at storage
+// position pos) on, row by row, for storage in its compute type: typed,
+// without an interface value per row.
+func (l *leaf) gatherRows(buf any, row, col, pos, cnt int) {
+	switch b := buf.(type) {
+	case []bool:
+		gatherRows(l, b, l.v.data.([]bool), row, col, pos, cnt)
+	case []int8:
+		gatherRows(l, b, l.v.data.([]int8), row, col, pos, cnt)
+	case []int16:
+		gatherRows(l, b, l.v.data.([]int16), row, col, pos, cnt)
+	case []int32:
+		gatherRows(l, b, l.v.data.([]int32), row, col, pos, cnt)
+	case []int64:
+		gatherRows(l, b, l.v.data.([]int64), row, col, pos, cnt)
+	case []uint8:
+		gatherRows(l, b, l.v.data.([]uint8), row, col, pos, cnt)
+	case []uint16:
+		gatherRows(l, b, l.v.data.([]uint16), row, col, pos, cnt)
+	case []uint32:
+		gatherRows(l, b, l.v.data.([]uint32), row, col, pos, cnt)
+	case []uint64:
+		gatherRows(l, b, l.v.data.([]uint64), row, col, pos, cnt)
+	case []float32:
+		gatherRows(l, b, l.v.data.([]float32), row, col, pos, cnt)
+	case []float64:
+		gatherRows(l, b, l.v.data.([]float64), row, col, pos, cnt)
+	case []complex64:
+		gatherRows(l, b, l.v.data.([]complex64), row, col, pos, cnt)
+	case []complex128:
+		gatherRows(l, b, l.v.data.([]complex128), row, col, pos, cnt)
+	default:
+		panic(fmt.Sprintf("cpu: bad buffer %T", buf))
+	}
+}
+
+func gatherRows[T any](l *leaf, dst, src []T, row, col, pos, cnt int) {
+	rowLen := l.f.shape[len(l.f.shape)-1]
+	st := l.strides[len(l.strides)-1]
+	for done := 0; done < cnt; {
+		run := min(rowLen-col, cnt-done)
+		copySeg(dst[done:done+run], src, pos, st)
+		done += run
+		row, col = row+1, 0
+		if done < cnt {
+			pos = l.rowStart(row)
+		}
+	}
 }
 
 // rowStart returns the storage position of the first element of row (a
@@ -549,6 +615,7 @@ func (f *fusion) coalesce() {
 		}
 		n := len(shape)
 		l.tiled = n >= 2 && st[i][n-2] == 1 && st[i][n-1] > 1 && identityStorage(l.v.dtype)
+		l.rowsContig = n >= 2 && st[i][n-1] == 1 && st[i][n-2] == shape[n-1] && identityStorage(l.v.dtype)
 		l.row = n >= 2 && st[i][n-1] == 1
 		for _, s := range st[i][:n-1] {
 			l.row = l.row && s == 0

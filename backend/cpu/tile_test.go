@@ -119,3 +119,42 @@ func TestRowBroadcast(t *testing.T) {
 		}
 	}
 }
+
+// TestBroadcast3 checks (l, m, 1) + (1, m, n) and (l, 1, n) + (1, m, n)
+// against their index formulas: the (1, m, n) operand's rows of one group
+// are read in place (leaf.rowsContig), the others row by row (gatherRows),
+// with blocks that cross groups.
+func TestBroadcast3(t *testing.T) {
+	for _, sh := range [][3]int{{100, 100, 100}, {7, 33, 90}, {3, 5, 2000}, {50, 41, 3}} {
+		for _, d := range []dtypes.DType{dtypes.F32, dtypes.I8, dtypes.F64, dtypes.F16} {
+			l, m, n := sh[0], sh[1], sh[2]
+			for _, form := range []string{"lm1", "l1n"} {
+				t.Run(fmt.Sprintf("%v/%v/%s", sh, d, form), func(t *testing.T) {
+					as := []int{l, m, 1}
+					if form == "l1n" {
+						as = []int{l, 1, n}
+					}
+					av := make([]float64, as[0]*as[1]*as[2])
+					bv := make([]float64, m*n)
+					for i := range av {
+						av[i] = float64(i % 11)
+					}
+					for i := range bv {
+						bv[i] = float64(i%7) * 16
+					}
+					got := vals(run(t, nb(backend.OpAdd, in(mk(d, as, av...)), in(mk(d, []int{1, m, n}, bv...)))))
+					for i := range got {
+						a, j, k := i/(m*n), i/n%m, i%n
+						ai := a*m + j
+						if form == "l1n" {
+							ai = a*n + k
+						}
+						if want := av[ai] + bv[j*n+k]; got[i] != want {
+							t.Fatalf("element %d (%d,%d,%d): got %v, want %v", i, a, j, k, got[i], want)
+						}
+					}
+				})
+			}
+		}
+	}
+}
