@@ -279,15 +279,29 @@ func (l *leaf) gatherRows(buf any, row, col, pos, cnt int) {
 }
 
 func gatherRows[T any](l *leaf, dst, src []T, row, col, pos, cnt int) {
-	rowLen := l.f.shape[len(l.f.shape)-1]
-	st := l.strides[len(l.strides)-1]
+	n := len(l.f.shape)
+	rowLen, group := l.f.shape[n-1], l.f.shape[n-2]
+	st, rowSt := l.strides[n-1], l.strides[n-2]
+	start := pos - col*st // the storage position of the row's first element
+	j := row % group      // the row's index along the second-to-last axis
 	for done := 0; done < cnt; {
 		run := min(rowLen-col, cnt-done)
-		copySeg(dst[done:done+run], src, pos, st)
+		d := dst[done : done+run]
+		if st == 0 {
+			// A broadcast column: one value per row.
+			v := src[start]
+			for i := range d {
+				d[i] = v
+			}
+		} else {
+			copySeg(d, src, start+col*st, st)
+		}
 		done += run
 		row, col = row+1, 0
-		if done < cnt {
-			pos = l.rowStart(row)
+		if j++; j < group {
+			start += rowSt
+		} else if done < cnt {
+			j, start = 0, l.rowStart(row)
 		}
 	}
 }
