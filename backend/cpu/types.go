@@ -520,13 +520,14 @@ func newStorageFull(d dtypes.DType, n int) any {
 	return rawBuf(computeOf(d), p, n)
 }
 
-// newBufFull is newBuf for a buffer the caller writes in full.
+// newBufFull is newBuf for a buffer the caller writes in full (a matrix
+// product's result, say): a recycled block when there is one.
 func newBufFull(ct ctype, n int) any {
 	size := n * ct.Size()
 	if size < rawMin {
 		return newBuf(ct, n)
 	}
-	return rawBuf(ct, rawBytes(size), n)
+	return rawBuf(ct, resultBytes(size), n)
 }
 
 // rawBuf returns the memory at p as a buffer of n elements of type ct.
