@@ -14,6 +14,21 @@ func pairwise[T float](a []T) T {
 	if a64, ok := any(a).([]float64); ok {
 		return any(pairwiseF64(a64)).(T)
 	}
+	return pairwiseBy(a, sum8Go[T])
+}
+
+// pairwiseF32 is pairwise for float32, with the blocks of 8
+// accumulators vectorised (sum8F32), and no generic dispatch: it is the
+// innermost loop of float32 sums.
+func pairwiseF32(a []float32) float32 { return pairwiseBy(a, sum8F32) }
+
+// pairwiseF64 is pairwise for float64, with the blocks of 8
+// accumulators vectorised (pairLeafF64).
+func pairwiseF64(a []float64) float64 { return pairwiseBy(a, pairLeafF64) }
+
+// pairwiseBy is pairwise with leaf, NumPy's eight accumulators over the
+// first len(a)&^7 of 8..128 elements (sum8Go's order).
+func pairwiseBy[T float](a []T, leaf func([]T) T) T {
 	n := len(a)
 	switch {
 	case n < 8:
@@ -23,59 +38,14 @@ func pairwise[T float](a []T) T {
 		}
 		return res
 	case n <= 128:
-		res := sum8Go(a)
+		res := leaf(a)
 		for _, v := range a[n-n%8:] {
 			res += v
 		}
 		return res
 	}
 	n2 := splitReal(n)
-	return pairwise(a[:n2]) + pairwise(a[n2:])
-}
-
-// pairwiseF32 is pairwise for float32, with the blocks of 8
-// accumulators vectorised (sum8F32), and no generic dispatch: it is the
-// innermost loop of float32 sums.
-func pairwiseF32(a []float32) float32 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := float32(math.Copysign(0, -1))
-		for _, v := range a {
-			res += v
-		}
-		return res
-	case n <= 128:
-		res := sum8F32(a)
-		for _, v := range a[n-n%8:] {
-			res += v
-		}
-		return res
-	}
-	n2 := splitReal(n)
-	return pairwiseF32(a[:n2]) + pairwiseF32(a[n2:])
-}
-
-// pairwiseF64 is pairwise for float64, with the blocks of 8
-// accumulators vectorised (pairLeafF64).
-func pairwiseF64(a []float64) float64 {
-	n := len(a)
-	switch {
-	case n < 8:
-		res := math.Copysign(0, -1)
-		for _, v := range a {
-			res += v
-		}
-		return res
-	case n <= 128:
-		res := pairLeafF64(a)
-		for _, v := range a[n-n%8:] {
-			res += v
-		}
-		return res
-	}
-	n2 := splitReal(n)
-	return pairwiseF64(a[:n2]) + pairwiseF64(a[n2:])
+	return pairwiseBy(a[:n2], leaf) + pairwiseBy(a[n2:], leaf)
 }
 
 // cpairwise is NumPy's pairwise summation of complex numbers: four
