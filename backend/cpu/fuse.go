@@ -53,10 +53,11 @@ type fnode interface {
 
 // A worker holds the scratch space of one goroutine.
 type worker struct {
-	bufs   [][]any // per node id: the node's buffer, then its argument list
-	cts    []ctype // per node id: the compute type of its buffer
-	filled []int   // per leaf id: the position its buffer is filled from, or -1
-	block  int     // buffer length: blockSize, or less for a small tree
+	memo   []leafMemo // per node id: a shared leaf's last block (when f.shared)
+	bufs   [][]any    // per node id: the node's buffer, then its argument list
+	cts    []ctype    // per node id: the compute type of its buffer
+	filled []int      // per leaf id: the position its buffer is filled from, or -1
+	block  int        // buffer length: blockSize, or less for a small tree
 	// pf holds the memory of the next block's operands while the block
 	// is computed, for the first compute-bound kernel of the tree to
 	// prefetch (see op.kpf); empty when nothing is to be prefetched.
@@ -137,6 +138,7 @@ type leaf struct {
 	// rowsContig: stored in its compute type, and the rows of a group
 	// along the second-to-last axis follow each other in storage.
 	rowsContig bool
+	uses       int // how many operands of the tree read it
 }
 
 // fillRows fills buf with the values of cnt elements of a row leaf from
@@ -152,6 +154,30 @@ func (l *leaf) fillRows(buf any, col, cnt int) {
 }
 
 func (l *leaf) eval(w *worker, off, cnt int) (any, error) {
+	if l.uses > 1 && !l.direct {
+		// Several operands read this leaf: the block's values are read
+		// once (the buffer is the worker's, and no node writes it).
+		m := &w.memo[l.id]
+		if m.v == nil || m.off != off || m.cnt != cnt {
+			v, err := l.read(w, off, cnt)
+			if err != nil {
+				return nil, err
+			}
+			*m = leafMemo{off, cnt, v}
+		}
+		return m.v, nil
+	}
+	return l.read(w, off, cnt)
+}
+
+// A leafMemo is the last block a worker read of a shared leaf.
+type leafMemo struct {
+	off, cnt int
+	v        any
+}
+
+// read returns the leaf's values at [off, off+cnt) (see fnode.eval).
+func (l *leaf) read(w *worker, off, cnt int) (any, error) {
 	if l.direct {
 		p := l.v.off + off
 		return sliceBuf(l.v.data, p, p+cnt), nil
@@ -389,7 +415,11 @@ type fusion struct {
 	leaves []*leaf
 	nodes  int
 	heavy  bool // some node has a prefetching kernel (op.kpf)
-	block  int  // elements per block: blockSize unless set (see flatBlock)
+	// leafFor is the leaf of each operand node; shared is set when a
+	// leaf serves several operands.
+	leafFor map[*backend.Node]*leaf
+	shared  bool
+	block   int // elements per block: blockSize unless set (see flatBlock)
 }
 
 // fuse compiles the elementwise tree rooted at n (of size elements) and
@@ -584,6 +614,9 @@ func (f *fusion) newWorker() *worker {
 		block = f.block
 	}
 	w := &worker{bufs: make([][]any, f.nodes), cts: make([]ctype, f.nodes), filled: make([]int, f.nodes), block: min(block, max(1, f.size))}
+	if f.shared {
+		w.memo = make([]leafMemo, f.nodes)
+	}
 	for i := range w.filled {
 		w.filled[i] = -1
 	}
@@ -597,6 +630,13 @@ func (f *fusion) id() int {
 
 // leafOf evaluates n outside the tree and returns a leaf reading it.
 func (f *fusion) leafOf(n *backend.Node) (fnode, error) {
+	if l, ok := f.leafFor[n]; ok {
+		// The same operand again (x * x, where(x > y, x, y)): one leaf,
+		// whose block is read once (see leaf.eval).
+		l.uses++
+		f.shared = true
+		return l, nil
+	}
 	v, err := f.r.eval(n)
 	if err != nil {
 		return nil, err
@@ -605,8 +645,12 @@ func (f *fusion) leafOf(n *backend.Node) (fnode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cpu: %v: operand: %v", f.root.Op, err)
 	}
-	l := &leaf{id: f.id(), v: v, ct: computeOf(v.dtype), f: f, strides: s}
+	l := &leaf{id: f.id(), v: v, ct: computeOf(v.dtype), f: f, strides: s, uses: 1}
 	f.leaves = append(f.leaves, l)
+	if f.leafFor == nil {
+		f.leafFor = map[*backend.Node]*leaf{}
+	}
+	f.leafFor[n] = l
 	return l, nil
 }
 

@@ -158,3 +158,45 @@ func TestBroadcast3(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedLeaf checks trees that read one operand several times
+// (x ** 2 lowered to x * x, where(x > y, x, y)): one leaf, its block read
+// once per worker and block (leaf.uses, worker.memo), for operands read
+// in place, transposed, strided and broadcast.
+func TestSharedLeaf(t *testing.T) {
+	const r, c = 300, 500
+	xv, yv := make([]float64, r*c), make([]float64, r*c)
+	for i := range xv {
+		xv[i] = float64(i%23) - 11
+		yv[i] = float64(i%7) - 3
+	}
+	x := in(mk(dtypes.F32, []int{r, c}, xv...))
+	xt := in(mk(dtypes.F32, []int{c, r}, xv...)) // read transposed
+	y := in(mk(dtypes.F32, []int{r, c}, yv...))
+	row := in(mk(dtypes.F32, []int{c}, xv[:c]...))
+	tr := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{r, c}, Args: []*backend.Node{xt}, Axes: []int{1, 0}}
+	for _, tc := range []struct {
+		name string
+		a    *backend.Node
+		at   func(i int) float64
+	}{
+		{"contiguous", x, func(i int) float64 { return xv[i] }},
+		{"transposed", tr, func(i int) float64 { return xv[(i%c)*r+i/c] }},
+		{"row", row, func(i int) float64 { return xv[i%c] }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sq := vals(run(t, nb(backend.OpMul, tc.a, tc.a)))
+			gt := nb(backend.OpGt, tc.a, y)
+			wh := vals(run(t, &backend.Node{Op: backend.OpWhere, DType: dtypes.F32, Shape: []int{r, c}, Args: []*backend.Node{gt, tc.a, y}}))
+			for i := range sq {
+				a := tc.at(i)
+				if sq[i] != a*a {
+					t.Fatalf("a*a at %d: got %v, want %v", i, sq[i], a*a)
+				}
+				if want := max(a, yv[i]); wh[i] != want {
+					t.Fatalf("where(a > y, a, y) at %d: got %v, want %v", i, wh[i], want)
+				}
+			}
+		})
+	}
+}
