@@ -3,6 +3,7 @@ package cpu
 // Arg-reductions: argmax and argmin.
 
 import (
+	"bytes"
 	"fmt"
 	"unsafe"
 )
@@ -20,7 +21,7 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 			if isMax {
 				top = 1
 			}
-			return argRowsInt(r, boolBytes(xs), p, isMax, top)
+			return argRowsBool(r, boolBytes(xs), p, top)
 		}
 		if p.inner > 0 && fastReduce {
 			return argCols(r, boolBytes(xs), p, isMax)
@@ -57,6 +58,30 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 		return argComplex(r, xs, p, isMax)
 	}
 	return nil, fmt.Errorf("cpu: argmax and argmin of %T are not supported", x)
+}
+
+// argRowsBool is argRowsInt for bools (the bytes 0 and 1; top is 1 for
+// argmax, 0 for argmin): the answer is the first top, or 0 when there is
+// none (every element is the extreme then), found by bytes.IndexByte
+// without a pass for the row's extreme first. NumPy's bool argmax stops
+// at the first True too (BOOL_argmax in arraytypes.c.src, memchr).
+func argRowsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
+	out := make([]int64, p.m)
+	grain := max(1, grainSize/p.l)
+	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+		for o := lo; o < hi; o++ {
+			b := p.base(o)
+			idx := 0
+			for _, off := range p.offs {
+				if i := bytes.IndexByte(x[b+off:b+off+p.chunk], top); i >= 0 {
+					out[o] = int64(idx + i)
+					break
+				}
+				idx += p.chunk
+			}
+		}
+		return r.ctx.Err()
+	})
 }
 
 func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
