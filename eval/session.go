@@ -234,6 +234,9 @@ func (s *Session) release(v *Value) {
 // naming it (the last result once another replaces it, a :timeit run),
 // which only a recycler takes back.
 func (s *Session) recycle(v *Value) {
+	if v == nil {
+		return
+	}
 	if b, ok := s.backends[v.Device].(recycler); ok && s.unheld(v) {
 		b.Recycle(v.Tensor)
 	}
