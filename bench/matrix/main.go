@@ -156,7 +156,16 @@ func newRunner() *runner {
 // enough (a 2000×2000 product on a busy machine).
 const budget = 3 * time.Second
 
-func (r *runner) run(c *Case, warmup, runs int) Result {
+// run times case c, under the pprof label case=NAME (a profile of many
+// cases can then be narrowed to one: go tool pprof -tagfocus case=NAME).
+func (r *runner) run(c *Case, warmup, runs int) (res Result) {
+	pprof.Do(context.Background(), pprof.Labels("case", c.Name), func(context.Context) {
+		res = r.run1(c, warmup, runs)
+	})
+	return res
+}
+
+func (r *runner) run1(c *Case, warmup, runs int) Result {
 	ctx := context.Background()
 	res := Result{Name: c.Name}
 	if r.setup != c.Setup {
