@@ -26,9 +26,8 @@
 // And single kernels: redHasZero*/redHasNonzero* (any and all of x != 0,
 // stopping at the first deciding block), redFind* (the first element
 // equal to a value, for argmax), redSum8PD (the eight accumulators of the
-// float64 pairwise-sum leaf), redRoundF16 and redLoadF16 (float16
-// rounding and loads by F16C, NaN blocks left to the tables; the CPU
-// check is cpuHasF16C, in cpufeat_amd64.s).
+// float64 pairwise-sum leaf). Float16 loads and roundings are the shared
+// F16C ones (f16sToF32, roundF16 in f16c_amd64.go).
 package main
 
 import (
@@ -211,12 +210,6 @@ func redHas{{.Name}}(x []byte) bool
 func redFind{{.Name}}(x []byte, v uint64) (off int)
 {{end}}
 //go:noescape
-func redRoundF16(x []byte) (done int)
-
-//go:noescape
-func redLoadF16(d []float32, a []uint16) (done int)
-
-//go:noescape
 func redSum8PD(r *[8]float64, a []float64)
 
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
@@ -229,13 +222,6 @@ func pairLeafF64(a []float64) float64 {
 	redSum8PD(&r, a[:len(a)&^7])
 	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 }
-
-// roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
-// a CPU without AVX2 and F16C.
-var (
-	roundF16Asm func(x []byte) int
-	loadF16Asm  func(d []float32, a []uint16) int
-)
 
 // The kernels by name, for the CPU in use (none without AVX2). The folds
 // are numbered from 1, for redFold and redFoldF: called directly, the
@@ -270,10 +256,6 @@ func redFoldF(i int, acc *[128]byte, x []byte) bool {
 func init() {
 	if !haveAVX2 {
 		return
-	}
-	if cpuHasF16C() {
-		roundF16Asm = redRoundF16
-		loadF16Asm = redLoadF16
 	}
 {{range $i, $k := .Kernels}}{{if .Vec}}	redVecAsm["{{.Name}}"] = redVec{{.Name}}
 {{end}}{{if .Fold}}{{if .Float}}	redFoldAsmF["{{.Name}}"] = {{inc $i}}
@@ -313,67 +295,8 @@ func hasKernels() []has {
 	return hs
 }
 
-// f16Asm is the float16 rounding of float32 values in place (F16C).
-const f16Asm = `
-// func redRoundF16(x []byte) (done int): rounds the float32 values of
-// x[:len(x)&^31] to float16 and back in place (to nearest even, as
-// f32ToF16), 8 at a time, up to the first 8 holding a NaN (whose payload
-// the caller rounds by the table): done is the bytes rounded.
-TEXT ·redRoundF16(SB), NOSPLIT, $0-32
-	MOVQ x_base+0(FP), SI
-	MOVQ x_len+8(FP), CX
-	XORQ AX, AX
-	SHRQ $5, CX
-	JZ   done
-loop:
-	VMOVUPS (SI)(AX*1), Y0
-	VCMPPS $0x03, Y0, Y0, Y1
-	VPTEST Y1, Y1
-	JNZ  done
-	VCVTPS2PH $0, Y0, X0
-	VCVTPH2PS X0, Y0
-	VMOVUPS Y0, (SI)(AX*1)
-	ADDQ $32, AX
-	DECQ CX
-	JNZ  loop
-done:
-	MOVQ AX, done+24(FP)
-	VZEROUPPER
-	RET
-
-// func redLoadF16(d []float32, a []uint16) (done int): d[i] = the value
-// of the float16 bits a[i] (exact), 8 at a time over len(d)&^7 elements,
-// up to the first 8 holding a NaN (whose payload the caller takes from
-// the table): done is the elements converted.
-TEXT ·redLoadF16(SB), NOSPLIT, $0-56
-	MOVQ d_base+0(FP), DI
-	MOVQ d_len+8(FP), CX
-	MOVQ a_base+24(FP), SI
-	XORQ AX, AX
-	MOVL $0x7FFF7FFF, BX
-	VMOVD BX, X14
-	VPBROADCASTD X14, X14
-	MOVL $0x7C007C00, BX
-	VMOVD BX, X13
-	VPBROADCASTD X13, X13
-	SHRQ $3, CX
-	JZ   done
-loop:
-	VMOVDQU (SI)(AX*2), X0
-	VPAND X14, X0, X1
-	VPCMPGTW X13, X1, X1 // |a| > Inf: a NaN
-	VPTEST X1, X1
-	JNZ  done
-	VCVTPH2PS X0, Y0
-	VMOVUPS Y0, (DI)(AX*4)
-	ADDQ $8, AX
-	DECQ CX
-	JNZ  loop
-done:
-	MOVQ AX, done+48(FP)
-	VZEROUPPER
-	RET
-
+// sumAsm is the float64 pairwise-sum leaf.
+const sumAsm = `
 // func redSum8PD(r *[8]float64, a []float64): the accumulators of
 // NumPy's pairwise-sum leaf (sum8Go): r[j] = a[j], then r[j] += a[i+j]
 // for each further group of 8, over len(a)&^7 elements (at least 8).
@@ -530,7 +453,7 @@ func main() {
 	if err := findTmpl.Execute(&b, finds); err != nil {
 		log.Fatal(err)
 	}
-	b.WriteString(f16Asm)
+	b.WriteString(sumAsm)
 	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}

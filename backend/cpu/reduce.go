@@ -49,10 +49,6 @@ func (r *runner) computeBuf(v *view) (any, error) {
 	err = r.parallel(n, grainSize, func(_, lo, hi int) error {
 		idx, pos := make([]int, len(shape)), make([]int, 1)
 		segments(shape, st, []int{v.off}, idx, pos, lo, hi-lo, func(done int, pos []int, run int) {
-			if v.dtype == dtypes.F16 && s[len(s)-1] == 1 {
-				loadF16(buf.([]float32)[lo+done:lo+done+run], v.data.([]uint16)[pos[0]:pos[0]+run])
-				return
-			}
 			loadSeg(v.dtype, sliceBuf(buf, lo+done, lo+done+run), v.data, pos[0], s[len(s)-1], run)
 		})
 		return nil
@@ -701,7 +697,7 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 				v[i] = T(roundTo64(dt, float64(x)))
 			}
 		}
-		if f, ok := any(sumRoundF16).(func([]T)); ok && dt == dtypes.F16 && fastReduce {
+		if f, ok := any(roundF16).(func([]T)); ok && dt == dtypes.F16 && fastReduce {
 			ops.round = f
 		}
 	}

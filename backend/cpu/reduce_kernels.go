@@ -28,8 +28,8 @@ import (
 //   - any and all of numbers (of cast(x, bool)) test x != 0 in place
 //     (nonzeroReduce), along the last axis stopping at the first block
 //     that decides, along kept axes by or (unsigned min) of the bits.
-//   - float16 inputs load by F16C (loadF16), float16 sums along kept axes
-//     round by F16C (sumRoundF16); blocks with a NaN go by the tables.
+//   - float16 inputs load, and float16 sums along kept axes round, by the
+//     shared F16C conversions (loadSeg's f16sToF32, roundF16).
 //   - argmax and argmin (argreduce.go, argint.go) find a run's extreme by
 //     the folds and its first position by redFind*; along kept axes they
 //     stream rows (argCols).
@@ -238,34 +238,6 @@ func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
 	return kAdd, add[T]
 }
 
-// sumRoundF16 rounds float32 values to float16 in place: the round step of
-// float16 sums along a kept axis, roundTo64(dtypes.F16, float64(x)) for
-// each x, by f32ToF16 (which gives dtypes.F16FromFloat64's bits for
-// float32 values; TestF32ToF16).
-//
-// With F16C, the hardware rounds the values (to nearest even, as
-// f32ToF16), 8 at a time, except the 8 holding a NaN (its payload is the
-// table's).
-func sumRoundF16(v []float32) {
-	initTables()
-	for len(v) > 0 {
-		if roundF16Asm != nil && fastReduce {
-			done := roundF16Asm(byteView(v)) / 4
-			v = v[done:]
-		}
-		// The next 8 (with a NaN), or all of them without F16C, or the
-		// tail.
-		n := len(v)
-		if roundF16Asm != nil && fastReduce && n >= 8 {
-			n = 8
-		}
-		for i, x := range v[:n] {
-			v[i] = f16Table[f32ToF16(x)]
-		}
-		v = v[n:]
-	}
-}
-
 // nonzeroReduce is any or all (isAny false) of in != 0, in a materialised
 // input: the reduction of cast(in, bool), without the cast. Along the
 // last axis each output stops at the first element that decides it
@@ -413,25 +385,6 @@ func hasKernel[T integer | float](isAny bool) func(x []T) bool {
 			}
 		}
 		return false
-	}
-}
-
-// loadF16 sets d[i] to the value of the float16 bits a[i], f16Table[a[i]]:
-// with F16C by the hardware, 8 at a time, except the 8 holding a NaN
-// (whose payload is the table's).
-func loadF16(d []float32, a []uint16) {
-	a = a[:len(d)]
-	for len(d) > 0 {
-		n := len(d)
-		if loadF16Asm != nil && fastReduce {
-			done := loadF16Asm(d, a)
-			d, a = d[done:], a[done:]
-			n = min(len(d), 8)
-		}
-		for i, b := range a[:n] {
-			d[i] = f16Table[b]
-		}
-		d, a = d[n:], a[n:]
 	}
 }
 

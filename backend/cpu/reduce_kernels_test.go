@@ -424,12 +424,12 @@ func TestRoundF16(t *testing.T) {
 		t.Helper()
 		for i := range got {
 			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("sumRoundF16(%v = %#x) = %#x, want %#x", in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
+				t.Fatalf("roundF16(%v = %#x) = %#x, want %#x", in[i], math.Float32bits(in[i]), math.Float32bits(got[i]), math.Float32bits(want[i]))
 			}
 		}
 	}
 	got := append([]float32(nil), vals...)
-	sumRoundF16(got)
+	roundF16(got)
 	check(got, want, vals)
 	for n := range 71 {
 		for off := range 3 {
@@ -440,7 +440,7 @@ func TestRoundF16(t *testing.T) {
 				in[rng.Intn(n)] = float32(math.NaN())
 			}
 			got := append(make([]float32, off), in...)[off:]
-			sumRoundF16(got)
+			roundF16(got)
 			w := make([]float32, n)
 			for i, x := range in {
 				w[i] = f16Table[f32ToF16(x)]
@@ -450,7 +450,7 @@ func TestRoundF16(t *testing.T) {
 	}
 }
 
-// TestLoadF16 checks the float16 loads of reductions (F16C where the CPU
+// TestLoadF16 checks the float16 loads (f16sToF32, F16C where the CPU
 // has it) against the table f16Table (exact values, NaN payloads as
 // dtypes.F16ToFloat64 gives them): all 65536 bit patterns in order and
 // shuffled, at every length up to 70 and unaligned starts.
@@ -466,10 +466,10 @@ func TestLoadF16(t *testing.T) {
 	check := func(a []uint16, off int) {
 		t.Helper()
 		d := make([]float32, len(a)+off)[off:]
-		loadF16(d, a)
+		f16sToF32(d, a)
 		for i, b := range a {
 			if math.Float32bits(d[i]) != math.Float32bits(f16Table[b]) {
-				t.Fatalf("loadF16(%#04x) = %#x, want %#x", b, math.Float32bits(d[i]), math.Float32bits(f16Table[b]))
+				t.Fatalf("f16sToF32(%#04x) = %#x, want %#x", b, math.Float32bits(d[i]), math.Float32bits(f16Table[b]))
 			}
 		}
 	}

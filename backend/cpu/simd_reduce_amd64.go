@@ -212,12 +212,6 @@ func redFindPS(x []byte, v uint64) (off int)
 func redFindPD(x []byte, v uint64) (off int)
 
 //go:noescape
-func redRoundF16(x []byte) (done int)
-
-//go:noescape
-func redLoadF16(d []float32, a []uint16) (done int)
-
-//go:noescape
 func redSum8PD(r *[8]float64, a []float64)
 
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
@@ -230,13 +224,6 @@ func pairLeafF64(a []float64) float64 {
 	redSum8PD(&r, a[:len(a)&^7])
 	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
 }
-
-// roundF16Asm and loadF16Asm are redRoundF16 and redLoadF16, or nil on
-// a CPU without AVX2 and F16C.
-var (
-	roundF16Asm func(x []byte) int
-	loadF16Asm  func(d []float32, a []uint16) int
-)
 
 // The kernels by name, for the CPU in use (none without AVX2). The folds
 // are numbered from 1, for redFold and redFoldF: called directly, the
@@ -315,10 +302,6 @@ func redFoldF(i int, acc *[128]byte, x []byte) bool {
 func init() {
 	if !haveAVX2 {
 		return
-	}
-	if cpuHasF16C() {
-		roundF16Asm = redRoundF16
-		loadF16Asm = redLoadF16
 	}
 	redVecAsm["MaxSB"] = redVecMaxSB
 	redFoldAsm["MaxSB"] = 1

@@ -2351,65 +2351,6 @@ done:
 	VZEROUPPER
 	RET
 
-// func redRoundF16(x []byte) (done int): rounds the float32 values of
-// x[:len(x)&^31] to float16 and back in place (to nearest even, as
-// f32ToF16), 8 at a time, up to the first 8 holding a NaN (whose payload
-// the caller rounds by the table): done is the bytes rounded.
-TEXT ·redRoundF16(SB), NOSPLIT, $0-32
-	MOVQ x_base+0(FP), SI
-	MOVQ x_len+8(FP), CX
-	XORQ AX, AX
-	SHRQ $5, CX
-	JZ   done
-loop:
-	VMOVUPS (SI)(AX*1), Y0
-	VCMPPS $0x03, Y0, Y0, Y1
-	VPTEST Y1, Y1
-	JNZ  done
-	VCVTPS2PH $0, Y0, X0
-	VCVTPH2PS X0, Y0
-	VMOVUPS Y0, (SI)(AX*1)
-	ADDQ $32, AX
-	DECQ CX
-	JNZ  loop
-done:
-	MOVQ AX, done+24(FP)
-	VZEROUPPER
-	RET
-
-// func redLoadF16(d []float32, a []uint16) (done int): d[i] = the value
-// of the float16 bits a[i] (exact), 8 at a time over len(d)&^7 elements,
-// up to the first 8 holding a NaN (whose payload the caller takes from
-// the table): done is the elements converted.
-TEXT ·redLoadF16(SB), NOSPLIT, $0-56
-	MOVQ d_base+0(FP), DI
-	MOVQ d_len+8(FP), CX
-	MOVQ a_base+24(FP), SI
-	XORQ AX, AX
-	MOVL $0x7FFF7FFF, BX
-	VMOVD BX, X14
-	VPBROADCASTD X14, X14
-	MOVL $0x7C007C00, BX
-	VMOVD BX, X13
-	VPBROADCASTD X13, X13
-	SHRQ $3, CX
-	JZ   done
-loop:
-	VMOVDQU (SI)(AX*2), X0
-	VPAND X14, X0, X1
-	VPCMPGTW X13, X1, X1 // |a| > Inf: a NaN
-	VPTEST X1, X1
-	JNZ  done
-	VCVTPH2PS X0, Y0
-	VMOVUPS Y0, (DI)(AX*4)
-	ADDQ $8, AX
-	DECQ CX
-	JNZ  loop
-done:
-	MOVQ AX, done+48(FP)
-	VZEROUPPER
-	RET
-
 // func redSum8PD(r *[8]float64, a []float64): the accumulators of
 // NumPy's pairwise-sum leaf (sum8Go): r[j] = a[j], then r[j] += a[i+j]
 // for each further group of 8, over len(a)&^7 elements (at least 8).

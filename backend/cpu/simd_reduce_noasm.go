@@ -9,8 +9,6 @@ var (
 	redFoldAsmF map[string]int
 	redHasAsm   map[string]func(x []byte) bool
 	redFindAsm  map[string]func(x []byte, v uint64) int
-	roundF16Asm func(x []byte) int
-	loadF16Asm  func(d []float32, a []uint16) int
 )
 
 func pairLeafF64(a []float64) float64 { return sum8Go(a) }
