@@ -60,8 +60,9 @@ func TestRecycleKeepsHeldMemory(t *testing.T) {
 	}{
 		{"variable sharing a rebound one", []string{"y = x + 1", "y2 = y", "y = 0", "z = x * 7", "x * 9"}, "all(y2 == x + 1)"},
 		{"reshaped", []string{"y = x + 1", "r = reshape(y, (100000,))", "y = 0", "z = x * 7", "x * 9"}, "all(r == reshape(x + 1, (100000,)))"},
+		// Slices are copies today; this guards the day they become views.
 		{"sliced", []string{"y = x + 1", "r = y[10:]", "y = 0", "z = x * 7", "x * 9"}, "all(r == (x + 1)[10:])"},
-		{"last result named", []string{"x + 1", "y = x + 4", "z = x * 7", "x * 9"}, "all(y == x + 4)"},
+		{"last result a variable", []string{"y = x + 1", "y", "x * 9", "z = x * 7", "x * 5"}, "all(y == x + 1)"},
 		{"timeit of a variable", []string{"y = x + 1", ":timeit y", "z = x * 7", "x * 9"}, "all(y == x + 1)"},
 		{"timeit of a new value", []string{"y = x + 1", ":timeit x + 1", "z = x + 5", "x * 9"}, "all(y == x + 1)"},
 	} {
