@@ -62,6 +62,9 @@ type worker struct {
 	// is computed, for the first compute-bound kernel of the tree to
 	// prefetch (see op.kpf); empty when nothing is to be prefetched.
 	pf [][]byte
+	// boxes hold the blocks read or written in place: box i+1 for the
+	// leaf of node id i, box 0 for the result (see sliceBox).
+	boxes []*sliceBox
 }
 
 func (w *worker) buf(id int, ct ctype, cnt int) any {
@@ -180,7 +183,7 @@ type leafMemo struct {
 func (l *leaf) read(w *worker, off, cnt int) (any, error) {
 	if l.direct {
 		p := l.v.off + off
-		return sliceBuf(l.v.data, p, p+cnt), nil
+		return w.boxed(l.id+1, l.v.data, p, p+cnt), nil
 	}
 	if l.constant {
 		// The same value everywhere: fill the buffer once.
@@ -201,7 +204,7 @@ func (l *leaf) read(w *worker, off, cnt int) (any, error) {
 		// (kept from the last block when it was the same), or gather.
 		switch {
 		case st == 1 && identityStorage(l.v.dtype):
-			return sliceBuf(l.v.data, pos, pos+cnt), nil
+			return w.boxed(l.id+1, l.v.data, pos, pos+cnt), nil
 		case st == 0:
 			buf := w.buf(l.id, l.ct, w.block)
 			if w.filled[l.id] != pos {
@@ -233,7 +236,7 @@ func (l *leaf) read(w *worker, off, cnt int) (any, error) {
 		// block within a group in place.
 		group := shape[last-1]
 		if end := row + (col+cnt-1)/rowLen; end/group == row/group {
-			return sliceBuf(l.v.data, pos, pos+cnt), nil
+			return w.boxed(l.id+1, l.v.data, pos, pos+cnt), nil
 		}
 	}
 	buf := w.buf(l.id, l.ct, cnt)
@@ -415,6 +418,7 @@ type fusion struct {
 	leaves []*leaf
 	nodes  int
 	heavy  bool // some node has a prefetching kernel (op.kpf)
+	costly bool // some node is not cheapOp (see serialMax)
 	// leafFor is the leaf of each operand node; shared is set when a
 	// leaf serves several operands.
 	leafFor map[*backend.Node]*leaf
@@ -450,7 +454,11 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	} else if b := f.tiledBlock(); b > 0 {
 		f.block = b
 	}
-	nw := r.workersFor(size, grainSize)
+	grain := grainSize
+	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && b < serialMax {
+		grain = size // one range, on the calling goroutine
+	}
+	nw := r.workersFor(size, grain)
 	workers := make([]*worker, nw)
 	for i := range workers {
 		workers[i] = f.newWorker()
@@ -470,7 +478,7 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	// A tree with a compute-bound kernel reads the next block of its
 	// contiguous operands from memory while that kernel computes.
 	pfOn := f.heavy && size*backend.ElemSize(n.DType) >= prefetchMin
-	err = r.parallel(size, grainSize, func(wi, lo, hi int) error {
+	err = r.parallel(size, grain, func(wi, lo, hi int) error {
 		w := workers[wi]
 		for off, cnt := lo, 0; off < hi; off += cnt {
 			cnt = min(w.block, hi-off)
@@ -492,7 +500,7 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 			}
 			if direct {
 				// Compute straight into the result.
-				if _, err := rootOp.evalInto(w, off, cnt, sliceBuf(out.data, off, off+cnt), rootK); err != nil {
+				if _, err := rootOp.evalInto(w, off, cnt, w.boxed(0, out.data, off, off+cnt), rootK); err != nil {
 					return err
 				}
 				continue
@@ -572,6 +580,7 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 		o.round = dtypes.F16
 	}
 	f.heavy = f.heavy || o.kpf != nil
+	f.costly = f.costly || !cheapOp(n.Op, o.ct)
 	var node fnode = o
 	if natural != n.DType {
 		// The plan asks for another result dtype than the operation
@@ -584,6 +593,52 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 		node = c
 	}
 	return node, nil
+}
+
+// serialMax is the number of bytes a tree of cheap operations (cheapOp)
+// reads and writes below which one goroutine evaluates it: such a tree is
+// bound by memory, and on the project's 2-vCPU machine a second core
+// brings no bandwidth for data in the cache (x + y on 10^6 int8, 3 MB:
+// 38 µs on one core, 43 µs split over two) while waking it costs more
+// (bench/matrix: 0.058 ms with one worker against 0.075–0.1 ms with two).
+// From 12 MB (x + y on 10^6 int32) two workers are faster (0.16 against
+// 0.20 ms), as they are for every compute-bound tree.
+const serialMax = 4 << 20
+
+// cheapOp reports whether op on compute type ct costs a few vector
+// instructions per element (see serialMax).
+func cheapOp(op backend.Op, ct ctype) bool {
+	if ct == ctC64 || ct == ctC128 {
+		return false
+	}
+	switch op {
+	case backend.OpCast, backend.OpNeg, backend.OpAbs, backend.OpInvert, backend.OpNot, backend.OpRelu,
+		backend.OpFloor, backend.OpCeil, backend.OpRoundEven, backend.OpTrunc,
+		backend.OpIsNaN, backend.OpIsInf, backend.OpIsFinite, backend.OpSign, backend.OpSquare,
+		backend.OpAdd, backend.OpSub, backend.OpMul, backend.OpMax, backend.OpMin,
+		backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
+		backend.OpBitAnd, backend.OpBitOr, backend.OpBitXor, backend.OpShl, backend.OpShr,
+		backend.OpAnd, backend.OpOr, backend.OpWhere:
+		return true
+	}
+	return false
+}
+
+// serialBytes returns how many bytes evaluating the tree reads from its
+// leaves and writes to a result of dtype dt, or -1 when some leaf is
+// gathered or transposed (work the second core shares even in the cache).
+func (f *fusion) serialBytes(dt dtypes.DType) int {
+	n := f.size * backend.ElemSize(dt)
+	for _, l := range f.leaves {
+		switch {
+		case l.constant:
+		case l.direct || l.row:
+			n += f.size * backend.ElemSize(l.v.dtype)
+		default:
+			return -1
+		}
+	}
+	return n
 }
 
 // flatBlock is the block length of a flat tree (see flat): 4× blockSize,
