@@ -1,10 +1,14 @@
 package jupyter
 
 import (
+	"context"
 	"encoding/binary"
 	"io"
+	"log"
 	"testing"
 	"time"
+
+	"github.com/go-zeromq/zmq4"
 )
 
 // readMsg reads the next message (its frames) that the kernel sends p,
@@ -130,5 +134,70 @@ func TestSilentSubscriberBounded(t *testing.T) {
 			t.Errorf("greet %v: the request waited %v for a peer that does not subscribe", greet, d)
 		}
 		alive(t, c)
+	}
+}
+
+// TestFirstSubscriberAwaited sends a request on shell before the only
+// client's IOPub connection exists, as a loaded machine can order them:
+// the kernel has not accepted that connection yet (it waits in the listen
+// backlog, or the client's zmq I/O thread has not made it), so it is not
+// among the peers a request waits for. One CI run of TestJupyterConsole
+// hung so at its first cell. Until a first peer has subscribed, the
+// request must wait for one (at most peerLimits.subscribe after the
+// kernel started listening), and the late peer gets its busy and idle.
+func TestFirstSubscriberAwaited(t *testing.T) {
+	lim := testLimits()
+	lim.subscribe = 10 * time.Second
+	tk := &testKernel{engine: newToyEngine(), log: &syncBuffer{}, done: make(chan struct{})}
+	k, err := newKernel(tcpConn("k"), tk.engine, Options{Log: log.New(tk.log, "", 0)}, lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		defer close(tk.done)
+		k.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-tk.done
+		if t.Failed() {
+			t.Logf("kernel log:\n%s", tk.log)
+		}
+	}()
+	// A client with a shell socket only, for now.
+	c := &testClient{t: t, conn: k.Connection(), signer: newSigner("k"), session: newID()}
+	c.shell = zmq4.NewDealer(ctx, zmq4.WithID(zmq4.SocketIdentity(c.session)))
+	defer c.shell.Close()
+	if err := c.shell.Dial(c.conn.endpoint(c.conn.ShellPort)); err != nil {
+		t.Fatal(err)
+	}
+	id := c.send(c.shell, "execute_request", executeContent("1"))
+	time.Sleep(300 * time.Millisecond) // the request waits meanwhile
+	p := handshake(t, k.Connection(), k.Connection().IOPubPort, "SUB")
+	p.write(rawFrame(0, []byte{1})) // subscribe to everything
+	var states []string
+	for len(states) < 2 {
+		m, err := newSigner("k").decode(p.readMsg(wait))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if parentID(m) == id && m.Header.MsgType == "status" {
+			states = append(states, field(t, m, "execution_state"))
+		}
+	}
+	if states[0] != "busy" || states[1] != "idle" {
+		t.Errorf("status of the first request on the late peer: %v, want [busy idle]", states)
+	}
+	zm, err := c.shell.Recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.signer.decode(zm.Frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parentID(r) != id || field(t, r, "status") != "ok" {
+		t.Errorf("execute_reply: %s", r.Content)
 	}
 }

@@ -196,6 +196,9 @@ func newGuardListener(inner net.Listener, name, ours string, lim peerLimits, log
 		done:  make(chan struct{}),
 	}
 	l.subs.changed = make(chan struct{})
+	if ours == "PUB" {
+		l.subs.first = time.Now().Add(lim.subscribe)
+	}
 	go l.run()
 	return l
 }
@@ -455,7 +458,7 @@ func (c *guardConn) Read(p []byte) (int, error) {
 	// again (pubQReader.listen): once it reads past the first
 	// subscription, the subscription is in force.
 	if c.subEnd > 0 && c.given >= c.subEnd {
-		c.l.subs.remove(c.Conn)
+		c.l.subs.subscribe(c.Conn)
 		c.subEnd = -1
 	}
 	for len(c.ready) == 0 {
@@ -829,10 +832,23 @@ func (r *ratedLog) printf(format string, args ...any) {
 // and the console waited for ever. So a shell request waits, before it
 // publishes anything, until every IOPub peer that has connected has
 // subscribed, or for at most peerLimits.subscribe from its connection.
+//
+// A connection the kernel has not accepted yet is not among them: under
+// load the console's IOPub connection can still be in the listen backlog,
+// or not yet made by its zmq I/O thread, when its first cell arrives on
+// shell (one CI run of TestJupyterConsole waited 2 minutes at In [1]). So
+// until some peer has subscribed, requests also wait for a first
+// subscription, until peerLimits.subscribe after the kernel started
+// listening: a client that never connects to IOPub has its requests of
+// the kernel's first seconds delayed to then, once.
 type subscribers struct {
 	mu      sync.Mutex
 	waiting map[net.Conn]time.Time // with the time after which no request waits for it
-	changed chan struct{}          // closed, and replaced, when waiting shrinks
+	changed chan struct{}          // closed, and replaced, when waiting shrinks or the first subscription comes
+	// first is the time until which requests wait for a first
+	// subscription; zero when none is awaited (not a PUB socket).
+	first      time.Time
+	subscribed bool // some peer has subscribed
 }
 
 func (s *subscribers) add(c net.Conn, until time.Time) {
@@ -854,6 +870,19 @@ func (s *subscribers) remove(c net.Conn) {
 	}
 }
 
+// subscribe records that c's first subscription is in force.
+func (s *subscribers) subscribe(c net.Conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, waiting := s.waiting[c]
+	delete(s.waiting, c)
+	if waiting || !s.subscribed {
+		close(s.changed)
+		s.changed = make(chan struct{})
+	}
+	s.subscribed = true
+}
+
 // wait returns once no peer that may still subscribe is waiting, or when
 // ctx is done or stop is closed.
 func (s *subscribers) wait(ctx context.Context, stop <-chan struct{}) {
@@ -861,6 +890,9 @@ func (s *subscribers) wait(ctx context.Context, stop <-chan struct{}) {
 		s.mu.Lock()
 		now := time.Now()
 		var first time.Time
+		if !s.subscribed && s.first.After(now) {
+			first = s.first // no subscription yet: wait for one
+		}
 		for c, until := range s.waiting {
 			switch {
 			case !until.After(now):
