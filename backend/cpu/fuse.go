@@ -1,8 +1,10 @@
 package cpu
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -318,10 +320,7 @@ func gatherRows[T any](l *leaf, dst, src []T, row, col, pos, cnt int) {
 		d := dst[done : done+run]
 		if st == 0 {
 			// A broadcast column: one value per row.
-			v := src[start]
-			for i := range d {
-				d[i] = v
-			}
+			fillSame(d, src[start])
 		} else {
 			copySeg(d, src, start+col*st, st)
 		}
@@ -332,6 +331,42 @@ func gatherRows[T any](l *leaf, dst, src []T, row, col, pos, cnt int) {
 		} else if done < cnt {
 			j, start = 0, l.rowStart(row)
 		}
+	}
+}
+
+// fillSame sets every element of d to v. Elements of 1, 2 or 4 bytes are
+// stored 8 bytes at a time: a row of 100 int8 broadcast from one value (a
+// (100, 100, 1) operand of a (100, 100, 100) result) took 30 ns with a
+// store per element.
+func fillSame[T any](d []T, v T) {
+	size := int(unsafe.Sizeof(v))
+	if len(d)*size < 32 || 8%size != 0 || size == 8 {
+		for i := range d {
+			d[i] = v
+		}
+		return
+	}
+	per := 8 / size
+	for i := range per {
+		d[i] = v
+	}
+	// The first 8 bytes hold the pattern in memory order; reading and
+	// writing them little-endian keeps that order on any machine.
+	b := unsafe.Slice((*byte)(unsafe.Pointer(&d[0])), len(d)*size)
+	pat := binary.LittleEndian.Uint64(b)
+	i := 8
+	for ; i+32 <= len(b); i += 32 {
+		w := b[i : i+32 : i+32]
+		binary.LittleEndian.PutUint64(w[0:], pat)
+		binary.LittleEndian.PutUint64(w[8:], pat)
+		binary.LittleEndian.PutUint64(w[16:], pat)
+		binary.LittleEndian.PutUint64(w[24:], pat)
+	}
+	for ; i+8 <= len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], pat)
+	}
+	for j := i / size; j < len(d); j++ {
+		d[j] = v
 	}
 }
 

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"reflect"
 	"runtime"
 	"testing"
 )
@@ -51,4 +52,48 @@ func TestSliceBox(t *testing.T) {
 		}
 	}()
 	b.slice(0, 101)
+}
+
+// TestFillSame checks fillSame against a store per element for every
+// element size it stores by words and lengths around its 8- and 32-byte
+// steps, at unaligned starts.
+func TestFillSame(t *testing.T) {
+	check := func(name string, got, want any) {
+		t.Helper()
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: got %v, want %v", name, got, want)
+		}
+	}
+	for n := 0; n < 80; n++ {
+		for off := 0; off < 3; off++ {
+			b := make([]int8, n+off+2)
+			fillSame(b[off:off+n], -3)
+			w := make([]int8, n+off+2)
+			for i := off; i < off+n; i++ {
+				w[i] = -3
+			}
+			check("int8", b, w)
+			h := make([]uint16, n+off+2)
+			fillSame(h[off:off+n], 0xabcd)
+			wh := make([]uint16, n+off+2)
+			for i := off; i < off+n; i++ {
+				wh[i] = 0xabcd
+			}
+			check("uint16", h, wh)
+			f := make([]float32, n+off+2)
+			fillSame(f[off:off+n], float32(-1.5))
+			wf := make([]float32, n+off+2)
+			for i := off; i < off+n; i++ {
+				wf[i] = -1.5
+			}
+			check("float32", f, wf)
+			c := make([]complex64, n+off+2)
+			fillSame(c[off:off+n], complex(1, 2))
+			wc := make([]complex64, n+off+2)
+			for i := off; i < off+n; i++ {
+				wc[i] = complex(1, 2)
+			}
+			check("complex64", c, wc)
+		}
+	}
 }
