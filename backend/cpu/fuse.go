@@ -490,6 +490,11 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 		f.block = b
 	}
 	grain := grainSize
+	if f.block > 0 {
+		// Ranges of whole blocks: every block of a tiled or row tree
+		// then starts a row, and a row leaf is filled once per worker.
+		grain = max(1, grainSize/f.block) * f.block
+	}
 	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && b < serialMax {
 		grain = size // one range, on the calling goroutine
 	}
@@ -667,7 +672,7 @@ func (f *fusion) serialBytes(dt dtypes.DType) int {
 	for _, l := range f.leaves {
 		switch {
 		case l.constant:
-		case l.direct || l.row:
+		case l.direct || l.row || l.rowsContig:
 			n += f.size * backend.ElemSize(l.v.dtype)
 		default:
 			return -1
