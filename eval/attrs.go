@@ -157,13 +157,13 @@ func (c *compiler) attribute(e *lang.SelectorExpr) (*operand, error) {
 	}
 	switch name {
 	case "ndim":
-		return c.literal(promote.Int64Value(int64(len(x.shape))), sp, "")
+		return c.literal(promote.Int64Value(int64(len(x.shape))), sp, nil)
 	case "size":
 		n := int64(1)
 		for _, d := range x.shape {
 			n *= int64(d)
 		}
-		return c.literal(promote.Int64Value(n), sp, "")
+		return c.literal(promote.Int64Value(n), sp, nil)
 	}
 	k := &call{name: a.fn, args: []*operand{x}, kw: map[string]*operand{}, sp: sp, fnSpan: spanOf(e.Sel)}
 	return c.runBuiltin(k)
@@ -229,7 +229,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 		if len(args) > 0 {
 			return nil, tooMany(0)
 		}
-		minus1, err := c.literal(promote.Int64Value(-1), fnSpan, "")
+		minus1, err := c.literal(promote.Int64Value(-1), fnSpan, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -321,7 +321,7 @@ func (c *compiler) item(x *operand, sp span) (*operand, error) {
 	if err := c.known(x); err != nil {
 		return nil, err
 	}
-	return c.literal(*x.value, sp, "")
+	return c.literal(*x.value, sp, nil)
 }
 
 // methodUsage is how name is called on recv, for error messages.

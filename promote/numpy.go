@@ -147,7 +147,7 @@ func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return numpyCheckWeak(op, r, w)
 	}
 	d, ok := numpyPromote(a.d, b.d)
-	rule := fmt.Sprintf("numpy.promote_types(%s, %s) is %s", a.d.FullName(), b.d.FullName(), d.FullName())
+	rule := "numpy.promote_types(" + a.d.FullName() + ", " + b.d.FullName() + ") is " + d.FullName()
 	if !ok {
 		if !numpySearchesLoops(op) || a.weak {
 			return Result{}, numpyNoCommon("numpy", a.d, b.d)
@@ -455,7 +455,7 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 	case Div:
 		if d == dtypes.Bool || d.IsInt() {
 			r.Type.DType, r.Compute = dtypes.F64, dtypes.F64
-			r.Rule += fmt.Sprintf("; true division of %s computes in float64", d.FullName())
+			r.Rule += "; true division of " + d.FullName() + " computes in float64"
 		}
 	case DivMod:
 		if d.IsComplex() {
@@ -494,28 +494,28 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 func numpyWeakWith(k ScalarKind, d dtypes.DType) (dtypes.DType, string) {
 	switch k {
 	case BoolScalar:
-		return d, fmt.Sprintf("NEP 50: a Python bool takes the array's dtype %s", d.FullName())
+		return d, "NEP 50: a Python bool takes the array's dtype " + d.FullName()
 	case IntScalar:
 		if d == dtypes.Bool {
 			return dtypes.I64, "NEP 50: a Python int with a bool array gives the default int64"
 		}
-		return d, fmt.Sprintf("NEP 50: a Python int takes the array's dtype %s", d.FullName())
+		return d, "NEP 50: a Python int takes the array's dtype " + d.FullName()
 	case FloatScalar:
 		switch {
 		case d == dtypes.Bool || d.IsInt():
-			return dtypes.F64, fmt.Sprintf("NEP 50: a Python float with an %s array gives float64", numpyKindWord(d))
+			return dtypes.F64, "NEP 50: a Python float with an " + numpyKindWord(d) + " array gives float64"
 		case d == dtypes.BF16 || d.IsFloat8():
-			return dtypes.F32, fmt.Sprintf("ml_dtypes: a Python float with %s gives float32", d.FullName())
+			return dtypes.F32, "ml_dtypes: a Python float with " + d.FullName() + " gives float32"
 		}
-		return d, fmt.Sprintf("NEP 50: a Python float takes the array's dtype %s", d.FullName())
+		return d, "NEP 50: a Python float takes the array's dtype " + d.FullName()
 	default:
 		switch {
 		case d.IsComplex():
-			return d, fmt.Sprintf("NEP 50: a Python complex takes the array's dtype %s", d.FullName())
+			return d, "NEP 50: a Python complex takes the array's dtype " + d.FullName()
 		case d == dtypes.F64 || d == dtypes.Bool || d.IsInt():
-			return dtypes.C128, fmt.Sprintf("NEP 50: a Python complex with a %s array gives complex128", d.FullName())
+			return dtypes.C128, "NEP 50: a Python complex with a " + d.FullName() + " array gives complex128"
 		}
-		return dtypes.C64, fmt.Sprintf("NEP 50: a Python complex with a %s array gives complex64, the complex type that keeps its precision", d.FullName())
+		return dtypes.C64, "NEP 50: a Python complex with a " + d.FullName() + " array gives complex64, the complex type that keeps its precision"
 	}
 }
 
@@ -872,8 +872,18 @@ func numpyIntFits(v *big.Int, d dtypes.DType) bool {
 	if v == nil {
 		return true
 	}
+	// Every dtype's range lies within [MinInt64, MaxUint64], so a value
+	// outside both int64 and uint64 fits none, and the others compare as
+	// machine integers (no big.Int per call: this runs for every literal).
 	lo, hi := d.IntRange()
-	return v.Cmp(big.NewInt(lo)) >= 0 && v.Cmp(new(big.Int).SetUint64(hi)) <= 0
+	switch {
+	case v.IsInt64():
+		x := v.Int64()
+		return x >= lo && (x < 0 || uint64(x) <= hi)
+	case v.IsUint64():
+		return v.Uint64() <= hi // v > MaxInt64 ≥ lo
+	}
+	return false
 }
 
 // numpyOverflowLimit is the smallest magnitude that rounds past the largest
