@@ -165,7 +165,7 @@ func (c *compiler) attribute(e *lang.SelectorExpr) (*operand, error) {
 		}
 		return c.literal(promote.Int64Value(n), sp, nil)
 	}
-	k := &call{name: a.fn, args: []*operand{x}, kw: map[string]*operand{}, sp: sp, fnSpan: spanOf(e.Sel)}
+	k := &call{name: a.fn, args: []*operand{x}, sp: sp, fnSpan: spanOf(e.Sel)}
 	return c.runBuiltin(k)
 }
 
@@ -192,7 +192,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 	if err != nil {
 		return nil, err
 	}
-	k := &call{name: a.fn, args: []*operand{x}, kw: map[string]*operand{}, sp: sp, fnSpan: fnSpan}
+	k := &call{name: a.fn, args: []*operand{x}, sp: sp, fnSpan: fnSpan}
 	var accepted []string
 	if b := builtins[a.fn]; b != nil {
 		accepted = b.kwargs
@@ -213,7 +213,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 		if err != nil {
 			return nil, err
 		}
-		k.kw[kname] = v
+		k.setKw(kname, v)
 	}
 	tooMany := func(i int) error {
 		return c.errorf(args[i].span(), "TypeError", "%s.%s() takes at most %d positional argument%s (%d given); usage: %s",
@@ -247,7 +247,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 				return nil, c.errorf(o.span(), "TypeError", "%s.%s() got multiple values for argument %q", recvName(sel), name, kname)
 			}
 			if contains(accepted, kname) {
-				k.kw[kname] = o
+				k.setKw(kname, o)
 			} else { // a builtin that takes it only by position
 				k.args = append(k.args, o)
 			}

@@ -16,9 +16,18 @@ import (
 type call struct {
 	name   string
 	args   []*operand
-	kw     map[string]*operand
-	sp     span // the whole call
-	fnSpan span // the callee
+	kw     map[string]*operand // nil until setKw adds the first
+	sp     span                // the whole call
+	fnSpan span                // the callee
+}
+
+// setKw sets keyword argument name to o. Most calls have none, so the map
+// is made by the first.
+func (k *call) setKw(name string, o *operand) {
+	if k.kw == nil {
+		k.kw = make(map[string]*operand)
+	}
+	k.kw[name] = o
 }
 
 // A builtin is a function of the language.

@@ -369,7 +369,7 @@ func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 		}
 		conv = t
 	}
-	k := &call{name: id.Name, kw: map[string]*operand{}, sp: sp, fnSpan: fnSpan}
+	k := &call{name: id.Name, sp: sp, fnSpan: fnSpan}
 	args, err := c.exprs(e.Args)
 	if err != nil {
 		return nil, err
@@ -392,7 +392,7 @@ func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		k.kw[name] = v
+		k.setKw(name, v)
 	}
 	if !isBuiltin {
 		if len(args) != 1 {

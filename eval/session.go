@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -386,7 +387,15 @@ func (s *Session) Fetch(v *Value) (*Value, error) { return s.fetch(v) }
 
 // NextName returns the file name the next Execute call will report in
 // errors when called with name "": "<stdin:N>".
-func (s *Session) NextName() string { return fmt.Sprintf("<stdin:%d>", s.count+1) }
+func (s *Session) NextName() string { return stdinName(s.count + 1) }
+
+// stdinName returns "<stdin:N>", the name of the Nth Execute call's source.
+func stdinName(n int) string {
+	b := make([]byte, 0, 32)
+	b = append(b, "<stdin:"...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	return string(append(b, '>'))
+}
 
 // Execute runs src (one or more statements and directives). name is used in
 // error positions; "" means "<stdin:N>" with N counting calls. It returns
@@ -402,7 +411,7 @@ func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output,
 	}()
 	s.count++
 	if name == "" {
-		name = fmt.Sprintf("<stdin:%d>", s.count)
+		name = stdinName(s.count)
 	}
 	if outs, ok := s.helpOutput(src); ok { // tanh? and ?tanh, as in IPython
 		return outs, nil

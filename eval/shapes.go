@@ -620,7 +620,9 @@ func (c *compiler) join(k *call, stack bool) (*operand, error) {
 	}
 	node := &backend.Node{Op: backend.OpConcat, DType: typ.DType, Shape: shape, Args: args, Axes: []int{axis}}
 	out := &operand{kind: TensorValue, typ: typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}
-	c.record(k.name+"(…)", out, "the parts are promoted together: "+res.Rule)
+	if c.explaining() {
+		c.record(k.name+"(…)", out, "the parts are promoted together: "+res.Rule)
+	}
 	return out, nil
 }
 

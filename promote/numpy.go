@@ -323,7 +323,7 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		}
 		if op == Abs && d.IsComplex() {
 			// np.absolute's complex loops are F->f, D->d (npy_cabsf, npy_cabs).
-			return res(d.Real(), d, fmt.Sprintf("np.absolute of %s gives the real dtype of its precision, %s", d.FullName(), d.Real().FullName()))
+			return res(d.Real(), d, "np.absolute of "+d.FullName()+" gives the real dtype of its precision, "+d.Real().FullName())
 		}
 		r, err := res(d, d, "the operand's dtype")
 		// scalarmath.c.src, @name@_ctype_negative and _absolute: -x of a
@@ -346,38 +346,38 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		if f == d {
 			return res(d, d, "a float operand keeps its dtype")
 		}
-		return res(f, f, fmt.Sprintf("%s of %s uses the first ufunc loop that holds it safely: %s", op, d.FullName(), f.FullName()))
+		return res(f, f, op.String()+" of "+d.FullName()+" uses the first ufunc loop that holds it safely: "+f.FullName())
 	case Rounding:
 		if d.IsComplex() && op != Round && op != RoundEven {
 			return Result{}, Errorf(p, 0, "%s is not supported for complex (%s)", op, d.FullName())
 		}
 		if legacy && (op == Floor || op == Ceil || op == Trunc) && !d.IsInexact() {
 			f := numpyFloatFor(d)
-			return res(f, f, fmt.Sprintf("NumPy 1's %s has only float loops: %s computes in %s", op, d.FullName(), f.FullName()))
+			return res(f, f, "NumPy 1's "+op.String()+" has only float loops: "+d.FullName()+" computes in "+f.FullName())
 		}
 		return res(d, d, "rounding keeps the dtype (ints and bools are returned unchanged)")
 	case Predicate:
-		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
+		return res(dtypes.Bool, d, op.String()+" gives bool")
 	case SumProd:
 		switch {
 		case d == dtypes.Bool || (d.IsSigned() && d.Bits() < 64):
-			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s accumulates in the default int64", op, d.FullName()))
+			return res(dtypes.I64, dtypes.I64, op.String()+" of "+d.FullName()+" accumulates in the default int64")
 		case d.IsUnsigned() && d.Bits() < 64:
-			return res(dtypes.U64, dtypes.U64, fmt.Sprintf("%s of %s accumulates in uint64", op, d.FullName()))
+			return res(dtypes.U64, dtypes.U64, op.String()+" of "+d.FullName()+" accumulates in uint64")
 		}
-		return res(d, d, fmt.Sprintf("%s keeps %s", op, d.FullName()))
+		return res(d, d, op.String()+" keeps "+d.FullName())
 	case MeanOp:
 		switch {
 		case d == dtypes.Bool || d.IsInt():
-			return res(dtypes.F64, dtypes.F64, fmt.Sprintf("mean of %s is float64", d.FullName()))
+			return res(dtypes.F64, dtypes.F64, "mean of "+d.FullName()+" is float64")
 		case d == dtypes.F16:
 			return res(d, dtypes.F32, "mean of float16 is float16, computed with float32 intermediates")
 		}
-		return res(d, d, fmt.Sprintf("mean keeps %s", d.FullName()))
+		return res(d, d, "mean keeps "+d.FullName())
 	case Extreme, ArgOp:
 		out, rule := d, "the operand's dtype"
 		if op.Class() == ArgOp {
-			out, rule = dtypes.I64, fmt.Sprintf("%s gives an intp (int64) index", op)
+			out, rule = dtypes.I64, op.String()+" gives an intp (int64) index"
 		}
 		r, err := res(out, d, rule)
 		if d.IsComplex() {
@@ -389,7 +389,7 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		}
 		return r, err
 	case BoolReduce:
-		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
+		return res(dtypes.Bool, d, op.String()+" gives bool")
 	case Cumulative:
 		// np.cumsum and np.cumprod are add.accumulate and multiply.accumulate
 		// with the reduction's dtype (fromnumeric.py cumsum → _wrapfunc →
@@ -397,11 +397,11 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		// ints and bool accumulate in the default int, as sum does.
 		switch {
 		case d == dtypes.Bool || (d.IsSigned() && d.Bits() < 64):
-			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s accumulates in the default int64, as sum does", op, d.FullName()))
+			return res(dtypes.I64, dtypes.I64, op.String()+" of "+d.FullName()+" accumulates in the default int64, as sum does")
 		case d.IsUnsigned() && d.Bits() < 64:
-			return res(dtypes.U64, dtypes.U64, fmt.Sprintf("%s of %s accumulates in uint64, as sum does", op, d.FullName()))
+			return res(dtypes.U64, dtypes.U64, op.String()+" of "+d.FullName()+" accumulates in uint64, as sum does")
 		}
-		return res(d, d, fmt.Sprintf("%s keeps %s, rounding after every step", op, d.FullName()))
+		return res(d, d, op.String()+" keeps "+d.FullName()+", rounding after every step")
 	case Moment:
 		// numpy/_core/_methods.py _var: ints and bool are summed with
 		// dtype f8; floats (float16 too: unlike _mean, _var has no
@@ -410,11 +410,11 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		// dtype of the operand's precision.
 		switch {
 		case d == dtypes.Bool || d.IsInt():
-			return res(dtypes.F64, dtypes.F64, fmt.Sprintf("%s of %s is float64 (_methods._var sums with dtype f8)", op, d.FullName()))
+			return res(dtypes.F64, dtypes.F64, op.String()+" of "+d.FullName()+" is float64 (_methods._var sums with dtype f8)")
 		case d.IsComplex():
-			return res(d.Real(), d, fmt.Sprintf("%s of %s is %s: the deviations are squared as re² + im²", op, d.FullName(), d.Real().FullName()))
+			return res(d.Real(), d, op.String()+" of "+d.FullName()+" is "+d.Real().FullName()+": the deviations are squared as re² + im²")
 		}
-		return res(d, d, fmt.Sprintf("%s keeps %s", op, d.FullName()))
+		return res(d, d, op.String()+" keeps "+d.FullName())
 	case Count:
 		// numeric.py count_nonzero: multiarray.count_nonzero (intp) without
 		// an axis, else a.astype(bool).sum(axis, dtype=np.intp).
