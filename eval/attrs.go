@@ -157,15 +157,15 @@ func (c *compiler) attribute(e *lang.SelectorExpr) (*operand, error) {
 	}
 	switch name {
 	case "ndim":
-		return c.literal(promote.Int64Value(int64(len(x.shape))), sp, "")
+		return c.literal(promote.Int64Value(int64(len(x.shape))), sp, nil)
 	case "size":
 		n := int64(1)
 		for _, d := range x.shape {
 			n *= int64(d)
 		}
-		return c.literal(promote.Int64Value(n), sp, "")
+		return c.literal(promote.Int64Value(n), sp, nil)
 	}
-	k := &call{name: a.fn, args: []*operand{x}, kw: map[string]*operand{}, sp: sp, fnSpan: spanOf(e.Sel)}
+	k := &call{name: a.fn, args: []*operand{x}, sp: sp, fnSpan: spanOf(e.Sel)}
 	return c.runBuiltin(k)
 }
 
@@ -192,7 +192,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 	if err != nil {
 		return nil, err
 	}
-	k := &call{name: a.fn, args: []*operand{x}, kw: map[string]*operand{}, sp: sp, fnSpan: fnSpan}
+	k := &call{name: a.fn, args: []*operand{x}, sp: sp, fnSpan: fnSpan}
 	var accepted []string
 	if b := builtins[a.fn]; b != nil {
 		accepted = b.kwargs
@@ -213,7 +213,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 		if err != nil {
 			return nil, err
 		}
-		k.kw[kname] = v
+		k.setKw(kname, v)
 	}
 	tooMany := func(i int) error {
 		return c.errorf(args[i].span(), "TypeError", "%s.%s() takes at most %d positional argument%s (%d given); usage: %s",
@@ -229,7 +229,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 		if len(args) > 0 {
 			return nil, tooMany(0)
 		}
-		minus1, err := c.literal(promote.Int64Value(-1), fnSpan, "")
+		minus1, err := c.literal(promote.Int64Value(-1), fnSpan, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -247,7 +247,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 				return nil, c.errorf(o.span(), "TypeError", "%s.%s() got multiple values for argument %q", recvName(sel), name, kname)
 			}
 			if contains(accepted, kname) {
-				k.kw[kname] = o
+				k.setKw(kname, o)
 			} else { // a builtin that takes it only by position
 				k.args = append(k.args, o)
 			}
@@ -321,7 +321,7 @@ func (c *compiler) item(x *operand, sp span) (*operand, error) {
 	if err := c.known(x); err != nil {
 		return nil, err
 	}
-	return c.literal(*x.value, sp, "")
+	return c.literal(*x.value, sp, nil)
 }
 
 // methodUsage is how name is called on recv, for error messages.

@@ -16,9 +16,18 @@ import (
 type call struct {
 	name   string
 	args   []*operand
-	kw     map[string]*operand
-	sp     span // the whole call
-	fnSpan span // the callee
+	kw     map[string]*operand // nil until setKw adds the first
+	sp     span                // the whole call
+	fnSpan span                // the callee
+}
+
+// setKw sets keyword argument name to o. Most calls have none, so the map
+// is made by the first.
+func (k *call) setKw(name string, o *operand) {
+	if k.kw == nil {
+		k.kw = make(map[string]*operand)
+	}
+	k.kw[name] = o
 }
 
 // A builtin is a function of the language.
@@ -274,7 +283,7 @@ func (c *compiler) tensorArg(k *call, i int, what string) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.requireNumeric(o, k.name+"()"); err != nil {
+	if err := c.requireNumeric(o, k.name, "()"); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -764,7 +773,9 @@ func (c *compiler) binaryAs(pop promote.BinaryOp, bop backend.Op, x, y *operand,
 	n := &backend.Node{Op: bop, DType: res.Type.DType, Shape: shape,
 		Args: []*backend.Node{asNode(x, res.Compute), asNode(y, res.Compute)}}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
-	c.record(fmt.Sprintf("%s(%s, %s)", pop, c.describe(x), c.describe(y)), out, res.Rule)
+	if c.explaining() {
+		c.record(fmt.Sprintf("%s(%s, %s)", pop, c.describe(x), c.describe(y)), out, res.Rule)
+	}
 	return out, nil
 }
 
@@ -776,7 +787,7 @@ func (c *compiler) setWeak(k *call, weak bool) (*operand, error) {
 	if x.kind == DTypeValue {
 		return &operand{kind: DTypeValue, typ: dtypes.Type{DType: x.typ.DType, Weak: weak}, start: k.sp.start, end: k.sp.end}, nil
 	}
-	if err := c.requireNumeric(x, k.name+"()"); err != nil {
+	if err := c.requireNumeric(x, k.name, "()"); err != nil {
 		return nil, err
 	}
 	if x.kind == LiteralValue {
@@ -807,16 +818,18 @@ func (c *compiler) convert(x *operand, t dtypes.Type, k *call, isCast bool) (*op
 	case TensorValue:
 		n := castNode(x.node, t.DType)
 		o := &operand{kind: TensorValue, typ: t, shape: x.shape, node: n, start: k.sp.start, end: k.sp.end}
-		rule := "an explicit conversion makes a known " + t.DType.FullName()
-		if t.Weak {
-			rule = "an explicit conversion to a weak " + t.DType.FullName()
+		if c.explaining() {
+			rule := "an explicit conversion makes a known " + t.DType.FullName()
+			if t.Weak {
+				rule = "an explicit conversion to a weak " + t.DType.FullName()
+			}
+			c.record(fmt.Sprintf("%s(%s)", t, c.describe(x)), o, rule)
 		}
-		c.record(fmt.Sprintf("%s(%s)", t, c.describe(x)), o, rule)
 		return o, nil
 	case listKind:
 		return c.listTensor(x, &t, k.sp)
 	}
-	return nil, c.requireNumeric(x, k.name+"()")
+	return nil, c.requireNumeric(x, k.name, "()")
 }
 
 func (c *compiler) where(k *call) (*operand, error) {
@@ -848,7 +861,9 @@ func (c *compiler) where(k *call) (*operand, error) {
 	n := &backend.Node{Op: backend.OpWhere, DType: res.Type.DType, Shape: shape,
 		Args: []*backend.Node{castNode(cond.node, dtypes.Bool), asNode(a, res.Compute), asNode(b, res.Compute)}}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: k.sp.start, end: k.sp.end}
-	c.record(fmt.Sprintf("where(%s, %s, %s)", c.describe(cond), c.describe(a), c.describe(b)), out, res.Rule)
+	if c.explaining() {
+		c.record(fmt.Sprintf("where(%s, %s, %s)", c.describe(cond), c.describe(a), c.describe(b)), out, res.Rule)
+	}
 	return out, nil
 }
 
@@ -907,7 +922,9 @@ func (c *compiler) reduce(op promote.UnaryOp, k *call) (*operand, error) {
 	n := &backend.Node{Op: reduceOps[op], DType: res.Type.DType, Shape: shape,
 		Args: []*backend.Node{asNode(x, res.Compute)}, Axes: axes, KeepDims: keep}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: k.sp.start, end: k.sp.end}
-	c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+	if c.explaining() {
+		c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+	}
 	return out, nil
 }
 
@@ -955,11 +972,13 @@ func (c *compiler) promoteTypes(k *call, resultType bool) (*operand, error) {
 		return nil, c.promoteError(err, k.fnSpan, ops...)
 	}
 	c.warn(res.Warning)
-	var args []string
-	for _, o := range ops {
-		args = append(args, o.typ.String())
+	if c.explaining() {
+		var args []string
+		for _, o := range ops {
+			args = append(args, o.typ.String())
+		}
+		c.record(fmt.Sprintf("%s(%s)", name, strings.Join(args, ", ")), &operand{kind: DTypeValue, typ: res.Type}, res.Rule)
 	}
-	c.record(fmt.Sprintf("%s(%s)", name, strings.Join(args, ", ")), &operand{kind: DTypeValue, typ: res.Type}, res.Rule)
 	return &operand{kind: DTypeValue, typ: res.Type, start: k.sp.start, end: k.sp.end, str: res.Rule}, nil
 }
 

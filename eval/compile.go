@@ -66,7 +66,7 @@ func (c *compiler) expr(e lang.Expr) (*operand, error) {
 		if x, err = c.tensorize(x); err != nil {
 			return nil, err
 		}
-		op := map[lang.Token]promote.UnaryOp{lang.MINUS: promote.Neg, lang.PLUS: promote.Pos, lang.TILDE: promote.Invert, lang.NOT: promote.Not}[e.Op]
+		op := unaryTokens[e.Op]
 		opSpan := span{e.OpPos, e.OpPos}
 		opSpan.end.Col += len(e.Op.String())
 		opSpan.end.Offset += len(e.Op.String())
@@ -122,11 +122,11 @@ func (c *compiler) ident(id *lang.Ident) (*operand, error) {
 	sp := spanOf(id)
 	switch id.Name {
 	case "true", "false":
-		return c.literal(promote.BoolValue(id.Name == "true"), sp, "")
+		return c.literal(promote.BoolValue(id.Name == "true"), sp, nil)
 	case "inf":
-		return c.literal(promote.FloatValue(math.Inf(1)), sp, "")
+		return c.literal(promote.FloatValue(math.Inf(1)), sp, nil)
 	case "nan":
-		return c.literal(promote.FloatValue(math.NaN()), sp, "")
+		return c.literal(promote.FloatValue(math.NaN()), sp, nil)
 	case "None":
 		return &operand{kind: noneKind, start: sp.start, end: sp.end}, nil
 	}
@@ -263,19 +263,19 @@ func (c *compiler) basicLit(x *lang.BasicLit) (*operand, error) {
 		if err != nil {
 			return nil, c.errorf(sp, "SyntaxError", "%v", err)
 		}
-		return c.literal(promote.IntValue(i), sp, "")
+		return c.literal(promote.IntValue(i), sp, nil)
 	case lang.FLOAT:
 		f, err := x.Float()
 		if err != nil {
 			return nil, c.errorf(sp, "SyntaxError", "%v", err)
 		}
-		return c.literal(promote.FloatValue(f), sp, "")
+		return c.literal(promote.FloatValue(f), sp, nil)
 	case lang.IMAG:
 		f, err := x.Imag()
 		if err != nil {
 			return nil, c.errorf(sp, "SyntaxError", "%v", err)
 		}
-		return c.literal(promote.ComplexValue(complex(0, f)), sp, "")
+		return c.literal(promote.ComplexValue(complex(0, f)), sp, nil)
 	case lang.STRING:
 		s, err := x.Str()
 		if err != nil {
@@ -285,6 +285,8 @@ func (c *compiler) basicLit(x *lang.BasicLit) (*operand, error) {
 	}
 	return nil, c.errorf(sp, "SyntaxError", "unknown literal %s", x.Raw)
 }
+
+var unaryTokens = map[lang.Token]promote.UnaryOp{lang.MINUS: promote.Neg, lang.PLUS: promote.Pos, lang.TILDE: promote.Invert, lang.NOT: promote.Not}
 
 var binaryTokens = map[lang.Token]promote.BinaryOp{
 	lang.PLUS: promote.Add, lang.MINUS: promote.Sub, lang.STAR: promote.Mul, lang.SLASH: promote.TrueDiv,
@@ -367,7 +369,7 @@ func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 		}
 		conv = t
 	}
-	k := &call{name: id.Name, kw: map[string]*operand{}, sp: sp, fnSpan: fnSpan}
+	k := &call{name: id.Name, sp: sp, fnSpan: fnSpan}
 	args, err := c.exprs(e.Args)
 	if err != nil {
 		return nil, err
@@ -390,7 +392,7 @@ func (c *compiler) call(e *lang.CallExpr) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
-		k.kw[name] = v
+		k.setKw(name, v)
 	}
 	if !isBuiltin {
 		if len(args) != 1 {
@@ -668,7 +670,7 @@ func (c *compiler) indexShape(x *operand, ix lang.Expr) (*operand, error) {
 	if i < 0 {
 		i += n
 	}
-	return c.literal(promote.Int64Value(int64(x.dims[i])), span{x.start, o.end}, "")
+	return c.literal(promote.Int64Value(int64(x.dims[i])), span{x.start, o.end}, nil)
 }
 
 func kindName(o *operand) string {

@@ -60,7 +60,9 @@ func cumulative(op promote.UnaryOp) builtinFunc {
 		}
 		n := &backend.Node{Op: scan, DType: res.Compute, Shape: shape, Args: []*backend.Node{arg}, Axes: []int{axis}}
 		out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: castNode(n, res.Type.DType), start: k.sp.start, end: k.sp.end}
-		c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+		if c.explaining() {
+			c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+		}
 		return out, nil
 	}
 }
@@ -169,7 +171,9 @@ func moment(op promote.UnaryOp) builtinFunc {
 			n = &backend.Node{Op: backend.OpSqrt, DType: sd, Shape: shape, Args: []*backend.Node{n}}
 		}
 		out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: castNode(n, res.Type.DType), start: k.sp.start, end: k.sp.end}
-		c.record(fmt.Sprintf("%s(%s, ddof=%d)", op, c.describe(x), ddof), out, res.Rule)
+		if c.explaining() {
+			c.record(fmt.Sprintf("%s(%s, ddof=%d)", op, c.describe(x), ddof), out, res.Rule)
+		}
 		return out, nil
 	}
 }
@@ -208,14 +212,18 @@ func countNonzero(c *compiler, k *call) (*operand, error) {
 		if err := c.known(out); err != nil {
 			return nil, err
 		}
-		lit, err := c.literal(*out.value, k.sp, "")
+		lit, err := c.literal(*out.value, k.sp, nil)
 		if err != nil {
 			return nil, err
 		}
-		c.record(fmt.Sprintf("count_nonzero(%s)", c.describe(x)), lit, "np.count_nonzero without an axis returns a Python int (numeric.py: multiarray.count_nonzero(a)), a weak literal")
+		if c.explaining() {
+			c.record(fmt.Sprintf("count_nonzero(%s)", c.describe(x)), lit, "np.count_nonzero without an axis returns a Python int (numeric.py: multiarray.count_nonzero(a)), a weak literal")
+		}
 		return lit, nil
 	}
-	c.record(fmt.Sprintf("count_nonzero(%s)", c.describe(x)), out, res.Rule)
+	if c.explaining() {
+		c.record(fmt.Sprintf("count_nonzero(%s)", c.describe(x)), out, res.Rule)
+	}
 	return out, nil
 }
 
@@ -308,6 +316,8 @@ func dot(c *compiler, k *call) (*operand, error) {
 		}
 	}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: k.sp.start, end: k.sp.end}
-	c.record(fmt.Sprintf("dot(%s, %s)", c.describe(a), c.describe(b)), out, res.Rule)
+	if c.explaining() {
+		c.record(fmt.Sprintf("dot(%s, %s)", c.describe(a), c.describe(b)), out, res.Rule)
+	}
 	return out, nil
 }

@@ -117,6 +117,9 @@ func (s *Session) helpText(name string) string {
 // A name with one trailing '?' is a weak dtype (f32?) or may be a variable:
 // then src is not a query.
 func (s *Session) helpOutput(src string) ([]Output, bool) {
+	if strings.IndexByte(src, '?') < 0 { // most statements: at once
+		return nil, false
+	}
 	c := strings.TrimSpace(src)
 	if c == "" || strings.ContainsAny(c, " \t\n;()[]=") || !strings.Contains(c, "?") {
 		return nil, false

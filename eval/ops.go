@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/broadcast"
@@ -83,9 +84,8 @@ func (c *compiler) promoteError(err error, opSpan span, operands ...*operand) *E
 func toPolicyOperand(o *operand) promote.Operand {
 	p := promote.Operand{Type: o.typ, Rank: len(o.shape)}
 	if o.kind == LiteralValue {
-		v := o.lit
 		p.Literal = true
-		p.Value = &v
+		p.Value = &o.lit // policies only read it
 		p.Rank = 0
 	} else if o.value != nil {
 		p.Value = o.value
@@ -93,12 +93,14 @@ func toPolicyOperand(o *operand) promote.Operand {
 	return p
 }
 
-// requireNumeric checks that o can take part in arithmetic.
+// requireNumeric checks that o can take part in arithmetic. what names o
+// in an error ("operand of +", "sqrt()"): the concatenation of its parts,
+// made only for an error, as most statements have none.
 //
 // A bracket literal passed straight to a function (sum([1.5, 2.5]),
 // add(x, [4])) becomes a tensor here, in place, exactly as it does as an
 // operand of an operator: the policy's ArrayLiteral type.
-func (c *compiler) requireNumeric(o *operand, what string) error {
+func (c *compiler) requireNumeric(o *operand, what ...string) error {
 	switch o.kind {
 	case TensorValue:
 		return nil
@@ -111,28 +113,31 @@ func (c *compiler) requireNumeric(o *operand, what string) error {
 		return nil
 	case LiteralValue:
 		return o.litErr
-	case DTypeValue:
-		return c.errorf(o.span(), "TypeError", "%s: %s is a dtype, not a value (to make a value write %s(…))", what, o.typ, o.typ)
-	case StringValue:
-		return c.errorf(o.span(), "TypeError", "%s: a string is not a number", what)
-	case ShapeValue:
-		return c.errorf(o.span(), "TypeError", "%s: a shape is not a tensor", what)
-	case noneKind:
-		return c.errorf(o.span(), "TypeError", "%s: %s", what, noneHint)
 	}
-	return c.errorf(o.span(), "TypeError", "%s: not a number", what)
+	w := strings.Join(what, "")
+	switch o.kind {
+	case DTypeValue:
+		return c.errorf(o.span(), "TypeError", "%s: %s is a dtype, not a value (to make a value write %s(…))", w, o.typ, o.typ)
+	case StringValue:
+		return c.errorf(o.span(), "TypeError", "%s: a string is not a number", w)
+	case ShapeValue:
+		return c.errorf(o.span(), "TypeError", "%s: a shape is not a tensor", w)
+	case noneKind:
+		return c.errorf(o.span(), "TypeError", "%s: %s", w, noneHint)
+	}
+	return c.errorf(o.span(), "TypeError", "%s: not a number", w)
 }
 
-// requireOperand is requireNumeric for operand o of a binary operation
-// with other, except that a literal the policy cannot type on its own (a
-// Python int beyond int64 under numpy) is left to the policy's Binary when
-// it meets a tensor and the policy types literals from the operation
+// requireOperand is requireNumeric for operand o of the binary operation
+// op with other, except that a literal the policy cannot type on its own
+// (a Python int beyond int64 under numpy) is left to the policy's Binary
+// when it meets a tensor and the policy types literals from the operation
 // (promote.ContextLiterals).
-func (c *compiler) requireOperand(o, other *operand, what string) error {
+func (c *compiler) requireOperand(o, other *operand, op promote.BinaryOp) error {
 	if _, ok := c.policy.(promote.ContextLiterals); ok && o.kind == LiteralValue && o.litErr != nil && other.kind == TensorValue {
 		return nil
 	}
-	return c.requireNumeric(o, what)
+	return c.requireNumeric(o, "operand of ", op.String())
 }
 
 // inputNode returns a plan leaf for a materialised tensor.
@@ -230,10 +235,10 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	if x.kind == LiteralValue && y.kind == LiteralValue && op != promote.MatMul {
 		return c.foldBinary(op, x, y, opSpan)
 	}
-	if err := c.requireOperand(x, y, "operand of "+op.String()); err != nil {
+	if err := c.requireOperand(x, y, op); err != nil {
 		return nil, err
 	}
-	if err := c.requireOperand(y, x, "operand of "+op.String()); err != nil {
+	if err := c.requireOperand(y, x, op); err != nil {
 		return nil, err
 	}
 	if err := c.known(x); err != nil {
@@ -299,13 +304,15 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 		return nil, err
 	}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: x.start, end: y.end}
-	if op == promote.Arctan2 || op == promote.Hypot {
-		c.record(fmt.Sprintf("%s(%s, %s)", op, c.describe(x), c.describe(y)), out, res.Rule)
-	} else {
-		c.record(fmt.Sprintf("%s %s %s", c.describe(x), op, c.describe(y)), out, res.Rule)
-	}
-	if c.steps != nil && x.kind == TensorValue && y.kind == TensorValue && !slices.Equal(x.shape, y.shape) {
-		(*c.steps)[len(*c.steps)-1].Broadcast = formatDims0(x.shape) + " with " + formatDims0(y.shape) + " → " + formatDims0(shape)
+	if c.explaining() {
+		if op == promote.Arctan2 || op == promote.Hypot {
+			c.record(fmt.Sprintf("%s(%s, %s)", op, c.describe(x), c.describe(y)), out, res.Rule)
+		} else {
+			c.record(fmt.Sprintf("%s %s %s", c.describe(x), op, c.describe(y)), out, res.Rule)
+		}
+		if x.kind == TensorValue && y.kind == TensorValue && !slices.Equal(x.shape, y.shape) {
+			(*c.steps)[len(*c.steps)-1].Broadcast = formatDims0(x.shape) + " with " + formatDims0(y.shape) + " → " + formatDims0(shape)
+		}
 	}
 	return out, nil
 }
@@ -355,7 +362,7 @@ func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (
 			return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
 		}
 		if handled {
-			return c.literal(v, span{x.start, y.end}, fmt.Sprintf("%s %s %s", x.lit, op, y.lit))
+			return c.literal(v, span{x.start, y.end}, func() string { return fmt.Sprintf("%s %s %s", x.lit, op, y.lit) })
 		}
 	}
 	v, err := foldBinary(c.policy.Host(), op, x.lit, y.lit)
@@ -366,11 +373,13 @@ func (c *compiler) foldBinary(op promote.BinaryOp, x, y *operand, opSpan span) (
 		}
 		return nil, c.errorf(opSpan, name, "%s: %w", c.policy.Name(), err)
 	}
-	return c.literal(v, span{x.start, y.end}, fmt.Sprintf("%s %s %s", x.lit, op, y.lit))
+	return c.literal(v, span{x.start, y.end}, func() string { return fmt.Sprintf("%s %s %s", x.lit, op, y.lit) })
 }
 
 // literal makes a literal operand, typed by the policy's literal defaults.
-func (c *compiler) literal(v promote.Scalar, sp span, expr string) (*operand, error) {
+// For a literal folded from others, expr gives the folded expression's text
+// for explain() (called only then); it is nil for a literal as written.
+func (c *compiler) literal(v promote.Scalar, sp span, expr func() string) (*operand, error) {
 	v = foldLiteral(c.policy.Host(), v)
 	o := &operand{kind: LiteralValue, lit: v, start: sp.start, end: sp.end}
 	t, err := c.policy.Literal(v)
@@ -382,11 +391,11 @@ func (c *compiler) literal(v promote.Scalar, sp span, expr string) (*operand, er
 		return o, nil
 	}
 	o.typ = t
-	if expr != "" {
+	if expr != nil && c.explaining() {
 		if _, ok := c.policy.(promote.LiteralFolder); ok {
-			c.record(expr, o, "literals fold in "+c.policy.Name()+"'s own types, and stay literals")
+			c.record(expr(), o, "literals fold in "+c.policy.Name()+"'s own types, and stay literals")
 		} else {
-			c.record(expr, o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
+			c.record(expr(), o, "literals fold like "+hostName(c.policy.Host())+" and stay weak")
 		}
 	}
 	return o, nil
@@ -439,7 +448,7 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 		if err != nil {
 			return nil, c.errorf(opSpan, "ValueError", "%s: %v", c.policy.Name(), err)
 		}
-		return c.literal(v, span{opSpan.start, x.end}, op.String()+x.lit.String())
+		return c.literal(v, span{opSpan.start, x.end}, func() string { return op.String() + x.lit.String() })
 	}
 	if err := c.requireNumeric(x, op.String()); err != nil {
 		return nil, err
@@ -485,7 +494,9 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 	if x.start.Offset < out.start.Offset {
 		out.start = x.start
 	}
-	c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+	if c.explaining() {
+		c.record(fmt.Sprintf("%s(%s)", op, c.describe(x)), out, res.Rule)
+	}
 	return out, nil
 }
 
@@ -551,6 +562,11 @@ func (c *compiler) describe(o *operand) string {
 	return o.str
 }
 
+// explaining reports whether explain() is recording the rules that fire.
+// A step's description is built only then: formatting it for every
+// statement would cost more than a small operation itself.
+func (c *compiler) explaining() bool { return c.steps != nil }
+
 // record adds a step for explain().
 func (c *compiler) record(expr string, o *operand, rule string) {
 	if c.steps == nil {
@@ -603,7 +619,9 @@ func (c *compiler) matmul(x, y *operand, res promote.Result, whole, opSpan span)
 	n := &backend.Node{Op: backend.OpMatMul, DType: res.Type.DType, Shape: shape,
 		Args: []*backend.Node{asNode(x, d), asNode(y, d)}}
 	out := &operand{kind: TensorValue, typ: res.Type, shape: shape, node: n, start: whole.start, end: whole.end}
-	c.record(fmt.Sprintf("%s @ %s", c.describe(x), c.describe(y)), out, res.Rule)
+	if c.explaining() {
+		c.record(fmt.Sprintf("%s @ %s", c.describe(x), c.describe(y)), out, res.Rule)
+	}
 	return out, nil
 }
 

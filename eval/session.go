@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -91,6 +92,37 @@ type Session struct {
 	// loading holds the scripts :load is running, outermost first: their
 	// resolved paths (to find cycles) and their names as written.
 	loading, loadNames []string
+
+	// parsed holds the syntax trees of recent short sources, by text, so
+	// that a statement run again (a benchmark's, a re-run cell's) is not
+	// parsed again; see parse.
+	parsed map[string]*lang.File
+}
+
+// Bounds of the parse cache: sources up to maxParsedLen bytes, at most
+// maxParsed of them (the cache starts over when full).
+const (
+	maxParsedLen = 1 << 10
+	maxParsed    = 64
+)
+
+// parse parses src, named name in errors, reusing the tree of an earlier
+// call with the same text. A tree depends on the text alone (the name
+// appears only in errors, which are not kept) and nothing changes a tree
+// once built, so a kept one is as good as a fresh one.
+func (s *Session) parse(name, src string) (*lang.File, error) {
+	if f, ok := s.parsed[src]; ok {
+		return f, nil
+	}
+	f, err := lang.Parse(name, src)
+	if err != nil || len(src) > maxParsedLen {
+		return f, err
+	}
+	if s.parsed == nil || len(s.parsed) >= maxParsed {
+		s.parsed = make(map[string]*lang.File)
+	}
+	s.parsed[src] = f
+	return f, nil
 }
 
 // New returns a session with the named policy on the CPU backend.
@@ -322,6 +354,9 @@ func (s *Session) run(ctx context.Context, n *backend.Node) (*backend.Tensor, er
 		return n.Tensor, nil
 	}
 	t, err := s.backend.Run(ctx, n)
+	if err == nil {
+		return t, nil
+	}
 	var w *backend.Warning
 	if errors.As(err, &w) && t != nil {
 		// The operations completed and warned (NumPy's RuntimeWarnings).
@@ -352,7 +387,15 @@ func (s *Session) Fetch(v *Value) (*Value, error) { return s.fetch(v) }
 
 // NextName returns the file name the next Execute call will report in
 // errors when called with name "": "<stdin:N>".
-func (s *Session) NextName() string { return fmt.Sprintf("<stdin:%d>", s.count+1) }
+func (s *Session) NextName() string { return stdinName(s.count + 1) }
+
+// stdinName returns "<stdin:N>", the name of the Nth Execute call's source.
+func stdinName(n int) string {
+	b := make([]byte, 0, 32)
+	b = append(b, "<stdin:"...)
+	b = strconv.AppendInt(b, int64(n), 10)
+	return string(append(b, '>'))
+}
 
 // Execute runs src (one or more statements and directives). name is used in
 // error positions; "" means "<stdin:N>" with N counting calls. It returns
@@ -368,12 +411,12 @@ func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output,
 	}()
 	s.count++
 	if name == "" {
-		name = fmt.Sprintf("<stdin:%d>", s.count)
+		name = stdinName(s.count)
 	}
 	if outs, ok := s.helpOutput(src); ok { // tanh? and ?tanh, as in IPython
 		return outs, nil
 	}
-	f, err := lang.Parse(name, src)
+	f, err := s.parse(name, src)
 	if err != nil {
 		return nil, s.syntaxError(name, src, err)
 	}
@@ -397,7 +440,11 @@ func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output,
 				s.last = &last
 			}
 		}
-		outs = append(outs, o...)
+		if outs == nil {
+			outs = o // exec's own slice: one statement, nothing to copy
+		} else {
+			outs = append(outs, o...)
+		}
 	}
 	return outs, nil
 }

@@ -79,11 +79,13 @@ func (c *compiler) listTensor(o *operand, t *dtypes.Type, sp span) (*operand, er
 		setScalar(tt, i, v)
 	}
 	out := tensorOperand(tt, typ, sp)
-	rule := "a bracket literal makes a tensor of the policy's default for " + kind.String() + " literals"
-	if t != nil {
-		rule = "a dtype call makes a " + map[bool]string{true: "weak", false: "known"}[typ.Weak] + " " + typ.DType.FullName()
+	if c.explaining() {
+		rule := "a bracket literal makes a tensor of the policy's default for " + kind.String() + " literals"
+		if t != nil {
+			rule = "a dtype call makes a " + map[bool]string{true: "weak", false: "known"}[typ.Weak] + " " + typ.DType.FullName()
+		}
+		c.record(c.source(sp, fmt.Sprintf("[…] of %d %s", len(vals), kind)), out, rule)
 	}
-	c.record(c.source(sp, fmt.Sprintf("[…] of %d %s", len(vals), kind)), out, rule)
 	return out, nil
 }
 
@@ -562,7 +564,7 @@ func (c *compiler) join(k *call, stack bool) (*operand, error) {
 				return nil, err
 			}
 		}
-		if err := c.requireNumeric(p, k.name+"()"); err != nil {
+		if err := c.requireNumeric(p, k.name, "()"); err != nil {
 			return nil, err
 		}
 		ops[i] = c.materialize(p)
@@ -618,7 +620,9 @@ func (c *compiler) join(k *call, stack bool) (*operand, error) {
 	}
 	node := &backend.Node{Op: backend.OpConcat, DType: typ.DType, Shape: shape, Args: args, Axes: []int{axis}}
 	out := &operand{kind: TensorValue, typ: typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}
-	c.record(k.name+"(…)", out, "the parts are promoted together: "+res.Rule)
+	if c.explaining() {
+		c.record(k.name+"(…)", out, "the parts are promoted together: "+res.Rule)
+	}
 	return out, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -72,11 +73,15 @@ func formatDims(s []int) string {
 	if len(s) == 0 {
 		return ""
 	}
-	parts := make([]string, len(s))
+	b := make([]byte, 0, 2+4*len(s))
+	b = append(b, '[')
 	for i, d := range s {
-		parts[i] = fmt.Sprint(d)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
 	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return string(append(b, ']'))
 }
 
 func formatShape(s []int) string {

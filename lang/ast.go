@@ -361,6 +361,9 @@ func (x *BasicLit) BigInt() (*big.Int, error) {
 	if x.Kind != INT {
 		return nil, fmt.Errorf("%s is not an integer literal", x.Raw)
 	}
+	if v, ok := smallDecimal(x.Raw); ok {
+		return new(big.Int).SetInt64(v), nil
+	}
 	s := strings.ReplaceAll(x.Raw, "_", "")
 	base := 10
 	if len(s) > 2 && s[0] == '0' {
@@ -381,6 +384,24 @@ func (x *BasicLit) BigInt() (*big.Int, error) {
 		return nil, fmt.Errorf("malformed integer literal %s", x.Raw)
 	}
 	return z, nil
+}
+
+// smallDecimal returns the value of s when it is up to 18 decimal digits
+// (no sign, no underscores), which an int64 always holds: the literals of
+// nearly every statement, read without big.Int's general parser.
+func smallDecimal(s string) (int64, bool) {
+	if len(s) == 0 || len(s) > 18 {
+		return 0, false
+	}
+	var v int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	return v, true
 }
 
 // Float returns the value of a FLOAT literal, or the imaginary part of an

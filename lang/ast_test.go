@@ -2,6 +2,8 @@ package lang
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -32,6 +34,10 @@ func TestBigInt(t *testing.T) {
 		{`0O7_7`, "63"},
 		{`0b101`, "5"},
 		{`0B1_1`, "3"},
+		{`999999999999999999`, "999999999999999999"}, // the longest smallDecimal reads
+		{`1000000000000000000`, "1000000000000000000"},
+		{`9223372036854775807`, "9223372036854775807"},
+		{`9223372036854775808`, "9223372036854775808"},
 		{`18446744073709551615`, "18446744073709551615"},
 		{`0xffffffffffffffffffffffffffffffff`, "340282366920938463463374607431768211455"},
 		{`123456789012345678901234567890`, "123456789012345678901234567890"},
@@ -48,6 +54,42 @@ func TestBigInt(t *testing.T) {
 		}
 		if _, err := l.Float(); err == nil {
 			t.Errorf("%s.Float() succeeded on an INT", tt.src)
+		}
+	}
+}
+
+// TestSmallDecimal checks the fast path of BigInt against big.Int's parser
+// on every length it takes and the lengths around it.
+func TestSmallDecimal(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n <= 22; n++ {
+		for range 200 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = "0123456789"[r.IntN(10)]
+			}
+			if r.IntN(4) == 0 {
+				for i := range b {
+					b[i] = '9'
+				}
+			}
+			s := string(b)
+			v, ok := smallDecimal(s)
+			if ok != (n >= 1 && n <= 18) {
+				t.Fatalf("smallDecimal(%q) ok = %v", s, ok)
+			}
+			if !ok {
+				continue
+			}
+			want, _ := new(big.Int).SetString(s, 10)
+			if got := big.NewInt(v); got.Cmp(want) != 0 {
+				t.Fatalf("smallDecimal(%q) = %d, want %s", s, v, want)
+			}
+		}
+	}
+	for _, s := range []string{"1_0", "0x1", "-1", "1e3", " 1"} {
+		if _, ok := smallDecimal(s); ok {
+			t.Errorf("smallDecimal(%q) read it", s)
 		}
 	}
 }

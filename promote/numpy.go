@@ -147,7 +147,7 @@ func (p numpyPolicy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		return numpyCheckWeak(op, r, w)
 	}
 	d, ok := numpyPromote(a.d, b.d)
-	rule := fmt.Sprintf("numpy.promote_types(%s, %s) is %s", a.d.FullName(), b.d.FullName(), d.FullName())
+	rule := "numpy.promote_types(" + a.d.FullName() + ", " + b.d.FullName() + ") is " + d.FullName()
 	if !ok {
 		if !numpySearchesLoops(op) || a.weak {
 			return Result{}, numpyNoCommon("numpy", a.d, b.d)
@@ -323,7 +323,7 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		}
 		if op == Abs && d.IsComplex() {
 			// np.absolute's complex loops are F->f, D->d (npy_cabsf, npy_cabs).
-			return res(d.Real(), d, fmt.Sprintf("np.absolute of %s gives the real dtype of its precision, %s", d.FullName(), d.Real().FullName()))
+			return res(d.Real(), d, "np.absolute of "+d.FullName()+" gives the real dtype of its precision, "+d.Real().FullName())
 		}
 		r, err := res(d, d, "the operand's dtype")
 		// scalarmath.c.src, @name@_ctype_negative and _absolute: -x of a
@@ -346,38 +346,38 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		if f == d {
 			return res(d, d, "a float operand keeps its dtype")
 		}
-		return res(f, f, fmt.Sprintf("%s of %s uses the first ufunc loop that holds it safely: %s", op, d.FullName(), f.FullName()))
+		return res(f, f, op.String()+" of "+d.FullName()+" uses the first ufunc loop that holds it safely: "+f.FullName())
 	case Rounding:
 		if d.IsComplex() && op != Round && op != RoundEven {
 			return Result{}, Errorf(p, 0, "%s is not supported for complex (%s)", op, d.FullName())
 		}
 		if legacy && (op == Floor || op == Ceil || op == Trunc) && !d.IsInexact() {
 			f := numpyFloatFor(d)
-			return res(f, f, fmt.Sprintf("NumPy 1's %s has only float loops: %s computes in %s", op, d.FullName(), f.FullName()))
+			return res(f, f, "NumPy 1's "+op.String()+" has only float loops: "+d.FullName()+" computes in "+f.FullName())
 		}
 		return res(d, d, "rounding keeps the dtype (ints and bools are returned unchanged)")
 	case Predicate:
-		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
+		return res(dtypes.Bool, d, op.String()+" gives bool")
 	case SumProd:
 		switch {
 		case d == dtypes.Bool || (d.IsSigned() && d.Bits() < 64):
-			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s accumulates in the default int64", op, d.FullName()))
+			return res(dtypes.I64, dtypes.I64, op.String()+" of "+d.FullName()+" accumulates in the default int64")
 		case d.IsUnsigned() && d.Bits() < 64:
-			return res(dtypes.U64, dtypes.U64, fmt.Sprintf("%s of %s accumulates in uint64", op, d.FullName()))
+			return res(dtypes.U64, dtypes.U64, op.String()+" of "+d.FullName()+" accumulates in uint64")
 		}
-		return res(d, d, fmt.Sprintf("%s keeps %s", op, d.FullName()))
+		return res(d, d, op.String()+" keeps "+d.FullName())
 	case MeanOp:
 		switch {
 		case d == dtypes.Bool || d.IsInt():
-			return res(dtypes.F64, dtypes.F64, fmt.Sprintf("mean of %s is float64", d.FullName()))
+			return res(dtypes.F64, dtypes.F64, "mean of "+d.FullName()+" is float64")
 		case d == dtypes.F16:
 			return res(d, dtypes.F32, "mean of float16 is float16, computed with float32 intermediates")
 		}
-		return res(d, d, fmt.Sprintf("mean keeps %s", d.FullName()))
+		return res(d, d, "mean keeps "+d.FullName())
 	case Extreme, ArgOp:
 		out, rule := d, "the operand's dtype"
 		if op.Class() == ArgOp {
-			out, rule = dtypes.I64, fmt.Sprintf("%s gives an intp (int64) index", op)
+			out, rule = dtypes.I64, op.String()+" gives an intp (int64) index"
 		}
 		r, err := res(out, d, rule)
 		if d.IsComplex() {
@@ -389,7 +389,7 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		}
 		return r, err
 	case BoolReduce:
-		return res(dtypes.Bool, d, fmt.Sprintf("%s gives bool", op))
+		return res(dtypes.Bool, d, op.String()+" gives bool")
 	case Cumulative:
 		// np.cumsum and np.cumprod are add.accumulate and multiply.accumulate
 		// with the reduction's dtype (fromnumeric.py cumsum → _wrapfunc →
@@ -397,11 +397,11 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		// ints and bool accumulate in the default int, as sum does.
 		switch {
 		case d == dtypes.Bool || (d.IsSigned() && d.Bits() < 64):
-			return res(dtypes.I64, dtypes.I64, fmt.Sprintf("%s of %s accumulates in the default int64, as sum does", op, d.FullName()))
+			return res(dtypes.I64, dtypes.I64, op.String()+" of "+d.FullName()+" accumulates in the default int64, as sum does")
 		case d.IsUnsigned() && d.Bits() < 64:
-			return res(dtypes.U64, dtypes.U64, fmt.Sprintf("%s of %s accumulates in uint64, as sum does", op, d.FullName()))
+			return res(dtypes.U64, dtypes.U64, op.String()+" of "+d.FullName()+" accumulates in uint64, as sum does")
 		}
-		return res(d, d, fmt.Sprintf("%s keeps %s, rounding after every step", op, d.FullName()))
+		return res(d, d, op.String()+" keeps "+d.FullName()+", rounding after every step")
 	case Moment:
 		// numpy/_core/_methods.py _var: ints and bool are summed with
 		// dtype f8; floats (float16 too: unlike _mean, _var has no
@@ -410,11 +410,11 @@ func numpyUnary(p string, op UnaryOp, a numpyArg, legacy bool) (Result, error) {
 		// dtype of the operand's precision.
 		switch {
 		case d == dtypes.Bool || d.IsInt():
-			return res(dtypes.F64, dtypes.F64, fmt.Sprintf("%s of %s is float64 (_methods._var sums with dtype f8)", op, d.FullName()))
+			return res(dtypes.F64, dtypes.F64, op.String()+" of "+d.FullName()+" is float64 (_methods._var sums with dtype f8)")
 		case d.IsComplex():
-			return res(d.Real(), d, fmt.Sprintf("%s of %s is %s: the deviations are squared as re² + im²", op, d.FullName(), d.Real().FullName()))
+			return res(d.Real(), d, op.String()+" of "+d.FullName()+" is "+d.Real().FullName()+": the deviations are squared as re² + im²")
 		}
-		return res(d, d, fmt.Sprintf("%s keeps %s", op, d.FullName()))
+		return res(d, d, op.String()+" keeps "+d.FullName())
 	case Count:
 		// numeric.py count_nonzero: multiarray.count_nonzero (intp) without
 		// an axis, else a.astype(bool).sum(axis, dtype=np.intp).
@@ -455,7 +455,7 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 	case Div:
 		if d == dtypes.Bool || d.IsInt() {
 			r.Type.DType, r.Compute = dtypes.F64, dtypes.F64
-			r.Rule += fmt.Sprintf("; true division of %s computes in float64", d.FullName())
+			r.Rule += "; true division of " + d.FullName() + " computes in float64"
 		}
 	case DivMod:
 		if d.IsComplex() {
@@ -494,28 +494,28 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 func numpyWeakWith(k ScalarKind, d dtypes.DType) (dtypes.DType, string) {
 	switch k {
 	case BoolScalar:
-		return d, fmt.Sprintf("NEP 50: a Python bool takes the array's dtype %s", d.FullName())
+		return d, "NEP 50: a Python bool takes the array's dtype " + d.FullName()
 	case IntScalar:
 		if d == dtypes.Bool {
 			return dtypes.I64, "NEP 50: a Python int with a bool array gives the default int64"
 		}
-		return d, fmt.Sprintf("NEP 50: a Python int takes the array's dtype %s", d.FullName())
+		return d, "NEP 50: a Python int takes the array's dtype " + d.FullName()
 	case FloatScalar:
 		switch {
 		case d == dtypes.Bool || d.IsInt():
-			return dtypes.F64, fmt.Sprintf("NEP 50: a Python float with an %s array gives float64", numpyKindWord(d))
+			return dtypes.F64, "NEP 50: a Python float with an " + numpyKindWord(d) + " array gives float64"
 		case d == dtypes.BF16 || d.IsFloat8():
-			return dtypes.F32, fmt.Sprintf("ml_dtypes: a Python float with %s gives float32", d.FullName())
+			return dtypes.F32, "ml_dtypes: a Python float with " + d.FullName() + " gives float32"
 		}
-		return d, fmt.Sprintf("NEP 50: a Python float takes the array's dtype %s", d.FullName())
+		return d, "NEP 50: a Python float takes the array's dtype " + d.FullName()
 	default:
 		switch {
 		case d.IsComplex():
-			return d, fmt.Sprintf("NEP 50: a Python complex takes the array's dtype %s", d.FullName())
+			return d, "NEP 50: a Python complex takes the array's dtype " + d.FullName()
 		case d == dtypes.F64 || d == dtypes.Bool || d.IsInt():
-			return dtypes.C128, fmt.Sprintf("NEP 50: a Python complex with a %s array gives complex128", d.FullName())
+			return dtypes.C128, "NEP 50: a Python complex with a " + d.FullName() + " array gives complex128"
 		}
-		return dtypes.C64, fmt.Sprintf("NEP 50: a Python complex with a %s array gives complex64, the complex type that keeps its precision", d.FullName())
+		return dtypes.C64, "NEP 50: a Python complex with a " + d.FullName() + " array gives complex64, the complex type that keeps its precision"
 	}
 }
 
@@ -872,8 +872,18 @@ func numpyIntFits(v *big.Int, d dtypes.DType) bool {
 	if v == nil {
 		return true
 	}
+	// Every dtype's range lies within [MinInt64, MaxUint64], so a value
+	// outside both int64 and uint64 fits none, and the others compare as
+	// machine integers (no big.Int per call: this runs for every literal).
 	lo, hi := d.IntRange()
-	return v.Cmp(big.NewInt(lo)) >= 0 && v.Cmp(new(big.Int).SetUint64(hi)) <= 0
+	switch {
+	case v.IsInt64():
+		x := v.Int64()
+		return x >= lo && (x < 0 || uint64(x) <= hi)
+	case v.IsUint64():
+		return v.Uint64() <= hi // v > MaxInt64 ≥ lo
+	}
+	return false
 }
 
 // numpyOverflowLimit is the smallest magnitude that rounds past the largest
