@@ -151,6 +151,12 @@ class GoServer:
         self.p.wait()
 
 
+# BLAS_SPIN is how long the Go side waits after NumPy's matrix products:
+# longer than OpenBLAS's threads spin before they sleep (GOTO_THREAD_TIMEOUT,
+# 2^28 cycles by default: under 0.1 s on this machine).
+BLAS_SPIN = 0.3
+
+
 def interleaved(exe, run_args, cases, warmup, runs):
     """One round, the two sides alternating case by case."""
     srv = GoServer(exe, run_args)
@@ -164,6 +170,12 @@ def interleaved(exe, run_args, cases, warmup, runs):
             go[c["name"]] = srv.run(c["name"])
         # NumPy's inputs of this setup only, then the same cases.
         npr.update(numpy_side(cases[i:j], warmup, runs))
+        if any(c["group"] == "matmul" for c in cases[i:j]):
+            # OpenBLAS's threads spin after a product before they sleep
+            # (measured here: 50-70 ms of CPU time in the 0.1-0.4 s after
+            # a 256x256 product), which would take one of the two cores
+            # from the Go side's next cases.
+            time.sleep(BLAS_SPIN)
         i = j
     srv.close()
     return go, npr
