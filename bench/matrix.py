@@ -152,8 +152,9 @@ class GoServer:
 
 
 # BLAS_SPIN is how long the Go side waits after NumPy's matrix products:
-# longer than OpenBLAS's threads spin before they sleep (GOTO_THREAD_TIMEOUT,
-# 2^28 cycles by default: under 0.1 s on this machine).
+# longer than OpenBLAS's idle threads keep polling for work before they
+# sleep (OPENBLAS_THREAD_TIMEOUT in OpenBLAS's README sets that wait; with
+# its default, the spinning measured here ends within 0.1-0.2 s).
 BLAS_SPIN = 0.3
 
 
