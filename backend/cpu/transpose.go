@@ -1,0 +1,148 @@
+package cpu
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// transposeInto writes the transpose of a cols×rows window of src into a
+// rows×cols window of dst:
+//
+//	dst[dp + r*ldd + c] = src[sp + r + c*lds]  for r < rows, c < cols
+//
+// dst and src are storage slices of one element type. It reads a
+// transposed operand's rows (lds the operand's stride along the result's
+// last axis) and copies a transposed view into a contiguous result. On
+// amd64 with AVX2, 1-, 2-, 4- and 8-byte elements are moved in register
+// tiles (transpose_amd64.s) and the edges by transposeGo, which gives the
+// same bits: the elements are copied, not converted.
+func transposeInto(dst any, dp, ldd int, src any, sp, lds, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	switch s := src.(type) {
+	case []bool:
+		transposeT(dst.([]bool), dp, ldd, s, sp, lds, rows, cols)
+	case []int8:
+		transposeT(dst.([]int8), dp, ldd, s, sp, lds, rows, cols)
+	case []int16:
+		transposeT(dst.([]int16), dp, ldd, s, sp, lds, rows, cols)
+	case []int32:
+		transposeT(dst.([]int32), dp, ldd, s, sp, lds, rows, cols)
+	case []int64:
+		transposeT(dst.([]int64), dp, ldd, s, sp, lds, rows, cols)
+	case []uint8:
+		transposeT(dst.([]uint8), dp, ldd, s, sp, lds, rows, cols)
+	case []uint16:
+		transposeT(dst.([]uint16), dp, ldd, s, sp, lds, rows, cols)
+	case []uint32:
+		transposeT(dst.([]uint32), dp, ldd, s, sp, lds, rows, cols)
+	case []uint64:
+		transposeT(dst.([]uint64), dp, ldd, s, sp, lds, rows, cols)
+	case []float32:
+		transposeT(dst.([]float32), dp, ldd, s, sp, lds, rows, cols)
+	case []float64:
+		transposeT(dst.([]float64), dp, ldd, s, sp, lds, rows, cols)
+	case []complex64:
+		transposeT(dst.([]complex64), dp, ldd, s, sp, lds, rows, cols)
+	case []complex128:
+		transposeT(dst.([]complex128), dp, ldd, s, sp, lds, rows, cols)
+	default:
+		panic(fmt.Sprintf("cpu: bad storage %T", src))
+	}
+}
+
+// transBand is how many source lines (result columns) a tiled transpose
+// walks before its next band of rows: their cache lines stay in L1 from
+// one strip of rows to the next.
+const transBand = 256
+
+func transposeT[T any](dst []T, dp, ldd int, src []T, sp, lds, rows, cols int) {
+	// Bounds, once: the kernels take pointers.
+	last := dst[dp+(rows-1)*ldd+cols-1]
+	_ = src[sp+rows-1+(cols-1)*lds]
+	_ = dst[dp]
+	_ = src[sp]
+	es := int(unsafe.Sizeof(last))
+	k, R, C := tileKernel(es)
+	if k == nil || rows < R || cols < C || ldd < cols || lds < rows {
+		transposeGo(dst, dp, ldd, src, sp, lds, rows, cols)
+		return
+	}
+	rowsT, colsT := rows-rows%R, cols-cols%C
+	d0 := unsafe.Pointer(&dst[dp])
+	s0 := unsafe.Pointer(&src[sp])
+	for c0 := 0; c0 < colsT; c0 += transBand {
+		nt := (min(c0+transBand, colsT) - c0) / C
+		for r0 := 0; r0 < rowsT; r0 += R {
+			k((*byte)(unsafe.Add(d0, (r0*ldd+c0)*es)), ldd*es, (*byte)(unsafe.Add(s0, (r0+c0*lds)*es)), lds*es, nt)
+		}
+	}
+	if colsT < cols {
+		transposeGo(dst, dp+colsT, ldd, src, sp+colsT*lds, lds, rowsT, cols-colsT)
+	}
+	if rowsT < rows {
+		transposeGo(dst, dp+rowsT*ldd, ldd, src, sp+rowsT, lds, rows-rowsT, cols)
+	}
+}
+
+// transTile is the side of transposeGo's tiles: tile columns are that
+// many lines of src, read again for each row while in the cache.
+const transTile = 16
+
+// transposeGo is transposeInto in Go, tile by tile.
+func transposeGo[T any](dst []T, dp, ldd int, src []T, sp, lds, rows, cols int) {
+	for c0 := 0; c0 < cols; c0 += transTile {
+		c1 := min(c0+transTile, cols)
+		for r := range rows {
+			d := dst[dp+r*ldd+c0 : dp+r*ldd+c1]
+			p := sp + r + c0*lds
+			for j := range d {
+				d[j] = src[p]
+				p += lds
+			}
+		}
+	}
+}
+
+// readTiled fills buf with the cnt values of a tiled leaf (a transposed
+// operand, see leaf.tiled) from the fused block's flat position off on.
+// Within a group of rows along the second-to-last axis, element (r, c) is
+// at rowStart(r) + c*st and rowStart(r+1) = rowStart(r) + 1: a column of
+// the block is a run of storage, and the block is the transpose of a
+// window of storage. The block's first and last rows may be partial, so
+// its columns are cut where they start and end into at most three bands,
+// each a rectangle of rows transposed whole.
+func (l *leaf) readTiled(buf any, off, cnt int) {
+	shape := l.f.shape
+	rowLen := shape[len(shape)-1]
+	st := l.strides[len(shape)-1]
+	group := shape[len(shape)-2] * rowLen
+	for done := 0; done < cnt; {
+		lo := off + done
+		n := min(cnt-done, group-lo%group)
+		hi := lo + n
+		row, col := lo/rowLen, lo%rowLen
+		endRow, endCol := hi/rowLen, hi%rowLen
+		base := l.rowStart(row)
+		// Column c holds rows [row + (c < col), endRow + (c < endCol)).
+		cuts := [4]int{0, min(col, endCol), max(col, endCol), rowLen}
+		for i := range 3 {
+			a, b := cuts[i], cuts[i+1]
+			if a == b {
+				continue
+			}
+			r0, r1 := row, endRow
+			if a < col {
+				r0++
+			}
+			if a < endCol {
+				r1++
+			}
+			if r0 < r1 {
+				transposeInto(buf, r0*rowLen+a-off, rowLen, l.v.data, base+(r0-row)+a*st, st, r1-r0, b-a)
+			}
+		}
+		done += n
+	}
+}

@@ -1,0 +1,81 @@
+package cpu
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+)
+
+// TestTransposeInto checks transposeInto (the AVX2 tile kernels where the
+// CPU has them, transposeGo at the edges) against the index formula, bit
+// for bit, for every element size: random bits (NaN payloads, any byte),
+// every shape up to 70×70 in a sample plus large ones, offsets that
+// leave the tiles unaligned, strides longer than the rows, and the
+// elements around each window left alone.
+func TestTransposeInto(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	type shape struct{ rows, cols, dp, sp, ldx, lsx int }
+	var shapes []shape
+	for rows := 0; rows <= 70; rows++ {
+		for cols := 0; cols <= 70; cols++ {
+			if rows > 20 && cols > 20 && (rows*71+cols)%7 != 0 {
+				continue
+			}
+			shapes = append(shapes, shape{rows, cols, rng.IntN(5), rng.IntN(5), rng.IntN(3), rng.IntN(3)})
+		}
+	}
+	shapes = append(shapes, shape{1000, 1000, 0, 0, 0, 0}, shape{16, 1000, 3, 1, 0, 0}, shape{261, 517, 1, 2, 5, 3})
+	check := func(t *testing.T, es int) {
+		for _, s := range shapes {
+			ldd, lds := s.cols+s.ldx, s.rows+s.lsx
+			dn := s.dp + max(s.rows*ldd, 1) + 3
+			sn := s.sp + max(s.cols*lds, 1) + 3
+			src := randBytes(rng, sn*es)
+			dst := randBytes(rng, dn*es)
+			want := slices.Clone(dst)
+			for r := range s.rows {
+				for c := range s.cols {
+					d, p := (s.dp+r*ldd+c)*es, (s.sp+r+c*lds)*es
+					copy(want[d:d+es], src[p:p+es])
+				}
+			}
+			switch es {
+			case 1:
+				transposeInto(asT[int8](dst), s.dp, ldd, asT[int8](src), s.sp, lds, s.rows, s.cols)
+			case 2:
+				transposeInto(asT[uint16](dst), s.dp, ldd, asT[uint16](src), s.sp, lds, s.rows, s.cols)
+			case 4:
+				transposeInto(asT[float32](dst), s.dp, ldd, asT[float32](src), s.sp, lds, s.rows, s.cols)
+			case 8:
+				transposeInto(asT[float64](dst), s.dp, ldd, asT[float64](src), s.sp, lds, s.rows, s.cols)
+			case 16:
+				transposeInto(asT[complex128](dst), s.dp, ldd, asT[complex128](src), s.sp, lds, s.rows, s.cols)
+			}
+			if !slices.Equal(dst, want) {
+				t.Fatalf("%+v: %d-byte elements differ", s, es)
+			}
+		}
+	}
+	for _, es := range []int{1, 2, 4, 8, 16} {
+		t.Run(string(rune('0'+es%10)), func(t *testing.T) { check(t, es) })
+	}
+}
+
+func randBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n, n+16)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// asT reinterprets b as a slice of T (len(b) a multiple of T's size).
+func asT[T any](b []byte) []T {
+	var zero T
+	es := int(unsafe.Sizeof(zero))
+	if len(b) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/es)
+}
