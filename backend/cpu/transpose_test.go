@@ -79,3 +79,52 @@ func asT[T any](b []byte) []T {
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/es)
 }
+
+// BenchmarkTranspose times transposeInto on a 1000×1000 matrix: whole
+// (a transposed view copied) and in strips of 16 rows into a block buffer
+// (a fused transposed operand).
+func BenchmarkTranspose(b *testing.B) {
+	const n = 1000
+	for _, es := range []int{1, 4, 8} {
+		src := make([]byte, n*n*es)
+		dst := make([]byte, n*n*es)
+		buf := make([]byte, 16*n*es)
+		run := func(name string, f func()) {
+			b.Run(name, func(b *testing.B) {
+				b.SetBytes(int64(n * n * es))
+				for range b.N {
+					f()
+				}
+			})
+		}
+		switch es {
+		case 1:
+			s, d, bb := asT[int8](src), asT[int8](dst), asT[int8](buf)
+			run("whole/1", func() { transposeInto(d, 0, n, s, 0, n, n, n) })
+			run("strips/1", func() {
+				for r := 0; r < n; r += 16 {
+					transposeInto(bb, 0, n, s, r, n, min(16, n-r), n)
+				}
+			})
+			run("copy/1", func() { copy(d, s) })
+		case 4:
+			s, d, bb := asT[float32](src), asT[float32](dst), asT[float32](buf)
+			run("whole/4", func() { transposeInto(d, 0, n, s, 0, n, n, n) })
+			run("strips/4", func() {
+				for r := 0; r < n; r += 16 {
+					transposeInto(bb, 0, n, s, r, n, min(16, n-r), n)
+				}
+			})
+			run("copy/4", func() { copy(d, s) })
+		case 8:
+			s, d, bb := asT[float64](src), asT[float64](dst), asT[float64](buf)
+			run("whole/8", func() { transposeInto(d, 0, n, s, 0, n, n, n) })
+			run("strips/8", func() {
+				for r := 0; r < n; r += 16 {
+					transposeInto(bb, 0, n, s, r, n, min(16, n-r), n)
+				}
+			})
+			run("copy/8", func() { copy(d, s) })
+		}
+	}
+}
