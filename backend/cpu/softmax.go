@@ -63,14 +63,14 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	tiles64 := make([][]float64, len(rows))
 	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
 		if rows[w] == nil {
-			rows[w] = make([]float64, 2*m)
+			rows[w] = make([]float64, 3*m)
 		}
-		y, e := rows[w][:m], rows[w][m:]
+		y, e, c := rows[w][:m], rows[w][m:2*m], rows[w][2*m:]
 		if cols64 {
 			if tiles64[w] == nil {
 				tiles64[w] = make([]float64, softmaxTile*m)
 			}
-			softmaxColsF64(out64, x64, m, inner, lo, hi, log, tiles64[w], e)
+			softmaxColsF64(out64, x64, m, inner, lo, hi, log, tiles64[w], e, c)
 			return nil
 		}
 		if cols {
@@ -97,14 +97,14 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 			if exact && inner == 1 && x64 != nil {
 				// In place in the result.
 				copy(out64[b:b+m], x64[b:b+m])
-				softmaxRowF64(out64[b:b+m], e, log)
+				softmaxRowF64(out64[b:b+m], e, c, log)
 				continue
 			}
 			if err := gatherFloat64(y, x, b, inner); err != nil {
 				return err
 			}
 			if exact {
-				softmaxRowF64(y, e, log)
+				softmaxRowF64(y, e, c, log)
 				for i, v := range y {
 					out64[b+i*inner] = v
 				}
@@ -165,29 +165,82 @@ func softmaxRowExact(y []float64, log bool) {
 }
 
 // softmaxRowF64 is softmaxRowExact with the exponentials of expF64 (the
-// bits of math.Exp, four at a time) into e (len(y)), as scratch: the same
-// operations in the same order, so the same bits.
-func softmaxRowF64(y, e []float64, log bool) {
-	mx := rowMax(y)
-	for i, v := range y {
-		y[i] = v - mx
-	}
-	e = e[:len(y)]
+// bits of math.Exp, four at a time) and vector subtractions and divisions
+// by a broadcast value, with e and c (len(y) each) as scratch: the same
+// operations in the same order (the sum in order), so the same bits.
+func softmaxRowF64(y, e, c []float64, log bool) {
+	mx := rowMaxF64(y)
+	e, c = e[:len(y)], c[:len(y)]
+	fillF64(c, mx)
+	subF64(y, y, c)
 	expF64(e, y)
 	s := 0.0
 	for _, v := range e {
 		s += v
 	}
 	if log {
-		ls := math.Log(s)
-		for i, v := range y {
-			y[i] = v - ls
-		}
+		fillF64(c, math.Log(s))
+		subF64(y, y, c)
 		return
 	}
-	for i, v := range e {
-		y[i] = v / s
+	fillF64(c, s)
+	divF64(y, e, c)
+}
+
+var (
+	subF64 = binaryF64('-')
+	divF64 = binaryF64('/')
+)
+
+// fillF64 sets every element of c to v.
+func fillF64(c []float64, v float64) {
+	if len(c) == 0 {
+		return
 	}
+	c[0] = v
+	for f := 1; f < len(c); f *= 2 {
+		copy(c[f:], c[:f])
+	}
+}
+
+// rowMaxF64 is rowMax of a float64 row with four running maxima: the
+// same value where the row has no NaN and its maximum is not a zero (the
+// maxima of the four can differ from the first one's only in the sign of
+// a zero); rowMax otherwise.
+func rowMaxF64(x []float64) float64 {
+	n := len(x) &^ 3
+	if n == 0 {
+		return rowMax(x)
+	}
+	m0, m1, m2, m3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
+	nan := false
+	for i := 0; i < n; i += 4 {
+		v0, v1, v2, v3 := x[i], x[i+1], x[i+2], x[i+3]
+		if v0 > m0 {
+			m0 = v0
+		}
+		if v1 > m1 {
+			m1 = v1
+		}
+		if v2 > m2 {
+			m2 = v2
+		}
+		if v3 > m3 {
+			m3 = v3
+		}
+		nan = nan || v0 != v0 || v1 != v1 || v2 != v2 || v3 != v3
+	}
+	for _, v := range x[n:] {
+		if v > m0 {
+			m0 = v
+		}
+		nan = nan || v != v
+	}
+	m := max(m0, m1, m2, m3)
+	if nan || m == 0 {
+		return rowMax(x)
+	}
+	return m
 }
 
 // expF64 sets d[i] = math.Exp(a[i]): the vector loop of simd_libm.go

@@ -28,15 +28,15 @@ const softmaxTile = 16
 
 // softmaxColsF64 is softmaxColsF32 for a float64 x and result: each
 // column of a tile computed by softmaxRowF64 in place in t (softmaxTile*m
-// values), with e (m) as its scratch.
-func softmaxColsF64(out, x []float64, m, inner, lo, hi int, log bool, t, e []float64) {
+// values), with e and c (m each) as its scratch.
+func softmaxColsF64(out, x []float64, m, inner, lo, hi int, log bool, t, e, c []float64) {
 	for row := lo; row < hi; {
 		o, k := row/inner, row%inner
 		w := min(softmaxTile, hi-row, inner-k)
 		b := o*m*inner + k
 		transposeInto(t, 0, m, x, b, inner, w, m)
 		for j := range w {
-			softmaxRowF64(t[j*m:(j+1)*m], e, log)
+			softmaxRowF64(t[j*m:(j+1)*m], e, c, log)
 		}
 		transposeInto(out, b, inner, t, 0, m, m, w)
 		row += w

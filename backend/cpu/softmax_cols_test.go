@@ -115,3 +115,23 @@ func TestSoftmaxF64(t *testing.T) {
 		}
 	}
 }
+
+// TestRowMaxF64 checks rowMaxF64 bit for bit against rowMax on rows of
+// every length up to 70 drawn from few values: ±0 (the first zero of the
+// largest wins), NaNs with payloads (the first wins), ±Inf.
+func TestRowMaxF64(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	pool := []float64{math.Copysign(0, -1), 0, -1, -2.5, math.Inf(-1), math.Inf(1), 3,
+		math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff0000000000002)}
+	for n := range 71 {
+		for range 300 {
+			x := make([]float64, n)
+			for i := range x {
+				x[i] = pool[rng.Intn(len(pool)-rng.Intn(5))]
+			}
+			if g, w := rowMaxF64(x), rowMax(x); math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("rowMaxF64(%v) = %v (%#x), want %v (%#x)", x, g, math.Float64bits(g), w, math.Float64bits(w))
+			}
+		}
+	}
+}
