@@ -69,20 +69,32 @@ func transposeT[T any](dst []T, dp, ldd int, src []T, sp, lds, rows, cols int) {
 		transposeGo(dst, dp, ldd, src, sp, lds, rows, cols)
 		return
 	}
-	rowsT, colsT := rows-rows%R, cols-cols%C
 	d0 := unsafe.Pointer(&dst[dp])
 	s0 := unsafe.Pointer(&src[sp])
+	tiles := func(r0, c0, n int) {
+		k((*byte)(unsafe.Add(d0, (r0*ldd+c0)*es)), ldd*es, (*byte)(unsafe.Add(s0, (r0+c0*lds)*es)), lds*es, n)
+	}
+	// Strips of R rows; where rows or cols are not multiples of the
+	// tile, the last strip and the last tile of each strip overlap the
+	// ones before (their elements are written twice, with the same
+	// values), so that no element is left to a scalar loop.
+	rowsT, colsT := rows-rows%R, cols-cols%C
 	for c0 := 0; c0 < colsT; c0 += transBand {
-		nt := (min(c0+transBand, colsT) - c0) / C
+		n := (min(c0+transBand, colsT) - c0) / C
 		for r0 := 0; r0 < rowsT; r0 += R {
-			k((*byte)(unsafe.Add(d0, (r0*ldd+c0)*es)), ldd*es, (*byte)(unsafe.Add(s0, (r0+c0*lds)*es)), lds*es, nt)
+			tiles(r0, c0, n)
+		}
+		if rowsT < rows {
+			tiles(rows-R, c0, n)
 		}
 	}
 	if colsT < cols {
-		transposeGo(dst, dp+colsT, ldd, src, sp+colsT*lds, lds, rowsT, cols-colsT)
-	}
-	if rowsT < rows {
-		transposeGo(dst, dp+rowsT*ldd, ldd, src, sp+rowsT, lds, rows-rowsT, cols)
+		for r0 := 0; r0 < rowsT; r0 += R {
+			tiles(r0, cols-C, 1)
+		}
+		if rowsT < rows {
+			tiles(rows-R, cols-C, 1)
+		}
 	}
 }
 
