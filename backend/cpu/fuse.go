@@ -128,9 +128,9 @@ type leaf struct {
 	strides  []int // over the fused (coalesced) shape
 	direct   bool  // contiguous and stored in its compute type: no copy
 	constant bool  // all strides 0: one value broadcast everywhere
-	// tiled: stored in its compute type, contiguous along the
-	// second-to-last axis and not along the last (a transposed operand):
-	// whole rows are read in tiles (see readTiled).
+	// tiled: contiguous along the second-to-last axis and not along the
+	// last (a transposed operand): whole rows are read in tiles (see
+	// readTiled).
 	tiled bool
 	// row: one row broadcast along every other axis (strides 0 but the
 	// last, 1).
@@ -663,7 +663,7 @@ func (f *fusion) coalesce() {
 			l.constant = l.constant && s == 0
 		}
 		n := len(shape)
-		l.tiled = n >= 2 && st[i][n-2] == 1 && st[i][n-1] > 1 && identityStorage(l.v.dtype)
+		l.tiled = n >= 2 && st[i][n-2] == 1 && st[i][n-1] > 1
 		l.rowsContig = n >= 2 && st[i][n-1] == 1 && st[i][n-2] == shape[n-1] && identityStorage(l.v.dtype)
 		l.row = n >= 2 && st[i][n-1] == 1
 		for _, s := range st[i][:n-1] {

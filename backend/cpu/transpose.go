@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 )
 
@@ -125,7 +126,23 @@ func transposeGo[T any](dst []T, dp, ldd int, src []T, sp, lds, rows, cols int) 
 // window of storage. The block's first and last rows may be partial, so
 // its columns are cut where they start and end into at most three bands,
 // each a rectangle of rows transposed whole.
+//
+// A leaf stored in another type than its compute type (float16, bfloat16,
+// the 8-bit floats, complex32) has its bits transposed into a pooled
+// buffer and then converted in one contiguous run (loadSeg).
 func (l *leaf) readTiled(buf any, off, cnt int) {
+	if !identityStorage(l.v.dtype) {
+		raw, put := rawScratch(l.v.data, cnt)
+		defer put()
+		l.transposeBlock(raw, off, cnt)
+		loadSeg(l.v.dtype, buf, raw, 0, 1, cnt)
+		return
+	}
+	l.transposeBlock(buf, off, cnt)
+}
+
+// transposeBlock is readTiled into dst, of the leaf's storage type.
+func (l *leaf) transposeBlock(buf any, off, cnt int) {
 	shape := l.f.shape
 	rowLen := shape[len(shape)-1]
 	st := l.strides[len(shape)-1]
@@ -157,4 +174,33 @@ func (l *leaf) readTiled(buf any, off, cnt int) {
 		}
 		done += n
 	}
+}
+
+// Pools of the bits of narrow storage types for readTiled.
+var (
+	rawPool8  = sync.Pool{New: func() any { return new([]uint8) }}
+	rawPool16 = sync.Pool{New: func() any { return new([]uint16) }}
+	rawPool32 = sync.Pool{New: func() any { return new([]uint32) }}
+)
+
+// rawScratch returns a buffer of n elements of data's storage type
+// (uint8, uint16 or uint32), and the function that gives it back.
+func rawScratch(data any, n int) (any, func()) {
+	switch data.(type) {
+	case []uint8:
+		return pooled[uint8](&rawPool8, n)
+	case []uint16:
+		return pooled[uint16](&rawPool16, n)
+	case []uint32:
+		return pooled[uint32](&rawPool32, n)
+	}
+	panic(fmt.Sprintf("cpu: bad narrow storage %T", data))
+}
+
+func pooled[T any](p *sync.Pool, n int) (any, func()) {
+	b := p.Get().(*[]T)
+	if cap(*b) < n {
+		*b = make([]T, n)
+	}
+	return (*b)[:n], func() { p.Put(b) }
 }
