@@ -133,9 +133,9 @@ type leaf struct {
 	strides  []int // over the fused (coalesced) shape
 	direct   bool  // contiguous and stored in its compute type: no copy
 	constant bool  // all strides 0: one value broadcast everywhere
-	// tiled: stored in its compute type, contiguous along the
-	// second-to-last axis and not along the last (a transposed operand):
-	// whole rows are read in tiles (see loadTile).
+	// tiled: contiguous along the second-to-last axis and not along the
+	// last (a transposed operand): whole rows are read in tiles (see
+	// readTiled).
 	tiled bool
 	// row: one row broadcast along every other axis (strides 0 but the
 	// last, 1).
@@ -243,25 +243,16 @@ func (l *leaf) read(w *worker, off, cnt int) (any, error) {
 	}
 	buf := w.buf(l.id, l.ct, cnt)
 	w.filled[l.id] = -1
-	if !l.tiled && identityStorage(l.v.dtype) {
+	if l.tiled {
+		// A transposed operand: read tile by tile.
+		l.readTiled(buf, off, cnt)
+		return buf, nil
+	}
+	if identityStorage(l.v.dtype) {
 		l.gatherRows(buf, row, col, pos, cnt)
 		return buf, nil
 	}
 	for done := 0; done < cnt; {
-		if col == 0 && l.tiled {
-			// Whole rows of one group along the second-to-last axis
-			// (a transposed operand): read tile by tile.
-			group := shape[last-1]
-			if k := min((cnt-done)/rowLen, group-row%group); k >= 2 {
-				loadTile(sliceBuf(buf, done, done+k*rowLen), l.v.data, pos, st, k, rowLen)
-				done += k * rowLen
-				row += k
-				if done < cnt {
-					pos = l.rowStart(row)
-				}
-				continue
-			}
-		}
 		run := min(rowLen-col, cnt-done)
 		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos, st, run)
 		done += run
@@ -767,7 +758,7 @@ func (f *fusion) coalesce() {
 			l.constant = l.constant && s == 0
 		}
 		n := len(shape)
-		l.tiled = n >= 2 && st[i][n-2] == 1 && st[i][n-1] > 1 && identityStorage(l.v.dtype)
+		l.tiled = n >= 2 && st[i][n-2] == 1 && st[i][n-1] > 1
 		l.rowsContig = n >= 2 && st[i][n-1] == 1 && st[i][n-2] == shape[n-1] && identityStorage(l.v.dtype)
 		l.row = n >= 2 && st[i][n-1] == 1
 		for _, s := range st[i][:n-1] {

@@ -22,6 +22,7 @@ import (
 // within a few ULP of the float64 computation with math.Exp, far inside
 // the half float32 ULP the final rounding takes.
 func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
+	initTables() // roundTo64's float16 table
 	a, err := r.eval(n.Args[0])
 	if err != nil {
 		return nil, err
@@ -52,16 +53,26 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 		out32 = buf.([]float32)
 	}
 	x32, _ := x.([]float32)
+	x64, _ := x.([]float64)
 	inPlace := x32 != nil && inner == 1 && n.DType == dtypes.F32
 	cols := x32 != nil && inner > 1 && n.DType == dtypes.F32
+	cols64 := x64 != nil && inner > 1 && exact
 	grain := max(1, grainSize/max(m, 1))
 	rows := make([][]float64, r.workersFor(outer*inner, grain))
 	tiles := make([][]float32, len(rows))
+	tiles64 := make([][]float64, len(rows))
 	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
 		if rows[w] == nil {
-			rows[w] = make([]float64, m)
+			rows[w] = make([]float64, 3*m)
 		}
-		y := rows[w]
+		y, e, c := rows[w][:m], rows[w][m:2*m], rows[w][2*m:]
+		if cols64 {
+			if tiles64[w] == nil {
+				tiles64[w] = make([]float64, softmaxTile*m)
+			}
+			softmaxColsF64(out64, x64, m, inner, lo, hi, log, tiles64[w], e, c)
+			return nil
+		}
 		if cols {
 			if tiles[w] == nil {
 				tiles[w] = make([]float32, 2*softmaxTile*m)
@@ -83,11 +94,17 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 				softmaxRowF32(out32[b:b+m], x32[b:b+m], y, log, asBytes(next))
 				continue
 			}
+			if exact && inner == 1 && x64 != nil {
+				// In place in the result.
+				copy(out64[b:b+m], x64[b:b+m])
+				softmaxRowF64(out64[b:b+m], e, c, log)
+				continue
+			}
 			if err := gatherFloat64(y, x, b, inner); err != nil {
 				return err
 			}
 			if exact {
-				softmaxRowExact(y, log)
+				softmaxRowF64(y, e, c, log)
 				for i, v := range y {
 					out64[b+i*inner] = v
 				}
@@ -124,7 +141,7 @@ func rowMax[T float](x []T) T {
 }
 
 // softmaxRowExact computes the float64 softmax (or log-softmax) of y in
-// place with math.Exp, summing in order.
+// place with math.Exp, summing in order: the reference of softmaxRowF64.
 func softmaxRowExact(y []float64, log bool) {
 	mx := rowMax(y)
 	s := 0.0
@@ -146,6 +163,98 @@ func softmaxRowExact(y []float64, log bool) {
 		y[i] /= s
 	}
 }
+
+// softmaxRowF64 is softmaxRowExact with the exponentials of expF64 (the
+// bits of math.Exp, four at a time) and vector subtractions and divisions
+// by a broadcast value, with e and c (len(y) each) as scratch: the same
+// operations in the same order (the sum in order), so the same bits.
+func softmaxRowF64(y, e, c []float64, log bool) {
+	mx := rowMaxF64(y)
+	e, c = e[:len(y)], c[:len(y)]
+	fillF64(c, mx)
+	subF64(y, y, c)
+	expF64(e, y)
+	s := 0.0
+	for _, v := range e {
+		s += v
+	}
+	if log {
+		fillF64(c, math.Log(s))
+		subF64(y, y, c)
+		return
+	}
+	fillF64(c, s)
+	divF64(y, e, c)
+}
+
+var (
+	subF64 = binaryF64('-')
+	divF64 = binaryF64('/')
+)
+
+// fillF64 sets every element of c to v.
+func fillF64(c []float64, v float64) {
+	if len(c) == 0 {
+		return
+	}
+	c[0] = v
+	for f := 1; f < len(c); f *= 2 {
+		copy(c[f:], c[:f])
+	}
+}
+
+// rowMaxF64 is rowMax of a float64 row with four running maxima: the
+// same value where the row has no NaN and its maximum is not a zero (the
+// maxima of the four can differ from the first one's only in the sign of
+// a zero); rowMax otherwise.
+func rowMaxF64(x []float64) float64 {
+	n := len(x) &^ 3
+	if n == 0 {
+		return rowMax(x)
+	}
+	m0, m1, m2, m3 := math.Inf(-1), math.Inf(-1), math.Inf(-1), math.Inf(-1)
+	nan := false
+	for i := 0; i < n; i += 4 {
+		v0, v1, v2, v3 := x[i], x[i+1], x[i+2], x[i+3]
+		if v0 > m0 {
+			m0 = v0
+		}
+		if v1 > m1 {
+			m1 = v1
+		}
+		if v2 > m2 {
+			m2 = v2
+		}
+		if v3 > m3 {
+			m3 = v3
+		}
+		nan = nan || v0 != v0 || v1 != v1 || v2 != v2 || v3 != v3
+	}
+	for _, v := range x[n:] {
+		if v > m0 {
+			m0 = v
+		}
+		nan = nan || v != v
+	}
+	m := max(m0, m1, m2, m3)
+	if nan || m == 0 {
+		return rowMax(x)
+	}
+	return m
+}
+
+// expF64 sets d[i] = math.Exp(a[i]): the vector loop of simd_libm.go
+// where there is one.
+var expF64 = func() func(d, a []float64) {
+	if v := libmAsm[float64](backend.OpExp); v != nil {
+		return libmLoop(v, math.Exp)
+	}
+	return func(d, a []float64) {
+		for i, x := range a[:len(d)] {
+			d[i] = math.Exp(x)
+		}
+	}
+}()
 
 // softmaxRow computes the float64 softmax (or log-softmax) of y in place
 // for a result rounded to float32 or narrower: expCore, sum8F64.

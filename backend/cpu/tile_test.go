@@ -9,7 +9,7 @@ import (
 )
 
 // TestTransposedOperands checks fused expressions whose operand is a
-// transposed view, read in tiles (leaf.tiled, loadTile): every element
+// transposed view, read in tiles (leaf.tiled, readTiled): every element
 // against its index formula, for 2-d and 3-d permutations whose rows are
 // shorter than minRow (tiled, in blocks of whole rows) or longer (not),
 // sizes that leave partial tiles and rows split between workers, and

@@ -331,62 +331,6 @@ func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
 	}
 }
 
-// loadTile fills dst, rows×cols in row order, with the element
-// data[pos + r + c·st] at (r, c): a transposed view's rows, read in tiles
-// so that each line of data is read once rather than once per row. data
-// is stored in its compute type (see identityStorage).
-func loadTile(dst, data any, pos, st, rows, cols int) {
-	switch src := data.(type) {
-	case []bool:
-		tileSeg(dst.([]bool), src, pos, st, rows, cols)
-	case []int8:
-		tileSeg(dst.([]int8), src, pos, st, rows, cols)
-	case []int16:
-		tileSeg(dst.([]int16), src, pos, st, rows, cols)
-	case []int32:
-		tileSeg(dst.([]int32), src, pos, st, rows, cols)
-	case []int64:
-		tileSeg(dst.([]int64), src, pos, st, rows, cols)
-	case []uint8:
-		tileSeg(dst.([]uint8), src, pos, st, rows, cols)
-	case []uint16:
-		tileSeg(dst.([]uint16), src, pos, st, rows, cols)
-	case []uint32:
-		tileSeg(dst.([]uint32), src, pos, st, rows, cols)
-	case []uint64:
-		tileSeg(dst.([]uint64), src, pos, st, rows, cols)
-	case []float32:
-		tileSeg(dst.([]float32), src, pos, st, rows, cols)
-	case []float64:
-		tileSeg(dst.([]float64), src, pos, st, rows, cols)
-	case []complex64:
-		tileSeg(dst.([]complex64), src, pos, st, rows, cols)
-	case []complex128:
-		tileSeg(dst.([]complex128), src, pos, st, rows, cols)
-	default:
-		panic(fmt.Sprintf("cpu: bad storage %T", data))
-	}
-}
-
-// tileSide is the width of loadTile's tiles: 16 columns of the result
-// are 16 lines of data, read again for each row while in the cache.
-const tileSide = 16
-
-func tileSeg[T any](dst, src []T, pos, st, rows, cols int) {
-	dst = dst[:rows*cols]
-	for c0 := 0; c0 < cols; c0 += tileSide {
-		c1 := min(c0+tileSide, cols)
-		for r := range rows {
-			d := dst[r*cols+c0 : r*cols+c1]
-			p := pos + r + c0*st
-			for j := range d {
-				d[j] = src[p]
-				p += st
-			}
-		}
-	}
-}
-
 // copySeg copies src[pos], src[pos+st], … into dst.
 func copySeg[T any](dst, src []T, pos, st int) {
 	switch st {

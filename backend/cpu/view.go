@@ -53,16 +53,67 @@ func (v *view) WithLayout(l backend.Layout) *view {
 }
 
 // CopyInto copies the elements of src into dst (same dtype and shape, any
-// strides), without conversion, in parallel.
+// strides), without conversion, in parallel. A source transposed in its
+// last two axes (a transposed view) is copied tile by tile (see
+// transposeInto); other runs along the last axis with memmove where both
+// are contiguous along it.
 func (r *runner) CopyInto(dst, src *view) error {
 	n := src.size()
 	shape, st := backend.Coalesce(src.shape, [][]int{dst.strides, src.strides})
 	ds, ss := st[0], st[1]
-	return r.parallel(n, grainSize, func(_, lo, hi int) error {
+	nd := len(shape)
+	grain := grainSize
+	if n*backend.ElemSize(src.dtype) <= copySerialMax {
+		grain = n
+	}
+	if nd >= 2 && ss[nd-2] == 1 && ss[nd-1] > 1 && ds[nd-1] == 1 {
+		return r.copyTransposed(dst, src, shape, ds, ss, grain)
+	}
+	return r.parallel(n, grain, func(_, lo, hi int) error {
 		idx, pos := make([]int, len(shape)), make([]int, 2)
 		segments(shape, [][]int{ds, ss}, []int{dst.off, src.off}, idx, pos, lo, hi-lo, func(done int, pos []int, run int) {
 			copyRaw(dst.data, pos[0], ds[len(ds)-1], src.data, pos[1], ss[len(ss)-1], run)
 		})
+		return nil
+	})
+}
+
+// copySerialMax is the most bytes CopyInto copies on one worker: a second
+// one does not make a copy in the cache faster (two vCPUs share a core's
+// bandwidth), and it costs a goroutine hand-off.
+const copySerialMax = 4 << 20
+
+// copyTransposed is CopyInto for a source whose second-to-last axis is
+// contiguous and last is not, with a destination contiguous along its
+// last: each matrix of the last two axes is one transposeInto, split in
+// strips of rows among the workers (grain elements at least per strip).
+func (r *runner) copyTransposed(dst, src *view, shape, ds, ss []int, grain int) error {
+	nd := len(shape)
+	rows, cols := shape[nd-2], shape[nd-1]
+	// Strips of whole tiles' rows, about grain elements each.
+	strip := max(16, (grain/max(cols, 1)+15)/16*16)
+	per := (rows + strip - 1) / strip // strips per matrix
+	mats := 1
+	for _, d := range shape[:nd-2] {
+		mats *= d
+	}
+	g := 1
+	if grain >= backend.Size(shape) {
+		g = mats * per // one worker
+	}
+	return r.parallel(mats*per, g, func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			m, k := i/per, i%per
+			dp, sp := dst.off, src.off
+			for d := nd - 3; d >= 0; d-- {
+				dp += m % shape[d] * ds[d]
+				sp += m % shape[d] * ss[d]
+				m /= shape[d]
+			}
+			r0 := k * strip
+			r1 := min(r0+strip, rows)
+			transposeInto(dst.data, dp+r0*ds[nd-2], ds[nd-2], src.data, sp+r0, ss[nd-1], r1-r0, cols)
+		}
 		return nil
 	})
 }
