@@ -2,8 +2,8 @@
 
 // gen_intdiv writes intdiv_amd64.s and intdiv_table_amd64.go: AVX-512
 // loops for the floor division and the floor modulo (Python's // and %,
-// NumPy's floor_divide and remainder) of integers, computed with a float
-// division, and AVX2 loops that look for the operands NumPy warns about.
+// NumPy's floor_divide and remainder) of integers, and for C's truncating
+// ones (Node.CDiv) of signed integers, computed with a float division, and AVX2 loops that look for the operands NumPy warns about.
 // Run it with go generate. See intdiv.go for why the float quotient is
 // exact and how the Go side uses the loops.
 //
@@ -39,13 +39,12 @@ type divKernel struct {
 	size   int
 	signed bool
 	mod    bool
+	trunc  bool // C's truncating / and % (signed types only)
 }
 
 func (k divKernel) name() string {
-	op := "floorDiv"
-	if k.mod {
-		op = "floorMod"
-	}
+	op := map[[2]bool]string{{false, false}: "floorDiv", {false, true}: "floorMod",
+		{true, false}: "truncDiv", {true, true}: "truncMod"}[[2]bool{k.trunc, k.mod}]
 	t := "U"
 	if k.signed {
 		t = "I"
@@ -121,9 +120,12 @@ func (k divKernel) step(e emitter) {
 	}
 	e.op("VDIV%s Z1, Z0, Z2", ps)
 	res := "Z2"
-	if k.signed || k.mod {
-		// Round toward -inf (an unsigned quotient is not negative: the
-		// truncating conversion floors it).
+	switch {
+	case k.trunc && k.mod:
+		e.op("VRNDSCALE%s $3, Z2, Z2", ps) // toward 0
+	case k.signed && !k.trunc || k.mod:
+		// Round toward -inf (an unsigned quotient is not negative, and
+		// the truncating conversion of a truncating quotient is enough).
 		e.op("VRNDSCALE%s $1, Z2, Z2", ps)
 	}
 	if k.mod {
@@ -229,7 +231,10 @@ func main() {
 	for _, size := range []int{1, 2, 4, 8} {
 		for _, signed := range []bool{true, false} {
 			for _, mod := range []bool{false, true} {
-				ks = append(ks, divKernel{size, signed, mod})
+				ks = append(ks, divKernel{size, signed, mod, false})
+				if signed {
+					ks = append(ks, divKernel{size, signed, mod, true})
+				}
 			}
 		}
 	}
@@ -256,7 +261,7 @@ func main() {
 	g.WriteString("// intDivAsms are the division loops by size, signedness and modulo.\n")
 	g.WriteString("var intDivAsms = map[intDivKey]func(d, a, b unsafe.Pointer, n int) int{\n")
 	for _, k := range ks {
-		fmt.Fprintf(&g, "\t{%d, %v, %v}: %s,\n", k.size, k.signed, k.mod, k.name())
+		fmt.Fprintf(&g, "\t{%d, %v, %v, %v}: %s,\n", k.size, k.signed, k.mod, k.trunc, k.name())
 	}
 	g.WriteString("}\n\n// intDivScans are the warning scans by size.\n")
 	g.WriteString("var intDivScans = map[uintptr]func(a, b unsafe.Pointer, n int) uint8{\n")

@@ -18,7 +18,9 @@ import (
 //
 //	q = floor(fl(x / y)),   x // y = q,   x % y = fl(x - y*q) (one FMA)
 //
-// which are the exact floor quotient and remainder:
+// which are the exact floor quotient and remainder (with CDiv, trunc in
+// place of floor: C's quotient and remainder, the same argument applied
+// to |Q|):
 //
 // Let x, y be integers exactly representable in the float format, y != 0,
 // with unit roundoff u (2^-24 for float32, 2^-53 for float64), and
@@ -41,7 +43,7 @@ import (
 // range), and MIN % -1 gives 0. A vector step holding a zero divisor is
 // left to the Go loop (intDivL, intModL), which applies Node.IntDiv and
 // ZeroDivError; that loop also does the last elements and is the whole
-// kernel for truncating division (CDiv), anvil's nv_mod, and elsewhere.
+// kernel for anvil's nv_mod and elsewhere.
 
 // An intDivKey names a division loop: integers of size bytes, signed or
 // not, the quotient (mod false) or the remainder.
@@ -49,17 +51,18 @@ type intDivKey struct {
 	size   uintptr
 	signed bool
 	mod    bool
+	trunc  bool // truncating (CDiv; signed only: unsigned ones floor)
 }
 
-// vectorIntDiv returns the vector form of ref, the Go loop of floor
-// division (mod false) or modulo of T under rule, or ref itself where
-// there is none (truncating division, nv_mod, no AVX-512).
+// vectorIntDiv returns the vector form of ref, the Go loop of floor (or
+// truncating) division (mod false) or modulo of T under rule, or ref
+// itself where there is none (nv_mod, no AVX-512).
 func vectorIntDiv[T integer](ref func(d, a, b []T) error, floor, mod bool, rule backend.IntDiv) func(d, a, b []T) error {
-	if !haveIntDivSIMD || !floor || (mod && rule == backend.IntDivNvMod) {
+	if !haveIntDivSIMD || (mod && rule == backend.IntDivNvMod) {
 		return ref
 	}
-	size := unsafe.Sizeof(T(0))
-	asm, ok := intDivAsms[intDivKey{size, ^T(0) < 0, mod}]
+	size, signed := unsafe.Sizeof(T(0)), ^T(0) < 0
+	asm, ok := intDivAsms[intDivKey{size, signed, mod, signed && !floor}]
 	if !ok {
 		return ref
 	}

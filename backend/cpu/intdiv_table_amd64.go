@@ -10,7 +10,13 @@ import "unsafe"
 func floorDivI8AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
+func truncDivI8AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
 func floorModI8AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncModI8AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
 func floorDivU8AVX512(d, a, b unsafe.Pointer, n int) int
@@ -22,7 +28,13 @@ func floorModU8AVX512(d, a, b unsafe.Pointer, n int) int
 func floorDivI16AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
+func truncDivI16AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
 func floorModI16AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncModI16AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
 func floorDivU16AVX512(d, a, b unsafe.Pointer, n int) int
@@ -34,7 +46,13 @@ func floorModU16AVX512(d, a, b unsafe.Pointer, n int) int
 func floorDivI32AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
+func truncDivI32AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
 func floorModI32AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncModI32AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
 func floorDivU32AVX512(d, a, b unsafe.Pointer, n int) int
@@ -46,7 +64,13 @@ func floorModU32AVX512(d, a, b unsafe.Pointer, n int) int
 func floorDivI64AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
+func truncDivI64AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
 func floorModI64AVX512(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncModI64AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
 func floorDivU64AVX512(d, a, b unsafe.Pointer, n int) int
@@ -68,22 +92,30 @@ func intDivScan64AVX2(a, b unsafe.Pointer, n int) uint8
 
 // intDivAsms are the division loops by size, signedness and modulo.
 var intDivAsms = map[intDivKey]func(d, a, b unsafe.Pointer, n int) int{
-	{1, true, false}:  floorDivI8AVX512,
-	{1, true, true}:   floorModI8AVX512,
-	{1, false, false}: floorDivU8AVX512,
-	{1, false, true}:  floorModU8AVX512,
-	{2, true, false}:  floorDivI16AVX512,
-	{2, true, true}:   floorModI16AVX512,
-	{2, false, false}: floorDivU16AVX512,
-	{2, false, true}:  floorModU16AVX512,
-	{4, true, false}:  floorDivI32AVX512,
-	{4, true, true}:   floorModI32AVX512,
-	{4, false, false}: floorDivU32AVX512,
-	{4, false, true}:  floorModU32AVX512,
-	{8, true, false}:  floorDivI64AVX512,
-	{8, true, true}:   floorModI64AVX512,
-	{8, false, false}: floorDivU64AVX512,
-	{8, false, true}:  floorModU64AVX512,
+	{1, true, false, false}:  floorDivI8AVX512,
+	{1, true, false, true}:   truncDivI8AVX512,
+	{1, true, true, false}:   floorModI8AVX512,
+	{1, true, true, true}:    truncModI8AVX512,
+	{1, false, false, false}: floorDivU8AVX512,
+	{1, false, true, false}:  floorModU8AVX512,
+	{2, true, false, false}:  floorDivI16AVX512,
+	{2, true, false, true}:   truncDivI16AVX512,
+	{2, true, true, false}:   floorModI16AVX512,
+	{2, true, true, true}:    truncModI16AVX512,
+	{2, false, false, false}: floorDivU16AVX512,
+	{2, false, true, false}:  floorModU16AVX512,
+	{4, true, false, false}:  floorDivI32AVX512,
+	{4, true, false, true}:   truncDivI32AVX512,
+	{4, true, true, false}:   floorModI32AVX512,
+	{4, true, true, true}:    truncModI32AVX512,
+	{4, false, false, false}: floorDivU32AVX512,
+	{4, false, true, false}:  floorModU32AVX512,
+	{8, true, false, false}:  floorDivI64AVX512,
+	{8, true, false, true}:   truncDivI64AVX512,
+	{8, true, true, false}:   floorModI64AVX512,
+	{8, true, true, true}:    truncModI64AVX512,
+	{8, false, false, false}: floorDivU64AVX512,
+	{8, false, true, false}:  floorModU64AVX512,
 }
 
 // intDivScans are the warning scans by size.

@@ -11,22 +11,24 @@ import (
 	"github.com/tensorsh/tensorsh/backend"
 )
 
-// checkIntDiv compares the vector floor division and modulo of T (the
+// checkIntDiv compares the vector floor and truncating division and
+// modulo of T (the
 // kernels vectorIntDiv builds) with their Go loops bit for bit on x and y,
 // under every rule, over the whole input and over lengths 0..70 at offsets
 // 0..3.
 func checkIntDiv[T integer](t *testing.T, x, y []T) {
 	t.Helper()
-	for _, mod := range []bool{false, true} {
+	for _, c := range []struct{ mod, floor bool }{{false, true}, {true, true}, {false, false}, {true, false}} {
+		mod, floor := c.mod, c.floor
 		for _, rule := range []backend.IntDiv{backend.IntDivZero, backend.IntDivJNP, backend.IntDivXLA, backend.IntDivNvMod} {
 			for _, zeroErr := range []bool{false, true} {
 				var ref func(d, a, b []T) error
 				if mod {
-					ref = intModL[T](true, zeroErr, rule)
+					ref = intModL[T](floor, zeroErr, rule)
 				} else {
-					ref = intDivL[T](true, zeroErr, rule)
+					ref = intDivL[T](floor, zeroErr, rule)
 				}
-				vec := vectorIntDiv(ref, true, mod, rule)
+				vec := vectorIntDiv(ref, floor, mod, rule)
 				try := func(a, b []T) {
 					want, got := make([]T, len(a)), make([]T, len(a))
 					for i := range got {
@@ -41,7 +43,7 @@ func checkIntDiv[T integer](t *testing.T, x, y []T) {
 					}
 					for i := range want {
 						if got[i] != want[i] {
-							t.Fatalf("%T mod=%v rule=%v: %v op %v = %v, want %v (at %d of %d)", a, mod, rule, a[i], b[i], got[i], want[i], i, len(a))
+							t.Fatalf("%T mod=%v floor=%v rule=%v: %v op %v = %v, want %v (at %d of %d)", a, mod, floor, rule, a[i], b[i], got[i], want[i], i, len(a))
 						}
 					}
 				}
@@ -220,7 +222,7 @@ func TestIntDivVectorUsed(t *testing.T) {
 	if !haveIntDivSIMD {
 		t.Skip("no vector integer division")
 	}
-	for _, k := range []intDivKey{{1, true, false}, {2, false, true}, {4, true, true}, {8, true, false}} {
+	for _, k := range []intDivKey{{1, true, false, false}, {2, false, true, false}, {4, true, true, false}, {8, true, false, false}, {4, true, true, true}} {
 		f := intDivAsms[k]
 		// 7 and 2 in every element (little-endian), then a zero divisor.
 		d, a, b := make([]byte, 64), make([]byte, 64), make([]byte, 64)
