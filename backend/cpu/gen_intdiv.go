@@ -1,7 +1,7 @@
 //go:build ignore
 
 // gen_intdiv writes intdiv_amd64.s and intdiv_table_amd64.go: AVX-512
-// loops for the floor division and the floor modulo (Python's // and %,
+// (and, but for 64 bits and uint32, AVX2) loops for the floor division and the floor modulo (Python's // and %,
 // NumPy's floor_divide and remainder) of integers, and for C's truncating
 // ones (Node.CDiv) of signed integers, computed with a float division, and AVX2 loops that look for the operands NumPy warns about.
 // Run it with go generate. See intdiv.go for why the float quotient is
@@ -11,8 +11,8 @@
 //
 //	func name(d, a, b unsafe.Pointer, n int) int
 //
-// and computes whole vector steps of its unit (16 elements of 8 or 16 bits,
-// 8 of 32 or 64 bits) of n, a multiple of the unit, until a step holds a
+// and computes whole vector steps of its unit (with AVX-512 16 elements of
+// 8 or 16 bits, 8 of 32 or 64 bits; half as many with AVX2) of n, a multiple of the unit, until a step holds a
 // zero divisor (or, for 64 bits, an operand of 2^53 or more in magnitude):
 // it returns the number of elements it wrote, and the Go loop does that
 // step. A scan loop has the signature
@@ -40,6 +40,7 @@ type divKernel struct {
 	signed bool
 	mod    bool
 	trunc  bool // C's truncating / and % (signed types only)
+	avx2   bool // the AVX2 form: 8 float32 or 4 float64 lanes, no 64 bits
 }
 
 func (k divKernel) name() string {
@@ -49,16 +50,90 @@ func (k divKernel) name() string {
 	if k.signed {
 		t = "I"
 	}
-	return fmt.Sprintf("%s%s%dAVX512", op, t, k.size*8)
+	isa := "AVX512"
+	if k.avx2 {
+		isa = "AVX2"
+	}
+	return fmt.Sprintf("%s%s%d%s", op, t, k.size*8, isa)
 }
 
 // unit is the number of elements per step: 16 float32 lanes for 8 and 16
 // bits, 8 float64 lanes for 32 and 64.
 func (k divKernel) unit() int {
+	u := 8
 	if k.size <= 2 {
-		return 16
+		u = 16
 	}
-	return 8
+	if k.avx2 {
+		u /= 2
+	}
+	return u
+}
+
+// round emits the rounding of the quotient in register q.
+func (k divKernel) round(e emitter, ps, q string) {
+	ins := "VRNDSCALE" + ps
+	if k.avx2 {
+		ins = "VROUND" + ps
+	}
+	switch {
+	case k.trunc && k.mod:
+		e.op("%s $3, %s, %s", ins, q, q) // toward 0
+	case k.signed && !k.trunc || k.mod:
+		// Round toward -inf (an unsigned quotient is not negative, and
+		// the truncating conversion of a truncating quotient is enough).
+		e.op("%s $1, %s, %s", ins, q, q)
+	}
+}
+
+// stepAVX2 is step in the AVX2 form; Y15 is 0, Y14 the VPSHUFB mask that
+// gathers the low byte (8 bits) or word (16 bits) of each dword in the
+// low 4 or 8 bytes of each 128-bit lane.
+func (k divKernel) stepAVX2(e emitter) {
+	switch k.size {
+	case 1, 2:
+		ext := map[bool]string{true: "VPMOVSX", false: "VPMOVZX"}[k.signed] + map[int]string{1: "BD", 2: "WD"}[k.size]
+		e.op("%s (SI), Y0", ext)
+		e.op("%s (DX), Y1", ext)
+		e.op("VPCMPEQD Y15, Y1, Y3")
+		e.op("VPTEST Y3, Y3")
+		e.op("JNE done")
+		e.op("VCVTDQ2PS Y0, Y0")
+		e.op("VCVTDQ2PS Y1, Y1")
+		e.op("VDIVPS Y1, Y0, Y2")
+		k.round(e, "PS", "Y2")
+		res := "2"
+		if k.mod {
+			e.op("VFNMADD231PS Y2, Y1, Y0")
+			res = "0"
+		}
+		e.op("VCVTTPS2DQ Y%s, Y%s", res, res)
+		e.op("VPSHUFB Y14, Y%s, Y%s", res, res)
+		e.op("VEXTRACTI128 $1, Y%s, X4", res)
+		if k.size == 1 {
+			e.op("VPUNPCKLDQ X4, X%s, X%s", res, res)
+			e.op("MOVQ X%s, (DI)", res)
+		} else {
+			e.op("VPUNPCKLQDQ X4, X%s, X%s", res, res)
+			e.op("VMOVDQU X%s, (DI)", res)
+		}
+	case 4: // signed only
+		e.op("VMOVDQU (DX), X1")
+		e.op("VPCMPEQD X15, X1, X3")
+		e.op("VPTEST X3, X3")
+		e.op("JNE done")
+		e.op("VCVTDQ2PD (SI), Y0")
+		e.op("VCVTDQ2PD X1, Y1")
+		e.op("VDIVPD Y1, Y0, Y2")
+		k.round(e, "PD", "Y2")
+		res := "Y2"
+		if k.mod {
+			e.op("VFNMADD231PD Y2, Y1, Y0")
+			res = "Y0"
+		}
+		e.op("VCVTTPD2DQY %s, X5", res)
+		e.op("VMOVDQU X5, (DI)")
+	}
 }
 
 type emitter struct{ b *strings.Builder }
@@ -120,14 +195,7 @@ func (k divKernel) step(e emitter) {
 	}
 	e.op("VDIV%s Z1, Z0, Z2", ps)
 	res := "Z2"
-	switch {
-	case k.trunc && k.mod:
-		e.op("VRNDSCALE%s $3, Z2, Z2", ps) // toward 0
-	case k.signed && !k.trunc || k.mod:
-		// Round toward -inf (an unsigned quotient is not negative, and
-		// the truncating conversion of a truncating quotient is enough).
-		e.op("VRNDSCALE%s $1, Z2, Z2", ps)
-	}
+	k.round(e, ps, "Z2")
 	if k.mod {
 		// Z0 - Z1*Z2 with one rounding: the exact value, an integer
 		// smaller than the divisor in magnitude, is representable.
@@ -158,14 +226,26 @@ func (k divKernel) emit(b *strings.Builder) {
 	e.op("MOVQ b+16(FP), DX")
 	e.op("MOVQ n+24(FP), CX")
 	e.op("XORQ AX, AX")
-	if k.size == 8 {
+	switch {
+	case k.avx2:
+		e.op("VPXOR Y15, Y15, Y15")
+		if k.size <= 2 {
+			e.op("MOVQ $0x%016x, R8", map[int]uint64{1: 0x808080800C080400, 2: 0x0D0C090805040100}[k.size])
+			e.op("MOVQ R8, X14")
+			e.op("VPBROADCASTQ X14, Y14")
+		}
+	case k.size == 8:
 		e.op("MOVQ $0x0020000000000000, R8") // 2^53
 		e.op("VPBROADCASTQ R8, Z31")
 	}
 	e.label("loop")
 	e.op("CMPQ AX, CX")
 	e.op("JGE done")
-	k.step(e)
+	if k.avx2 {
+		k.stepAVX2(e)
+	} else {
+		k.step(e)
+	}
 	e.op("ADDQ $%d, SI", k.unit()*k.size)
 	e.op("ADDQ $%d, DX", k.unit()*k.size)
 	e.op("ADDQ $%d, DI", k.unit()*k.size)
@@ -228,12 +308,17 @@ func emitScan(b *strings.Builder, size int) {
 
 func main() {
 	var ks []divKernel
-	for _, size := range []int{1, 2, 4, 8} {
-		for _, signed := range []bool{true, false} {
-			for _, mod := range []bool{false, true} {
-				ks = append(ks, divKernel{size, signed, mod, false})
-				if signed {
-					ks = append(ks, divKernel{size, signed, mod, true})
+	for _, avx2 := range []bool{false, true} {
+		for _, size := range []int{1, 2, 4, 8} {
+			for _, signed := range []bool{true, false} {
+				if avx2 && (size == 8 || size == 4 && !signed) {
+					continue // no AVX2 conversions of these
+				}
+				for _, mod := range []bool{false, true} {
+					ks = append(ks, divKernel{size, signed, mod, false, avx2})
+					if signed {
+						ks = append(ks, divKernel{size, signed, mod, true, avx2})
+					}
 				}
 			}
 		}
@@ -258,12 +343,22 @@ func main() {
 	for _, size := range []int{1, 2, 4, 8} {
 		fmt.Fprintf(&g, "//go:noescape\nfunc intDivScan%dAVX2(a, b unsafe.Pointer, n int) uint8\n\n", size*8)
 	}
-	g.WriteString("// intDivAsms are the division loops by size, signedness and modulo.\n")
-	g.WriteString("var intDivAsms = map[intDivKey]func(d, a, b unsafe.Pointer, n int) int{\n")
-	for _, k := range ks {
-		fmt.Fprintf(&g, "\t{%d, %v, %v, %v}: %s,\n", k.size, k.signed, k.mod, k.trunc, k.name())
+	for _, avx2 := range []bool{false, true} {
+		if avx2 {
+			g.WriteString("// intDivAsmsAVX2 are the AVX2 division loops.\n")
+			g.WriteString("var intDivAsmsAVX2 = map[intDivKey]intDivAsm{\n")
+		} else {
+			g.WriteString("// intDivAsms512 are the AVX-512 division loops.\n")
+			g.WriteString("var intDivAsms512 = map[intDivKey]intDivAsm{\n")
+		}
+		for _, k := range ks {
+			if k.avx2 == avx2 {
+				fmt.Fprintf(&g, "\t{%d, %v, %v, %v}: {%s, %d},\n", k.size, k.signed, k.mod, k.trunc, k.name(), k.unit())
+			}
+		}
+		g.WriteString("}\n\n")
 	}
-	g.WriteString("}\n\n// intDivScans are the warning scans by size.\n")
+	g.WriteString("\n\n// intDivScans are the warning scans by size.\n")
 	g.WriteString("var intDivScans = map[uintptr]func(a, b unsafe.Pointer, n int) uint8{\n")
 	for _, size := range []int{1, 2, 4, 8} {
 		fmt.Fprintf(&g, "\t%d: intDivScan%dAVX2,\n", size, size*8)

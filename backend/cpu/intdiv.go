@@ -14,7 +14,9 @@ import (
 // semantics: NumPy's floor_divide and remainder) run as assembly loops
 // written by gen_intdiv.go (intdiv_amd64.s) that divide in floating point:
 // 16 float32 lanes for 8- and 16-bit integers, 8 float64 lanes for 32 and
-// 64 bits, in place of one scalar IDIV per element. They compute
+// 64 bits, in place of one scalar IDIV per element. With AVX2 and FMA
+// only, 8 float32 lanes and 4 float64 lanes do the same for 8-, 16-bit
+// and int32 (not uint32 and 64 bits, which AVX2 cannot convert). They compute
 //
 //	q = floor(fl(x / y)),   x // y = q,   x % y = fl(x - y*q) (one FMA)
 //
@@ -45,6 +47,12 @@ import (
 // ZeroDivError; that loop also does the last elements and is the whole
 // kernel for anvil's nv_mod and elsewhere.
 
+// An intDivAsm is a division loop and its unit (see gen_intdiv.go).
+type intDivAsm struct {
+	f    func(d, a, b unsafe.Pointer, n int) int
+	unit int
+}
+
 // An intDivKey names a division loop: integers of size bytes, signed or
 // not, the quotient (mod false) or the remainder.
 type intDivKey struct {
@@ -58,18 +66,20 @@ type intDivKey struct {
 // truncating) division (mod false) or modulo of T under rule, or ref
 // itself where there is none (nv_mod, no AVX-512).
 func vectorIntDiv[T integer](ref func(d, a, b []T) error, floor, mod bool, rule backend.IntDiv) func(d, a, b []T) error {
-	if !haveIntDivSIMD || (mod && rule == backend.IntDivNvMod) {
+	return vectorIntDivFrom(intDivAsms, ref, floor, mod, rule)
+}
+
+// vectorIntDivFrom is vectorIntDiv with the loops of table.
+func vectorIntDivFrom[T integer](table map[intDivKey]intDivAsm, ref func(d, a, b []T) error, floor, mod bool, rule backend.IntDiv) func(d, a, b []T) error {
+	if mod && rule == backend.IntDivNvMod {
 		return ref
 	}
 	size, signed := unsafe.Sizeof(T(0)), ^T(0) < 0
-	asm, ok := intDivAsms[intDivKey{size, signed, mod, signed && !floor}]
+	v, ok := table[intDivKey{size, signed, mod, signed && !floor}]
 	if !ok {
 		return ref
 	}
-	unit := 8
-	if size <= 2 {
-		unit = 16
-	}
+	asm, unit := v.f, v.unit
 	return func(d, a, b []T) error {
 		n := len(d)
 		a, b = a[:n], b[:n]

@@ -6,9 +6,9 @@ import "unsafe"
 
 // Without the assembly loops integer division and modulo are the Go loops.
 
-const haveIntDivSIMD = false
+const haveIntDiv512 = false
 
 var (
-	intDivAsms  map[intDivKey]func(d, a, b unsafe.Pointer, n int) int
-	intDivScans map[uintptr]func(a, b unsafe.Pointer, n int) uint8
+	intDivAsms, intDivAsms512, intDivAsmsAVX2 map[intDivKey]intDivAsm
+	intDivScans                               map[uintptr]func(a, b unsafe.Pointer, n int) uint8
 )

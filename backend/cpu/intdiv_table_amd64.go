@@ -79,6 +79,54 @@ func floorDivU64AVX512(d, a, b unsafe.Pointer, n int) int
 func floorModU64AVX512(d, a, b unsafe.Pointer, n int) int
 
 //go:noescape
+func floorDivI8AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncDivI8AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorModI8AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncModI8AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorDivU8AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorModU8AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorDivI16AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncDivI16AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorModI16AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncModI16AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorDivU16AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorModU16AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorDivI32AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncDivI32AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func floorModI32AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
+func truncModI32AVX2(d, a, b unsafe.Pointer, n int) int
+
+//go:noescape
 func intDivScan8AVX2(a, b unsafe.Pointer, n int) uint8
 
 //go:noescape
@@ -90,32 +138,52 @@ func intDivScan32AVX2(a, b unsafe.Pointer, n int) uint8
 //go:noescape
 func intDivScan64AVX2(a, b unsafe.Pointer, n int) uint8
 
-// intDivAsms are the division loops by size, signedness and modulo.
-var intDivAsms = map[intDivKey]func(d, a, b unsafe.Pointer, n int) int{
-	{1, true, false, false}:  floorDivI8AVX512,
-	{1, true, false, true}:   truncDivI8AVX512,
-	{1, true, true, false}:   floorModI8AVX512,
-	{1, true, true, true}:    truncModI8AVX512,
-	{1, false, false, false}: floorDivU8AVX512,
-	{1, false, true, false}:  floorModU8AVX512,
-	{2, true, false, false}:  floorDivI16AVX512,
-	{2, true, false, true}:   truncDivI16AVX512,
-	{2, true, true, false}:   floorModI16AVX512,
-	{2, true, true, true}:    truncModI16AVX512,
-	{2, false, false, false}: floorDivU16AVX512,
-	{2, false, true, false}:  floorModU16AVX512,
-	{4, true, false, false}:  floorDivI32AVX512,
-	{4, true, false, true}:   truncDivI32AVX512,
-	{4, true, true, false}:   floorModI32AVX512,
-	{4, true, true, true}:    truncModI32AVX512,
-	{4, false, false, false}: floorDivU32AVX512,
-	{4, false, true, false}:  floorModU32AVX512,
-	{8, true, false, false}:  floorDivI64AVX512,
-	{8, true, false, true}:   truncDivI64AVX512,
-	{8, true, true, false}:   floorModI64AVX512,
-	{8, true, true, true}:    truncModI64AVX512,
-	{8, false, false, false}: floorDivU64AVX512,
-	{8, false, true, false}:  floorModU64AVX512,
+// intDivAsms512 are the AVX-512 division loops.
+var intDivAsms512 = map[intDivKey]intDivAsm{
+	{1, true, false, false}:  {floorDivI8AVX512, 16},
+	{1, true, false, true}:   {truncDivI8AVX512, 16},
+	{1, true, true, false}:   {floorModI8AVX512, 16},
+	{1, true, true, true}:    {truncModI8AVX512, 16},
+	{1, false, false, false}: {floorDivU8AVX512, 16},
+	{1, false, true, false}:  {floorModU8AVX512, 16},
+	{2, true, false, false}:  {floorDivI16AVX512, 16},
+	{2, true, false, true}:   {truncDivI16AVX512, 16},
+	{2, true, true, false}:   {floorModI16AVX512, 16},
+	{2, true, true, true}:    {truncModI16AVX512, 16},
+	{2, false, false, false}: {floorDivU16AVX512, 16},
+	{2, false, true, false}:  {floorModU16AVX512, 16},
+	{4, true, false, false}:  {floorDivI32AVX512, 8},
+	{4, true, false, true}:   {truncDivI32AVX512, 8},
+	{4, true, true, false}:   {floorModI32AVX512, 8},
+	{4, true, true, true}:    {truncModI32AVX512, 8},
+	{4, false, false, false}: {floorDivU32AVX512, 8},
+	{4, false, true, false}:  {floorModU32AVX512, 8},
+	{8, true, false, false}:  {floorDivI64AVX512, 8},
+	{8, true, false, true}:   {truncDivI64AVX512, 8},
+	{8, true, true, false}:   {floorModI64AVX512, 8},
+	{8, true, true, true}:    {truncModI64AVX512, 8},
+	{8, false, false, false}: {floorDivU64AVX512, 8},
+	{8, false, true, false}:  {floorModU64AVX512, 8},
+}
+
+// intDivAsmsAVX2 are the AVX2 division loops.
+var intDivAsmsAVX2 = map[intDivKey]intDivAsm{
+	{1, true, false, false}:  {floorDivI8AVX2, 8},
+	{1, true, false, true}:   {truncDivI8AVX2, 8},
+	{1, true, true, false}:   {floorModI8AVX2, 8},
+	{1, true, true, true}:    {truncModI8AVX2, 8},
+	{1, false, false, false}: {floorDivU8AVX2, 8},
+	{1, false, true, false}:  {floorModU8AVX2, 8},
+	{2, true, false, false}:  {floorDivI16AVX2, 8},
+	{2, true, false, true}:   {truncDivI16AVX2, 8},
+	{2, true, true, false}:   {floorModI16AVX2, 8},
+	{2, true, true, true}:    {truncModI16AVX2, 8},
+	{2, false, false, false}: {floorDivU16AVX2, 8},
+	{2, false, true, false}:  {floorModU16AVX2, 8},
+	{4, true, false, false}:  {floorDivI32AVX2, 4},
+	{4, true, false, true}:   {truncDivI32AVX2, 4},
+	{4, true, true, false}:   {floorModI32AVX2, 4},
+	{4, true, true, true}:    {truncModI32AVX2, 4},
 }
 
 // intDivScans are the warning scans by size.

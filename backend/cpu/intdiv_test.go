@@ -28,34 +28,36 @@ func checkIntDiv[T integer](t *testing.T, x, y []T) {
 				} else {
 					ref = intDivL[T](floor, zeroErr, rule)
 				}
-				vec := vectorIntDiv(ref, floor, mod, rule)
-				try := func(a, b []T) {
-					want, got := make([]T, len(a)), make([]T, len(a))
-					for i := range got {
-						got[i] = 0x5a // no stale zeros
-					}
-					errW, errG := ref(want, a, b), vec(got, a, b)
-					if !errors.Is(errG, errW) || (errW == nil) != (errG == nil) {
-						t.Fatalf("%T mod=%v rule=%v zeroErr=%v: error %v, want %v", a, mod, rule, zeroErr, errG, errW)
-					}
-					if errW != nil {
-						return // what was written before the error is not part of the contract
-					}
-					for i := range want {
-						if got[i] != want[i] {
-							t.Fatalf("%T mod=%v floor=%v rule=%v: %v op %v = %v, want %v (at %d of %d)", a, mod, floor, rule, a[i], b[i], got[i], want[i], i, len(a))
+				for _, table := range intDivTables() {
+					vec := vectorIntDivFrom(table.loops, ref, floor, mod, rule)
+					try := func(a, b []T) {
+						want, got := make([]T, len(a)), make([]T, len(a))
+						for i := range got {
+							got[i] = 0x5a // no stale zeros
+						}
+						errW, errG := ref(want, a, b), vec(got, a, b)
+						if !errors.Is(errG, errW) || (errW == nil) != (errG == nil) {
+							t.Fatalf("%s %T mod=%v rule=%v zeroErr=%v: error %v, want %v", table.isa, a, mod, rule, zeroErr, errG, errW)
+						}
+						if errW != nil {
+							return // what was written before the error is not part of the contract
+						}
+						for i := range want {
+							if got[i] != want[i] {
+								t.Fatalf("%s %T mod=%v floor=%v rule=%v: %v op %v = %v, want %v (at %d of %d)", table.isa, a, mod, floor, rule, a[i], b[i], got[i], want[i], i, len(a))
+							}
 						}
 					}
-				}
-				if !zeroErr || !slices.Contains(y, 0) {
-					try(x, y)
-				}
-				if zeroErr || rule != backend.IntDivZero {
-					continue // the short ones once
-				}
-				for off := 0; off < 4 && off < len(x); off++ {
-					for n := 0; n <= 70 && off+n <= len(x); n++ {
-						try(x[off:off+n], y[off:off+n])
+					if !zeroErr || !slices.Contains(y, 0) {
+						try(x, y)
+					}
+					if zeroErr || rule != backend.IntDivZero {
+						continue // the short ones once
+					}
+					for off := 0; off < 4 && off < len(x); off++ {
+						for n := 0; n <= 70 && off+n <= len(x); n++ {
+							try(x[off:off+n], y[off:off+n])
+						}
 					}
 				}
 			}
@@ -216,25 +218,81 @@ func TestIntDivVector(t *testing.T) {
 	})
 }
 
-// TestIntDivVectorUsed checks that the vector loops run where they should
-// (so that TestIntDivVector tests them): they stop at a zero divisor.
-func TestIntDivVectorUsed(t *testing.T) {
-	if !haveIntDivSIMD {
-		t.Skip("no vector integer division")
+// An intDivTable is a table of division loops and the name of its ISA.
+type intDivTable struct {
+	isa   string
+	loops map[intDivKey]intDivAsm
+}
+
+// intDivTables returns the tables of division loops this CPU can run.
+func intDivTables() []intDivTable {
+	var ts []intDivTable
+	if haveIntDiv512 {
+		ts = append(ts, intDivTable{"avx512", intDivAsms512})
 	}
-	for _, k := range []intDivKey{{1, true, false, false}, {2, false, true, false}, {4, true, true, false}, {8, true, false, false}, {4, true, true, true}} {
-		f := intDivAsms[k]
-		// 7 and 2 in every element (little-endian), then a zero divisor.
-		d, a, b := make([]byte, 64), make([]byte, 64), make([]byte, 64)
-		for i := 0; i < 64; i += int(k.size) {
-			a[i], b[i] = 7, 2
+	if haveAVX2 {
+		ts = append(ts, intDivTable{"avx2", intDivAsmsAVX2})
+	}
+	return ts
+}
+
+// TestIntDivVectorUsed checks that the vector loops run where they should
+// (so that TestIntDivVector tests them): every loop the CPU can run
+// computes 7 // 2 (or 7 % 2) and stops at a zero divisor.
+func TestIntDivVectorUsed(t *testing.T) {
+	if haveAVX2 && len(intDivAsms) == 0 {
+		t.Fatal("AVX2 but no vector integer division")
+	}
+	for _, table := range intDivTables() {
+		for k, v := range table.loops {
+			// 7 and 2 in every element (little-endian), then a zero
+			// divisor.
+			d, a, b := make([]byte, 64), make([]byte, 64), make([]byte, 64)
+			for i := 0; i < 64; i += int(k.size) {
+				a[i], b[i] = 7, 2
+			}
+			n := 64 / int(k.size) / v.unit * v.unit
+			if got := v.f(unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n); got != n {
+				t.Errorf("%+v: wrote %d elements of %d", k, got, n)
+			}
+			want := byte(3)
+			if k.mod {
+				want = 1
+			}
+			if d[0] != want || d[(n-1)*int(k.size)] != want {
+				t.Errorf("%+v: 7 op 2 = %d, want %d", k, d[0], want)
+			}
+			b[(n-1)*int(k.size)] = 0
+			if got := v.f(unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n); got == n {
+				t.Errorf("%+v: went past a zero divisor", k)
+			}
 		}
-		if n := f(unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), int(64/k.size)); n != int(64/k.size) {
-			t.Errorf("%+v: wrote %d elements of %d", k, n, 64/k.size)
-		}
-		b[64-k.size] = 0
-		if n := f(unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), int(64/k.size)); n == int(64/k.size) {
-			t.Errorf("%+v: went past a zero divisor", k)
-		}
+	}
+}
+
+// BenchmarkIntDiv compares the Go loop of int32 and int8 x // y with the
+// vector loops, on a block of 4096 elements.
+func BenchmarkIntDiv(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	run := func(name string, f func()) {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				f()
+			}
+		})
+	}
+	x32, y32, d32 := make([]int32, 4096), make([]int32, 4096), make([]int32, 4096)
+	x8, y8, d8 := make([]int8, 4096), make([]int8, 4096), make([]int8, 4096)
+	for i := range x32 {
+		x32[i], y32[i] = int32(rng.IntN(100)+1), int32(rng.IntN(100)+1)
+		x8[i], y8[i] = int8(rng.IntN(100)+1), int8(rng.IntN(100)+1)
+	}
+	ref32, ref8 := intDivL[int32](true, false, 0), intDivL[int8](true, false, 0)
+	run("i32/go", func() { ref32(d32, x32, y32) })
+	run("i8/go", func() { ref8(d8, x8, y8) })
+	for _, table := range intDivTables() {
+		v32, v8 := vectorIntDivFrom(table.loops, ref32, true, false, 0), vectorIntDivFrom(table.loops, ref8, true, false, 0)
+		run("i32/"+table.isa, func() { v32(d32, x32, y32) })
+		run("i8/"+table.isa, func() { v8(d8, x8, y8) })
 	}
 }
