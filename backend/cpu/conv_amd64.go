@@ -198,16 +198,33 @@ func vecConvKernel(cf, ct ctype) kfn {
 func vecConvKernelZ(cf, ct ctype) kfn {
 	switch cf {
 	case ctBool:
-		if ct == ctF32 {
+		switch ct {
+		case ctF32:
 			return vconv(cvtU8F32Z, cvtU8F32ZPer, boolToL[float32])
+		case ctF64:
+			return vconv(cvtU8F64Z, cvtU8F64ZPer, boolToL[float64])
 		}
 	case ctI8:
-		if ct == ctF32 {
+		switch ct {
+		case ctF32:
 			return vconv(cvtI8F32Z, cvtI8F32ZPer, convL[int8, float32])
+		case ctF64:
+			return vconv(cvtI8F64Z, cvtI8F64ZPer, convL[int8, float64])
 		}
 	case ctU8:
-		if ct == ctF32 {
+		switch ct {
+		case ctF32:
 			return vconv(cvtU8F32Z, cvtU8F32ZPer, convL[uint8, float32])
+		case ctF64:
+			return vconv(cvtU8F64Z, cvtU8F64ZPer, convL[uint8, float64])
+		}
+	case ctI16:
+		if ct == ctF32 {
+			return vconv(cvtI16F32Z, cvtI16F32ZPer, convL[int16, float32])
+		}
+	case ctU16:
+		if ct == ctF32 {
+			return vconv(cvtU16F32Z, cvtU16F32ZPer, convL[uint16, float32])
 		}
 	case ctI32:
 		switch ct {

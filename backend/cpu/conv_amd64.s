@@ -996,6 +996,134 @@ done:
 	VZEROUPPER
 	RET
 
+// func cvtI8F64Z(d []float64, a []int8), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtI8F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VPMOVSXBD 0(SI), Y0
+	VCVTDQ2PD Y0, Z0
+	VMOVUPD Z0, 0(DI)
+	VPMOVSXBD 8(SI), Y1
+	VCVTDQ2PD Y1, Z1
+	VMOVUPD Z1, 64(DI)
+	VPMOVSXBD 16(SI), Y2
+	VCVTDQ2PD Y2, Z2
+	VMOVUPD Z2, 128(DI)
+	VPMOVSXBD 24(SI), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $32, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtU8F64Z(d []float64, a []uint8), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtU8F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VPMOVZXBD 0(SI), Y0
+	VCVTDQ2PD Y0, Z0
+	VMOVUPD Z0, 0(DI)
+	VPMOVZXBD 8(SI), Y1
+	VCVTDQ2PD Y1, Z1
+	VMOVUPD Z1, 64(DI)
+	VPMOVZXBD 16(SI), Y2
+	VCVTDQ2PD Y2, Z2
+	VMOVUPD Z2, 128(DI)
+	VPMOVZXBD 24(SI), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $32, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI16F32Z(d []float32, a []int16), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtI16F32Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VPMOVSXWD 0(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	VPMOVSXWD 32(SI), Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVUPS Z1, 64(DI)
+	VPMOVSXWD 64(SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMOVUPS Z2, 128(DI)
+	VPMOVSXWD 96(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMOVUPS Z3, 192(DI)
+	ADDQ $128, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtU16F32Z(d []float32, a []uint16), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtU16F32Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VPMOVZXWD 0(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	VPMOVZXWD 32(SI), Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVUPS Z1, 64(DI)
+	VPMOVZXWD 64(SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMOVUPS Z2, 128(DI)
+	VPMOVZXWD 96(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMOVUPS Z3, 192(DI)
+	ADDQ $128, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func cvtI32F64Z(d []float64, a []int32), len(d) a multiple of 32:
 //
 //	for i := range d {

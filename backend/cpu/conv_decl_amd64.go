@@ -107,6 +107,18 @@ func cvtI8F32Z(d []float32, a []int8)
 func cvtU8F32Z(d []float32, a []uint8)
 
 //go:noescape
+func cvtI8F64Z(d []float64, a []int8)
+
+//go:noescape
+func cvtU8F64Z(d []float64, a []uint8)
+
+//go:noescape
+func cvtI16F32Z(d []float32, a []int16)
+
+//go:noescape
+func cvtU16F32Z(d []float32, a []uint16)
+
+//go:noescape
 func cvtI32F64Z(d []float64, a []int32)
 
 //go:noescape
@@ -188,6 +200,10 @@ const (
 	cvttF32I64Per  = 16
 	cvtI8F32ZPer   = 64
 	cvtU8F32ZPer   = 64
+	cvtI8F64ZPer   = 32
+	cvtU8F64ZPer   = 32
+	cvtI16F32ZPer  = 64
+	cvtU16F32ZPer  = 64
 	cvtI32F64ZPer  = 32
 	cvtF32F64ZPer  = 32
 	cvtI32I8ZPer   = 64
