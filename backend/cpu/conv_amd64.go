@@ -270,6 +270,8 @@ func vecConvKernelZ(cf, ct ctype) kfn {
 			return vconv(cvtI64I32Z, cvtI64I32ZPer, convL[int64, uint32])
 		case ctBool:
 			return vconv(cvtI64BoolZ, cvtI64BoolZPer, nonzeroL[int64])
+		case ctF64:
+			return vconv(cvtI64F64Z, cvtI64F64ZPer, convL[int64, float64])
 		}
 	case ctU64:
 		switch ct {

@@ -1152,6 +1152,34 @@ done:
 	VZEROUPPER
 	RET
 
+// func cvtI64F64Z(d []float64, a []int64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtI64F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VCVTQQ2PD 0(SI), Z0
+	VMOVUPD Z0, 0(DI)
+	VCVTQQ2PD 64(SI), Z1
+	VMOVUPD Z1, 64(DI)
+	VCVTQQ2PD 128(SI), Z2
+	VMOVUPD Z2, 128(DI)
+	VCVTQQ2PD 192(SI), Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func cvtF32F64Z(d []float64, a []float32), len(d) a multiple of 32:
 //
 //	for i := range d {

@@ -122,6 +122,9 @@ func cvtU16F32Z(d []float32, a []uint16)
 func cvtI32F64Z(d []float64, a []int32)
 
 //go:noescape
+func cvtI64F64Z(d []float64, a []int64)
+
+//go:noescape
 func cvtF32F64Z(d []float64, a []float32)
 
 //go:noescape
@@ -205,6 +208,7 @@ const (
 	cvtI16F32ZPer  = 64
 	cvtU16F32ZPer  = 64
 	cvtI32F64ZPer  = 32
+	cvtI64F64ZPer  = 32
 	cvtF32F64ZPer  = 32
 	cvtI32I8ZPer   = 64
 	cvtI32I16ZPer  = 64

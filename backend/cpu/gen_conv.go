@@ -113,6 +113,8 @@ var kernels = []kernel{
 		Ops: []string{"VPMOVZXWD %[1]d(SI), Z%[2]d", "VCVTDQ2PS Z%[2]d, Z%[2]d", "VMOVUPS Z%[2]d, %[3]d(DI)"}},
 	{Name: "cvtI32F64Z", Dst: "float64", Src: "int32", DSize: 8, SSize: 4, Lanes: 8,
 		Ops: []string{"VCVTDQ2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtI64F64Z", Dst: "float64", Src: "int64", DSize: 8, SSize: 8, Lanes: 8,
+		Ops: []string{"VCVTQQ2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
 	{Name: "cvtF32F64Z", Dst: "float64", Src: "float32", DSize: 8, SSize: 4, Lanes: 8,
 		Ops: []string{"VCVTPS2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
 	// Narrowing integers: VPMOVDB, VPMOVDW, VPMOVQB, VPMOVQW and VPMOVQD
