@@ -1,18 +1,21 @@
 //go:build ignore
 
 // gen_intdiv writes intdiv_amd64.s and intdiv_table_amd64.go: AVX-512
-// (and, but for 64 bits and uint32, AVX2) loops for the floor division and the floor modulo (Python's // and %,
-// NumPy's floor_divide and remainder) of integers, and for C's truncating
-// ones (Node.CDiv) of signed integers, computed with a float division, and AVX2 loops that look for the operands NumPy warns about.
-// Run it with go generate. See intdiv.go for why the float quotient is
-// exact and how the Go side uses the loops.
+// loops (and AVX2 ones, but for 64 bits and uint32) for the floor
+// division and the floor modulo (Python's // and %, NumPy's floor_divide
+// and remainder) of integers, and for C's truncating ones (Node.CDiv) of
+// signed integers, computed with a float division; and AVX2 loops that
+// look for the operands NumPy warns about. Run it with go generate. See
+// intdiv.go for why the float quotient is exact and how the Go side uses
+// the loops.
 //
 // A division loop has the signature
 //
 //	func name(d, a, b unsafe.Pointer, n int) int
 //
-// and computes whole vector steps of its unit (with AVX-512 16 elements of
-// 8 or 16 bits, 8 of 32 or 64 bits; half as many with AVX2) of n, a multiple of the unit, until a step holds a
+// and computes whole vector steps of its unit (with AVX-512 16 elements
+// of 8 or 16 bits, 8 of 32 or 64 bits; half as many with AVX2) of n, a
+// multiple of the unit, until a step holds a
 // zero divisor (or, for 64 bits, an operand of 2^53 or more in magnitude):
 // it returns the number of elements it wrote, and the Go loop does that
 // step. A scan loop has the signature

@@ -16,7 +16,8 @@ import (
 // 16 float32 lanes for 8- and 16-bit integers, 8 float64 lanes for 32 and
 // 64 bits, in place of one scalar IDIV per element. With AVX2 and FMA
 // only, 8 float32 lanes and 4 float64 lanes do the same for 8-, 16-bit
-// and int32 (not uint32 and 64 bits, which AVX2 cannot convert). They compute
+// and int32 (not uint32 and 64 bits, which AVX2 cannot convert). They
+// compute
 //
 //	q = floor(fl(x / y)),   x // y = q,   x % y = fl(x - y*q) (one FMA)
 //
@@ -27,11 +28,13 @@ import (
 // Let x, y be integers exactly representable in the float format, y != 0,
 // with unit roundoff u (2^-24 for float32, 2^-53 for float64), and
 // |x| < 1/u. Let Q = x/y (the exact rational) and n = floor(Q). The
-// rounding fl is monotone and n, n+1 are representable (|n| <= |x| < 1/u),
+// rounding fl is monotone and n, n+1 are representable (|n| <= |x| < 1/u,
+// |n+1| <= 1/u, a power of two),
 // so n <= Q < n+1 gives n <= fl(Q) <= n+1. If Q is an integer, fl(Q) = Q.
 // Otherwise fl(Q) could only reach n+1 by rounding Q up across the gap
 // n+1 - Q >= 1/|y| (Q is a fraction with denominator |y|), but the
-// rounding error is |fl(Q) - Q| <= u·|Q| = u·|x|/|y| < 1/|y|. So
+// rounding error is |fl(Q) - Q| <= u·|Q| = u·|x|/|y| < 1/|y| (Q is not
+// subnormal: |Q| >= 1/|y| >= 2^-64). So
 // fl(Q) < n+1 and floor(fl(Q)) = n exactly. Then x - y*n is an integer
 // with |x - y*n| < |y|, representable, so the fused multiply-add that
 // rounds once gives it exactly.
