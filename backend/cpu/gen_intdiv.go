@@ -15,10 +15,9 @@
 //
 // and computes whole vector steps of its unit (with AVX-512 16 elements
 // of 8 or 16 bits, 8 of 32 or 64 bits; half as many with AVX2) of n, a
-// multiple of the unit, until a step holds a
-// zero divisor (or, for 64 bits, an operand of 2^53 or more in magnitude):
-// it returns the number of elements it wrote, and the Go loop does that
-// step. A scan loop has the signature
+// multiple of the unit, until a step holds a zero divisor (or, for 64
+// bits, an operand of 2^53 or more in magnitude): it returns the number
+// of elements it wrote, and the Go loop does that step. A scan loop has the signature
 //
 //	func name(a, b unsafe.Pointer, n int) uint8
 //
