@@ -33,6 +33,9 @@ func castKernel(from, to dtypes.DType) (kfn, error) {
 		return nil, fmt.Errorf("cpu: cast from %v to %v", from, to)
 	}
 	if from == dtypes.I8 && to == dtypes.F32 {
+		if k := vecConvKernel(ctI8, ctF32); k != nil {
+			return k, nil // AVX-512
+		}
 		return un(cvtI8F32), nil // exact, vectorised
 	}
 	cf, ct := computeOf(from), computeOf(to)

@@ -21,6 +21,11 @@ func vecConvKernel(cf, ct ctype) kfn {
 	if !haveAVX2 {
 		return nil
 	}
+	if haveAVX512DQVL {
+		if k := vecConvKernelZ(cf, ct); k != nil {
+			return k
+		}
+	}
 	// A bool is a byte holding 0 or 1, converted like a uint8; an integer
 	// widens by its source's signedness whatever the destination's (Go's
 	// rule), so a signed destination kernel serves the unsigned one.
@@ -180,6 +185,138 @@ func vecConvKernel(cf, ct ctype) kfn {
 			return vconvVia32(cvttF64I32, cvttF64I32Per, floatToIntL[float64, int16])
 		case ctU16:
 			return vconvVia32(cvttF64I32, cvttF64I32Per, floatToIntL[float64, uint16])
+		}
+	}
+	return nil
+}
+
+// vecConvKernelZ returns an AVX-512 conversion kernel from cf to ct
+// (the kernels of conv_amd64.s with names ending in Z), or nil where there
+// is none: widening to float on 16 or 8 lanes, integer narrowing, float to
+// 8- and 16-bit integers in one pass, and → bool. Each gives the bits of
+// the Go loop it replaces (convL, boolToL, floatToIntL, nonzeroL).
+func vecConvKernelZ(cf, ct ctype) kfn {
+	switch cf {
+	case ctBool:
+		switch ct {
+		case ctF32:
+			return vconv(cvtU8F32Z, cvtU8F32ZPer, boolToL[float32])
+		case ctF64:
+			return vconv(cvtU8F64Z, cvtU8F64ZPer, boolToL[float64])
+		}
+	case ctI8:
+		switch ct {
+		case ctF32:
+			return vconv(cvtI8F32Z, cvtI8F32ZPer, convL[int8, float32])
+		case ctF64:
+			return vconv(cvtI8F64Z, cvtI8F64ZPer, convL[int8, float64])
+		}
+	case ctU8:
+		switch ct {
+		case ctF32:
+			return vconv(cvtU8F32Z, cvtU8F32ZPer, convL[uint8, float32])
+		case ctF64:
+			return vconv(cvtU8F64Z, cvtU8F64ZPer, convL[uint8, float64])
+		}
+	case ctI16:
+		if ct == ctF32 {
+			return vconv(cvtI16F32Z, cvtI16F32ZPer, convL[int16, float32])
+		}
+	case ctU16:
+		if ct == ctF32 {
+			return vconv(cvtU16F32Z, cvtU16F32ZPer, convL[uint16, float32])
+		}
+	case ctI32:
+		switch ct {
+		case ctF64:
+			return vconv(cvtI32F64Z, cvtI32F64ZPer, convL[int32, float64])
+		case ctI8:
+			return vconv(cvtI32I8Z, cvtI32I8ZPer, convL[int32, int8])
+		case ctU8:
+			return vconv(cvtI32I8Z, cvtI32I8ZPer, convL[int32, uint8])
+		case ctI16:
+			return vconv(cvtI32I16Z, cvtI32I16ZPer, convL[int32, int16])
+		case ctU16:
+			return vconv(cvtI32I16Z, cvtI32I16ZPer, convL[int32, uint16])
+		case ctBool:
+			return vconv(cvtI32BoolZ, cvtI32BoolZPer, nonzeroL[int32])
+		}
+	case ctU32:
+		switch ct {
+		case ctI8:
+			return vconv(cvtI32I8Z, cvtI32I8ZPer, convL[uint32, int8])
+		case ctU8:
+			return vconv(cvtI32I8Z, cvtI32I8ZPer, convL[uint32, uint8])
+		case ctI16:
+			return vconv(cvtI32I16Z, cvtI32I16ZPer, convL[uint32, int16])
+		case ctU16:
+			return vconv(cvtI32I16Z, cvtI32I16ZPer, convL[uint32, uint16])
+		case ctBool:
+			return vconv(cvtI32BoolZ, cvtI32BoolZPer, nonzeroL[uint32])
+		}
+	case ctI64:
+		switch ct {
+		case ctI8:
+			return vconv(cvtI64I8Z, cvtI64I8ZPer, convL[int64, int8])
+		case ctU8:
+			return vconv(cvtI64I8Z, cvtI64I8ZPer, convL[int64, uint8])
+		case ctI16:
+			return vconv(cvtI64I16Z, cvtI64I16ZPer, convL[int64, int16])
+		case ctU16:
+			return vconv(cvtI64I16Z, cvtI64I16ZPer, convL[int64, uint16])
+		case ctI32:
+			return vconv(cvtI64I32Z, cvtI64I32ZPer, convL[int64, int32])
+		case ctU32:
+			return vconv(cvtI64I32Z, cvtI64I32ZPer, convL[int64, uint32])
+		case ctBool:
+			return vconv(cvtI64BoolZ, cvtI64BoolZPer, nonzeroL[int64])
+		case ctF64:
+			return vconv(cvtI64F64Z, cvtI64F64ZPer, convL[int64, float64])
+		}
+	case ctU64:
+		switch ct {
+		case ctI8:
+			return vconv(cvtI64I8Z, cvtI64I8ZPer, convL[uint64, int8])
+		case ctU8:
+			return vconv(cvtI64I8Z, cvtI64I8ZPer, convL[uint64, uint8])
+		case ctI16:
+			return vconv(cvtI64I16Z, cvtI64I16ZPer, convL[uint64, int16])
+		case ctU16:
+			return vconv(cvtI64I16Z, cvtI64I16ZPer, convL[uint64, uint16])
+		case ctI32:
+			return vconv(cvtI64I32Z, cvtI64I32ZPer, convL[uint64, int32])
+		case ctU32:
+			return vconv(cvtI64I32Z, cvtI64I32ZPer, convL[uint64, uint32])
+		case ctBool:
+			return vconv(cvtI64BoolZ, cvtI64BoolZPer, nonzeroL[uint64])
+		}
+	case ctF32:
+		switch ct {
+		case ctF64:
+			return vconv(cvtF32F64Z, cvtF32F64ZPer, convL[float32, float64])
+		case ctI8:
+			return vconv(cvttF32I8Z, cvttF32I8ZPer, floatToIntL[float32, int8])
+		case ctU8:
+			return vconv(cvttF32I8Z, cvttF32I8ZPer, floatToIntL[float32, uint8])
+		case ctI16:
+			return vconv(cvttF32I16Z, cvttF32I16ZPer, floatToIntL[float32, int16])
+		case ctU16:
+			return vconv(cvttF32I16Z, cvttF32I16ZPer, floatToIntL[float32, uint16])
+		case ctBool:
+			return vconv(cvtF32BoolZ, cvtF32BoolZPer, nonzeroL[float32])
+		}
+	case ctF64:
+		switch ct {
+		case ctI8:
+			return vconv(cvttF64I8Z, cvttF64I8ZPer, floatToIntL[float64, int8])
+		case ctU8:
+			return vconv(cvttF64I8Z, cvttF64I8ZPer, floatToIntL[float64, uint8])
+		case ctI16:
+			return vconv(cvttF64I16Z, cvttF64I16ZPer, floatToIntL[float64, int16])
+		case ctU16:
+			return vconv(cvttF64I16Z, cvttF64I16ZPer, floatToIntL[float64, uint16])
+		case ctBool:
+			return vconv(cvtF64BoolZ, cvtF64BoolZPer, nonzeroL[float64])
 		}
 	}
 	return nil

@@ -931,3 +931,691 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func cvtI8F32Z(d []float32, a []int8), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtI8F32Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VPMOVSXBD 0(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	VPMOVSXBD 16(SI), Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVUPS Z1, 64(DI)
+	VPMOVSXBD 32(SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMOVUPS Z2, 128(DI)
+	VPMOVSXBD 48(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMOVUPS Z3, 192(DI)
+	ADDQ $64, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtU8F32Z(d []float32, a []uint8), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtU8F32Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VPMOVZXBD 0(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	VPMOVZXBD 16(SI), Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVUPS Z1, 64(DI)
+	VPMOVZXBD 32(SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMOVUPS Z2, 128(DI)
+	VPMOVZXBD 48(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMOVUPS Z3, 192(DI)
+	ADDQ $64, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI8F64Z(d []float64, a []int8), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtI8F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VPMOVSXBD 0(SI), Y0
+	VCVTDQ2PD Y0, Z0
+	VMOVUPD Z0, 0(DI)
+	VPMOVSXBD 8(SI), Y1
+	VCVTDQ2PD Y1, Z1
+	VMOVUPD Z1, 64(DI)
+	VPMOVSXBD 16(SI), Y2
+	VCVTDQ2PD Y2, Z2
+	VMOVUPD Z2, 128(DI)
+	VPMOVSXBD 24(SI), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $32, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtU8F64Z(d []float64, a []uint8), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtU8F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VPMOVZXBD 0(SI), Y0
+	VCVTDQ2PD Y0, Z0
+	VMOVUPD Z0, 0(DI)
+	VPMOVZXBD 8(SI), Y1
+	VCVTDQ2PD Y1, Z1
+	VMOVUPD Z1, 64(DI)
+	VPMOVZXBD 16(SI), Y2
+	VCVTDQ2PD Y2, Z2
+	VMOVUPD Z2, 128(DI)
+	VPMOVZXBD 24(SI), Y3
+	VCVTDQ2PD Y3, Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $32, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI16F32Z(d []float32, a []int16), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtI16F32Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VPMOVSXWD 0(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	VPMOVSXWD 32(SI), Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVUPS Z1, 64(DI)
+	VPMOVSXWD 64(SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMOVUPS Z2, 128(DI)
+	VPMOVSXWD 96(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMOVUPS Z3, 192(DI)
+	ADDQ $128, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtU16F32Z(d []float32, a []uint16), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = float32(a[i])
+//	}
+TEXT ·cvtU16F32Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VPMOVZXWD 0(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS Z0, 0(DI)
+	VPMOVZXWD 32(SI), Z1
+	VCVTDQ2PS Z1, Z1
+	VMOVUPS Z1, 64(DI)
+	VPMOVZXWD 64(SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMOVUPS Z2, 128(DI)
+	VPMOVZXWD 96(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMOVUPS Z3, 192(DI)
+	ADDQ $128, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI32F64Z(d []float64, a []int32), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtI32F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VCVTDQ2PD 0(SI), Z0
+	VMOVUPD Z0, 0(DI)
+	VCVTDQ2PD 32(SI), Z1
+	VMOVUPD Z1, 64(DI)
+	VCVTDQ2PD 64(SI), Z2
+	VMOVUPD Z2, 128(DI)
+	VCVTDQ2PD 96(SI), Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $128, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI64F64Z(d []float64, a []int64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtI64F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VCVTQQ2PD 0(SI), Z0
+	VMOVUPD Z0, 0(DI)
+	VCVTQQ2PD 64(SI), Z1
+	VMOVUPD Z1, 64(DI)
+	VCVTQQ2PD 128(SI), Z2
+	VMOVUPD Z2, 128(DI)
+	VCVTQQ2PD 192(SI), Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtF32F64Z(d []float64, a []float32), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = float64(a[i])
+//	}
+TEXT ·cvtF32F64Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VMOVUPD Z0, 0(DI)
+	VCVTPS2PD 32(SI), Z1
+	VMOVUPD Z1, 64(DI)
+	VCVTPS2PD 64(SI), Z2
+	VMOVUPD Z2, 128(DI)
+	VCVTPS2PD 96(SI), Z3
+	VMOVUPD Z3, 192(DI)
+	ADDQ $128, SI
+	ADDQ $256, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI32I8Z(d []int8, a []int32), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = int8(a[i])
+//	}
+TEXT ·cvtI32I8Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VMOVDQU64 0(SI), Z0
+	VPMOVDB Z0, 0(DI)
+	VMOVDQU64 64(SI), Z1
+	VPMOVDB Z1, 16(DI)
+	VMOVDQU64 128(SI), Z2
+	VPMOVDB Z2, 32(DI)
+	VMOVDQU64 192(SI), Z3
+	VPMOVDB Z3, 48(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI32I16Z(d []int16, a []int32), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = int16(a[i])
+//	}
+TEXT ·cvtI32I16Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VMOVDQU64 0(SI), Z0
+	VPMOVDW Z0, 0(DI)
+	VMOVDQU64 64(SI), Z1
+	VPMOVDW Z1, 32(DI)
+	VMOVDQU64 128(SI), Z2
+	VPMOVDW Z2, 64(DI)
+	VMOVDQU64 192(SI), Z3
+	VPMOVDW Z3, 96(DI)
+	ADDQ $256, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI64I8Z(d []int8, a []int64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = int8(a[i])
+//	}
+TEXT ·cvtI64I8Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU64 0(SI), Z0
+	VPMOVQB Z0, 0(DI)
+	VMOVDQU64 64(SI), Z1
+	VPMOVQB Z1, 8(DI)
+	VMOVDQU64 128(SI), Z2
+	VPMOVQB Z2, 16(DI)
+	VMOVDQU64 192(SI), Z3
+	VPMOVQB Z3, 24(DI)
+	ADDQ $256, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI64I16Z(d []int16, a []int64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = int16(a[i])
+//	}
+TEXT ·cvtI64I16Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU64 0(SI), Z0
+	VPMOVQW Z0, 0(DI)
+	VMOVDQU64 64(SI), Z1
+	VPMOVQW Z1, 16(DI)
+	VMOVDQU64 128(SI), Z2
+	VPMOVQW Z2, 32(DI)
+	VMOVDQU64 192(SI), Z3
+	VPMOVQW Z3, 48(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI64I32Z(d []int32, a []int64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = int32(a[i])
+//	}
+TEXT ·cvtI64I32Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU64 0(SI), Z0
+	VPMOVQD Z0, 0(DI)
+	VMOVDQU64 64(SI), Z1
+	VPMOVQD Z1, 32(DI)
+	VMOVDQU64 128(SI), Z2
+	VPMOVQD Z2, 64(DI)
+	VMOVDQU64 192(SI), Z3
+	VPMOVQD Z3, 96(DI)
+	ADDQ $256, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvttF32I8Z(d []int8, a []float32), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = int8(cvtt32(float64(a[i])))
+//	}
+TEXT ·cvttF32I8Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VCVTTPS2DQ 0(SI), Z0
+	VPMOVDB Z0, 0(DI)
+	VCVTTPS2DQ 64(SI), Z1
+	VPMOVDB Z1, 16(DI)
+	VCVTTPS2DQ 128(SI), Z2
+	VPMOVDB Z2, 32(DI)
+	VCVTTPS2DQ 192(SI), Z3
+	VPMOVDB Z3, 48(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvttF32I16Z(d []int16, a []float32), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = int16(cvtt32(float64(a[i])))
+//	}
+TEXT ·cvttF32I16Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VCVTTPS2DQ 0(SI), Z0
+	VPMOVDW Z0, 0(DI)
+	VCVTTPS2DQ 64(SI), Z1
+	VPMOVDW Z1, 32(DI)
+	VCVTTPS2DQ 128(SI), Z2
+	VPMOVDW Z2, 64(DI)
+	VCVTTPS2DQ 192(SI), Z3
+	VPMOVDW Z3, 96(DI)
+	ADDQ $256, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvttF64I8Z(d []int8, a []float64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = int8(cvtt32(a[i]))
+//	}
+TEXT ·cvttF64I8Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VCVTTPD2DQ 0(SI), Y0
+	VPMOVDB Y0, 0(DI)
+	VCVTTPD2DQ 64(SI), Y1
+	VPMOVDB Y1, 8(DI)
+	VCVTTPD2DQ 128(SI), Y2
+	VPMOVDB Y2, 16(DI)
+	VCVTTPD2DQ 192(SI), Y3
+	VPMOVDB Y3, 24(DI)
+	ADDQ $256, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvttF64I16Z(d []int16, a []float64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = int16(cvtt32(a[i]))
+//	}
+TEXT ·cvttF64I16Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VCVTTPD2DQ 0(SI), Y0
+	VPMOVDW Y0, 0(DI)
+	VCVTTPD2DQ 64(SI), Y1
+	VPMOVDW Y1, 16(DI)
+	VCVTTPD2DQ 128(SI), Y2
+	VPMOVDW Y2, 32(DI)
+	VCVTTPD2DQ 192(SI), Y3
+	VPMOVDW Y3, 48(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtF32BoolZ(d []bool, a []float32), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = a[i] != 0
+//	}
+TEXT ·cvtF32BoolZ(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VPSLLD $1, 0(SI), Z0
+	VPTESTMD Z0, Z0, K0
+	VPMOVM2D K0, Z0
+	VPABSD Z0, Z0
+	VPMOVDB Z0, 0(DI)
+	VPSLLD $1, 64(SI), Z1
+	VPTESTMD Z1, Z1, K1
+	VPMOVM2D K1, Z1
+	VPABSD Z1, Z1
+	VPMOVDB Z1, 16(DI)
+	VPSLLD $1, 128(SI), Z2
+	VPTESTMD Z2, Z2, K2
+	VPMOVM2D K2, Z2
+	VPABSD Z2, Z2
+	VPMOVDB Z2, 32(DI)
+	VPSLLD $1, 192(SI), Z3
+	VPTESTMD Z3, Z3, K3
+	VPMOVM2D K3, Z3
+	VPABSD Z3, Z3
+	VPMOVDB Z3, 48(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtF64BoolZ(d []bool, a []float64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = a[i] != 0
+//	}
+TEXT ·cvtF64BoolZ(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VPSLLQ $1, 0(SI), Z0
+	VPTESTMQ Z0, Z0, K0
+	VPMOVM2Q K0, Z0
+	VPABSQ Z0, Z0
+	VPMOVQB Z0, 0(DI)
+	VPSLLQ $1, 64(SI), Z1
+	VPTESTMQ Z1, Z1, K1
+	VPMOVM2Q K1, Z1
+	VPABSQ Z1, Z1
+	VPMOVQB Z1, 8(DI)
+	VPSLLQ $1, 128(SI), Z2
+	VPTESTMQ Z2, Z2, K2
+	VPMOVM2Q K2, Z2
+	VPABSQ Z2, Z2
+	VPMOVQB Z2, 16(DI)
+	VPSLLQ $1, 192(SI), Z3
+	VPTESTMQ Z3, Z3, K3
+	VPMOVM2Q K3, Z3
+	VPABSQ Z3, Z3
+	VPMOVQB Z3, 24(DI)
+	ADDQ $256, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI32BoolZ(d []bool, a []int32), len(d) a multiple of 64:
+//
+//	for i := range d {
+//		d[i] = a[i] != 0
+//	}
+TEXT ·cvtI32BoolZ(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $6, CX
+	JZ   done
+loop:
+	VMOVDQU32 0(SI), Z0
+	VPTESTMD Z0, Z0, K0
+	VPMOVM2D K0, Z0
+	VPABSD Z0, Z0
+	VPMOVDB Z0, 0(DI)
+	VMOVDQU32 64(SI), Z1
+	VPTESTMD Z1, Z1, K1
+	VPMOVM2D K1, Z1
+	VPABSD Z1, Z1
+	VPMOVDB Z1, 16(DI)
+	VMOVDQU32 128(SI), Z2
+	VPTESTMD Z2, Z2, K2
+	VPMOVM2D K2, Z2
+	VPABSD Z2, Z2
+	VPMOVDB Z2, 32(DI)
+	VMOVDQU32 192(SI), Z3
+	VPTESTMD Z3, Z3, K3
+	VPMOVM2D K3, Z3
+	VPABSD Z3, Z3
+	VPMOVDB Z3, 48(DI)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func cvtI64BoolZ(d []bool, a []int64), len(d) a multiple of 32:
+//
+//	for i := range d {
+//		d[i] = a[i] != 0
+//	}
+TEXT ·cvtI64BoolZ(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU64 0(SI), Z0
+	VPTESTMQ Z0, Z0, K0
+	VPMOVM2Q K0, Z0
+	VPABSQ Z0, Z0
+	VPMOVQB Z0, 0(DI)
+	VMOVDQU64 64(SI), Z1
+	VPTESTMQ Z1, Z1, K1
+	VPMOVM2Q K1, Z1
+	VPABSQ Z1, Z1
+	VPMOVQB Z1, 8(DI)
+	VMOVDQU64 128(SI), Z2
+	VPTESTMQ Z2, Z2, K2
+	VPMOVM2Q K2, Z2
+	VPABSQ Z2, Z2
+	VPMOVQB Z2, 16(DI)
+	VMOVDQU64 192(SI), Z3
+	VPTESTMQ Z3, Z3, K3
+	VPMOVM2Q K3, Z3
+	VPABSQ Z3, Z3
+	VPMOVQB Z3, 24(DI)
+	ADDQ $256, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET

@@ -100,39 +100,127 @@ func cvttF64I64(d []int64, a []float64)
 //go:noescape
 func cvttF32I64(d []int64, a []float32)
 
+//go:noescape
+func cvtI8F32Z(d []float32, a []int8)
+
+//go:noescape
+func cvtU8F32Z(d []float32, a []uint8)
+
+//go:noescape
+func cvtI8F64Z(d []float64, a []int8)
+
+//go:noescape
+func cvtU8F64Z(d []float64, a []uint8)
+
+//go:noescape
+func cvtI16F32Z(d []float32, a []int16)
+
+//go:noescape
+func cvtU16F32Z(d []float32, a []uint16)
+
+//go:noescape
+func cvtI32F64Z(d []float64, a []int32)
+
+//go:noescape
+func cvtI64F64Z(d []float64, a []int64)
+
+//go:noescape
+func cvtF32F64Z(d []float64, a []float32)
+
+//go:noescape
+func cvtI32I8Z(d []int8, a []int32)
+
+//go:noescape
+func cvtI32I16Z(d []int16, a []int32)
+
+//go:noescape
+func cvtI64I8Z(d []int8, a []int64)
+
+//go:noescape
+func cvtI64I16Z(d []int16, a []int64)
+
+//go:noescape
+func cvtI64I32Z(d []int32, a []int64)
+
+//go:noescape
+func cvttF32I8Z(d []int8, a []float32)
+
+//go:noescape
+func cvttF32I16Z(d []int16, a []float32)
+
+//go:noescape
+func cvttF64I8Z(d []int8, a []float64)
+
+//go:noescape
+func cvttF64I16Z(d []int16, a []float64)
+
+//go:noescape
+func cvtF32BoolZ(d []bool, a []float32)
+
+//go:noescape
+func cvtF64BoolZ(d []bool, a []float64)
+
+//go:noescape
+func cvtI32BoolZ(d []bool, a []int32)
+
+//go:noescape
+func cvtI64BoolZ(d []bool, a []int64)
+
 // The number of elements each kernel handles per step: it converts
 // len(d) - len(d)%per of them.
 const (
-	cvtI8I16Per   = 64
-	cvtU8I16Per   = 64
-	cvtI8I32Per   = 32
-	cvtU8I32Per   = 32
-	cvtI8I64Per   = 16
-	cvtU8I64Per   = 16
-	cvtI16I32Per  = 32
-	cvtU16I32Per  = 32
-	cvtI16I64Per  = 16
-	cvtU16I64Per  = 16
-	cvtI32I64Per  = 16
-	cvtU32I64Per  = 16
-	cvtI32F32Per  = 32
-	cvtU8F32Per   = 32
-	cvtI16F32Per  = 32
-	cvtU16F32Per  = 32
-	cvtI32F64Per  = 16
-	cvtI8F64Per   = 16
-	cvtU8F64Per   = 16
-	cvtI16F64Per  = 16
-	cvtU16F64Per  = 16
-	cvtF32F64Per  = 16
-	cvtF64F32Per  = 16
-	cvttF32I32Per = 32
-	cvttF64I32Per = 16
-	cvtI64F64Per  = 16
-	cvtI64F32Per  = 16
-	cvtU32F32Per  = 32
-	cvtU32F64Per  = 16
-	cvtU64F64Per  = 16
-	cvttF64I64Per = 16
-	cvttF32I64Per = 16
+	cvtI8I16Per    = 64
+	cvtU8I16Per    = 64
+	cvtI8I32Per    = 32
+	cvtU8I32Per    = 32
+	cvtI8I64Per    = 16
+	cvtU8I64Per    = 16
+	cvtI16I32Per   = 32
+	cvtU16I32Per   = 32
+	cvtI16I64Per   = 16
+	cvtU16I64Per   = 16
+	cvtI32I64Per   = 16
+	cvtU32I64Per   = 16
+	cvtI32F32Per   = 32
+	cvtU8F32Per    = 32
+	cvtI16F32Per   = 32
+	cvtU16F32Per   = 32
+	cvtI32F64Per   = 16
+	cvtI8F64Per    = 16
+	cvtU8F64Per    = 16
+	cvtI16F64Per   = 16
+	cvtU16F64Per   = 16
+	cvtF32F64Per   = 16
+	cvtF64F32Per   = 16
+	cvttF32I32Per  = 32
+	cvttF64I32Per  = 16
+	cvtI64F64Per   = 16
+	cvtI64F32Per   = 16
+	cvtU32F32Per   = 32
+	cvtU32F64Per   = 16
+	cvtU64F64Per   = 16
+	cvttF64I64Per  = 16
+	cvttF32I64Per  = 16
+	cvtI8F32ZPer   = 64
+	cvtU8F32ZPer   = 64
+	cvtI8F64ZPer   = 32
+	cvtU8F64ZPer   = 32
+	cvtI16F32ZPer  = 64
+	cvtU16F32ZPer  = 64
+	cvtI32F64ZPer  = 32
+	cvtI64F64ZPer  = 32
+	cvtF32F64ZPer  = 32
+	cvtI32I8ZPer   = 64
+	cvtI32I16ZPer  = 64
+	cvtI64I8ZPer   = 32
+	cvtI64I16ZPer  = 32
+	cvtI64I32ZPer  = 32
+	cvttF32I8ZPer  = 64
+	cvttF32I16ZPer = 64
+	cvttF64I8ZPer  = 32
+	cvttF64I16ZPer = 32
+	cvtF32BoolZPer = 64
+	cvtF64BoolZPer = 32
+	cvtI32BoolZPer = 64
+	cvtI64BoolZPer = 32
 )

@@ -20,8 +20,12 @@ var convTypes = []struct {
 }
 
 // refConvKernel is the Go conversion loop castKernel used before
-// vecConvKernel (cast.go: fromBoolKernel, fromInt, fromFloat).
+// vecConvKernel (cast.go: toBoolKernel, fromBoolKernel, fromInt,
+// fromFloat).
 func refConvKernel(cf ctype, to dtypes.DType) kfn {
+	if to == dtypes.Bool {
+		return toBoolKernel(cf)
+	}
 	switch cf {
 	case ctBool:
 		return fromBoolKernel(computeOf(to))

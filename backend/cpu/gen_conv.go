@@ -1,8 +1,9 @@
 //go:build ignore
 
-// gen_conv writes conv_amd64.s: AVX2 loops that convert between numeric
-// element types (integer widening, integer → float, float32 ↔ float64,
-// float → int32 by truncation), one per kernel of the table below. Each
+// gen_conv writes conv_amd64.s: AVX2 and AVX-512 loops that convert
+// between numeric element types (integer widening and narrowing, integer →
+// float, float32 ↔ float64, float → integers by truncation, → bool), one
+// per kernel of the table below. Each
 // handles len(d) - len(d)%(4*lanes) elements; conv_amd64.go finishes with
 // the Go loop the kernel must match (convL, cvtt32). Run it with go
 // generate.
@@ -94,6 +95,69 @@ var kernels = []kernel{
 		Ops: []string{"VCVTTPD2QQ %[1]d(SI), Y%[2]d", "VMOVDQU Y%[2]d, %[3]d(DI)"}, Go: "cvtt64(a[i])"},
 	{Name: "cvttF32I64", Dst: "int64", Src: "float32", DSize: 8, SSize: 4, Lanes: 4,
 		Ops: []string{"VCVTTPS2QQ %[1]d(SI), Y%[2]d", "VMOVDQU Y%[2]d, %[3]d(DI)"}, Go: "cvtt64(float64(a[i]))"},
+
+	// AVX-512 (F, DQ, VL; used only where cpuHasAVX512DQVL), 512-bit
+	// forms. Widening to float: the AVX2 kernels' instructions on twice
+	// the lanes.
+	{Name: "cvtI8F32Z", Dst: "float32", Src: "int8", DSize: 4, SSize: 1, Lanes: 16,
+		Ops: []string{"VPMOVSXBD %[1]d(SI), Z%[2]d", "VCVTDQ2PS Z%[2]d, Z%[2]d", "VMOVUPS Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtU8F32Z", Dst: "float32", Src: "uint8", DSize: 4, SSize: 1, Lanes: 16,
+		Ops: []string{"VPMOVZXBD %[1]d(SI), Z%[2]d", "VCVTDQ2PS Z%[2]d, Z%[2]d", "VMOVUPS Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtI8F64Z", Dst: "float64", Src: "int8", DSize: 8, SSize: 1, Lanes: 8,
+		Ops: []string{"VPMOVSXBD %[1]d(SI), Y%[2]d", "VCVTDQ2PD Y%[2]d, Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtU8F64Z", Dst: "float64", Src: "uint8", DSize: 8, SSize: 1, Lanes: 8,
+		Ops: []string{"VPMOVZXBD %[1]d(SI), Y%[2]d", "VCVTDQ2PD Y%[2]d, Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtI16F32Z", Dst: "float32", Src: "int16", DSize: 4, SSize: 2, Lanes: 16,
+		Ops: []string{"VPMOVSXWD %[1]d(SI), Z%[2]d", "VCVTDQ2PS Z%[2]d, Z%[2]d", "VMOVUPS Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtU16F32Z", Dst: "float32", Src: "uint16", DSize: 4, SSize: 2, Lanes: 16,
+		Ops: []string{"VPMOVZXWD %[1]d(SI), Z%[2]d", "VCVTDQ2PS Z%[2]d, Z%[2]d", "VMOVUPS Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtI32F64Z", Dst: "float64", Src: "int32", DSize: 8, SSize: 4, Lanes: 8,
+		Ops: []string{"VCVTDQ2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtI64F64Z", Dst: "float64", Src: "int64", DSize: 8, SSize: 8, Lanes: 8,
+		Ops: []string{"VCVTQQ2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
+	{Name: "cvtF32F64Z", Dst: "float64", Src: "float32", DSize: 8, SSize: 4, Lanes: 8,
+		Ops: []string{"VCVTPS2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
+	// Narrowing integers: VPMOVDB, VPMOVDW, VPMOVQB, VPMOVQW and VPMOVQD
+	// truncate, keeping the low bits as Go's conversion does (the same
+	// bits for either signedness).
+	narrowZ("cvtI32I8Z", "int8", "int32", 1, 4, "VPMOVDB"),
+	narrowZ("cvtI32I16Z", "int16", "int32", 2, 4, "VPMOVDW"),
+	narrowZ("cvtI64I8Z", "int8", "int64", 1, 8, "VPMOVQB"),
+	narrowZ("cvtI64I16Z", "int16", "int64", 2, 8, "VPMOVQW"),
+	narrowZ("cvtI64I32Z", "int32", "int64", 4, 8, "VPMOVQD"),
+	// float → 8- and 16-bit integers: truncate to int32 (the integer
+	// indefinite 0x80000000 for NaN and out of range, as cvtt32), then
+	// keep the low bits (floatToInt's wrap), in one pass.
+	{Name: "cvttF32I8Z", Dst: "int8", Src: "float32", DSize: 1, SSize: 4, Lanes: 16,
+		Ops: []string{"VCVTTPS2DQ %[1]d(SI), Z%[2]d", "VPMOVDB Z%[2]d, %[3]d(DI)"}, Go: "int8(cvtt32(float64(a[i])))"},
+	{Name: "cvttF32I16Z", Dst: "int16", Src: "float32", DSize: 2, SSize: 4, Lanes: 16,
+		Ops: []string{"VCVTTPS2DQ %[1]d(SI), Z%[2]d", "VPMOVDW Z%[2]d, %[3]d(DI)"}, Go: "int16(cvtt32(float64(a[i])))"},
+	{Name: "cvttF64I8Z", Dst: "int8", Src: "float64", DSize: 1, SSize: 8, Lanes: 8,
+		Ops: []string{"VCVTTPD2DQ %[1]d(SI), Y%[2]d", "VPMOVDB Y%[2]d, %[3]d(DI)"}, Go: "int8(cvtt32(a[i]))"},
+	{Name: "cvttF64I16Z", Dst: "int16", Src: "float64", DSize: 2, SSize: 8, Lanes: 8,
+		Ops: []string{"VCVTTPD2DQ %[1]d(SI), Y%[2]d", "VPMOVDW Y%[2]d, %[3]d(DI)"}, Go: "int16(cvtt32(a[i]))"},
+	// → bool, x != 0: a mask of the nonzero lanes (for floats, of the
+	// lanes nonzero once the sign bit is shifted out: ±0 give false, NaN
+	// true, as x != 0 does), as 0/-1 lanes (VPMOVM2D/Q), made 0/1 and
+	// narrowed to bytes.
+	toBoolZ("cvtF32BoolZ", "float32", 4, []string{"VPSLLD $1, %[1]d(SI), Z%[2]d", "VPTESTMD Z%[2]d, Z%[2]d, K%[2]d"}),
+	toBoolZ("cvtF64BoolZ", "float64", 8, []string{"VPSLLQ $1, %[1]d(SI), Z%[2]d", "VPTESTMQ Z%[2]d, Z%[2]d, K%[2]d"}),
+	toBoolZ("cvtI32BoolZ", "int32", 4, []string{"VMOVDQU32 %[1]d(SI), Z%[2]d", "VPTESTMD Z%[2]d, Z%[2]d, K%[2]d"}),
+	toBoolZ("cvtI64BoolZ", "int64", 8, []string{"VMOVDQU64 %[1]d(SI), Z%[2]d", "VPTESTMQ Z%[2]d, Z%[2]d, K%[2]d"}),
+}
+
+// narrowZ truncates integers of ssize bytes to dsize bytes (AVX-512).
+func narrowZ(name, dst, src string, dsize, ssize int, ins string) kernel {
+	return kernel{Name: name, Dst: dst, Src: src, DSize: dsize, SSize: ssize, Lanes: 64 / ssize,
+		Ops: []string{"VMOVDQU64 %[1]d(SI), Z%[2]d", ins + " Z%[2]d, %[3]d(DI)"}}
+}
+
+// toBoolZ converts to bool with test, which leaves the mask of the lanes
+// that are true in K0..K3 (AVX-512).
+func toBoolZ(name, src string, ssize int, test []string) kernel {
+	q := map[int]string{4: "D", 8: "Q"}[ssize]
+	ops := append(test, "VPMOVM2"+q+" K%[2]d, Z%[2]d", "VPABS"+q+" Z%[2]d, Z%[2]d", "VPMOV"+q+"B Z%[2]d, %[3]d(DI)")
+	return kernel{Name: name, Dst: "bool", Src: src, DSize: 1, SSize: ssize, Lanes: 64 / ssize, Ops: ops, Go: "a[i] != 0"}
 }
 
 func widen(name, dst, src string, dsize, ssize int, ins string) kernel {

@@ -76,54 +76,9 @@ func intKernel[T integer](n *backend.Node) kfn {
 	case backend.OpMul:
 		return bin(mulL[T])
 	case backend.OpDiv, backend.OpFloorDiv:
-		rule := n.IntDiv
-		return binErr(func(d, a, b []T) error {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				x, y := a[i], b[i]
-				if y == 0 {
-					if zeroErr {
-						return backend.ErrDivideByZero
-					}
-					d[i] = intDivByZero(x, rule)
-					continue
-				}
-				q := x / y // Go gives MinInt / -1 = MinInt, as NumPy and XLA do
-				if floor && x%y != 0 && (x < 0) != (y < 0) {
-					q--
-				}
-				d[i] = q
-			}
-			return nil
-		})
+		return binErr(vectorIntDiv(intDivL[T](floor, zeroErr, n.IntDiv), floor, false, n.IntDiv))
 	case backend.OpMod:
-		rule := n.IntDiv
-		return binErr(func(d, a, b []T) error {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				x, y := a[i], b[i]
-				if y == 0 {
-					if zeroErr {
-						return backend.ErrDivideByZero
-					}
-					if rule == backend.IntDivXLA || rule == backend.IntDivNvMod {
-						d[i] = x // XLA's Rem: x % 0 is x (and so is nv_mod's)
-					} else {
-						d[i] = 0
-					}
-					continue
-				}
-				r := x % y // Go gives MinInt % -1 = 0, as NumPy and XLA do
-				switch {
-				case rule == backend.IntDivNvMod:
-					r = (r + y) % y // anvil's nv_mod, wrapping like XLA
-				case floor && r != 0 && (r < 0) != (y < 0):
-					r += y
-				}
-				d[i] = r
-			}
-			return nil
-		})
+		return binErr(vectorIntDiv(intModL[T](floor, zeroErr, n.IntDiv), floor, true, n.IntDiv))
 	case backend.OpPow:
 		return binErr(func(d, a, b []T) error {
 			a, b = a[:len(d)], b[:len(d)]
@@ -180,6 +135,66 @@ func intKernel[T integer](n *backend.Node) kfn {
 		return bin(orL[T])
 	}
 	return nil
+}
+
+// intDivL is the integer division loop: floor division unless floor is
+// false (then truncating, Go's /); a zero divisor gives
+// backend.ErrDivideByZero when zeroErr, else intDivByZero under rule. It is
+// the reference of the vector loops (see vectorIntDiv).
+func intDivL[T integer](floor, zeroErr bool, rule backend.IntDiv) func(d, a, b []T) error {
+	return func(d, a, b []T) error {
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			x, y := a[i], b[i]
+			if y == 0 {
+				if zeroErr {
+					return backend.ErrDivideByZero
+				}
+				d[i] = intDivByZero(x, rule)
+				continue
+			}
+			q := x / y // Go gives MinInt / -1 = MinInt, as NumPy and XLA do
+			if floor && x%y != 0 && (x < 0) != (y < 0) {
+				q--
+			}
+			d[i] = q
+		}
+		return nil
+	}
+}
+
+// intModL is the integer remainder loop: the floor modulo (the sign of the
+// divisor) unless floor is false (then Go's %, the sign of the dividend),
+// or anvil's nv_mod under backend.IntDivNvMod; a zero divisor gives
+// backend.ErrDivideByZero when zeroErr, else x (XLA, nv_mod) or 0. It is
+// the reference of the vector loops (see vectorIntDiv).
+func intModL[T integer](floor, zeroErr bool, rule backend.IntDiv) func(d, a, b []T) error {
+	return func(d, a, b []T) error {
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			x, y := a[i], b[i]
+			if y == 0 {
+				if zeroErr {
+					return backend.ErrDivideByZero
+				}
+				if rule == backend.IntDivXLA || rule == backend.IntDivNvMod {
+					d[i] = x // XLA's Rem: x % 0 is x (and so is nv_mod's)
+				} else {
+					d[i] = 0
+				}
+				continue
+			}
+			r := x % y // Go gives MinInt % -1 = 0, as NumPy and XLA do
+			switch {
+			case rule == backend.IntDivNvMod:
+				r = (r + y) % y // anvil's nv_mod, wrapping like XLA
+			case floor && r != 0 && (r < 0) != (y < 0):
+				r += y
+			}
+			d[i] = r
+		}
+		return nil
+	}
 }
 
 // intDivByZero is x / 0 (or x // 0) under rule: 0 (NumPy); all ones, -1
@@ -240,7 +255,8 @@ func (r *runner) warnIntDiv(k kfn, o backend.Op) kfn {
 // encountered in floor_divide", or "remainder") and for MIN // -1
 // ("overflow encountered in floor_divide"; MIN % -1 is 0 without one).
 func intDivWarnBits[T integer](x, y []T, n int, o backend.Op) uint32 {
-	x, y = x[:n], y[:n]
+	k := intDivWarnSkip(x, y, n, o)
+	x, y = x[k:n], y[k:n]
 	var bits uint32
 	signed := ^T(0) < 0
 	minT := T(1) << (unsafe.Sizeof(T(0))*8 - 1)
