@@ -475,10 +475,14 @@ const powRound = `	VPSLLQ ${{.}}, Y11, Y5 // the next bit of yi to the sign
 	VSUBPD Y5, Y8, Y8
 `
 
-const powTail = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
+// powRecip, the start of powTail: a1 = 1/a1 where y < 0.
+const powRecip = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
 	VDIVPD Y9, Y6, Y6
 	VBLENDVPD Y12, Y6, Y9, Y9
-	VANDPD libmSIGN<>(SB), Y12, Y6
+`
+
+// powSign is the rest of powTail: ae = -ae where y < 0, and the checks.
+const powSign = `	VANDPD libmSIGN<>(SB), Y12, Y6
 	VXORPD Y6, Y10, Y10
 	VANDPD libmABS<>(SB), Y10, Y6 // |ae| <= 1000
 	VCMPPD $2, libmAEMAX<>(SB), Y6, Y5
@@ -494,6 +498,8 @@ const powTail = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
 	CMPL AX, $15
 	JNE  done
 `
+
+const powTail = powRecip + powSign
 
 var funcs = []struct {
 	name, body, ref string
@@ -607,23 +613,275 @@ done:
 	RET
 `, name, t, e.load, pow, e.store, 4*e.size)
 	}
+	writeAVX512(&b)
 	if err := os.WriteFile("simd_libm_amd64.s", b.Bytes(), 0o666); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// writeData writes a 32-byte constant: v in four 64-bit lanes, or its low
-// 32 bits in eight 32-bit lanes.
+// writeData writes a 64-byte constant (a ZMM register's worth; the AVX2
+// loops read the first 32 bytes): v in eight 64-bit lanes, or its low 32
+// bits in sixteen 32-bit lanes.
 func writeData(b *bytes.Buffer, name string, v uint64, dword bool) {
 	fmt.Fprintln(b)
 	if dword {
-		for i := range 8 {
+		for i := range 16 {
 			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/4, $%#x\n", name, 4*i, uint32(v))
 		}
 	} else {
-		for i := range 4 {
+		for i := range 8 {
 			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/8, $%#016x\n", name, 8*i, v)
 		}
 	}
-	fmt.Fprintf(b, "GLOBL libm%s<>(SB), RODATA|NOPTR, $32\n", name)
+	fmt.Fprintf(b, "GLOBL libm%s<>(SB), RODATA|NOPTR, $64\n", name)
+}
+
+// The AVX-512 loops.
+//
+// Each AVX-512 loop computes sixteen lanes per iteration: two groups of
+// eight in ZMM registers, the second in the registers 16 above the
+// first's, their instructions interleaved so that the two dependency
+// chains overlap (pow's chain from x to the result is too long for the
+// out-of-order window to overlap consecutive iterations by itself). The
+// bodies are the AVX2 bodies above, translated by zmm instruction by
+// instruction into the same IEEE operations on eight lanes: a comparison
+// gives an opmask (K1), turned back into a lane mask (VPMOVM2Q) where
+// the AVX2 code uses the mask as data; a blend on the sign of a mask
+// moves the signs to K1 first (VPMOVQ2M); the checks that end the loop
+// read K1's eight bits.
+
+// unit is one AVX2 instruction, or a check (a mask read into AX, CMPL,
+// JNE) kept together since it uses the flags.
+type unit []string
+
+// units splits an AVX2 body into its units.
+func units(body string) []unit {
+	var us []unit
+	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		op := strings.Fields(l)[0]
+		if op == "VMOVMSKPD" || op == "VPMOVMSKB" {
+			us = append(us, unit{l, strings.TrimSpace(lines[i+1]), strings.TrimSpace(lines[i+2])})
+			i += 2
+			continue
+		}
+		if op == "VPMINUD" { // with VPCMPEQD, VPMOVMSKB, CMPL and JNE: expBody's check of k
+			us = append(us, unit{l, strings.TrimSpace(lines[i+1]), strings.TrimSpace(lines[i+2]), strings.TrimSpace(lines[i+3]), strings.TrimSpace(lines[i+4])})
+			i += 4
+			continue
+		}
+		us = append(us, unit{l})
+	}
+	return us
+}
+
+// reg renames the registers of an AVX2 operand list for an AVX-512 copy:
+// Yn (four float64 lanes) becomes Z(n+off), Xn (four int32 lanes) Y(n+off).
+func reg(args string, off int) string {
+	var b strings.Builder
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		if (c == 'X' || c == 'Y') && i+1 < len(args) && args[i+1] >= '0' && args[i+1] <= '9' &&
+			(i == 0 || args[i-1] == ' ' || args[i-1] == ',') {
+			j := i + 1
+			n := 0
+			for j < len(args) && args[j] >= '0' && args[j] <= '9' {
+				n = 10*n + int(args[j]-'0')
+				j++
+			}
+			r := "Z"
+			if c == 'X' {
+				r = "Y"
+			}
+			fmt.Fprintf(&b, "%s%d", r, n+off)
+			i = j - 1
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// zmmNames are the AVX-512 names of AVX2 instructions that have no
+// EVEX form under their own name.
+var zmmNames = map[string]string{
+	"VPAND":       "VPANDQ",
+	"VPANDN":      "VPANDNQ",
+	"VPOR":        "VPORQ",
+	"VPXOR":       "VPXORQ",
+	"VMOVDQU":     "VMOVDQU64",
+	"VROUNDPD":    "VRNDSCALEPD", // imm 3: toward zero, scale 2^0
+	"VCVTPD2DQY":  "VCVTPD2DQ",
+	"VCVTTPD2DQY": "VCVTTPD2DQ",
+}
+
+// zmm translates one unit for the copy whose registers are off above
+// the first's.
+func zmm(u unit, off int) []string {
+	split := func(l string) (string, []string) {
+		if i := strings.Index(l, "//"); i >= 0 {
+			l = l[:i]
+		}
+		f := strings.SplitN(strings.TrimSpace(l), " ", 2)
+		if len(f) == 1 {
+			return f[0], nil
+		}
+		as := strings.Split(f[1], ",")
+		for i := range as {
+			as[i] = reg(strings.TrimSpace(as[i]), off)
+		}
+		return f[0], as
+	}
+	op, a := split(u[0])
+	switch op {
+	case "VMOVMSKPD": // VMOVMSKPD m, AX; CMPL AX, $15; JNE done
+		return []string{"VPMOVQ2M " + a[0] + ", K1", "KMOVB K1, AX", "CMPL AX, $0xFF", "JNE done"}
+	case "VPMINUD": // k+1022 <= 2045 unsigned in every lane
+		return []string{"VPCMPUD $2, " + a[0] + ", " + a[1] + ", K1", "KMOVB K1, AX", "CMPL AX, $0xFF", "JNE done"}
+	case "VCMPPD", "VPCMPGTQ", "VPCMPEQQ":
+		n := len(a) - 1
+		return []string{op + " " + strings.Join(a[:n], ", ") + ", K1", "VPMOVM2Q K1, " + a[n]}
+	case "VBLENDVPD": // VBLENDVPD m, a, b, d: d = sign(m) ? a : b
+		return []string{"VPMOVQ2M " + a[0] + ", K1", "VBLENDMPD " + a[1] + ", " + a[2] + ", K1, " + a[3]}
+	}
+	if len(u) != 1 {
+		log.Fatalf("zmm: unexpected unit %q", u)
+	}
+	if z, ok := zmmNames[op]; ok {
+		op = z
+	}
+	if a == nil {
+		return []string{op}
+	}
+	return []string{op + " " + strings.Join(a, ", ")}
+}
+
+// interleave translates body for the two copies (registers 0-15 and
+// 16-31) and interleaves their units.
+func interleave(body string) string {
+	var b strings.Builder
+	for _, u := range units(body) {
+		for _, off := range []int{0, 16} {
+			for _, l := range zmm(u, off) {
+				b.WriteString("\t" + l + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// writeAVX512 writes the AVX-512 loops.
+func writeAVX512(b *bytes.Buffer) {
+	type elem struct {
+		name, typ   string
+		load, store func(r, off int, base string) string
+		size        int
+	}
+	elems := []elem{
+		{"F32", "float32",
+			func(r, off int, base string) string { return fmt.Sprintf("VCVTPS2PD %d(%s), Z%d", off, base, r) },
+			func(r, off int, base string) string {
+				return fmt.Sprintf("VCVTPD2PS Z%d, Y%d\n\tVMOVUPS Y%d, %d(%s)", r, r, r, off, base)
+			}, 4},
+		{"F64", "float64",
+			func(r, off int, base string) string { return fmt.Sprintf("VMOVUPD %d(%s), Z%d", off, base, r) },
+			func(r, off int, base string) string { return fmt.Sprintf("VMOVUPD Z%d, %d(%s)", r, off, base) }, 8},
+	}
+	for _, f := range funcs {
+		for _, e := range elems {
+			if f.f64only && e.name == "F32" {
+				continue
+			}
+			name := f.name + e.name + "AVX512"
+			fmt.Fprintf(b, `
+// func %[1]s(d, a []%[2]s) int
+//
+// sets d[i] = %[2]s(%[3]s), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·%[1]s(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	%[4]s
+	%[5]s
+%[6]s	%[7]s
+	%[8]s
+	ADDQ $%[9]d, SI
+	ADDQ $%[9]d, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+`, name, e.typ, f.ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), interleave(f.body),
+				e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+		}
+	}
+	// pow: the rounds after the first, and the reciprocal, are skipped
+	// when no lane needs them (every bit of yi left is 0; y >= 0), which
+	// changes no lane's result.
+	var pow strings.Builder
+	pow.WriteString(interleave(powHead))
+	for i, sh := range []int{63, 62, 61, 60} {
+		if i > 0 {
+			fmt.Fprintf(&pow, "\tVPORQ Z11, Z27, Z5 // yi >> %d == 0 in every lane: no round left\n", i)
+			fmt.Fprintf(&pow, "\tVPSRLQ $%d, Z5, Z5\n", i)
+			pow.WriteString("\tVPTESTMQ Z5, Z5, K1\n\tKORTESTB K1, K1\n\tJZ   rounds\n")
+		}
+		pow.WriteString(interleave(strings.ReplaceAll(powRound, "{{.}}", fmt.Sprint(sh))))
+	}
+	pow.WriteString("rounds:\n")
+	pow.WriteString("\tVPORQ Z12, Z28, Z5 // y >= 0 in every lane: no reciprocal\n")
+	pow.WriteString("\tVPMOVQ2M Z5, K1\n\tKORTESTB K1, K1\n\tJZ   recip\n")
+	pow.WriteString(interleave(powRecip))
+	pow.WriteString("recip:\n")
+	pow.WriteString(interleave(powSign))
+	for _, e := range elems {
+		name := "pow" + e.name + "AVX512"
+		fmt.Fprintf(b, `
+// func %[1]s(d, a, b []%[2]s) int
+//
+// sets d[i] = %[2]s(math.Pow(float64(a[i]), float64(b[i]))) for the first
+// groups of sixteen elements, as the loops above, on the inputs of
+// powHead in gen_libm.go (the others stop it).
+TEXT ·%[1]s(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	%[3]s
+	%[4]s
+	%[5]s
+	%[6]s
+%[7]s	%[8]s
+	%[9]s
+	ADDQ $%[10]d, SI
+	ADDQ $%[10]d, DX
+	ADDQ $%[10]d, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+`, name, e.typ, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), e.load(12, 0, "DX"), e.load(28, 8*e.size, "DX"),
+			pow.String(), e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+	}
 }

@@ -24,6 +24,24 @@ func libmNone[T float32 | float64](o backend.Op) bool {
 	return f32 && o == backend.OpTanh || libmFused(o)
 }
 
+// eachLibmLoops runs f with the AVX2 loops, and again with the AVX-512
+// loops where the CPU has them (libmAVX512).
+func eachLibmLoops(t *testing.T, f func(t *testing.T)) {
+	old := libmAVX512
+	defer func() { libmAVX512 = old }()
+	for _, on := range []bool{false, true} {
+		if on && !haveAVX512DQVL {
+			continue
+		}
+		libmAVX512 = on
+		name := "avx2"
+		if on {
+			name = "avx512"
+		}
+		t.Run(name, f)
+	}
+}
+
 // libmEdges64 are float64 inputs at the edges of the paths the scalar
 // code takes: the ends of exp's normal range (k = ±1022, 1023, 1024:
 // $GOROOT/src/math/exp_amd64.s archExp, its ldexp and denormal labels),
@@ -103,10 +121,12 @@ func TestLibmVector(t *testing.T) {
 	for i, v := range x64 {
 		x32[i] = float32(v)
 	}
-	for _, o := range libmOps {
-		checkLibm(t, o, x32)
-		checkLibm(t, o, x64)
-	}
+	eachLibmLoops(t, func(t *testing.T) {
+		for _, o := range libmOps {
+			checkLibm(t, o, x32)
+			checkLibm(t, o, x64)
+		}
+	})
 }
 
 func checkLibm[T float32 | float64](t *testing.T, o backend.Op, x []T) {
@@ -214,6 +234,10 @@ func TestLibmVectorPath(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no vector kernels on this CPU")
 	}
+	eachLibmLoops(t, testLibmVectorPath)
+}
+
+func testLibmVectorPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	const n = 4096
 	for _, o := range libmOps {
@@ -272,7 +296,8 @@ func benchLibm[T float32 | float64](b *testing.B, o backend.Op) {
 	for _, k := range []struct {
 		name string
 		k    kfn
-	}{{"scalar", floatKernel[T](&backend.Node{Op: o})}, {"vector", libmKernel[T](o)}} {
+	}{{"scalar", floatKernel[T](&backend.Node{Op: o})}, {"avx2", avx2Kernel(func() kfn { return libmKernel[T](o) })},
+		{"vector", libmKernel[T](o)}} {
 		if k.k == nil {
 			continue
 		}
@@ -283,6 +308,17 @@ func benchLibm[T float32 | float64](b *testing.B, o backend.Op) {
 			}
 		})
 	}
+}
+
+// avx2Kernel returns the kernel f makes with the AVX2 loops, or nil where
+// the vector kernel is AVX2's anyway.
+func avx2Kernel(f func() kfn) kfn {
+	if !libmAVX512 {
+		return nil
+	}
+	libmAVX512 = false
+	defer func() { libmAVX512 = true }()
+	return f()
 }
 
 // powPairs returns n pairs (x, y) for x**y: edge exponents (integers,
@@ -331,12 +367,14 @@ func powPairs(rng *rand.Rand, n int) (xs, ys []float64) {
 // every length 0..70 and start offset 0..7.
 func TestPowVector(t *testing.T) {
 	xs, ys := powPairs(rand.New(rand.NewSource(5)), 200000)
-	checkPow(t, xs, ys)
 	x32, y32 := make([]float32, len(xs)), make([]float32, len(ys))
 	for i := range xs {
 		x32[i], y32[i] = float32(xs[i]), float32(ys[i])
 	}
-	checkPow(t, x32, y32)
+	eachLibmLoops(t, func(t *testing.T) {
+		checkPow(t, xs, ys)
+		checkPow(t, x32, y32)
+	})
 }
 
 func checkPow[T float32 | float64](t *testing.T, x, y []T) {
@@ -382,6 +420,10 @@ func TestPowVectorPath(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no vector kernels on this CPU")
 	}
+	eachLibmLoops(t, testPowVectorPath)
+}
+
+func testPowVectorPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	const n = 4096
 	x, y := make([]float64, n), make([]float64, n)
@@ -420,7 +462,9 @@ func benchPow[T float32 | float64](b *testing.B) {
 	for _, k := range []struct {
 		name string
 		k    kfn
-	}{{"scalar", floatKernel[T](&backend.Node{Op: backend.OpPow})}, {"vector", libmKernel[T](backend.OpPow)}} {
+	}{{"scalar", floatKernel[T](&backend.Node{Op: backend.OpPow})},
+		{"avx2", avx2Kernel(func() kfn { return libmKernel[T](backend.OpPow) })},
+		{"vector", libmKernel[T](backend.OpPow)}} {
 		if k.k == nil {
 			continue
 		}
