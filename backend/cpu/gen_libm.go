@@ -774,6 +774,45 @@ func interleave(body string) string {
 	return b.String()
 }
 
+// f16Lookup is the loop of a function's table on the float32 values
+// that are float16 values (see libmF16 in simd_libm_amd64.go): a value
+// is one when VCVTPS2PH (to nearest even) and VCVTPH2PS give back its
+// bits, NaN payloads included, and then its float16 bits index the table.
+const f16Lookup = `
+// func f16LookupAVX512(d, a []float32, tab *float32) int
+//
+// sets d[i] = tab[h], h the float16 bits of a[i], for the first groups of
+// sixteen elements that are all float16 values, up to len(d) rounded down
+// to a multiple of 16, and returns how many it set.
+TEXT ·f16LookupAVX512(SB), NOSPLIT, $0-64
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ tab+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVDQU32 (SI), Z0
+	VCVTPS2PH $0, Z0, Y1
+	VCVTPH2PS Y1, Z2
+	VPCMPEQD Z0, Z2, K1
+	KORTESTW K1, K1
+	JCC  done // not every lane is a float16 value
+	VPMOVZXWD Y1, Z3
+	VPGATHERDD (DX)(Z3*4), K1, Z4
+	VMOVDQU32 Z4, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+56(FP)
+	VZEROUPPER
+	RET
+`
+
 // writeAVX512 writes the AVX-512 loops.
 func writeAVX512(b *bytes.Buffer) {
 	type elem struct {
@@ -829,6 +868,7 @@ done:
 				e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
 		}
 	}
+	b.WriteString(f16Lookup)
 	// pow: the rounds after the first, and the reciprocal, are skipped
 	// when no lane needs them (every bit of yi left is 0; y >= 0), which
 	// changes no lane's result.

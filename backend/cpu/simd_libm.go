@@ -80,7 +80,7 @@ func libmKernel[T float32 | float64](o backend.Op) kfn {
 	if f == nil || v == nil || libmFused(o) {
 		return nil
 	}
-	return un(libmLoop(v, f))
+	return un(libmF16(o, libmLoop(v, f)))
 }
 
 // libmLoop returns the loop d[i] = T(f(float64(a[i]))) that runs v, the

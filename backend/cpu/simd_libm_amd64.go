@@ -2,7 +2,13 @@
 
 package cpu
 
-import "github.com/tensorsh/tensorsh/backend"
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
 
 // Loops of simd_libm_amd64.s (see simd_libm.go).
 
@@ -197,4 +203,80 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		return any(f32).(func(d, a []T) int)
 	}
 	return any(f64).(func(d, a []T) int)
+}
+
+//go:noescape
+func f16LookupAVX512(d, a []float32, tab *float32) int
+
+// f16Tab is the table of one operation's float32 kernel on the float16
+// values (libmF16), made once.
+type f16Tab struct {
+	once sync.Once
+	t    atomic.Pointer[[1 << 16]float32]
+}
+
+// f16Tabs holds the *f16Tab of each operation (backend.Op).
+var f16Tabs sync.Map
+
+// libmF16 returns loop, the kernel of o on float32, with a table for the
+// float32 values that are float16 values (as a float16 tensor's are: it
+// is computed in float32): the table holds loop's result for each of the
+// 65536 float16 values (256 KiB, made the first time one of o's kernels
+// gets an input that starts with sixteen of them), and the loop of
+// f16LookupAVX512 looks them up sixteen at a time, far faster than the
+// function's own loop computes them. Each entry is what loop gives on
+// that input, so the bits are loop's. It returns loop unchanged without
+// AVX-512 (and for float64).
+func libmF16[T float32 | float64](o backend.Op, loop func(d, a []T)) func(d, a []T) {
+	if _, ok := any(T(0)).(float32); !ok || !libmAVX512 {
+		return loop
+	}
+	f := any(loop).(func(d, a []float32))
+	v, _ := f16Tabs.LoadOrStore(o, new(f16Tab))
+	tab := v.(*f16Tab)
+	build := func() {
+		initTables()
+		x, t := make([]float32, 1<<16), new([1 << 16]float32)
+		h := make([]uint16, 1<<16)
+		for i := range h {
+			h[i] = uint16(i)
+		}
+		f16sToF32(x, h) // VCVTPH2PS: the values f16LookupAVX512 accepts
+		f(t[:], x)
+		tab.t.Store(t)
+	}
+	g := func(d, a []float32) {
+		a = a[:len(d)]
+		t := tab.t.Load()
+		if t == nil && len(d) >= 16 && f16Values(a[:16]) {
+			tab.once.Do(build)
+			t = tab.t.Load()
+		}
+		i := 0
+		if t != nil {
+			i = f16LookupAVX512(d, a, &t[0])
+		}
+		f(d[i:], a[i:])
+	}
+	return any(g).(func(d, a []T))
+}
+
+// f16Values reports whether every value of a is a float16 value (with
+// the bits VCVTPS2PH and VCVTPH2PS give back).
+func f16Values(a []float32) bool {
+	initTables() // for the conversions' Go tails
+	var h [16]uint16
+	var x [16]float32
+	for len(a) > 0 {
+		n := copy(x[:], a)
+		f32sToF16(h[:n], x[:n])
+		f16sToF32(x[:n], h[:n])
+		for i := range n {
+			if math.Float32bits(x[i]) != math.Float32bits(a[i]) {
+				return false
+			}
+		}
+		a = a[n:]
+	}
+	return true
 }

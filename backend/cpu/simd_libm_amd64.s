@@ -4331,6 +4331,39 @@ done:
 	VZEROUPPER
 	RET
 
+// func f16LookupAVX512(d, a []float32, tab *float32) int
+//
+// sets d[i] = tab[h], h the float16 bits of a[i], for the first groups of
+// sixteen elements that are all float16 values, up to len(d) rounded down
+// to a multiple of 16, and returns how many it set.
+TEXT ·f16LookupAVX512(SB), NOSPLIT, $0-64
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ tab+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVDQU32 (SI), Z0
+	VCVTPS2PH $0, Z0, Y1
+	VCVTPH2PS Y1, Z2
+	VPCMPEQD Z0, Z2, K1
+	KORTESTW K1, K1
+	JCC  done // not every lane is a float16 value
+	VPMOVZXWD Y1, Z3
+	VPGATHERDD (DX)(Z3*4), K1, Z4
+	VMOVDQU32 Z4, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func powF32AVX512(d, a, b []float32) int
 //
 // sets d[i] = float32(math.Pow(float64(a[i]), float64(b[i]))) for the first

@@ -530,3 +530,74 @@ func TestPowVectorMany(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d of 2^28 pairs differ", differ.Load())
 }
+
+// TestLibmF16 checks the table loop of the float32 kernels (libmF16) on
+// float16 values, as a float16 tensor gives them: every one of the 65536
+// in order and shuffled, each slice length 0..70 at offsets 0..7, and
+// float16 values followed by others (the table loop stops there), bit for
+// bit against the scalar kernels.
+func TestLibmF16(t *testing.T) {
+	initTables()
+	h := make([]uint16, 1<<16)
+	for i := range h {
+		h[i] = uint16(i)
+	}
+	x := make([]float32, 1<<16)
+	f16sToF32(x, h)
+	rng := rand.New(rand.NewSource(16))
+	shuffled := append([]float32(nil), x...)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	mixed := append([]float32(nil), shuffled[:1000]...)
+	for i := 517; i < len(mixed); i += 97 {
+		mixed[i] = math.Nextafter32(mixed[i], 2) // not a float16 value (but ±0: subnormal)
+	}
+	eachLibmLoops(t, func(t *testing.T) {
+		for _, o := range libmOps {
+			if libmNone[float32](o) {
+				continue
+			}
+			k, ref := libmKernel[float32](o), floatKernel[float32](&backend.Node{Op: o})
+			for _, in := range [][]float32{x, shuffled, mixed} {
+				bad := 0
+				check := func(a []float32) {
+					d, w := make([]float32, len(a)), make([]float32, len(a))
+					_ = k(d, []any{a})
+					_ = ref(w, []any{a})
+					for i := range d {
+						if math.Float32bits(d[i]) != math.Float32bits(w[i]) {
+							if bad++; bad <= 5 {
+								t.Errorf("%v(%g) (bits %#08x) = %g, scalar %g", o, a[i], math.Float32bits(a[i]), d[i], w[i])
+							}
+						}
+					}
+				}
+				check(in)
+				for off := range 8 {
+					for n := range 71 {
+						check(in[off*71+n : off*71+2*n])
+					}
+				}
+			}
+		}
+	})
+}
+
+// TestLibmF16Path checks that the table loop takes float16 values and
+// stops at the first group with another value.
+func TestLibmF16Path(t *testing.T) {
+	if !haveAVX512DQVL {
+		t.Skip("no AVX-512")
+	}
+	x := make([]float32, 4096)
+	for i := range x {
+		x[i] = float32(i%1024)/1024 + 0.5
+	}
+	tab := new([1 << 16]float32)
+	if got := f16LookupAVX512(make([]float32, len(x)), x, &tab[0]); got != len(x) {
+		t.Errorf("the table loop stopped at %d of %d (x = %v)", got, len(x), x[got:got+16])
+	}
+	x[1000] = math.Nextafter32(x[1000], 2)
+	if got := f16LookupAVX512(make([]float32, len(x)), x, &tab[0]); got != 992 {
+		t.Errorf("the table loop stopped at %d, want 992", got)
+	}
+}
