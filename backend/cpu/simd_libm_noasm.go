@@ -15,3 +15,6 @@ func libmGroup() int { return 4 }
 
 // libmF16 returns loop: without assembly there is no table loop.
 func libmF16[T float32 | float64](_ backend.Op, loop func(d, a []T)) func(d, a []T) { return loop }
+
+// libmAVX512 is false: there are no AVX-512 loops here.
+var libmAVX512 = false
