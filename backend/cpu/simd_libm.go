@@ -22,9 +22,14 @@ import (
 // scalar code treats apart (NaN, ±Inf, results that overflow or are
 // subnormal, subnormal or negative arguments of log, |x| >= 2^29 for sin
 // and cos; for pow see powHead in gen_libm.go) is left to the scalar
-// function. Tests check the bits against
-// the scalar functions on every float32 input (TestLibmF32Exhaustive) and
-// on random and special float64 inputs (TestLibmVector).
+// function. With AVX-512 (F, DQ, VL) the same bodies, translated by
+// gen_libm.go, compute sixteen lanes at a time (two interleaved groups of
+// eight), and a float32 kernel looks the float16 values up in a table of
+// its own results (libmF16), as float16 tensors are computed in float32.
+// Tests check the bits against the scalar functions on every float32
+// input (TestLibmF32Exhaustive), on every float16 value (TestLibmF16) and
+// on random and special float64 inputs (TestLibmVector), for the AVX2 and
+// the AVX-512 loops.
 
 // libmRef returns the scalar function that defines the vector loop of o,
 // or nil when o has none.
