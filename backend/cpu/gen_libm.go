@@ -424,7 +424,10 @@ const log1pBody = `	VMOVUPD Y0, Y13
 // Frexp(x) with the exponents apart, here four rounds for the four bits
 // of yi, and Ldexp). The float exponents xe and ae are kept as
 // (integral) float64 values, exact.
-const powHead = `	VMOVUPD Y0, Y13
+const powHead = powCheck + logBody + powMul + expBody + powFrexp
+
+// powCheck is powHead up to log(x): the checks, yi and yf.
+const powCheck = `	VMOVUPD Y0, Y13
 	VCMPPD $13, libmXMIN<>(SB), Y0, Y5 // x >= 2^-256 (false for NaN)
 	VCMPPD $2, libmXMAX<>(SB), Y0, Y6 // x <= 2^256
 	VANDPD Y6, Y5, Y5
@@ -447,8 +450,14 @@ const powHead = `	VMOVUPD Y0, Y13
 	VANDPD libmE8<>(SB), Y5, Y5
 	VSUBPD Y5, Y14, Y14
 	VADDPD Y5, Y15, Y15
-` + logBody + `	VMULPD Y14, Y0, Y0
-` + expBody + `	VMOVUPD Y0, Y9 // a1
+`
+
+// powMul is yf·log(x), the argument of exp.
+const powMul = `	VMULPD Y14, Y0, Y0
+`
+
+// powFrexp is powHead after exp: a1, and Frexp(x) for the rounds.
+const powFrexp = `	VMOVUPD Y0, Y9 // a1
 	VANDPD libmMANT<>(SB), Y13, Y7
 	VORPD libmE0<>(SB), Y7, Y7 // x1
 	VPSRLQ $52, Y13, Y8
@@ -500,6 +509,69 @@ const powSign = `	VANDPD libmSIGN<>(SB), Y12, Y6
 `
 
 const powTail = powRecip + powSign
+
+// The AVX-512 loop of pow has its checks and its rounds written for
+// AVX-512 (as the translation of powHead, powRound and powTail gives
+// them, they take half as many instructions again): a comparison ANDs
+// into the opmask K2 (masked by it), and each blend of a result with an
+// operand is that operation merge-masked, which leaves the other lanes
+// as they were (where the AVX2 code adds or subtracts 0 there, which
+// gives back the same bits: yf, yi and xe are not NaN, and -0 + -0 or
+// -0 - +0 is -0).
+
+// powCheck512 is powHead up to log(x).
+const powCheck512 = `	VMOVUPD Z0, Z13
+	VCMPPD $13, libmXMIN<>(SB), Z0, K2 // x >= 2^-256 (false for NaN)
+	VCMPPD $2, libmXMAX<>(SB), Z0, K2, K2 // x <= 2^256
+	VCMPPD $4, libmE8<>(SB), Z0, K2, K2 // x != 1
+	VANDPD libmABS<>(SB), Z12, Z14
+	VCMPPD $1, libmYMAX<>(SB), Z14, K2, K2 // |y| < 15.5
+	VCMPPD $4, libmE0<>(SB), Z14, K2, K2 // |y| != 0.5
+	VRNDSCALEPD $3, Z14, Z15 // yi = trunc(|y|)
+	VSUBPD Z15, Z14, Z14 // yf
+	VXORPD Z6, Z6, Z6
+	VCMPPD $4, Z6, Z14, K2, K2 // yf != 0
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VCMPPD $14, libmE0<>(SB), Z14, K2 // yf > 0.5: yf--, yi++
+	VSUBPD libmE8<>(SB), Z14, K2, Z14
+	VADDPD libmE8<>(SB), Z15, K2, Z15
+`
+
+// powRound512 is powRound.
+const powRound512 = `	VPSLLQ ${{.}}, Z11, Z5
+	VPMOVQ2M Z5, K2 // the next bit of yi
+	VMULPD Z7, Z9, K2, Z9
+	VADDPD Z8, Z10, K2, Z10
+	VMULPD Z7, Z7, Z7
+	VADDPD Z8, Z8, Z8
+	VCMPPD $1, libmE0<>(SB), Z7, K2 // x1 < 0.5
+	VADDPD Z7, Z7, K2, Z7
+	VSUBPD libmE8<>(SB), Z8, K2, Z8
+`
+
+// powRecip512 is powRecip.
+const powRecip512 = `	VPMOVQ2M Z12, K2 // y < 0: a1 = 1/a1
+	VMOVUPD libmE8<>(SB), Z6
+	VDIVPD Z9, Z6, K2, Z9
+`
+
+// powSign512 is powSign.
+const powSign512 = `	VANDPD libmSIGN<>(SB), Z12, Z6
+	VXORPD Z6, Z10, Z10
+	VANDPD libmABS<>(SB), Z10, Z6
+	VCMPPD $2, libmAEMAX<>(SB), Z6, K2 // |ae| <= 1000
+	VADDPD libmAEMAGIC<>(SB), Z10, Z6 // 2^ae
+	VPSLLQ $52, Z6, Z6
+	VMULPD Z6, Z9, Z0
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2, K2 // a normal result
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VPCMPGTQ Z0, Z6, K2, K2
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+`
 
 var funcs = []struct {
 	name, body, ref string
@@ -664,7 +736,7 @@ func units(body string) []unit {
 			continue
 		}
 		op := strings.Fields(l)[0]
-		if op == "VMOVMSKPD" || op == "VPMOVMSKB" {
+		if op == "VMOVMSKPD" || op == "VPMOVMSKB" || op == "KMOVB" {
 			us = append(us, unit{l, strings.TrimSpace(lines[i+1]), strings.TrimSpace(lines[i+2])})
 			i += 2
 			continue
@@ -679,13 +751,16 @@ func units(body string) []unit {
 	return us
 }
 
-// reg renames the registers of an AVX2 operand list for an AVX-512 copy:
-// Yn (four float64 lanes) becomes Z(n+off), Xn (four int32 lanes) Y(n+off).
-func reg(args string, off int) string {
+// reg renames the registers of an operand list for an AVX-512 copy off
+// registers above the first: in an AVX2 list (avx512 false) Yn (four
+// float64 lanes) becomes Z(n+off) and Xn (four int32 lanes) Y(n+off); in
+// an AVX-512 list Zn and Yn move up by off, and the opmasks K2 and K3 by
+// off/8 (K1 is each unit's own).
+func reg(args string, off int, avx512 bool) string {
 	var b strings.Builder
 	for i := 0; i < len(args); i++ {
 		c := args[i]
-		if (c == 'X' || c == 'Y') && i+1 < len(args) && args[i+1] >= '0' && args[i+1] <= '9' &&
+		if strings.IndexByte("XYZK", c) >= 0 && i+1 < len(args) && args[i+1] >= '0' && args[i+1] <= '9' &&
 			(i == 0 || args[i-1] == ' ' || args[i-1] == ',') {
 			j := i + 1
 			n := 0
@@ -693,11 +768,20 @@ func reg(args string, off int) string {
 				n = 10*n + int(args[j]-'0')
 				j++
 			}
-			r := "Z"
-			if c == 'X' {
-				r = "Y"
+			r := string(c)
+			switch {
+			case c == 'K':
+				if n >= 2 {
+					n += off / 8
+				}
+			case avx512:
+				n += off
+			case c == 'X':
+				r, n = "Y", n+off
+			case c == 'Y':
+				r, n = "Z", n+off
 			}
-			fmt.Fprintf(&b, "%s%d", r, n+off)
+			fmt.Fprintf(&b, "%s%d", r, n)
 			i = j - 1
 			continue
 		}
@@ -722,6 +806,16 @@ var zmmNames = map[string]string{
 // zmm translates one unit for the copy whose registers are off above
 // the first's.
 func zmm(u unit, off int) []string {
+	if strings.Contains(u[0], "Z") || strings.HasPrefix(u[0], "K") { // written for AVX-512
+		var ls []string
+		for _, l := range u {
+			if i := strings.Index(l, "//"); i >= 0 {
+				l = strings.TrimSpace(l[:i])
+			}
+			ls = append(ls, reg(l, off, true))
+		}
+		return ls
+	}
 	split := func(l string) (string, []string) {
 		if i := strings.Index(l, "//"); i >= 0 {
 			l = l[:i]
@@ -732,7 +826,7 @@ func zmm(u unit, off int) []string {
 		}
 		as := strings.Split(f[1], ",")
 		for i := range as {
-			as[i] = reg(strings.TrimSpace(as[i]), off)
+			as[i] = reg(strings.TrimSpace(as[i]), off, false)
 		}
 		return f[0], as
 	}
@@ -873,21 +967,21 @@ done:
 	// when no lane needs them (every bit of yi left is 0; y >= 0), which
 	// changes no lane's result.
 	var pow strings.Builder
-	pow.WriteString(interleave(powHead))
+	pow.WriteString(interleave(powCheck512 + logBody + powMul + expBody + powFrexp))
 	for i, sh := range []int{63, 62, 61, 60} {
 		if i > 0 {
 			fmt.Fprintf(&pow, "\tVPORQ Z11, Z27, Z5 // yi >> %d == 0 in every lane: no round left\n", i)
 			fmt.Fprintf(&pow, "\tVPSRLQ $%d, Z5, Z5\n", i)
 			pow.WriteString("\tVPTESTMQ Z5, Z5, K1\n\tKORTESTB K1, K1\n\tJZ   rounds\n")
 		}
-		pow.WriteString(interleave(strings.ReplaceAll(powRound, "{{.}}", fmt.Sprint(sh))))
+		pow.WriteString(interleave(strings.ReplaceAll(powRound512, "{{.}}", fmt.Sprint(sh))))
 	}
 	pow.WriteString("rounds:\n")
 	pow.WriteString("\tVPORQ Z12, Z28, Z5 // y >= 0 in every lane: no reciprocal\n")
 	pow.WriteString("\tVPMOVQ2M Z5, K1\n\tKORTESTB K1, K1\n\tJZ   recip\n")
-	pow.WriteString(interleave(powRecip))
+	pow.WriteString(interleave(powRecip512))
 	pow.WriteString("recip:\n")
-	pow.WriteString(interleave(powSign))
+	pow.WriteString(interleave(powSign512))
 	for _, e := range elems {
 		name := "pow" + e.name + "AVX512"
 		fmt.Fprintf(b, `

@@ -229,7 +229,9 @@ func TestLibmF32Exhaustive(t *testing.T) {
 // TestLibmVectorPath checks that the vector loops take ordinary inputs
 // themselves, leaving none to the scalar code (else they would be right
 // but slow): exp and sigmoid on [-700, 700], log on positive normal
-// numbers, sin and cos below 2^29.
+// numbers, sin and cos below 2^29; and that they give the scalar bits
+// there (TestLibmVector's inputs have a lane the loops leave in most
+// groups of sixteen).
 func TestLibmVectorPath(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no vector kernels on this CPU")
@@ -266,14 +268,31 @@ func testLibmVectorPath(t *testing.T) {
 				x32[i] = float32(v / 8) // within float32's exp range
 			}
 		}
-		if got := libmAsm[float64](o)(make([]float64, n), x); got != n {
+		d := make([]float64, n)
+		if got := libmAsm[float64](o)(d, x); got != n {
 			t.Errorf("%v float64: the vector loop stopped at %d of %d (x = %v)", o, got, n, x[got])
+		}
+		f, bad := libmRef(o), 0
+		for i := range d {
+			if w := f(x[i]); math.Float64bits(d[i]) != math.Float64bits(w) {
+				if bad++; bad <= 5 {
+					t.Errorf("%v(%v) = %v, scalar %v", o, x[i], d[i], w)
+				}
+			}
 		}
 		if libmNone[float32](o) {
 			continue
 		}
-		if got := libmAsm[float32](o)(make([]float32, n), x32); got != n {
+		d32 := make([]float32, n)
+		if got := libmAsm[float32](o)(d32, x32); got != n {
 			t.Errorf("%v float32: the vector loop stopped at %d of %d (x = %v)", o, got, n, x32[got:got+4])
+		}
+		for i := range d32 {
+			if w := float32(f(float64(x32[i]))); math.Float32bits(d32[i]) != math.Float32bits(w) {
+				if bad++; bad <= 5 {
+					t.Errorf("%v(%v) = %v, scalar %v", o, x32[i], d32[i], w)
+				}
+			}
 		}
 	}
 }
@@ -414,8 +433,10 @@ func checkPow[T float32 | float64](t *testing.T, x, y []T) {
 }
 
 // TestPowVectorPath checks that the vector loop of pow takes ordinary
-// inputs itself: the benchmark's x, y in [0.5, 1.5) but 0.5, and x in
-// [1e-30, 1e30] with non-integer |y| < 8.
+// inputs itself: the benchmark's x, y in [0.5, 1.5) but 0.5, x in
+// [1e-30, 1e30] with non-integer |y| < 8, and x in [1e-19, 1e19] with
+// |y| < 15.4, and gives the scalar bits there (TestPowVector's inputs
+// have a lane the loop leaves in most groups of sixteen).
 func TestPowVectorPath(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no vector kernels on this CPU")
@@ -428,20 +449,40 @@ func testPowVectorPath(t *testing.T) {
 	const n = 4096
 	x, y := make([]float64, n), make([]float64, n)
 	for i := range x {
-		x[i], y[i] = rng.Float64()+0.5, rng.Float64()+0.5000001
-		if i >= n/2 {
+		switch {
+		case i < n/2:
+			x[i], y[i] = rng.Float64()+0.5, rng.Float64()+0.5000001
+		case i < 3*n/4:
 			x[i], y[i] = math.Exp((rng.Float64()*2-1)*69), (rng.Float64()*2-1)*8+1e-6
+		default: // every bit of yi, y < 0
+			x[i], y[i] = math.Exp((rng.Float64()*2-1)*44), (rng.Float64()*2-1)*15.4+1e-6
 		}
 	}
-	if got := powAsm[float64]()(make([]float64, n), x, y); got != n {
+	d := make([]float64, n)
+	if got := powAsm[float64]()(d, x, y); got != n {
 		t.Errorf("float64: the vector loop stopped at %d of %d (%v ** %v)", got, n, x[got], y[got])
 	}
-	x32, y32 := make([]float32, n), make([]float32, n)
+	bad := 0
+	for i := range d {
+		if w := powF64(x[i], y[i]); math.Float64bits(d[i]) != math.Float64bits(w) {
+			if bad++; bad <= 5 {
+				t.Errorf("float64: %v ** %v = %v, scalar %v", x[i], y[i], d[i], w)
+			}
+		}
+	}
+	x32, y32, d32 := make([]float32, n), make([]float32, n), make([]float32, n)
 	for i := range x {
 		x32[i], y32[i] = float32(x[i]), float32(y[i])
 	}
-	if got := powAsm[float32]()(make([]float32, n), x32, y32); got != n {
+	if got := powAsm[float32]()(d32, x32, y32); got != n {
 		t.Errorf("float32: the vector loop stopped at %d of %d (%v ** %v)", got, n, x32[got], y32[got])
+	}
+	for i := range d32 {
+		if w := float32(powF64(float64(x32[i]), float64(y32[i]))); math.Float32bits(d32[i]) != math.Float32bits(w) {
+			if bad++; bad <= 5 {
+				t.Errorf("float32: %v ** %v = %v, scalar %v", x32[i], y32[i], d32[i], w)
+			}
+		}
 	}
 }
 
