@@ -424,7 +424,10 @@ const log1pBody = `	VMOVUPD Y0, Y13
 // Frexp(x) with the exponents apart, here four rounds for the four bits
 // of yi, and Ldexp). The float exponents xe and ae are kept as
 // (integral) float64 values, exact.
-const powHead = `	VMOVUPD Y0, Y13
+const powHead = powCheck + logBody + powMul + expBody + powFrexp
+
+// powCheck is powHead up to log(x): the checks, yi and yf.
+const powCheck = `	VMOVUPD Y0, Y13
 	VCMPPD $13, libmXMIN<>(SB), Y0, Y5 // x >= 2^-256 (false for NaN)
 	VCMPPD $2, libmXMAX<>(SB), Y0, Y6 // x <= 2^256
 	VANDPD Y6, Y5, Y5
@@ -447,8 +450,14 @@ const powHead = `	VMOVUPD Y0, Y13
 	VANDPD libmE8<>(SB), Y5, Y5
 	VSUBPD Y5, Y14, Y14
 	VADDPD Y5, Y15, Y15
-` + logBody + `	VMULPD Y14, Y0, Y0
-` + expBody + `	VMOVUPD Y0, Y9 // a1
+`
+
+// powMul is yf·log(x), the argument of exp.
+const powMul = `	VMULPD Y14, Y0, Y0
+`
+
+// powFrexp is powHead after exp: a1, and Frexp(x) for the rounds.
+const powFrexp = `	VMOVUPD Y0, Y9 // a1
 	VANDPD libmMANT<>(SB), Y13, Y7
 	VORPD libmE0<>(SB), Y7, Y7 // x1
 	VPSRLQ $52, Y13, Y8
@@ -475,10 +484,14 @@ const powRound = `	VPSLLQ ${{.}}, Y11, Y5 // the next bit of yi to the sign
 	VSUBPD Y5, Y8, Y8
 `
 
-const powTail = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
+// powRecip, the start of powTail: a1 = 1/a1 where y < 0.
+const powRecip = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
 	VDIVPD Y9, Y6, Y6
 	VBLENDVPD Y12, Y6, Y9, Y9
-	VANDPD libmSIGN<>(SB), Y12, Y6
+`
+
+// powSign is the rest of powTail: ae = -ae where y < 0, and the checks.
+const powSign = `	VANDPD libmSIGN<>(SB), Y12, Y6
 	VXORPD Y6, Y10, Y10
 	VANDPD libmABS<>(SB), Y10, Y6 // |ae| <= 1000
 	VCMPPD $2, libmAEMAX<>(SB), Y6, Y5
@@ -492,6 +505,71 @@ const powTail = `	VMOVUPD libmE8<>(SB), Y6 // y < 0: a1 = 1/a1, ae = -ae
 	VPAND Y6, Y5, Y5
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
+	JNE  done
+`
+
+const powTail = powRecip + powSign
+
+// The AVX-512 loop of pow has its checks and its rounds written for
+// AVX-512 (as the translation of powHead, powRound and powTail gives
+// them, they take half as many instructions again): a comparison ANDs
+// into the opmask K2 (masked by it), and each blend of a result with an
+// operand is that operation merge-masked, which leaves the other lanes
+// as they were (where the AVX2 code adds or subtracts 0 there, which
+// gives back the same bits: yf, yi and xe are not NaN, and -0 + -0 or
+// -0 - +0 is -0).
+
+// powCheck512 is powHead up to log(x).
+const powCheck512 = `	VMOVUPD Z0, Z13
+	VCMPPD $13, libmXMIN<>(SB), Z0, K2 // x >= 2^-256 (false for NaN)
+	VCMPPD $2, libmXMAX<>(SB), Z0, K2, K2 // x <= 2^256
+	VCMPPD $4, libmE8<>(SB), Z0, K2, K2 // x != 1
+	VANDPD libmABS<>(SB), Z12, Z14
+	VCMPPD $1, libmYMAX<>(SB), Z14, K2, K2 // |y| < 15.5
+	VCMPPD $4, libmE0<>(SB), Z14, K2, K2 // |y| != 0.5
+	VRNDSCALEPD $3, Z14, Z15 // yi = trunc(|y|)
+	VSUBPD Z15, Z14, Z14 // yf
+	VXORPD Z6, Z6, Z6
+	VCMPPD $4, Z6, Z14, K2, K2 // yf != 0
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VCMPPD $14, libmE0<>(SB), Z14, K2 // yf > 0.5: yf--, yi++
+	VSUBPD libmE8<>(SB), Z14, K2, Z14
+	VADDPD libmE8<>(SB), Z15, K2, Z15
+`
+
+// powRound512 is powRound.
+const powRound512 = `	VPSLLQ ${{.}}, Z11, Z5
+	VPMOVQ2M Z5, K2 // the next bit of yi
+	VMULPD Z7, Z9, K2, Z9
+	VADDPD Z8, Z10, K2, Z10
+	VMULPD Z7, Z7, Z7
+	VADDPD Z8, Z8, Z8
+	VCMPPD $1, libmE0<>(SB), Z7, K2 // x1 < 0.5
+	VADDPD Z7, Z7, K2, Z7
+	VSUBPD libmE8<>(SB), Z8, K2, Z8
+`
+
+// powRecip512 is powRecip.
+const powRecip512 = `	VPMOVQ2M Z12, K2 // y < 0: a1 = 1/a1
+	VMOVUPD libmE8<>(SB), Z6
+	VDIVPD Z9, Z6, K2, Z9
+`
+
+// powSign512 is powSign.
+const powSign512 = `	VANDPD libmSIGN<>(SB), Z12, Z6
+	VXORPD Z6, Z10, Z10
+	VANDPD libmABS<>(SB), Z10, Z6
+	VCMPPD $2, libmAEMAX<>(SB), Z6, K2 // |ae| <= 1000
+	VADDPD libmAEMAGIC<>(SB), Z10, Z6 // 2^ae
+	VPSLLQ $52, Z6, Z6
+	VMULPD Z6, Z9, Z0
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2, K2 // a normal result
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VPCMPGTQ Z0, Z6, K2, K2
+	KMOVB K2, AX
+	CMPL AX, $0xFF
 	JNE  done
 `
 
@@ -607,23 +685,337 @@ done:
 	RET
 `, name, t, e.load, pow, e.store, 4*e.size)
 	}
+	writeAVX512(&b)
 	if err := os.WriteFile("simd_libm_amd64.s", b.Bytes(), 0o666); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// writeData writes a 32-byte constant: v in four 64-bit lanes, or its low
-// 32 bits in eight 32-bit lanes.
+// writeData writes a 64-byte constant (a ZMM register's worth; the AVX2
+// loops read the first 32 bytes): v in eight 64-bit lanes, or its low 32
+// bits in sixteen 32-bit lanes.
 func writeData(b *bytes.Buffer, name string, v uint64, dword bool) {
 	fmt.Fprintln(b)
 	if dword {
-		for i := range 8 {
+		for i := range 16 {
 			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/4, $%#x\n", name, 4*i, uint32(v))
 		}
 	} else {
-		for i := range 4 {
+		for i := range 8 {
 			fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/8, $%#016x\n", name, 8*i, v)
 		}
 	}
-	fmt.Fprintf(b, "GLOBL libm%s<>(SB), RODATA|NOPTR, $32\n", name)
+	fmt.Fprintf(b, "GLOBL libm%s<>(SB), RODATA|NOPTR, $64\n", name)
+}
+
+// The AVX-512 loops.
+//
+// Each AVX-512 loop computes sixteen lanes per iteration: two groups of
+// eight in ZMM registers, the second in the registers 16 above the
+// first's, their instructions interleaved so that the two dependency
+// chains overlap (pow's chain from x to the result is too long for the
+// out-of-order window to overlap consecutive iterations by itself). The
+// bodies are the AVX2 bodies above, translated by zmm instruction by
+// instruction into the same IEEE operations on eight lanes: a comparison
+// gives an opmask (K1), turned back into a lane mask (VPMOVM2Q) where
+// the AVX2 code uses the mask as data; a blend on the sign of a mask
+// moves the signs to K1 first (VPMOVQ2M); the checks that end the loop
+// read K1's eight bits.
+
+// unit is one AVX2 instruction, or a check (a mask read into AX, CMPL,
+// JNE) kept together since it uses the flags.
+type unit []string
+
+// units splits an AVX2 body into its units.
+func units(body string) []unit {
+	var us []unit
+	lines := strings.Split(strings.TrimRight(body, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if l == "" {
+			continue
+		}
+		op := strings.Fields(l)[0]
+		if op == "VMOVMSKPD" || op == "VPMOVMSKB" || op == "KMOVB" {
+			us = append(us, unit{l, strings.TrimSpace(lines[i+1]), strings.TrimSpace(lines[i+2])})
+			i += 2
+			continue
+		}
+		if op == "VPMINUD" { // with VPCMPEQD, VPMOVMSKB, CMPL and JNE: expBody's check of k
+			us = append(us, unit{l, strings.TrimSpace(lines[i+1]), strings.TrimSpace(lines[i+2]), strings.TrimSpace(lines[i+3]), strings.TrimSpace(lines[i+4])})
+			i += 4
+			continue
+		}
+		us = append(us, unit{l})
+	}
+	return us
+}
+
+// reg renames the registers of an operand list for an AVX-512 copy off
+// registers above the first: in an AVX2 list (avx512 false) Yn (four
+// float64 lanes) becomes Z(n+off) and Xn (four int32 lanes) Y(n+off); in
+// an AVX-512 list Zn and Yn move up by off, and the opmasks K2 and K3 by
+// off/8 (K1 is each unit's own).
+func reg(args string, off int, avx512 bool) string {
+	var b strings.Builder
+	for i := 0; i < len(args); i++ {
+		c := args[i]
+		if strings.IndexByte("XYZK", c) >= 0 && i+1 < len(args) && args[i+1] >= '0' && args[i+1] <= '9' &&
+			(i == 0 || args[i-1] == ' ' || args[i-1] == ',') {
+			j := i + 1
+			n := 0
+			for j < len(args) && args[j] >= '0' && args[j] <= '9' {
+				n = 10*n + int(args[j]-'0')
+				j++
+			}
+			r := string(c)
+			switch {
+			case c == 'K':
+				if n >= 2 {
+					n += off / 8
+				}
+			case avx512:
+				n += off
+			case c == 'X':
+				r, n = "Y", n+off
+			case c == 'Y':
+				r, n = "Z", n+off
+			}
+			fmt.Fprintf(&b, "%s%d", r, n)
+			i = j - 1
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// zmmNames are the AVX-512 names of AVX2 instructions that have no
+// EVEX form under their own name.
+var zmmNames = map[string]string{
+	"VPAND":       "VPANDQ",
+	"VPANDN":      "VPANDNQ",
+	"VPOR":        "VPORQ",
+	"VPXOR":       "VPXORQ",
+	"VMOVDQU":     "VMOVDQU64",
+	"VROUNDPD":    "VRNDSCALEPD", // imm 3: toward zero, scale 2^0
+	"VCVTPD2DQY":  "VCVTPD2DQ",
+	"VCVTTPD2DQY": "VCVTTPD2DQ",
+}
+
+// zmm translates one unit for the copy whose registers are off above
+// the first's.
+func zmm(u unit, off int) []string {
+	if strings.Contains(u[0], "Z") || strings.HasPrefix(u[0], "K") { // written for AVX-512
+		var ls []string
+		for _, l := range u {
+			if i := strings.Index(l, "//"); i >= 0 {
+				l = strings.TrimSpace(l[:i])
+			}
+			ls = append(ls, reg(l, off, true))
+		}
+		return ls
+	}
+	split := func(l string) (string, []string) {
+		if i := strings.Index(l, "//"); i >= 0 {
+			l = l[:i]
+		}
+		f := strings.SplitN(strings.TrimSpace(l), " ", 2)
+		if len(f) == 1 {
+			return f[0], nil
+		}
+		as := strings.Split(f[1], ",")
+		for i := range as {
+			as[i] = reg(strings.TrimSpace(as[i]), off, false)
+		}
+		return f[0], as
+	}
+	op, a := split(u[0])
+	switch op {
+	case "VMOVMSKPD": // VMOVMSKPD m, AX; CMPL AX, $15; JNE done
+		return []string{"VPMOVQ2M " + a[0] + ", K1", "KMOVB K1, AX", "CMPL AX, $0xFF", "JNE done"}
+	case "VPMINUD": // k+1022 <= 2045 unsigned in every lane
+		return []string{"VPCMPUD $2, " + a[0] + ", " + a[1] + ", K1", "KMOVB K1, AX", "CMPL AX, $0xFF", "JNE done"}
+	case "VCMPPD", "VPCMPGTQ", "VPCMPEQQ":
+		n := len(a) - 1
+		return []string{op + " " + strings.Join(a[:n], ", ") + ", K1", "VPMOVM2Q K1, " + a[n]}
+	case "VBLENDVPD": // VBLENDVPD m, a, b, d: d = sign(m) ? a : b
+		return []string{"VPMOVQ2M " + a[0] + ", K1", "VBLENDMPD " + a[1] + ", " + a[2] + ", K1, " + a[3]}
+	}
+	if len(u) != 1 {
+		log.Fatalf("zmm: unexpected unit %q", u)
+	}
+	if z, ok := zmmNames[op]; ok {
+		op = z
+	}
+	if a == nil {
+		return []string{op}
+	}
+	return []string{op + " " + strings.Join(a, ", ")}
+}
+
+// interleave translates body for the two copies (registers 0-15 and
+// 16-31) and interleaves their units.
+func interleave(body string) string {
+	var b strings.Builder
+	for _, u := range units(body) {
+		for _, off := range []int{0, 16} {
+			for _, l := range zmm(u, off) {
+				b.WriteString("\t" + l + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// f16Lookup is the loop of a function's table on the float32 values
+// that are float16 values (see libmF16 in simd_libm_amd64.go): a value
+// is one when VCVTPS2PH (to nearest even) and VCVTPH2PS give back its
+// bits, NaN payloads included, and then its float16 bits index the table.
+const f16Lookup = `
+// func f16LookupAVX512(d, a []float32, tab *float32) int
+//
+// sets d[i] = tab[h], h the float16 bits of a[i], for the first groups of
+// sixteen elements that are all float16 values, up to len(d) rounded down
+// to a multiple of 16, and returns how many it set.
+TEXT ·f16LookupAVX512(SB), NOSPLIT, $0-64
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ tab+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVDQU32 (SI), Z0
+	VCVTPS2PH $0, Z0, Y1
+	VCVTPH2PS Y1, Z2
+	VPCMPEQD Z0, Z2, K1
+	KORTESTW K1, K1
+	JCC  done // not every lane is a float16 value
+	VPMOVZXWD Y1, Z3
+	VPGATHERDD (DX)(Z3*4), K1, Z4
+	VMOVDQU32 Z4, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+56(FP)
+	VZEROUPPER
+	RET
+`
+
+// writeAVX512 writes the AVX-512 loops.
+func writeAVX512(b *bytes.Buffer) {
+	type elem struct {
+		name, typ   string
+		load, store func(r, off int, base string) string
+		size        int
+	}
+	elems := []elem{
+		{"F32", "float32",
+			func(r, off int, base string) string { return fmt.Sprintf("VCVTPS2PD %d(%s), Z%d", off, base, r) },
+			func(r, off int, base string) string {
+				return fmt.Sprintf("VCVTPD2PS Z%d, Y%d\n\tVMOVUPS Y%d, %d(%s)", r, r, r, off, base)
+			}, 4},
+		{"F64", "float64",
+			func(r, off int, base string) string { return fmt.Sprintf("VMOVUPD %d(%s), Z%d", off, base, r) },
+			func(r, off int, base string) string { return fmt.Sprintf("VMOVUPD Z%d, %d(%s)", r, off, base) }, 8},
+	}
+	for _, f := range funcs {
+		for _, e := range elems {
+			if f.f64only && e.name == "F32" {
+				continue
+			}
+			name := f.name + e.name + "AVX512"
+			fmt.Fprintf(b, `
+// func %[1]s(d, a []%[2]s) int
+//
+// sets d[i] = %[2]s(%[3]s), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·%[1]s(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	%[4]s
+	%[5]s
+%[6]s	%[7]s
+	%[8]s
+	ADDQ $%[9]d, SI
+	ADDQ $%[9]d, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+`, name, e.typ, f.ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), interleave(f.body),
+				e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+		}
+	}
+	b.WriteString(f16Lookup)
+	// pow: the rounds after the first, and the reciprocal, are skipped
+	// when no lane needs them (every bit of yi left is 0; y >= 0), which
+	// changes no lane's result.
+	var pow strings.Builder
+	pow.WriteString(interleave(powCheck512 + logBody + powMul + expBody + powFrexp))
+	for i, sh := range []int{63, 62, 61, 60} {
+		if i > 0 {
+			fmt.Fprintf(&pow, "\tVPORQ Z11, Z27, Z5 // yi >> %d == 0 in every lane: no round left\n", i)
+			fmt.Fprintf(&pow, "\tVPSRLQ $%d, Z5, Z5\n", i)
+			pow.WriteString("\tVPTESTMQ Z5, Z5, K1\n\tKORTESTB K1, K1\n\tJZ   rounds\n")
+		}
+		pow.WriteString(interleave(strings.ReplaceAll(powRound512, "{{.}}", fmt.Sprint(sh))))
+	}
+	pow.WriteString("rounds:\n")
+	pow.WriteString("\tVPORQ Z12, Z28, Z5 // y >= 0 in every lane: no reciprocal\n")
+	pow.WriteString("\tVPMOVQ2M Z5, K1\n\tKORTESTB K1, K1\n\tJZ   recip\n")
+	pow.WriteString(interleave(powRecip512))
+	pow.WriteString("recip:\n")
+	pow.WriteString(interleave(powSign512))
+	for _, e := range elems {
+		name := "pow" + e.name + "AVX512"
+		fmt.Fprintf(b, `
+// func %[1]s(d, a, b []%[2]s) int
+//
+// sets d[i] = %[2]s(math.Pow(float64(a[i]), float64(b[i]))) for the first
+// groups of sixteen elements, as the loops above, on the inputs of
+// powHead in gen_libm.go (the others stop it).
+TEXT ·%[1]s(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	%[3]s
+	%[4]s
+	%[5]s
+	%[6]s
+%[7]s	%[8]s
+	%[9]s
+	ADDQ $%[10]d, SI
+	ADDQ $%[10]d, DX
+	ADDQ $%[10]d, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+`, name, e.typ, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), e.load(12, 0, "DX"), e.load(28, 8*e.size, "DX"),
+			pow.String(), e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+	}
 }

@@ -22,9 +22,14 @@ import (
 // scalar code treats apart (NaN, ±Inf, results that overflow or are
 // subnormal, subnormal or negative arguments of log, |x| >= 2^29 for sin
 // and cos; for pow see powHead in gen_libm.go) is left to the scalar
-// function. Tests check the bits against
-// the scalar functions on every float32 input (TestLibmF32Exhaustive) and
-// on random and special float64 inputs (TestLibmVector).
+// function. With AVX-512 (F, DQ, VL) the same bodies, translated by
+// gen_libm.go, compute sixteen lanes at a time (two interleaved groups of
+// eight), and a float32 kernel looks the float16 values up in a table of
+// its own results (libmF16), as float16 tensors are computed in float32.
+// Tests check the bits against the scalar functions on every float32
+// input (TestLibmF32Exhaustive), on every float16 value (TestLibmF16) and
+// on random and special float64 inputs (TestLibmVector), for the AVX2 and
+// the AVX-512 loops.
 
 // libmRef returns the scalar function that defines the vector loop of o,
 // or nil when o has none.
@@ -80,26 +85,27 @@ func libmKernel[T float32 | float64](o backend.Op) kfn {
 	if f == nil || v == nil || libmFused(o) {
 		return nil
 	}
-	return un(libmLoop(v, f))
+	return un(libmF16(o, libmLoop(v, f)))
 }
 
 // libmLoop returns the loop d[i] = T(f(float64(a[i]))) that runs v, the
-// vector loop of f, and computes the groups v leaves and the last
-// len(d)%4 elements with f.
+// vector loop of f (which computes groups of libmGroup elements), and
+// computes the groups v leaves and the last elements with f.
 func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64) func(d, a []T) {
+	g := libmGroup()
 	return func(d, a []T) {
 		a = a[:len(d)]
-		n := len(d) &^ 3
+		n := len(d) &^ (g - 1)
 		i := 0
 		for {
 			i += v(d[i:n], a[i:n])
 			if i == n {
 				break
 			}
-			for j := i; j < i+4; j++ {
+			for j := i; j < i+g; j++ {
 				d[j] = T(f(float64(a[j])))
 			}
-			i += 4
+			i += g
 		}
 		for ; i < len(d); i++ {
 			d[i] = T(f(float64(a[i])))
@@ -110,21 +116,22 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 // powLoop returns the loop d[i] = T(powF64(float64(a[i]), float64(b[i])))
 // that runs v, the vector loop of math.Pow for the exponents that are not
 // integers (where powF64 is math.Pow), and computes the groups v leaves
-// and the last len(d)%4 elements with powF64.
+// and the last elements with powF64.
 func powLoop[T float32 | float64](v func(d, a, b []T) int) func(d, a, b []T) {
+	g := libmGroup()
 	return func(d, a, b []T) {
 		a, b = a[:len(d)], b[:len(d)]
-		n := len(d) &^ 3
+		n := len(d) &^ (g - 1)
 		i := 0
 		for {
 			i += v(d[i:n], a[i:n], b[i:n])
 			if i == n {
 				break
 			}
-			for j := i; j < i+4; j++ {
+			for j := i; j < i+g; j++ {
 				d[j] = T(powF64(float64(a[j]), float64(b[j])))
 			}
-			i += 4
+			i += g
 		}
 		for ; i < len(d); i++ {
 			d[i] = T(powF64(float64(a[i]), float64(b[i])))

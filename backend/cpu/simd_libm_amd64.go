@@ -2,7 +2,13 @@
 
 package cpu
 
-import "github.com/tensorsh/tensorsh/backend"
+import (
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
 
 // Loops of simd_libm_amd64.s (see simd_libm.go).
 
@@ -57,6 +63,71 @@ func powF32AVX2(d, a, b []float32) int
 //go:noescape
 func powF64AVX2(d, a, b []float64) int
 
+//go:noescape
+func expF32AVX512(d, a []float32) int
+
+//go:noescape
+func expF64AVX512(d, a []float64) int
+
+//go:noescape
+func logF32AVX512(d, a []float32) int
+
+//go:noescape
+func logF64AVX512(d, a []float64) int
+
+//go:noescape
+func sinF32AVX512(d, a []float32) int
+
+//go:noescape
+func sinF64AVX512(d, a []float64) int
+
+//go:noescape
+func cosF32AVX512(d, a []float32) int
+
+//go:noescape
+func cosF64AVX512(d, a []float64) int
+
+//go:noescape
+func sigmoidF32AVX512(d, a []float32) int
+
+//go:noescape
+func sigmoidF64AVX512(d, a []float64) int
+
+//go:noescape
+func siluF32AVX512(d, a []float32) int
+
+//go:noescape
+func siluF64AVX512(d, a []float64) int
+
+//go:noescape
+func log1pF32AVX512(d, a []float32) int
+
+//go:noescape
+func log1pF64AVX512(d, a []float64) int
+
+//go:noescape
+func tanhF64AVX512(d, a []float64) int
+
+//go:noescape
+func powF32AVX512(d, a, b []float32) int
+
+//go:noescape
+func powF64AVX512(d, a, b []float64) int
+
+// libmAVX512 reports whether libmAsm and powAsm give the AVX-512 loops
+// (sixteen elements per group) rather than the AVX2 ones (four); tests
+// turn it off to check the AVX2 loops too.
+var libmAVX512 = haveAVX512DQVL
+
+// libmGroup returns how many elements the loops of libmAsm and powAsm
+// compute at a time.
+func libmGroup() int {
+	if libmAVX512 {
+		return 16
+	}
+	return 4
+}
+
 // powAsm returns the assembly loop of math.Pow on T, or nil.
 func powAsm[T float32 | float64]() func(d, a, b []T) int {
 	if !haveAVX2 {
@@ -65,6 +136,11 @@ func powAsm[T float32 | float64]() func(d, a, b []T) int {
 	var v any = powF64AVX2
 	if _, ok := any(T(0)).(float32); ok {
 		v = powF32AVX2
+		if libmAVX512 {
+			v = powF32AVX512
+		}
+	} else if libmAVX512 {
+		v = powF64AVX512
 	}
 	return v.(func(d, a, b []T) int)
 }
@@ -79,20 +155,44 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	switch o {
 	case backend.OpExp:
 		f32, f64 = expF32AVX2, expF64AVX2
+		if libmAVX512 {
+			f32, f64 = expF32AVX512, expF64AVX512
+		}
 	case backend.OpLog:
 		f32, f64 = logF32AVX2, logF64AVX2
+		if libmAVX512 {
+			f32, f64 = logF32AVX512, logF64AVX512
+		}
 	case backend.OpSin:
 		f32, f64 = sinF32AVX2, sinF64AVX2
+		if libmAVX512 {
+			f32, f64 = sinF32AVX512, sinF64AVX512
+		}
 	case backend.OpCos:
 		f32, f64 = cosF32AVX2, cosF64AVX2
+		if libmAVX512 {
+			f32, f64 = cosF32AVX512, cosF64AVX512
+		}
 	case backend.OpSigmoid:
 		f32, f64 = sigmoidF32AVX2, sigmoidF64AVX2
+		if libmAVX512 {
+			f32, f64 = sigmoidF32AVX512, sigmoidF64AVX512
+		}
 	case backend.OpSilu:
 		f32, f64 = siluF32AVX2, siluF64AVX2
+		if libmAVX512 {
+			f32, f64 = siluF32AVX512, siluF64AVX512
+		}
 	case backend.OpLog1p:
 		f32, f64 = log1pF32AVX2, log1pF64AVX2
+		if libmAVX512 {
+			f32, f64 = log1pF32AVX512, log1pF64AVX512
+		}
 	case backend.OpTanh:
 		f64 = tanhF64AVX2 // float32: tanhF32
+		if libmAVX512 {
+			f64 = tanhF64AVX512
+		}
 	default:
 		return nil
 	}
@@ -103,4 +203,80 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		return any(f32).(func(d, a []T) int)
 	}
 	return any(f64).(func(d, a []T) int)
+}
+
+//go:noescape
+func f16LookupAVX512(d, a []float32, tab *float32) int
+
+// f16Tab is the table of one operation's float32 kernel on the float16
+// values (libmF16), made once.
+type f16Tab struct {
+	once sync.Once
+	t    atomic.Pointer[[1 << 16]float32]
+}
+
+// f16Tabs holds the *f16Tab of each operation (backend.Op).
+var f16Tabs sync.Map
+
+// libmF16 returns loop, the kernel of o on float32, with a table for the
+// float32 values that are float16 values (as a float16 tensor's are: it
+// is computed in float32): the table holds loop's result for each of the
+// 65536 float16 values (256 KiB, made the first time one of o's kernels
+// gets an input that starts with sixteen of them), and the loop of
+// f16LookupAVX512 looks them up sixteen at a time, far faster than the
+// function's own loop computes them. Each entry is what loop gives on
+// that input, so the bits are loop's. It returns loop unchanged without
+// AVX-512 (and for float64).
+func libmF16[T float32 | float64](o backend.Op, loop func(d, a []T)) func(d, a []T) {
+	if _, ok := any(T(0)).(float32); !ok || !libmAVX512 {
+		return loop
+	}
+	f := any(loop).(func(d, a []float32))
+	v, _ := f16Tabs.LoadOrStore(o, new(f16Tab))
+	tab := v.(*f16Tab)
+	build := func() {
+		initTables()
+		x, t := make([]float32, 1<<16), new([1 << 16]float32)
+		h := make([]uint16, 1<<16)
+		for i := range h {
+			h[i] = uint16(i)
+		}
+		f16sToF32(x, h) // VCVTPH2PS: the values f16LookupAVX512 accepts
+		f(t[:], x)
+		tab.t.Store(t)
+	}
+	g := func(d, a []float32) {
+		a = a[:len(d)]
+		t := tab.t.Load()
+		if t == nil && len(d) >= 16 && f16Values(a[:16]) {
+			tab.once.Do(build)
+			t = tab.t.Load()
+		}
+		i := 0
+		if t != nil {
+			i = f16LookupAVX512(d, a, &t[0])
+		}
+		f(d[i:], a[i:])
+	}
+	return any(g).(func(d, a []T))
+}
+
+// f16Values reports whether every value of a is a float16 value (with
+// the bits VCVTPS2PH and VCVTPH2PS give back).
+func f16Values(a []float32) bool {
+	initTables() // for the conversions' Go tails
+	var h [16]uint16
+	var x [16]float32
+	for len(a) > 0 {
+		n := copy(x[:], a)
+		f32sToF16(h[:n], x[:n])
+		f16sToF32(x[:n], h[:n])
+		for i := range n {
+			if math.Float32bits(x[i]) != math.Float32bits(a[i]) {
+				return false
+			}
+		}
+		a = a[n:]
+	}
+	return true
 }

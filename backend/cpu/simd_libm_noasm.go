@@ -9,3 +9,12 @@ func libmAsm[T float32 | float64](backend.Op) func(d, a []T) int { return nil }
 
 // powAsm returns nil: without assembly the kernels are the scalar ones.
 func powAsm[T float32 | float64]() func(d, a, b []T) int { return nil }
+
+// libmGroup returns 4 (no loops use it here).
+func libmGroup() int { return 4 }
+
+// libmF16 returns loop: without assembly there is no table loop.
+func libmF16[T float32 | float64](_ backend.Op, loop func(d, a []T)) func(d, a []T) { return loop }
+
+// libmAVX512 is false: there are no AVX-512 loops here.
+var libmAVX512 = false

@@ -24,6 +24,24 @@ func libmNone[T float32 | float64](o backend.Op) bool {
 	return f32 && o == backend.OpTanh || libmFused(o)
 }
 
+// eachLibmLoops runs f with the AVX2 loops, and again with the AVX-512
+// loops where the CPU has them (libmAVX512).
+func eachLibmLoops(t *testing.T, f func(t *testing.T)) {
+	old := libmAVX512
+	defer func() { libmAVX512 = old }()
+	for _, on := range []bool{false, true} {
+		if on && !old {
+			continue // no AVX-512
+		}
+		libmAVX512 = on
+		name := "avx2"
+		if on {
+			name = "avx512"
+		}
+		t.Run(name, f)
+	}
+}
+
 // libmEdges64 are float64 inputs at the edges of the paths the scalar
 // code takes: the ends of exp's normal range (k = ±1022, 1023, 1024:
 // $GOROOT/src/math/exp_amd64.s archExp, its ldexp and denormal labels),
@@ -103,10 +121,12 @@ func TestLibmVector(t *testing.T) {
 	for i, v := range x64 {
 		x32[i] = float32(v)
 	}
-	for _, o := range libmOps {
-		checkLibm(t, o, x32)
-		checkLibm(t, o, x64)
-	}
+	eachLibmLoops(t, func(t *testing.T) {
+		for _, o := range libmOps {
+			checkLibm(t, o, x32)
+			checkLibm(t, o, x64)
+		}
+	})
 }
 
 func checkLibm[T float32 | float64](t *testing.T, o backend.Op, x []T) {
@@ -209,11 +229,17 @@ func TestLibmF32Exhaustive(t *testing.T) {
 // TestLibmVectorPath checks that the vector loops take ordinary inputs
 // themselves, leaving none to the scalar code (else they would be right
 // but slow): exp and sigmoid on [-700, 700], log on positive normal
-// numbers, sin and cos below 2^29.
+// numbers, sin and cos below 2^29; and that they give the scalar bits
+// there (TestLibmVector's inputs have a lane the loops leave in most
+// groups of sixteen).
 func TestLibmVectorPath(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no vector kernels on this CPU")
 	}
+	eachLibmLoops(t, testLibmVectorPath)
+}
+
+func testLibmVectorPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(3))
 	const n = 4096
 	for _, o := range libmOps {
@@ -242,14 +268,31 @@ func TestLibmVectorPath(t *testing.T) {
 				x32[i] = float32(v / 8) // within float32's exp range
 			}
 		}
-		if got := libmAsm[float64](o)(make([]float64, n), x); got != n {
+		d := make([]float64, n)
+		if got := libmAsm[float64](o)(d, x); got != n {
 			t.Errorf("%v float64: the vector loop stopped at %d of %d (x = %v)", o, got, n, x[got])
+		}
+		f, bad := libmRef(o), 0
+		for i := range d {
+			if w := f(x[i]); math.Float64bits(d[i]) != math.Float64bits(w) {
+				if bad++; bad <= 5 {
+					t.Errorf("%v(%v) = %v, scalar %v", o, x[i], d[i], w)
+				}
+			}
 		}
 		if libmNone[float32](o) {
 			continue
 		}
-		if got := libmAsm[float32](o)(make([]float32, n), x32); got != n {
+		d32 := make([]float32, n)
+		if got := libmAsm[float32](o)(d32, x32); got != n {
 			t.Errorf("%v float32: the vector loop stopped at %d of %d (x = %v)", o, got, n, x32[got:got+4])
+		}
+		for i := range d32 {
+			if w := float32(f(float64(x32[i]))); math.Float32bits(d32[i]) != math.Float32bits(w) {
+				if bad++; bad <= 5 {
+					t.Errorf("%v(%v) = %v, scalar %v", o, x32[i], d32[i], w)
+				}
+			}
 		}
 	}
 }
@@ -272,7 +315,8 @@ func benchLibm[T float32 | float64](b *testing.B, o backend.Op) {
 	for _, k := range []struct {
 		name string
 		k    kfn
-	}{{"scalar", floatKernel[T](&backend.Node{Op: o})}, {"vector", libmKernel[T](o)}} {
+	}{{"scalar", floatKernel[T](&backend.Node{Op: o})}, {"avx2", avx2Kernel(func() kfn { return libmKernel[T](o) })},
+		{"vector", libmKernel[T](o)}} {
 		if k.k == nil {
 			continue
 		}
@@ -283,6 +327,17 @@ func benchLibm[T float32 | float64](b *testing.B, o backend.Op) {
 			}
 		})
 	}
+}
+
+// avx2Kernel returns the kernel f makes with the AVX2 loops, or nil where
+// the vector kernel is AVX2's anyway.
+func avx2Kernel(f func() kfn) kfn {
+	if !libmAVX512 {
+		return nil
+	}
+	libmAVX512 = false
+	defer func() { libmAVX512 = true }()
+	return f()
 }
 
 // powPairs returns n pairs (x, y) for x**y: edge exponents (integers,
@@ -331,12 +386,14 @@ func powPairs(rng *rand.Rand, n int) (xs, ys []float64) {
 // every length 0..70 and start offset 0..7.
 func TestPowVector(t *testing.T) {
 	xs, ys := powPairs(rand.New(rand.NewSource(5)), 200000)
-	checkPow(t, xs, ys)
 	x32, y32 := make([]float32, len(xs)), make([]float32, len(ys))
 	for i := range xs {
 		x32[i], y32[i] = float32(xs[i]), float32(ys[i])
 	}
-	checkPow(t, x32, y32)
+	eachLibmLoops(t, func(t *testing.T) {
+		checkPow(t, xs, ys)
+		checkPow(t, x32, y32)
+	})
 }
 
 func checkPow[T float32 | float64](t *testing.T, x, y []T) {
@@ -376,30 +433,56 @@ func checkPow[T float32 | float64](t *testing.T, x, y []T) {
 }
 
 // TestPowVectorPath checks that the vector loop of pow takes ordinary
-// inputs itself: the benchmark's x, y in [0.5, 1.5) but 0.5, and x in
-// [1e-30, 1e30] with non-integer |y| < 8.
+// inputs itself: the benchmark's x, y in [0.5, 1.5) but 0.5, x in
+// [1e-30, 1e30] with non-integer |y| < 8, and x in [1e-19, 1e19] with
+// |y| < 15.4, and gives the scalar bits there (TestPowVector's inputs
+// have a lane the loop leaves in most groups of sixteen).
 func TestPowVectorPath(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no vector kernels on this CPU")
 	}
+	eachLibmLoops(t, testPowVectorPath)
+}
+
+func testPowVectorPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(9))
 	const n = 4096
 	x, y := make([]float64, n), make([]float64, n)
 	for i := range x {
-		x[i], y[i] = rng.Float64()+0.5, rng.Float64()+0.5000001
-		if i >= n/2 {
+		switch {
+		case i < n/2:
+			x[i], y[i] = rng.Float64()+0.5, rng.Float64()+0.5000001
+		case i < 3*n/4:
 			x[i], y[i] = math.Exp((rng.Float64()*2-1)*69), (rng.Float64()*2-1)*8+1e-6
+		default: // every bit of yi, y < 0
+			x[i], y[i] = math.Exp((rng.Float64()*2-1)*44), (rng.Float64()*2-1)*15.4+1e-6
 		}
 	}
-	if got := powAsm[float64]()(make([]float64, n), x, y); got != n {
+	d := make([]float64, n)
+	if got := powAsm[float64]()(d, x, y); got != n {
 		t.Errorf("float64: the vector loop stopped at %d of %d (%v ** %v)", got, n, x[got], y[got])
 	}
-	x32, y32 := make([]float32, n), make([]float32, n)
+	bad := 0
+	for i := range d {
+		if w := powF64(x[i], y[i]); math.Float64bits(d[i]) != math.Float64bits(w) {
+			if bad++; bad <= 5 {
+				t.Errorf("float64: %v ** %v = %v, scalar %v", x[i], y[i], d[i], w)
+			}
+		}
+	}
+	x32, y32, d32 := make([]float32, n), make([]float32, n), make([]float32, n)
 	for i := range x {
 		x32[i], y32[i] = float32(x[i]), float32(y[i])
 	}
-	if got := powAsm[float32]()(make([]float32, n), x32, y32); got != n {
+	if got := powAsm[float32]()(d32, x32, y32); got != n {
 		t.Errorf("float32: the vector loop stopped at %d of %d (%v ** %v)", got, n, x32[got], y32[got])
+	}
+	for i := range d32 {
+		if w := float32(powF64(float64(x32[i]), float64(y32[i]))); math.Float32bits(d32[i]) != math.Float32bits(w) {
+			if bad++; bad <= 5 {
+				t.Errorf("float32: %v ** %v = %v, scalar %v", x32[i], y32[i], d32[i], w)
+			}
+		}
 	}
 }
 
@@ -420,7 +503,9 @@ func benchPow[T float32 | float64](b *testing.B) {
 	for _, k := range []struct {
 		name string
 		k    kfn
-	}{{"scalar", floatKernel[T](&backend.Node{Op: backend.OpPow})}, {"vector", libmKernel[T](backend.OpPow)}} {
+	}{{"scalar", floatKernel[T](&backend.Node{Op: backend.OpPow})},
+		{"avx2", avx2Kernel(func() kfn { return libmKernel[T](backend.OpPow) })},
+		{"vector", libmKernel[T](backend.OpPow)}} {
 		if k.k == nil {
 			continue
 		}
@@ -485,4 +570,58 @@ func TestPowVectorMany(t *testing.T) {
 	}
 	wg.Wait()
 	t.Logf("%d of 2^28 pairs differ", differ.Load())
+}
+
+// TestLibmF16 checks the table loop of the float32 kernels (libmF16) on
+// float16 values, as a float16 tensor gives them: every one of the 65536
+// in order and shuffled, each slice length 0..70 at offsets 0..7, and
+// float16 values followed by others (the table loop stops there), bit for
+// bit against the scalar kernels.
+func TestLibmF16(t *testing.T) {
+	initTables()
+	h := make([]uint16, 1<<16)
+	for i := range h {
+		h[i] = uint16(i)
+	}
+	x := make([]float32, 1<<16)
+	f16sToF32(x, h)
+	rng := rand.New(rand.NewSource(16))
+	shuffled := append([]float32(nil), x...)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	mixed := append([]float32(nil), shuffled[:1000]...)
+	for i := 517; i < len(mixed); i += 97 {
+		mixed[i] = math.Nextafter32(mixed[i], 2) // not a float16 value (but ±0: subnormal)
+	}
+	eachLibmLoops(t, func(t *testing.T) {
+		for _, o := range libmOps {
+			if libmNone[float32](o) {
+				continue
+			}
+			k, ref := libmKernel[float32](o), floatKernel[float32](&backend.Node{Op: o})
+			if k == nil {
+				continue // no vector kernels
+			}
+			for _, in := range [][]float32{x, shuffled, mixed} {
+				bad := 0
+				check := func(a []float32) {
+					d, w := make([]float32, len(a)), make([]float32, len(a))
+					_ = k(d, []any{a})
+					_ = ref(w, []any{a})
+					for i := range d {
+						if math.Float32bits(d[i]) != math.Float32bits(w[i]) {
+							if bad++; bad <= 5 {
+								t.Errorf("%v(%g) (bits %#08x) = %g, scalar %g", o, a[i], math.Float32bits(a[i]), d[i], w[i])
+							}
+						}
+					}
+				}
+				check(in)
+				for off := range 8 {
+					for n := range 71 {
+						check(in[off*71+n : off*71+2*n])
+					}
+				}
+			}
+		}
+	})
 }
