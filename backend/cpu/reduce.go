@@ -182,6 +182,9 @@ func (s *source[T]) fail(err error) {
 }
 
 func (s *source[T]) failed() error {
+	if !s.stop.Load() {
+		return nil // no error recorded (fail sets stop after err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.err
