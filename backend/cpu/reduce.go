@@ -318,7 +318,7 @@ func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, l
 func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
 	if ops.pairwise != nil {
 		if n > 1<<16 && s.r.b.nworkers() > 1 {
-			return add(acc, s.parallelPairwise(ops, lo, n, 0))
+			return add(acc, s.parallelPairwise(ops, lo, n))
 		}
 		if s.x != nil {
 			return add(acc, ops.pairwise(s.x[lo:lo+n]))
@@ -334,37 +334,62 @@ func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add fu
 	return acc
 }
 
-// parallelPairwise gives the pairwise sum of [lo, lo+n), computing the
-// halves of the top levels of the recursion in parallel (the same
-// additions in the same order, so the same result).
-func (s *source[T]) parallelPairwise(ops *redOps[T], lo, n, depth int) T {
-	if n <= 1<<15 || depth > 6 {
-		if err := s.r.ctx.Err(); err != nil {
-			s.fail(err)
-			return ops.init
+// parallelPairwise gives the pairwise sum of [lo, lo+n): the subtrees of
+// the recursion of at most pairCut elements are summed by the workers, a
+// window each, and their sums combined as the recursion combines them
+// (the same additions in the same order, so the same result).
+func (s *source[T]) parallelPairwise(ops *redOps[T], lo, n int) T {
+	var leaves [][2]int // the subtrees' [lo, n), in order
+	var cut func(lo, n int)
+	cut = func(lo, n int) {
+		if n <= pairCut {
+			leaves = append(leaves, [2]int{lo, n})
+			return
 		}
-		if s.x != nil {
-			return ops.pairwise(s.x[lo : lo+n])
-		}
-		win := s.window()
-		return ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, lo, n)
+		n2 := ops.split(n)
+		cut(lo, n2)
+		cut(lo+n2, n-n2)
 	}
-	n2 := ops.split(n)
-	var left T
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer func() {
-			if p := recover(); p != nil {
-				s.fail(fmt.Errorf("cpu: internal error: %v", p))
+	cut(lo, n)
+	sums := make([]T, len(leaves))
+	nw := s.r.workersFor(len(leaves), 1)
+	wins := make([]*window[T], nw)
+	err := s.r.parallel(len(leaves), 1, func(wi, a, b int) error {
+		if s.x == nil && wins[wi] == nil {
+			wins[wi] = s.window()
+		}
+		win := wins[wi]
+		for i := a; i < b && !s.stop.Load(); i++ {
+			lo, n := leaves[i][0], leaves[i][1]
+			if s.x != nil {
+				sums[i] = ops.pairwise(s.x[lo : lo+n])
+			} else {
+				sums[i] = ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, lo, n)
 			}
-		}()
-		left = s.parallelPairwise(ops, lo, n2, depth+1)
-	}()
-	right := s.parallelPairwise(ops, lo+n2, n-n2, depth+1)
-	<-done
-	return addAny(left, right)
+		}
+		return nil
+	})
+	if err != nil {
+		s.fail(err)
+		return ops.init
+	}
+	k := 0
+	var join func(n int) T
+	join = func(n int) T {
+		if n <= pairCut {
+			k++
+			return sums[k-1]
+		}
+		n2 := ops.split(n)
+		left := join(n2)
+		return addAny(left, join(n-n2))
+	}
+	return join(n)
 }
+
+// pairCut is the size of the subtrees of a pairwise sum that
+// parallelPairwise hands to the workers.
+const pairCut = 1 << 15
 
 // runReduce computes the reduction for every output element.
 func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[T]) ([]T, error) {
