@@ -49,6 +49,9 @@ type kernel struct {
 	Float bool // a float max or min: the fold also reports NaNs
 	Fold  bool // emit a fold
 	Vec   bool // emit a vec step
+	Rows  bool // emit a rows kernel (integers)
+	Size  int    // element size in bytes
+	Ident uint64 // the identity of the operation, one element's bits
 }
 
 func simple(instr string) func(acc, x, tmp string) string {
@@ -71,6 +74,22 @@ func blend64(isMax bool) func(acc, x, tmp string) string {
 	}
 }
 
+// mul64 is the wrapping int64 product acc = acc * x without AVX-512:
+// lo·lo + (hi·lo + lo·hi) << 32 from the 32-bit VPMULUDQ, modulo 2^64 (as
+// gen_simdint.go's mul64AVX2); Y15 is a second temporary.
+func mul64(acc, x, tmp string) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "\tVPSRLQ $32, %s, %s\n", acc, tmp)
+	fmt.Fprintf(&s, "\tVPMULUDQ %s, %s, %s\n", x, tmp, tmp) // hi(acc)·lo(x)
+	fmt.Fprintf(&s, "\tVPSRLQ $32, %s, Y15\n", x)
+	fmt.Fprintf(&s, "\tVPMULUDQ %s, Y15, Y15\n", acc) // lo(acc)·hi(x)
+	fmt.Fprintf(&s, "\tVPADDQ Y15, %s, %s\n", tmp, tmp)
+	fmt.Fprintf(&s, "\tVPSLLQ $32, %s, %s\n", tmp, tmp)
+	fmt.Fprintf(&s, "\tVPMULUDQ %s, %s, %s\n", x, acc, acc) // lo(acc)·lo(x)
+	fmt.Fprintf(&s, "\tVPADDQ %s, %s, %s\n", tmp, acc, acc)
+	return s.String()
+}
+
 // exactFloat is NumPy's max (min) fold step, maxFloat: acc stays when
 // acc >= x (acc <= x) or acc is NaN, else x.
 func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
@@ -86,34 +105,46 @@ func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
 
 func kernels() []kernel {
 	var ks []kernel
-	add := func(name, doc string, step func(acc, x, tmp string) string, fold bool) {
-		ks = append(ks, kernel{Name: name, Doc: doc, step: step, Fold: fold, Vec: true})
+	add := func(name, doc string, step func(acc, x, tmp string) string, fold bool, size int, ident uint64) {
+		ks = append(ks, kernel{Name: name, Doc: doc, step: step, Fold: fold, Vec: true, Rows: fold, Size: size, Ident: ident})
 	}
-	for _, w := range []struct{ s, u, bits string }{{"SB", "UB", "8"}, {"SW", "UW", "16"}, {"SD", "UD", "32"}} {
-		add("Max"+w.s, "max of int"+w.bits, simple("VPMAX"+w.s), true)
-		add("Min"+w.s, "min of int"+w.bits, simple("VPMIN"+w.s), true)
-		add("Max"+w.u, "max of uint"+w.bits, simple("VPMAX"+w.u), true)
-		add("Min"+w.u, "min of uint"+w.bits, simple("VPMIN"+w.u), true)
+	for _, w := range []struct {
+		s, u, bits string
+		size       int
+	}{{"SB", "UB", "8", 1}, {"SW", "UW", "16", 2}, {"SD", "UD", "32", 4}} {
+		bits := uint(8 * w.size)
+		ones := uint64(1)<<bits - 1
+		add("Max"+w.s, "max of int"+w.bits, simple("VPMAX"+w.s), true, w.size, 1<<(bits-1))
+		add("Min"+w.s, "min of int"+w.bits, simple("VPMIN"+w.s), true, w.size, ones>>1)
+		add("Max"+w.u, "max of uint"+w.bits, simple("VPMAX"+w.u), true, w.size, 0)
+		add("Min"+w.u, "min of uint"+w.bits, simple("VPMIN"+w.u), true, w.size, ones)
 	}
-	add("MaxSQ", "max of int64", blend64(true), true)
-	add("MinSQ", "min of int64", blend64(false), true)
-	for _, w := range []struct{ s, bits string }{{"B", "8"}, {"W", "16"}, {"D", "32"}, {"Q", "64"}} {
-		add("Add"+w.s, "wrapping sum of "+w.bits+"-bit integers", simple("VPADD"+w.s), true)
+	add("MaxSQ", "max of int64", blend64(true), true, 8, 1<<63)
+	add("MinSQ", "min of int64", blend64(false), true, 8, 1<<63-1)
+	for _, w := range []struct {
+		s, bits string
+		size    int
+	}{{"B", "8", 1}, {"W", "16", 2}, {"D", "32", 4}, {"Q", "64", 8}} {
+		add("Add"+w.s, "wrapping sum of "+w.bits+"-bit integers", simple("VPADD"+w.s), true, w.size, 0)
 	}
-	add("MulW", "wrapping product of 16-bit integers", simple("VPMULLW"), true)
-	add("MulD", "wrapping product of 32-bit integers", simple("VPMULLD"), true)
-	add("Or", "or of bools (bytes 0 and 1)", simple("VPOR"), false)
-	add("And", "and of bools (bytes 0 and 1)", simple("VPAND"), false)
-	for _, f := range []struct{ s, name string }{{"PS", "float32"}, {"PD", "float64"}} {
-		add("Add"+f.s, "sum of "+f.name+" (acc + x)", simple("VADD"+f.s), false)
-		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false)
-		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false)
-		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false)
+	add("MulW", "wrapping product of 16-bit integers", simple("VPMULLW"), true, 2, 1)
+	add("MulD", "wrapping product of 32-bit integers", simple("VPMULLD"), true, 4, 1)
+	add("MulQ", "wrapping product of 64-bit integers", mul64, true, 8, 1)
+	add("Or", "or of bools (bytes 0 and 1)", simple("VPOR"), false, 1, 0)
+	add("And", "and of bools (bytes 0 and 1)", simple("VPAND"), false, 1, 1)
+	for _, f := range []struct {
+		s, name string
+		size    int
+	}{{"PS", "float32", 4}, {"PD", "float64", 8}} {
+		add("Add"+f.s, "sum of "+f.name+" (acc + x)", simple("VADD"+f.s), false, f.size, 0)
+		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false, f.size, 0)
+		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false, f.size, 0)
+		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false, f.size, 0)
 		// The folds: plain VMAX/VMIN with a NaN flag.
 		for _, op := range []string{"Max", "Min"} {
 			s, instr := f.s, "V"+strings.ToUpper(op)+f.s
 			ks = append(ks, kernel{Name: op + f.s, Doc: strings.ToLower(op) + " of " + f.name,
-				Float: true, Fold: true,
+				Float: true, Fold: true, Size: f.size,
 				step: func(acc, x, tmp string) string {
 					return fmt.Sprintf("\t%s %s, %s, %s\n\tVCMP%s $0x03, %s, %s, %s\n\tVOR%s %s, Y12, Y12\n",
 						instr, x, acc, acc, s, x, x, tmp, s, tmp)
@@ -211,7 +242,19 @@ func redFind{{.Name}}(x []byte, v uint64) (off int)
 {{end}}
 //go:noescape
 func redSum8PD(r *[8]float64, a []float64)
+{{range .Kernels}}{{if .Rows}}
+//go:noescape
+func redRows{{.Name}}(out, x []byte, l int)
+{{end}}{{end}}{{range .Floats}}
+//go:noescape
+func redRowsSum{{.}}(out, x []byte, l int)
 
+//go:noescape
+func redRowsMax{{.}}(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsMin{{.}}(out, x []byte, l int) (done int)
+{{end}}
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
 // redSum8PD.
 func pairLeafF64(a []float64) float64 {
@@ -232,6 +275,8 @@ var (
 	redFoldAsmF = map[string]int{}
 	redHasAsm   = map[string]func(x []byte) bool{}
 	redFindAsm  = map[string]func(x []byte, v uint64) int{}
+	redRowsAsm  = map[string]func(out, x []byte, l int){}
+	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -262,6 +307,10 @@ func init() {
 {{else}}	redFoldAsm["{{.Name}}"] = {{inc $i}}
 {{end}}{{end}}{{end}}{{range .Has}}	redHasAsm["{{.Name}}"] = redHas{{.Name}}
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
+{{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
+{{end}}{{end}}{{range .Floats}}	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
+	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
+	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
 {{end}}}
 `))
 
@@ -402,6 +451,280 @@ var finds = []find{
 	{"PD", "a float64 (==: ±0 equal)", "Q", "VCMPPD $0x00,"},
 }
 
+// The rows kernels reduce each of the rows of l bytes of x (a reduction
+// along a short last axis) to one element of out, len(out)/size rows, in
+// one call: redRowsNAME(out, x []byte, l int), l >= 32.
+//
+//   - Integers (any order gives the same result): two accumulators over
+//     the 32-byte blocks of the row; the last l%32 bytes are those of the
+//     last 32 bytes of the row (which start inside it) in the lanes a
+//     sliding mask (redTailMask) selects, the identity in the others;
+//     then the two accumulators and the lanes of the register are
+//     combined.
+//   - float32 and float64 sums of rows of 8 to 128 elements (redRowsSumPS,
+//     redRowsSumPD): NumPy's pairwise leaf in sum8Go's order, r[j] = a[j],
+//     r[j] += a[8i+j], ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the
+//     last len%8 elements one by one, then added to +0 (the identity
+//     runReduce starts from): the same operations on the same operands.
+//     Where two NaNs meet, the first operand's payload wins, so the
+//     operands are also in the order of the reference: sum8F32AVX2's
+//     for float32 (r0+r1 ...), and for float64 the order the Go compiler
+//     gives pairLeafF64's combine, ((r1+r0)+(r3+r2))+((r7+r6)+(r5+r4))
+//     (TestRowsKernelsFloat checks it).
+//   - float max and min (redRowsMaxPS, ...): VMAX/VMIN over the row (the
+//     last 32 bytes again: max and min may see an element twice), with a
+//     NaN flag; a row holding a NaN or whose extreme is a zero (whose
+//     sign the order decides) stops the kernel, which returns the number
+//     of rows done: the caller folds that row in Go and calls again.
+
+var shifts = map[int]int{1: 0, 2: 1, 4: 2, 8: 3, 32: 5, 64: 6}
+
+var bcast = map[int]string{1: "B", 2: "W", 4: "D", 8: "Q"}
+
+// horizontal combines the lanes of Y0 into its first element with step.
+func horizontal(step func(acc, x, tmp string) string, size int) string {
+	var b strings.Builder
+	b.WriteString("\tVEXTRACTI128 $1, Y0, X1\n" + step("Y0", "Y1", "Y8"))
+	b.WriteString("\tVPSHUFD $0x4E, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	if size <= 4 {
+		b.WriteString("\tVPSHUFD $0xB1, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	}
+	if size <= 2 {
+		b.WriteString("\tVPSRLD $16, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	}
+	if size == 1 {
+		b.WriteString("\tVPSRLW $8, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	}
+	return b.String()
+}
+
+func rowsInt(k kernel) string {
+	var b strings.Builder
+	store := map[int]string{
+		1: "\tVMOVD X0, AX\n\tMOVB AX, (DI)\n",
+		2: "\tVMOVD X0, AX\n\tMOVW AX, (DI)\n",
+		4: "\tVMOVD X0, (DI)\n",
+		8: "\tVMOVQ X0, (DI)\n",
+	}[k.Size]
+	fmt.Fprintf(&b, `
+// func redRows%[1]s(out, x []byte, l int): %[2]s of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRows%[1]s(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $%[3]d, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x%[4]x, AX
+	VMOVQ AX, X14
+	VPBROADCAST%[5]s X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+%[6]s%[7]s	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+%[8]stail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+%[9]s%[10]s%[11]s%[12]s	ADDQ $%[13]d, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, k.Name, k.Doc, shifts[k.Size], k.Ident, bcast[k.Size],
+		k.step("Y0", "Y4", "Y8"), k.step("Y1", "Y5", "Y9"), k.step("Y0", "Y4", "Y8"),
+		k.step("Y1", "Y4", "Y8"), k.step("Y0", "Y1", "Y8"), horizontal(k.step, k.Size), store, k.Size)
+	return b.String()
+}
+
+// rowsSum writes redRowsSumPS or redRowsSumPD.
+func rowsSum(f string) string {
+	size, t, leaf, combine := 4, "SS", "", ""
+	if f == "PS" {
+		leaf = "\tVMOVUPS (SI), Y0\n"
+		combine = `	VADDPS (R10), Y0, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  leaf
+combine:
+	VSHUFPS $0xB1, Y0, Y0, Y1
+	VADDPS Y1, Y0, Y2
+	VSHUFPS $0x4E, Y2, Y2, Y3
+	VADDPS Y3, Y2, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VADDSS X5, X4, X6
+`
+	} else {
+		size, t = 8, "SD"
+		leaf = "\tVMOVUPD (SI), Y0\n\tVMOVUPD 32(SI), Y1\n"
+		combine = `	VADDPD (R10), Y0, Y0
+	VADDPD 32(R10), Y1, Y1
+	ADDQ $64, R10
+	DECQ R9
+	JNZ  leaf
+combine:
+	VSHUFPD $0x5, Y0, Y0, Y2
+	VADDPD Y0, Y2, Y3
+	VEXTRACTF128 $1, Y3, X4
+	VADDSD X4, X3, X5
+	VSHUFPD $0x5, Y1, Y1, Y2
+	VADDPD Y1, Y2, Y3
+	VEXTRACTF128 $1, Y3, X4
+	VADDSD X3, X4, X7
+	VADDSD X7, X5, X6
+`
+	}
+	group := 8 * size // bytes of a group of eight
+	return fmt.Sprintf(`
+// func redRowsSum%[1]s(out, x []byte, l int): the pairwise sum of each row of
+// l bytes (8 to 128 elements) of x, added to +0, into one element of out.
+TEXT ·redRowsSum%[1]s(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $%[2]d, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $%[3]d, R8
+	MOVQ DX, R11
+	ANDQ $%[4]d, R11
+	SHRQ $%[2]d, R11
+row:
+%[5]s	LEAQ %[6]d(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   combine
+leaf:
+%[7]s	MOVQ R11, BX
+	TESTQ BX, BX
+	JZ   zero
+tail:
+	VADD%[8]s (R10), X6, X6
+	ADDQ $%[9]d, R10
+	DECQ BX
+	JNZ  tail
+zero:
+	VXORPS X7, X7, X7
+	VADD%[8]s X6, X7, X7
+	VMOV%[8]s X7, (DI)
+	ADDQ $%[9]d, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, f, shifts[size], shifts[group], group-1, leaf, group, combine, t, size)
+}
+
+// rowsExt writes redRowsMaxPS, redRowsMinPS, redRowsMaxPD, redRowsMinPD.
+func rowsExt(op, f string) string {
+	size, t, hor := 4, "SS", `	VEXTRACTF128 $1, Y0, X1
+	%[1]s X1, X0, X0
+	VSHUFPS $0x4E, X0, X0, X1
+	%[1]s X1, X0, X0
+	VSHUFPS $0xB1, X0, X0, X1
+	%[1]s X1, X0, X0
+`
+	if f == "PD" {
+		size, t, hor = 8, "SD", `	VEXTRACTF128 $1, Y0, X1
+	%[1]s X1, X0, X0
+	VSHUFPD $0x1, X0, X0, X1
+	%[1]s X1, X0, X0
+`
+	}
+	instr := "V" + strings.ToUpper(op) + f
+	return fmt.Sprintf(`
+// func redRows%[1]s%[2]s(out, x []byte, l int) (done int): the %[3]s of each
+// row of l bytes (l >= 32) of x into one element of out, up to the first
+// row holding a NaN or whose %[3]s is a zero (done: the rows before it).
+TEXT ·redRows%[1]s%[2]s(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $%[4]d, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+row:
+	VMOVUPS (SI), Y0
+	VCMP%[2]s $0x03, Y0, Y0, Y12
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   tail
+block:
+	VMOVUPS (R10), Y4
+	%[5]s Y4, Y0, Y0
+	VCMP%[2]s $0x03, Y4, Y4, Y8
+	VOR%[2]s Y8, Y12, Y12
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+tail:
+	VMOVUPS -32(SI)(DX*1), Y4
+	%[5]s Y4, Y0, Y0
+	VCMP%[2]s $0x03, Y4, Y4, Y8
+	VOR%[2]s Y8, Y12, Y12
+	VPTEST Y12, Y12
+	JNZ  done
+%[6]s	VUCOMI%[7]s X9, X0
+	JEQ  done
+	VMOV%[7]s X0, (DI)
+	ADDQ $%[8]d, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $%[4]d, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+`, op, f, strings.ToLower(op), shifts[size], instr, fmt.Sprintf(hor, instr), t, size)
+}
+
+// tailMask is redTailMask: 32 zero bytes, then 32 bytes of ones; its 32
+// bytes from t on select the last t bytes of a register.
+const tailMask = `
+DATA redTailMask<>+0(SB)/8, $0
+DATA redTailMask<>+8(SB)/8, $0
+DATA redTailMask<>+16(SB)/8, $0
+DATA redTailMask<>+24(SB)/8, $0
+DATA redTailMask<>+32(SB)/8, $-1
+DATA redTailMask<>+40(SB)/8, $-1
+DATA redTailMask<>+48(SB)/8, $-1
+DATA redTailMask<>+56(SB)/8, $-1
+GLOBL redTailMask<>(SB), RODATA|NOPTR, $64
+`
+
 type hasOut struct {
 	has
 	Body, Rest string
@@ -454,6 +777,18 @@ func main() {
 		log.Fatal(err)
 	}
 	b.WriteString(sumAsm)
+	b.WriteString(tailMask)
+	for _, o := range outs {
+		if o.Rows {
+			b.WriteString(rowsInt(o.kernel))
+		}
+	}
+	for _, f := range []string{"PS", "PD"} {
+		b.WriteString(rowsSum(f))
+		for _, op := range []string{"Max", "Min"} {
+			b.WriteString(rowsExt(op, f))
+		}
+	}
 	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -462,7 +797,8 @@ func main() {
 		Kernels []out
 		Has     []hasOut
 		Finds   []find
-	}{outs, hos, finds}); err != nil {
+		Floats  []string
+	}{outs, hos, finds, []string{"PS", "PD"}}); err != nil {
 		log.Fatal(err)
 	}
 	src, err := format.Source(b.Bytes())

@@ -234,6 +234,62 @@ type redOps[T number | bool] struct {
 	split    func(n int) int // where a longer run splits
 	round1   func(T) T       // round an accumulator to the dtype (nil: exact)
 	round    func([]T)
+	// rows reduces each row of l elements of x to one element of out, as
+	// rowsGo does (nil: rowsGo).
+	rows func(out, x []T, l int)
+}
+
+// rowsGo reduces each row of l elements of x to one element of out as
+// runReduce reduces a run: from the identity (or the first element), a
+// pairwise sum added to it or a fold, rounded.
+func (ops *redOps[T]) rowsGo(out, x []T, l int) {
+	for i := range out {
+		row := x[i*l : i*l+l]
+		acc := ops.init
+		if ops.first {
+			acc = row[0]
+		}
+		if ops.pairwise != nil {
+			acc = addAny(acc, ops.pairwise(row))
+		} else {
+			acc = ops.fold(acc, row)
+		}
+		if ops.round1 != nil {
+			acc = ops.round1(acc)
+		}
+		out[i] = acc
+	}
+}
+
+// runRows is runReduce along a last axis whose outputs are the
+// consecutive rows of l = p.l elements (p.rowMajor): each worker hands a
+// range of rows to ops.rows in one call, or for a fused source the rows
+// of a block at a time.
+func runRows[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T], out []T, wins []*window[T]) error {
+	l := p.l
+	rows := ops.rows
+	if rows == nil {
+		rows = ops.rowsGo
+	}
+	per := max(1, blockSize/l)
+	return r.parallel(p.m, max(1, grainSize/l), func(wi, lo, hi int) error {
+		if s.x != nil {
+			rows(out[lo:hi], s.x[lo*l:hi*l], l)
+			return nil
+		}
+		win := wins[wi]
+		for a := lo; a < hi && !s.stop.Load(); a += per {
+			b := min(a+per, hi)
+			rows(out[a:b], s.get(win, a*l, b*l), l)
+		}
+		return s.failed()
+	})
+}
+
+// rowMajor reports whether the runs of p are the rows of its outputs,
+// one contiguous run of l elements each, output o's at o*l.
+func (p *redPlan) rowMajor() bool {
+	return len(p.offs) == 1 && p.chunk == p.l && len(p.keptSize) == 1 && p.keptStr[0] == p.l
 }
 
 // foldWith folds the elements of x into acc one by one with c.
@@ -448,6 +504,9 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		})
 		return out, err
 	}
+	if fastReduce && p.m > 1 && p.rowMajor() && (s.x != nil || p.l <= blockSize) {
+		return out, runRows(r, s, p, &ops, out, wins)
+	}
 	grain := max(1, grainSize/p.l)
 	err := r.parallel(p.m, grain, func(wi, lo, hi int) error {
 		win := wins[wi]
@@ -636,6 +695,7 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 		if vec := vecKernel(k, ops.vec); vec != nil {
 			ops.vec = vec
 		}
+		ops.rows = intRowsKernel(k, ops.rowsGo)
 	}
 	return runReduce(r, s, p, ops)
 }
@@ -669,6 +729,7 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 	if fold := intFoldKernel(k, ops.fold, ops.init); fold != nil {
 		ops.fold = fold
 	}
+	ops.rows = intRowsKernel(k, ops.rowsGo)
 	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {
 		return res, err
@@ -727,6 +788,19 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 		}
 		if f, ok := any(roundF16).(func([]T)); ok && dt == dtypes.F16 && fastReduce {
 			ops.round = f
+		}
+	}
+	if k != kMul {
+		if rows := floatRowsKernel(k, ops.rowsGo); rows != nil {
+			ops.rows = rows
+			if ops.round1 != nil {
+				ops.rows = func(out, x []T, l int) {
+					rows(out, x, l)
+					for i, v := range out {
+						out[i] = ops.round1(v)
+					}
+				}
+			}
 		}
 	}
 	res, err := runReduce(r, s, p, ops)

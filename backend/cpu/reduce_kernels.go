@@ -75,9 +75,9 @@ func asmName[T number | bool](k redKind) string {
 	case uint32:
 		ops = [6]string{"AddD", "MulD", "MaxUD", "MinUD"}
 	case int64:
-		ops = [6]string{"AddQ", "", "MaxSQ", "MinSQ"}
+		ops = [6]string{"AddQ", "MulQ", "MaxSQ", "MinSQ"}
 	case uint64:
-		ops = [6]string{"AddQ"}
+		ops = [6]string{"AddQ", "MulQ"}
 	case float32:
 		ops = [6]string{"AddPS", "MulPS", "MaxPS", "MinPS"}
 	case float64:
@@ -200,6 +200,75 @@ func floatExtremeNaN[T float](f int, k redKind, x []T) (T, bool) {
 		return 0, true
 	}
 	return combineFloat(k, part[0], part[1:len(part)/4]), false
+}
+
+// intRowsKernel returns the rows step of kind k (add, mul, max or min;
+// or and and of bools as max and min of bytes) on T equal to ref (the
+// ops' rowsGo), or nil: redRows* for rows of 32 bytes or more, ref for
+// shorter ones.
+func intRowsKernel[T integer | bool](k redKind, ref func(out, x []T, l int)) func(out, x []T, l int) {
+	name := asmName[T](k)
+	if _, ok := any(*new(T)).(bool); ok {
+		name = map[redKind]string{kOr: "MaxUB", kAnd: "MinUB"}[k]
+	}
+	f := redRowsAsm[name]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	size := int(unsafe.Sizeof(*new(T)))
+	return func(out, x []T, l int) {
+		if l*size < 32 {
+			ref(out, x, l)
+			return
+		}
+		f(byteView(out), byteView(x[:len(out)*l]), l*size)
+	}
+}
+
+// floatRowsKernel returns the rows step of a float sum (kAdd: the
+// pairwise sum added to +0), max or min equal to ref (the ops' rowsGo,
+// with no rounding), or nil: redRowsSum* for rows of 8 to 128
+// elements, redRowsMax*/Min* for rows of 32 bytes or more up to a row
+// they leave to ref (a NaN or a zero extreme), ref for the others.
+func floatRowsKernel[T float](k redKind, ref func(out, x []T, l int)) func(out, x []T, l int) {
+	suffix := asmName[T](kAdd)[len("Add"):]
+	size := int(unsafe.Sizeof(*new(T)))
+	if !fastReduce {
+		return nil
+	}
+	switch k {
+	case kAdd:
+		f := redRowsAsm["Sum"+suffix]
+		if f == nil {
+			return nil
+		}
+		return func(out, x []T, l int) {
+			if l < 8 || l > 128 {
+				ref(out, x, l)
+				return
+			}
+			f(byteView(out), byteView(x[:len(out)*l]), l*size)
+		}
+	case kMax, kMin:
+		f := redRowsAsmF[map[redKind]string{kMax: "Max", kMin: "Min"}[k]+suffix]
+		if f == nil {
+			return nil
+		}
+		return func(out, x []T, l int) {
+			if l*size < 32 {
+				ref(out, x, l)
+				return
+			}
+			for i := 0; i < len(out); {
+				i += f(byteView(out[i:]), byteView(x[i*l:len(out)*l]), l*size)
+				if i < len(out) {
+					ref(out[i:i+1], x[i*l:i*l+l], l)
+					i++
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // foldOr and foldAnd are foldWith(acc, x, or) and foldWith(acc, x, and),

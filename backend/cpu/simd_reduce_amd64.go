@@ -125,6 +125,12 @@ func redVecMulD(acc, x []byte)
 func redFoldMulD(acc *[128]byte, x []byte)
 
 //go:noescape
+func redVecMulQ(acc, x []byte)
+
+//go:noescape
+func redFoldMulQ(acc *[128]byte, x []byte)
+
+//go:noescape
 func redVecOr(acc, x []byte)
 
 //go:noescape
@@ -214,6 +220,87 @@ func redFindPD(x []byte, v uint64) (off int)
 //go:noescape
 func redSum8PD(r *[8]float64, a []float64)
 
+//go:noescape
+func redRowsMaxSB(out, x []byte, l int)
+
+//go:noescape
+func redRowsMinSB(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxUB(out, x []byte, l int)
+
+//go:noescape
+func redRowsMinUB(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxSW(out, x []byte, l int)
+
+//go:noescape
+func redRowsMinSW(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxUW(out, x []byte, l int)
+
+//go:noescape
+func redRowsMinUW(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxSD(out, x []byte, l int)
+
+//go:noescape
+func redRowsMinSD(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxUD(out, x []byte, l int)
+
+//go:noescape
+func redRowsMinUD(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxSQ(out, x []byte, l int)
+
+//go:noescape
+func redRowsMinSQ(out, x []byte, l int)
+
+//go:noescape
+func redRowsAddB(out, x []byte, l int)
+
+//go:noescape
+func redRowsAddW(out, x []byte, l int)
+
+//go:noescape
+func redRowsAddD(out, x []byte, l int)
+
+//go:noescape
+func redRowsAddQ(out, x []byte, l int)
+
+//go:noescape
+func redRowsMulW(out, x []byte, l int)
+
+//go:noescape
+func redRowsMulD(out, x []byte, l int)
+
+//go:noescape
+func redRowsMulQ(out, x []byte, l int)
+
+//go:noescape
+func redRowsSumPS(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxPS(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsMinPS(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsSumPD(out, x []byte, l int)
+
+//go:noescape
+func redRowsMaxPD(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsMinPD(out, x []byte, l int) (done int)
+
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
 // redSum8PD.
 func pairLeafF64(a []float64) float64 {
@@ -234,6 +321,8 @@ var (
 	redFoldAsmF = map[string]int{}
 	redHasAsm   = map[string]func(x []byte) bool{}
 	redFindAsm  = map[string]func(x []byte, v uint64) int{}
+	redRowsAsm  = map[string]func(out, x []byte, l int){}
+	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -279,6 +368,8 @@ func redFold(i int, acc *[128]byte, x []byte) {
 		redFoldMulW(acc, x)
 	case 20:
 		redFoldMulD(acc, x)
+	case 21:
+		redFoldMulQ(acc, x)
 	default:
 		panic("cpu: no reduction fold kernel")
 	}
@@ -287,13 +378,13 @@ func redFold(i int, acc *[128]byte, x []byte) {
 // redFoldF calls the float fold numbered i in redFoldAsmF.
 func redFoldF(i int, acc *[128]byte, x []byte) bool {
 	switch i {
-	case 27:
-		return redFoldMaxPSF(acc, x)
 	case 28:
+		return redFoldMaxPSF(acc, x)
+	case 29:
 		return redFoldMinPSF(acc, x)
-	case 33:
-		return redFoldMaxPDF(acc, x)
 	case 34:
+		return redFoldMaxPDF(acc, x)
+	case 35:
 		return redFoldMinPDF(acc, x)
 	}
 	panic("cpu: no reduction fold kernel")
@@ -343,20 +434,22 @@ func init() {
 	redFoldAsm["MulW"] = 19
 	redVecAsm["MulD"] = redVecMulD
 	redFoldAsm["MulD"] = 20
+	redVecAsm["MulQ"] = redVecMulQ
+	redFoldAsm["MulQ"] = 21
 	redVecAsm["Or"] = redVecOr
 	redVecAsm["And"] = redVecAnd
 	redVecAsm["AddPS"] = redVecAddPS
 	redVecAsm["MulPS"] = redVecMulPS
 	redVecAsm["MaxPS"] = redVecMaxPS
 	redVecAsm["MinPS"] = redVecMinPS
-	redFoldAsmF["MaxPS"] = 27
-	redFoldAsmF["MinPS"] = 28
+	redFoldAsmF["MaxPS"] = 28
+	redFoldAsmF["MinPS"] = 29
 	redVecAsm["AddPD"] = redVecAddPD
 	redVecAsm["MulPD"] = redVecMulPD
 	redVecAsm["MaxPD"] = redVecMaxPD
 	redVecAsm["MinPD"] = redVecMinPD
-	redFoldAsmF["MaxPD"] = 33
-	redFoldAsmF["MinPD"] = 34
+	redFoldAsmF["MaxPD"] = 34
+	redFoldAsmF["MinPD"] = 35
 	redHasAsm["ZeroB"] = redHasZeroB
 	redHasAsm["ZeroW"] = redHasZeroW
 	redHasAsm["ZeroD"] = redHasZeroD
@@ -372,4 +465,31 @@ func init() {
 	redFindAsm["Q"] = redFindQ
 	redFindAsm["PS"] = redFindPS
 	redFindAsm["PD"] = redFindPD
+	redRowsAsm["MaxSB"] = redRowsMaxSB
+	redRowsAsm["MinSB"] = redRowsMinSB
+	redRowsAsm["MaxUB"] = redRowsMaxUB
+	redRowsAsm["MinUB"] = redRowsMinUB
+	redRowsAsm["MaxSW"] = redRowsMaxSW
+	redRowsAsm["MinSW"] = redRowsMinSW
+	redRowsAsm["MaxUW"] = redRowsMaxUW
+	redRowsAsm["MinUW"] = redRowsMinUW
+	redRowsAsm["MaxSD"] = redRowsMaxSD
+	redRowsAsm["MinSD"] = redRowsMinSD
+	redRowsAsm["MaxUD"] = redRowsMaxUD
+	redRowsAsm["MinUD"] = redRowsMinUD
+	redRowsAsm["MaxSQ"] = redRowsMaxSQ
+	redRowsAsm["MinSQ"] = redRowsMinSQ
+	redRowsAsm["AddB"] = redRowsAddB
+	redRowsAsm["AddW"] = redRowsAddW
+	redRowsAsm["AddD"] = redRowsAddD
+	redRowsAsm["AddQ"] = redRowsAddQ
+	redRowsAsm["MulW"] = redRowsMulW
+	redRowsAsm["MulD"] = redRowsMulD
+	redRowsAsm["MulQ"] = redRowsMulQ
+	redRowsAsm["SumPS"] = redRowsSumPS
+	redRowsAsmF["MaxPS"] = redRowsMaxPS
+	redRowsAsmF["MinPS"] = redRowsMinPS
+	redRowsAsm["SumPD"] = redRowsSumPD
+	redRowsAsmF["MaxPD"] = redRowsMaxPD
+	redRowsAsmF["MinPD"] = redRowsMinPD
 }

@@ -9,6 +9,8 @@ var (
 	redFoldAsmF map[string]int
 	redHasAsm   map[string]func(x []byte) bool
 	redFindAsm  map[string]func(x []byte, v uint64) int
+	redRowsAsm  map[string]func(out, x []byte, l int)
+	redRowsAsmF map[string]func(out, x []byte, l int) int
 )
 
 func pairLeafF64(a []float64) float64 { return sum8Go(a) }

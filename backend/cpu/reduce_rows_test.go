@@ -1,0 +1,141 @@
+package cpu
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// The rows kernels (reductions along a short last axis, many rows a
+// call) against rowsGo, the loop of runReduce they replace, bit for bit:
+// every row length up to 70 and longer ones, 0 to 9 rows and more, at
+// unaligned starts, on random values mixed with edge values (float rows
+// with NaNs, only zeros of both signs, one non-zero extreme).
+
+// rowLengths are the row lengths the rows tests try.
+var rowLengths = func() []int {
+	var ns []int
+	for n := 1; n <= 70; n++ {
+		ns = append(ns, n)
+	}
+	return append(ns, 100, 127, 128, 129, 255, 256, 1000)
+}()
+
+func checkRows[T number | bool](t *testing.T, name string, ops redOps[T], kernel func(out, x []T, l int), gen func(*rand.Rand) T, edges []T) {
+	t.Helper()
+	if kernel == nil {
+		if haveAVX2 {
+			t.Errorf("%s: no rows kernel", name)
+		}
+		return
+	}
+	rng := rand.New(rand.NewSource(int64(len(name)) * 104729))
+	for _, l := range rowLengths {
+		for _, m := range []int{0, 1, 2, 3, 5, 9, 37} {
+			for off := range 3 {
+				x := randomSlice(rng, m*l+off, gen, edges)[off:]
+				want := make([]T, m)
+				ops.rowsGo(want, x, l)
+				got := append(make([]T, off+1), want...)[off+1:]
+				for i := range got {
+					got[i] = gen(rng)
+				}
+				kernel(got, x, l)
+				for i := range want {
+					if !sameBitsT(got[i], want[i]) {
+						t.Fatalf("%s: l=%d, %d rows, off %d: row %d is %v, want %v (row %v)", name, l, m, off, i, got[i], want[i], x[i*l:i*l+l])
+					}
+				}
+			}
+		}
+	}
+}
+
+func intRowsOps[T integer](k redKind) redOps[T] {
+	ops := redOps[T]{}
+	switch k {
+	case kAdd:
+		ops.fold = func(acc T, x []T) T { return foldWith(acc, x, add[T]) }
+	case kMul:
+		ops.init = 1
+		ops.fold = func(acc T, x []T) T { return foldWith(acc, x, mul[T]) }
+	case kMax:
+		ops.first = true
+		ops.fold = func(acc T, x []T) T { return foldWith(acc, x, maxInt[T]) }
+	case kMin:
+		ops.first = true
+		ops.fold = func(acc T, x []T) T { return foldWith(acc, x, minInt[T]) }
+	}
+	return ops
+}
+
+func checkIntRows[T integer](t *testing.T, name string, gen func(*rand.Rand) T, edges []T) {
+	for _, k := range []redKind{kAdd, kMul, kMax, kMin} {
+		if asmName[T](k) == "" {
+			continue
+		}
+		ops := intRowsOps[T](k)
+		checkRows(t, name+"/"+[...]string{"sum", "prod", "max", "min"}[k], ops, intRowsKernel(k, ops.rowsGo), gen, edges)
+	}
+}
+
+func TestRowsKernelsInt(t *testing.T) {
+	checkIntRows(t, "int8", func(r *rand.Rand) int8 { return int8(r.Uint32()) },
+		[]int8{math.MinInt8, math.MaxInt8, -1, 0, 1, math.MinInt8 + 1})
+	checkIntRows(t, "uint8", func(r *rand.Rand) uint8 { return uint8(r.Uint32()) },
+		[]uint8{0, 1, math.MaxUint8, 0x80, 0x7F})
+	checkIntRows(t, "int16", func(r *rand.Rand) int16 { return int16(r.Uint32()) },
+		[]int16{math.MinInt16, math.MaxInt16, -1, 0, 1})
+	checkIntRows(t, "uint16", func(r *rand.Rand) uint16 { return uint16(r.Uint32()) },
+		[]uint16{0, 1, math.MaxUint16, 0x8000, 0x7FFF})
+	checkIntRows(t, "int32", func(r *rand.Rand) int32 { return int32(r.Uint32()) },
+		[]int32{math.MinInt32, math.MaxInt32, -1, 0, 1})
+	checkIntRows(t, "uint32", func(r *rand.Rand) uint32 { return r.Uint32() },
+		[]uint32{0, 1, math.MaxUint32, 1 << 31, 1<<31 - 1})
+	checkIntRows(t, "int64", func(r *rand.Rand) int64 { return int64(r.Uint64()) },
+		[]int64{math.MinInt64, math.MaxInt64, -1, 0, 1, math.MinInt64 + 1, 1 << 32, -1 << 32})
+	checkIntRows(t, "uint64", func(r *rand.Rand) uint64 { return r.Uint64() },
+		[]uint64{0, 1, math.MaxUint64, 1 << 63, 1<<63 - 1})
+	// Small values, so that products do not all wrap to 0.
+	small := func(r *rand.Rand) int64 { return int64(r.Intn(5) - 2) }
+	ops := intRowsOps[int64](kMul)
+	checkRows(t, "int64/prod-small", ops, intRowsKernel(kMul, ops.rowsGo), small, []int64{-1, 1, 3})
+	ops32 := intRowsOps[int32](kMul)
+	checkRows(t, "int32/prod-small", ops32, intRowsKernel(kMul, ops32.rowsGo),
+		func(r *rand.Rand) int32 { return int32(r.Intn(5) - 2) }, []int32{-1, 1, 3})
+}
+
+func TestRowsKernelsBool(t *testing.T) {
+	gen := func(r *rand.Rand) bool { return r.Intn(2) == 0 }
+	or := redOps[bool]{fold: func(acc bool, x []bool) bool { return foldWith(acc, x, or) }}
+	and := redOps[bool]{init: true, fold: func(acc bool, x []bool) bool { return foldWith(acc, x, and) }}
+	checkRows(t, "bool/or", or, intRowsKernel(kOr, or.rowsGo), gen, []bool{false, false, false})
+	checkRows(t, "bool/and", and, intRowsKernel(kAnd, and.rowsGo), gen, []bool{true, true, true})
+}
+
+func floatRowsOps[T float](k redKind) redOps[T] {
+	switch k {
+	case kAdd:
+		return redOps[T]{pairwise: pairwise[T], leafMax: 128, split: splitReal}
+	case kMax:
+		return redOps[T]{first: true, fold: func(acc T, x []T) T { return foldWith(acc, x, maxFloat[T]) }}
+	}
+	return redOps[T]{first: true, fold: func(acc T, x []T) T { return foldWith(acc, x, minFloat[T]) }}
+}
+
+func checkFloatRows[T float](t *testing.T, name string, gen func(*rand.Rand) T, edges []T) {
+	for _, k := range []redKind{kAdd, kMax, kMin} {
+		ops := floatRowsOps[T](k)
+		kname := name + "/" + [...]string{"sum", "", "max", "min"}[k]
+		kernel := floatRowsKernel(k, ops.rowsGo)
+		checkRows(t, kname, ops, kernel, gen, edges)
+		// Zeros of both signs only, and with one non-zero extreme.
+		zeros := []T{0, T(math.Copysign(0, -1))}
+		checkRows(t, kname+"/zeros", ops, kernel, func(r *rand.Rand) T { return zeros[r.Intn(2)] }, []T{1, -1})
+	}
+}
+
+func TestRowsKernelsFloat(t *testing.T) {
+	checkFloatRows(t, "float32", func(r *rand.Rand) float32 { return float32(r.NormFloat64()) }, floatEdges32)
+	checkFloatRows(t, "float64", func(r *rand.Rand) float64 { return r.NormFloat64() }, floatEdges64)
+}
