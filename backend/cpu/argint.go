@@ -42,7 +42,7 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 	if unsafe.Sizeof(top) > 1 && fastReduce {
 		first = findKernel[T]()
 	}
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			best := x[b+p.offs[0]]

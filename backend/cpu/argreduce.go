@@ -68,7 +68,7 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 func argRowsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			idx := 0
@@ -134,7 +134,7 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 		// With one reduced axis (or all axes) and the last axis kept, the
 		// reduced elements of output (oo, k) are x[base+off+k] in order.
 		k := p.inner
-		return out, r.parallel(p.m/k, 1, func(_, lo, hi int) error {
+		return out, r.redParallel(len(x)*sizeOf[T](), p.m/k, 1, func(_, lo, hi int) error {
 			for oo := lo; oo < hi; oo++ {
 				b := p.base(oo * k)
 				for kk := range k {
@@ -160,7 +160,7 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 		})
 	}
 	grain := max(1, grainSize/p.l)
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			best, bi := x[b+p.offs[0]], 0
@@ -192,7 +192,7 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
 	extreme, find := runExtreme[T](isMax), findKernel[T]()
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			best := x[b+p.offs[0]]
@@ -255,7 +255,7 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 	}
 	k := p.inner
 	stripes := (k + blockSize - 1) / blockSize
-	return out, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
 		best := make([]T, min(k, blockSize))
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes

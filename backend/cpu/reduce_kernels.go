@@ -370,7 +370,7 @@ func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]
 		// outputs.
 		k := p.inner
 		stripes := (k + blockSize - 1) / blockSize
-		return out, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+		return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
 			for u := lo; u < hi; u++ {
 				oo, st := u/stripes, u%stripes
 				k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
@@ -404,7 +404,7 @@ func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]
 	}
 	hit := hasKernel[T](isAny)
 	grain := max(1, grainSize/p.l)
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			res := !isAny
@@ -549,7 +549,7 @@ func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([
 	out := make([]bool, p.m)
 	k := p.inner
 	stripes := (k + blockSize - 1) / blockSize
-	return out, true, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+	return out, true, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
 		acc := make([]T, min(k, blockSize))
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes

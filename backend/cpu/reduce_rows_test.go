@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // The rows kernels (reductions along a short last axis, many rows a
@@ -138,4 +141,59 @@ func checkFloatRows[T float](t *testing.T, name string, gen func(*rand.Rand) T, 
 func TestRowsKernelsFloat(t *testing.T) {
 	checkFloatRows(t, "float32", func(r *rand.Rand) float32 { return float32(r.NormFloat64()) }, floatEdges32)
 	checkFloatRows(t, "float64", func(r *rand.Rand) float64 { return r.NormFloat64() }, floatEdges64)
+}
+
+// TestReduceWorkers runs reductions of inputs large enough for several
+// ranges of work on one worker (serialBytes) and spread over four, from
+// materialised and fused sources, and wants the same bits: the parallel
+// pairwise sum joins its subtrees in the recursion's order.
+func TestReduceWorkers(t *testing.T) {
+	defer func(b int) { serialBytes = b }(serialBytes)
+	rng := rand.New(rand.NewSource(17))
+	shapes := [][]int{{300001}, {3, 70001}, {70001, 3}, {1000, 300}, {40, 50, 60}}
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.I32, dtypes.I64} {
+		for _, shape := range shapes {
+			n := backend.Size(shape)
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = rng.NormFloat64() * math.Exp(rng.Float64()*20)
+				if !d.IsFloat() {
+					v[i] = float64(rng.Intn(1 << 20))
+				}
+				if d.IsFloat() && rng.Intn(100000) == 0 {
+					v[i] = math.Inf(1 - 2*rng.Intn(2))
+				}
+			}
+			x := in(mk(d, shape, v...))
+			var nodes []*backend.Node
+			for a := -1; a < len(shape); a++ {
+				var axes []int
+				if a >= 0 {
+					axes = []int{a}
+				}
+				for _, o := range []backend.Op{backend.OpSum, backend.OpReduceMax, backend.OpArgMax, backend.OpAny} {
+					rd := d
+					switch o {
+					case backend.OpArgMax:
+						rd = dtypes.I64
+					case backend.OpAny:
+						rd = dtypes.Bool
+					}
+					nodes = append(nodes, red(o, rd, x, false, axes...))
+				}
+				// Fused sources: a product, a cast.
+				nodes = append(nodes, red(backend.OpSum, d, nb(backend.OpMul, x, x), false, axes...),
+					red(backend.OpMean, dtypes.F64, cast(x, dtypes.F64), false, axes...))
+			}
+			for _, node := range nodes {
+				serialBytes = 16 << 20
+				one := run(t, node, Workers(4))
+				serialBytes = 0
+				four := run(t, node, Workers(4))
+				if !sameBits(one, four) {
+					t.Fatalf("%v of %v%v along %v: one worker %v, four %v", node.Op, d, shape, node.Axes, head(one), head(four))
+				}
+			}
+		}
+	}
 }
