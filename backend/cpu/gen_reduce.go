@@ -130,6 +130,19 @@ func kernels() []kernel {
 	add("MulW", "wrapping product of 16-bit integers", simple("VPMULLW"), true, 2, 1)
 	add("MulD", "wrapping product of 32-bit integers", simple("VPMULLD"), true, 4, 1)
 	add("MulQ", "wrapping product of 64-bit integers", mul64, true, 8, 1)
+	// acc |= (x == 0): all ones in the lanes of zeros (floats: ±0, not
+	// NaN), for all(x) along kept axes (nonzeroCols).
+	for _, z := range []struct{ s, cmp, doc string }{
+		{"Q", "VPCMPEQQ %[2]s, %[3]s, %[3]s", "64-bit integer"},
+		{"PS", "VCMPPS $0x00, %[3]s, %[2]s, %[3]s", "float32"},
+		{"PD", "VCMPPD $0x00, %[3]s, %[2]s, %[3]s", "float64"},
+	} {
+		cmp := z.cmp
+		ks = append(ks, kernel{Name: "ZeroOr" + z.s, Doc: "acc |= (x == 0) of " + z.doc + "s (all ones or 0)", Vec: true,
+			step: func(acc, x, tmp string) string {
+				return fmt.Sprintf("\tVPXOR %[3]s, %[3]s, %[3]s\n\t"+cmp+"\n\tVPOR %[3]s, %[1]s, %[1]s\n", acc, x, tmp)
+			}})
+	}
 	add("Or", "or of bools (bytes 0 and 1)", simple("VPOR"), false, 1, 0)
 	add("And", "and of bools (bytes 0 and 1)", simple("VPAND"), false, 1, 1)
 	for _, f := range []struct {

@@ -536,15 +536,24 @@ func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([
 	var z T
 	size := int(unsafe.Sizeof(z))
 	name := "Or"
+	// zeroOr: all by acc |= (x == 0) masks, from zeros, on every row;
+	// a column holds no 0 when its mask stays 0.
+	zeroOr := !isAny && (isFloat[T]() || size == 8)
 	if !isAny {
-		name = ""
-		if !isFloat[T]() {
-			name = [9]string{1: "MinUB", 2: "MinUW", 4: "MinUD"}[size]
+		name = [9]string{1: "MinUB", 2: "MinUW", 4: "MinUD", 8: "ZeroOrQ"}[size]
+		switch any(z).(type) {
+		case float32:
+			name = "ZeroOrPS"
+		case float64:
+			name = "ZeroOrPD"
 		}
 	}
 	f := redVecAsm[name]
 	if f == nil || !fastReduce {
 		return nil, false, nil
+	}
+	if zeroOr {
+		return nonzeroColsAll(r, x, p, f)
 	}
 	out := make([]bool, p.m)
 	k := p.inner
@@ -577,6 +586,43 @@ func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([
 			}
 			for i, v := range acc {
 				out[oo*k+k0+i] = v != 0
+			}
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// nonzeroColsAll is nonzeroCols for all of floats and 64-bit integers:
+// zero is redVecZeroOr*, acc |= (x == 0) as all-ones masks.
+func nonzeroColsAll[T integer | float](r *runner, x []T, p *redPlan, zero func(acc, x []byte)) ([]bool, bool, error) {
+	size := sizeOf[T]()
+	out := make([]bool, p.m)
+	k := p.inner
+	stripes := (k + blockSize - 1) / blockSize
+	return out, true, r.redParallel(len(x)*size, p.m/k*stripes, 1, func(_, lo, hi int) error {
+		mask := make([]uint64, min(k, blockSize)) // the masks, the first len(acc)*size bytes
+		for u := lo; u < hi; u++ {
+			oo, st := u/stripes, u%stripes
+			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+			acc := unsafe.Slice((*T)(unsafe.Pointer(&mask[0])), k1-k0)
+			clear(acc)
+			b := p.base(oo*k) + k0
+			n := len(acc) &^ (32/size - 1)
+			accB := byteView(acc)
+			for _, off := range p.offs {
+				row := x[b+off : b+off+len(acc)]
+				zero(accB, byteView(row))
+				for i, v := range row[n:] {
+					if v == 0 {
+						accB[(n+i)*size] = 1
+					}
+				}
+			}
+			for i := range acc {
+				out[oo*k+k0+i] = accB[i*size] == 0
 			}
 			if err := r.ctx.Err(); err != nil {
 				return err

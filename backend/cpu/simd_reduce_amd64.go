@@ -131,6 +131,15 @@ func redVecMulQ(acc, x []byte)
 func redFoldMulQ(acc *[128]byte, x []byte)
 
 //go:noescape
+func redVecZeroOrQ(acc, x []byte)
+
+//go:noescape
+func redVecZeroOrPS(acc, x []byte)
+
+//go:noescape
+func redVecZeroOrPD(acc, x []byte)
+
+//go:noescape
 func redVecOr(acc, x []byte)
 
 //go:noescape
@@ -378,13 +387,13 @@ func redFold(i int, acc *[128]byte, x []byte) {
 // redFoldF calls the float fold numbered i in redFoldAsmF.
 func redFoldF(i int, acc *[128]byte, x []byte) bool {
 	switch i {
-	case 28:
+	case 31:
 		return redFoldMaxPSF(acc, x)
-	case 29:
+	case 32:
 		return redFoldMinPSF(acc, x)
-	case 34:
+	case 37:
 		return redFoldMaxPDF(acc, x)
-	case 35:
+	case 38:
 		return redFoldMinPDF(acc, x)
 	}
 	panic("cpu: no reduction fold kernel")
@@ -436,20 +445,23 @@ func init() {
 	redFoldAsm["MulD"] = 20
 	redVecAsm["MulQ"] = redVecMulQ
 	redFoldAsm["MulQ"] = 21
+	redVecAsm["ZeroOrQ"] = redVecZeroOrQ
+	redVecAsm["ZeroOrPS"] = redVecZeroOrPS
+	redVecAsm["ZeroOrPD"] = redVecZeroOrPD
 	redVecAsm["Or"] = redVecOr
 	redVecAsm["And"] = redVecAnd
 	redVecAsm["AddPS"] = redVecAddPS
 	redVecAsm["MulPS"] = redVecMulPS
 	redVecAsm["MaxPS"] = redVecMaxPS
 	redVecAsm["MinPS"] = redVecMinPS
-	redFoldAsmF["MaxPS"] = 28
-	redFoldAsmF["MinPS"] = 29
+	redFoldAsmF["MaxPS"] = 31
+	redFoldAsmF["MinPS"] = 32
 	redVecAsm["AddPD"] = redVecAddPD
 	redVecAsm["MulPD"] = redVecMulPD
 	redVecAsm["MaxPD"] = redVecMaxPD
 	redVecAsm["MinPD"] = redVecMinPD
-	redFoldAsmF["MaxPD"] = 34
-	redFoldAsmF["MinPD"] = 35
+	redFoldAsmF["MaxPD"] = 37
+	redFoldAsmF["MinPD"] = 38
 	redHasAsm["ZeroB"] = redHasZeroB
 	redHasAsm["ZeroW"] = redHasZeroW
 	redHasAsm["ZeroD"] = redHasZeroD

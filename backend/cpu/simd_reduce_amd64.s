@@ -1492,6 +1492,75 @@ store:
 	VZEROUPPER
 	RET
 
+// func redVecZeroOrQ(acc, x []byte): acc |= (x == 0) of 64-bit integers (all ones or 0), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecZeroOrQ(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redVecZeroOrPS(acc, x []byte): acc |= (x == 0) of float32s (all ones or 0), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecZeroOrPS(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redVecZeroOrPD(acc, x []byte): acc |= (x == 0) of float64s (all ones or 0), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecZeroOrPD(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func redVecOr(acc, x []byte): or of bools (bytes 0 and 1), element by element
 // over len(acc)&^31 bytes.
 TEXT ·redVecOr(SB), NOSPLIT, $0-48
