@@ -258,6 +258,9 @@ func redSum8PD(r *[8]float64, a []float64)
 {{range .Kernels}}{{if .Rows}}
 //go:noescape
 func redRows{{.Name}}(out, x []byte, l int)
+{{end}}{{if .Vec}}
+//go:noescape
+func redVecs{{.Name}}(acc, x []byte, rows, stride int)
 {{end}}{{end}}{{range .Floats}}
 //go:noescape
 func redRowsSum{{.}}(out, x []byte, l int)
@@ -290,6 +293,7 @@ var (
 	redFindAsm  = map[string]func(x []byte, v uint64) int{}
 	redRowsAsm  = map[string]func(out, x []byte, l int){}
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
+	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -321,6 +325,7 @@ func init() {
 {{end}}{{end}}{{end}}{{range .Has}}	redHasAsm["{{.Name}}"] = redHas{{.Name}}
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
 {{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
+{{end}}{{if .Vec}}	redVecsAsm["{{.Name}}"] = redVecs{{.Name}}
 {{end}}{{end}}{{range .Floats}}	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
 	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
 	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
@@ -724,6 +729,62 @@ done:
 `, op, f, strings.ToLower(op), shifts[size], instr, fmt.Sprintf(hor, instr), t, size)
 }
 
+// vecsAsm writes redVecsNAME(acc, x []byte, rows, stride int): the row
+// step of the kernel for each of rows rows of x, stride bytes apart
+// (len(acc) >= 32): acc[i] = op(acc[i], row[i]) row after row, the
+// last len(acc)%32 bytes by the step on the last 32 bytes of acc and the
+// row, stored only in the lanes redTailMask selects (each element takes
+// the step once, in row order: the same results as the row step).
+func vecsAsm(k out) string {
+	return fmt.Sprintf(`
+// func redVecs%[1]s(acc, x []byte, rows, stride int): %[2]s, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecs%[1]s(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+%[3]s	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+%[3]s	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, k.Name, k.Doc, k.VecBody)
+}
+
 // tailMask is redTailMask: 32 zero bytes, then 32 bytes of ones; its 32
 // bytes from t on select the last t bytes of a register.
 const tailMask = `
@@ -794,6 +855,9 @@ func main() {
 	for _, o := range outs {
 		if o.Rows {
 			b.WriteString(rowsInt(o.kernel))
+		}
+		if o.Vec {
+			b.WriteString(vecsAsm(o))
 		}
 	}
 	for _, f := range []string{"PS", "PD"} {

@@ -238,6 +238,9 @@ type redOps[T number | bool] struct {
 	// rows reduces each row of l elements of x to one element of out, as
 	// rowsGo does (nil: rowsGo).
 	rows func(out, x []T, l int)
+	// vecs is vec for each of rows rows of x, stride elements apart (nil:
+	// a vec call per row).
+	vecs func(acc, x []T, rows, stride int)
 }
 
 // rowsGo reduces each row of l elements of x to one element of out as
@@ -502,6 +505,23 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		k := p.inner
 		stripes := (k + blockSize - 1) / blockSize
 		units := p.m / k * stripes
+		// stride > 0: the rows are equally spaced, stride elements apart
+		// (one reduced axis group), and ops.vecs takes many a call; from
+		// a fused source only when they are contiguous (a block holds
+		// whole rows).
+		stride := 0
+		if ops.vecs != nil && ops.round == nil && len(p.offs) > 1 && fastReduce {
+			stride = p.offs[1]
+			for j, off := range p.offs {
+				if off != j*stride {
+					stride = 0
+					break
+				}
+			}
+			if s.x == nil && (stripes > 1 || stride != k || k > blockSize) {
+				stride = 0
+			}
+		}
 		err := r.redParallel(p.m*p.l*sizeOf[T](), units, 1, func(wi, lo, hi int) error {
 			win := wins[wi]
 			for u := lo; u < hi; u++ {
@@ -515,6 +535,22 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 					for i := range acc {
 						acc[i] = ops.init
 					}
+				}
+				if stride > 0 {
+					// Many rows a call: all of them, or those of a block.
+					if s.x != nil {
+						ops.vecs(acc, s.x[b:], len(p.offs), stride)
+					} else {
+						per := max(1, blockSize/stride)
+						for j := 0; j < len(p.offs) && !s.stop.Load(); j += per {
+							n := min(per, len(p.offs)-j)
+							ops.vecs(acc, s.get(win, b+j*stride, b+(j+n)*stride), n, stride)
+						}
+					}
+					if err := s.failed(); err != nil {
+						return err
+					}
+					continue
 				}
 				for j, off := range p.offs {
 					if j&255 == 255 {
@@ -727,6 +763,7 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 			ops.vec = vec
 		}
 		ops.rows = intRowsKernel(k, ops.rowsGo)
+		ops.vecs = vecsKernel(k, ops.vec)
 	}
 	return runReduce(r, s, p, ops)
 }
@@ -761,6 +798,7 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 		ops.fold = fold
 	}
 	ops.rows = intRowsKernel(k, ops.rowsGo)
+	ops.vecs = vecsKernel(k, ops.vec)
 	res, err := runReduce(r, s, p, ops)
 	if err != nil || o != backend.OpMean {
 		return res, err
@@ -821,6 +859,7 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 			ops.round = f
 		}
 	}
+	ops.vecs = vecsKernel(k, ops.vec)
 	if k != kMul {
 		if rows := floatRowsKernel(k, ops.rowsGo); rows != nil {
 			ops.rows = rows

@@ -112,6 +112,31 @@ func vecKernel[T number | bool](k redKind, ref func(acc, x []T)) func(acc, x []T
 	}
 }
 
+// vecsKernel returns the row step of kind k on T for many rows a call,
+// vecs(acc, x, rows, stride): ref(acc, row) for each of rows rows of x,
+// stride elements apart, by redVecs* (rows of 32 bytes or more); nil
+// where there is no kernel. ref (the ops' vec) does the shorter rows.
+func vecsKernel[T number | bool](k redKind, ref func(acc, x []T)) func(acc, x []T, rows, stride int) {
+	f := redVecsAsm[asmName[T](k)]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	size := sizeOf[T]()
+	return func(acc, x []T, rows, stride int) {
+		if rows <= 0 {
+			return
+		}
+		if len(acc)*size < 32 {
+			for j := range rows {
+				ref(acc, x[j*stride:j*stride+len(acc)])
+			}
+			return
+		}
+		x = x[:(rows-1)*stride+len(acc)] // the bounds the kernel reads
+		f(byteView(acc), byteView(x), rows, stride*size)
+	}
+}
+
 // partials returns the 128 bytes of fold partials in buf as elements of
 // T, set to x[:32 bytes] four times (for max and min, which may count an
 // element twice) or to id.

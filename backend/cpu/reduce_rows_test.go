@@ -197,3 +197,71 @@ func TestReduceWorkers(t *testing.T) {
 		}
 	}
 }
+
+// checkVecs compares vecsKernel (many rows a call) with vecWith row by
+// row, bit for bit, on rows of every length up to 70 and longer ones,
+// spaced exactly or further apart, at unaligned starts.
+func checkVecs[T number | bool](t *testing.T, name string, k redKind, c func(acc, x T) T, gen func(*rand.Rand) T, edges []T) {
+	t.Helper()
+	vecs := vecsKernel(k, func(acc, x []T) { vecWith(acc, x, c) })
+	if vecs == nil {
+		if haveAVX2 && asmName[T](k) != "" {
+			t.Errorf("%s: no vecs kernel", name)
+		}
+		return
+	}
+	rng := rand.New(rand.NewSource(int64(len(name)) * 7))
+	for _, l := range rowLengths {
+		for _, rows := range []int{0, 1, 2, 5, 17} {
+			for _, gap := range []int{0, 3} {
+				stride := l + gap
+				off := rng.Intn(3)
+				x := randomSlice(rng, rows*stride+off, gen, edges)[off:]
+				acc := randomSlice(rng, l+off, gen, edges)[off:]
+				want := append([]T(nil), acc...)
+				for j := range rows {
+					vecWith(want, x[j*stride:j*stride+l], c)
+				}
+				vecs(acc, x, rows, stride)
+				for i := range want {
+					if !sameBitsT(acc[i], want[i]) {
+						t.Fatalf("%s: l=%d, %d rows %d apart: element %d is %v, want %v", name, l, rows, stride, i, acc[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestVecsKernels(t *testing.T) {
+	i8 := func(r *rand.Rand) int8 { return int8(r.Uint32()) }
+	e8 := []int8{math.MinInt8, math.MaxInt8, -1, 0, 1}
+	checkVecs(t, "int8/sum", kAdd, add[int8], i8, e8)
+	checkVecs(t, "int8/max", kMax, maxInt[int8], i8, e8)
+	checkVecs(t, "int8/min", kMin, minInt[int8], i8, e8)
+	i32 := func(r *rand.Rand) int32 { return int32(r.Uint32()) }
+	e32 := []int32{math.MinInt32, math.MaxInt32, -1, 0, 1}
+	checkVecs(t, "int32/sum", kAdd, add[int32], i32, e32)
+	checkVecs(t, "int32/prod", kMul, mul[int32], i32, e32)
+	checkVecs(t, "int32/max", kMax, maxInt[int32], i32, e32)
+	checkVecs(t, "int32/min", kMin, minInt[int32], i32, e32)
+	i64 := func(r *rand.Rand) int64 { return int64(r.Uint64()) }
+	e64 := []int64{math.MinInt64, math.MaxInt64, -1, 0, 1, 1 << 32}
+	checkVecs(t, "int64/sum", kAdd, add[int64], i64, e64)
+	checkVecs(t, "int64/prod", kMul, mul[int64], i64, e64)
+	checkVecs(t, "int64/max", kMax, maxInt[int64], i64, e64)
+	checkVecs(t, "int64/min", kMin, minInt[int64], i64, e64)
+	b := func(r *rand.Rand) bool { return r.Intn(2) == 0 }
+	checkVecs(t, "bool/or", kOr, or, b, []bool{false})
+	checkVecs(t, "bool/and", kAnd, and, b, []bool{true})
+	f32 := func(r *rand.Rand) float32 { return float32(r.NormFloat64()) }
+	checkVecs(t, "float32/sum", kAdd, add[float32], f32, floatEdges32)
+	checkVecs(t, "float32/prod", kMul, mul[float32], f32, floatEdges32)
+	checkVecs(t, "float32/max", kMax, maxFloat[float32], f32, floatEdges32)
+	checkVecs(t, "float32/min", kMin, minFloat[float32], f32, floatEdges32)
+	f64 := func(r *rand.Rand) float64 { return r.NormFloat64() }
+	checkVecs(t, "float64/sum", kAdd, add[float64], f64, floatEdges64)
+	checkVecs(t, "float64/prod", kMul, mul[float64], f64, floatEdges64)
+	checkVecs(t, "float64/max", kMax, maxFloat[float64], f64, floatEdges64)
+	checkVecs(t, "float64/min", kMin, minFloat[float64], f64, floatEdges64)
+}

@@ -233,64 +233,166 @@ func redSum8PD(r *[8]float64, a []float64)
 func redRowsMaxSB(out, x []byte, l int)
 
 //go:noescape
+func redVecsMaxSB(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMinSB(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSB(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsMaxUB(out, x []byte, l int)
 
 //go:noescape
+func redVecsMaxUB(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMinUB(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinUB(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsMaxSW(out, x []byte, l int)
 
 //go:noescape
+func redVecsMaxSW(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMinSW(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSW(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsMaxUW(out, x []byte, l int)
 
 //go:noescape
+func redVecsMaxUW(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMinUW(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinUW(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsMaxSD(out, x []byte, l int)
 
 //go:noescape
+func redVecsMaxSD(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMinSD(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSD(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsMaxUD(out, x []byte, l int)
 
 //go:noescape
+func redVecsMaxUD(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMinUD(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinUD(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsMaxSQ(out, x []byte, l int)
 
 //go:noescape
+func redVecsMaxSQ(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMinSQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSQ(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsAddB(out, x []byte, l int)
 
 //go:noescape
+func redVecsAddB(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsAddW(out, x []byte, l int)
+
+//go:noescape
+func redVecsAddW(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsAddD(out, x []byte, l int)
 
 //go:noescape
+func redVecsAddD(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsAddQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsAddQ(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsMulW(out, x []byte, l int)
 
 //go:noescape
+func redVecsMulW(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMulD(out, x []byte, l int)
 
 //go:noescape
+func redVecsMulD(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redRowsMulQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsMulQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsZeroOrQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsZeroOrPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsZeroOrPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsOr(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsAnd(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsAddPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMulPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMaxPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMinPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsAddPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMulPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMaxPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMinPD(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsSumPS(out, x []byte, l int)
@@ -332,6 +434,7 @@ var (
 	redFindAsm  = map[string]func(x []byte, v uint64) int{}
 	redRowsAsm  = map[string]func(out, x []byte, l int){}
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
+	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -478,26 +581,60 @@ func init() {
 	redFindAsm["PS"] = redFindPS
 	redFindAsm["PD"] = redFindPD
 	redRowsAsm["MaxSB"] = redRowsMaxSB
+	redVecsAsm["MaxSB"] = redVecsMaxSB
 	redRowsAsm["MinSB"] = redRowsMinSB
+	redVecsAsm["MinSB"] = redVecsMinSB
 	redRowsAsm["MaxUB"] = redRowsMaxUB
+	redVecsAsm["MaxUB"] = redVecsMaxUB
 	redRowsAsm["MinUB"] = redRowsMinUB
+	redVecsAsm["MinUB"] = redVecsMinUB
 	redRowsAsm["MaxSW"] = redRowsMaxSW
+	redVecsAsm["MaxSW"] = redVecsMaxSW
 	redRowsAsm["MinSW"] = redRowsMinSW
+	redVecsAsm["MinSW"] = redVecsMinSW
 	redRowsAsm["MaxUW"] = redRowsMaxUW
+	redVecsAsm["MaxUW"] = redVecsMaxUW
 	redRowsAsm["MinUW"] = redRowsMinUW
+	redVecsAsm["MinUW"] = redVecsMinUW
 	redRowsAsm["MaxSD"] = redRowsMaxSD
+	redVecsAsm["MaxSD"] = redVecsMaxSD
 	redRowsAsm["MinSD"] = redRowsMinSD
+	redVecsAsm["MinSD"] = redVecsMinSD
 	redRowsAsm["MaxUD"] = redRowsMaxUD
+	redVecsAsm["MaxUD"] = redVecsMaxUD
 	redRowsAsm["MinUD"] = redRowsMinUD
+	redVecsAsm["MinUD"] = redVecsMinUD
 	redRowsAsm["MaxSQ"] = redRowsMaxSQ
+	redVecsAsm["MaxSQ"] = redVecsMaxSQ
 	redRowsAsm["MinSQ"] = redRowsMinSQ
+	redVecsAsm["MinSQ"] = redVecsMinSQ
 	redRowsAsm["AddB"] = redRowsAddB
+	redVecsAsm["AddB"] = redVecsAddB
 	redRowsAsm["AddW"] = redRowsAddW
+	redVecsAsm["AddW"] = redVecsAddW
 	redRowsAsm["AddD"] = redRowsAddD
+	redVecsAsm["AddD"] = redVecsAddD
 	redRowsAsm["AddQ"] = redRowsAddQ
+	redVecsAsm["AddQ"] = redVecsAddQ
 	redRowsAsm["MulW"] = redRowsMulW
+	redVecsAsm["MulW"] = redVecsMulW
 	redRowsAsm["MulD"] = redRowsMulD
+	redVecsAsm["MulD"] = redVecsMulD
 	redRowsAsm["MulQ"] = redRowsMulQ
+	redVecsAsm["MulQ"] = redVecsMulQ
+	redVecsAsm["ZeroOrQ"] = redVecsZeroOrQ
+	redVecsAsm["ZeroOrPS"] = redVecsZeroOrPS
+	redVecsAsm["ZeroOrPD"] = redVecsZeroOrPD
+	redVecsAsm["Or"] = redVecsOr
+	redVecsAsm["And"] = redVecsAnd
+	redVecsAsm["AddPS"] = redVecsAddPS
+	redVecsAsm["MulPS"] = redVecsMulPS
+	redVecsAsm["MaxPS"] = redVecsMaxPS
+	redVecsAsm["MinPS"] = redVecsMinPS
+	redVecsAsm["AddPD"] = redVecsAddPD
+	redVecsAsm["MulPD"] = redVecsMulPD
+	redVecsAsm["MaxPD"] = redVecsMaxPD
+	redVecsAsm["MinPD"] = redVecsMinPD
 	redRowsAsm["SumPS"] = redRowsSumPS
 	redRowsAsmF["MaxPS"] = redRowsMaxPS
 	redRowsAsmF["MinPS"] = redRowsMinPS

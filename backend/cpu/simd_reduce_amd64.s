@@ -2650,6 +2650,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMaxSB(acc, x []byte, rows, stride int): max of int8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXSB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMinSB(out, x []byte, l int): min of int8 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMinSB(SB), NOSPLIT, $0-56
@@ -2708,6 +2756,54 @@ tail:
 	MOVB AX, (DI)
 	ADDQ $1, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSB(acc, x []byte, rows, stride int): min of int8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINSB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -2778,6 +2874,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMaxUB(acc, x []byte, rows, stride int): max of uint8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxUB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXUB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMinUB(out, x []byte, l int): min of uint8 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMinUB(SB), NOSPLIT, $0-56
@@ -2836,6 +2980,54 @@ tail:
 	MOVB AX, (DI)
 	ADDQ $1, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinUB(acc, x []byte, rows, stride int): min of uint8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinUB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINUB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -2904,6 +3096,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMaxSW(acc, x []byte, rows, stride int): max of int16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXSW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMinSW(out, x []byte, l int): min of int16 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMinSW(SB), NOSPLIT, $0-56
@@ -2960,6 +3200,54 @@ tail:
 	MOVW AX, (DI)
 	ADDQ $2, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSW(acc, x []byte, rows, stride int): min of int16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINSW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3028,6 +3316,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMaxUW(acc, x []byte, rows, stride int): max of uint16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxUW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXUW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXUW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMinUW(out, x []byte, l int): min of uint16 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMinUW(SB), NOSPLIT, $0-56
@@ -3084,6 +3420,54 @@ tail:
 	MOVW AX, (DI)
 	ADDQ $2, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinUW(acc, x []byte, rows, stride int): min of uint16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinUW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINUW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINUW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3149,6 +3533,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMaxSD(acc, x []byte, rows, stride int): max of int32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXSD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMinSD(out, x []byte, l int): min of int32 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMinSD(SB), NOSPLIT, $0-56
@@ -3202,6 +3634,54 @@ tail:
 	VMOVD X0, (DI)
 	ADDQ $4, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSD(acc, x []byte, rows, stride int): min of int32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINSD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3267,6 +3747,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMaxUD(acc, x []byte, rows, stride int): max of uint32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxUD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXUD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXUD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMinUD(out, x []byte, l int): min of uint32 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMinUD(SB), NOSPLIT, $0-56
@@ -3320,6 +3848,54 @@ tail:
 	VMOVD X0, (DI)
 	ADDQ $4, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinUD(acc, x []byte, rows, stride int): min of uint32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinUD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINUD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINUD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3390,6 +3966,56 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMaxSQ(acc, x []byte, rows, stride int): max of int64, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMinSQ(out, x []byte, l int): min of int64 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMinSQ(SB), NOSPLIT, $0-56
@@ -3448,6 +4074,56 @@ tail:
 	VMOVQ X0, (DI)
 	ADDQ $8, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSQ(acc, x []byte, rows, stride int): min of int64, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3518,6 +4194,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsAddB(acc, x []byte, rows, stride int): wrapping sum of 8-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsAddW(out, x []byte, l int): wrapping sum of 16-bit integers of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsAddW(SB), NOSPLIT, $0-56
@@ -3574,6 +4298,54 @@ tail:
 	MOVW AX, (DI)
 	ADDQ $2, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddW(acc, x []byte, rows, stride int): wrapping sum of 16-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3639,6 +4411,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsAddD(acc, x []byte, rows, stride int): wrapping sum of 32-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsAddQ(out, x []byte, l int): wrapping sum of 64-bit integers of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsAddQ(SB), NOSPLIT, $0-56
@@ -3690,6 +4510,54 @@ tail:
 	VMOVQ X0, (DI)
 	ADDQ $8, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddQ(acc, x []byte, rows, stride int): wrapping sum of 64-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDQ Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDQ Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3758,6 +4626,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsMulW(acc, x []byte, rows, stride int): wrapping product of 16-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMULLW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMULLW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMulD(out, x []byte, l int): wrapping product of 32-bit integers of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMulD(SB), NOSPLIT, $0-56
@@ -3811,6 +4727,54 @@ tail:
 	VMOVD X0, (DI)
 	ADDQ $4, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulD(acc, x []byte, rows, stride int): wrapping product of 32-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMULLD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMULLD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:
@@ -3917,6 +4881,728 @@ tail:
 	VMOVQ X0, (DI)
 	ADDQ $8, DI
 	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulQ(acc, x []byte, rows, stride int): wrapping product of 64-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsZeroOrQ(acc, x []byte, rows, stride int): acc |= (x == 0) of 64-bit integers (all ones or 0), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsZeroOrQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsZeroOrPS(acc, x []byte, rows, stride int): acc |= (x == 0) of float32s (all ones or 0), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsZeroOrPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsZeroOrPD(acc, x []byte, rows, stride int): acc |= (x == 0) of float64s (all ones or 0), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsZeroOrPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsOr(acc, x []byte, rows, stride int): or of bools (bytes 0 and 1), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsOr(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPOR Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPOR Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAnd(acc, x []byte, rows, stride int): and of bools (bytes 0 and 1), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAnd(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPAND Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPAND Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddPS(acc, x []byte, rows, stride int): sum of float32 (acc + x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VADDPS Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VADDPS Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulPS(acc, x []byte, rows, stride int): product of float32 (acc * x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMULPS Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VMULPS Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxPS(acc, x []byte, rows, stride int): max of float32 (maxFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinPS(acc, x []byte, rows, stride int): min of float32 (minFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddPD(acc, x []byte, rows, stride int): sum of float64 (acc + x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VADDPD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VADDPD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulPD(acc, x []byte, rows, stride int): product of float64 (acc * x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMULPD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VMULPD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxPD(acc, x []byte, rows, stride int): max of float64 (maxFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinPD(acc, x []byte, rows, stride int): min of float64 (minFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
 	DECQ CX
 	JNZ  row
 done:

@@ -11,6 +11,7 @@ var (
 	redFindAsm  map[string]func(x []byte, v uint64) int
 	redRowsAsm  map[string]func(out, x []byte, l int)
 	redRowsAsmF map[string]func(out, x []byte, l int) int
+	redVecsAsm  map[string]func(acc, x []byte, rows, stride int)
 )
 
 func pairLeafF64(a []float64) float64 { return sum8Go(a) }
