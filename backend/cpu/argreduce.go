@@ -192,6 +192,7 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
 	extreme, find := runExtreme[T](isMax), findKernel[T]()
+	argk, lanes := argKernel[T](isMax), 32/sizeOf[T]()
 	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -201,7 +202,17 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 			walk:
 				for _, off := range p.offs {
 					run := x[b+off : b+off+p.chunk]
-					if extreme != nil {
+					if argk != nil && len(run) >= lanes {
+						// One pass: the first extreme of the run, unless
+						// it holds a NaN (the loops below then find it).
+						if i, nan := argk(run); !nan {
+							if e := run[i]; isMax && e > best || !isMax && e < best {
+								best, bi = e, idx+i
+							}
+							idx += len(run)
+							continue
+						}
+					} else if extreme != nil {
 						// Without a NaN in the run, the first element
 						// equal to its extreme is the one the loops
 						// below would keep, if it beats best.
@@ -296,6 +307,61 @@ func argColMin[T integer | float](bv []T, bi []int64, row []T, j int64) {
 		if b := bv[i]; v < b || (v != v && b == b) {
 			bv[i], bi[i] = v, j
 		}
+	}
+}
+
+// argKernel returns a function giving the index of the first max
+// (isMax) or min of a run of at least 32 bytes of floats and whether the
+// run holds a NaN (the index is then moot), in one pass by redArg*; nil
+// without one. The kernel keeps each lane's extreme and its first block;
+// the first element equal to the extreme is, among the lanes equal to
+// it, the one of the smallest index.
+func argKernel[T float](isMax bool) func(run []T) (int, bool) {
+	name := "Min" + asmName[T](kAdd)[len("Add"):]
+	if isMax {
+		name = "Max" + name[len("Min"):]
+	}
+	f := redArgAsm[name]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	size := sizeOf[T]()
+	lanes := 32 / size
+	return func(run []T) (int, bool) {
+		n := len(run) &^ (lanes - 1)
+		var bestB, blocksB [32]byte
+		if f(byteView(run[:n]), &bestB, &blocksB) {
+			return 0, true
+		}
+		best := unsafe.Slice((*T)(unsafe.Pointer(&bestB)), lanes)
+		e := best[0]
+		for _, v := range best[1:] {
+			if isMax && v > e || !isMax && v < e {
+				e = v
+			}
+		}
+		i := n
+		for l, v := range best {
+			if v != e {
+				continue
+			}
+			var blk int
+			if size == 4 {
+				blk = int(*(*int32)(unsafe.Pointer(&blocksB[4*l])))
+			} else {
+				blk = int(*(*int64)(unsafe.Pointer(&blocksB[8*l])))
+			}
+			i = min(i, blk*lanes+l)
+		}
+		for j, v := range run[n:] {
+			if v != v {
+				return 0, true
+			}
+			if isMax && v > e || !isMax && v < e {
+				e, i = v, n+j
+			}
+		}
+		return i, false
 	}
 }
 

@@ -266,6 +266,12 @@ func redVecs{{.Name}}(acc, x []byte, rows, stride int)
 func redRowsSum{{.}}(out, x []byte, l int)
 
 //go:noescape
+func redArgMax{{.}}(x []byte, best, blocks *[32]byte) (nan bool)
+
+//go:noescape
+func redArgMin{{.}}(x []byte, best, blocks *[32]byte) (nan bool)
+
+//go:noescape
 func redRowsMax{{.}}(out, x []byte, l int) (done int)
 
 //go:noescape
@@ -294,6 +300,7 @@ var (
 	redRowsAsm  = map[string]func(out, x []byte, l int){}
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
+	redArgAsm   = map[string]func(x []byte, best, blocks *[32]byte) bool{}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -326,7 +333,9 @@ func init() {
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
 {{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
 {{end}}{{if .Vec}}	redVecsAsm["{{.Name}}"] = redVecs{{.Name}}
-{{end}}{{end}}{{range .Floats}}	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
+{{end}}{{end}}{{range .Floats}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
+	redArgAsm["Min{{.}}"] = redArgMin{{.}}
+	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
 	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
 	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
 {{end}}}
@@ -785,6 +794,64 @@ done:
 `, k.Name, k.Doc, k.VecBody)
 }
 
+// argAsm writes redArgMaxPS, ... (x []byte, best *[32]byte, blocks
+// *[32]byte) (nan bool): one pass over the 32-byte blocks of
+// x[:len(x)&^31] (at least one) keeping in each lane the extreme and the
+// number of the first block that holds it (a later block replaces it only
+// when strictly greater, or less: x > best, ordered), stored in best and
+// blocks (int32 lanes for float32, int64 for float64); nan reports a
+// NaN in x (the rest is then moot). The caller takes, among the lanes
+// equal (==) to the extreme of best, the smallest element index
+// block*lanes+lane: the first element equal to the extreme, as
+// argRowsFloat's search finds it.
+func argAsm(op, f string) string {
+	pred, add := "0x1e", "VPADDD" // x > best, ordered
+	if op == "Min" {
+		pred = "0x11" // x < best, ordered
+	}
+	one := "VPSRLD $31, Y3, Y3"
+	if f == "PD" {
+		add, one = "VPADDQ", "VPSRLQ $63, Y3, Y3"
+	}
+	return fmt.Sprintf(`
+// func redArg%[1]s%[2]s(x []byte, best, blocks *[32]byte) (nan bool): the
+// lanes' %[6]s and the first block holding it, over x[:len(x)&^31].
+TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-41
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS (SI), Y0
+	VCMP%[2]s $0x03, Y0, Y0, Y12
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQD Y3, Y3, Y3
+	%[5]s
+	ADDQ $32, SI
+	DECQ CX
+	JZ   store
+loop:
+	%[4]s Y3, Y2, Y2
+	VMOVUPS (SI), Y4
+	VCMP%[2]s $%[3]s, Y0, Y4, Y5
+	VCMP%[2]s $0x03, Y4, Y4, Y6
+	VOR%[2]s Y6, Y12, Y12
+	VBLENDV%[2]s Y5, Y4, Y0, Y0
+	VPBLENDVB Y5, Y2, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+store:
+	MOVQ best+24(FP), DI
+	VMOVUPS Y0, (DI)
+	MOVQ blocks+32(FP), DI
+	VMOVDQU Y1, (DI)
+	VPTEST Y12, Y12
+	SETNE nan+40(FP)
+	VZEROUPPER
+	RET
+`, op, f, pred, add, one, strings.ToLower(op))
+}
+
 // tailMask is redTailMask: 32 zero bytes, then 32 bytes of ones; its 32
 // bytes from t on select the last t bytes of a register.
 const tailMask = `
@@ -861,6 +928,8 @@ func main() {
 		}
 	}
 	for _, f := range []string{"PS", "PD"} {
+		b.WriteString(argAsm("Max", f))
+		b.WriteString(argAsm("Min", f))
 		b.WriteString(rowsSum(f))
 		for _, op := range []string{"Max", "Min"} {
 			b.WriteString(rowsExt(op, f))

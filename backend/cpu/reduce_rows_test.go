@@ -265,3 +265,60 @@ func TestVecsKernels(t *testing.T) {
 	checkVecs(t, "float64/max", kMax, maxFloat[float64], f64, floatEdges64)
 	checkVecs(t, "float64/min", kMin, minFloat[float64], f64, floatEdges64)
 }
+
+// checkArg compares argKernel with the first extreme by a scalar walk
+// (v > best, or v < best; a NaN reported), on runs of random values with
+// ties, ±0, infinities and NaNs, of every length from one block to 70
+// and longer ones, at unaligned starts.
+func checkArg[T float](t *testing.T, name string, gen func(*rand.Rand) T, edges []T) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(int64(len(name)) * 31))
+	for _, isMax := range []bool{true, false} {
+		argk := argKernel[T](isMax)
+		if argk == nil {
+			if haveAVX2 {
+				t.Errorf("%s: no arg kernel", name)
+			}
+			return
+		}
+		for _, n := range append(rowLengths[7:], 4099, 70001) {
+			for off := range 3 {
+				for range 4 {
+					x := randomSlice(rng, n+off, gen, edges)[off:]
+					if rng.Intn(2) == 0 { // few distinct values: ties
+						for i := range x {
+							if x[i] == x[i] {
+								x[i] = T(math.Round(float64(x[i])))
+							}
+						}
+					}
+					want, wantNaN := 0, false
+					for i, v := range x {
+						if v != v {
+							wantNaN = true
+							break
+						}
+						if isMax && v > x[want] || !isMax && v < x[want] {
+							want = i
+						}
+					}
+					got, nan := argk(x)
+					if nan != wantNaN || !nan && got != want {
+						t.Fatalf("%s max=%v: n=%d off %d: %d (NaN %v), want %d (NaN %v)", name, isMax, n, off, got, nan, want, wantNaN)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestArgKernels(t *testing.T) {
+	noNaN32 := []float32{0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), 1, -1, 2.5, math.MaxFloat32}
+	noNaN64 := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 1, -1, 2.5, math.MaxFloat64}
+	g32 := func(r *rand.Rand) float32 { return float32(r.NormFloat64()) }
+	g64 := func(r *rand.Rand) float64 { return r.NormFloat64() }
+	checkArg(t, "float32", g32, floatEdges32)
+	checkArg(t, "float32/no-NaN", g32, noNaN32)
+	checkArg(t, "float64", g64, floatEdges64)
+	checkArg(t, "float64/no-NaN", g64, noNaN64)
+}

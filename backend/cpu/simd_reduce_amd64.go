@@ -398,6 +398,12 @@ func redVecsMinPD(acc, x []byte, rows, stride int)
 func redRowsSumPS(out, x []byte, l int)
 
 //go:noescape
+func redArgMaxPS(x []byte, best, blocks *[32]byte) (nan bool)
+
+//go:noescape
+func redArgMinPS(x []byte, best, blocks *[32]byte) (nan bool)
+
+//go:noescape
 func redRowsMaxPS(out, x []byte, l int) (done int)
 
 //go:noescape
@@ -405,6 +411,12 @@ func redRowsMinPS(out, x []byte, l int) (done int)
 
 //go:noescape
 func redRowsSumPD(out, x []byte, l int)
+
+//go:noescape
+func redArgMaxPD(x []byte, best, blocks *[32]byte) (nan bool)
+
+//go:noescape
+func redArgMinPD(x []byte, best, blocks *[32]byte) (nan bool)
 
 //go:noescape
 func redRowsMaxPD(out, x []byte, l int) (done int)
@@ -435,6 +447,7 @@ var (
 	redRowsAsm  = map[string]func(out, x []byte, l int){}
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
+	redArgAsm   = map[string]func(x []byte, best, blocks *[32]byte) bool{}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -635,9 +648,13 @@ func init() {
 	redVecsAsm["MulPD"] = redVecsMulPD
 	redVecsAsm["MaxPD"] = redVecsMaxPD
 	redVecsAsm["MinPD"] = redVecsMinPD
+	redArgAsm["MaxPS"] = redArgMaxPS
+	redArgAsm["MinPS"] = redArgMinPS
 	redRowsAsm["SumPS"] = redRowsSumPS
 	redRowsAsmF["MaxPS"] = redRowsMaxPS
 	redRowsAsmF["MinPS"] = redRowsMinPS
+	redArgAsm["MaxPD"] = redArgMaxPD
+	redArgAsm["MinPD"] = redArgMinPD
 	redRowsAsm["SumPD"] = redRowsSumPD
 	redRowsAsmF["MaxPD"] = redRowsMaxPD
 	redRowsAsmF["MinPD"] = redRowsMinPD

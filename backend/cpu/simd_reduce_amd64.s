@@ -5609,6 +5609,78 @@ done:
 	VZEROUPPER
 	RET
 
+// func redArgMaxPS(x []byte, best, blocks *[32]byte) (nan bool): the
+// lanes' max and the first block holding it, over x[:len(x)&^31].
+TEXT ·redArgMaxPS(SB), NOSPLIT, $0-41
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS (SI), Y0
+	VCMPPS $0x03, Y0, Y0, Y12
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQD Y3, Y3, Y3
+	VPSRLD $31, Y3, Y3
+	ADDQ $32, SI
+	DECQ CX
+	JZ   store
+loop:
+	VPADDD Y3, Y2, Y2
+	VMOVUPS (SI), Y4
+	VCMPPS $0x1e, Y0, Y4, Y5
+	VCMPPS $0x03, Y4, Y4, Y6
+	VORPS Y6, Y12, Y12
+	VBLENDVPS Y5, Y4, Y0, Y0
+	VPBLENDVB Y5, Y2, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+store:
+	MOVQ best+24(FP), DI
+	VMOVUPS Y0, (DI)
+	MOVQ blocks+32(FP), DI
+	VMOVDQU Y1, (DI)
+	VPTEST Y12, Y12
+	SETNE nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func redArgMinPS(x []byte, best, blocks *[32]byte) (nan bool): the
+// lanes' min and the first block holding it, over x[:len(x)&^31].
+TEXT ·redArgMinPS(SB), NOSPLIT, $0-41
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS (SI), Y0
+	VCMPPS $0x03, Y0, Y0, Y12
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQD Y3, Y3, Y3
+	VPSRLD $31, Y3, Y3
+	ADDQ $32, SI
+	DECQ CX
+	JZ   store
+loop:
+	VPADDD Y3, Y2, Y2
+	VMOVUPS (SI), Y4
+	VCMPPS $0x11, Y0, Y4, Y5
+	VCMPPS $0x03, Y4, Y4, Y6
+	VORPS Y6, Y12, Y12
+	VBLENDVPS Y5, Y4, Y0, Y0
+	VPBLENDVB Y5, Y2, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+store:
+	MOVQ best+24(FP), DI
+	VMOVUPS Y0, (DI)
+	MOVQ blocks+32(FP), DI
+	VMOVDQU Y1, (DI)
+	VPTEST Y12, Y12
+	SETNE nan+40(FP)
+	VZEROUPPER
+	RET
+
 // func redRowsSumPS(out, x []byte, l int): the pairwise sum of each row of
 // l bytes (8 to 128 elements) of x, added to +0, into one element of out.
 TEXT ·redRowsSumPS(SB), NOSPLIT, $0-56
@@ -5771,6 +5843,78 @@ done:
 	SUBQ out_base+0(FP), DI
 	SHRQ $2, DI
 	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
+// func redArgMaxPD(x []byte, best, blocks *[32]byte) (nan bool): the
+// lanes' max and the first block holding it, over x[:len(x)&^31].
+TEXT ·redArgMaxPD(SB), NOSPLIT, $0-41
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS (SI), Y0
+	VCMPPD $0x03, Y0, Y0, Y12
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQD Y3, Y3, Y3
+	VPSRLQ $63, Y3, Y3
+	ADDQ $32, SI
+	DECQ CX
+	JZ   store
+loop:
+	VPADDQ Y3, Y2, Y2
+	VMOVUPS (SI), Y4
+	VCMPPD $0x1e, Y0, Y4, Y5
+	VCMPPD $0x03, Y4, Y4, Y6
+	VORPD Y6, Y12, Y12
+	VBLENDVPD Y5, Y4, Y0, Y0
+	VPBLENDVB Y5, Y2, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+store:
+	MOVQ best+24(FP), DI
+	VMOVUPS Y0, (DI)
+	MOVQ blocks+32(FP), DI
+	VMOVDQU Y1, (DI)
+	VPTEST Y12, Y12
+	SETNE nan+40(FP)
+	VZEROUPPER
+	RET
+
+// func redArgMinPD(x []byte, best, blocks *[32]byte) (nan bool): the
+// lanes' min and the first block holding it, over x[:len(x)&^31].
+TEXT ·redArgMinPD(SB), NOSPLIT, $0-41
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $5, CX
+	VMOVUPS (SI), Y0
+	VCMPPD $0x03, Y0, Y0, Y12
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQD Y3, Y3, Y3
+	VPSRLQ $63, Y3, Y3
+	ADDQ $32, SI
+	DECQ CX
+	JZ   store
+loop:
+	VPADDQ Y3, Y2, Y2
+	VMOVUPS (SI), Y4
+	VCMPPD $0x11, Y0, Y4, Y5
+	VCMPPD $0x03, Y4, Y4, Y6
+	VORPD Y6, Y12, Y12
+	VBLENDVPD Y5, Y4, Y0, Y0
+	VPBLENDVB Y5, Y2, Y1, Y1
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+store:
+	MOVQ best+24(FP), DI
+	VMOVUPS Y0, (DI)
+	MOVQ blocks+32(FP), DI
+	VMOVDQU Y1, (DI)
+	VPTEST Y12, Y12
+	SETNE nan+40(FP)
 	VZEROUPPER
 	RET
 

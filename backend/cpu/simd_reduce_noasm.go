@@ -12,6 +12,7 @@ var (
 	redRowsAsm  map[string]func(out, x []byte, l int)
 	redRowsAsmF map[string]func(out, x []byte, l int) int
 	redVecsAsm  map[string]func(acc, x []byte, rows, stride int)
+	redArgAsm   map[string]func(x []byte, best, blocks *[32]byte) bool
 )
 
 func pairLeafF64(a []float64) float64 { return sum8Go(a) }
