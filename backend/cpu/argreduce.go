@@ -192,7 +192,7 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
 	extreme, find := runExtreme[T](isMax), findKernel[T]()
-	argk, lanes := argKernel[T](isMax), 32/sizeOf[T]()
+	argk, lanes := argKernel[T](isMax), 128/sizeOf[T]()
 	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -311,29 +311,33 @@ func argColMin[T integer | float](bv []T, bi []int64, row []T, j int64) {
 }
 
 // argKernel returns a function giving the index of the first max
-// (isMax) or min of a run of at least 32 bytes of floats and whether the
-// run holds a NaN (the index is then moot), in one pass by redArg*; nil
-// without one. The kernel keeps each lane's extreme and its first block;
-// the first element equal to the extreme is, among the lanes equal to
-// it, the one of the smallest index.
+// (isMax) or min of a non-empty run of floats and whether
+// the run holds a NaN (the index is then moot), in one pass by redArg*;
+// nil without one. The kernel keeps each lane's extreme and its first
+// group in four chains; the first element equal to the extreme is, among
+// the lanes equal to it, the one of the smallest index; the elements
+// after the last whole group are compared one by one.
 func argKernel[T float](isMax bool) func(run []T) (int, bool) {
 	name := "Min" + asmName[T](kAdd)[len("Add"):]
 	if isMax {
 		name = "Max" + name[len("Min"):]
 	}
 	f := redArgAsm[name]
-	if f == nil || !fastReduce {
+	if f == 0 || !fastReduce {
 		return nil
 	}
 	size := sizeOf[T]()
 	lanes := 32 / size
 	return func(run []T) (int, bool) {
-		n := len(run) &^ (lanes - 1)
-		var bestB, blocksB [32]byte
-		if f(byteView(run[:n]), &bestB, &blocksB) {
+		n := len(run) &^ (4*lanes - 1)
+		if n == 0 {
+			return argWalk(run, isMax)
+		}
+		var bestB, groupsB [128]byte
+		if redArg(f, byteView(run[:n]), &bestB, &groupsB) {
 			return 0, true
 		}
-		best := unsafe.Slice((*T)(unsafe.Pointer(&bestB)), lanes)
+		best := unsafe.Slice((*T)(unsafe.Pointer(&bestB)), 4*lanes)
 		e := best[0]
 		for _, v := range best[1:] {
 			if isMax && v > e || !isMax && v < e {
@@ -345,13 +349,14 @@ func argKernel[T float](isMax bool) func(run []T) (int, bool) {
 			if v != e {
 				continue
 			}
-			var blk int
+			var g int
 			if size == 4 {
-				blk = int(*(*int32)(unsafe.Pointer(&blocksB[4*l])))
+				g = int(*(*int32)(unsafe.Pointer(&groupsB[4*l])))
 			} else {
-				blk = int(*(*int64)(unsafe.Pointer(&blocksB[8*l])))
+				g = int(*(*int64)(unsafe.Pointer(&groupsB[8*l])))
 			}
-			i = min(i, blk*lanes+l)
+			// Lane l of the registers is chain l/lanes, lane l%lanes.
+			i = min(i, g*4*lanes+l)
 		}
 		for j, v := range run[n:] {
 			if v != v {
@@ -363,6 +368,20 @@ func argKernel[T float](isMax bool) func(run []T) (int, bool) {
 		}
 		return i, false
 	}
+}
+
+// argWalk is argKernel's answer by a scalar walk of a non-empty run.
+func argWalk[T float](run []T, isMax bool) (int, bool) {
+	i := 0
+	for j, v := range run {
+		if v != v {
+			return 0, true
+		}
+		if isMax && v > run[i] || !isMax && v < run[i] {
+			i = j
+		}
+	}
+	return i, false
 }
 
 // runExtreme returns a function giving the max (isMax) or min of a run

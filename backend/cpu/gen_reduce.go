@@ -266,10 +266,10 @@ func redVecs{{.Name}}(acc, x []byte, rows, stride int)
 func redRowsSum{{.}}(out, x []byte, l int)
 
 //go:noescape
-func redArgMax{{.}}(x []byte, best, blocks *[32]byte) (nan bool)
+func redArgMax{{.}}(x []byte, best, groups *[128]byte) (nan bool)
 
 //go:noescape
-func redArgMin{{.}}(x []byte, best, blocks *[32]byte) (nan bool)
+func redArgMin{{.}}(x []byte, best, groups *[128]byte) (nan bool)
 
 //go:noescape
 func redRowsMax{{.}}(out, x []byte, l int) (done int)
@@ -300,7 +300,7 @@ var (
 	redRowsAsm  = map[string]func(out, x []byte, l int){}
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
-	redArgAsm   = map[string]func(x []byte, best, blocks *[32]byte) bool{}
+	redArgAsm   = map[string]int{}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -311,6 +311,18 @@ func redFold(i int, acc *[128]byte, x []byte) {
 {{end}}{{end}}	default:
 		panic("cpu: no reduction fold kernel")
 	}
+}
+
+// redArg calls the arg kernel numbered i in redArgAsm (max i, min -i):
+// called directly, the assembly does not make best and groups escape.
+func redArg(i int, x []byte, best, groups *[128]byte) bool {
+	switch i {
+{{range $i, $f := .Floats}}	case {{inc $i}}:
+		return redArgMax{{$f}}(x, best, groups)
+	case -{{inc $i}}:
+		return redArgMin{{$f}}(x, best, groups)
+{{end}}	}
+	panic("cpu: no arg kernel")
 }
 
 // redFoldF calls the float fold numbered i in redFoldAsmF.
@@ -333,8 +345,8 @@ func init() {
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
 {{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
 {{end}}{{if .Vec}}	redVecsAsm["{{.Name}}"] = redVecs{{.Name}}
-{{end}}{{end}}{{range .Floats}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
-	redArgAsm["Min{{.}}"] = redArgMin{{.}}
+{{end}}{{end}}{{range $i, $f := .Floats}}	redArgAsm["Max{{$f}}"] = {{inc $i}}
+	redArgAsm["Min{{$f}}"] = -{{inc $i}}
 	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
 	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
 	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
@@ -794,62 +806,82 @@ done:
 `, k.Name, k.Doc, k.VecBody)
 }
 
-// argAsm writes redArgMaxPS, ... (x []byte, best *[32]byte, blocks
-// *[32]byte) (nan bool): one pass over the 32-byte blocks of
-// x[:len(x)&^31] (at least one) keeping in each lane the extreme and the
-// number of the first block that holds it (a later block replaces it only
-// when strictly greater, or less: x > best, ordered), stored in best and
-// blocks (int32 lanes for float32, int64 for float64); nan reports a
+// argAsm writes redArgMaxPS, ... (x []byte, best *[128]byte, groups
+// *[128]byte) (nan bool): one pass over the 128-byte groups of
+// x[:len(x)&^127] (at least one) in four chains (the group's four 32-byte
+// blocks) keeping in each lane the extreme and the number of the first
+// group that holds it (a later group replaces it only when strictly
+// greater, or less: x > best, ordered), stored in best and groups (chain
+// c at 32c; int32 lanes for float32, int64 for float64); nan reports a
 // NaN in x (the rest is then moot). The caller takes, among the lanes
 // equal (==) to the extreme of best, the smallest element index
-// block*lanes+lane: the first element equal to the extreme, as
-// argRowsFloat's search finds it.
+// (group*4+chain)*lanes+lane: the first element equal to the extreme,
+// as argRowsFloat's search finds it. Four chains, since a compare and a
+// blend on one accumulator take longer than a load.
 func argAsm(op, f string) string {
 	pred, add := "0x1e", "VPADDD" // x > best, ordered
 	if op == "Min" {
 		pred = "0x11" // x < best, ordered
 	}
-	one := "VPSRLD $31, Y3, Y3"
+	one := "VPSRLD $31, Y9, Y9"
 	if f == "PD" {
-		add, one = "VPADDQ", "VPSRLQ $63, Y3, Y3"
+		add, one = "VPADDQ", "VPSRLQ $63, Y9, Y9"
+	}
+	var chains strings.Builder
+	for c := range 4 {
+		fmt.Fprintf(&chains, `	VMOVUPS %[1]d(SI), Y11
+	VCMP%[2]s $%[3]s, Y%[4]d, Y11, Y12
+	VCMP%[2]s $0x03, Y11, Y11, Y13
+	VOR%[2]s Y13, Y10, Y10
+	VBLENDV%[2]s Y12, Y11, Y%[4]d, Y%[4]d
+	VPBLENDVB Y12, Y8, Y%[5]d, Y%[5]d
+`, 32*c, f, pred, c, 4+c)
 	}
 	return fmt.Sprintf(`
-// func redArg%[1]s%[2]s(x []byte, best, blocks *[32]byte) (nan bool): the
-// lanes' %[6]s and the first block holding it, over x[:len(x)&^31].
+// func redArg%[1]s%[2]s(x []byte, best, groups *[128]byte) (nan bool): the
+// lanes' %[6]s and the first group holding it, over x[:len(x)&^127].
 TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-41
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
-	SHRQ $5, CX
+	SHRQ $7, CX
 	VMOVUPS (SI), Y0
-	VCMP%[2]s $0x03, Y0, Y0, Y12
-	VPXOR Y1, Y1, Y1
-	VPXOR Y2, Y2, Y2
-	VPCMPEQD Y3, Y3, Y3
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCMP%[2]s $0x03, Y0, Y1, Y10
+	VCMP%[2]s $0x03, Y2, Y3, Y11
+	VOR%[2]s Y11, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
 	%[5]s
-	ADDQ $32, SI
+	ADDQ $128, SI
 	DECQ CX
 	JZ   store
 loop:
-	%[4]s Y3, Y2, Y2
-	VMOVUPS (SI), Y4
-	VCMP%[2]s $%[3]s, Y0, Y4, Y5
-	VCMP%[2]s $0x03, Y4, Y4, Y6
-	VOR%[2]s Y6, Y12, Y12
-	VBLENDV%[2]s Y5, Y4, Y0, Y0
-	VPBLENDVB Y5, Y2, Y1, Y1
-	ADDQ $32, SI
+	%[4]s Y9, Y8, Y8
+%[7]s	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
 store:
 	MOVQ best+24(FP), DI
 	VMOVUPS Y0, (DI)
-	MOVQ blocks+32(FP), DI
-	VMOVDQU Y1, (DI)
-	VPTEST Y12, Y12
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	MOVQ groups+32(FP), DI
+	VMOVDQU Y4, (DI)
+	VMOVDQU Y5, 32(DI)
+	VMOVDQU Y6, 64(DI)
+	VMOVDQU Y7, 96(DI)
+	VPTEST Y10, Y10
 	SETNE nan+40(FP)
 	VZEROUPPER
 	RET
-`, op, f, pred, add, one, strings.ToLower(op))
+`, op, f, pred, add, one, strings.ToLower(op), chains.String())
 }
 
 // tailMask is redTailMask: 32 zero bytes, then 32 bytes of ones; its 32

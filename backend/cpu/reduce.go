@@ -671,6 +671,15 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 		if f, root, err = r.fuse(argNode, argSize); err != nil {
 			return nil, err
 		}
+	} else if !isArg && fastReduce && argSize > 0 && argNode.Op == backend.OpInput && !identityStorage(at) {
+		// An input stored apart from its compute type (float16 as
+		// float32): read a block at a time through a fused leaf rather
+		// than converted whole into a fresh buffer.
+		f = &fusion{r: r, root: argNode, shape: argNode.Shape, size: argSize}
+		if root, err = f.leafOf(argNode); err != nil {
+			return nil, err
+		}
+		f.coalesce()
 	} else {
 		a, err := r.eval(argNode)
 		if err != nil {
