@@ -311,53 +311,30 @@ func argColMin[T integer | float](bv []T, bi []int64, row []T, j int64) {
 }
 
 // argKernel returns a function giving the index of the first max
-// (isMax) or min of a non-empty run of floats and whether
-// the run holds a NaN (the index is then moot), in one pass by redArg*;
-// nil without one. The kernel keeps each lane's extreme and its first
-// group in four chains; the first element equal to the extreme is, among
-// the lanes equal to it, the one of the smallest index; the elements
-// after the last whole group are compared one by one.
+// (isMax) or min of a non-empty run of floats and whether the run holds
+// a NaN (the index is then moot), in one pass by redArg* over its
+// 128-byte groups, then the elements after them one by one; nil
+// without a kernel.
 func argKernel[T float](isMax bool) func(run []T) (int, bool) {
 	name := "Min" + asmName[T](kAdd)[len("Add"):]
 	if isMax {
 		name = "Max" + name[len("Min"):]
 	}
 	f := redArgAsm[name]
-	if f == 0 || !fastReduce {
+	if f == nil || !fastReduce {
 		return nil
 	}
-	size := sizeOf[T]()
-	lanes := 32 / size
+	group := 128 / sizeOf[T]()
 	return func(run []T) (int, bool) {
-		n := len(run) &^ (4*lanes - 1)
+		n := len(run) &^ (group - 1)
 		if n == 0 {
 			return argWalk(run, isMax)
 		}
-		var bestB, groupsB [128]byte
-		if redArg(f, byteView(run[:n]), &bestB, &groupsB) {
+		i, nan := f(byteView(run[:n]))
+		if nan {
 			return 0, true
 		}
-		best := unsafe.Slice((*T)(unsafe.Pointer(&bestB)), 4*lanes)
-		e := best[0]
-		for _, v := range best[1:] {
-			if isMax && v > e || !isMax && v < e {
-				e = v
-			}
-		}
-		i := n
-		for l, v := range best {
-			if v != e {
-				continue
-			}
-			var g int
-			if size == 4 {
-				g = int(*(*int32)(unsafe.Pointer(&groupsB[4*l])))
-			} else {
-				g = int(*(*int64)(unsafe.Pointer(&groupsB[8*l])))
-			}
-			// Lane l of the registers is chain l/lanes, lane l%lanes.
-			i = min(i, g*4*lanes+l)
-		}
+		e := run[i]
 		for j, v := range run[n:] {
 			if v != v {
 				return 0, true

@@ -266,10 +266,10 @@ func redVecs{{.Name}}(acc, x []byte, rows, stride int)
 func redRowsSum{{.}}(out, x []byte, l int)
 
 //go:noescape
-func redArgMax{{.}}(x []byte, best, groups *[128]byte) (nan bool)
+func redArgMax{{.}}(x []byte) (idx int, nan bool)
 
 //go:noescape
-func redArgMin{{.}}(x []byte, best, groups *[128]byte) (nan bool)
+func redArgMin{{.}}(x []byte) (idx int, nan bool)
 
 //go:noescape
 func redRowsMax{{.}}(out, x []byte, l int) (done int)
@@ -300,7 +300,7 @@ var (
 	redRowsAsm  = map[string]func(out, x []byte, l int){}
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
-	redArgAsm   = map[string]int{}
+	redArgAsm   = map[string]func(x []byte) (int, bool){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -311,18 +311,6 @@ func redFold(i int, acc *[128]byte, x []byte) {
 {{end}}{{end}}	default:
 		panic("cpu: no reduction fold kernel")
 	}
-}
-
-// redArg calls the arg kernel numbered i in redArgAsm (max i, min -i):
-// called directly, the assembly does not make best and groups escape.
-func redArg(i int, x []byte, best, groups *[128]byte) bool {
-	switch i {
-{{range $i, $f := .Floats}}	case {{inc $i}}:
-		return redArgMax{{$f}}(x, best, groups)
-	case -{{inc $i}}:
-		return redArgMin{{$f}}(x, best, groups)
-{{end}}	}
-	panic("cpu: no arg kernel")
 }
 
 // redFoldF calls the float fold numbered i in redFoldAsmF.
@@ -345,8 +333,8 @@ func init() {
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
 {{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
 {{end}}{{if .Vec}}	redVecsAsm["{{.Name}}"] = redVecs{{.Name}}
-{{end}}{{end}}{{range $i, $f := .Floats}}	redArgAsm["Max{{$f}}"] = {{inc $i}}
-	redArgAsm["Min{{$f}}"] = -{{inc $i}}
+{{end}}{{end}}{{range .Floats}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
+	redArgAsm["Min{{.}}"] = redArgMin{{.}}
 	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
 	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
 	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
@@ -806,28 +794,28 @@ done:
 `, k.Name, k.Doc, k.VecBody)
 }
 
-// argAsm writes redArgMaxPS, ... (x []byte, best *[128]byte, groups
-// *[128]byte) (nan bool): one pass over the 128-byte groups of
-// x[:len(x)&^127] (at least one) in four chains (the group's four 32-byte
-// blocks) keeping in each lane the extreme and the number of the first
-// group that holds it (a later group replaces it only when strictly
-// greater, or less: x > best, ordered), stored in best and groups (chain
-// c at 32c; int32 lanes for float32, int64 for float64); nan reports a
-// NaN in x (the rest is then moot). The caller takes, among the lanes
-// equal (==) to the extreme of best, the smallest element index
-// (group*4+chain)*lanes+lane: the first element equal to the extreme,
-// as argRowsFloat's search finds it. Four chains, since a compare and a
-// blend on one accumulator take longer than a load.
+// argAsm writes redArgMaxPS, ... (x []byte) (idx int, nan bool): the
+// index of the first max (min) of x[:len(x)&^127] (at least one
+// 128-byte group) in one pass, and whether x holds a NaN (idx is then
+// moot). Four chains (the group's four 32-byte blocks; a compare and a
+// blend on one accumulator take longer than a load) keep in each lane
+// the extreme and the number of the first group holding it: a later group
+// replaces it only when strictly greater (less), ordered. Then each
+// lane's group becomes an element index, (group*4+chain)*lanes+lane
+// (redIota), and the lanes are merged pairwise, the chains and then the
+// halves of the register: the greater (less) value wins, of two equal
+// (==, so ±0 too) the smaller index: the first element equal to the
+// extreme, as argRowsFloat's search finds it.
 func argAsm(op, f string) string {
 	pred, add := "0x1e", "VPADDD" // x > best, ordered
 	if op == "Min" {
 		pred = "0x11" // x < best, ordered
 	}
-	one := "VPSRLD $31, Y9, Y9"
+	one, shl, gt, iota := "VPSRLD $31, Y9, Y9", "VPSLLD $5", "VPCMPGTD", "redIota32<>"
 	if f == "PD" {
-		add, one = "VPADDQ", "VPSRLQ $63, Y9, Y9"
+		add, one, shl, gt, iota = "VPADDQ", "VPSRLQ $63, Y9, Y9", "VPSLLQ $4", "VPCMPGTQ", "redIota64<>"
 	}
-	var chains strings.Builder
+	var chains, merge strings.Builder
 	for c := range 4 {
 		fmt.Fprintf(&chains, `	VMOVUPS %[1]d(SI), Y11
 	VCMP%[2]s $%[3]s, Y%[4]d, Y11, Y12
@@ -836,11 +824,38 @@ func argAsm(op, f string) string {
 	VBLENDV%[2]s Y12, Y11, Y%[4]d, Y%[4]d
 	VPBLENDVB Y12, Y8, Y%[5]d, Y%[5]d
 `, 32*c, f, pred, c, 4+c)
+		fmt.Fprintf(&merge, "\t%s, Y%d, Y%d\n\tVPADD%s %s+%d(SB), Y%d, Y%d\n", shl, 4+c, 4+c, map[string]string{"PS": "D", "PD": "Q"}[f], iota, 32*c, 4+c, 4+c)
+	}
+	// mergeInto takes (Yb, Yj) into (Ya, Yi) where b beats a.
+	mergeInto := func(a, i, b, j string) string {
+		return fmt.Sprintf(`	VCMP%[1]s $%[2]s, %[3]s, %[4]s, Y12
+	VCMP%[1]s $0x00, %[3]s, %[4]s, Y13
+	%[5]s %[6]s, %[7]s, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDV%[1]s Y12, %[4]s, %[3]s, %[3]s
+	VPBLENDVB Y12, %[6]s, %[7]s, %[7]s
+`, f, pred, a, b, gt, j, i)
+	}
+	merge.WriteString(mergeInto("Y0", "Y4", "Y1", "Y5"))
+	merge.WriteString(mergeInto("Y2", "Y6", "Y3", "Y7"))
+	merge.WriteString(mergeInto("Y0", "Y4", "Y2", "Y6"))
+	shuffles := []string{"VPERM2I128 $0x01, %[1]s, %[1]s, %[2]s", "VPSHUFD $0x4E, %[1]s, %[2]s"}
+	if f == "PS" {
+		shuffles = append(shuffles, "VPSHUFD $0xB1, %[1]s, %[2]s")
+	}
+	for _, sh := range shuffles {
+		merge.WriteString("\t" + fmt.Sprintf(sh, "Y0", "Y1") + "\n\t" + fmt.Sprintf(sh, "Y4", "Y5") + "\n")
+		merge.WriteString(mergeInto("Y0", "Y4", "Y1", "Y5"))
+	}
+	store := "\tVMOVQ X4, AX\n"
+	if f == "PS" {
+		store = "\tVMOVD X4, AX\n"
 	}
 	return fmt.Sprintf(`
-// func redArg%[1]s%[2]s(x []byte, best, groups *[128]byte) (nan bool): the
-// lanes' %[6]s and the first group holding it, over x[:len(x)&^127].
-TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-41
+// func redArg%[1]s%[2]s(x []byte) (idx int, nan bool): the index of the
+// first %[6]s of x[:len(x)&^127], and whether x holds a NaN.
+TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-33
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	SHRQ $7, CX
@@ -860,28 +875,36 @@ TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-41
 	%[5]s
 	ADDQ $128, SI
 	DECQ CX
-	JZ   store
+	JZ   merge
 loop:
 	%[4]s Y9, Y8, Y8
 %[7]s	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
-store:
-	MOVQ best+24(FP), DI
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	MOVQ groups+32(FP), DI
-	VMOVDQU Y4, (DI)
-	VMOVDQU Y5, 32(DI)
-	VMOVDQU Y6, 64(DI)
-	VMOVDQU Y7, 96(DI)
+merge:
 	VPTEST Y10, Y10
-	SETNE nan+40(FP)
+	SETNE nan+32(FP)
+	JNE  done
+%[8]s%[9]s	MOVQ AX, idx+24(FP)
+done:
 	VZEROUPPER
 	RET
-`, op, f, pred, add, one, strings.ToLower(op), chains.String())
+`, op, f, pred, add, one, strings.ToLower(op), chains.String(), merge.String(), store)
+}
+
+// iotas are redIota32 and redIota64: 0, 1, ... 31 as int32 and 0, 1,
+// ... 15 as int64 (chain c's lanes at 32c).
+func iotas() string {
+	var b strings.Builder
+	for i := 0; i < 32; i += 2 {
+		fmt.Fprintf(&b, "DATA redIota32<>+%d(SB)/8, $0x%08x%08x\n", 4*i, i+1, i)
+	}
+	b.WriteString("GLOBL redIota32<>(SB), RODATA|NOPTR, $128\n")
+	for i := range 16 {
+		fmt.Fprintf(&b, "DATA redIota64<>+%d(SB)/8, $%d\n", 8*i, i)
+	}
+	b.WriteString("GLOBL redIota64<>(SB), RODATA|NOPTR, $128\n")
+	return b.String()
 }
 
 // tailMask is redTailMask: 32 zero bytes, then 32 bytes of ones; its 32
@@ -951,6 +974,7 @@ func main() {
 	}
 	b.WriteString(sumAsm)
 	b.WriteString(tailMask)
+	b.WriteString(iotas())
 	for _, o := range outs {
 		if o.Rows {
 			b.WriteString(rowsInt(o.kernel))

@@ -398,10 +398,10 @@ func redVecsMinPD(acc, x []byte, rows, stride int)
 func redRowsSumPS(out, x []byte, l int)
 
 //go:noescape
-func redArgMaxPS(x []byte, best, groups *[128]byte) (nan bool)
+func redArgMaxPS(x []byte) (idx int, nan bool)
 
 //go:noescape
-func redArgMinPS(x []byte, best, groups *[128]byte) (nan bool)
+func redArgMinPS(x []byte) (idx int, nan bool)
 
 //go:noescape
 func redRowsMaxPS(out, x []byte, l int) (done int)
@@ -413,10 +413,10 @@ func redRowsMinPS(out, x []byte, l int) (done int)
 func redRowsSumPD(out, x []byte, l int)
 
 //go:noescape
-func redArgMaxPD(x []byte, best, groups *[128]byte) (nan bool)
+func redArgMaxPD(x []byte) (idx int, nan bool)
 
 //go:noescape
-func redArgMinPD(x []byte, best, groups *[128]byte) (nan bool)
+func redArgMinPD(x []byte) (idx int, nan bool)
 
 //go:noescape
 func redRowsMaxPD(out, x []byte, l int) (done int)
@@ -447,7 +447,7 @@ var (
 	redRowsAsm  = map[string]func(out, x []byte, l int){}
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
-	redArgAsm   = map[string]int{}
+	redArgAsm   = map[string]func(x []byte) (int, bool){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -498,22 +498,6 @@ func redFold(i int, acc *[128]byte, x []byte) {
 	default:
 		panic("cpu: no reduction fold kernel")
 	}
-}
-
-// redArg calls the arg kernel numbered i in redArgAsm (max i, min -i):
-// called directly, the assembly does not make best and groups escape.
-func redArg(i int, x []byte, best, groups *[128]byte) bool {
-	switch i {
-	case 1:
-		return redArgMaxPS(x, best, groups)
-	case -1:
-		return redArgMinPS(x, best, groups)
-	case 2:
-		return redArgMaxPD(x, best, groups)
-	case -2:
-		return redArgMinPD(x, best, groups)
-	}
-	panic("cpu: no arg kernel")
 }
 
 // redFoldF calls the float fold numbered i in redFoldAsmF.
@@ -664,13 +648,13 @@ func init() {
 	redVecsAsm["MulPD"] = redVecsMulPD
 	redVecsAsm["MaxPD"] = redVecsMaxPD
 	redVecsAsm["MinPD"] = redVecsMinPD
-	redArgAsm["MaxPS"] = 1
-	redArgAsm["MinPS"] = -1
+	redArgAsm["MaxPS"] = redArgMaxPS
+	redArgAsm["MinPS"] = redArgMinPS
 	redRowsAsm["SumPS"] = redRowsSumPS
 	redRowsAsmF["MaxPS"] = redRowsMaxPS
 	redRowsAsmF["MinPS"] = redRowsMinPS
-	redArgAsm["MaxPD"] = 2
-	redArgAsm["MinPD"] = -2
+	redArgAsm["MaxPD"] = redArgMaxPD
+	redArgAsm["MinPD"] = redArgMinPD
 	redRowsAsm["SumPD"] = redRowsSumPD
 	redRowsAsmF["MaxPD"] = redRowsMaxPD
 	redRowsAsmF["MinPD"] = redRowsMinPD

@@ -2585,6 +2585,40 @@ DATA redTailMask<>+40(SB)/8, $-1
 DATA redTailMask<>+48(SB)/8, $-1
 DATA redTailMask<>+56(SB)/8, $-1
 GLOBL redTailMask<>(SB), RODATA|NOPTR, $64
+DATA redIota32<>+0(SB)/8, $0x0000000100000000
+DATA redIota32<>+8(SB)/8, $0x0000000300000002
+DATA redIota32<>+16(SB)/8, $0x0000000500000004
+DATA redIota32<>+24(SB)/8, $0x0000000700000006
+DATA redIota32<>+32(SB)/8, $0x0000000900000008
+DATA redIota32<>+40(SB)/8, $0x0000000b0000000a
+DATA redIota32<>+48(SB)/8, $0x0000000d0000000c
+DATA redIota32<>+56(SB)/8, $0x0000000f0000000e
+DATA redIota32<>+64(SB)/8, $0x0000001100000010
+DATA redIota32<>+72(SB)/8, $0x0000001300000012
+DATA redIota32<>+80(SB)/8, $0x0000001500000014
+DATA redIota32<>+88(SB)/8, $0x0000001700000016
+DATA redIota32<>+96(SB)/8, $0x0000001900000018
+DATA redIota32<>+104(SB)/8, $0x0000001b0000001a
+DATA redIota32<>+112(SB)/8, $0x0000001d0000001c
+DATA redIota32<>+120(SB)/8, $0x0000001f0000001e
+GLOBL redIota32<>(SB), RODATA|NOPTR, $128
+DATA redIota64<>+0(SB)/8, $0
+DATA redIota64<>+8(SB)/8, $1
+DATA redIota64<>+16(SB)/8, $2
+DATA redIota64<>+24(SB)/8, $3
+DATA redIota64<>+32(SB)/8, $4
+DATA redIota64<>+40(SB)/8, $5
+DATA redIota64<>+48(SB)/8, $6
+DATA redIota64<>+56(SB)/8, $7
+DATA redIota64<>+64(SB)/8, $8
+DATA redIota64<>+72(SB)/8, $9
+DATA redIota64<>+80(SB)/8, $10
+DATA redIota64<>+88(SB)/8, $11
+DATA redIota64<>+96(SB)/8, $12
+DATA redIota64<>+104(SB)/8, $13
+DATA redIota64<>+112(SB)/8, $14
+DATA redIota64<>+120(SB)/8, $15
+GLOBL redIota64<>(SB), RODATA|NOPTR, $128
 
 // func redRowsMaxSB(out, x []byte, l int): max of int8 of each row of l bytes
 // (l >= 32) of x into one element of out.
@@ -5609,9 +5643,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func redArgMaxPS(x []byte, best, groups *[128]byte) (nan bool): the
-// lanes' max and the first group holding it, over x[:len(x)&^127].
-TEXT ·redArgMaxPS(SB), NOSPLIT, $0-41
+// func redArgMaxPS(x []byte) (idx int, nan bool): the index of the
+// first max of x[:len(x)&^127], and whether x holds a NaN.
+TEXT ·redArgMaxPS(SB), NOSPLIT, $0-33
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	SHRQ $7, CX
@@ -5631,7 +5665,7 @@ TEXT ·redArgMaxPS(SB), NOSPLIT, $0-41
 	VPSRLD $31, Y9, Y9
 	ADDQ $128, SI
 	DECQ CX
-	JZ   store
+	JZ   merge
 loop:
 	VPADDD Y9, Y8, Y8
 	VMOVUPS 0(SI), Y11
@@ -5661,25 +5695,75 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
-store:
-	MOVQ best+24(FP), DI
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	MOVQ groups+32(FP), DI
-	VMOVDQU Y4, (DI)
-	VMOVDQU Y5, 32(DI)
-	VMOVDQU Y6, 64(DI)
-	VMOVDQU Y7, 96(DI)
+merge:
 	VPTEST Y10, Y10
-	SETNE nan+40(FP)
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLD $5, Y4, Y4
+	VPADDD redIota32<>+0(SB), Y4, Y4
+	VPSLLD $5, Y5, Y5
+	VPADDD redIota32<>+32(SB), Y5, Y5
+	VPSLLD $5, Y6, Y6
+	VPADDD redIota32<>+64(SB), Y6, Y6
+	VPSLLD $5, Y7, Y7
+	VPADDD redIota32<>+96(SB), Y7, Y7
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPS $0x1e, Y2, Y3, Y12
+	VCMPPS $0x00, Y2, Y3, Y13
+	VPCMPGTD Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPS $0x1e, Y0, Y2, Y12
+	VCMPPS $0x00, Y0, Y2, Y13
+	VPCMPGTD Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0xB1, Y0, Y1
+	VPSHUFD $0xB1, Y4, Y5
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVD X4, AX
+	MOVQ AX, idx+24(FP)
+done:
 	VZEROUPPER
 	RET
 
-// func redArgMinPS(x []byte, best, groups *[128]byte) (nan bool): the
-// lanes' min and the first group holding it, over x[:len(x)&^127].
-TEXT ·redArgMinPS(SB), NOSPLIT, $0-41
+// func redArgMinPS(x []byte) (idx int, nan bool): the index of the
+// first min of x[:len(x)&^127], and whether x holds a NaN.
+TEXT ·redArgMinPS(SB), NOSPLIT, $0-33
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	SHRQ $7, CX
@@ -5699,7 +5783,7 @@ TEXT ·redArgMinPS(SB), NOSPLIT, $0-41
 	VPSRLD $31, Y9, Y9
 	ADDQ $128, SI
 	DECQ CX
-	JZ   store
+	JZ   merge
 loop:
 	VPADDD Y9, Y8, Y8
 	VMOVUPS 0(SI), Y11
@@ -5729,19 +5813,69 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
-store:
-	MOVQ best+24(FP), DI
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	MOVQ groups+32(FP), DI
-	VMOVDQU Y4, (DI)
-	VMOVDQU Y5, 32(DI)
-	VMOVDQU Y6, 64(DI)
-	VMOVDQU Y7, 96(DI)
+merge:
 	VPTEST Y10, Y10
-	SETNE nan+40(FP)
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLD $5, Y4, Y4
+	VPADDD redIota32<>+0(SB), Y4, Y4
+	VPSLLD $5, Y5, Y5
+	VPADDD redIota32<>+32(SB), Y5, Y5
+	VPSLLD $5, Y6, Y6
+	VPADDD redIota32<>+64(SB), Y6, Y6
+	VPSLLD $5, Y7, Y7
+	VPADDD redIota32<>+96(SB), Y7, Y7
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPS $0x11, Y2, Y3, Y12
+	VCMPPS $0x00, Y2, Y3, Y13
+	VPCMPGTD Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPS $0x11, Y0, Y2, Y12
+	VCMPPS $0x00, Y0, Y2, Y13
+	VPCMPGTD Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0xB1, Y0, Y1
+	VPSHUFD $0xB1, Y4, Y5
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVD X4, AX
+	MOVQ AX, idx+24(FP)
+done:
 	VZEROUPPER
 	RET
 
@@ -5910,9 +6044,9 @@ done:
 	VZEROUPPER
 	RET
 
-// func redArgMaxPD(x []byte, best, groups *[128]byte) (nan bool): the
-// lanes' max and the first group holding it, over x[:len(x)&^127].
-TEXT ·redArgMaxPD(SB), NOSPLIT, $0-41
+// func redArgMaxPD(x []byte) (idx int, nan bool): the index of the
+// first max of x[:len(x)&^127], and whether x holds a NaN.
+TEXT ·redArgMaxPD(SB), NOSPLIT, $0-33
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	SHRQ $7, CX
@@ -5932,7 +6066,7 @@ TEXT ·redArgMaxPD(SB), NOSPLIT, $0-41
 	VPSRLQ $63, Y9, Y9
 	ADDQ $128, SI
 	DECQ CX
-	JZ   store
+	JZ   merge
 loop:
 	VPADDQ Y9, Y8, Y8
 	VMOVUPS 0(SI), Y11
@@ -5962,25 +6096,66 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
-store:
-	MOVQ best+24(FP), DI
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	MOVQ groups+32(FP), DI
-	VMOVDQU Y4, (DI)
-	VMOVDQU Y5, 32(DI)
-	VMOVDQU Y6, 64(DI)
-	VMOVDQU Y7, 96(DI)
+merge:
 	VPTEST Y10, Y10
-	SETNE nan+40(FP)
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLQ $4, Y4, Y4
+	VPADDQ redIota64<>+0(SB), Y4, Y4
+	VPSLLQ $4, Y5, Y5
+	VPADDQ redIota64<>+32(SB), Y5, Y5
+	VPSLLQ $4, Y6, Y6
+	VPADDQ redIota64<>+64(SB), Y6, Y6
+	VPSLLQ $4, Y7, Y7
+	VPADDQ redIota64<>+96(SB), Y7, Y7
+	VCMPPD $0x1e, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPD $0x1e, Y2, Y3, Y12
+	VCMPPD $0x00, Y2, Y3, Y13
+	VPCMPGTQ Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPD $0x1e, Y0, Y2, Y12
+	VCMPPD $0x00, Y0, Y2, Y13
+	VPCMPGTQ Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPD $0x1e, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPD $0x1e, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVQ X4, AX
+	MOVQ AX, idx+24(FP)
+done:
 	VZEROUPPER
 	RET
 
-// func redArgMinPD(x []byte, best, groups *[128]byte) (nan bool): the
-// lanes' min and the first group holding it, over x[:len(x)&^127].
-TEXT ·redArgMinPD(SB), NOSPLIT, $0-41
+// func redArgMinPD(x []byte) (idx int, nan bool): the index of the
+// first min of x[:len(x)&^127], and whether x holds a NaN.
+TEXT ·redArgMinPD(SB), NOSPLIT, $0-33
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
 	SHRQ $7, CX
@@ -6000,7 +6175,7 @@ TEXT ·redArgMinPD(SB), NOSPLIT, $0-41
 	VPSRLQ $63, Y9, Y9
 	ADDQ $128, SI
 	DECQ CX
-	JZ   store
+	JZ   merge
 loop:
 	VPADDQ Y9, Y8, Y8
 	VMOVUPS 0(SI), Y11
@@ -6030,19 +6205,60 @@ loop:
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
-store:
-	MOVQ best+24(FP), DI
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	MOVQ groups+32(FP), DI
-	VMOVDQU Y4, (DI)
-	VMOVDQU Y5, 32(DI)
-	VMOVDQU Y6, 64(DI)
-	VMOVDQU Y7, 96(DI)
+merge:
 	VPTEST Y10, Y10
-	SETNE nan+40(FP)
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLQ $4, Y4, Y4
+	VPADDQ redIota64<>+0(SB), Y4, Y4
+	VPSLLQ $4, Y5, Y5
+	VPADDQ redIota64<>+32(SB), Y5, Y5
+	VPSLLQ $4, Y6, Y6
+	VPADDQ redIota64<>+64(SB), Y6, Y6
+	VPSLLQ $4, Y7, Y7
+	VPADDQ redIota64<>+96(SB), Y7, Y7
+	VCMPPD $0x11, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPD $0x11, Y2, Y3, Y12
+	VCMPPD $0x00, Y2, Y3, Y13
+	VPCMPGTQ Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPD $0x11, Y0, Y2, Y12
+	VCMPPD $0x00, Y0, Y2, Y13
+	VPCMPGTQ Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPD $0x11, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPD $0x11, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVQ X4, AX
+	MOVQ AX, idx+24(FP)
+done:
 	VZEROUPPER
 	RET
 

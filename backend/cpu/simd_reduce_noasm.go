@@ -12,7 +12,7 @@ var (
 	redRowsAsm  map[string]func(out, x []byte, l int)
 	redRowsAsmF map[string]func(out, x []byte, l int) int
 	redVecsAsm  map[string]func(acc, x []byte, rows, stride int)
-	redArgAsm   map[string]int
+	redArgAsm   map[string]func(x []byte) (int, bool)
 )
 
 func pairLeafF64(a []float64) float64 { return sum8Go(a) }
@@ -20,5 +20,3 @@ func pairLeafF64(a []float64) float64 { return sum8Go(a) }
 func redFold(int, *[128]byte, []byte) { panic("cpu: no reduction fold kernel") }
 
 func redFoldF(int, *[128]byte, []byte) bool { panic("cpu: no reduction fold kernel") }
-
-func redArg(int, []byte, *[128]byte, *[128]byte) bool { panic("cpu: no arg kernel") }
