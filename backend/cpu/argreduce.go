@@ -266,6 +266,19 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 	}
 	k := p.inner
 	stripes := (k + blockSize - 1) / blockSize
+	// The rows by redArgCols* when they are equally spaced.
+	size := sizeOf[T]()
+	cols := argColsKernel[T](isMax)
+	stride := 0
+	if len(p.offs) > 1 {
+		stride = p.offs[1]
+		for j, off := range p.offs {
+			if off != j*stride {
+				stride = 0
+				break
+			}
+		}
+	}
 	return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
 		best := make([]T, min(k, blockSize))
 		for u := lo; u < hi; u++ {
@@ -274,7 +287,17 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 			bi, bv := out[oo*k+k0:oo*k+k1], best[:k1-k0]
 			b := p.base(oo*k) + k0
 			copy(bv, x[b+p.offs[0]:])
-			for j := 1; j < len(p.offs); j++ {
+			j := 1
+			if cols != nil && stride > 0 && len(bv)*size >= 32 {
+				// The vector columns of every row by the kernel, the
+				// others below.
+				n := len(bv) &^ (32/size - 1)
+				rows := len(p.offs) - 1
+				cols(byteView(bv[:n]), byteView(bi[:n]), byteView(x[b+stride:b+rows*stride+n]), rows, stride*size, 1)
+				bv, bi = bv[n:], bi[n:]
+				b += n
+			}
+			for ; j < len(p.offs); j++ {
 				row := x[b+p.offs[j] : b+p.offs[j]+len(bv)]
 				if isMax {
 					argColMax(bv, bi, row, int64(j))
@@ -292,6 +315,32 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 
 // argColMax and argColMin fold row j into the best values bv and their
 // indices bi. v != v && b == b is false for integers.
+// argColsKernel returns argColMax (argColMin) for many rows a call,
+// cols(bv, bi, x, rows, stride, j) over the first len(bv)&^31 bytes, by
+// redArgCols* (float32, float64, int32, int64); nil for the others.
+func argColsKernel[T integer | float](isMax bool) func(bv, bi, x []byte, rows, stride, j int) {
+	if !fastReduce {
+		return nil
+	}
+	name := ""
+	switch any(*new(T)).(type) {
+	case float32:
+		name = "PS"
+	case float64:
+		name = "PD"
+	case int32:
+		name = "D"
+	case int64:
+		name = "Q"
+	default:
+		return nil
+	}
+	if isMax {
+		return redArgCols["Max"+name]
+	}
+	return redArgCols["Min"+name]
+}
+
 func argColMax[T integer | float](bv []T, bi []int64, row []T, j int64) {
 	row, bi = row[:len(bv)], bi[:len(bv)]
 	for i, v := range row {

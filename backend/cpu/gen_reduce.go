@@ -261,7 +261,13 @@ func redRows{{.Name}}(out, x []byte, l int)
 {{end}}{{if .Vec}}
 //go:noescape
 func redVecs{{.Name}}(acc, x []byte, rows, stride int)
-{{end}}{{end}}{{range .Floats}}
+{{end}}{{end}}{{range .ArgCols}}
+//go:noescape
+func redArgColsMax{{.}}(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMin{{.}}(bv, bi, x []byte, rows, stride, j int)
+{{end}}{{range .Floats}}
 //go:noescape
 func redRowsSum{{.}}(out, x []byte, l int)
 
@@ -301,6 +307,7 @@ var (
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
 	redArgAsm   = map[string]func(x []byte) (int, bool){}
+	redArgCols  = map[string]func(bv, bi, x []byte, rows, stride, j int){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -333,7 +340,9 @@ func init() {
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
 {{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
 {{end}}{{if .Vec}}	redVecsAsm["{{.Name}}"] = redVecs{{.Name}}
-{{end}}{{end}}{{range .Floats}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
+{{end}}{{end}}{{range .ArgCols}}	redArgCols["Max{{.}}"] = redArgColsMax{{.}}
+	redArgCols["Min{{.}}"] = redArgColsMin{{.}}
+{{end}}{{range .Floats}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
 	redArgAsm["Min{{.}}"] = redArgMin{{.}}
 	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
 	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
@@ -503,6 +512,9 @@ var finds = []find{
 //     NaN flag; a row holding a NaN or whose extreme is a zero (whose
 //     sign the order decides) stops the kernel, which returns the number
 //     of rows done: the caller folds that row in Go and calls again.
+
+// argColTypes are the element types of the redArgCols kernels.
+var argColTypes = []string{"PS", "PD", "D", "Q"}
 
 var shifts = map[int]int{1: 0, 2: 1, 4: 2, 8: 3, 32: 5, 64: 6}
 
@@ -892,6 +904,95 @@ done:
 `, op, f, pred, add, one, strings.ToLower(op), chains.String(), merge.String(), store)
 }
 
+// argColsAsm writes redArgColsOPT(bv, bi, x []byte, rows, stride, j int):
+// argColMax (argColMin) for each of rows rows of x, stride bytes apart,
+// numbered j, j+1, ...: where the row's element beats the best in bv
+// (strictly greater, or less; for floats also a NaN over a number), it
+// replaces it and its row number the int64 in bi; over the first
+// len(bv)&^31 bytes of bv (the caller does the other columns).
+func argColsAsm(op, t string) string {
+	size := map[string]int{"PS": 4, "D": 4, "PD": 8, "Q": 8}[t]
+	var cmp string
+	switch t {
+	case "PS", "PD":
+		pred := map[string]string{"Max": "0x1e", "Min": "0x11"}[op]
+		cmp = fmt.Sprintf(`	VCMP%[1]s $%[2]s, Y0, Y1, Y2
+	VCMP%[1]s $0x03, Y1, Y1, Y3
+	VCMP%[1]s $0x07, Y0, Y0, Y4
+	VAND%[1]s Y4, Y3, Y3
+	VOR%[1]s Y3, Y2, Y2
+`, t, pred)
+	default:
+		gt := "VPCMPGT" + t
+		if op == "Max" {
+			cmp = "\t" + gt + " Y0, Y1, Y2\n" // v > b
+		} else {
+			cmp = "\t" + gt + " Y1, Y0, Y2\n" // b > v
+		}
+	}
+	idx := `	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+`
+	if size == 4 {
+		idx = `	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+`
+	}
+	return fmt.Sprintf(`
+// func redArgCols%[1]s%[2]s(bv, bi, x []byte, rows, stride, j int): argCol%[1]s
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgCols%[1]s%[2]s(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+%[3]s	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+%[4]s	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, op, t, cmp, idx)
+}
+
 // iotas are redIota32 and redIota64: 0, 1, ... 31 as int32 and 0, 1,
 // ... 15 as int64 (chain c's lanes at 32c).
 func iotas() string {
@@ -975,6 +1076,10 @@ func main() {
 	b.WriteString(sumAsm)
 	b.WriteString(tailMask)
 	b.WriteString(iotas())
+	for _, t := range argColTypes {
+		b.WriteString(argColsAsm("Max", t))
+		b.WriteString(argColsAsm("Min", t))
+	}
 	for _, o := range outs {
 		if o.Rows {
 			b.WriteString(rowsInt(o.kernel))
@@ -1000,7 +1105,8 @@ func main() {
 		Has     []hasOut
 		Finds   []find
 		Floats  []string
-	}{outs, hos, finds, []string{"PS", "PD"}}); err != nil {
+		ArgCols []string
+	}{outs, hos, finds, []string{"PS", "PD"}, argColTypes}); err != nil {
 		log.Fatal(err)
 	}
 	src, err := format.Source(b.Bytes())

@@ -395,6 +395,30 @@ func redVecsMaxPD(acc, x []byte, rows, stride int)
 func redVecsMinPD(acc, x []byte, rows, stride int)
 
 //go:noescape
+func redArgColsMaxPS(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinPS(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMaxPD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinPD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMaxD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMaxQ(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinQ(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
 func redRowsSumPS(out, x []byte, l int)
 
 //go:noescape
@@ -448,6 +472,7 @@ var (
 	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
 	redArgAsm   = map[string]func(x []byte) (int, bool){}
+	redArgCols  = map[string]func(bv, bi, x []byte, rows, stride, j int){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -648,6 +673,14 @@ func init() {
 	redVecsAsm["MulPD"] = redVecsMulPD
 	redVecsAsm["MaxPD"] = redVecsMaxPD
 	redVecsAsm["MinPD"] = redVecsMinPD
+	redArgCols["MaxPS"] = redArgColsMaxPS
+	redArgCols["MinPS"] = redArgColsMinPS
+	redArgCols["MaxPD"] = redArgColsMaxPD
+	redArgCols["MinPD"] = redArgColsMinPD
+	redArgCols["MaxD"] = redArgColsMaxD
+	redArgCols["MinD"] = redArgColsMinD
+	redArgCols["MaxQ"] = redArgColsMaxQ
+	redArgCols["MinQ"] = redArgColsMinQ
 	redArgAsm["MaxPS"] = redArgMaxPS
 	redArgAsm["MinPS"] = redArgMinPS
 	redRowsAsm["SumPS"] = redRowsSumPS

@@ -2620,6 +2620,422 @@ DATA redIota64<>+112(SB)/8, $14
 DATA redIota64<>+120(SB)/8, $15
 GLOBL redIota64<>(SB), RODATA|NOPTR, $128
 
+// func redArgColsMaxPS(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxPS(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPS $0x1e, Y0, Y1, Y2
+	VCMPPS $0x03, Y1, Y1, Y3
+	VCMPPS $0x07, Y0, Y0, Y4
+	VANDPS Y4, Y3, Y3
+	VORPS Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinPS(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinPS(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPS $0x11, Y0, Y1, Y2
+	VCMPPS $0x03, Y1, Y1, Y3
+	VCMPPS $0x07, Y0, Y0, Y4
+	VANDPS Y4, Y3, Y3
+	VORPS Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMaxPD(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxPD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPD $0x1e, Y0, Y1, Y2
+	VCMPPD $0x03, Y1, Y1, Y3
+	VCMPPD $0x07, Y0, Y0, Y4
+	VANDPD Y4, Y3, Y3
+	VORPD Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinPD(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinPD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPD $0x11, Y0, Y1, Y2
+	VCMPPD $0x03, Y1, Y1, Y3
+	VCMPPD $0x07, Y0, Y0, Y4
+	VANDPD Y4, Y3, Y3
+	VORPD Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMaxD(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTD Y0, Y1, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinD(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTD Y1, Y0, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMaxQ(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxQ(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinQ(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinQ(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redRowsMaxSB(out, x []byte, l int): max of int8 of each row of l bytes
 // (l >= 32) of x into one element of out.
 TEXT ·redRowsMaxSB(SB), NOSPLIT, $0-56
