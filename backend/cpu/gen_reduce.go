@@ -261,7 +261,13 @@ func redRows{{.Name}}(out, x []byte, l int)
 {{end}}{{if .Vec}}
 //go:noescape
 func redVecs{{.Name}}(acc, x []byte, rows, stride int)
-{{end}}{{end}}{{range .ArgCols}}
+{{end}}{{end}}{{range .ArgInts}}
+//go:noescape
+func redArgMax{{.}}(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMin{{.}}(x []byte) (idx int, nan bool)
+{{end}}{{range .ArgCols}}
 //go:noescape
 func redArgColsMax{{.}}(bv, bi, x []byte, rows, stride, j int)
 
@@ -340,7 +346,9 @@ func init() {
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
 {{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
 {{end}}{{if .Vec}}	redVecsAsm["{{.Name}}"] = redVecs{{.Name}}
-{{end}}{{end}}{{range .ArgCols}}	redArgCols["Max{{.}}"] = redArgColsMax{{.}}
+{{end}}{{end}}{{range .ArgInts}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
+	redArgAsm["Min{{.}}"] = redArgMin{{.}}
+{{end}}{{range .ArgCols}}	redArgCols["Max{{.}}"] = redArgColsMax{{.}}
 	redArgCols["Min{{.}}"] = redArgColsMin{{.}}
 {{end}}{{range .Floats}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
 	redArgAsm["Min{{.}}"] = redArgMin{{.}}
@@ -819,41 +827,67 @@ done:
 // (==, so ±0 too) the smaller index: the first element equal to the
 // extreme, as argRowsFloat's search finds it.
 func argAsm(op, f string) string {
+	isInt := f == "D" || f == "Q"
+	wide := f == "PD" || f == "Q" // 64-bit lanes
 	pred, add := "0x1e", "VPADDD" // x > best, ordered
 	if op == "Min" {
 		pred = "0x11" // x < best, ordered
 	}
-	one, shl, gt, iota := "VPSRLD $31, Y9, Y9", "VPSLLD $5", "VPCMPGTD", "redIota32<>"
-	if f == "PD" {
-		add, one, shl, gt, iota = "VPADDQ", "VPSRLQ $63, Y9, Y9", "VPSLLQ $4", "VPCMPGTQ", "redIota64<>"
+	one, shl, gt, iota, w := "VPSRLD $31, Y9, Y9", "VPSLLD $5", "VPCMPGTD", "redIota32<>", "D"
+	if wide {
+		add, one, shl, gt, iota, w = "VPADDQ", "VPSRLQ $63, Y9, Y9", "VPSLLQ $4", "VPCMPGTQ", "redIota64<>", "Q"
+	}
+	// beats sets dst where b beats a (strictly); equal where they are
+	// equal (==); blend takes b into a where mask.
+	beats := func(a, b, dst string) string {
+		if !isInt {
+			return fmt.Sprintf("\tVCMP%s $%s, %s, %s, %s\n", f, pred, a, b, dst)
+		}
+		if op == "Max" {
+			return fmt.Sprintf("\t%s %s, %s, %s\n", gt, a, b, dst) // b > a
+		}
+		return fmt.Sprintf("\t%s %s, %s, %s\n", gt, b, a, dst) // a > b
+	}
+	equal := func(a, b, dst string) string {
+		if isInt {
+			return fmt.Sprintf("\tVPCMPEQ%s %s, %s, %s\n", w, a, b, dst)
+		}
+		return fmt.Sprintf("\tVCMP%s $0x00, %s, %s, %s\n", f, a, b, dst)
+	}
+	blend := func(mask, b, a string) string {
+		if isInt {
+			return fmt.Sprintf("\tVPBLENDVB %s, %s, %s, %s\n", mask, b, a, a)
+		}
+		return fmt.Sprintf("\tVBLENDV%s %s, %s, %s, %s\n", f, mask, b, a, a)
+	}
+	nanInit := fmt.Sprintf("\tVCMP%[1]s $0x03, Y0, Y1, Y10\n\tVCMP%[1]s $0x03, Y2, Y3, Y11\n\tVOR%[1]s Y11, Y10, Y10\n", f)
+	if isInt {
+		nanInit = "\tVPXOR Y10, Y10, Y10\n"
 	}
 	var chains, merge strings.Builder
 	for c := range 4 {
-		fmt.Fprintf(&chains, `	VMOVUPS %[1]d(SI), Y11
-	VCMP%[2]s $%[3]s, Y%[4]d, Y11, Y12
-	VCMP%[2]s $0x03, Y11, Y11, Y13
-	VOR%[2]s Y13, Y10, Y10
-	VBLENDV%[2]s Y12, Y11, Y%[4]d, Y%[4]d
-	VPBLENDVB Y12, Y8, Y%[5]d, Y%[5]d
-`, 32*c, f, pred, c, 4+c)
-		fmt.Fprintf(&merge, "\t%s, Y%d, Y%d\n\tVPADD%s %s+%d(SB), Y%d, Y%d\n", shl, 4+c, 4+c, map[string]string{"PS": "D", "PD": "Q"}[f], iota, 32*c, 4+c, 4+c)
+		fmt.Fprintf(&chains, "\tVMOVUPS %d(SI), Y11\n", 32*c)
+		chains.WriteString(beats(fmt.Sprintf("Y%d", c), "Y11", "Y12"))
+		if !isInt {
+			fmt.Fprintf(&chains, "\tVCMP%[1]s $0x03, Y11, Y11, Y13\n\tVOR%[1]s Y13, Y10, Y10\n", f)
+		}
+		chains.WriteString(blend("Y12", "Y11", fmt.Sprintf("Y%d", c)))
+		fmt.Fprintf(&chains, "\tVPBLENDVB Y12, Y8, Y%[1]d, Y%[1]d\n", 4+c)
+		fmt.Fprintf(&merge, "\t%s, Y%d, Y%d\n\tVPADD%s %s+%d(SB), Y%d, Y%d\n", shl, 4+c, 4+c, w, iota, 32*c, 4+c, 4+c)
 	}
-	// mergeInto takes (Yb, Yj) into (Ya, Yi) where b beats a.
+	// mergeInto takes (Yb, Yj) into (Ya, Yi) where b beats a, or equals
+	// it with a smaller index.
 	mergeInto := func(a, i, b, j string) string {
-		return fmt.Sprintf(`	VCMP%[1]s $%[2]s, %[3]s, %[4]s, Y12
-	VCMP%[1]s $0x00, %[3]s, %[4]s, Y13
-	%[5]s %[6]s, %[7]s, Y14
+		return beats(a, b, "Y12") + equal(a, b, "Y13") + fmt.Sprintf(`	%[1]s %[2]s, %[3]s, Y14
 	VPAND Y14, Y13, Y13
 	VPOR Y13, Y12, Y12
-	VBLENDV%[1]s Y12, %[4]s, %[3]s, %[3]s
-	VPBLENDVB Y12, %[6]s, %[7]s, %[7]s
-`, f, pred, a, b, gt, j, i)
+`, gt, j, i) + blend("Y12", b, a) + fmt.Sprintf("\tVPBLENDVB Y12, %s, %s, %s\n", j, i, i)
 	}
 	merge.WriteString(mergeInto("Y0", "Y4", "Y1", "Y5"))
 	merge.WriteString(mergeInto("Y2", "Y6", "Y3", "Y7"))
 	merge.WriteString(mergeInto("Y0", "Y4", "Y2", "Y6"))
 	shuffles := []string{"VPERM2I128 $0x01, %[1]s, %[1]s, %[2]s", "VPSHUFD $0x4E, %[1]s, %[2]s"}
-	if f == "PS" {
+	if !wide {
 		shuffles = append(shuffles, "VPSHUFD $0xB1, %[1]s, %[2]s")
 	}
 	for _, sh := range shuffles {
@@ -861,12 +895,12 @@ func argAsm(op, f string) string {
 		merge.WriteString(mergeInto("Y0", "Y4", "Y1", "Y5"))
 	}
 	store := "\tVMOVQ X4, AX\n"
-	if f == "PS" {
+	if !wide {
 		store = "\tVMOVD X4, AX\n"
 	}
 	return fmt.Sprintf(`
 // func redArg%[1]s%[2]s(x []byte) (idx int, nan bool): the index of the
-// first %[6]s of x[:len(x)&^127], and whether x holds a NaN.
+// first %[6]s of x[:len(x)&^127], and whether x holds a NaN (floats).
 TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-33
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
@@ -875,10 +909,7 @@ TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-33
 	VMOVUPS 32(SI), Y1
 	VMOVUPS 64(SI), Y2
 	VMOVUPS 96(SI), Y3
-	VCMP%[2]s $0x03, Y0, Y1, Y10
-	VCMP%[2]s $0x03, Y2, Y3, Y11
-	VOR%[2]s Y11, Y10, Y10
-	VPXOR Y4, Y4, Y4
+%[10]s	VPXOR Y4, Y4, Y4
 	VPXOR Y5, Y5, Y5
 	VPXOR Y6, Y6, Y6
 	VPXOR Y7, Y7, Y7
@@ -901,7 +932,7 @@ merge:
 done:
 	VZEROUPPER
 	RET
-`, op, f, pred, add, one, strings.ToLower(op), chains.String(), merge.String(), store)
+`, op, f, pred, add, one, strings.ToLower(op), chains.String(), merge.String(), store, nanInit)
 }
 
 // argColsAsm writes redArgColsOPT(bv, bi, x []byte, rows, stride, j int):
@@ -1088,6 +1119,10 @@ func main() {
 			b.WriteString(vecsAsm(o))
 		}
 	}
+	for _, t := range []string{"D", "Q"} {
+		b.WriteString(argAsm("Max", t))
+		b.WriteString(argAsm("Min", t))
+	}
 	for _, f := range []string{"PS", "PD"} {
 		b.WriteString(argAsm("Max", f))
 		b.WriteString(argAsm("Min", f))
@@ -1106,7 +1141,8 @@ func main() {
 		Finds   []find
 		Floats  []string
 		ArgCols []string
-	}{outs, hos, finds, []string{"PS", "PD"}, argColTypes}); err != nil {
+		ArgInts []string
+	}{outs, hos, finds, []string{"PS", "PD"}, argColTypes, []string{"D", "Q"}}); err != nil {
 		log.Fatal(err)
 	}
 	src, err := format.Source(b.Bytes())

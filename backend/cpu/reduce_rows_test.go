@@ -322,3 +322,41 @@ func TestArgKernels(t *testing.T) {
 	checkArg(t, "float64", g64, floatEdges64)
 	checkArg(t, "float64/no-NaN", g64, noNaN64)
 }
+
+// checkArgInt compares argIntKernel with the first extreme by a scalar
+// walk on runs of few distinct values (ties) and edge values.
+func checkArgInt[T int32 | int64](t *testing.T, name string, edges []T) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(int64(len(name)) * 37))
+	for _, isMax := range []bool{true, false} {
+		argk := argIntKernel[T](isMax)
+		if argk == nil {
+			if haveAVX2 {
+				t.Errorf("%s: no arg kernel", name)
+			}
+			return
+		}
+		for _, n := range append(rowLengths[31:], 4099, 70001) {
+			for off := range 3 {
+				for spread := range []int{0, 1} {
+					gen := func(r *rand.Rand) T { return T(r.Intn(5 + 1000*spread)) }
+					x := randomSlice(rng, n+off, gen, edges)[off:]
+					want := 0
+					for i, v := range x {
+						if isMax && v > x[want] || !isMax && v < x[want] {
+							want = i
+						}
+					}
+					if got := argk(x); got != want {
+						t.Fatalf("%s max=%v: n=%d off %d: %d, want %d", name, isMax, n, off, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestArgIntKernels(t *testing.T) {
+	checkArgInt(t, "int32", []int32{math.MinInt32, math.MaxInt32, -1, 0})
+	checkArgInt(t, "int64", []int64{math.MinInt64, math.MaxInt64, -1, 0, 1 << 40})
+}

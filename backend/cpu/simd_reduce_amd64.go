@@ -395,6 +395,18 @@ func redVecsMaxPD(acc, x []byte, rows, stride int)
 func redVecsMinPD(acc, x []byte, rows, stride int)
 
 //go:noescape
+func redArgMaxD(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinD(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMaxQ(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinQ(x []byte) (idx int, nan bool)
+
+//go:noescape
 func redArgColsMaxPS(bv, bi, x []byte, rows, stride, j int)
 
 //go:noescape
@@ -673,6 +685,10 @@ func init() {
 	redVecsAsm["MulPD"] = redVecsMulPD
 	redVecsAsm["MaxPD"] = redVecsMaxPD
 	redVecsAsm["MinPD"] = redVecsMinPD
+	redArgAsm["MaxD"] = redArgMaxD
+	redArgAsm["MinD"] = redArgMinD
+	redArgAsm["MaxQ"] = redArgMaxQ
+	redArgAsm["MinQ"] = redArgMinQ
 	redArgCols["MaxPS"] = redArgColsMaxPS
 	redArgCols["MinPS"] = redArgColsMinPS
 	redArgCols["MaxPD"] = redArgColsMaxPD
