@@ -53,8 +53,11 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 					break
 				}
 				run := x[b+off : b+off+p.chunk]
-				if argk != nil && len(run)*size >= 128 {
-					// One pass: the first extreme of the run.
+				if argk != nil && len(run)*size >= 128 && len(run)*size <= 16<<10 {
+					// One pass: the first extreme of the run. (Longer
+					// runs take the vector fold and search: the fold's
+					// one operation per block is quicker than the
+					// kernel's three, and the search mostly stops early.)
 					i := argk(run)
 					if e := run[i]; isMax && e > best || !isMax && e < best {
 						best, bi = e, idx+i
