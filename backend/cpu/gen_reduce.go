@@ -46,10 +46,10 @@ type kernel struct {
 	Name  string // OP suffix: MaxSB, AddQ, ...
 	Doc   string
 	step  func(acc, x, tmp string) string
-	Float bool // a float max or min: the fold also reports NaNs
-	Fold  bool // emit a fold
-	Vec   bool // emit a vec step
-	Rows  bool // emit a rows kernel (integers)
+	Float bool   // a float max or min: the fold also reports NaNs
+	Fold  bool   // emit a fold
+	Vec   bool   // emit a vec step
+	Rows  bool   // emit a rows kernel (integers)
 	Size  int    // element size in bytes
 	Ident uint64 // the identity of the operation, one element's bits
 }
