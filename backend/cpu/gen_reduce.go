@@ -23,6 +23,12 @@
 //     loop, as it does when the maximum is a zero (whose sign depends on
 //     the order).
 //
+// Also, for many rows a call: redRows* (each row of a short last axis to
+// one output), redVecs* (the row step over equally spaced rows), and
+// the argmax/argmin kernels redArg* (one pass over a run) and
+// redArgCols* (rows streamed into the best values and their row numbers);
+// see the comments at rowsInt, vecsAsm, argAsm and argColsAsm.
+//
 // And single kernels: redHasZero*/redHasNonzero* (any and all of x != 0,
 // stopping at the first deciding block), redFind* (the first element
 // equal to a value, for argmax), redSum8PD (the eight accumulators of the

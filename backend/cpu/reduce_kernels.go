@@ -30,9 +30,20 @@ import (
 //     that decides, along kept axes by or (unsigned min) of the bits.
 //   - float16 inputs load, and float16 sums along kept axes round, by the
 //     shared F16C conversions (loadSeg's f16sToF32, roundF16).
-//   - argmax and argmin (argreduce.go, argint.go) find a run's extreme by
-//     the folds and its first position by redFind*; along kept axes they
-//     stream rows (argCols).
+//   - argmax and argmin (argreduce.go, argint.go) find the first extreme
+//     of a float run, and of an int32 or int64 run up to 16 KB, in one
+//     pass (redArg*: per lane the extreme and its first group, merged
+//     lane by lane, of equal values the smaller index); other runs by the
+//     folds and redFind*; along kept axes they stream rows (argCols, by
+//     redArgCols* for float32, float64, int32, int64).
+//   - Many rows a call: along a last axis whose outputs are consecutive
+//     rows, redRows* reduce each row to one output (integer folds; float
+//     pairwise sums of 8 to 128 elements in the order of pairwise and
+//     sum8F32/pairLeafF64; float max and min up to a row with a NaN or a
+//     zero extreme, which the Go fold takes); along kept axes redVecs*
+//     apply the row step to a stripe's equally spaced rows (runReduce).
+//   - Reductions of inputs up to serialBytes run on one worker
+//     (redParallel).
 //
 // Each kernel is tested against its scalar loop (reduce_kernels_test.go)
 // on random and edge values, every length up to 70 and longer ones, at
