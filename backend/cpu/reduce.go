@@ -674,7 +674,9 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 	} else if !isArg && fastReduce && argSize > 0 && argNode.Op == backend.OpInput && !identityStorage(at) {
 		// An input stored apart from its compute type (float16 as
 		// float32): read a block at a time through a fused leaf rather
-		// than converted whole into a fresh buffer.
+		// than converted whole into a fresh buffer. (The conversion
+		// tables, as r.fuse and computeBuf make sure.)
+		initTables()
 		f = &fusion{r: r, root: argNode, shape: argNode.Shape, size: argSize}
 		if root, err = f.leafOf(argNode); err != nil {
 			return nil, err
