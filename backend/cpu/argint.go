@@ -42,7 +42,8 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 	if unsafe.Sizeof(top) > 1 && fastReduce {
 		first = findKernel[T]()
 	}
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	argk, size := argIntKernel[T](isMax), sizeOf[T]()
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			best := x[b+p.offs[0]]
@@ -52,6 +53,18 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 					break
 				}
 				run := x[b+off : b+off+p.chunk]
+				if argk != nil && len(run)*size >= 128 && len(run)*size <= 16<<10 {
+					// One pass: the first extreme of the run. (Longer
+					// runs take the vector fold and search: the fold's
+					// one operation per block is quicker than the
+					// kernel's three, and the search mostly stops early.)
+					i := argk(run)
+					if e := run[i]; isMax && e > best || !isMax && e < best {
+						best, bi = e, idx+i
+					}
+					idx += len(run)
+					continue
+				}
 				if isMax {
 					if e := extreme(run); e > best {
 						best, bi = e, idx+first(run, e)
@@ -148,4 +161,40 @@ func intTop[T integer](isMax bool) T {
 		return maxT
 	}
 	return -maxT - 1
+}
+
+// argIntKernel returns a function giving the index of the first max
+// (isMax) or min of a run of at least 128 bytes of int32 or int64, in
+// one pass by redArgMaxD/Q (redArgMinD/Q) over its 128-byte groups,
+// then the elements after them one by one; nil for other types or
+// without a kernel.
+func argIntKernel[T integer](isMax bool) func(run []T) int {
+	name := ""
+	switch any(*new(T)).(type) {
+	case int32:
+		name = "D"
+	case int64:
+		name = "Q"
+	}
+	if isMax {
+		name = "Max" + name
+	} else {
+		name = "Min" + name
+	}
+	f := redArgAsm[name]
+	if f == nil || !fastReduce || len(name) == 3 {
+		return nil
+	}
+	group := 128 / sizeOf[T]()
+	return func(run []T) int {
+		n := len(run) &^ (group - 1)
+		i, _ := f(byteView(run[:n]))
+		e := run[i]
+		for j, v := range run[n:] {
+			if isMax && v > e || !isMax && v < e {
+				e, i = v, n+j
+			}
+		}
+		return i
+	}
 }

@@ -68,7 +68,7 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 func argRowsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			idx := 0
@@ -134,7 +134,7 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 		// With one reduced axis (or all axes) and the last axis kept, the
 		// reduced elements of output (oo, k) are x[base+off+k] in order.
 		k := p.inner
-		return out, r.parallel(p.m/k, 1, func(_, lo, hi int) error {
+		return out, r.redParallel(len(x)*sizeOf[T](), p.m/k, 1, func(_, lo, hi int) error {
 			for oo := lo; oo < hi; oo++ {
 				b := p.base(oo * k)
 				for kk := range k {
@@ -160,7 +160,7 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 		})
 	}
 	grain := max(1, grainSize/p.l)
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			best, bi := x[b+p.offs[0]], 0
@@ -192,7 +192,8 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
 	extreme, find := runExtreme[T](isMax), findKernel[T]()
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	argk, lanes := argKernel[T](isMax), 128/sizeOf[T]()
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			best := x[b+p.offs[0]]
@@ -201,7 +202,17 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 			walk:
 				for _, off := range p.offs {
 					run := x[b+off : b+off+p.chunk]
-					if extreme != nil {
+					if argk != nil && len(run) >= lanes {
+						// One pass: the first extreme of the run, unless
+						// it holds a NaN (the loops below then find it).
+						if i, nan := argk(run); !nan {
+							if e := run[i]; isMax && e > best || !isMax && e < best {
+								best, bi = e, idx+i
+							}
+							idx += len(run)
+							continue
+						}
+					} else if extreme != nil {
 						// Without a NaN in the run, the first element
 						// equal to its extreme is the one the loops
 						// below would keep, if it beats best.
@@ -255,7 +266,20 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 	}
 	k := p.inner
 	stripes := (k + blockSize - 1) / blockSize
-	return out, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+	// The rows by redArgCols* when they are equally spaced.
+	size := sizeOf[T]()
+	cols := argColsKernel[T](isMax)
+	stride := 0
+	if len(p.offs) > 1 {
+		stride = p.offs[1]
+		for j, off := range p.offs {
+			if off != j*stride {
+				stride = 0
+				break
+			}
+		}
+	}
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
 		best := make([]T, min(k, blockSize))
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes
@@ -263,7 +287,17 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 			bi, bv := out[oo*k+k0:oo*k+k1], best[:k1-k0]
 			b := p.base(oo*k) + k0
 			copy(bv, x[b+p.offs[0]:])
-			for j := 1; j < len(p.offs); j++ {
+			j := 1
+			if cols != nil && stride > 0 && len(bv)*size >= 32 {
+				// The vector columns of every row by the kernel, the
+				// others below.
+				n := len(bv) &^ (32/size - 1)
+				rows := len(p.offs) - 1
+				cols(byteView(bv[:n]), byteView(bi[:n]), byteView(x[b+stride:b+rows*stride+n]), rows, stride*size, 1)
+				bv, bi = bv[n:], bi[n:]
+				b += n
+			}
+			for ; j < len(p.offs); j++ {
 				row := x[b+p.offs[j] : b+p.offs[j]+len(bv)]
 				if isMax {
 					argColMax(bv, bi, row, int64(j))
@@ -281,6 +315,32 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 
 // argColMax and argColMin fold row j into the best values bv and their
 // indices bi. v != v && b == b is false for integers.
+// argColsKernel returns argColMax (argColMin) for many rows a call,
+// cols(bv, bi, x, rows, stride, j) over the first len(bv)&^31 bytes, by
+// redArgCols* (float32, float64, int32, int64); nil for the others.
+func argColsKernel[T integer | float](isMax bool) func(bv, bi, x []byte, rows, stride, j int) {
+	if !fastReduce {
+		return nil
+	}
+	name := ""
+	switch any(*new(T)).(type) {
+	case float32:
+		name = "PS"
+	case float64:
+		name = "PD"
+	case int32:
+		name = "D"
+	case int64:
+		name = "Q"
+	default:
+		return nil
+	}
+	if isMax {
+		return redArgCols["Max"+name]
+	}
+	return redArgCols["Min"+name]
+}
+
 func argColMax[T integer | float](bv []T, bi []int64, row []T, j int64) {
 	row, bi = row[:len(bv)], bi[:len(bv)]
 	for i, v := range row {
@@ -297,6 +357,57 @@ func argColMin[T integer | float](bv []T, bi []int64, row []T, j int64) {
 			bv[i], bi[i] = v, j
 		}
 	}
+}
+
+// argKernel returns a function giving the index of the first max
+// (isMax) or min of a non-empty run of floats and whether the run holds
+// a NaN (the index is then moot), in one pass by redArg* over its
+// 128-byte groups, then the elements after them one by one; nil
+// without a kernel.
+func argKernel[T float](isMax bool) func(run []T) (int, bool) {
+	name := "Min" + asmName[T](kAdd)[len("Add"):]
+	if isMax {
+		name = "Max" + name[len("Min"):]
+	}
+	f := redArgAsm[name]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	group := 128 / sizeOf[T]()
+	return func(run []T) (int, bool) {
+		n := len(run) &^ (group - 1)
+		if n == 0 {
+			return argWalk(run, isMax)
+		}
+		i, nan := f(byteView(run[:n]))
+		if nan {
+			return 0, true
+		}
+		e := run[i]
+		for j, v := range run[n:] {
+			if v != v {
+				return 0, true
+			}
+			if isMax && v > e || !isMax && v < e {
+				e, i = v, n+j
+			}
+		}
+		return i, false
+	}
+}
+
+// argWalk is argKernel's answer by a scalar walk of a non-empty run.
+func argWalk[T float](run []T, isMax bool) (int, bool) {
+	i := 0
+	for j, v := range run {
+		if v != v {
+			return 0, true
+		}
+		if isMax && v > run[i] || !isMax && v < run[i] {
+			i = j
+		}
+	}
+	return i, false
 }
 
 // runExtreme returns a function giving the max (isMax) or min of a run

@@ -23,6 +23,12 @@
 //     loop, as it does when the maximum is a zero (whose sign depends on
 //     the order).
 //
+// Also, for many rows a call: redRows* (each row of a short last axis to
+// one output), redVecs* (the row step over equally spaced rows), and
+// the argmax/argmin kernels redArg* (one pass over a run) and
+// redArgCols* (rows streamed into the best values and their row numbers);
+// see the comments at rowsInt, vecsAsm, argAsm and argColsAsm.
+//
 // And single kernels: redHasZero*/redHasNonzero* (any and all of x != 0,
 // stopping at the first deciding block), redFind* (the first element
 // equal to a value, for argmax), redSum8PD (the eight accumulators of the
@@ -46,9 +52,12 @@ type kernel struct {
 	Name  string // OP suffix: MaxSB, AddQ, ...
 	Doc   string
 	step  func(acc, x, tmp string) string
-	Float bool // a float max or min: the fold also reports NaNs
-	Fold  bool // emit a fold
-	Vec   bool // emit a vec step
+	Float bool   // a float max or min: the fold also reports NaNs
+	Fold  bool   // emit a fold
+	Vec   bool   // emit a vec step
+	Rows  bool   // emit a rows kernel (integers)
+	Size  int    // element size in bytes
+	Ident uint64 // the identity of the operation, one element's bits
 }
 
 func simple(instr string) func(acc, x, tmp string) string {
@@ -71,6 +80,22 @@ func blend64(isMax bool) func(acc, x, tmp string) string {
 	}
 }
 
+// mul64 is the wrapping int64 product acc = acc * x without AVX-512:
+// lo·lo + (hi·lo + lo·hi) << 32 from the 32-bit VPMULUDQ, modulo 2^64 (as
+// gen_simdint.go's mul64AVX2); Y15 is a second temporary.
+func mul64(acc, x, tmp string) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "\tVPSRLQ $32, %s, %s\n", acc, tmp)
+	fmt.Fprintf(&s, "\tVPMULUDQ %s, %s, %s\n", x, tmp, tmp) // hi(acc)·lo(x)
+	fmt.Fprintf(&s, "\tVPSRLQ $32, %s, Y15\n", x)
+	fmt.Fprintf(&s, "\tVPMULUDQ %s, Y15, Y15\n", acc) // lo(acc)·hi(x)
+	fmt.Fprintf(&s, "\tVPADDQ Y15, %s, %s\n", tmp, tmp)
+	fmt.Fprintf(&s, "\tVPSLLQ $32, %s, %s\n", tmp, tmp)
+	fmt.Fprintf(&s, "\tVPMULUDQ %s, %s, %s\n", x, acc, acc) // lo(acc)·lo(x)
+	fmt.Fprintf(&s, "\tVPADDQ %s, %s, %s\n", tmp, acc, acc)
+	return s.String()
+}
+
 // exactFloat is NumPy's max (min) fold step, maxFloat: acc stays when
 // acc >= x (acc <= x) or acc is NaN, else x.
 func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
@@ -86,34 +111,59 @@ func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
 
 func kernels() []kernel {
 	var ks []kernel
-	add := func(name, doc string, step func(acc, x, tmp string) string, fold bool) {
-		ks = append(ks, kernel{Name: name, Doc: doc, step: step, Fold: fold, Vec: true})
+	add := func(name, doc string, step func(acc, x, tmp string) string, fold bool, size int, ident uint64) {
+		ks = append(ks, kernel{Name: name, Doc: doc, step: step, Fold: fold, Vec: true, Rows: fold, Size: size, Ident: ident})
 	}
-	for _, w := range []struct{ s, u, bits string }{{"SB", "UB", "8"}, {"SW", "UW", "16"}, {"SD", "UD", "32"}} {
-		add("Max"+w.s, "max of int"+w.bits, simple("VPMAX"+w.s), true)
-		add("Min"+w.s, "min of int"+w.bits, simple("VPMIN"+w.s), true)
-		add("Max"+w.u, "max of uint"+w.bits, simple("VPMAX"+w.u), true)
-		add("Min"+w.u, "min of uint"+w.bits, simple("VPMIN"+w.u), true)
+	for _, w := range []struct {
+		s, u, bits string
+		size       int
+	}{{"SB", "UB", "8", 1}, {"SW", "UW", "16", 2}, {"SD", "UD", "32", 4}} {
+		bits := uint(8 * w.size)
+		ones := uint64(1)<<bits - 1
+		add("Max"+w.s, "max of int"+w.bits, simple("VPMAX"+w.s), true, w.size, 1<<(bits-1))
+		add("Min"+w.s, "min of int"+w.bits, simple("VPMIN"+w.s), true, w.size, ones>>1)
+		add("Max"+w.u, "max of uint"+w.bits, simple("VPMAX"+w.u), true, w.size, 0)
+		add("Min"+w.u, "min of uint"+w.bits, simple("VPMIN"+w.u), true, w.size, ones)
 	}
-	add("MaxSQ", "max of int64", blend64(true), true)
-	add("MinSQ", "min of int64", blend64(false), true)
-	for _, w := range []struct{ s, bits string }{{"B", "8"}, {"W", "16"}, {"D", "32"}, {"Q", "64"}} {
-		add("Add"+w.s, "wrapping sum of "+w.bits+"-bit integers", simple("VPADD"+w.s), true)
+	add("MaxSQ", "max of int64", blend64(true), true, 8, 1<<63)
+	add("MinSQ", "min of int64", blend64(false), true, 8, 1<<63-1)
+	for _, w := range []struct {
+		s, bits string
+		size    int
+	}{{"B", "8", 1}, {"W", "16", 2}, {"D", "32", 4}, {"Q", "64", 8}} {
+		add("Add"+w.s, "wrapping sum of "+w.bits+"-bit integers", simple("VPADD"+w.s), true, w.size, 0)
 	}
-	add("MulW", "wrapping product of 16-bit integers", simple("VPMULLW"), true)
-	add("MulD", "wrapping product of 32-bit integers", simple("VPMULLD"), true)
-	add("Or", "or of bools (bytes 0 and 1)", simple("VPOR"), false)
-	add("And", "and of bools (bytes 0 and 1)", simple("VPAND"), false)
-	for _, f := range []struct{ s, name string }{{"PS", "float32"}, {"PD", "float64"}} {
-		add("Add"+f.s, "sum of "+f.name+" (acc + x)", simple("VADD"+f.s), false)
-		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false)
-		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false)
-		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false)
+	add("MulW", "wrapping product of 16-bit integers", simple("VPMULLW"), true, 2, 1)
+	add("MulD", "wrapping product of 32-bit integers", simple("VPMULLD"), true, 4, 1)
+	add("MulQ", "wrapping product of 64-bit integers", mul64, true, 8, 1)
+	// acc |= (x == 0): all ones in the lanes of zeros (floats: ±0, not
+	// NaN), for all(x) along kept axes (nonzeroCols).
+	for _, z := range []struct{ s, cmp, doc string }{
+		{"Q", "VPCMPEQQ %[2]s, %[3]s, %[3]s", "64-bit integer"},
+		{"PS", "VCMPPS $0x00, %[3]s, %[2]s, %[3]s", "float32"},
+		{"PD", "VCMPPD $0x00, %[3]s, %[2]s, %[3]s", "float64"},
+	} {
+		cmp := z.cmp
+		ks = append(ks, kernel{Name: "ZeroOr" + z.s, Doc: "acc |= (x == 0) of " + z.doc + "s (all ones or 0)", Vec: true,
+			step: func(acc, x, tmp string) string {
+				return fmt.Sprintf("\tVPXOR %[3]s, %[3]s, %[3]s\n\t"+cmp+"\n\tVPOR %[3]s, %[1]s, %[1]s\n", acc, x, tmp)
+			}})
+	}
+	add("Or", "or of bools (bytes 0 and 1)", simple("VPOR"), false, 1, 0)
+	add("And", "and of bools (bytes 0 and 1)", simple("VPAND"), false, 1, 1)
+	for _, f := range []struct {
+		s, name string
+		size    int
+	}{{"PS", "float32", 4}, {"PD", "float64", 8}} {
+		add("Add"+f.s, "sum of "+f.name+" (acc + x)", simple("VADD"+f.s), false, f.size, 0)
+		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false, f.size, 0)
+		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false, f.size, 0)
+		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false, f.size, 0)
 		// The folds: plain VMAX/VMIN with a NaN flag.
 		for _, op := range []string{"Max", "Min"} {
 			s, instr := f.s, "V"+strings.ToUpper(op)+f.s
 			ks = append(ks, kernel{Name: op + f.s, Doc: strings.ToLower(op) + " of " + f.name,
-				Float: true, Fold: true,
+				Float: true, Fold: true, Size: f.size,
 				step: func(acc, x, tmp string) string {
 					return fmt.Sprintf("\t%s %s, %s, %s\n\tVCMP%s $0x03, %s, %s, %s\n\tVOR%s %s, Y12, Y12\n",
 						instr, x, acc, acc, s, x, x, tmp, s, tmp)
@@ -211,7 +261,40 @@ func redFind{{.Name}}(x []byte, v uint64) (off int)
 {{end}}
 //go:noescape
 func redSum8PD(r *[8]float64, a []float64)
+{{range .Kernels}}{{if .Rows}}
+//go:noescape
+func redRows{{.Name}}(out, x []byte, l int)
+{{end}}{{if .Vec}}
+//go:noescape
+func redVecs{{.Name}}(acc, x []byte, rows, stride int)
+{{end}}{{end}}{{range .ArgInts}}
+//go:noescape
+func redArgMax{{.}}(x []byte) (idx int, nan bool)
 
+//go:noescape
+func redArgMin{{.}}(x []byte) (idx int, nan bool)
+{{end}}{{range .ArgCols}}
+//go:noescape
+func redArgColsMax{{.}}(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMin{{.}}(bv, bi, x []byte, rows, stride, j int)
+{{end}}{{range .Floats}}
+//go:noescape
+func redRowsSum{{.}}(out, x []byte, l int)
+
+//go:noescape
+func redArgMax{{.}}(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMin{{.}}(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redRowsMax{{.}}(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsMin{{.}}(out, x []byte, l int) (done int)
+{{end}}
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
 // redSum8PD.
 func pairLeafF64(a []float64) float64 {
@@ -232,6 +315,11 @@ var (
 	redFoldAsmF = map[string]int{}
 	redHasAsm   = map[string]func(x []byte) bool{}
 	redFindAsm  = map[string]func(x []byte, v uint64) int{}
+	redRowsAsm  = map[string]func(out, x []byte, l int){}
+	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
+	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
+	redArgAsm   = map[string]func(x []byte) (int, bool){}
+	redArgCols  = map[string]func(bv, bi, x []byte, rows, stride, j int){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -262,6 +350,17 @@ func init() {
 {{else}}	redFoldAsm["{{.Name}}"] = {{inc $i}}
 {{end}}{{end}}{{end}}{{range .Has}}	redHasAsm["{{.Name}}"] = redHas{{.Name}}
 {{end}}{{range .Finds}}	redFindAsm["{{.Name}}"] = redFind{{.Name}}
+{{end}}{{range .Kernels}}{{if .Rows}}	redRowsAsm["{{.Name}}"] = redRows{{.Name}}
+{{end}}{{if .Vec}}	redVecsAsm["{{.Name}}"] = redVecs{{.Name}}
+{{end}}{{end}}{{range .ArgInts}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
+	redArgAsm["Min{{.}}"] = redArgMin{{.}}
+{{end}}{{range .ArgCols}}	redArgCols["Max{{.}}"] = redArgColsMax{{.}}
+	redArgCols["Min{{.}}"] = redArgColsMin{{.}}
+{{end}}{{range .Floats}}	redArgAsm["Max{{.}}"] = redArgMax{{.}}
+	redArgAsm["Min{{.}}"] = redArgMin{{.}}
+	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
+	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
+	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
 {{end}}}
 `))
 
@@ -402,6 +501,564 @@ var finds = []find{
 	{"PD", "a float64 (==: ±0 equal)", "Q", "VCMPPD $0x00,"},
 }
 
+// The rows kernels reduce each of the rows of l bytes of x (a reduction
+// along a short last axis) to one element of out, len(out)/size rows, in
+// one call: redRowsNAME(out, x []byte, l int), l >= 32.
+//
+//   - Integers (any order gives the same result): two accumulators over
+//     the 32-byte blocks of the row; the last l%32 bytes are those of the
+//     last 32 bytes of the row (which start inside it) in the lanes a
+//     sliding mask (redTailMask) selects, the identity in the others;
+//     then the two accumulators and the lanes of the register are
+//     combined.
+//   - float32 and float64 sums of rows of 8 to 128 elements (redRowsSumPS,
+//     redRowsSumPD): NumPy's pairwise leaf in sum8Go's order, r[j] = a[j],
+//     r[j] += a[8i+j], ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the
+//     last len%8 elements one by one, then added to +0 (the identity
+//     runReduce starts from): the same operations on the same operands.
+//     Where two NaNs meet, the first operand's payload wins, so the
+//     operands are also in the order of the reference: sum8F32AVX2's
+//     for float32 (r0+r1 ...), and for float64 the order the Go compiler
+//     gives pairLeafF64's combine, ((r1+r0)+(r3+r2))+((r7+r6)+(r5+r4))
+//     (TestRowsKernelsFloat checks it).
+//   - float max and min (redRowsMaxPS, ...): VMAX/VMIN over the row (the
+//     last 32 bytes again: max and min may see an element twice), with a
+//     NaN flag; a row holding a NaN or whose extreme is a zero (whose
+//     sign the order decides) stops the kernel, which returns the number
+//     of rows done: the caller folds that row in Go and calls again.
+
+// argColTypes are the element types of the redArgCols kernels.
+var argColTypes = []string{"PS", "PD", "D", "Q"}
+
+var shifts = map[int]int{1: 0, 2: 1, 4: 2, 8: 3, 32: 5, 64: 6}
+
+var bcast = map[int]string{1: "B", 2: "W", 4: "D", 8: "Q"}
+
+// horizontal combines the lanes of Y0 into its first element with step.
+func horizontal(step func(acc, x, tmp string) string, size int) string {
+	var b strings.Builder
+	b.WriteString("\tVEXTRACTI128 $1, Y0, X1\n" + step("Y0", "Y1", "Y8"))
+	b.WriteString("\tVPSHUFD $0x4E, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	if size <= 4 {
+		b.WriteString("\tVPSHUFD $0xB1, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	}
+	if size <= 2 {
+		b.WriteString("\tVPSRLD $16, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	}
+	if size == 1 {
+		b.WriteString("\tVPSRLW $8, Y0, Y1\n" + step("Y0", "Y1", "Y8"))
+	}
+	return b.String()
+}
+
+func rowsInt(k kernel) string {
+	var b strings.Builder
+	store := map[int]string{
+		1: "\tVMOVD X0, AX\n\tMOVB AX, (DI)\n",
+		2: "\tVMOVD X0, AX\n\tMOVW AX, (DI)\n",
+		4: "\tVMOVD X0, (DI)\n",
+		8: "\tVMOVQ X0, (DI)\n",
+	}[k.Size]
+	fmt.Fprintf(&b, `
+// func redRows%[1]s(out, x []byte, l int): %[2]s of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRows%[1]s(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $%[3]d, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x%[4]x, AX
+	VMOVQ AX, X14
+	VPBROADCAST%[5]s X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+%[6]s%[7]s	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+%[8]stail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+%[9]s%[10]s%[11]s%[12]s	ADDQ $%[13]d, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, k.Name, k.Doc, shifts[k.Size], k.Ident, bcast[k.Size],
+		k.step("Y0", "Y4", "Y8"), k.step("Y1", "Y5", "Y9"), k.step("Y0", "Y4", "Y8"),
+		k.step("Y1", "Y4", "Y8"), k.step("Y0", "Y1", "Y8"), horizontal(k.step, k.Size), store, k.Size)
+	return b.String()
+}
+
+// rowsSum writes redRowsSumPS or redRowsSumPD.
+func rowsSum(f string) string {
+	size, t, leaf, combine := 4, "SS", "", ""
+	if f == "PS" {
+		leaf = "\tVMOVUPS (SI), Y0\n"
+		combine = `	VADDPS (R10), Y0, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  leaf
+combine:
+	VSHUFPS $0xB1, Y0, Y0, Y1
+	VADDPS Y1, Y0, Y2
+	VSHUFPS $0x4E, Y2, Y2, Y3
+	VADDPS Y3, Y2, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VADDSS X5, X4, X6
+`
+	} else {
+		size, t = 8, "SD"
+		leaf = "\tVMOVUPD (SI), Y0\n\tVMOVUPD 32(SI), Y1\n"
+		combine = `	VADDPD (R10), Y0, Y0
+	VADDPD 32(R10), Y1, Y1
+	ADDQ $64, R10
+	DECQ R9
+	JNZ  leaf
+combine:
+	VSHUFPD $0x5, Y0, Y0, Y2
+	VADDPD Y0, Y2, Y3
+	VEXTRACTF128 $1, Y3, X4
+	VADDSD X4, X3, X5
+	VSHUFPD $0x5, Y1, Y1, Y2
+	VADDPD Y1, Y2, Y3
+	VEXTRACTF128 $1, Y3, X4
+	VADDSD X3, X4, X7
+	VADDSD X7, X5, X6
+`
+	}
+	group := 8 * size // bytes of a group of eight
+	return fmt.Sprintf(`
+// func redRowsSum%[1]s(out, x []byte, l int): the pairwise sum of each row of
+// l bytes (8 to 128 elements) of x, added to +0, into one element of out.
+TEXT ·redRowsSum%[1]s(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $%[2]d, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $%[3]d, R8
+	MOVQ DX, R11
+	ANDQ $%[4]d, R11
+	SHRQ $%[2]d, R11
+row:
+%[5]s	LEAQ %[6]d(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   combine
+leaf:
+%[7]s	MOVQ R11, BX
+	TESTQ BX, BX
+	JZ   zero
+tail:
+	VADD%[8]s (R10), X6, X6
+	ADDQ $%[9]d, R10
+	DECQ BX
+	JNZ  tail
+zero:
+	VXORPS X7, X7, X7
+	VADD%[8]s X6, X7, X7
+	VMOV%[8]s X7, (DI)
+	ADDQ $%[9]d, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, f, shifts[size], shifts[group], group-1, leaf, group, combine, t, size)
+}
+
+// rowsExt writes redRowsMaxPS, redRowsMinPS, redRowsMaxPD, redRowsMinPD.
+func rowsExt(op, f string) string {
+	size, t, hor := 4, "SS", `	VEXTRACTF128 $1, Y0, X1
+	%[1]s X1, X0, X0
+	VSHUFPS $0x4E, X0, X0, X1
+	%[1]s X1, X0, X0
+	VSHUFPS $0xB1, X0, X0, X1
+	%[1]s X1, X0, X0
+`
+	if f == "PD" {
+		size, t, hor = 8, "SD", `	VEXTRACTF128 $1, Y0, X1
+	%[1]s X1, X0, X0
+	VSHUFPD $0x1, X0, X0, X1
+	%[1]s X1, X0, X0
+`
+	}
+	instr := "V" + strings.ToUpper(op) + f
+	return fmt.Sprintf(`
+// func redRows%[1]s%[2]s(out, x []byte, l int) (done int): the %[3]s of each
+// row of l bytes (l >= 32) of x into one element of out, up to the first
+// row holding a NaN or whose %[3]s is a zero (done: the rows before it).
+TEXT ·redRows%[1]s%[2]s(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $%[4]d, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+row:
+	VMOVUPS (SI), Y0
+	VCMP%[2]s $0x03, Y0, Y0, Y12
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   tail
+block:
+	VMOVUPS (R10), Y4
+	%[5]s Y4, Y0, Y0
+	VCMP%[2]s $0x03, Y4, Y4, Y8
+	VOR%[2]s Y8, Y12, Y12
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+tail:
+	VMOVUPS -32(SI)(DX*1), Y4
+	%[5]s Y4, Y0, Y0
+	VCMP%[2]s $0x03, Y4, Y4, Y8
+	VOR%[2]s Y8, Y12, Y12
+	VPTEST Y12, Y12
+	JNZ  done
+%[6]s	VUCOMI%[7]s X9, X0
+	JEQ  done
+	VMOV%[7]s X0, (DI)
+	ADDQ $%[8]d, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $%[4]d, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+`, op, f, strings.ToLower(op), shifts[size], instr, fmt.Sprintf(hor, instr), t, size)
+}
+
+// vecsAsm writes redVecsNAME(acc, x []byte, rows, stride int): the row
+// step of the kernel for each of rows rows of x, stride bytes apart
+// (len(acc) >= 32): acc[i] = op(acc[i], row[i]) row after row, the
+// last len(acc)%32 bytes by the step on the last 32 bytes of acc and the
+// row, stored only in the lanes redTailMask selects (each element takes
+// the step once, in row order: the same results as the row step).
+func vecsAsm(k out) string {
+	return fmt.Sprintf(`
+// func redVecs%[1]s(acc, x []byte, rows, stride int): %[2]s, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecs%[1]s(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+%[3]s	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+%[3]s	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, k.Name, k.Doc, k.VecBody)
+}
+
+// argAsm writes redArgMaxPS, ... (x []byte) (idx int, nan bool): the
+// index of the first max (min) of x[:len(x)&^127] (at least one
+// 128-byte group) in one pass, and whether x holds a NaN (idx is then
+// moot). Four chains (the group's four 32-byte blocks; a compare and a
+// blend on one accumulator take longer than a load) keep in each lane
+// the extreme and the number of the first group holding it: a later group
+// replaces it only when strictly greater (less), ordered. Then each
+// lane's group becomes an element index, (group*4+chain)*lanes+lane
+// (redIota), and the lanes are merged pairwise, the chains and then the
+// halves of the register: the greater (less) value wins, of two equal
+// (==, so ±0 too) the smaller index: the first element equal to the
+// extreme, as argRowsFloat's search finds it.
+func argAsm(op, f string) string {
+	isInt := f == "D" || f == "Q"
+	wide := f == "PD" || f == "Q" // 64-bit lanes
+	pred, add := "0x1e", "VPADDD" // x > best, ordered
+	if op == "Min" {
+		pred = "0x11" // x < best, ordered
+	}
+	one, shl, gt, iota, w := "VPSRLD $31, Y9, Y9", "VPSLLD $5", "VPCMPGTD", "redIota32<>", "D"
+	if wide {
+		add, one, shl, gt, iota, w = "VPADDQ", "VPSRLQ $63, Y9, Y9", "VPSLLQ $4", "VPCMPGTQ", "redIota64<>", "Q"
+	}
+	// beats sets dst where b beats a (strictly); equal where they are
+	// equal (==); blend takes b into a where mask.
+	beats := func(a, b, dst string) string {
+		if !isInt {
+			return fmt.Sprintf("\tVCMP%s $%s, %s, %s, %s\n", f, pred, a, b, dst)
+		}
+		if op == "Max" {
+			return fmt.Sprintf("\t%s %s, %s, %s\n", gt, a, b, dst) // b > a
+		}
+		return fmt.Sprintf("\t%s %s, %s, %s\n", gt, b, a, dst) // a > b
+	}
+	equal := func(a, b, dst string) string {
+		if isInt {
+			return fmt.Sprintf("\tVPCMPEQ%s %s, %s, %s\n", w, a, b, dst)
+		}
+		return fmt.Sprintf("\tVCMP%s $0x00, %s, %s, %s\n", f, a, b, dst)
+	}
+	blend := func(mask, b, a string) string {
+		if isInt {
+			return fmt.Sprintf("\tVPBLENDVB %s, %s, %s, %s\n", mask, b, a, a)
+		}
+		return fmt.Sprintf("\tVBLENDV%s %s, %s, %s, %s\n", f, mask, b, a, a)
+	}
+	nanInit := fmt.Sprintf("\tVCMP%[1]s $0x03, Y0, Y1, Y10\n\tVCMP%[1]s $0x03, Y2, Y3, Y11\n\tVOR%[1]s Y11, Y10, Y10\n", f)
+	if isInt {
+		nanInit = "\tVPXOR Y10, Y10, Y10\n"
+	}
+	var chains, merge strings.Builder
+	for c := range 4 {
+		fmt.Fprintf(&chains, "\tVMOVUPS %d(SI), Y11\n", 32*c)
+		chains.WriteString(beats(fmt.Sprintf("Y%d", c), "Y11", "Y12"))
+		if !isInt {
+			fmt.Fprintf(&chains, "\tVCMP%[1]s $0x03, Y11, Y11, Y13\n\tVOR%[1]s Y13, Y10, Y10\n", f)
+		}
+		chains.WriteString(blend("Y12", "Y11", fmt.Sprintf("Y%d", c)))
+		fmt.Fprintf(&chains, "\tVPBLENDVB Y12, Y8, Y%[1]d, Y%[1]d\n", 4+c)
+		fmt.Fprintf(&merge, "\t%s, Y%d, Y%d\n\tVPADD%s %s+%d(SB), Y%d, Y%d\n", shl, 4+c, 4+c, w, iota, 32*c, 4+c, 4+c)
+	}
+	// mergeInto takes (Yb, Yj) into (Ya, Yi) where b beats a, or equals
+	// it with a smaller index.
+	mergeInto := func(a, i, b, j string) string {
+		return beats(a, b, "Y12") + equal(a, b, "Y13") + fmt.Sprintf(`	%[1]s %[2]s, %[3]s, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+`, gt, j, i) + blend("Y12", b, a) + fmt.Sprintf("\tVPBLENDVB Y12, %s, %s, %s\n", j, i, i)
+	}
+	merge.WriteString(mergeInto("Y0", "Y4", "Y1", "Y5"))
+	merge.WriteString(mergeInto("Y2", "Y6", "Y3", "Y7"))
+	merge.WriteString(mergeInto("Y0", "Y4", "Y2", "Y6"))
+	shuffles := []string{"VPERM2I128 $0x01, %[1]s, %[1]s, %[2]s", "VPSHUFD $0x4E, %[1]s, %[2]s"}
+	if !wide {
+		shuffles = append(shuffles, "VPSHUFD $0xB1, %[1]s, %[2]s")
+	}
+	for _, sh := range shuffles {
+		merge.WriteString("\t" + fmt.Sprintf(sh, "Y0", "Y1") + "\n\t" + fmt.Sprintf(sh, "Y4", "Y5") + "\n")
+		merge.WriteString(mergeInto("Y0", "Y4", "Y1", "Y5"))
+	}
+	store := "\tVMOVQ X4, AX\n"
+	if !wide {
+		store = "\tVMOVD X4, AX\n"
+	}
+	return fmt.Sprintf(`
+// func redArg%[1]s%[2]s(x []byte) (idx int, nan bool): the index of the
+// first %[6]s of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArg%[1]s%[2]s(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+%[10]s	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	%[5]s
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	%[4]s Y9, Y8, Y8
+%[7]s	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+%[8]s%[9]s	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+`, op, f, pred, add, one, strings.ToLower(op), chains.String(), merge.String(), store, nanInit)
+}
+
+// argColsAsm writes redArgColsOPT(bv, bi, x []byte, rows, stride, j int):
+// argColMax (argColMin) for each of rows rows of x, stride bytes apart,
+// numbered j, j+1, ...: where the row's element beats the best in bv
+// (strictly greater, or less; for floats also a NaN over a number), it
+// replaces it and its row number the int64 in bi; over the first
+// len(bv)&^31 bytes of bv (the caller does the other columns).
+func argColsAsm(op, t string) string {
+	size := map[string]int{"PS": 4, "D": 4, "PD": 8, "Q": 8}[t]
+	var cmp string
+	switch t {
+	case "PS", "PD":
+		pred := map[string]string{"Max": "0x1e", "Min": "0x11"}[op]
+		cmp = fmt.Sprintf(`	VCMP%[1]s $%[2]s, Y0, Y1, Y2
+	VCMP%[1]s $0x03, Y1, Y1, Y3
+	VCMP%[1]s $0x07, Y0, Y0, Y4
+	VAND%[1]s Y4, Y3, Y3
+	VOR%[1]s Y3, Y2, Y2
+`, t, pred)
+	default:
+		gt := "VPCMPGT" + t
+		if op == "Max" {
+			cmp = "\t" + gt + " Y0, Y1, Y2\n" // v > b
+		} else {
+			cmp = "\t" + gt + " Y1, Y0, Y2\n" // b > v
+		}
+	}
+	idx := `	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+`
+	if size == 4 {
+		idx = `	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+`
+	}
+	return fmt.Sprintf(`
+// func redArgCols%[1]s%[2]s(bv, bi, x []byte, rows, stride, j int): argCol%[1]s
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgCols%[1]s%[2]s(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+%[3]s	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+%[4]s	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+`, op, t, cmp, idx)
+}
+
+// iotas are redIota32 and redIota64: 0, 1, ... 31 as int32 and 0, 1,
+// ... 15 as int64 (chain c's lanes at 32c).
+func iotas() string {
+	var b strings.Builder
+	for i := 0; i < 32; i += 2 {
+		fmt.Fprintf(&b, "DATA redIota32<>+%d(SB)/8, $0x%08x%08x\n", 4*i, i+1, i)
+	}
+	b.WriteString("GLOBL redIota32<>(SB), RODATA|NOPTR, $128\n")
+	for i := range 16 {
+		fmt.Fprintf(&b, "DATA redIota64<>+%d(SB)/8, $%d\n", 8*i, i)
+	}
+	b.WriteString("GLOBL redIota64<>(SB), RODATA|NOPTR, $128\n")
+	return b.String()
+}
+
+// tailMask is redTailMask: 32 zero bytes, then 32 bytes of ones; its 32
+// bytes from t on select the last t bytes of a register.
+const tailMask = `
+DATA redTailMask<>+0(SB)/8, $0
+DATA redTailMask<>+8(SB)/8, $0
+DATA redTailMask<>+16(SB)/8, $0
+DATA redTailMask<>+24(SB)/8, $0
+DATA redTailMask<>+32(SB)/8, $-1
+DATA redTailMask<>+40(SB)/8, $-1
+DATA redTailMask<>+48(SB)/8, $-1
+DATA redTailMask<>+56(SB)/8, $-1
+GLOBL redTailMask<>(SB), RODATA|NOPTR, $64
+`
+
 type hasOut struct {
 	has
 	Body, Rest string
@@ -454,6 +1111,32 @@ func main() {
 		log.Fatal(err)
 	}
 	b.WriteString(sumAsm)
+	b.WriteString(tailMask)
+	b.WriteString(iotas())
+	for _, t := range argColTypes {
+		b.WriteString(argColsAsm("Max", t))
+		b.WriteString(argColsAsm("Min", t))
+	}
+	for _, o := range outs {
+		if o.Rows {
+			b.WriteString(rowsInt(o.kernel))
+		}
+		if o.Vec {
+			b.WriteString(vecsAsm(o))
+		}
+	}
+	for _, t := range []string{"D", "Q"} {
+		b.WriteString(argAsm("Max", t))
+		b.WriteString(argAsm("Min", t))
+	}
+	for _, f := range []string{"PS", "PD"} {
+		b.WriteString(argAsm("Max", f))
+		b.WriteString(argAsm("Min", f))
+		b.WriteString(rowsSum(f))
+		for _, op := range []string{"Max", "Min"} {
+			b.WriteString(rowsExt(op, f))
+		}
+	}
 	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
 		log.Fatal(err)
 	}
@@ -462,7 +1145,10 @@ func main() {
 		Kernels []out
 		Has     []hasOut
 		Finds   []find
-	}{outs, hos, finds}); err != nil {
+		Floats  []string
+		ArgCols []string
+		ArgInts []string
+	}{outs, hos, finds, []string{"PS", "PD"}, argColTypes, []string{"D", "Q"}}); err != nil {
 		log.Fatal(err)
 	}
 	src, err := format.Source(b.Bytes())

@@ -30,9 +30,20 @@ import (
 //     that decides, along kept axes by or (unsigned min) of the bits.
 //   - float16 inputs load, and float16 sums along kept axes round, by the
 //     shared F16C conversions (loadSeg's f16sToF32, roundF16).
-//   - argmax and argmin (argreduce.go, argint.go) find a run's extreme by
-//     the folds and its first position by redFind*; along kept axes they
-//     stream rows (argCols).
+//   - argmax and argmin (argreduce.go, argint.go) find the first extreme
+//     of a float run, and of an int32 or int64 run up to 16 KB, in one
+//     pass (redArg*: per lane the extreme and its first group, merged
+//     lane by lane, of equal values the smaller index); other runs by the
+//     folds and redFind*; along kept axes they stream rows (argCols, by
+//     redArgCols* for float32, float64, int32, int64).
+//   - Many rows a call: along a last axis whose outputs are consecutive
+//     rows, redRows* reduce each row to one output (integer folds; float
+//     pairwise sums of 8 to 128 elements in the order of pairwise and
+//     sum8F32/pairLeafF64; float max and min up to a row with a NaN or a
+//     zero extreme, which the Go fold takes); along kept axes redVecs*
+//     apply the row step to a stripe's equally spaced rows (runReduce).
+//   - Reductions of inputs up to serialBytes run on one worker
+//     (redParallel).
 //
 // Each kernel is tested against its scalar loop (reduce_kernels_test.go)
 // on random and edge values, every length up to 70 and longer ones, at
@@ -75,9 +86,9 @@ func asmName[T number | bool](k redKind) string {
 	case uint32:
 		ops = [6]string{"AddD", "MulD", "MaxUD", "MinUD"}
 	case int64:
-		ops = [6]string{"AddQ", "", "MaxSQ", "MinSQ"}
+		ops = [6]string{"AddQ", "MulQ", "MaxSQ", "MinSQ"}
 	case uint64:
-		ops = [6]string{"AddQ"}
+		ops = [6]string{"AddQ", "MulQ"}
 	case float32:
 		ops = [6]string{"AddPS", "MulPS", "MaxPS", "MinPS"}
 	case float64:
@@ -109,6 +120,31 @@ func vecKernel[T number | bool](k redKind, ref func(acc, x []T)) func(acc, x []T
 			f(byteView(acc[:n]), byteView(x[:n]))
 		}
 		ref(acc[n:], x[n:])
+	}
+}
+
+// vecsKernel returns the row step of kind k on T for many rows a call,
+// vecs(acc, x, rows, stride): ref(acc, row) for each of rows rows of x,
+// stride elements apart, by redVecs* (rows of 32 bytes or more); nil
+// where there is no kernel. ref (the ops' vec) does the shorter rows.
+func vecsKernel[T number | bool](k redKind, ref func(acc, x []T)) func(acc, x []T, rows, stride int) {
+	f := redVecsAsm[asmName[T](k)]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	size := sizeOf[T]()
+	return func(acc, x []T, rows, stride int) {
+		if rows <= 0 {
+			return
+		}
+		if len(acc)*size < 32 {
+			for j := range rows {
+				ref(acc, x[j*stride:j*stride+len(acc)])
+			}
+			return
+		}
+		x = x[:(rows-1)*stride+len(acc)] // the bounds the kernel reads
+		f(byteView(acc), byteView(x), rows, stride*size)
 	}
 }
 
@@ -200,6 +236,75 @@ func floatExtremeNaN[T float](f int, k redKind, x []T) (T, bool) {
 		return 0, true
 	}
 	return combineFloat(k, part[0], part[1:len(part)/4]), false
+}
+
+// intRowsKernel returns the rows step of kind k (add, mul, max or min;
+// or and and of bools as max and min of bytes) on T equal to ref (the
+// ops' rowsGo), or nil: redRows* for rows of 32 bytes or more, ref for
+// shorter ones.
+func intRowsKernel[T integer | bool](k redKind, ref func(out, x []T, l int)) func(out, x []T, l int) {
+	name := asmName[T](k)
+	if _, ok := any(*new(T)).(bool); ok {
+		name = map[redKind]string{kOr: "MaxUB", kAnd: "MinUB"}[k]
+	}
+	f := redRowsAsm[name]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	size := int(unsafe.Sizeof(*new(T)))
+	return func(out, x []T, l int) {
+		if l*size < 32 {
+			ref(out, x, l)
+			return
+		}
+		f(byteView(out), byteView(x[:len(out)*l]), l*size)
+	}
+}
+
+// floatRowsKernel returns the rows step of a float sum (kAdd: the
+// pairwise sum added to +0), max or min equal to ref (the ops' rowsGo,
+// with no rounding), or nil: redRowsSum* for rows of 8 to 128
+// elements, redRowsMax*/Min* for rows of 32 bytes or more up to a row
+// they leave to ref (a NaN or a zero extreme), ref for the others.
+func floatRowsKernel[T float](k redKind, ref func(out, x []T, l int)) func(out, x []T, l int) {
+	suffix := asmName[T](kAdd)[len("Add"):]
+	size := int(unsafe.Sizeof(*new(T)))
+	if !fastReduce {
+		return nil
+	}
+	switch k {
+	case kAdd:
+		f := redRowsAsm["Sum"+suffix]
+		if f == nil {
+			return nil
+		}
+		return func(out, x []T, l int) {
+			if l < 8 || l > 128 {
+				ref(out, x, l)
+				return
+			}
+			f(byteView(out), byteView(x[:len(out)*l]), l*size)
+		}
+	case kMax, kMin:
+		f := redRowsAsmF[map[redKind]string{kMax: "Max", kMin: "Min"}[k]+suffix]
+		if f == nil {
+			return nil
+		}
+		return func(out, x []T, l int) {
+			if l*size < 32 {
+				ref(out, x, l)
+				return
+			}
+			for i := 0; i < len(out); {
+				i += f(byteView(out[i:]), byteView(x[i*l:len(out)*l]), l*size)
+				if i < len(out) {
+					ref(out[i:i+1], x[i*l:i*l+l], l)
+					i++
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // foldOr and foldAnd are foldWith(acc, x, or) and foldWith(acc, x, and),
@@ -301,7 +406,7 @@ func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]
 		// outputs.
 		k := p.inner
 		stripes := (k + blockSize - 1) / blockSize
-		return out, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+		return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
 			for u := lo; u < hi; u++ {
 				oo, st := u/stripes, u%stripes
 				k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
@@ -335,7 +440,7 @@ func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]
 	}
 	hit := hasKernel[T](isAny)
 	grain := max(1, grainSize/p.l)
-	return out, r.parallel(p.m, grain, func(_, lo, hi int) error {
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
 			res := !isAny
@@ -467,20 +572,29 @@ func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([
 	var z T
 	size := int(unsafe.Sizeof(z))
 	name := "Or"
+	// zeroOr: all by acc |= (x == 0) masks, from zeros, on every row;
+	// a column holds no 0 when its mask stays 0.
+	zeroOr := !isAny && (isFloat[T]() || size == 8)
 	if !isAny {
-		name = ""
-		if !isFloat[T]() {
-			name = [9]string{1: "MinUB", 2: "MinUW", 4: "MinUD"}[size]
+		name = [9]string{1: "MinUB", 2: "MinUW", 4: "MinUD", 8: "ZeroOrQ"}[size]
+		switch any(z).(type) {
+		case float32:
+			name = "ZeroOrPS"
+		case float64:
+			name = "ZeroOrPD"
 		}
 	}
 	f := redVecAsm[name]
 	if f == nil || !fastReduce {
 		return nil, false, nil
 	}
+	if zeroOr {
+		return nonzeroColsAll(r, x, p, f)
+	}
 	out := make([]bool, p.m)
 	k := p.inner
 	stripes := (k + blockSize - 1) / blockSize
-	return out, true, r.parallel(p.m/k*stripes, 1, func(_, lo, hi int) error {
+	return out, true, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
 		acc := make([]T, min(k, blockSize))
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes
@@ -508,6 +622,43 @@ func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([
 			}
 			for i, v := range acc {
 				out[oo*k+k0+i] = v != 0
+			}
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// nonzeroColsAll is nonzeroCols for all of floats and 64-bit integers:
+// zero is redVecZeroOr*, acc |= (x == 0) as all-ones masks.
+func nonzeroColsAll[T integer | float](r *runner, x []T, p *redPlan, zero func(acc, x []byte)) ([]bool, bool, error) {
+	size := sizeOf[T]()
+	out := make([]bool, p.m)
+	k := p.inner
+	stripes := (k + blockSize - 1) / blockSize
+	return out, true, r.redParallel(len(x)*size, p.m/k*stripes, 1, func(_, lo, hi int) error {
+		mask := make([]uint64, min(k, blockSize)) // the masks, the first len(acc)*size bytes
+		for u := lo; u < hi; u++ {
+			oo, st := u/stripes, u%stripes
+			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+			acc := unsafe.Slice((*T)(unsafe.Pointer(&mask[0])), k1-k0)
+			clear(acc)
+			b := p.base(oo*k) + k0
+			n := len(acc) &^ (32/size - 1)
+			accB := byteView(acc)
+			for _, off := range p.offs {
+				row := x[b+off : b+off+len(acc)]
+				zero(accB, byteView(row))
+				for i, v := range row[n:] {
+					if v == 0 {
+						accB[(n+i)*size] = 1
+					}
+				}
+			}
+			for i := range acc {
+				out[oo*k+k0+i] = accB[i*size] == 0
 			}
 			if err := r.ctx.Err(); err != nil {
 				return err

@@ -125,6 +125,21 @@ func redVecMulD(acc, x []byte)
 func redFoldMulD(acc *[128]byte, x []byte)
 
 //go:noescape
+func redVecMulQ(acc, x []byte)
+
+//go:noescape
+func redFoldMulQ(acc *[128]byte, x []byte)
+
+//go:noescape
+func redVecZeroOrQ(acc, x []byte)
+
+//go:noescape
+func redVecZeroOrPS(acc, x []byte)
+
+//go:noescape
+func redVecZeroOrPD(acc, x []byte)
+
+//go:noescape
 func redVecOr(acc, x []byte)
 
 //go:noescape
@@ -214,6 +229,237 @@ func redFindPD(x []byte, v uint64) (off int)
 //go:noescape
 func redSum8PD(r *[8]float64, a []float64)
 
+//go:noescape
+func redRowsMaxSB(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxSB(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinSB(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSB(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMaxUB(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxUB(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinUB(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinUB(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMaxSW(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxSW(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinSW(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSW(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMaxUW(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxUW(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinUW(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinUW(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMaxSD(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxSD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinSD(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMaxUD(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxUD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinUD(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinUD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMaxSQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxSQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinSQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinSQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsAddB(out, x []byte, l int)
+
+//go:noescape
+func redVecsAddB(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsAddW(out, x []byte, l int)
+
+//go:noescape
+func redVecsAddW(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsAddD(out, x []byte, l int)
+
+//go:noescape
+func redVecsAddD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsAddQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsAddQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMulW(out, x []byte, l int)
+
+//go:noescape
+func redVecsMulW(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMulD(out, x []byte, l int)
+
+//go:noescape
+func redVecsMulD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMulQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsMulQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsZeroOrQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsZeroOrPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsZeroOrPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsOr(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsAnd(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsAddPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMulPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMaxPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMinPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsAddPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMulPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMaxPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsMinPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redArgMaxD(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinD(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMaxQ(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinQ(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgColsMaxPS(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinPS(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMaxPD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinPD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMaxD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinD(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMaxQ(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinQ(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redRowsSumPS(out, x []byte, l int)
+
+//go:noescape
+func redArgMaxPS(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinPS(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redRowsMaxPS(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsMinPS(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsSumPD(out, x []byte, l int)
+
+//go:noescape
+func redArgMaxPD(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinPD(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redRowsMaxPD(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsMinPD(out, x []byte, l int) (done int)
+
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
 // redSum8PD.
 func pairLeafF64(a []float64) float64 {
@@ -234,6 +480,11 @@ var (
 	redFoldAsmF = map[string]int{}
 	redHasAsm   = map[string]func(x []byte) bool{}
 	redFindAsm  = map[string]func(x []byte, v uint64) int{}
+	redRowsAsm  = map[string]func(out, x []byte, l int){}
+	redRowsAsmF = map[string]func(out, x []byte, l int) int{}
+	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
+	redArgAsm   = map[string]func(x []byte) (int, bool){}
+	redArgCols  = map[string]func(bv, bi, x []byte, rows, stride, j int){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -279,6 +530,8 @@ func redFold(i int, acc *[128]byte, x []byte) {
 		redFoldMulW(acc, x)
 	case 20:
 		redFoldMulD(acc, x)
+	case 21:
+		redFoldMulQ(acc, x)
 	default:
 		panic("cpu: no reduction fold kernel")
 	}
@@ -287,13 +540,13 @@ func redFold(i int, acc *[128]byte, x []byte) {
 // redFoldF calls the float fold numbered i in redFoldAsmF.
 func redFoldF(i int, acc *[128]byte, x []byte) bool {
 	switch i {
-	case 27:
+	case 31:
 		return redFoldMaxPSF(acc, x)
-	case 28:
+	case 32:
 		return redFoldMinPSF(acc, x)
-	case 33:
+	case 37:
 		return redFoldMaxPDF(acc, x)
-	case 34:
+	case 38:
 		return redFoldMinPDF(acc, x)
 	}
 	panic("cpu: no reduction fold kernel")
@@ -343,20 +596,25 @@ func init() {
 	redFoldAsm["MulW"] = 19
 	redVecAsm["MulD"] = redVecMulD
 	redFoldAsm["MulD"] = 20
+	redVecAsm["MulQ"] = redVecMulQ
+	redFoldAsm["MulQ"] = 21
+	redVecAsm["ZeroOrQ"] = redVecZeroOrQ
+	redVecAsm["ZeroOrPS"] = redVecZeroOrPS
+	redVecAsm["ZeroOrPD"] = redVecZeroOrPD
 	redVecAsm["Or"] = redVecOr
 	redVecAsm["And"] = redVecAnd
 	redVecAsm["AddPS"] = redVecAddPS
 	redVecAsm["MulPS"] = redVecMulPS
 	redVecAsm["MaxPS"] = redVecMaxPS
 	redVecAsm["MinPS"] = redVecMinPS
-	redFoldAsmF["MaxPS"] = 27
-	redFoldAsmF["MinPS"] = 28
+	redFoldAsmF["MaxPS"] = 31
+	redFoldAsmF["MinPS"] = 32
 	redVecAsm["AddPD"] = redVecAddPD
 	redVecAsm["MulPD"] = redVecMulPD
 	redVecAsm["MaxPD"] = redVecMaxPD
 	redVecAsm["MinPD"] = redVecMinPD
-	redFoldAsmF["MaxPD"] = 33
-	redFoldAsmF["MinPD"] = 34
+	redFoldAsmF["MaxPD"] = 37
+	redFoldAsmF["MinPD"] = 38
 	redHasAsm["ZeroB"] = redHasZeroB
 	redHasAsm["ZeroW"] = redHasZeroW
 	redHasAsm["ZeroD"] = redHasZeroD
@@ -372,4 +630,81 @@ func init() {
 	redFindAsm["Q"] = redFindQ
 	redFindAsm["PS"] = redFindPS
 	redFindAsm["PD"] = redFindPD
+	redRowsAsm["MaxSB"] = redRowsMaxSB
+	redVecsAsm["MaxSB"] = redVecsMaxSB
+	redRowsAsm["MinSB"] = redRowsMinSB
+	redVecsAsm["MinSB"] = redVecsMinSB
+	redRowsAsm["MaxUB"] = redRowsMaxUB
+	redVecsAsm["MaxUB"] = redVecsMaxUB
+	redRowsAsm["MinUB"] = redRowsMinUB
+	redVecsAsm["MinUB"] = redVecsMinUB
+	redRowsAsm["MaxSW"] = redRowsMaxSW
+	redVecsAsm["MaxSW"] = redVecsMaxSW
+	redRowsAsm["MinSW"] = redRowsMinSW
+	redVecsAsm["MinSW"] = redVecsMinSW
+	redRowsAsm["MaxUW"] = redRowsMaxUW
+	redVecsAsm["MaxUW"] = redVecsMaxUW
+	redRowsAsm["MinUW"] = redRowsMinUW
+	redVecsAsm["MinUW"] = redVecsMinUW
+	redRowsAsm["MaxSD"] = redRowsMaxSD
+	redVecsAsm["MaxSD"] = redVecsMaxSD
+	redRowsAsm["MinSD"] = redRowsMinSD
+	redVecsAsm["MinSD"] = redVecsMinSD
+	redRowsAsm["MaxUD"] = redRowsMaxUD
+	redVecsAsm["MaxUD"] = redVecsMaxUD
+	redRowsAsm["MinUD"] = redRowsMinUD
+	redVecsAsm["MinUD"] = redVecsMinUD
+	redRowsAsm["MaxSQ"] = redRowsMaxSQ
+	redVecsAsm["MaxSQ"] = redVecsMaxSQ
+	redRowsAsm["MinSQ"] = redRowsMinSQ
+	redVecsAsm["MinSQ"] = redVecsMinSQ
+	redRowsAsm["AddB"] = redRowsAddB
+	redVecsAsm["AddB"] = redVecsAddB
+	redRowsAsm["AddW"] = redRowsAddW
+	redVecsAsm["AddW"] = redVecsAddW
+	redRowsAsm["AddD"] = redRowsAddD
+	redVecsAsm["AddD"] = redVecsAddD
+	redRowsAsm["AddQ"] = redRowsAddQ
+	redVecsAsm["AddQ"] = redVecsAddQ
+	redRowsAsm["MulW"] = redRowsMulW
+	redVecsAsm["MulW"] = redVecsMulW
+	redRowsAsm["MulD"] = redRowsMulD
+	redVecsAsm["MulD"] = redVecsMulD
+	redRowsAsm["MulQ"] = redRowsMulQ
+	redVecsAsm["MulQ"] = redVecsMulQ
+	redVecsAsm["ZeroOrQ"] = redVecsZeroOrQ
+	redVecsAsm["ZeroOrPS"] = redVecsZeroOrPS
+	redVecsAsm["ZeroOrPD"] = redVecsZeroOrPD
+	redVecsAsm["Or"] = redVecsOr
+	redVecsAsm["And"] = redVecsAnd
+	redVecsAsm["AddPS"] = redVecsAddPS
+	redVecsAsm["MulPS"] = redVecsMulPS
+	redVecsAsm["MaxPS"] = redVecsMaxPS
+	redVecsAsm["MinPS"] = redVecsMinPS
+	redVecsAsm["AddPD"] = redVecsAddPD
+	redVecsAsm["MulPD"] = redVecsMulPD
+	redVecsAsm["MaxPD"] = redVecsMaxPD
+	redVecsAsm["MinPD"] = redVecsMinPD
+	redArgAsm["MaxD"] = redArgMaxD
+	redArgAsm["MinD"] = redArgMinD
+	redArgAsm["MaxQ"] = redArgMaxQ
+	redArgAsm["MinQ"] = redArgMinQ
+	redArgCols["MaxPS"] = redArgColsMaxPS
+	redArgCols["MinPS"] = redArgColsMinPS
+	redArgCols["MaxPD"] = redArgColsMaxPD
+	redArgCols["MinPD"] = redArgColsMinPD
+	redArgCols["MaxD"] = redArgColsMaxD
+	redArgCols["MinD"] = redArgColsMinD
+	redArgCols["MaxQ"] = redArgColsMaxQ
+	redArgCols["MinQ"] = redArgColsMinQ
+	redArgAsm["MaxPS"] = redArgMaxPS
+	redArgAsm["MinPS"] = redArgMinPS
+	redRowsAsm["SumPS"] = redRowsSumPS
+	redRowsAsmF["MaxPS"] = redRowsMaxPS
+	redRowsAsmF["MinPS"] = redRowsMinPS
+	redArgAsm["MaxPD"] = redArgMaxPD
+	redArgAsm["MinPD"] = redArgMinPD
+	redRowsAsm["SumPD"] = redRowsSumPD
+	redRowsAsmF["MaxPD"] = redRowsMaxPD
+	redRowsAsmF["MinPD"] = redRowsMinPD
 }

@@ -1362,6 +1362,205 @@ store:
 	VZEROUPPER
 	RET
 
+// func redVecMulQ(acc, x []byte): wrapping product of 64-bit integers, element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecMulQ(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redFoldMulQ(acc *[128]byte, x []byte): wrapping product of 64-bit integers,
+// lane by lane into the partials acc, over len(x)&^31 bytes.
+TEXT ·redFoldMulQ(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), CX
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VMOVDQU (SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y4, Y8, Y8
+	VPSRLQ $32, Y4, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	VPSRLQ $32, Y1, Y9
+	VPMULUDQ Y5, Y9, Y9
+	VPSRLQ $32, Y5, Y15
+	VPMULUDQ Y1, Y15, Y15
+	VPADDQ Y15, Y9, Y9
+	VPSLLQ $32, Y9, Y9
+	VPMULUDQ Y5, Y1, Y1
+	VPADDQ Y9, Y1, Y1
+	VPSRLQ $32, Y2, Y10
+	VPMULUDQ Y6, Y10, Y10
+	VPSRLQ $32, Y6, Y15
+	VPMULUDQ Y2, Y15, Y15
+	VPADDQ Y15, Y10, Y10
+	VPSLLQ $32, Y10, Y10
+	VPMULUDQ Y6, Y2, Y2
+	VPADDQ Y10, Y2, Y2
+	VPSRLQ $32, Y3, Y11
+	VPMULUDQ Y7, Y11, Y11
+	VPSRLQ $32, Y7, Y15
+	VPMULUDQ Y3, Y15, Y15
+	VPADDQ Y15, Y11, Y11
+	VPSLLQ $32, Y11, Y11
+	VPMULUDQ Y7, Y3, Y3
+	VPADDQ Y11, Y3, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y4, Y8, Y8
+	VPSRLQ $32, Y4, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	VPSRLQ $32, Y2, Y9
+	VPMULUDQ Y3, Y9, Y9
+	VPSRLQ $32, Y3, Y15
+	VPMULUDQ Y2, Y15, Y15
+	VPADDQ Y15, Y9, Y9
+	VPSLLQ $32, Y9, Y9
+	VPMULUDQ Y3, Y2, Y2
+	VPADDQ Y9, Y2, Y2
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y2, Y8, Y8
+	VPSRLQ $32, Y2, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y2, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	VMOVDQU Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func redVecZeroOrQ(acc, x []byte): acc |= (x == 0) of 64-bit integers (all ones or 0), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecZeroOrQ(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redVecZeroOrPS(acc, x []byte): acc |= (x == 0) of float32s (all ones or 0), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecZeroOrPS(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redVecZeroOrPD(acc, x []byte): acc |= (x == 0) of float64s (all ones or 0), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecZeroOrPD(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func redVecOr(acc, x []byte): or of bools (bytes 0 and 1), element by element
 // over len(acc)&^31 bytes.
 TEXT ·redVecOr(SB), NOSPLIT, $0-48
@@ -2376,3 +2575,4685 @@ store:
 	VZEROUPPER
 	RET
 
+
+DATA redTailMask<>+0(SB)/8, $0
+DATA redTailMask<>+8(SB)/8, $0
+DATA redTailMask<>+16(SB)/8, $0
+DATA redTailMask<>+24(SB)/8, $0
+DATA redTailMask<>+32(SB)/8, $-1
+DATA redTailMask<>+40(SB)/8, $-1
+DATA redTailMask<>+48(SB)/8, $-1
+DATA redTailMask<>+56(SB)/8, $-1
+GLOBL redTailMask<>(SB), RODATA|NOPTR, $64
+DATA redIota32<>+0(SB)/8, $0x0000000100000000
+DATA redIota32<>+8(SB)/8, $0x0000000300000002
+DATA redIota32<>+16(SB)/8, $0x0000000500000004
+DATA redIota32<>+24(SB)/8, $0x0000000700000006
+DATA redIota32<>+32(SB)/8, $0x0000000900000008
+DATA redIota32<>+40(SB)/8, $0x0000000b0000000a
+DATA redIota32<>+48(SB)/8, $0x0000000d0000000c
+DATA redIota32<>+56(SB)/8, $0x0000000f0000000e
+DATA redIota32<>+64(SB)/8, $0x0000001100000010
+DATA redIota32<>+72(SB)/8, $0x0000001300000012
+DATA redIota32<>+80(SB)/8, $0x0000001500000014
+DATA redIota32<>+88(SB)/8, $0x0000001700000016
+DATA redIota32<>+96(SB)/8, $0x0000001900000018
+DATA redIota32<>+104(SB)/8, $0x0000001b0000001a
+DATA redIota32<>+112(SB)/8, $0x0000001d0000001c
+DATA redIota32<>+120(SB)/8, $0x0000001f0000001e
+GLOBL redIota32<>(SB), RODATA|NOPTR, $128
+DATA redIota64<>+0(SB)/8, $0
+DATA redIota64<>+8(SB)/8, $1
+DATA redIota64<>+16(SB)/8, $2
+DATA redIota64<>+24(SB)/8, $3
+DATA redIota64<>+32(SB)/8, $4
+DATA redIota64<>+40(SB)/8, $5
+DATA redIota64<>+48(SB)/8, $6
+DATA redIota64<>+56(SB)/8, $7
+DATA redIota64<>+64(SB)/8, $8
+DATA redIota64<>+72(SB)/8, $9
+DATA redIota64<>+80(SB)/8, $10
+DATA redIota64<>+88(SB)/8, $11
+DATA redIota64<>+96(SB)/8, $12
+DATA redIota64<>+104(SB)/8, $13
+DATA redIota64<>+112(SB)/8, $14
+DATA redIota64<>+120(SB)/8, $15
+GLOBL redIota64<>(SB), RODATA|NOPTR, $128
+
+// func redArgColsMaxPS(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxPS(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPS $0x1e, Y0, Y1, Y2
+	VCMPPS $0x03, Y1, Y1, Y3
+	VCMPPS $0x07, Y0, Y0, Y4
+	VANDPS Y4, Y3, Y3
+	VORPS Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinPS(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinPS(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPS $0x11, Y0, Y1, Y2
+	VCMPPS $0x03, Y1, Y1, Y3
+	VCMPPS $0x07, Y0, Y0, Y4
+	VANDPS Y4, Y3, Y3
+	VORPS Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMaxPD(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxPD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPD $0x1e, Y0, Y1, Y2
+	VCMPPD $0x03, Y1, Y1, Y3
+	VCMPPD $0x07, Y0, Y0, Y4
+	VANDPD Y4, Y3, Y3
+	VORPD Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinPD(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinPD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VCMPPD $0x11, Y0, Y1, Y2
+	VCMPPD $0x03, Y1, Y1, Y3
+	VCMPPD $0x07, Y0, Y0, Y4
+	VANDPD Y4, Y3, Y3
+	VORPD Y3, Y2, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMaxD(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTD Y0, Y1, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinD(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinD(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTD Y1, Y0, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VPMOVSXDQ X2, Y3
+	VEXTRACTI128 $1, Y2, X4
+	VPMOVSXDQ X4, Y4
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y3, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	VMOVDQU 32(R12), Y6
+	VPBLENDVB Y4, Y15, Y6, Y6
+	VMOVDQU Y6, 32(R12)
+	ADDQ $64, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMaxQ(bv, bi, x []byte, rows, stride, j int): argColMax
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMaxQ(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgColsMinQ(bv, bi, x []byte, rows, stride, j int): argColMin
+// of rows rows of x, stride bytes apart, numbered from j, over
+// len(bv)&^31 bytes of bv.
+TEXT ·redArgColsMinQ(SB), NOSPLIT, $0-96
+	MOVQ bv_base+0(FP), DI
+	MOVQ bv_len+8(FP), DX
+	MOVQ bi_base+24(FP), R9
+	MOVQ x_base+48(FP), SI
+	MOVQ rows+72(FP), CX
+	MOVQ stride+80(FP), R8
+	MOVQ j+88(FP), AX
+	SHRQ $5, DX
+	TESTQ DX, DX
+	JZ   done
+	TESTQ CX, CX
+	JZ   done
+	VMOVQ AX, X15
+	VPBROADCASTQ X15, Y15
+	VPCMPEQD Y14, Y14, Y14
+	VPSRLQ $63, Y14, Y14
+row:
+	MOVQ DI, R10
+	MOVQ SI, R11
+	MOVQ R9, R12
+	MOVQ DX, BX
+block:
+	VMOVDQU (R10), Y0
+	VMOVDQU (R11), Y1
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y1, Y0, Y0
+	VMOVDQU Y0, (R10)
+	VMOVDQU (R12), Y5
+	VPBLENDVB Y2, Y15, Y5, Y5
+	VMOVDQU Y5, (R12)
+	ADDQ $32, R12
+	ADDQ $32, R10
+	ADDQ $32, R11
+	DECQ BX
+	JNZ  block
+	VPADDQ Y14, Y15, Y15
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxSB(out, x []byte, l int): max of int8 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxSB(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $0, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x80, AX
+	VMOVQ AX, X14
+	VPBROADCASTB X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMAXSB Y4, Y0, Y0
+	VPMAXSB Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMAXSB Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMAXSB Y4, Y1, Y1
+	VPMAXSB Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXSB Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMAXSB Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMAXSB Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMAXSB Y1, Y0, Y0
+	VPSRLW $8, Y0, Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVB AX, (DI)
+	ADDQ $1, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxSB(acc, x []byte, rows, stride int): max of int8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXSB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinSB(out, x []byte, l int): min of int8 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinSB(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $0, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x7f, AX
+	VMOVQ AX, X14
+	VPBROADCASTB X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMINSB Y4, Y0, Y0
+	VPMINSB Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMINSB Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMINSB Y4, Y1, Y1
+	VPMINSB Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMINSB Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMINSB Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMINSB Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMINSB Y1, Y0, Y0
+	VPSRLW $8, Y0, Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVB AX, (DI)
+	ADDQ $1, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSB(acc, x []byte, rows, stride int): min of int8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINSB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxUB(out, x []byte, l int): max of uint8 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxUB(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $0, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTB X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMAXUB Y4, Y0, Y0
+	VPMAXUB Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMAXUB Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMAXUB Y4, Y1, Y1
+	VPMAXUB Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXUB Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMAXUB Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMAXUB Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMAXUB Y1, Y0, Y0
+	VPSRLW $8, Y0, Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVB AX, (DI)
+	ADDQ $1, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxUB(acc, x []byte, rows, stride int): max of uint8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxUB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXUB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinUB(out, x []byte, l int): min of uint8 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinUB(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $0, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0xff, AX
+	VMOVQ AX, X14
+	VPBROADCASTB X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMINUB Y4, Y0, Y0
+	VPMINUB Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMINUB Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMINUB Y4, Y1, Y1
+	VPMINUB Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMINUB Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMINUB Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMINUB Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMINUB Y1, Y0, Y0
+	VPSRLW $8, Y0, Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVB AX, (DI)
+	ADDQ $1, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinUB(acc, x []byte, rows, stride int): min of uint8, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinUB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINUB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxSW(out, x []byte, l int): max of int16 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxSW(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $1, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x8000, AX
+	VMOVQ AX, X14
+	VPBROADCASTW X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMAXSW Y4, Y0, Y0
+	VPMAXSW Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMAXSW Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMAXSW Y4, Y1, Y1
+	VPMAXSW Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXSW Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMAXSW Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMAXSW Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVW AX, (DI)
+	ADDQ $2, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxSW(acc, x []byte, rows, stride int): max of int16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXSW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinSW(out, x []byte, l int): min of int16 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinSW(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $1, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x7fff, AX
+	VMOVQ AX, X14
+	VPBROADCASTW X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMINSW Y4, Y0, Y0
+	VPMINSW Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMINSW Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMINSW Y4, Y1, Y1
+	VPMINSW Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMINSW Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMINSW Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMINSW Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVW AX, (DI)
+	ADDQ $2, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSW(acc, x []byte, rows, stride int): min of int16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINSW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxUW(out, x []byte, l int): max of uint16 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxUW(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $1, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTW X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMAXUW Y4, Y0, Y0
+	VPMAXUW Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMAXUW Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMAXUW Y4, Y1, Y1
+	VPMAXUW Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXUW Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMAXUW Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMAXUW Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMAXUW Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVW AX, (DI)
+	ADDQ $2, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxUW(acc, x []byte, rows, stride int): max of uint16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxUW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXUW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXUW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinUW(out, x []byte, l int): min of uint16 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinUW(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $1, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0xffff, AX
+	VMOVQ AX, X14
+	VPBROADCASTW X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMINUW Y4, Y0, Y0
+	VPMINUW Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMINUW Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMINUW Y4, Y1, Y1
+	VPMINUW Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMINUW Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMINUW Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMINUW Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMINUW Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVW AX, (DI)
+	ADDQ $2, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinUW(acc, x []byte, rows, stride int): min of uint16, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinUW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINUW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINUW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxSD(out, x []byte, l int): max of int32 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxSD(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x80000000, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMAXSD Y4, Y0, Y0
+	VPMAXSD Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMAXSD Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMAXSD Y4, Y1, Y1
+	VPMAXSD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXSD Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMAXSD Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVD X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxSD(acc, x []byte, rows, stride int): max of int32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXSD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinSD(out, x []byte, l int): min of int32 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinSD(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x7fffffff, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMINSD Y4, Y0, Y0
+	VPMINSD Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMINSD Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMINSD Y4, Y1, Y1
+	VPMINSD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMINSD Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMINSD Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVD X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSD(acc, x []byte, rows, stride int): min of int32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINSD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxUD(out, x []byte, l int): max of uint32 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxUD(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMAXUD Y4, Y0, Y0
+	VPMAXUD Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMAXUD Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMAXUD Y4, Y1, Y1
+	VPMAXUD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMAXUD Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMAXUD Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMAXUD Y1, Y0, Y0
+	VMOVD X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxUD(acc, x []byte, rows, stride int): max of uint32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxUD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMAXUD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMAXUD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinUD(out, x []byte, l int): min of uint32 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinUD(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0xffffffff, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMINUD Y4, Y0, Y0
+	VPMINUD Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMINUD Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMINUD Y4, Y1, Y1
+	VPMINUD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMINUD Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMINUD Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMINUD Y1, Y0, Y0
+	VMOVD X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinUD(acc, x []byte, rows, stride int): min of uint32, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinUD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMINUD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMINUD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxSQ(out, x []byte, l int): max of int64 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxSQ(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x8000000000000000, AX
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPCMPGTQ Y4, Y0, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	VPCMPGTQ Y5, Y1, Y9
+	VPBLENDVB Y9, Y1, Y5, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPCMPGTQ Y4, Y0, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPCMPGTQ Y4, Y1, Y8
+	VPBLENDVB Y8, Y1, Y4, Y1
+	VPCMPGTQ Y1, Y0, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPCMPGTQ Y1, Y0, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPCMPGTQ Y1, Y0, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VMOVQ X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxSQ(acc, x []byte, rows, stride int): max of int64, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxSQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinSQ(out, x []byte, l int): min of int64 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinSQ(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x7fffffffffffffff, AX
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPCMPGTQ Y0, Y4, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	VPCMPGTQ Y1, Y5, Y9
+	VPBLENDVB Y9, Y1, Y5, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPCMPGTQ Y0, Y4, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPCMPGTQ Y1, Y4, Y8
+	VPBLENDVB Y8, Y1, Y4, Y1
+	VPCMPGTQ Y0, Y1, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPCMPGTQ Y0, Y1, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPCMPGTQ Y0, Y1, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VMOVQ X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinSQ(acc, x []byte, rows, stride int): min of int64, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinSQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsAddB(out, x []byte, l int): wrapping sum of 8-bit integers of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsAddB(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $0, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTB X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPADDB Y4, Y0, Y0
+	VPADDB Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPADDB Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPADDB Y4, Y1, Y1
+	VPADDB Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDB Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPADDB Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPADDB Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPADDB Y1, Y0, Y0
+	VPSRLW $8, Y0, Y1
+	VPADDB Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVB AX, (DI)
+	ADDQ $1, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddB(acc, x []byte, rows, stride int): wrapping sum of 8-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddB(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDB Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDB Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsAddW(out, x []byte, l int): wrapping sum of 16-bit integers of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsAddW(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $1, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTW X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPADDW Y4, Y0, Y0
+	VPADDW Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPADDW Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPADDW Y4, Y1, Y1
+	VPADDW Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDW Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPADDW Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPADDW Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPADDW Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVW AX, (DI)
+	ADDQ $2, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddW(acc, x []byte, rows, stride int): wrapping sum of 16-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsAddD(out, x []byte, l int): wrapping sum of 32-bit integers of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsAddD(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPADDD Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPADDD Y4, Y1, Y1
+	VPADDD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDD Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPADDD Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPADDD Y1, Y0, Y0
+	VMOVD X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddD(acc, x []byte, rows, stride int): wrapping sum of 32-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsAddQ(out, x []byte, l int): wrapping sum of 64-bit integers of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsAddQ(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPADDQ Y4, Y0, Y0
+	VPADDQ Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPADDQ Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPADDQ Y4, Y1, Y1
+	VPADDQ Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDQ Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPADDQ Y1, Y0, Y0
+	VMOVQ X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddQ(acc, x []byte, rows, stride int): wrapping sum of 64-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPADDQ Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPADDQ Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMulW(out, x []byte, l int): wrapping product of 16-bit integers of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMulW(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $1, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x1, AX
+	VMOVQ AX, X14
+	VPBROADCASTW X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMULLW Y4, Y0, Y0
+	VPMULLW Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMULLW Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMULLW Y4, Y1, Y1
+	VPMULLW Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMULLW Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMULLW Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMULLW Y1, Y0, Y0
+	VPSRLD $16, Y0, Y1
+	VPMULLW Y1, Y0, Y0
+	VMOVD X0, AX
+	MOVW AX, (DI)
+	ADDQ $2, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulW(acc, x []byte, rows, stride int): wrapping product of 16-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulW(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMULLW Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMULLW Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMulD(out, x []byte, l int): wrapping product of 32-bit integers of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMulD(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x1, AX
+	VMOVQ AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPMULLD Y4, Y0, Y0
+	VPMULLD Y5, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPMULLD Y4, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPMULLD Y4, Y1, Y1
+	VPMULLD Y1, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPMULLD Y1, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPMULLD Y1, Y0, Y0
+	VPSHUFD $0xB1, Y0, Y1
+	VPMULLD Y1, Y0, Y0
+	VMOVD X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulD(acc, x []byte, rows, stride int): wrapping product of 32-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPMULLD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPMULLD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMulQ(out, x []byte, l int): wrapping product of 64-bit integers of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMulQ(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x1, AX
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y4, Y8, Y8
+	VPSRLQ $32, Y4, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	VPSRLQ $32, Y1, Y9
+	VPMULUDQ Y5, Y9, Y9
+	VPSRLQ $32, Y5, Y15
+	VPMULUDQ Y1, Y15, Y15
+	VPADDQ Y15, Y9, Y9
+	VPSLLQ $32, Y9, Y9
+	VPMULUDQ Y5, Y1, Y1
+	VPADDQ Y9, Y1, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y4, Y8, Y8
+	VPSRLQ $32, Y4, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPSRLQ $32, Y1, Y8
+	VPMULUDQ Y4, Y8, Y8
+	VPSRLQ $32, Y4, Y15
+	VPMULUDQ Y1, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ Y8, Y1, Y1
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPSRLQ $32, Y0, Y8
+	VPMULUDQ Y1, Y8, Y8
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y8, Y8
+	VPSLLQ $32, Y8, Y8
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y8, Y0, Y0
+	VMOVQ X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulQ(acc, x []byte, rows, stride int): wrapping product of 64-bit integers, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsZeroOrQ(acc, x []byte, rows, stride int): acc |= (x == 0) of 64-bit integers (all ones or 0), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsZeroOrQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsZeroOrPS(acc, x []byte, rows, stride int): acc |= (x == 0) of float32s (all ones or 0), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsZeroOrPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsZeroOrPD(acc, x []byte, rows, stride int): acc |= (x == 0) of float64s (all ones or 0), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsZeroOrPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsOr(acc, x []byte, rows, stride int): or of bools (bytes 0 and 1), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsOr(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPOR Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPOR Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAnd(acc, x []byte, rows, stride int): and of bools (bytes 0 and 1), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAnd(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPAND Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPAND Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddPS(acc, x []byte, rows, stride int): sum of float32 (acc + x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VADDPS Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VADDPS Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulPS(acc, x []byte, rows, stride int): product of float32 (acc * x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMULPS Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VMULPS Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxPS(acc, x []byte, rows, stride int): max of float32 (maxFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinPS(acc, x []byte, rows, stride int): min of float32 (minFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsAddPD(acc, x []byte, rows, stride int): sum of float64 (acc + x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsAddPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VADDPD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VADDPD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMulPD(acc, x []byte, rows, stride int): product of float64 (acc * x), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMulPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMULPD Y1, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VMULPD Y1, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxPD(acc, x []byte, rows, stride int): max of float64 (maxFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinPD(acc, x []byte, rows, stride int): min of float64 (minFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redArgMaxD(x []byte) (idx int, nan bool): the index of the
+// first max of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMaxD(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VPXOR Y10, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLD $31, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDD Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VPCMPGTD Y0, Y11, Y12
+	VPBLENDVB Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VPCMPGTD Y1, Y11, Y12
+	VPBLENDVB Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VPCMPGTD Y2, Y11, Y12
+	VPBLENDVB Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VPCMPGTD Y3, Y11, Y12
+	VPBLENDVB Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLD $5, Y4, Y4
+	VPADDD redIota32<>+0(SB), Y4, Y4
+	VPSLLD $5, Y5, Y5
+	VPADDD redIota32<>+32(SB), Y5, Y5
+	VPSLLD $5, Y6, Y6
+	VPADDD redIota32<>+64(SB), Y6, Y6
+	VPSLLD $5, Y7, Y7
+	VPADDD redIota32<>+96(SB), Y7, Y7
+	VPCMPGTD Y0, Y1, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPCMPGTD Y2, Y3, Y12
+	VPCMPEQD Y2, Y3, Y13
+	VPCMPGTD Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VPCMPGTD Y0, Y2, Y12
+	VPCMPEQD Y0, Y2, Y13
+	VPCMPGTD Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VPCMPGTD Y0, Y1, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VPCMPGTD Y0, Y1, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0xB1, Y0, Y1
+	VPSHUFD $0xB1, Y4, Y5
+	VPCMPGTD Y0, Y1, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVD X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redArgMinD(x []byte) (idx int, nan bool): the index of the
+// first min of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMinD(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VPXOR Y10, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLD $31, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDD Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VPCMPGTD Y11, Y0, Y12
+	VPBLENDVB Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VPCMPGTD Y11, Y1, Y12
+	VPBLENDVB Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VPCMPGTD Y11, Y2, Y12
+	VPBLENDVB Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VPCMPGTD Y11, Y3, Y12
+	VPBLENDVB Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLD $5, Y4, Y4
+	VPADDD redIota32<>+0(SB), Y4, Y4
+	VPSLLD $5, Y5, Y5
+	VPADDD redIota32<>+32(SB), Y5, Y5
+	VPSLLD $5, Y6, Y6
+	VPADDD redIota32<>+64(SB), Y6, Y6
+	VPSLLD $5, Y7, Y7
+	VPADDD redIota32<>+96(SB), Y7, Y7
+	VPCMPGTD Y1, Y0, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPCMPGTD Y3, Y2, Y12
+	VPCMPEQD Y2, Y3, Y13
+	VPCMPGTD Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VPCMPGTD Y2, Y0, Y12
+	VPCMPEQD Y0, Y2, Y13
+	VPCMPGTD Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VPCMPGTD Y1, Y0, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VPCMPGTD Y1, Y0, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0xB1, Y0, Y1
+	VPSHUFD $0xB1, Y4, Y5
+	VPCMPGTD Y1, Y0, Y12
+	VPCMPEQD Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVD X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redArgMaxQ(x []byte) (idx int, nan bool): the index of the
+// first max of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMaxQ(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VPXOR Y10, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLQ $63, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDQ Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VPCMPGTQ Y0, Y11, Y12
+	VPBLENDVB Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VPCMPGTQ Y1, Y11, Y12
+	VPBLENDVB Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VPCMPGTQ Y2, Y11, Y12
+	VPBLENDVB Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VPCMPGTQ Y3, Y11, Y12
+	VPBLENDVB Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLQ $4, Y4, Y4
+	VPADDQ redIota64<>+0(SB), Y4, Y4
+	VPSLLQ $4, Y5, Y5
+	VPADDQ redIota64<>+32(SB), Y5, Y5
+	VPSLLQ $4, Y6, Y6
+	VPADDQ redIota64<>+64(SB), Y6, Y6
+	VPSLLQ $4, Y7, Y7
+	VPADDQ redIota64<>+96(SB), Y7, Y7
+	VPCMPGTQ Y0, Y1, Y12
+	VPCMPEQQ Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPCMPGTQ Y2, Y3, Y12
+	VPCMPEQQ Y2, Y3, Y13
+	VPCMPGTQ Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VPCMPGTQ Y0, Y2, Y12
+	VPCMPEQQ Y0, Y2, Y13
+	VPCMPGTQ Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VPCMPGTQ Y0, Y1, Y12
+	VPCMPEQQ Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VPCMPGTQ Y0, Y1, Y12
+	VPCMPEQQ Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVQ X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redArgMinQ(x []byte) (idx int, nan bool): the index of the
+// first min of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMinQ(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VPXOR Y10, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLQ $63, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDQ Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VPCMPGTQ Y11, Y0, Y12
+	VPBLENDVB Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VPCMPGTQ Y11, Y1, Y12
+	VPBLENDVB Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VPCMPGTQ Y11, Y2, Y12
+	VPBLENDVB Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VPCMPGTQ Y11, Y3, Y12
+	VPBLENDVB Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLQ $4, Y4, Y4
+	VPADDQ redIota64<>+0(SB), Y4, Y4
+	VPSLLQ $4, Y5, Y5
+	VPADDQ redIota64<>+32(SB), Y5, Y5
+	VPSLLQ $4, Y6, Y6
+	VPADDQ redIota64<>+64(SB), Y6, Y6
+	VPSLLQ $4, Y7, Y7
+	VPADDQ redIota64<>+96(SB), Y7, Y7
+	VPCMPGTQ Y1, Y0, Y12
+	VPCMPEQQ Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPCMPGTQ Y3, Y2, Y12
+	VPCMPEQQ Y2, Y3, Y13
+	VPCMPGTQ Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VPCMPGTQ Y2, Y0, Y12
+	VPCMPEQQ Y0, Y2, Y13
+	VPCMPGTQ Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VPCMPGTQ Y1, Y0, Y12
+	VPCMPEQQ Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VPCMPGTQ Y1, Y0, Y12
+	VPCMPEQQ Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VPBLENDVB Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVQ X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redArgMaxPS(x []byte) (idx int, nan bool): the index of the
+// first max of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMaxPS(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCMPPS $0x03, Y0, Y1, Y10
+	VCMPPS $0x03, Y2, Y3, Y11
+	VORPS Y11, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLD $31, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDD Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VCMPPS $0x1e, Y0, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VCMPPS $0x1e, Y1, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VCMPPS $0x1e, Y2, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VCMPPS $0x1e, Y3, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLD $5, Y4, Y4
+	VPADDD redIota32<>+0(SB), Y4, Y4
+	VPSLLD $5, Y5, Y5
+	VPADDD redIota32<>+32(SB), Y5, Y5
+	VPSLLD $5, Y6, Y6
+	VPADDD redIota32<>+64(SB), Y6, Y6
+	VPSLLD $5, Y7, Y7
+	VPADDD redIota32<>+96(SB), Y7, Y7
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPS $0x1e, Y2, Y3, Y12
+	VCMPPS $0x00, Y2, Y3, Y13
+	VPCMPGTD Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPS $0x1e, Y0, Y2, Y12
+	VCMPPS $0x00, Y0, Y2, Y13
+	VPCMPGTD Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0xB1, Y0, Y1
+	VPSHUFD $0xB1, Y4, Y5
+	VCMPPS $0x1e, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVD X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redArgMinPS(x []byte) (idx int, nan bool): the index of the
+// first min of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMinPS(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCMPPS $0x03, Y0, Y1, Y10
+	VCMPPS $0x03, Y2, Y3, Y11
+	VORPS Y11, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLD $31, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDD Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VCMPPS $0x11, Y0, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VCMPPS $0x11, Y1, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VCMPPS $0x11, Y2, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VCMPPS $0x11, Y3, Y11, Y12
+	VCMPPS $0x03, Y11, Y11, Y13
+	VORPS Y13, Y10, Y10
+	VBLENDVPS Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLD $5, Y4, Y4
+	VPADDD redIota32<>+0(SB), Y4, Y4
+	VPSLLD $5, Y5, Y5
+	VPADDD redIota32<>+32(SB), Y5, Y5
+	VPSLLD $5, Y6, Y6
+	VPADDD redIota32<>+64(SB), Y6, Y6
+	VPSLLD $5, Y7, Y7
+	VPADDD redIota32<>+96(SB), Y7, Y7
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPS $0x11, Y2, Y3, Y12
+	VCMPPS $0x00, Y2, Y3, Y13
+	VPCMPGTD Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPS $0x11, Y0, Y2, Y12
+	VCMPPS $0x00, Y0, Y2, Y13
+	VPCMPGTD Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0xB1, Y0, Y1
+	VPSHUFD $0xB1, Y4, Y5
+	VCMPPS $0x11, Y0, Y1, Y12
+	VCMPPS $0x00, Y0, Y1, Y13
+	VPCMPGTD Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPS Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVD X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsSumPS(out, x []byte, l int): the pairwise sum of each row of
+// l bytes (8 to 128 elements) of x, added to +0, into one element of out.
+TEXT ·redRowsSumPS(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	MOVQ DX, R11
+	ANDQ $31, R11
+	SHRQ $2, R11
+row:
+	VMOVUPS (SI), Y0
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   combine
+leaf:
+	VADDPS (R10), Y0, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  leaf
+combine:
+	VSHUFPS $0xB1, Y0, Y0, Y1
+	VADDPS Y1, Y0, Y2
+	VSHUFPS $0x4E, Y2, Y2, Y3
+	VADDPS Y3, Y2, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VADDSS X5, X4, X6
+	MOVQ R11, BX
+	TESTQ BX, BX
+	JZ   zero
+tail:
+	VADDSS (R10), X6, X6
+	ADDQ $4, R10
+	DECQ BX
+	JNZ  tail
+zero:
+	VXORPS X7, X7, X7
+	VADDSS X6, X7, X7
+	VMOVSS X7, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxPS(out, x []byte, l int) (done int): the max of each
+// row of l bytes (l >= 32) of x into one element of out, up to the first
+// row holding a NaN or whose max is a zero (done: the rows before it).
+TEXT ·redRowsMaxPS(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+row:
+	VMOVUPS (SI), Y0
+	VCMPPS $0x03, Y0, Y0, Y12
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   tail
+block:
+	VMOVUPS (R10), Y4
+	VMAXPS Y4, Y0, Y0
+	VCMPPS $0x03, Y4, Y4, Y8
+	VORPS Y8, Y12, Y12
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+tail:
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMAXPS Y4, Y0, Y0
+	VCMPPS $0x03, Y4, Y4, Y8
+	VORPS Y8, Y12, Y12
+	VPTEST Y12, Y12
+	JNZ  done
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VSHUFPS $0x4E, X0, X0, X1
+	VMAXPS X1, X0, X0
+	VSHUFPS $0xB1, X0, X0, X1
+	VMAXPS X1, X0, X0
+	VUCOMISS X9, X0
+	JEQ  done
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $2, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
+// func redRowsMinPS(out, x []byte, l int) (done int): the min of each
+// row of l bytes (l >= 32) of x into one element of out, up to the first
+// row holding a NaN or whose min is a zero (done: the rows before it).
+TEXT ·redRowsMinPS(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+row:
+	VMOVUPS (SI), Y0
+	VCMPPS $0x03, Y0, Y0, Y12
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   tail
+block:
+	VMOVUPS (R10), Y4
+	VMINPS Y4, Y0, Y0
+	VCMPPS $0x03, Y4, Y4, Y8
+	VORPS Y8, Y12, Y12
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+tail:
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMINPS Y4, Y0, Y0
+	VCMPPS $0x03, Y4, Y4, Y8
+	VORPS Y8, Y12, Y12
+	VPTEST Y12, Y12
+	JNZ  done
+	VEXTRACTF128 $1, Y0, X1
+	VMINPS X1, X0, X0
+	VSHUFPS $0x4E, X0, X0, X1
+	VMINPS X1, X0, X0
+	VSHUFPS $0xB1, X0, X0, X1
+	VMINPS X1, X0, X0
+	VUCOMISS X9, X0
+	JEQ  done
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $2, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
+// func redArgMaxPD(x []byte) (idx int, nan bool): the index of the
+// first max of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMaxPD(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCMPPD $0x03, Y0, Y1, Y10
+	VCMPPD $0x03, Y2, Y3, Y11
+	VORPD Y11, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLQ $63, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDQ Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VCMPPD $0x1e, Y0, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VCMPPD $0x1e, Y1, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VCMPPD $0x1e, Y2, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VCMPPD $0x1e, Y3, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLQ $4, Y4, Y4
+	VPADDQ redIota64<>+0(SB), Y4, Y4
+	VPSLLQ $4, Y5, Y5
+	VPADDQ redIota64<>+32(SB), Y5, Y5
+	VPSLLQ $4, Y6, Y6
+	VPADDQ redIota64<>+64(SB), Y6, Y6
+	VPSLLQ $4, Y7, Y7
+	VPADDQ redIota64<>+96(SB), Y7, Y7
+	VCMPPD $0x1e, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPD $0x1e, Y2, Y3, Y12
+	VCMPPD $0x00, Y2, Y3, Y13
+	VPCMPGTQ Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPD $0x1e, Y0, Y2, Y12
+	VCMPPD $0x00, Y0, Y2, Y13
+	VPCMPGTQ Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPD $0x1e, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPD $0x1e, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVQ X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redArgMinPD(x []byte) (idx int, nan bool): the index of the
+// first min of x[:len(x)&^127], and whether x holds a NaN (floats).
+TEXT ·redArgMinPD(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $7, CX
+	VMOVUPS (SI), Y0
+	VMOVUPS 32(SI), Y1
+	VMOVUPS 64(SI), Y2
+	VMOVUPS 96(SI), Y3
+	VCMPPD $0x03, Y0, Y1, Y10
+	VCMPPD $0x03, Y2, Y3, Y11
+	VORPD Y11, Y10, Y10
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPCMPEQD Y9, Y9, Y9
+	VPSRLQ $63, Y9, Y9
+	ADDQ $128, SI
+	DECQ CX
+	JZ   merge
+loop:
+	VPADDQ Y9, Y8, Y8
+	VMOVUPS 0(SI), Y11
+	VCMPPD $0x11, Y0, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y0, Y0
+	VPBLENDVB Y12, Y8, Y4, Y4
+	VMOVUPS 32(SI), Y11
+	VCMPPD $0x11, Y1, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y1, Y1
+	VPBLENDVB Y12, Y8, Y5, Y5
+	VMOVUPS 64(SI), Y11
+	VCMPPD $0x11, Y2, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y2, Y2
+	VPBLENDVB Y12, Y8, Y6, Y6
+	VMOVUPS 96(SI), Y11
+	VCMPPD $0x11, Y3, Y11, Y12
+	VCMPPD $0x03, Y11, Y11, Y13
+	VORPD Y13, Y10, Y10
+	VBLENDVPD Y12, Y11, Y3, Y3
+	VPBLENDVB Y12, Y8, Y7, Y7
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	VPTEST Y10, Y10
+	SETNE nan+32(FP)
+	JNE  done
+	VPSLLQ $4, Y4, Y4
+	VPADDQ redIota64<>+0(SB), Y4, Y4
+	VPSLLQ $4, Y5, Y5
+	VPADDQ redIota64<>+32(SB), Y5, Y5
+	VPSLLQ $4, Y6, Y6
+	VPADDQ redIota64<>+64(SB), Y6, Y6
+	VPSLLQ $4, Y7, Y7
+	VPADDQ redIota64<>+96(SB), Y7, Y7
+	VCMPPD $0x11, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VCMPPD $0x11, Y2, Y3, Y12
+	VCMPPD $0x00, Y2, Y3, Y13
+	VPCMPGTQ Y7, Y6, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y3, Y2, Y2
+	VPBLENDVB Y12, Y7, Y6, Y6
+	VCMPPD $0x11, Y0, Y2, Y12
+	VCMPPD $0x00, Y0, Y2, Y13
+	VPCMPGTQ Y6, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y2, Y0, Y0
+	VPBLENDVB Y12, Y6, Y4, Y4
+	VPERM2I128 $0x01, Y0, Y0, Y1
+	VPERM2I128 $0x01, Y4, Y4, Y5
+	VCMPPD $0x11, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VPSHUFD $0x4E, Y0, Y1
+	VPSHUFD $0x4E, Y4, Y5
+	VCMPPD $0x11, Y0, Y1, Y12
+	VCMPPD $0x00, Y0, Y1, Y13
+	VPCMPGTQ Y5, Y4, Y14
+	VPAND Y14, Y13, Y13
+	VPOR Y13, Y12, Y12
+	VBLENDVPD Y12, Y1, Y0, Y0
+	VPBLENDVB Y12, Y5, Y4, Y4
+	VMOVQ X4, AX
+	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsSumPD(out, x []byte, l int): the pairwise sum of each row of
+// l bytes (8 to 128 elements) of x, added to +0, into one element of out.
+TEXT ·redRowsSumPD(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $6, R8
+	MOVQ DX, R11
+	ANDQ $63, R11
+	SHRQ $3, R11
+row:
+	VMOVUPD (SI), Y0
+	VMOVUPD 32(SI), Y1
+	LEAQ 64(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   combine
+leaf:
+	VADDPD (R10), Y0, Y0
+	VADDPD 32(R10), Y1, Y1
+	ADDQ $64, R10
+	DECQ R9
+	JNZ  leaf
+combine:
+	VSHUFPD $0x5, Y0, Y0, Y2
+	VADDPD Y0, Y2, Y3
+	VEXTRACTF128 $1, Y3, X4
+	VADDSD X4, X3, X5
+	VSHUFPD $0x5, Y1, Y1, Y2
+	VADDPD Y1, Y2, Y3
+	VEXTRACTF128 $1, Y3, X4
+	VADDSD X3, X4, X7
+	VADDSD X7, X5, X6
+	MOVQ R11, BX
+	TESTQ BX, BX
+	JZ   zero
+tail:
+	VADDSD (R10), X6, X6
+	ADDQ $8, R10
+	DECQ BX
+	JNZ  tail
+zero:
+	VXORPS X7, X7, X7
+	VADDSD X6, X7, X7
+	VMOVSD X7, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxPD(out, x []byte, l int) (done int): the max of each
+// row of l bytes (l >= 32) of x into one element of out, up to the first
+// row holding a NaN or whose max is a zero (done: the rows before it).
+TEXT ·redRowsMaxPD(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+row:
+	VMOVUPS (SI), Y0
+	VCMPPD $0x03, Y0, Y0, Y12
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   tail
+block:
+	VMOVUPS (R10), Y4
+	VMAXPD Y4, Y0, Y0
+	VCMPPD $0x03, Y4, Y4, Y8
+	VORPD Y8, Y12, Y12
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+tail:
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMAXPD Y4, Y0, Y0
+	VCMPPD $0x03, Y4, Y4, Y8
+	VORPD Y8, Y12, Y12
+	VPTEST Y12, Y12
+	JNZ  done
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPD X1, X0, X0
+	VSHUFPD $0x1, X0, X0, X1
+	VMAXPD X1, X0, X0
+	VUCOMISD X9, X0
+	JEQ  done
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $3, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
+// func redRowsMinPD(out, x []byte, l int) (done int): the min of each
+// row of l bytes (l >= 32) of x into one element of out, up to the first
+// row holding a NaN or whose min is a zero (done: the rows before it).
+TEXT ·redRowsMinPD(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+row:
+	VMOVUPS (SI), Y0
+	VCMPPD $0x03, Y0, Y0, Y12
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+	TESTQ R9, R9
+	JZ   tail
+block:
+	VMOVUPS (R10), Y4
+	VMINPD Y4, Y0, Y0
+	VCMPPD $0x03, Y4, Y4, Y8
+	VORPD Y8, Y12, Y12
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+tail:
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMINPD Y4, Y0, Y0
+	VCMPPD $0x03, Y4, Y4, Y8
+	VORPD Y8, Y12, Y12
+	VPTEST Y12, Y12
+	JNZ  done
+	VEXTRACTF128 $1, Y0, X1
+	VMINPD X1, X0, X0
+	VSHUFPD $0x1, X0, X0, X1
+	VMINPD X1, X0, X0
+	VUCOMISD X9, X0
+	JEQ  done
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $3, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
