@@ -377,7 +377,7 @@ func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, l
 // pairwise sum added to acc, or a sequential fold.
 func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
 	if ops.pairwise != nil {
-		if n > 1<<16 && s.r.b.nworkers() > 1 && n*sizeOf[T]() > serialBytes {
+		if n > 1<<16 && s.r.b.nworkers() > 1 && n*sizeOf[T]() > reduceSerialMax {
 			return add(acc, s.parallelPairwise(ops, lo, n))
 		}
 		if s.x != nil {
@@ -451,19 +451,23 @@ func (s *source[T]) parallelPairwise(ops *redOps[T], lo, n int) T {
 // parallelPairwise hands to the workers.
 const pairCut = 1 << 15
 
-// serialBytes is the size of the largest reduction input read by one
-// worker. On the project's machine (two vCPUs) a second worker adds no
-// memory bandwidth below tens of megabytes, only the cost of starting
-// and waking it (the best of 400 sums of a float64 array on one
-// goroutine and split over two: 1 MB 18 and 19 µs, 8 MB 148 and 150 µs,
-// 32 MB 943 and 782 µs).
-var serialBytes = 16 << 20
+// reduceSerialMax is the size of the largest reduction input read by one
+// worker. On the project's machine (two vCPUs) a second worker adds little
+// memory bandwidth for inputs in the cache, only the cost of starting and
+// waking it (the best of 400 sums of a float64 array on one goroutine and
+// split over two, on a busy machine: 1 MB 18 and 19 µs, 8 MB 148 and 150
+// µs, 32 MB 943 and 782 µs; with the other vCPU free, 8 MB took 147 and 99
+// µs). Compute-bound folds (argmax of bool along axis 0: 0.44 ms on two
+// workers, 0.67 ms on one) gain from two workers at any size, so the
+// limit is the elementwise trees' serialMax, not the tens of megabytes
+// where memory-bound sums start to gain.
+var reduceSerialMax = serialMax
 
 // redParallel is r.parallel for a reduction reading bytes of input: on
 // one worker (the ranges in order, checking the context between them)
-// when bytes <= serialBytes.
+// when bytes <= reduceSerialMax.
 func (r *runner) redParallel(bytes, n, grain int, body func(w, lo, hi int) error) error {
-	if bytes > serialBytes {
+	if bytes > reduceSerialMax {
 		return r.parallel(n, grain, body)
 	}
 	grain = max(grain, 1)

@@ -42,7 +42,7 @@ import (
 //     sum8F32/pairLeafF64; float max and min up to a row with a NaN or a
 //     zero extreme, which the Go fold takes); along kept axes redVecs*
 //     apply the row step to a stripe's equally spaced rows (runReduce).
-//   - Reductions of inputs up to serialBytes run on one worker
+//   - Reductions of inputs up to reduceSerialMax run on one worker
 //     (redParallel).
 //
 // Each kernel is tested against its scalar loop (reduce_kernels_test.go)

@@ -144,11 +144,11 @@ func TestRowsKernelsFloat(t *testing.T) {
 }
 
 // TestReduceWorkers runs reductions of inputs large enough for several
-// ranges of work on one worker (serialBytes) and spread over four, from
+// ranges of work on one worker (reduceSerialMax) and spread over four, from
 // materialised and fused sources, and wants the same bits: the parallel
 // pairwise sum joins its subtrees in the recursion's order.
 func TestReduceWorkers(t *testing.T) {
-	defer func(b int) { serialBytes = b }(serialBytes)
+	defer func(b int) { reduceSerialMax = b }(reduceSerialMax)
 	rng := rand.New(rand.NewSource(17))
 	shapes := [][]int{{300001}, {3, 70001}, {70001, 3}, {1000, 300}, {40, 50, 60}}
 	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.I32, dtypes.I64} {
@@ -186,9 +186,9 @@ func TestReduceWorkers(t *testing.T) {
 					red(backend.OpMean, dtypes.F64, cast(x, dtypes.F64), false, axes...))
 			}
 			for _, node := range nodes {
-				serialBytes = 16 << 20
+				reduceSerialMax = 16 << 20
 				one := run(t, node, Workers(4))
-				serialBytes = 0
+				reduceSerialMax = 0
 				four := run(t, node, Workers(4))
 				if !sameBits(one, four) {
 					t.Fatalf("%v of %v%v along %v: one worker %v, four %v", node.Op, d, shape, node.Axes, head(one), head(four))
