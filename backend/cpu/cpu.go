@@ -95,7 +95,10 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 	if res, err = r.tensor(v); err != nil {
 		return nil, err
 	}
-	return res, backend.IntDivWarning(r.warn.Load())
+	if w := r.warn.Load(); w != 0 {
+		return res, backend.IntDivWarning(w)
+	}
+	return res, nil
 }
 
 // A runner holds the state of one Run: the kernels of its Exec.
@@ -187,28 +190,46 @@ func (r *runner) reserve(n, size int) error {
 	return nil
 }
 
-// limitCache is the memory limit as last read, and when.
+// limitCache is the memory limit as last read, and when (time since
+// limitEpoch, in nanoseconds).
 var limitCache struct {
 	sync.Mutex
-	limit int64
-	at    time.Time
+	limit atomic.Int64
+	at    atomic.Int64
 }
+
+var limitEpoch = time.Now()
 
 // systemLimit returns sysmem.Limit, or for a need of at most a 16th of the
 // limit read in the last second, that reading: reading /proc/meminfo and
 // the cgroup files takes about 25 µs, as long as an elementwise statement
 // on 10^6 elements. TENSORSH_MEMORY_LIMIT (tests) is read each time.
 func systemLimit(need int64) int64 {
-	if os.Getenv("TENSORSH_MEMORY_LIMIT") != "" {
-		return int64(sysmem.Limit())
-	}
 	c := &limitCache
+	if os.Getenv("TENSORSH_MEMORY_LIMIT") != "" {
+		l := int64(sysmem.Limit())
+		c.limit.Store(l)
+		c.at.Store(int64(time.Since(limitEpoch)))
+		return l
+	}
 	c.Lock()
 	defer c.Unlock()
-	if need > c.limit/16 || time.Since(c.at) > time.Second {
-		c.limit, c.at = int64(sysmem.Limit()), time.Now()
+	if l := c.limit.Load(); need > l/16 || time.Since(limitEpoch)-time.Duration(c.at.Load()) > time.Second {
+		c.limit.Store(int64(sysmem.Limit()))
+		c.at.Store(int64(time.Since(limitEpoch)))
 	}
-	return c.limit
+	return c.limit.Load()
+}
+
+// recentLimit is systemLimit(0) without reading the environment, for
+// every statement's recycling (see recycleCap): the limit read in the last
+// second, TENSORSH_MEMORY_LIMIT included, when there is one.
+func recentLimit() int64 {
+	c := &limitCache
+	if l := c.limit.Load(); l > 0 && time.Since(limitEpoch)-time.Duration(c.at.Load()) <= time.Second {
+		return l
+	}
+	return systemLimit(0)
 }
 
 // Parallel loops.

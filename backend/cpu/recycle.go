@@ -58,7 +58,7 @@ var recycled = recycler{free: map[uintptr][]block{}, issued: map[uintptr]issuanc
 // recycleCap is the most memory the recycler keeps: 256 MiB, or a 16th
 // of the memory limit when that is less.
 func recycleCap() uintptr {
-	return uintptr(min(256<<20, systemLimit(0)/16))
+	return uintptr(min(256<<20, recentLimit()/16))
 }
 
 // resultBytes returns size bytes for a result's storage, which the caller
