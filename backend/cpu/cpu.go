@@ -122,16 +122,60 @@ func (r *runner) Input(n *backend.Node, size int) (*view, error) {
 	return tensorView(t), nil
 }
 
+// A viewMem is a view with room for the shape and strides of up to
+// maxInline axes, allocated at once.
+type viewMem struct {
+	v    view
+	dims [2 * maxInline]int
+}
+
+// maxInline is the number of axes up to which a view's or tensor's shape
+// is allocated with it.
+const maxInline = 4
+
+// newContigView is contigView, with one allocation for up to maxInline
+// axes.
+func newContigView(d dtypes.DType, data any, shape []int) *view {
+	n := len(shape)
+	if n > maxInline {
+		return contigView(d, data, shape)
+	}
+	m := new(viewMem)
+	sh, st := m.dims[:n:n], m.dims[maxInline:maxInline+n:maxInline+n]
+	copy(sh, shape)
+	for i, k := n-1, 1; i >= 0; i-- {
+		st[i] = k
+		k *= shape[i]
+	}
+	m.v = view{dtype: d, data: data, shape: sh, strides: st}
+	return &m.v
+}
+
+// newTensor returns a tensor of storage data and a copy of shape, with one
+// allocation for up to maxInline axes.
+func newTensor(d dtypes.DType, shape []int, data any) *backend.Tensor {
+	if len(shape) > maxInline {
+		return &backend.Tensor{DType: d, Shape: append([]int{}, shape...), Data: data}
+	}
+	m := new(struct {
+		t    backend.Tensor
+		dims [maxInline]int
+	})
+	m.t = backend.Tensor{DType: d, Shape: m.dims[:len(shape):len(shape)], Data: data}
+	copy(m.t.Shape, shape)
+	return &m.t
+}
+
 // tensor returns v as a contiguous tensor, copying only when v is not one.
 func (r *runner) tensor(v *view) (*backend.Tensor, error) {
 	if v.contiguous() && v.off == 0 && bufLen(v.data) == v.size() {
-		return &backend.Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...), Data: v.data}, nil
+		return newTensor(v.dtype, v.shape, v.data), nil
 	}
 	c, err := r.x.Materialize(v)
 	if err != nil {
 		return nil, err
 	}
-	return &backend.Tensor{DType: c.dtype, Shape: append([]int{}, c.shape...), Data: c.data}, nil
+	return newTensor(c.dtype, c.shape, c.data), nil
 }
 
 // Memory.
@@ -152,7 +196,7 @@ func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	return contigView(d, data, shape), nil
+	return newContigView(d, data, shape), nil
 }
 
 // allocBufFull is allocBuf for a buffer the caller writes in full.

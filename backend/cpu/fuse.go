@@ -753,12 +753,23 @@ func (f *fusion) newWorker() *worker {
 	return w
 }
 
+// keptBoxMax is the size in bytes of the largest storage a pooled
+// worker's box may keep reachable.
+const keptBoxMax = 64 << 10
+
 // release puts w, emptied, in workerPool.
 func (w *worker) release() {
 	clear(w.bufs)
 	clear(w.memo)
 	clear(w.pf[:cap(w.pf)])
-	clear(w.boxes) // the boxes hold storage, which must not stay reachable
+	for i, b := range w.boxes {
+		// A box of small storage (the operands and result of a small
+		// statement, likely the next one's) is kept; larger storage
+		// must not stay reachable from the pool.
+		if b != nil && b.n*int(b.size) > keptBoxMax {
+			w.boxes[i] = nil
+		}
+	}
 	w.memo, w.pf = w.memo[:0], w.pf[:0]
 	workerPool.Put(w)
 }

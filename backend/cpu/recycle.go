@@ -29,8 +29,12 @@ import (
 // reused.
 
 const (
-	recycleMin   = 32 << 10 // smallest block kept, in bytes: Go's large objects
-	recycleSlots = 4        // blocks kept per size
+	// recycleMin is the smallest block kept, in bytes: from 8 KiB, a
+	// fresh block costs more than the bookkeeping (p << 3 on 10^4 int8,
+	// 10 kB, took 3.8 µs with a fresh block and 3.0 µs with a recycled
+	// one).
+	recycleMin   = 8 << 10
+	recycleSlots = 4 // blocks kept per size
 )
 
 type recycler struct {
