@@ -126,3 +126,28 @@ func TestWorkerReuse(t *testing.T) {
 	}
 }
 
+
+// TestManyLeaves checks a tree with more leaves than leafScan and the
+// fusion holds, one of them read again once leafFor is in use.
+func TestManyLeaves(t *testing.T) {
+	const size = 5
+	var xs []*backend.Node
+	for i := range 12 {
+		xs = append(xs, in(mk(dtypes.I64, []int{size}, seq(size, float64(i), 1)...)))
+	}
+	n := xs[0]
+	for _, x := range xs[1:] {
+		n = nb(backend.OpAdd, n, x)
+	}
+	n = nb(backend.OpMul, n, xs[3]) // xs[3] is the 4th leaf; leafFor is in use by now
+	got := run(t, n).Data.([]int64)
+	for j := range size {
+		sum := int64(0)
+		for i := range 12 {
+			sum += int64(i + j)
+		}
+		if want := sum * int64(3+j); got[j] != want {
+			t.Errorf("element %d is %d, want %d", j, got[j], want)
+		}
+	}
+}
