@@ -126,7 +126,6 @@ func TestWorkerReuse(t *testing.T) {
 	}
 }
 
-
 // TestManyLeaves checks a tree with more leaves than leafScan and the
 // fusion holds, one of them read again once leafFor is in use.
 func TestManyLeaves(t *testing.T) {

@@ -459,8 +459,10 @@ type fusion struct {
 	// time in the allocator).
 	leafMem  [4]leaf
 	leafPtrs [4]*leaf
-	ints     [32]int
-	used     int // of ints
+	// workerPtrs holds the workers of Elementwise, when they are few.
+	workerPtrs [2]*worker
+	ints       [32]int
+	used       int // of ints
 }
 
 // leafScan is the number of leaves up to which leafOf finds an operand's
@@ -516,7 +518,11 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 		grain = size // one range, on the calling goroutine
 	}
 	nw := r.workersFor(size, grain)
-	workers := make([]*worker, nw)
+	workers := f.workerPtrs[:0]
+	if nw > len(f.workerPtrs) {
+		workers = make([]*worker, 0, nw)
+	}
+	workers = workers[:nw]
 	for i := range workers {
 		workers[i] = f.newWorker()
 	}
