@@ -60,7 +60,7 @@ type Exec[V View[V]] struct {
 	kernels Kernels[V]
 	check   func(*Node) error
 	refs    map[*Node]int // how many parents use each node
-	memo    map[*Node]V   // evaluated nodes used more than once
+	memo    map[*Node]V   // evaluated nodes used more than once (nil for none)
 }
 
 // NewExec returns an Exec for one evaluation under ctx by the backend of
@@ -68,7 +68,7 @@ type Exec[V View[V]] struct {
 // not nil, is called for every node of the plan before anything is
 // evaluated: a backend refuses there what it does not compute.
 func NewExec[V View[V]](ctx context.Context, name string, k Kernels[V], check func(*Node) error) *Exec[V] {
-	return &Exec[V]{name: name, ctx: ctx, kernels: k, check: check, refs: map[*Node]int{}, memo: map[*Node]V{}}
+	return &Exec[V]{name: name, ctx: ctx, kernels: k, check: check, refs: map[*Node]int{}}
 }
 
 func (x *Exec[V]) errorf(format string, args ...any) error {
@@ -161,6 +161,9 @@ func (x *Exec[V]) Eval(n *Node) (V, error) {
 		return zero, x.errorf("internal error: %v gave %v%v, want %v%v", n.Op, v.DType(), v.Layout().Shape, n.DType, n.Shape)
 	}
 	if x.refs[n] > 1 {
+		if x.memo == nil {
+			x.memo = map[*Node]V{}
+		}
 		x.memo[n] = v
 	}
 	return v, nil

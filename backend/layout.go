@@ -46,51 +46,79 @@ func (l Layout) Contiguous() bool {
 // that every stride set walks as one (strides[k][i] == strides[k][i+1] *
 // shape[i+1]). It returns at least one axis (of size 1 for a scalar).
 func Coalesce(shape []int, strides [][]int) ([]int, [][]int) {
-	var out []int
+	out := slices.Clone(shape)
 	outSt := make([][]int, len(strides))
+	for k, s := range strides {
+		outSt[k] = slices.Clone(s)
+	}
+	n := CoalesceInPlace(out, outSt)
+	if n == 0 {
+		out = []int{1}
+		for k := range strides {
+			outSt[k] = []int{0}
+		}
+		return out, outSt
+	}
+	for k := range outSt {
+		outSt[k] = outSt[k][:n]
+	}
+	return out[:n], outSt
+}
+
+// CoalesceInPlace is Coalesce rewriting shape and strides in place: it
+// returns how many of their first elements hold the coalesced axes, 0
+// where Coalesce gives the one axis of size 1.
+func CoalesceInPlace(shape []int, strides [][]int) int {
+	n := 0
+	// Axis i is read before anything is written at i: writes go to the
+	// axes before it, or to i itself once read.
 	for i, d := range shape {
 		if d == 1 {
 			continue
 		}
-		if len(out) > 0 {
-			last := len(out) - 1
+		if n > 0 {
+			last := n - 1
 			merge := true
-			for k, s := range strides {
-				if outSt[k][last] != s[i]*d {
+			for _, s := range strides {
+				if s[last] != s[i]*d {
 					merge = false
 					break
 				}
 			}
 			if merge {
-				out[last] *= d
-				for k, s := range strides {
-					outSt[k][last] = s[i]
+				shape[last] *= d
+				for _, s := range strides {
+					s[last] = s[i]
 				}
 				continue
 			}
 		}
-		out = append(out, d)
-		for k, s := range strides {
-			outSt[k] = append(outSt[k], s[i])
+		shape[n] = d
+		for _, s := range strides {
+			s[n] = s[i]
 		}
+		n++
 	}
-	if len(out) == 0 {
-		out = []int{1}
-		for k := range strides {
-			outSt[k] = []int{0}
-		}
-	}
-	return out, outSt
+	return n
 }
 
 // BroadcastStrides returns the strides that read l as shape out (0 along
 // broadcast dimensions), or an error when l's shape does not broadcast to
 // out.
 func (l Layout) BroadcastStrides(out []int) ([]int, error) {
+	return l.AppendBroadcastStrides(nil, out)
+}
+
+// AppendBroadcastStrides is BroadcastStrides appending the strides to
+// dst.
+func (l Layout) AppendBroadcastStrides(dst, out []int) ([]int, error) {
 	if len(l.Shape) > len(out) {
 		return nil, fmt.Errorf("cannot broadcast shape %v to %v", l.Shape, out)
 	}
-	s := make([]int, len(out))
+	dst = slices.Grow(dst, len(out))
+	s := dst[len(dst) : len(dst)+len(out)]
+	clear(s)
+	dst = dst[:len(dst)+len(out)]
 	lead := len(out) - len(l.Shape)
 	for i, d := range l.Shape {
 		switch {
@@ -103,7 +131,7 @@ func (l Layout) BroadcastStrides(out []int) ([]int, error) {
 			return nil, fmt.Errorf("cannot broadcast shape %v to %v", l.Shape, out)
 		}
 	}
-	return s, nil
+	return dst, nil
 }
 
 // Transpose returns l with its dimensions permuted: dimension i of the

@@ -236,3 +236,13 @@ func BenchmarkIssue8(b *testing.B) {
 		benchNode(b, nb(backend.OpAdd, col, row), mb)
 	})
 }
+
+// BenchmarkSmallStatement is p * 2 on a (100, 100, 1) int32 p: a
+// statement whose fixed cost (building the tree, its workers, the
+// constant's block) is most of its time.
+func BenchmarkSmallStatement(b *testing.B) {
+	p := in(mk(dtypes.I32, []int{100, 100, 1}, seq(10000, 0, 1)...))
+	two := in(mk(dtypes.I32, []int{}, 2))
+	b.ReportAllocs()
+	benchRun(b, nb(backend.OpMul, p, two), 10000)
+}

@@ -95,7 +95,10 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 	if res, err = r.tensor(v); err != nil {
 		return nil, err
 	}
-	return res, backend.IntDivWarning(r.warn.Load())
+	if w := r.warn.Load(); w != 0 {
+		return res, backend.IntDivWarning(w)
+	}
+	return res, nil
 }
 
 // A runner holds the state of one Run: the kernels of its Exec.
@@ -119,16 +122,60 @@ func (r *runner) Input(n *backend.Node, size int) (*view, error) {
 	return tensorView(t), nil
 }
 
+// A viewMem is a view with room for the shape and strides of up to
+// maxInline axes, allocated at once.
+type viewMem struct {
+	v    view
+	dims [2 * maxInline]int
+}
+
+// maxInline is the number of axes up to which a view's or tensor's shape
+// is allocated with it.
+const maxInline = 4
+
+// newContigView is contigView, with one allocation for up to maxInline
+// axes.
+func newContigView(d dtypes.DType, data any, shape []int) *view {
+	n := len(shape)
+	if n > maxInline {
+		return contigView(d, data, shape)
+	}
+	m := new(viewMem)
+	sh, st := m.dims[:n:n], m.dims[maxInline:maxInline+n:maxInline+n]
+	copy(sh, shape)
+	for i, k := n-1, 1; i >= 0; i-- {
+		st[i] = k
+		k *= shape[i]
+	}
+	m.v = view{dtype: d, data: data, shape: sh, strides: st}
+	return &m.v
+}
+
+// newTensor returns a tensor of storage data and a copy of shape, with one
+// allocation for up to maxInline axes.
+func newTensor(d dtypes.DType, shape []int, data any) *backend.Tensor {
+	if len(shape) > maxInline {
+		return &backend.Tensor{DType: d, Shape: append([]int{}, shape...), Data: data}
+	}
+	m := new(struct {
+		t    backend.Tensor
+		dims [maxInline]int
+	})
+	m.t = backend.Tensor{DType: d, Shape: m.dims[:len(shape):len(shape)], Data: data}
+	copy(m.t.Shape, shape)
+	return &m.t
+}
+
 // tensor returns v as a contiguous tensor, copying only when v is not one.
 func (r *runner) tensor(v *view) (*backend.Tensor, error) {
 	if v.contiguous() && v.off == 0 && bufLen(v.data) == v.size() {
-		return &backend.Tensor{DType: v.dtype, Shape: append([]int{}, v.shape...), Data: v.data}, nil
+		return newTensor(v.dtype, v.shape, v.data), nil
 	}
 	c, err := r.x.Materialize(v)
 	if err != nil {
 		return nil, err
 	}
-	return &backend.Tensor{DType: c.dtype, Shape: append([]int{}, c.shape...), Data: c.data}, nil
+	return newTensor(c.dtype, c.shape, c.data), nil
 }
 
 // Memory.
@@ -149,7 +196,7 @@ func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	return contigView(d, data, shape), nil
+	return newContigView(d, data, shape), nil
 }
 
 // allocBufFull is allocBuf for a buffer the caller writes in full.
@@ -187,28 +234,46 @@ func (r *runner) reserve(n, size int) error {
 	return nil
 }
 
-// limitCache is the memory limit as last read, and when.
+// limitCache is the memory limit as last read, and when (time since
+// limitEpoch, in nanoseconds).
 var limitCache struct {
 	sync.Mutex
-	limit int64
-	at    time.Time
+	limit atomic.Int64
+	at    atomic.Int64
 }
+
+var limitEpoch = time.Now()
 
 // systemLimit returns sysmem.Limit, or for a need of at most a 16th of the
 // limit read in the last second, that reading: reading /proc/meminfo and
 // the cgroup files takes about 25 µs, as long as an elementwise statement
 // on 10^6 elements. TENSORSH_MEMORY_LIMIT (tests) is read each time.
 func systemLimit(need int64) int64 {
-	if os.Getenv("TENSORSH_MEMORY_LIMIT") != "" {
-		return int64(sysmem.Limit())
-	}
 	c := &limitCache
+	if os.Getenv("TENSORSH_MEMORY_LIMIT") != "" {
+		l := int64(sysmem.Limit())
+		c.limit.Store(l)
+		c.at.Store(int64(time.Since(limitEpoch)))
+		return l
+	}
 	c.Lock()
 	defer c.Unlock()
-	if need > c.limit/16 || time.Since(c.at) > time.Second {
-		c.limit, c.at = int64(sysmem.Limit()), time.Now()
+	if l := c.limit.Load(); need > l/16 || time.Since(limitEpoch)-time.Duration(c.at.Load()) > time.Second {
+		c.limit.Store(int64(sysmem.Limit()))
+		c.at.Store(int64(time.Since(limitEpoch)))
 	}
-	return c.limit
+	return c.limit.Load()
+}
+
+// recentLimit is systemLimit(0) without reading the environment, for
+// every statement's recycling (see recycleCap): the limit read in the last
+// second, TENSORSH_MEMORY_LIMIT included, when there is one.
+func recentLimit() int64 {
+	c := &limitCache
+	if l := c.limit.Load(); l > 0 && time.Since(limitEpoch)-time.Duration(c.at.Load()) <= time.Second {
+		return l
+	}
+	return systemLimit(0)
 }
 
 // Parallel loops.

@@ -105,13 +105,11 @@ func (w *worker) scratch(id int, ct ctype) any {
 	return newBuf(ct, w.block)
 }
 
-// done gives the worker's block buffers back for later statements.
+// done gives the worker's block buffers back for later statements, and
+// the worker itself (see workerPool).
 func (w *worker) done() {
-	if w.block < blockSize {
-		return
-	}
 	for id, bs := range w.bufs {
-		if len(bs) == 0 || bs[0] == nil {
+		if w.block < blockSize || len(bs) == 0 || bs[0] == nil || w.cts[id] == ctShared {
 			continue
 		}
 		key := scratchKey{w.cts[id], w.block}
@@ -121,12 +119,17 @@ func (w *worker) done() {
 		}
 		p.(*sync.Pool).Put(bs[0])
 	}
-	w.bufs = nil
+	w.release()
 }
+
+// ctShared marks, in worker.cts, a buffer the worker shares and does not
+// give back: a constant's block (see constBuf).
+const ctShared ctype = 255
 
 // A leaf reads a view broadcast to the fused shape.
 type leaf struct {
 	id       int
+	node     *backend.Node // the operand it reads
 	v        *view
 	ct       ctype
 	f        *fusion
@@ -445,11 +448,35 @@ type fusion struct {
 	nodes  int
 	heavy  bool // some node has a prefetching kernel (op.kpf)
 	costly bool // some node is not cheapOp (see serialMax)
-	// leafFor is the leaf of each operand node; shared is set when a
-	// leaf serves several operands.
+	// leafFor is the leaf of each operand node, once there are more than
+	// leafScan (before, leaves are searched); shared is set when a leaf
+	// serves several operands.
 	leafFor map[*backend.Node]*leaf
 	shared  bool
 	block   int // elements per block: blockSize unless set (see flatBlock)
+	// The first leaves, their list, and their strides are allocated with
+	// the fusion (a small statement would otherwise spend a fifth of its
+	// time in the allocator).
+	leafMem  [4]leaf
+	leafPtrs [4]*leaf
+	// workerPtrs holds the workers of Elementwise, when they are few.
+	workerPtrs [2]*worker
+	ints       [32]int
+	used       int // of ints
+}
+
+// leafScan is the number of leaves up to which leafOf finds an operand's
+// leaf by a search rather than in leafFor.
+const leafScan = 8
+
+// alloc returns n ints of f.ints, or new ones when they are used up.
+func (f *fusion) alloc(n int) []int {
+	if f.used+n > len(f.ints) {
+		return make([]int, n)
+	}
+	s := f.ints[f.used : f.used+n : f.used+n]
+	f.used += n
+	return s
 }
 
 // fuse compiles the elementwise tree rooted at n (of size elements) and
@@ -457,6 +484,7 @@ type fusion struct {
 func (r *runner) fuse(n *backend.Node, size int) (*fusion, fnode, error) {
 	initTables()
 	f := &fusion{r: r, root: n, shape: n.Shape, size: size}
+	f.leaves = f.leafPtrs[:0]
 	root, err := f.build(n)
 	if err != nil {
 		return nil, nil, err
@@ -490,7 +518,11 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 		grain = size // one range, on the calling goroutine
 	}
 	nw := r.workersFor(size, grain)
-	workers := make([]*worker, nw)
+	workers := f.workerPtrs[:0]
+	if nw > len(f.workerPtrs) {
+		workers = make([]*worker, 0, nw)
+	}
+	workers = workers[:nw]
 	for i := range workers {
 		workers[i] = f.newWorker()
 	}
@@ -692,6 +724,10 @@ func (f *fusion) flat() bool {
 	return true
 }
 
+// workerPool keeps the workers of finished statements, with their
+// slices, for the next ones.
+var workerPool sync.Pool // *worker
+
 // newWorker returns scratch space for one goroutine evaluating f (after
 // coalesce).
 func (f *fusion) newWorker() *worker {
@@ -699,14 +735,60 @@ func (f *fusion) newWorker() *worker {
 	if f.block > 0 {
 		block = f.block
 	}
-	w := &worker{bufs: make([][]any, f.nodes), cts: make([]ctype, f.nodes), filled: make([]int, f.nodes), block: min(block, max(1, f.size))}
-	if f.shared {
-		w.memo = make([]leafMemo, f.nodes)
+	w, _ := workerPool.Get().(*worker)
+	if w == nil {
+		w = new(worker)
 	}
+	w.block = min(block, max(1, f.size))
+	w.bufs = cleared(w.bufs, f.nodes)
+	w.cts = cleared(w.cts, f.nodes)
+	w.filled = cleared(w.filled, f.nodes)
 	for i := range w.filled {
 		w.filled[i] = -1
 	}
+	if f.shared {
+		w.memo = cleared(w.memo, f.nodes)
+	}
+	for _, l := range f.leaves {
+		if l.constant {
+			if b := constBuf(l, w.block); b != nil {
+				w.bufs[l.id], w.cts[l.id] = []any{b}, ctShared
+			}
+		}
+	}
 	return w
+}
+
+// keptBoxMax is the size in bytes of the largest storage a pooled
+// worker's box may keep reachable.
+const keptBoxMax = 64 << 10
+
+// release puts w, emptied, in workerPool.
+func (w *worker) release() {
+	clear(w.bufs)
+	clear(w.memo)
+	clear(w.pf[:cap(w.pf)])
+	for i, b := range w.boxes {
+		// A box of small storage (the operands and result of a small
+		// statement, likely the next one's) is kept; larger storage
+		// must not stay reachable from the pool.
+		if b != nil && b.n*int(b.size) > keptBoxMax {
+			w.boxes[i] = nil
+		}
+	}
+	w.memo, w.pf = w.memo[:0], w.pf[:0]
+	workerPool.Put(w)
+}
+
+// cleared returns s with length n and zero elements, reusing its array
+// when it is large enough.
+func cleared[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 func (f *fusion) id() int {
@@ -716,7 +798,7 @@ func (f *fusion) id() int {
 
 // leafOf evaluates n outside the tree and returns a leaf reading it.
 func (f *fusion) leafOf(n *backend.Node) (fnode, error) {
-	if l, ok := f.leafFor[n]; ok {
+	if l := f.leafFrom(n); l != nil {
 		// The same operand again (x * x, where(x > y, x, y)): one leaf,
 		// whose block is read once (see leaf.eval).
 		l.uses++
@@ -727,28 +809,66 @@ func (f *fusion) leafOf(n *backend.Node) (fnode, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := v.broadcastStrides(f.root.Shape)
+	s, err := v.Layout().AppendBroadcastStrides(f.alloc(len(f.root.Shape))[:0], f.root.Shape)
 	if err != nil {
 		return nil, fmt.Errorf("cpu: %v: operand: %v", f.root.Op, err)
 	}
-	l := &leaf{id: f.id(), v: v, ct: computeOf(v.dtype), f: f, strides: s, uses: 1}
-	f.leaves = append(f.leaves, l)
-	if f.leafFor == nil {
-		f.leafFor = map[*backend.Node]*leaf{}
+	var l *leaf
+	if i := len(f.leaves); i < len(f.leafMem) {
+		l = &f.leafMem[i]
+	} else {
+		l = new(leaf)
 	}
-	f.leafFor[n] = l
+	*l = leaf{id: f.id(), node: n, v: v, ct: computeOf(v.dtype), f: f, strides: s, uses: 1}
+	f.leaves = append(f.leaves, l)
+	switch {
+	case f.leafFor != nil:
+		f.leafFor[n] = l
+	case len(f.leaves) > leafScan:
+		f.leafFor = make(map[*backend.Node]*leaf, 2*len(f.leaves))
+		for _, l := range f.leaves {
+			f.leafFor[l.node] = l
+		}
+	}
 	return l, nil
+}
+
+// leafFrom returns the leaf of the operand n, or nil when there is none.
+func (f *fusion) leafFrom(n *backend.Node) *leaf {
+	if f.leafFor != nil {
+		return f.leafFor[n]
+	}
+	for _, l := range f.leaves {
+		if l.node == n {
+			return l
+		}
+	}
+	return nil
 }
 
 // coalesce merges the axes of the fused shape that every leaf walks as
 // one, so that contiguous operands are read in long runs (or not copied at
 // all).
 func (f *fusion) coalesce() {
-	st := make([][]int, len(f.leaves))
-	for i, l := range f.leaves {
-		st[i] = l.strides
+	var stMem [4][]int
+	st := stMem[:0]
+	for _, l := range f.leaves {
+		st = append(st, l.strides)
 	}
-	shape, st := backend.Coalesce(f.root.Shape, st)
+	shape := f.alloc(len(f.root.Shape))
+	copy(shape, f.root.Shape)
+	n := backend.CoalesceInPlace(shape, st)
+	if n == 0 {
+		shape = []int{1}
+		for i := range st {
+			st[i] = append(st[i][:0], 0)
+		}
+	} else {
+		shape = shape[:n]
+		for i := range st {
+			st[i] = st[i][:n]
+		}
+	}
 	f.shape = shape
 	for i, l := range f.leaves {
 		l.strides = st[i]

@@ -20,7 +20,7 @@ type view struct {
 
 // tensorView returns the contiguous view of t.
 func tensorView(t *backend.Tensor) *view {
-	return contigView(t.DType, t.Data, t.Shape)
+	return newContigView(t.DType, t.Data, t.Shape)
 }
 
 // contigView returns a contiguous view of storage data with the given shape.
