@@ -36,6 +36,8 @@ TEXT ·{{.Name}}(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+{{- if .Z}}
+{{template "head" .}}{{end}}
 	MOVQ CX, BX
 	ANDQ ${{.Mask}}, BX
 	JZ   {{if .Z}}vec{{else}}tail{{end}}
@@ -75,20 +77,7 @@ TEXT ·{{.Name}}NT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
-head:
-	// One element at a time until d is {{.V}}-byte aligned.
-	TESTQ CX, CX
-	JZ    done
-	LEAQ  (DI)(AX*1), BX
-	TESTQ ${{.VMask}}, BX
-	JZ    body
-	{{.ScMov}} (SI)(AX*1), X0
-	{{.Sc}} (DX)(AX*1), X0, X0
-	{{.ScMov}} X0, (DI)(AX*1)
-	ADDQ ${{.Size}}, AX
-	DECQ CX
-	JMP  head
-body:
+{{template "head" .}}
 	MOVQ CX, BX
 	ANDQ ${{.Mask}}, BX
 	JZ   {{if .Z}}vec{{else}}tail{{end}}
@@ -121,6 +110,21 @@ done:
 	VZEROUPPER
 	RET
 {{end}}
+{{- define "head"}}head:
+	// One element at a time until d is {{.V}}-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ ${{.VMask}}, BX
+	JZ    body
+	{{.ScMov}} (SI)(AX*1), X0
+	{{.Sc}} (DX)(AX*1), X0, X0
+	{{.ScMov}} X0, (DI)(AX*1)
+	ADDQ ${{.Size}}, AX
+	DECQ CX
+	JMP  head
+body:
+{{- end}}
 {{- define "block"}}	{{.Move}} (SI)(AX*1), {{.R}}0
 	{{.Move}} {{.V}}(SI)(AX*1), {{.R}}1
 	{{.Move}} {{.V2}}(SI)(AX*1), {{.R}}2

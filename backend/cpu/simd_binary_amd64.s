@@ -115,6 +115,20 @@ TEXT ·addF32AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VADDSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-64, BX
 	JZ   vec
@@ -341,6 +355,20 @@ TEXT ·subF32AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VSUBSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-64, BX
 	JZ   vec
@@ -567,6 +595,20 @@ TEXT ·mulF32AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VMULSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-64, BX
 	JZ   vec
@@ -793,6 +835,20 @@ TEXT ·divF32AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VDIVSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-64, BX
 	JZ   vec
@@ -1019,6 +1075,20 @@ TEXT ·addF64AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VADDSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-32, BX
 	JZ   vec
@@ -1245,6 +1315,20 @@ TEXT ·subF64AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VSUBSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-32, BX
 	JZ   vec
@@ -1471,6 +1555,20 @@ TEXT ·mulF64AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VMULSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-32, BX
 	JZ   vec
@@ -1697,6 +1795,20 @@ TEXT ·divF64AVX512(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VDIVSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
 	MOVQ CX, BX
 	ANDQ $-32, BX
 	JZ   vec
