@@ -184,11 +184,11 @@ var (
 
 // binaryLoop returns the loop of op (one of binaryOps), with non-temporal
 // stores if nt, or nil when the CPU lacks AVX2. Division takes the zmm
-// loop where the CPU has AVX-512: its divider then does twice the
-// elements a cycle on operands in the cache (measured on an AMD EPYC with
-// AVX-512), and it is as fast from memory. + - * keep the ymm loops: they
-// run at memory speed either way, and there the zmm loops measured up to
-// 10% slower (plain stores) on that machine.
+// loop where the CPU has AVX-512: on an AMD EPYC with AVX-512 it divides
+// twice the elements per second on operands in the cache, about 10%
+// more with non-temporal stores, and a few percent fewer from memory with
+// plain stores. + - * keep the ymm loops: they run at memory speed either
+// way, and there the zmm loops measured up to 10% slower on that machine.
 func binaryLoop[T float32 | float64](ymm, zmm *binaryTable[T], op byte, nt bool) func(d, a, b []T) {
 	var t *binaryTable[T]
 	switch {
