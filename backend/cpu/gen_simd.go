@@ -6,8 +6,8 @@
 //
 // Each loop does four vectors an iteration (128 bytes with YMM, 256 with
 // ZMM), the AVX-512 forms then one vector at a time, and the rest one
-// element at a time with the scalar instruction. The non-temporal forms,
-// and the AVX-512 ones all, first go one element at a time until d is
+// element at a time with the scalar instruction. The non-temporal forms
+// and all AVX-512 forms first go one element at a time until d is
 // aligned to a vector (split 64-byte stores cost more than the head). The vector and scalar
 // instructions round alike (IEEE, round to nearest even) and, when both
 // operands are NaN, both give the first operand (a) quieted, as Go's
