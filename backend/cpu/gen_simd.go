@@ -1,8 +1,17 @@
 //go:build ignore
 
-// gen_simd writes simd_binary_amd64.s: AVX2 loops for + - * / on float32
-// and float64 vectors, each also with non-temporal stores. Run it with go
-// generate.
+// gen_simd writes simd_binary_amd64.s: AVX2 and AVX-512 loops for + - * /
+// on float32 and float64 vectors, each also with non-temporal stores. Run
+// it with go generate.
+//
+// Each loop does four vectors an iteration (128 bytes with YMM, 256 with
+// ZMM), the AVX-512 forms then one vector at a time, and the rest one
+// element at a time with the scalar instruction. The non-temporal forms
+// and all AVX-512 forms first go one element at a time until d is
+// aligned to a vector (split 64-byte stores cost more than the head). The vector and scalar
+// instructions round alike (IEEE, round to nearest even) and, when both
+// operands are NaN, both give the first operand (a) quieted, as Go's
+// scalar loop compiled to DIVSD etc. does; the tests check the bits.
 package main
 
 import (
@@ -29,25 +38,25 @@ TEXT ·{{.Name}}(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
+{{- if .Z}}
+{{template "head" .}}{{end}}
 	MOVQ CX, BX
-	ANDQ ${{.Mask32}}, BX
-	JZ   tail
+	ANDQ ${{.Mask}}, BX
+	JZ   {{if .Z}}vec{{else}}tail{{end}}
 loop:
-	{{.Move}} (SI)(AX*1), Y0
-	{{.Move}} 32(SI)(AX*1), Y1
-	{{.Move}} 64(SI)(AX*1), Y2
-	{{.Move}} 96(SI)(AX*1), Y3
-	{{.Instr}} (DX)(AX*1), Y0, Y0
-	{{.Instr}} 32(DX)(AX*1), Y1, Y1
-	{{.Instr}} 64(DX)(AX*1), Y2, Y2
-	{{.Instr}} 96(DX)(AX*1), Y3, Y3
-	{{.Move}} Y0, (DI)(AX*1)
-	{{.Move}} Y1, 32(DI)(AX*1)
-	{{.Move}} Y2, 64(DI)(AX*1)
-	{{.Move}} Y3, 96(DI)(AX*1)
-	ADDQ $128, AX
-	SUBQ ${{.Per128}}, BX
+{{template "block" .}}	{{.Move}} {{.R}}0, (DI)(AX*1)
+	{{.Move}} {{.R}}1, {{.V}}(DI)(AX*1)
+	{{.Move}} {{.R}}2, {{.V2}}(DI)(AX*1)
+	{{.Move}} {{.R}}3, {{.V3}}(DI)(AX*1)
+	ADDQ ${{.Blk}}, AX
+	SUBQ ${{.PerBlk}}, BX
 	JNZ  loop
+{{- if .Z}}
+{{template "vec" .}}	{{.Move}} Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+{{- end}}
 tail:
 	ANDQ ${{.TailMask}}, CX
 	JZ   done
@@ -70,39 +79,24 @@ TEXT ·{{.Name}}NT(SB), NOSPLIT, $0-72
 	MOVQ a_base+24(FP), SI
 	MOVQ b_base+48(FP), DX
 	XORQ AX, AX
-head:
-	// One element at a time until d is 32-byte aligned.
-	TESTQ CX, CX
-	JZ    done
-	LEAQ  (DI)(AX*1), BX
-	TESTQ $31, BX
-	JZ    body
-	{{.ScMov}} (SI)(AX*1), X0
-	{{.Sc}} (DX)(AX*1), X0, X0
-	{{.ScMov}} X0, (DI)(AX*1)
-	ADDQ ${{.Size}}, AX
-	DECQ CX
-	JMP  head
-body:
+{{template "head" .}}
 	MOVQ CX, BX
-	ANDQ ${{.Mask32}}, BX
-	JZ   tail
+	ANDQ ${{.Mask}}, BX
+	JZ   {{if .Z}}vec{{else}}tail{{end}}
 loop:
-	{{.Move}} (SI)(AX*1), Y0
-	{{.Move}} 32(SI)(AX*1), Y1
-	{{.Move}} 64(SI)(AX*1), Y2
-	{{.Move}} 96(SI)(AX*1), Y3
-	{{.Instr}} (DX)(AX*1), Y0, Y0
-	{{.Instr}} 32(DX)(AX*1), Y1, Y1
-	{{.Instr}} 64(DX)(AX*1), Y2, Y2
-	{{.Instr}} 96(DX)(AX*1), Y3, Y3
-	{{.MoveNT}} Y0, (DI)(AX*1)
-	{{.MoveNT}} Y1, 32(DI)(AX*1)
-	{{.MoveNT}} Y2, 64(DI)(AX*1)
-	{{.MoveNT}} Y3, 96(DI)(AX*1)
-	ADDQ $128, AX
-	SUBQ ${{.Per128}}, BX
+{{template "block" .}}	{{.MoveNT}} {{.R}}0, (DI)(AX*1)
+	{{.MoveNT}} {{.R}}1, {{.V}}(DI)(AX*1)
+	{{.MoveNT}} {{.R}}2, {{.V2}}(DI)(AX*1)
+	{{.MoveNT}} {{.R}}3, {{.V3}}(DI)(AX*1)
+	ADDQ ${{.Blk}}, AX
+	SUBQ ${{.PerBlk}}, BX
 	JNZ  loop
+{{- if .Z}}
+{{template "vec" .}}	{{.MoveNT}} Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+{{- end}}
 tail:
 	ANDQ ${{.TailMask}}, CX
 	JZ   done
@@ -117,6 +111,40 @@ done:
 	SFENCE
 	VZEROUPPER
 	RET
+{{end}}
+{{- define "head"}}head:
+	// One element at a time until d is {{.V}}-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ ${{.VMask}}, BX
+	JZ    body
+	{{.ScMov}} (SI)(AX*1), X0
+	{{.Sc}} (DX)(AX*1), X0, X0
+	{{.ScMov}} X0, (DI)(AX*1)
+	ADDQ ${{.Size}}, AX
+	DECQ CX
+	JMP  head
+body:
+{{- end}}
+{{- define "block"}}	{{.Move}} (SI)(AX*1), {{.R}}0
+	{{.Move}} {{.V}}(SI)(AX*1), {{.R}}1
+	{{.Move}} {{.V2}}(SI)(AX*1), {{.R}}2
+	{{.Move}} {{.V3}}(SI)(AX*1), {{.R}}3
+	{{.Instr}} (DX)(AX*1), {{.R}}0, {{.R}}0
+	{{.Instr}} {{.V}}(DX)(AX*1), {{.R}}1, {{.R}}1
+	{{.Instr}} {{.V2}}(DX)(AX*1), {{.R}}2, {{.R}}2
+	{{.Instr}} {{.V3}}(DX)(AX*1), {{.R}}3, {{.R}}3
+{{end}}
+{{- define "vec"}}vec:
+	// Whole vectors left: (CX mod {{.PerBlk}}) / {{.PerVec}}.
+	MOVQ CX, BX
+	ANDQ ${{.TailMaskBlk}}, BX
+	SHRQ ${{.VecShift}}, BX
+	JZ   tail
+vecloop:
+	{{.Move}} (SI)(AX*1), Z0
+	{{.Instr}} (DX)(AX*1), Z0, Z0
 {{end}}`))
 
 func main() {
@@ -131,12 +159,27 @@ func main() {
 		for _, o := range []struct{ name, instr, op string }{
 			{"add", "VADD", "+"}, {"sub", "VSUB", "-"}, {"mul", "VMUL", "*"}, {"div", "VDIV", "/"},
 		} {
-			per := 128 / t.size // elements per 128-byte iteration
-			fns = append(fns, map[string]any{
-				"Name": o.name + t.suffix + "AVX2", "Instr": o.instr + t.p, "Op": o.op,
-				"Elem": t.elem, "Size": t.size, "Move": t.mov, "MoveNT": t.movnt, "Sc": o.instr + t.s, "ScMov": t.smov,
-				"Mask32": -per, "Per128": per, "TailMask": per - 1,
-			})
+			for _, v := range []struct {
+				isa, reg string
+				bytes    int
+			}{{"AVX2", "Y", 32}, {"AVX512", "Z", 64}} {
+				per := v.bytes / t.size // elements per vector
+				tail := 4*per - 1       // elements left after the blocks
+				if v.reg == "Z" {
+					tail = per - 1 // after the whole vectors
+				}
+				shift := 0
+				for 1<<shift < per {
+					shift++
+				}
+				fns = append(fns, map[string]any{
+					"Name": o.name + t.suffix + v.isa, "Instr": o.instr + t.p, "Op": o.op,
+					"Elem": t.elem, "Size": t.size, "Move": t.mov, "MoveNT": t.movnt, "Sc": o.instr + t.s, "ScMov": t.smov,
+					"R": v.reg, "Z": v.reg == "Z", "V": v.bytes, "V2": 2 * v.bytes, "V3": 3 * v.bytes, "Blk": 4 * v.bytes,
+					"VMask": v.bytes - 1, "PerBlk": 4 * per, "Mask": -4 * per, "PerVec": per, "VecShift": shift, "TailMask": tail,
+					"TailMaskBlk": 4*per - 1,
+				})
+			}
 		}
 	}
 	var b bytes.Buffer

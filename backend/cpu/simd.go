@@ -8,8 +8,8 @@ import "math"
 //
 // The hot loops of float32 and float64 evaluation have two implementations:
 // the Go loops in this file, which define their results, and AVX2+FMA
-// assembly on amd64 (simd_amd64.s, simd_binary_amd64.s) used when the CPU
-// has those instructions. The assembly does the same IEEE operations in
+// assembly on amd64 (simd_amd64.s, simd_binary_amd64.s; AVX-512 for
+// division) used when the CPU has those instructions. The assembly does the same IEEE operations in
 // the same order, so both give the same bits; tests check this on random
 // and special inputs. Build with the purego tag to use the Go loops only.
 

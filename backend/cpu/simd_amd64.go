@@ -2,14 +2,17 @@
 
 package cpu
 
+import "strings"
+
 // haveAVX2 reports whether the CPU (and the OS) support AVX2 and FMA.
 var haveAVX2 = cpuHasAVX2FMA()
 
 func cpuHasAVX2FMA() bool
 
-// Assembly kernels (simd_amd64.s, simd_binary_amd64.s). Those without a
-// tail loop handle len(d) - len(d)%8 elements; the wrappers below finish
-// with the Go reference.
+// Assembly kernels (simd_amd64.s, simd_binary_amd64.s; the AVX512 ones
+// need only AVX-512F, see haveAVX512). Those without a tail loop handle
+// len(d) - len(d)%8 elements; the wrappers below finish with the Go
+// reference.
 
 //go:noescape
 func addF32AVX2(d, a, b []float32)
@@ -60,6 +63,54 @@ func mulF64AVX2NT(d, a, b []float64)
 func divF64AVX2NT(d, a, b []float64)
 
 //go:noescape
+func addF32AVX512(d, a, b []float32)
+
+//go:noescape
+func subF32AVX512(d, a, b []float32)
+
+//go:noescape
+func mulF32AVX512(d, a, b []float32)
+
+//go:noescape
+func divF32AVX512(d, a, b []float32)
+
+//go:noescape
+func addF64AVX512(d, a, b []float64)
+
+//go:noescape
+func subF64AVX512(d, a, b []float64)
+
+//go:noescape
+func mulF64AVX512(d, a, b []float64)
+
+//go:noescape
+func divF64AVX512(d, a, b []float64)
+
+//go:noescape
+func addF32AVX512NT(d, a, b []float32)
+
+//go:noescape
+func subF32AVX512NT(d, a, b []float32)
+
+//go:noescape
+func mulF32AVX512NT(d, a, b []float32)
+
+//go:noescape
+func divF32AVX512NT(d, a, b []float32)
+
+//go:noescape
+func addF64AVX512NT(d, a, b []float64)
+
+//go:noescape
+func subF64AVX512NT(d, a, b []float64)
+
+//go:noescape
+func mulF64AVX512NT(d, a, b []float64)
+
+//go:noescape
+func divF64AVX512NT(d, a, b []float64)
+
+//go:noescape
 func tanhF32AVX2(d, a []float32, pf []byte)
 
 //go:noescape
@@ -104,80 +155,86 @@ func rowMaxF32(x []float32) float32 {
 	return m
 }
 
+// binaryTable holds the assembly loops of + - * / (in the order of
+// binaryOps) on one element type: [0] with ordinary stores, [1] with
+// non-temporal ones.
+type binaryTable[T float32 | float64] [2][4]func(d, a, b []T)
+
+// binaryOps orders the operations of a binaryTable.
+const binaryOps = "+-*/"
+
+var (
+	binaryF32AVX2 = binaryTable[float32]{
+		{addF32AVX2, subF32AVX2, mulF32AVX2, divF32AVX2},
+		{addF32AVX2NT, subF32AVX2NT, mulF32AVX2NT, divF32AVX2NT},
+	}
+	binaryF64AVX2 = binaryTable[float64]{
+		{addF64AVX2, subF64AVX2, mulF64AVX2, divF64AVX2},
+		{addF64AVX2NT, subF64AVX2NT, mulF64AVX2NT, divF64AVX2NT},
+	}
+	binaryF32AVX512 = binaryTable[float32]{
+		{addF32AVX512, subF32AVX512, mulF32AVX512, divF32AVX512},
+		{addF32AVX512NT, subF32AVX512NT, mulF32AVX512NT, divF32AVX512NT},
+	}
+	binaryF64AVX512 = binaryTable[float64]{
+		{addF64AVX512, subF64AVX512, mulF64AVX512, divF64AVX512},
+		{addF64AVX512NT, subF64AVX512NT, mulF64AVX512NT, divF64AVX512NT},
+	}
+)
+
+// binaryLoop returns the loop of op (one of binaryOps), with non-temporal
+// stores if nt, or nil when the CPU lacks AVX2. Division takes the zmm
+// loop where the CPU has AVX-512: on an AMD EPYC with AVX-512 it divides
+// twice the elements per second on operands in the cache, about 10%
+// more with non-temporal stores, and a few percent fewer from memory with
+// plain stores. + - * keep the ymm loops: they run at memory speed either
+// way, and there the zmm loops measured up to 10% slower on that machine.
+func binaryLoop[T float32 | float64](ymm, zmm *binaryTable[T], op byte, nt bool) func(d, a, b []T) {
+	var t *binaryTable[T]
+	switch {
+	case haveAVX512 && op == '/':
+		t = zmm
+	case haveAVX2:
+		t = ymm
+	default:
+		return nil
+	}
+	i := strings.IndexByte(binaryOps, op)
+	if i < 0 {
+		return nil
+	}
+	j := 0
+	if nt {
+		j = 1
+	}
+	f := t[j][i]
+	return func(d, a, b []T) { f(d, a[:len(d)], b[:len(d)]) }
+}
+
 // binaryF32 returns the vector loop of a float32 operation (+ - * /).
 func binaryF32(op byte) func(d, a, b []float32) {
-	if !haveAVX2 {
-		return binaryF32Go(op)
+	if f := binaryLoop(&binaryF32AVX2, &binaryF32AVX512, op, false); f != nil {
+		return f
 	}
-	var f func(d, a, b []float32)
-	switch op {
-	case '+':
-		f = addF32AVX2
-	case '-':
-		f = subF32AVX2
-	case '*':
-		f = mulF32AVX2
-	case '/':
-		f = divF32AVX2
-	}
-	return func(d, a, b []float32) { f(d, a[:len(d)], b[:len(d)]) }
+	return binaryF32Go(op)
 }
 
 // binaryF32NT returns binaryF32(op) with non-temporal stores, or nil.
 func binaryF32NT(op byte) func(d, a, b []float32) {
-	if !haveAVX2 {
-		return nil
-	}
-	var f func(d, a, b []float32)
-	switch op {
-	case '+':
-		f = addF32AVX2NT
-	case '-':
-		f = subF32AVX2NT
-	case '*':
-		f = mulF32AVX2NT
-	case '/':
-		f = divF32AVX2NT
-	}
-	return func(d, a, b []float32) { f(d, a[:len(d)], b[:len(d)]) }
+	return binaryLoop(&binaryF32AVX2, &binaryF32AVX512, op, true)
 }
 
 // binaryF64NT returns binaryF64(op) with non-temporal stores, or nil.
 func binaryF64NT(op byte) func(d, a, b []float64) {
-	if !haveAVX2 {
-		return nil
-	}
-	var f func(d, a, b []float64)
-	switch op {
-	case '+':
-		f = addF64AVX2NT
-	case '-':
-		f = subF64AVX2NT
-	case '*':
-		f = mulF64AVX2NT
-	case '/':
-		f = divF64AVX2NT
-	}
-	return func(d, a, b []float64) { f(d, a[:len(d)], b[:len(d)]) }
+	return binaryLoop(&binaryF64AVX2, &binaryF64AVX512, op, true)
 }
 
 // binaryF64 returns the vector loop of a float64 operation (+ - * /).
 func binaryF64(op byte) func(d, a, b []float64) {
-	if !haveAVX2 {
-		return binaryF64Go(op)
+	if f := binaryLoop(&binaryF64AVX2, &binaryF64AVX512, op, false); f != nil {
+		return f
 	}
-	var f func(d, a, b []float64)
-	switch op {
-	case '+':
-		f = addF64AVX2
-	case '-':
-		f = subF64AVX2
-	case '*':
-		f = mulF64AVX2
-	case '/':
-		f = divF64AVX2
-	}
-	return func(d, a, b []float64) { f(d, a[:len(d)], b[:len(d)]) }
+	return binaryF64Go(op)
 }
 
 // tanhF32 sets d[i] = float32(tanh64(a[i])).

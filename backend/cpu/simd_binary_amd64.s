@@ -104,6 +104,146 @@ done:
 	VZEROUPPER
 	RET
 
+// func addF32AVX512(d, a, b []float32)
+//
+//	for i := range d {
+//		d[i] = a[i] + b[i]
+//	}
+TEXT ·addF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VADDSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VADDPS (DX)(AX*1), Z0, Z0
+	VADDPS 64(DX)(AX*1), Z1, Z1
+	VADDPS 128(DX)(AX*1), Z2, Z2
+	VADDPS 192(DX)(AX*1), Z3, Z3
+	VMOVUPS Z0, (DI)(AX*1)
+	VMOVUPS Z1, 64(DI)(AX*1)
+	VMOVUPS Z2, 128(DI)(AX*1)
+	VMOVUPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VADDPS (DX)(AX*1), Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VADDSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func addF32AVX512NT(d, a, b []float32): addF32AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·addF32AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VADDSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VADDPS (DX)(AX*1), Z0, Z0
+	VADDPS 64(DX)(AX*1), Z1, Z1
+	VADDPS 128(DX)(AX*1), Z2, Z2
+	VADDPS 192(DX)(AX*1), Z3, Z3
+	VMOVNTPS Z0, (DI)(AX*1)
+	VMOVNTPS Z1, 64(DI)(AX*1)
+	VMOVNTPS Z2, 128(DI)(AX*1)
+	VMOVNTPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VADDPS (DX)(AX*1), Z0, Z0
+	VMOVNTPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VADDSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subF32AVX2(d, a, b []float32)
 //
 //	for i := range d {
@@ -191,6 +331,146 @@ loop:
 	JNZ  loop
 tail:
 	ANDQ $31, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VSUBSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subF32AVX512(d, a, b []float32)
+//
+//	for i := range d {
+//		d[i] = a[i] - b[i]
+//	}
+TEXT ·subF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VSUBSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VSUBPS (DX)(AX*1), Z0, Z0
+	VSUBPS 64(DX)(AX*1), Z1, Z1
+	VSUBPS 128(DX)(AX*1), Z2, Z2
+	VSUBPS 192(DX)(AX*1), Z3, Z3
+	VMOVUPS Z0, (DI)(AX*1)
+	VMOVUPS Z1, 64(DI)(AX*1)
+	VMOVUPS Z2, 128(DI)(AX*1)
+	VMOVUPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS (DX)(AX*1), Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VSUBSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func subF32AVX512NT(d, a, b []float32): subF32AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·subF32AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VSUBSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VSUBPS (DX)(AX*1), Z0, Z0
+	VSUBPS 64(DX)(AX*1), Z1, Z1
+	VSUBPS 128(DX)(AX*1), Z2, Z2
+	VSUBPS 192(DX)(AX*1), Z3, Z3
+	VMOVNTPS Z0, (DI)(AX*1)
+	VMOVNTPS Z1, 64(DI)(AX*1)
+	VMOVNTPS Z2, 128(DI)(AX*1)
+	VMOVNTPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VSUBPS (DX)(AX*1), Z0, Z0
+	VMOVNTPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
 	JZ   done
 tailloop:
 	VMOVSS (SI)(AX*1), X0
@@ -304,6 +584,146 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulF32AVX512(d, a, b []float32)
+//
+//	for i := range d {
+//		d[i] = a[i] * b[i]
+//	}
+TEXT ·mulF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VMULSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VMULPS (DX)(AX*1), Z0, Z0
+	VMULPS 64(DX)(AX*1), Z1, Z1
+	VMULPS 128(DX)(AX*1), Z2, Z2
+	VMULPS 192(DX)(AX*1), Z3, Z3
+	VMOVUPS Z0, (DI)(AX*1)
+	VMOVUPS Z1, 64(DI)(AX*1)
+	VMOVUPS Z2, 128(DI)(AX*1)
+	VMOVUPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMULPS (DX)(AX*1), Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VMULSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func mulF32AVX512NT(d, a, b []float32): mulF32AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·mulF32AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VMULSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VMULPS (DX)(AX*1), Z0, Z0
+	VMULPS 64(DX)(AX*1), Z1, Z1
+	VMULPS 128(DX)(AX*1), Z2, Z2
+	VMULPS 192(DX)(AX*1), Z3, Z3
+	VMOVNTPS Z0, (DI)(AX*1)
+	VMOVNTPS Z1, 64(DI)(AX*1)
+	VMOVNTPS Z2, 128(DI)(AX*1)
+	VMOVNTPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMULPS (DX)(AX*1), Z0, Z0
+	VMOVNTPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VMULSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divF32AVX2(d, a, b []float32)
 //
 //	for i := range d {
@@ -391,6 +811,146 @@ loop:
 	JNZ  loop
 tail:
 	ANDQ $31, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VDIVSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF32AVX512(d, a, b []float32)
+//
+//	for i := range d {
+//		d[i] = a[i] / b[i]
+//	}
+TEXT ·divF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VDIVSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VDIVPS (DX)(AX*1), Z0, Z0
+	VDIVPS 64(DX)(AX*1), Z1, Z1
+	VDIVPS 128(DX)(AX*1), Z2, Z2
+	VDIVPS 192(DX)(AX*1), Z3, Z3
+	VMOVUPS Z0, (DI)(AX*1)
+	VMOVUPS Z1, 64(DI)(AX*1)
+	VMOVUPS Z2, 128(DI)(AX*1)
+	VMOVUPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VDIVPS (DX)(AX*1), Z0, Z0
+	VMOVUPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSS (SI)(AX*1), X0
+	VDIVSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func divF32AVX512NT(d, a, b []float32): divF32AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·divF32AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSS (SI)(AX*1), X0
+	VDIVSS (DX)(AX*1), X0, X0
+	VMOVSS X0, (DI)(AX*1)
+	ADDQ $4, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-64, BX
+	JZ   vec
+loop:
+	VMOVUPS (SI)(AX*1), Z0
+	VMOVUPS 64(SI)(AX*1), Z1
+	VMOVUPS 128(SI)(AX*1), Z2
+	VMOVUPS 192(SI)(AX*1), Z3
+	VDIVPS (DX)(AX*1), Z0, Z0
+	VDIVPS 64(DX)(AX*1), Z1, Z1
+	VDIVPS 128(DX)(AX*1), Z2, Z2
+	VDIVPS 192(DX)(AX*1), Z3, Z3
+	VMOVNTPS Z0, (DI)(AX*1)
+	VMOVNTPS Z1, 64(DI)(AX*1)
+	VMOVNTPS Z2, 128(DI)(AX*1)
+	VMOVNTPS Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $64, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 64) / 16.
+	MOVQ CX, BX
+	ANDQ $63, BX
+	SHRQ $4, BX
+	JZ   tail
+vecloop:
+	VMOVUPS (SI)(AX*1), Z0
+	VDIVPS (DX)(AX*1), Z0, Z0
+	VMOVNTPS Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $15, CX
 	JZ   done
 tailloop:
 	VMOVSS (SI)(AX*1), X0
@@ -504,6 +1064,146 @@ done:
 	VZEROUPPER
 	RET
 
+// func addF64AVX512(d, a, b []float64)
+//
+//	for i := range d {
+//		d[i] = a[i] + b[i]
+//	}
+TEXT ·addF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VADDSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VADDPD (DX)(AX*1), Z0, Z0
+	VADDPD 64(DX)(AX*1), Z1, Z1
+	VADDPD 128(DX)(AX*1), Z2, Z2
+	VADDPD 192(DX)(AX*1), Z3, Z3
+	VMOVUPD Z0, (DI)(AX*1)
+	VMOVUPD Z1, 64(DI)(AX*1)
+	VMOVUPD Z2, 128(DI)(AX*1)
+	VMOVUPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VADDPD (DX)(AX*1), Z0, Z0
+	VMOVUPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VADDSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func addF64AVX512NT(d, a, b []float64): addF64AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·addF64AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VADDSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VADDPD (DX)(AX*1), Z0, Z0
+	VADDPD 64(DX)(AX*1), Z1, Z1
+	VADDPD 128(DX)(AX*1), Z2, Z2
+	VADDPD 192(DX)(AX*1), Z3, Z3
+	VMOVNTPD Z0, (DI)(AX*1)
+	VMOVNTPD Z1, 64(DI)(AX*1)
+	VMOVNTPD Z2, 128(DI)(AX*1)
+	VMOVNTPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VADDPD (DX)(AX*1), Z0, Z0
+	VMOVNTPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VADDSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subF64AVX2(d, a, b []float64)
 //
 //	for i := range d {
@@ -591,6 +1291,146 @@ loop:
 	JNZ  loop
 tail:
 	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VSUBSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subF64AVX512(d, a, b []float64)
+//
+//	for i := range d {
+//		d[i] = a[i] - b[i]
+//	}
+TEXT ·subF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VSUBSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VSUBPD (DX)(AX*1), Z0, Z0
+	VSUBPD 64(DX)(AX*1), Z1, Z1
+	VSUBPD 128(DX)(AX*1), Z2, Z2
+	VSUBPD 192(DX)(AX*1), Z3, Z3
+	VMOVUPD Z0, (DI)(AX*1)
+	VMOVUPD Z1, 64(DI)(AX*1)
+	VMOVUPD Z2, 128(DI)(AX*1)
+	VMOVUPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VSUBPD (DX)(AX*1), Z0, Z0
+	VMOVUPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VSUBSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func subF64AVX512NT(d, a, b []float64): subF64AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·subF64AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VSUBSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VSUBPD (DX)(AX*1), Z0, Z0
+	VSUBPD 64(DX)(AX*1), Z1, Z1
+	VSUBPD 128(DX)(AX*1), Z2, Z2
+	VSUBPD 192(DX)(AX*1), Z3, Z3
+	VMOVNTPD Z0, (DI)(AX*1)
+	VMOVNTPD Z1, 64(DI)(AX*1)
+	VMOVNTPD Z2, 128(DI)(AX*1)
+	VMOVNTPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VSUBPD (DX)(AX*1), Z0, Z0
+	VMOVNTPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
 	JZ   done
 tailloop:
 	VMOVSD (SI)(AX*1), X0
@@ -704,6 +1544,146 @@ done:
 	VZEROUPPER
 	RET
 
+// func mulF64AVX512(d, a, b []float64)
+//
+//	for i := range d {
+//		d[i] = a[i] * b[i]
+//	}
+TEXT ·mulF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VMULSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VMULPD (DX)(AX*1), Z0, Z0
+	VMULPD 64(DX)(AX*1), Z1, Z1
+	VMULPD 128(DX)(AX*1), Z2, Z2
+	VMULPD 192(DX)(AX*1), Z3, Z3
+	VMOVUPD Z0, (DI)(AX*1)
+	VMOVUPD Z1, 64(DI)(AX*1)
+	VMOVUPD Z2, 128(DI)(AX*1)
+	VMOVUPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMULPD (DX)(AX*1), Z0, Z0
+	VMOVUPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VMULSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func mulF64AVX512NT(d, a, b []float64): mulF64AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·mulF64AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VMULSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VMULPD (DX)(AX*1), Z0, Z0
+	VMULPD 64(DX)(AX*1), Z1, Z1
+	VMULPD 128(DX)(AX*1), Z2, Z2
+	VMULPD 192(DX)(AX*1), Z3, Z3
+	VMOVNTPD Z0, (DI)(AX*1)
+	VMOVNTPD Z1, 64(DI)(AX*1)
+	VMOVNTPD Z2, 128(DI)(AX*1)
+	VMOVNTPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMULPD (DX)(AX*1), Z0, Z0
+	VMOVNTPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VMULSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divF64AVX2(d, a, b []float64)
 //
 //	for i := range d {
@@ -791,6 +1771,146 @@ loop:
 	JNZ  loop
 tail:
 	ANDQ $15, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VDIVSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF64AVX512(d, a, b []float64)
+//
+//	for i := range d {
+//		d[i] = a[i] / b[i]
+//	}
+TEXT ·divF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VDIVSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VDIVPD (DX)(AX*1), Z0, Z0
+	VDIVPD 64(DX)(AX*1), Z1, Z1
+	VDIVPD 128(DX)(AX*1), Z2, Z2
+	VDIVPD 192(DX)(AX*1), Z3, Z3
+	VMOVUPD Z0, (DI)(AX*1)
+	VMOVUPD Z1, 64(DI)(AX*1)
+	VMOVUPD Z2, 128(DI)(AX*1)
+	VMOVUPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VDIVPD (DX)(AX*1), Z0, Z0
+	VMOVUPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
+	JZ   done
+tailloop:
+	VMOVSD (SI)(AX*1), X0
+	VDIVSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// func divF64AVX512NT(d, a, b []float64): divF64AVX512 with non-temporal
+// stores (d is not read into the cache), fenced.
+TEXT ·divF64AVX512NT(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ AX, AX
+head:
+	// One element at a time until d is 64-byte aligned.
+	TESTQ CX, CX
+	JZ    done
+	LEAQ  (DI)(AX*1), BX
+	TESTQ $63, BX
+	JZ    body
+	VMOVSD (SI)(AX*1), X0
+	VDIVSD (DX)(AX*1), X0, X0
+	VMOVSD X0, (DI)(AX*1)
+	ADDQ $8, AX
+	DECQ CX
+	JMP  head
+body:
+	MOVQ CX, BX
+	ANDQ $-32, BX
+	JZ   vec
+loop:
+	VMOVUPD (SI)(AX*1), Z0
+	VMOVUPD 64(SI)(AX*1), Z1
+	VMOVUPD 128(SI)(AX*1), Z2
+	VMOVUPD 192(SI)(AX*1), Z3
+	VDIVPD (DX)(AX*1), Z0, Z0
+	VDIVPD 64(DX)(AX*1), Z1, Z1
+	VDIVPD 128(DX)(AX*1), Z2, Z2
+	VDIVPD 192(DX)(AX*1), Z3, Z3
+	VMOVNTPD Z0, (DI)(AX*1)
+	VMOVNTPD Z1, 64(DI)(AX*1)
+	VMOVNTPD Z2, 128(DI)(AX*1)
+	VMOVNTPD Z3, 192(DI)(AX*1)
+	ADDQ $256, AX
+	SUBQ $32, BX
+	JNZ  loop
+vec:
+	// Whole vectors left: (CX mod 32) / 8.
+	MOVQ CX, BX
+	ANDQ $31, BX
+	SHRQ $3, BX
+	JZ   tail
+vecloop:
+	VMOVUPD (SI)(AX*1), Z0
+	VDIVPD (DX)(AX*1), Z0, Z0
+	VMOVNTPD Z0, (DI)(AX*1)
+	ADDQ $64, AX
+	DECQ BX
+	JNZ  vecloop
+tail:
+	ANDQ $7, CX
 	JZ   done
 tailloop:
 	VMOVSD (SI)(AX*1), X0
