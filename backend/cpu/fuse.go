@@ -491,7 +491,7 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	}
 	if size >= f16TableMin {
 		if l := f.f16Leaf(root); l != nil {
-			if t := f16TreeTable(root, l); t != nil {
+			if t := f16ChainTable(root, l); t != nil {
 				// One float16 operation on float16 values: a table
 				// of its results, looked up.
 				err := r.parallel(size, grain, func(_, lo, hi int) error {
@@ -802,8 +802,8 @@ func (f *fusion) tiledBlock() int {
 
 // f16TableMin is the number of elements from which a chain of float32
 // operations on one contiguous float16 operand with a float16 result is
-// computed through a table of its 65536 results (f16TreeTable): making the
-// table costs about as much as computing 50k–100k elements.
+// computed through a table of its 65536 results (f16ChainTable): making
+// the table costs about as much as computing 50k–100k elements.
 const f16TableMin = 100_000
 
 // f16Leaf returns the leaf of a tree (after coalesce) that is a chain of
@@ -873,6 +873,45 @@ func f16TreeTable(root fnode, l *leaf) *[1 << 16]uint16 {
 	}
 	t := new([1 << 16]uint16)
 	storeSeg(dtypes.F16, t[:], 0, d)
+	return t
+}
+
+// f16ChainMax is the longest chain whose table f16Tables keeps.
+const f16ChainMax = 4
+
+// An f16Chain names a chain of operations (see f16Leaf) from the root
+// down: its operations and their roundings.
+type f16Chain struct {
+	n     int
+	ops   [f16ChainMax]backend.Op
+	round [f16ChainMax]dtypes.DType
+}
+
+// f16Tables holds the table (*[1 << 16]uint16) of each f16Chain, made
+// the first time such a tree is looked up: a chain's kernels are the same
+// for every tree, and making the table costs about as much as looking up
+// 10^6 elements.
+var f16Tables sync.Map
+
+// f16ChainTable returns the table of the chain root (see f16TreeTable),
+// from f16Tables where the chain is short enough to be kept there.
+func f16ChainTable(root fnode, l *leaf) *[1 << 16]uint16 {
+	var c f16Chain
+	for n := root; n != fnode(l); n = n.(*op).args[0] {
+		if c.n == f16ChainMax {
+			return f16TreeTable(root, l)
+		}
+		o := n.(*op)
+		c.ops[c.n], c.round[c.n] = o.name, o.round
+		c.n++
+	}
+	if t, ok := f16Tables.Load(c); ok {
+		return t.(*[1 << 16]uint16)
+	}
+	t := f16TreeTable(root, l)
+	if t != nil {
+		f16Tables.Store(c, t)
+	}
 	return t
 }
 
