@@ -888,9 +888,10 @@ type f16Chain struct {
 }
 
 // f16Tables holds the table (*[1 << 16]uint16) of each f16Chain, made
-// the first time such a tree is looked up: a chain's kernels are the same
-// for every tree, and making the table costs about as much as looking up
-// 10^6 elements.
+// the first time such a tree is looked up: the kernels of a chain of
+// float32 operations without parameters (libmRef's, sqrt and rsqrt) are
+// the same for every tree, and making the table costs about as much as
+// looking up 10^6 elements.
 var f16Tables sync.Map
 
 // f16ChainTable returns the table of the chain root (see f16TreeTable),
@@ -902,6 +903,11 @@ func f16ChainTable(root fnode, l *leaf) *[1 << 16]uint16 {
 			return f16TreeTable(root, l)
 		}
 		o := n.(*op)
+		if libmRef(o.name) == nil && o.name != backend.OpRsqrt && o.name != backend.OpSqrt {
+			// A cast, or an operation whose kernel may depend on
+			// more than its name and dtypes: not kept.
+			return f16TreeTable(root, l)
+		}
 		c.ops[c.n], c.round[c.n] = o.name, o.round
 		c.n++
 	}
