@@ -830,7 +830,7 @@ func (f *fusion) f16Leaf(root fnode) *leaf {
 	if !costly {
 		// A few vector instructions per element (abs, floor, sqrt)
 		// beat the table's scalar lookups (abs on 10^6 elements:
-		// 0.26 ms against 1.8 ms with the table made and looked up).
+		// 0.24 ms CPU against 0.37 ms looked up in a kept table).
 		return nil
 	}
 	return l
