@@ -680,9 +680,12 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 // brings no bandwidth for data in the cache (x + y on 10^6 int8, 3 MB:
 // 38 µs on one core, 43 µs split over two) while waking it costs more
 // (bench/matrix: 0.058 ms with one worker against 0.075–0.1 ms with two).
-// From 12 MB (x + y on 10^6 int32) two workers are faster (0.16 against
-// 0.20 ms), as they are for every compute-bound tree.
-const serialMax = 4 << 20
+// Up to 10 MB one worker is still faster (-x and casts to float32 of 10^6
+// elements, 5–8 MB: 0.07–0.10 ms against 0.10–0.13 ms on two); from 12
+// MB (x + y on 10^6 int32) two workers are as fast or faster (0.15 ms
+// either way, 0.16 against 0.20 ms in another run), as they are for every
+// compute-bound tree.
+const serialMax = 10 << 20
 
 // cheapOp reports whether op on compute type ct costs a few vector
 // instructions per element (see serialMax).

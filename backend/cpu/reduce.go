@@ -459,9 +459,9 @@ const pairCut = 1 << 15
 // µs, 32 MB 943 and 782 µs; with the other vCPU free, 8 MB took 147 and 99
 // µs). Compute-bound folds (argmax of bool along axis 0: 0.44 ms on two
 // workers, 0.67 ms on one) gain from two workers at any size, so the
-// limit is the elementwise trees' serialMax, not the tens of megabytes
-// where memory-bound sums start to gain.
-var reduceSerialMax = serialMax
+// limit is 4 MB, not the tens of megabytes where memory-bound sums start
+// to gain.
+var reduceSerialMax = 4 << 20
 
 // redParallel is r.parallel for a reduction reading bytes of input: on
 // one worker (the ranges in order, checking the context between them)
