@@ -297,15 +297,7 @@ func (r *runner) parallel(n, grain int, body func(w, lo, hi int) error) error {
 	chunks := (n + grain - 1) / grain
 	nw := min(r.workersFor(n, grain), chunks)
 	if nw <= 1 {
-		for lo := 0; lo < n; lo += grain {
-			if err := r.ctx.Err(); err != nil {
-				return err
-			}
-			if err := body(0, lo, min(lo+grain, n)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return r.serial(n, grain, body)
 	}
 	var (
 		next    atomic.Int64
@@ -346,6 +338,22 @@ func (r *runner) parallel(n, grain int, body func(w, lo, hi int) error) error {
 	}
 	wg.Wait()
 	return first
+}
+
+// serial calls body(0, lo, hi) for the ranges of at most grain elements
+// covering [0, n), in order on the calling goroutine, checking ctx
+// between them.
+func (r *runner) serial(n, grain int, body func(w, lo, hi int) error) error {
+	grain = max(grain, 1)
+	for lo := 0; lo < n; lo += grain {
+		if err := r.ctx.Err(); err != nil {
+			return err
+		}
+		if err := body(0, lo, min(lo+grain, n)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // workersFor returns how many workers a loop of n elements in ranges of

@@ -470,16 +470,7 @@ func (r *runner) redParallel(bytes, n, grain int, body func(w, lo, hi int) error
 	if bytes > reduceSerialMax {
 		return r.parallel(n, grain, body)
 	}
-	grain = max(grain, 1)
-	for lo := 0; lo < n; lo += grain {
-		if err := r.ctx.Err(); err != nil {
-			return err
-		}
-		if err := body(0, lo, min(lo+grain, n)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.serial(n, grain, body)
 }
 
 // sizeOf is the size of a T.
