@@ -34,12 +34,6 @@ func (v *view) size() int { return backend.Size(v.shape) }
 // row-major order.
 func (v *view) contiguous() bool { return v.Layout().Contiguous() }
 
-// broadcastStrides returns the strides that read v as if broadcast to out
-// (0 on the leading axes v lacks and on axes where v has size 1).
-func (v *view) broadcastStrides(out []int) ([]int, error) {
-	return v.Layout().BroadcastStrides(out)
-}
-
 // DType, Layout and WithLayout make a view a backend.View.
 
 func (v *view) DType() dtypes.DType { return v.dtype }
