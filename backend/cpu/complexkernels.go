@@ -295,12 +295,7 @@ func complex64Kernel(o backend.Op) kfn {
 	case backend.OpNeg:
 		return un(negL[C])
 	case backend.OpAbs:
-		return un(func(d []float32, a []C) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = hypotF32(real(a[i]), imag(a[i]))
-			}
-		})
+		return un(absC64)
 	case backend.OpNot:
 		return un(notL[C])
 	case backend.OpExp:

@@ -77,3 +77,12 @@ func hypotKernel(ax, ay float64) float64 {
 	}
 	return h - (t1+t2)/(2*h)
 }
+
+// absC64Go sets d[i] = hypotF32(real(a[i]), imag(a[i])): the reference
+// of absC64.
+func absC64Go(d []float32, a []complex64) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = hypotF32(real(a[i]), imag(a[i]))
+	}
+}

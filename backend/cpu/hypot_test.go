@@ -77,3 +77,45 @@ func TestHypot(t *testing.T) {
 	}
 	t.Logf("hypotF64: %d of %d results not correctly rounded", bad, n)
 }
+
+// TestAbsC64 checks the vector loop of |complex64| (absC64) against
+// hypotF32 bit for bit, on lengths that leave every tail, on values of
+// every magnitude and on ±0, ±Inf, NaN, subnormals and the largest
+// finite values, in every pairing of parts.
+func TestAbsC64(t *testing.T) {
+	inf, nan := float32(math.Inf(1)), float32(math.NaN())
+	special := []float32{0, float32(math.Copysign(0, -1)), 1, -1, inf, -inf, nan, -nan,
+		1e-45, -1e-45, 1e-40, math.MaxFloat32, -math.MaxFloat32, 3e38, 1.5, 1e-20, 1e20}
+	var a []complex64
+	for _, x := range special {
+		for _, y := range special {
+			a = append(a, complex(x, y))
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 4099 {
+		x := float32(math.Ldexp(1+r.Float64(), r.IntN(300)-150))
+		y := float32(math.Ldexp(1+r.Float64(), r.IntN(300)-150))
+		if r.IntN(2) == 0 {
+			x = -x
+		}
+		a = append(a, complex(x, y))
+	}
+	for _, n := range []int{0, 1, 3, 4, 5, 7, 8, 17, len(special), len(a)} {
+		got, want := make([]float32, n), make([]float32, n)
+		absC64(got, a[:n])
+		absC64Go(want, a[:n])
+		for i := range want {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("n=%d: |%v| = %v (%#x), want %v (%#x)", n, a[i], got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+			}
+		}
+	}
+	// The rotated inputs: an Inf beside a NaN in the same group of four.
+	b := []complex64{complex(1, 2), complex(inf, nan), complex(3, 4), complex(nan, 1)}
+	got := make([]float32, 4)
+	absC64(got, b)
+	if want := []float32{float32(math.Sqrt(5)), inf, 5}; got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] == got[3] {
+		t.Errorf("absC64(%v) = %v", b, got)
+	}
+}
