@@ -48,6 +48,18 @@ type Kernels[V any] interface {
 	CopyInto(dst, src V) error
 }
 
+// A Concatenator is Kernels that can copy the operands of a
+// concatenation into its result in one pass, where a copy per operand
+// would make many short runs (stack along the last axis interleaves its
+// operands element by element).
+type Concatenator[V any] interface {
+	// ConcatInto copies srcs, of dst's dtype, into dst (contiguous and
+	// not empty) concatenated along axis ax, bit for bit. It reports
+	// false, having written nothing, when it leaves the copy to CopyInto
+	// operand by operand.
+	ConcatInto(dst V, srcs []V, ax int) (bool, error)
+}
+
 // An Exec evaluates a plan for a backend: it walks the plan, evaluates
 // each node once (keeping the views of nodes used more than once),
 // checks every node and what each kernel gives, and computes the
@@ -301,6 +313,16 @@ func (x *Exec[V]) concat(n *Node, size int) (V, error) {
 	out, err := x.kernels.Alloc(n.DType, n.Shape, size)
 	if err != nil {
 		return zero, err
+	}
+	if c, ok := x.kernels.(Concatenator[V]); ok {
+		done, err := c.ConcatInto(out, args, ax)
+		if err != nil {
+			var zero V
+			return zero, err
+		}
+		if done {
+			return out, nil
+		}
 	}
 	ol := out.Layout()
 	start := 0
