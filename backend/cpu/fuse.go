@@ -514,7 +514,7 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 		// then starts a row, and a row leaf is filled once per worker.
 		grain = max(1, grainSize/f.block) * f.block
 	}
-	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && b < serialMax {
+	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && (b < serialMin || b < serialLimit(r.b.nworkers())) {
 		grain = size // one range, on the calling goroutine
 	}
 	if size >= f16TableMin {
@@ -674,7 +674,9 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	return node, nil
 }
 
-// serialMax is the number of bytes a tree of cheap operations (cheapOp)
+// serialMax is, on machines where a second core brings no bandwidth for
+// data in the cache (see serialLimits), the number of bytes a tree of
+// cheap operations (cheapOp)
 // reads and writes below which one goroutine evaluates it: such a tree is
 // bound by memory, and on the project's 2-vCPU machine a second core
 // brings no bandwidth for data in the cache (x + y on 10^6 int8, 3 MB:
