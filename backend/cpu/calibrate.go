@@ -25,32 +25,49 @@ import (
 const serialMin = 2 << 20
 
 var (
-	limitsOnce         sync.Once
-	serialLim, copyLim int
+	twoOnce sync.Once
+	twoWins bool
 )
+
+// twoFaster reports, for a backend of nworkers workers, whether a copy of
+// 2 MB split over two goroutines measured at least 1.3 times as fast as
+// on one (best of 7 each, after a warm-up), the first time it was asked.
+func twoFaster(nworkers int) bool {
+	if nworkers < 2 {
+		return false
+	}
+	twoOnce.Do(func() {
+		one, two := measureCopy()
+		twoWins = float64(one) >= 1.3*float64(two)
+	})
+	return twoWins
+}
 
 // serialLimits returns the number of bytes below which a tree of cheap
 // operations runs on one worker, and the number of bytes up to which
 // CopyInto copies on one: serialMax and copySerialMax, or serialMin for
-// both where a copy of 2 MB split over two goroutines measures at least
-// 1.3 times as fast as on one (best of 7 each, after a warm-up).
+// both where two workers are faster (twoFaster).
 func serialLimits(nworkers int) (serial, copyMax int) {
-	if nworkers < 2 {
-		return serialMax, copySerialMax
+	if twoFaster(nworkers) {
+		return serialMin, serialMin
 	}
-	limitsOnce.Do(func() {
-		serialLim, copyLim = serialMax, copySerialMax
-		if one, two := measureCopy(); float64(one) >= 1.3*float64(two) {
-			serialLim, copyLim = serialMin, serialMin
-		}
-	})
-	return serialLim, copyLim
+	return serialMax, copySerialMax
 }
 
 // serialLimit is the first of serialLimits.
 func serialLimit(nworkers int) int {
 	s, _ := serialLimits(nworkers)
 	return s
+}
+
+// reduceLimit is the size of the largest reduction input read by one
+// worker: reduceSerialMax, halved where two workers are faster
+// (twoFaster).
+func (r *runner) reduceLimit() int {
+	if twoFaster(r.b.nworkers()) {
+		return reduceSerialMax / 2
+	}
+	return reduceSerialMax
 }
 
 // measureCopy returns the best times of a copy of 2 MB on one goroutine

@@ -377,7 +377,7 @@ func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, l
 // pairwise sum added to acc, or a sequential fold.
 func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
 	if ops.pairwise != nil {
-		if n > 1<<16 && s.r.b.nworkers() > 1 && n*sizeOf[T]() > reduceSerialMax {
+		if n > 1<<16 && s.r.b.nworkers() > 1 && n*sizeOf[T]() > s.r.reduceLimit() {
 			return add(acc, s.parallelPairwise(ops, lo, n))
 		}
 		if s.x != nil {
@@ -465,9 +465,9 @@ var reduceSerialMax = 4 << 20
 
 // redParallel is r.parallel for a reduction reading bytes of input: on
 // one worker (the ranges in order, checking the context between them)
-// when bytes <= reduceSerialMax.
+// when bytes <= r.reduceLimit().
 func (r *runner) redParallel(bytes, n, grain int, body func(w, lo, hi int) error) error {
-	if bytes > reduceSerialMax {
+	if bytes > r.reduceLimit() {
 		return r.parallel(n, grain, body)
 	}
 	return r.serial(n, grain, body)
