@@ -258,7 +258,7 @@ func systemLimit(need int64) int64 {
 	}
 	c.Lock()
 	defer c.Unlock()
-	if l := c.limit.Load(); need > l/16 || time.Since(limitEpoch)-time.Duration(c.at.Load()) > time.Second {
+	if l := c.limit.Load(); l <= 0 || need > l/16 || time.Since(limitEpoch)-time.Duration(c.at.Load()) > time.Second {
 		c.limit.Store(int64(sysmem.Limit()))
 		c.at.Store(int64(time.Since(limitEpoch)))
 	}
