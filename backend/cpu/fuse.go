@@ -310,6 +310,19 @@ func gatherRows[T any](l *leaf, dst, src []T, row, col, pos, cnt int) {
 	start := pos - col*st // the storage position of the row's first element
 	j := row % group      // the row's index along the second-to-last axis
 	for done := 0; done < cnt; {
+		if st == 0 && col == 0 && cnt-done >= rowLen {
+			// Whole rows of one group, each broadcast from one value.
+			k := min((cnt-done)/rowLen, group-j)
+			fillRows(dst[done:done+k*rowLen], src, start, rowSt, k, rowLen)
+			done += k * rowLen
+			row += k
+			if j += k; j < group {
+				start += k * rowSt
+			} else if done < cnt {
+				j, start = 0, l.rowStart(row)
+			}
+			continue
+		}
 		run := min(rowLen-col, cnt-done)
 		d := dst[done : done+run]
 		if st == 0 {
@@ -325,6 +338,13 @@ func gatherRows[T any](l *leaf, dst, src []T, row, col, pos, cnt int) {
 		} else if done < cnt {
 			j, start = 0, l.rowStart(row)
 		}
+	}
+}
+
+// fillRowsGo is fillRows without vector stores.
+func fillRowsGo[T any](d, src []T, start, step, rows, rowLen int) {
+	for r := range rows {
+		fillSame(d[r*rowLen:(r+1)*rowLen], src[start+r*step])
 	}
 }
 
