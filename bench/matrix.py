@@ -96,6 +96,10 @@ def make_inputs(inputs, rng):
     return ns
 
 
+# WARM_TIME and MIN_TIME (seconds) are bench/matrix's warmTime and minTime.
+WARM_TIME, MIN_TIME = 0.010, 0.002
+
+
 def numpy_side(cases, warmup, runs, budget=3.0):
     """{name: (median ms or None, dtype, shape, note)}."""
     out = {}
@@ -115,10 +119,14 @@ def numpy_side(cases, warmup, runs, budget=3.0):
             code = compile(c["numpy"], c["name"], "eval")
             try:
                 v = np.asarray(eval(code, ns))
-                for _ in range(warmup):
+                # As bench/matrix does (warmTime, minTime): at least 10 ms
+                # of untimed runs, at least 2 ms of timed ones.
+                i, t0 = 0, time.perf_counter()
+                while i < warmup or (runs > 1 and time.perf_counter() - t0 < WARM_TIME):
                     eval(code, ns)
+                    i += 1
                 ts, total = [], 0.0
-                while len(ts) < runs and (total < budget or not ts):
+                while (len(ts) < runs or (runs > 1 and total < MIN_TIME)) and (total < budget or not ts):
                     t0 = time.perf_counter()
                     eval(code, ns)
                     ts.append((time.perf_counter() - t0) * 1e3)

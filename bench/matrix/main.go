@@ -156,6 +156,17 @@ func newRunner() *runner {
 // enough (a 2000×2000 product on a busy machine).
 const budget = 3 * time.Second
 
+// warmTime is the least time the untimed runs of a case take (more runs
+// than -warmup when they are short), and minTime the least time its timed
+// runs take: after the other side's turn, a core of these virtual
+// machines runs the first milliseconds of work several times slower, and
+// a case of a few microseconds would otherwise be timed in them, on a
+// median of 5 runs. matrix.py does the same on NumPy's side.
+const (
+	warmTime = 10 * time.Millisecond
+	minTime  = 2 * time.Millisecond
+)
+
 // run times case c, under the pprof label case=NAME (a profile of many
 // cases can then be narrowed to one: go tool pprof -tagfocus case=NAME).
 func (r *runner) run(c *Case, warmup, runs int) (res Result) {
@@ -205,7 +216,11 @@ func (r *runner) run1(c *Case, warmup, runs int) Result {
 	if res.Shape == nil {
 		res.Shape = []int{}
 	}
-	for range warmup {
+	warm := warmTime
+	if runs <= 1 {
+		warm = 0 // -dry
+	}
+	for i, t0 := 0, time.Now(); i < warmup || time.Since(t0) < warm; i++ {
 		if _, err := eval1(); err != nil {
 			res.Err = err.Error()
 			return res
@@ -214,7 +229,7 @@ func (r *runner) run1(c *Case, warmup, runs int) Result {
 	var ts []time.Duration
 	var total time.Duration
 	cpu0 := cpuTime()
-	for len(ts) < runs && (total < budget || len(ts) < 1) {
+	for (len(ts) < runs || total < minTime && runs > 1) && (total < budget || len(ts) < 1) {
 		t0 := time.Now()
 		if _, err := eval1(); err != nil {
 			res.Err = err.Error()
