@@ -112,3 +112,58 @@ func sameComplex(a, b complex128) bool {
 	}
 	return same(real(a), real(b)) && same(imag(a), imag(b))
 }
+
+// TestComplexSquare checks z ** 2 with a constant exponent (complexSquare)
+// against cpowParts bit for bit, on zeros of every sign, infinities, NaNs,
+// huge and tiny parts, for complex64 and complex128.
+func TestComplexSquare(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), 1, -1.5, 3, math.Inf(1), math.Inf(-1), math.NaN(), 1e30, -1e-30, 1e200, 1e-200, 7.25}
+	var z64 []float64
+	for _, re := range vals {
+		for _, im := range vals {
+			z64 = append(z64, re, im)
+		}
+	}
+	for _, d := range []dtypes.DType{dtypes.C64, dtypes.C128} {
+		n := len(z64) / 2
+		x := backend.NewStorage(d, n)
+		for i := range n {
+			switch s := x.(type) {
+			case []complex64:
+				s[i] = complex(float32(z64[2*i]), float32(z64[2*i+1]))
+			case []complex128:
+				s[i] = complex(z64[2*i], z64[2*i+1])
+			}
+		}
+		two := backend.NewStorage(d, 1)
+		switch s := two.(type) {
+		case []complex64:
+			s[0] = 2
+		case []complex128:
+			s[0] = 2
+		}
+		xn := in(raw(d, []int{n}, x))
+		e := in(raw(d, []int{}, two))
+		pow := &backend.Node{Op: backend.OpPow, DType: d, Shape: []int{n}, Args: []*backend.Node{xn, e}}
+		if complexSquare(pow, computeOf(d)) == nil {
+			t.Fatalf("%v: no square kernel for a constant exponent 2", d)
+		}
+		got := run(t, pow)
+		for i := range n {
+			switch s := got.Data.(type) {
+			case []complex64:
+				a := x.([]complex64)[i]
+				wr, wi := cpowParts(real(a), imag(a), 2, 0)
+				if math.Float32bits(real(s[i])) != math.Float32bits(wr) || math.Float32bits(imag(s[i])) != math.Float32bits(wi) {
+					t.Errorf("(%v)**2 = %v, want %v", a, s[i], complex(wr, wi))
+				}
+			case []complex128:
+				a := x.([]complex128)[i]
+				wr, wi := cpowParts(real(a), imag(a), 2, 0)
+				if math.Float64bits(real(s[i])) != math.Float64bits(wr) || math.Float64bits(imag(s[i])) != math.Float64bits(wi) {
+					t.Errorf("(%v)**2 = %v, want %v", a, s[i], complex(wr, wi))
+				}
+			}
+		}
+	}
+}

@@ -57,11 +57,15 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 		if dt == dtypes.C32 {
 			k = complex32Kernel(o)
 		} else if k = complexMinMax[complex64](n); k == nil {
-			k = complex64Kernel(o)
+			if k = complexSquare(n, ctC64); k == nil {
+				k = complex64Kernel(o)
+			}
 		}
 	case ctC128:
 		if k = complexMinMax[complex128](n); k == nil {
-			k = complex128Kernel(o)
+			if k = complexSquare(n, ctC128); k == nil {
+				k = complex128Kernel(o)
+			}
 		}
 	}
 	if k == nil {
