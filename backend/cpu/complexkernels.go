@@ -5,7 +5,6 @@ import (
 	"math/cmplx"
 
 	"github.com/tensorsh/tensorsh/backend"
-	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // Complex arithmetic follows NumPy's loops: products and quotients are
@@ -285,57 +284,6 @@ func cmap128(f func(complex128) complex128) kfn {
 			d[i] = f(a[i])
 		}
 	})
-}
-
-// complexSquare returns the kernel of z ** 2 for a power n whose
-// exponent is the constant 2 (a one-element input), or nil: z·z by
-// cmulParts, as cpowParts computes it, without cpowParts's tests of the
-// exponent for every element (a zero base still gives +0, as there).
-func complexSquare(n *backend.Node, ct ctype) kfn {
-	if n.Op != backend.OpPow || len(n.Args) != 2 {
-		return nil
-	}
-	e := n.Args[1]
-	if e.Op != backend.OpInput || e.Tensor == nil || backend.Size(e.Tensor.Shape) != 1 {
-		return nil
-	}
-	switch v := e.Tensor.Data.(type) {
-	case []complex64:
-		if e.Tensor.DType != dtypes.C64 || len(v) != 1 || v[0] != 2 {
-			return nil
-		}
-	case []complex128:
-		if e.Tensor.DType != dtypes.C128 || len(v) != 1 || v[0] != 2 {
-			return nil
-		}
-	default:
-		return nil
-	}
-	switch ct {
-	case ctC64:
-		return bin(func(d, a, _ []complex64) {
-			a = a[:len(d)]
-			for i, z := range a {
-				if z == 0 {
-					d[i] = 0
-					continue
-				}
-				d[i] = complex(cmulParts(real(z), imag(z), real(z), imag(z)))
-			}
-		})
-	case ctC128:
-		return bin(func(d, a, _ []complex128) {
-			a = a[:len(d)]
-			for i, z := range a {
-				if z == 0 {
-					d[i] = 0
-					continue
-				}
-				d[i] = complex(cmulParts(real(z), imag(z), real(z), imag(z)))
-			}
-		})
-	}
-	return nil
 }
 
 func complex64Kernel(o backend.Op) kfn {

@@ -57,15 +57,11 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 		if dt == dtypes.C32 {
 			k = complex32Kernel(o)
 		} else if k = complexMinMax[complex64](n); k == nil {
-			if k = complexSquare(n, ctC64); k == nil {
-				k = complex64Kernel(o)
-			}
+			k = complex64Kernel(o)
 		}
 	case ctC128:
 		if k = complexMinMax[complex128](n); k == nil {
-			if k = complexSquare(n, ctC128); k == nil {
-				k = complex128Kernel(o)
-			}
+			k = complex128Kernel(o)
 		}
 	}
 	if k == nil {
