@@ -245,12 +245,7 @@ func complex128Kernel(o backend.Op) kfn {
 	case backend.OpSub:
 		return bin(subL[C])
 	case backend.OpMul:
-		return bin(func(d, a, b []C) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
-			}
-		})
+		return bin(cmulC128)
 	case backend.OpDiv:
 		return bin(func(d, a, b []C) {
 			a, b = a[:len(d)], b[:len(d)]
@@ -284,6 +279,29 @@ func cmap128(f func(complex128) complex128) kfn {
 			d[i] = f(a[i])
 		}
 	})
+}
+
+// cmulGo sets d[i] = a[i]·b[i] by cmulParts: the reference of cmulC64.
+// It is not inlined, so that cmulC64's calls for single elements run the
+// same code (Go's compiler orders the operands of a commutative + or ·
+// as it likes, which decides the payload of a NaN sum of two NaNs).
+//
+//go:noinline
+func cmulGo(d, a, b []complex64) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+	}
+}
+
+// cmulGo128 is cmulGo for complex128.
+//
+//go:noinline
+func cmulGo128(d, a, b []complex128) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+	}
 }
 
 func complex64Kernel(o backend.Op) kfn {
@@ -362,12 +380,7 @@ func complex64Kernel(o backend.Op) kfn {
 	case backend.OpSub:
 		return bin(subL[C])
 	case backend.OpMul:
-		return bin(func(d, a, b []C) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
-			}
-		})
+		return bin(cmulC64)
 	case backend.OpDiv:
 		return bin(func(d, a, b []C) {
 			a, b = a[:len(d)], b[:len(d)]
