@@ -344,6 +344,15 @@ func copySeg[T any](dst, src []T, pos, st int) {
 		for f := 1; f < len(dst); f *= 2 {
 			copy(dst[f:], dst[:f])
 		}
+	case 2:
+		// Every second element (x[:, ::2]): vector loops where there
+		// are some.
+		n := copyEven(dst, src, pos)
+		pos += 2 * n
+		for i := n; i < len(dst); i++ {
+			dst[i] = src[pos]
+			pos += 2
+		}
 	default:
 		for i := range dst {
 			dst[i] = src[pos]
