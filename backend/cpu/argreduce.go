@@ -280,11 +280,16 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 		}
 	}
 	return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
-		best := make([]T, min(k, blockSize))
+		// The indices too are folded into a buffer of the worker's own
+		// and copied out (see runReduce: neighbouring units' rows in out
+		// share cache lines).
+		best, idx := make([]T, min(k, blockSize)), make([]int64, min(k, blockSize))
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes
 			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
-			bi, bv := out[oo*k+k0:oo*k+k1], best[:k1-k0]
+			dst := out[oo*k+k0 : oo*k+k1]
+			bi, bv := idx[:k1-k0], best[:k1-k0]
+			clear(bi)
 			b := p.base(oo*k) + k0
 			copy(bv, x[b+p.offs[0]:])
 			j := 1
@@ -305,6 +310,7 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 					argColMin(bv, bi, row, int64(j))
 				}
 			}
+			copy(dst, idx[:len(dst)])
 			if err := r.ctx.Err(); err != nil {
 				return err
 			}
