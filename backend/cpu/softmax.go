@@ -203,11 +203,11 @@ func fillF64(c []float64, v float64) {
 	}
 }
 
-// rowMaxF64 is rowMax of a float64 row with four running maxima: the
+// rowMaxF64Go is rowMax of a float64 row with four running maxima: the
 // same value where the row has no NaN and its maximum is not a zero (the
 // maxima of the four can differ from the first one's only in the sign of
-// a zero); rowMax otherwise.
-func rowMaxF64(x []float64) float64 {
+// a zero); rowMax otherwise. rowMaxF64 uses it without AVX2.
+func rowMaxF64Go(x []float64) float64 {
 	n := len(x) &^ 3
 	if n == 0 {
 		return rowMax(x)

@@ -116,7 +116,8 @@ func TestSoftmaxF64(t *testing.T) {
 	}
 }
 
-// TestRowMaxF64 checks rowMaxF64 bit for bit against rowMax on rows of
+// TestRowMaxF64 checks rowMaxF64 (the vector loop where there is one) and
+// rowMaxF64Go bit for bit against rowMax on rows of
 // every length up to 70 drawn from few values: ±0 (the first zero of the
 // largest wins), NaNs with payloads (the first wins), ±Inf.
 func TestRowMaxF64(t *testing.T) {
@@ -131,6 +132,9 @@ func TestRowMaxF64(t *testing.T) {
 			}
 			if g, w := rowMaxF64(x), rowMax(x); math.Float64bits(g) != math.Float64bits(w) {
 				t.Fatalf("rowMaxF64(%v) = %v (%#x), want %v (%#x)", x, g, math.Float64bits(g), w, math.Float64bits(w))
+			}
+			if g, w := rowMaxF64Go(x), rowMax(x); math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("rowMaxF64Go(%v) = %v (%#x), want %v (%#x)", x, g, math.Float64bits(g), w, math.Float64bits(w))
 			}
 		}
 	}
