@@ -30,15 +30,18 @@ var (
 )
 
 // twoFaster reports, for a backend of nworkers workers, whether a copy of
-// 2 MB split over two goroutines measured at least 1.3 times as fast as
+// 2 MB split over two goroutines measured at least 1.6 times as fast as
 // on one (best of 7 each, after a warm-up), the first time it was asked.
+// On the Xeon the ratio was 3 (170 against 56 µs); on the EPYC guests,
+// where one core copied 3 MB in the cache in about 38 µs, it would be
+// near 1.2 (two workers' wake-up against half the copy), under the bar.
 func twoFaster(nworkers int) bool {
 	if nworkers < 2 {
 		return false
 	}
 	twoOnce.Do(func() {
 		one, two := measureCopy()
-		twoWins = float64(one) >= 1.3*float64(two)
+		twoWins = float64(one) >= 1.6*float64(two)
 	})
 	return twoWins
 }
