@@ -498,7 +498,13 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		// The last axis is kept: accumulate rows, a stripe of the inner
 		// axis at a time.
 		k := p.inner
-		stripes := (k + blockSize - 1) / blockSize
+		sw := blockSize // stripe width
+		stripes := (k + sw - 1) / sw
+		// Narrower stripes only for an input read in place: a fused
+		// source's blocks must hold whole rows for ops.vecs.
+		if w := stripeWidth[T](k, p.m/k, nw, p.m*p.l*sizeOf[T](), r.reduceLimit()); w > 0 && s.x != nil {
+			sw, stripes = w, k/w
+		}
 		units := p.m / k * stripes
 		// stride > 0: the rows are equally spaced, stride elements apart
 		// (one reduced axis group), and ops.vecs takes many a call; from
@@ -525,19 +531,22 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		// out as the accumulator, against 0.2 ms on one worker alone).
 		// Units of more than 4 KB share a line only at their ends.
 		var priv [][]T
-		if nw > 1 && min(k, blockSize)*sizeOf[T]() <= 4<<10 {
+		if nw > 1 && min(k, 2*sw)*sizeOf[T]() <= 4<<10 {
 			priv = make([][]T, nw)
 		}
 		err := r.redParallel(p.m*p.l*sizeOf[T](), units, 1, func(wi, lo, hi int) error {
 			win := wins[wi]
 			for u := lo; u < hi; u++ {
 				oo, st := u/stripes, u%stripes
-				k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
+				k0, k1 := st*sw, min(st*sw+sw, k)
+				if st == stripes-1 {
+					k1 = k // the last stripe takes the rest
+				}
 				dst := out[oo*k+k0 : oo*k+k1]
 				acc := dst
 				if priv != nil {
 					if priv[wi] == nil {
-						priv[wi] = make([]T, min(k, blockSize))
+						priv[wi] = make([]T, min(k, 2*sw))
 					}
 					acc = priv[wi][:len(dst)]
 				}
@@ -623,6 +632,27 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		return nil
 	})
 	return out, err
+}
+
+// stripeWidth returns the width of the stripes of the kept last axis (k
+// elements, in outer groups) that a reduction along other axes (bytes of
+// input, read by one worker up to limit) hands to its nw workers when
+// fewer than two stripes a worker would leave one idle (max along axis 0
+// of a 1000×1000 matrix is one stripe of 4096): a multiple of a cache
+// line, at most half a block, k/w stripes (the last takes the rest). Each
+// column is still folded row after row, so the results keep their bits.
+// It returns 0 to keep stripes of blockSize.
+func stripeWidth[T any](k, outer, nw, bytes, limit int) int {
+	if nw <= 1 || bytes <= limit || outer*((k+blockSize-1)/blockSize) >= 2*nw {
+		return 0
+	}
+	line := max(1, 64/sizeOf[T]())
+	want := (2*nw + outer - 1) / outer // stripes per group
+	w := (k/want + line - 1) / line * line
+	if w < line || w > blockSize/2 || k/w < 2 {
+		return 0
+	}
+	return w
 }
 
 // addAny adds numbers (or ors bools) of any element type.
