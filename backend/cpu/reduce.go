@@ -241,6 +241,12 @@ type redOps[T number | bool] struct {
 	// vecs is vec for each of rows rows of x, stride elements apart (nil:
 	// a vec call per row).
 	vecs func(acc, x []T, rows, stride int)
+	// assoc: folding consecutive ranges of rows apart and then the
+	// ranges' results into the first in order (vec) gives the bits of
+	// one fold over all the rows (integer sums and products wrap,
+	// maxima and minima keep the first extreme and the first NaN; not
+	// float sums and products, whose roundings depend on the order).
+	assoc bool
 }
 
 // rowsGo reduces each row of l elements of x to one element of out as
@@ -500,9 +506,13 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		k := p.inner
 		sw := blockSize // stripe width
 		stripes := (k + sw - 1) / sw
-		// Narrower stripes only for an input read in place: a fused
+		// Few units for the workers, read in place: a fold that may
+		// be regrouped (ops.assoc) splits each unit's rows among them
+		// (runRowParts, every worker reading whole rows in order);
+		// others are cut into narrower stripes (stripeWidth). A fused
 		// source's blocks must hold whole rows for ops.vecs.
-		if w := stripeWidth[T](k, p.m/k, nw, p.m*p.l*sizeOf[T](), r.reduceLimit()); w > 0 && s.x != nil {
+		rowParts := ops.assoc && ops.vecs != nil && ops.round == nil && fastReduce && s.x != nil
+		if w := stripeWidth[T](k, p.m/k, nw, p.m*p.l*sizeOf[T](), r.reduceLimit()); w > 0 && s.x != nil && !rowParts {
 			sw, stripes = w, k/w
 		}
 		units := p.m / k * stripes
@@ -521,6 +531,11 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 			}
 			if s.x == nil && (stripes > 1 || stride != k || k > blockSize) {
 				stride = 0
+			}
+		}
+		if parts := rowPartsOf(units, len(p.offs), nw); rowParts && parts > 1 && p.m*p.l*sizeOf[T]() > r.reduceLimit() {
+			if st := equalStride(p.offs); st > 0 {
+				return out, runRowParts(r, s, p, &ops, out, k, sw, stripes, st, parts)
 			}
 		}
 		// With several workers each folds into an accumulator of its
@@ -632,6 +647,90 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		return nil
 	})
 	return out, err
+}
+
+// rowPartsOf returns into how many ranges of rows runRowParts cuts each
+// of units units of rows rows for nw workers: enough for two tasks a
+// worker, each of 8 rows at least; 1 when the units are enough.
+func rowPartsOf(units, rows, nw int) int {
+	if nw <= 1 || units >= 2*nw {
+		return 1
+	}
+	return max(1, min((2*nw+units-1)/units, rows/8))
+}
+
+// equalStride returns the step between equally spaced row offsets (at
+// least two), or 0.
+func equalStride(offs []int) int {
+	if len(offs) < 2 || offs[1] <= 0 {
+		return 0
+	}
+	st := offs[1]
+	for j, off := range offs {
+		if off != j*st {
+			return 0
+		}
+	}
+	return st
+}
+
+// runRowParts is runReduce's fold along kept axes for a fold that may be
+// regrouped (ops.assoc) with few units: each unit's rows (stride elements
+// apart in s.x) are cut into parts consecutive ranges, folded on the
+// workers into accumulators of their own, and the ranges' results are
+// then folded into the unit's output in order by ops.vec. A 1000×1000
+// maximum along axis 0 is one unit; its two workers each read half the
+// rows whole, in order, where column stripes had each read half of every
+// row.
+func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T], out []T, k, sw, stripes, stride, parts int) error {
+	units := p.m / k * stripes
+	rows := len(p.offs)
+	accs := make([][]T, units*parts)
+	span := func(u int) (oo, k0, k1 int) {
+		oo, st := u/stripes, u%stripes
+		k0, k1 = st*sw, min(st*sw+sw, k)
+		if st == stripes-1 {
+			k1 = k
+		}
+		return oo, k0, k1
+	}
+	err := r.parallel(units*parts, 1, func(_, lo, hi int) error {
+		for t := lo; t < hi; t++ {
+			u, part := t/parts, t%parts
+			oo, k0, k1 := span(u)
+			j0, j1 := part*rows/parts, (part+1)*rows/parts
+			acc := make([]T, k1-k0)
+			b := p.base(oo*k) + k0
+			if ops.first {
+				copy(acc, s.x[b+j0*stride:])
+				j0++
+			} else {
+				for i := range acc {
+					acc[i] = ops.init
+				}
+			}
+			if j1 > j0 {
+				ops.vecs(acc, s.x[b+j0*stride:], j1-j0, stride)
+			}
+			accs[t] = acc
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for u := range units {
+		oo, k0, k1 := span(u)
+		dst := out[oo*k+k0 : oo*k+k1]
+		copy(dst, accs[u*parts])
+		for part := 1; part < parts; part++ {
+			ops.vec(dst, accs[u*parts+part])
+		}
+	}
+	return nil
 }
 
 // stripeWidth returns the width of the stripes of the kept last axis (k
@@ -832,19 +931,19 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 	var ops redOps[T]
 	switch o {
 	case backend.OpSum, backend.OpMean:
-		ops = redOps[T]{init: 0,
+		ops = redOps[T]{init: 0, assoc: true,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, add[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
-		ops = redOps[T]{init: 1,
+		ops = redOps[T]{init: 1, assoc: true,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, mul[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, mul[T]) }}
 	case backend.OpReduceMax:
-		ops = redOps[T]{first: true,
+		ops = redOps[T]{first: true, assoc: true,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, maxInt[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, maxInt[T]) }}
 	case backend.OpReduceMin:
-		ops = redOps[T]{first: true,
+		ops = redOps[T]{first: true, assoc: true,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, minInt[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, minInt[T]) }}
 	default:
@@ -889,11 +988,11 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 			fold: func(acc T, x []T) T { return foldWith(acc, x, mul[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, mul[T]) }}
 	case backend.OpReduceMax:
-		ops = redOps[T]{first: true,
+		ops = redOps[T]{first: true, assoc: true,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, maxFloat[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, maxFloat[T]) }}
 	case backend.OpReduceMin:
-		ops = redOps[T]{first: true,
+		ops = redOps[T]{first: true, assoc: true,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, minFloat[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, minFloat[T]) }}
 	default:

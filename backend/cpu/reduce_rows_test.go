@@ -360,3 +360,54 @@ func TestArgIntKernels(t *testing.T) {
 	checkArgInt(t, "int32", []int32{math.MinInt32, math.MaxInt32, -1, 0})
 	checkArgInt(t, "int64", []int64{math.MinInt64, math.MaxInt64, -1, 0, 1 << 40})
 }
+
+// TestReduceRowParts runs folds that runRowParts splits by rows (maxima,
+// minima, integer sums and products along a non-last axis with few
+// outputs) on one worker and on four, and wants the same bits: NaNs with
+// payloads (the first wins), zeros of both signs (the first of equal
+// extremes wins), wrapping 8-bit sums and products.
+func TestReduceRowParts(t *testing.T) {
+	defer func(b int) { reduceSerialMax = b }(reduceSerialMax)
+	rng := rand.New(rand.NewSource(23))
+	pool := []float64{0, math.Copysign(0, -1), 1, -1, 3, -3, math.Inf(1), math.Inf(-1),
+		math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff8000000000003)}
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.I8, dtypes.U8, dtypes.I32, dtypes.I64} {
+		for _, shape := range [][]int{{1000, 40}, {257, 3, 24}, {64, 100}} {
+			n := backend.Size(shape)
+			v := make([]float64, n)
+			for i := range v {
+				if d.IsFloat() {
+					v[i] = pool[rng.Intn(len(pool)-rng.Intn(3)*2)]
+					if rng.Intn(4) == 0 {
+						v[i] = rng.NormFloat64()
+					}
+				} else {
+					v[i] = float64(rng.Intn(256) - 128)
+					if d == dtypes.U8 {
+						v[i] += 128
+					}
+				}
+			}
+			x := in(mk(d, shape, v...))
+			ops := []backend.Op{backend.OpReduceMax, backend.OpReduceMin}
+			if !d.IsFloat() {
+				ops = append(ops, backend.OpSum, backend.OpProd)
+			}
+			for _, o := range ops {
+				for _, axes := range [][]int{{0}, {0, 1}} {
+					if len(axes) == 2 && len(shape) < 3 {
+						continue
+					}
+					node := red(o, d, x, false, axes...)
+					reduceSerialMax = 1 << 40
+					one := run(t, node, Workers(1))
+					reduceSerialMax = 0
+					four := run(t, node, Workers(4))
+					if !sameBits(one, four) {
+						t.Fatalf("%v of %v%v along %v: one worker %v, four %v", o, d, shape, axes, head(one), head(four))
+					}
+				}
+			}
+		}
+	}
+}
