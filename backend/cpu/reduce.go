@@ -617,6 +617,10 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 	if fastReduce && p.m > 1 && p.rowMajor() && (s.x != nil || p.l <= blockSize) {
 		return out, runRows(r, s, p, &ops, out, wins)
 	}
+	if n := p.chunk; p.m == 1 && len(p.offs) == 1 && ops.assoc && ops.pairwise == nil && ops.round1 == nil &&
+		s.x != nil && fastReduce && r.b.nworkers() > 1 && n >= 64*r.b.nworkers() && n*sizeOf[T]() > r.reduceLimit() {
+		return out, runFoldParts(r, s, p, &ops, out)
+	}
 	grain := max(1, grainSize/p.l)
 	err := r.redParallel(p.m*p.l*sizeOf[T](), p.m, grain, func(wi, lo, hi int) error {
 		win := wins[wi]
@@ -647,6 +651,37 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		return nil
 	})
 	return out, err
+}
+
+// runFoldParts is runReduce for one output folded from one run read in
+// place by a fold that may be regrouped (ops.assoc: the maximum of a
+// whole matrix): the run is cut into two parts a worker, folded apart,
+// and the parts' results folded in order into the first. The one fold
+// of the whole run on one worker left the other idle.
+func runFoldParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T], out []T) error {
+	n, b := p.chunk, p.base(0)+p.offs[0]
+	parts := 2 * r.b.nworkers()
+	accs := make([]T, parts)
+	err := r.parallel(parts, 1, func(_, lo, hi int) error {
+		for j := lo; j < hi; j++ {
+			x := s.x[b+j*n/parts : b+(j+1)*n/parts]
+			acc := ops.init
+			if ops.first {
+				acc = x[0]
+			}
+			accs[j] = ops.fold(acc, x)
+		}
+		return r.ctx.Err()
+	})
+	if err != nil {
+		return err
+	}
+	acc := accs[0]
+	for _, v := range accs[1:] {
+		acc = ops.fold(acc, []T{v})
+	}
+	out[0] = acc
+	return nil
 }
 
 // rowPartsOf returns into how many ranges of rows runRowParts cuts each

@@ -363,7 +363,8 @@ func TestArgIntKernels(t *testing.T) {
 
 // TestReduceRowParts runs folds that runRowParts splits by rows (maxima,
 // minima, integer sums and products along a non-last axis with few
-// outputs) on one worker and on four, and wants the same bits: NaNs with
+// outputs) and runFoldParts by ranges (the same over all axes) on one
+// worker and on four, and wants the same bits: NaNs with
 // payloads (the first wins), zeros of both signs (the first of equal
 // extremes wins), wrapping 8-bit sums and products.
 func TestReduceRowParts(t *testing.T) {
@@ -394,7 +395,7 @@ func TestReduceRowParts(t *testing.T) {
 				ops = append(ops, backend.OpSum, backend.OpProd)
 			}
 			for _, o := range ops {
-				for _, axes := range [][]int{{0}, {0, 1}} {
+				for _, axes := range [][]int{{0}, {0, 1}, nil} {
 					if len(axes) == 2 && len(shape) < 3 {
 						continue
 					}
