@@ -86,7 +86,11 @@ func argRowsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
 
 func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	if p.inner == 0 && p.m > 0 && p.l > 0 {
-		return argRowsInt(r, x, p, isMax, intTop[T](isMax))
+		one := func(x []T, q *redPlan) ([]int64, error) { return argRowsInt(r, x, q, isMax, intTop[T](isMax)) }
+		if r.argInParts(p, sizeOf[T]()) {
+			return argParts(r, x, p, isMax, one)
+		}
+		return one(x, p)
 	}
 	if p.inner > 0 && fastReduce {
 		return argCols(r, x, p, isMax)
@@ -99,7 +103,11 @@ func argInt[T integer](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 
 func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	if p.inner == 0 && p.m > 0 && p.l > 0 {
-		return argRowsFloat(r, x, p, isMax)
+		one := func(x []T, q *redPlan) ([]int64, error) { return argRowsFloat(r, x, q, isMax) }
+		if r.argInParts(p, sizeOf[T]()) {
+			return argParts(r, x, p, isMax, one)
+		}
+		return one(x, p)
 	}
 	if p.inner > 0 && fastReduce {
 		return argCols(r, x, p, isMax)
@@ -109,6 +117,50 @@ func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 		return argReduceT(r, x, p, func(v, best T) bool { return !(v <= best) }, isNaN)
 	}
 	return argReduceT(r, x, p, func(v, best T) bool { return !(v >= best) }, isNaN)
+}
+
+// argInParts reports whether argParts should take the search of p (on
+// elements of size bytes): one output over one run, larger than one
+// worker reads (reduceLimit), with workers to share it.
+func (r *runner) argInParts(p *redPlan, size int) bool {
+	nw := r.b.nworkers()
+	return fastReduce && nw > 1 && p.m == 1 && len(p.offs) == 1 && p.chunk >= 64*nw && p.chunk*size > r.reduceLimit()
+}
+
+// argParts is argmax or argmin of one output over one run (argmax of a
+// whole array): the run is cut into two parts a worker, one searches each
+// part, and the parts' answers are taken in order, a later part's only
+// when strictly better, or a NaN while the best is not (the first NaN
+// wins): the index one search of the whole run finds.
+func argParts[T integer | float](r *runner, x []T, p *redPlan, isMax bool, one func([]T, *redPlan) ([]int64, error)) ([]int64, error) {
+	n, b := p.chunk, p.base(0)+p.offs[0]
+	parts := 2 * r.b.nworkers()
+	at := make([]int, parts) // each part's answer, an index into x
+	err := r.parallel(parts, 1, func(_, lo, hi int) error {
+		for j := lo; j < hi; j++ {
+			a, e := b+j*n/parts, b+(j+1)*n/parts
+			i, err := one(x[a:e], &redPlan{offs: []int{0}, chunk: e - a, m: 1, l: e - a})
+			if err != nil {
+				return err
+			}
+			at[j] = a + int(i[0])
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	best := at[0]
+	for _, i := range at[1:] {
+		v, w := x[best], x[i]
+		if v != v {
+			break // a NaN: the first wins
+		}
+		if w != w || isMax && w > v || !isMax && w < v {
+			best = i
+		}
+	}
+	return []int64{int64(best - b)}, nil
 }
 
 // argComplex is NumPy's complex argmax and argmin (cBetter).

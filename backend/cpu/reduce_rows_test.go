@@ -363,8 +363,9 @@ func TestArgIntKernels(t *testing.T) {
 
 // TestReduceRowParts runs folds that runRowParts splits by rows (maxima,
 // minima, integer sums and products along a non-last axis with few
-// outputs) and runFoldParts by ranges (the same over all axes) on one
-// worker and on four, and wants the same bits: NaNs with
+// outputs) and runFoldParts and argParts by ranges (the same, argmax and
+// argmin over all axes) on one worker and on four, and wants the same
+// bits: NaNs with
 // payloads (the first wins), zeros of both signs (the first of equal
 // extremes wins), wrapping 8-bit sums and products.
 func TestReduceRowParts(t *testing.T) {
@@ -390,7 +391,7 @@ func TestReduceRowParts(t *testing.T) {
 				}
 			}
 			x := in(mk(d, shape, v...))
-			ops := []backend.Op{backend.OpReduceMax, backend.OpReduceMin}
+			ops := []backend.Op{backend.OpReduceMax, backend.OpReduceMin, backend.OpArgMax, backend.OpArgMin}
 			if !d.IsFloat() {
 				ops = append(ops, backend.OpSum, backend.OpProd)
 			}
@@ -399,7 +400,14 @@ func TestReduceRowParts(t *testing.T) {
 					if len(axes) == 2 && len(shape) < 3 {
 						continue
 					}
-					node := red(o, d, x, false, axes...)
+					rd := d
+					if o == backend.OpArgMax || o == backend.OpArgMin {
+						if len(axes) != 0 {
+							continue
+						}
+						rd = dtypes.I64
+					}
+					node := red(o, rd, x, false, axes...)
 					reduceSerialMax = 1 << 40
 					one := run(t, node, Workers(1))
 					reduceSerialMax = 0
@@ -407,6 +415,55 @@ func TestReduceRowParts(t *testing.T) {
 					if !sameBits(one, four) {
 						t.Fatalf("%v of %v%v along %v: one worker %v, four %v", o, d, shape, axes, head(one), head(four))
 					}
+				}
+			}
+		}
+	}
+}
+
+// TestArgParts places the answers of argmax and argmin of a whole array
+// in later parts of argParts's cut: an extreme repeated in two parts (the
+// first wins), a NaN after a larger number (the NaN wins), and a NaN in
+// the first part before a larger number in a later one.
+func TestArgParts(t *testing.T) {
+	defer func(b int) { reduceSerialMax = b }(reduceSerialMax)
+	reduceSerialMax = 0
+	const n = 4096
+	nan := math.NaN()
+	for _, c := range []struct {
+		set  map[int]float64
+		op   backend.Op
+		want int64
+	}{
+		{map[int]float64{3000: 5, 3500: 5}, backend.OpArgMax, 3000},
+		{map[int]float64{1700: -5, 3500: -5}, backend.OpArgMin, 1700},
+		{map[int]float64{1000: 7, 2500: nan, 3900: nan}, backend.OpArgMax, 2500},
+		{map[int]float64{100: nan, 3000: 9}, backend.OpArgMax, 100},
+		{map[int]float64{4095: 9}, backend.OpArgMax, 4095},
+	} {
+		for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.I32, dtypes.I64} {
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = float64(i%3) / 4
+				if !d.IsFloat() {
+					v[i] = float64(i % 3)
+				}
+			}
+			skip := false
+			for i, x := range c.set {
+				if x != x && !d.IsFloat() {
+					skip = true
+				}
+				v[i] = x
+			}
+			if skip {
+				continue
+			}
+			node := red(c.op, dtypes.I64, in(mk(d, []int{n}, v...)), false)
+			for _, w := range []int{1, 4} {
+				got := run(t, node, Workers(w)).Data.([]int64)[0]
+				if got != c.want {
+					t.Errorf("%v of %v with %v, %d workers: %d, want %d", c.op, d, c.set, w, got, c.want)
 				}
 			}
 		}
