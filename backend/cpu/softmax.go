@@ -58,6 +58,12 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	cols := x32 != nil && inner > 1 && n.DType == dtypes.F32
 	cols64 := x64 != nil && inner > 1 && exact
 	grain := max(1, grainSize/max(m, 1))
+	if cols || cols64 {
+		// Whole tiles of columns: a range ending one column into a
+		// tile read a cache line of every row for that column alone
+		// (65 columns a range: four tiles and one column).
+		grain = max(softmaxTile, grain/softmaxTile*softmaxTile)
+	}
 	rows := make([][]float64, r.workersFor(outer*inner, grain))
 	tiles := make([][]float32, len(rows))
 	tiles64 := make([][]float64, len(rows))
