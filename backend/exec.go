@@ -314,7 +314,7 @@ func (x *Exec[V]) concat(n *Node, size int) (V, error) {
 	if err != nil {
 		return zero, err
 	}
-	if c, ok := x.kernels.(Concatenator[V]); ok {
+	if c, ok := x.kernels.(Concatenator[V]); ok && size > 0 {
 		done, err := c.ConcatInto(out, args, ax)
 		if err != nil {
 			var zero V

@@ -124,7 +124,7 @@ func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 // worker reads (reduceLimit), with workers to share it.
 func (r *runner) argInParts(p *redPlan, size int) bool {
 	nw := r.b.nworkers()
-	return fastReduce && nw > 1 && p.m == 1 && len(p.offs) == 1 && p.chunk >= 64*nw && p.chunk*size > r.reduceLimit()
+	return fastReduce && nw > 1 && p.m == 1 && len(p.offs) == 1 && p.chunk >= 64*nw && r.reduceParallel(p.chunk*size)
 }
 
 // argParts is argmax or argmin of one output over one run (argmax of a

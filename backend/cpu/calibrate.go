@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,26 +25,53 @@ import (
 // different runs).
 const serialMin = 2 << 20
 
-var (
-	twoOnce sync.Once
-	twoWins bool
-)
+// twoState holds what twoFaster has measured: whether two workers won,
+// whether that is final, how many measurements lost, and when the last
+// was taken (nanoseconds since limitEpoch).
+var twoState struct {
+	mu          sync.Mutex
+	wins, final atomic.Bool
+	losses      int
+	last        time.Duration
+}
 
 // twoFaster reports, for a backend of nworkers workers, whether a copy of
 // 2 MB split over two goroutines measured at least 1.6 times as fast as
-// on one (best of 7 each, after a warm-up), the first time it was asked.
-// On the Xeon the ratio was 3 (170 against 56 µs); on the EPYC guests,
-// where one core copied 3 MB in the cache in about 38 µs, it would be
-// near 1.2 (two workers' wake-up against half the copy), under the bar.
+// on one (the best of 7 each, after a warm-up). On the Xeon
+// the ratio was 3 (170 against 56 µs); on the EPYC guests, where one core
+// copied 3 MB in the cache in about 38 µs, it would be near 1.2 (two
+// workers' wake-up against half the copy), under the bar. A win is final;
+// a loss may come from other work on the second core at that moment (a
+// collection's mark worker, another process), so it is measured again
+// when asked a second or more later, three times at most, and the
+// answer is no until then.
 func twoFaster(nworkers int) bool {
 	if nworkers < 2 {
 		return false
 	}
-	twoOnce.Do(func() {
-		one, two := measureCopy()
-		twoWins = float64(one) >= 1.6*float64(two)
-	})
-	return twoWins
+	if twoState.final.Load() {
+		return twoState.wins.Load()
+	}
+	st := &twoState
+	if !st.mu.TryLock() {
+		return false // being measured by another statement
+	}
+	defer st.mu.Unlock()
+	now := time.Since(limitEpoch)
+	if st.final.Load() || st.losses > 0 && now-st.last < time.Second {
+		return st.wins.Load()
+	}
+	one, two := measureCopy()
+	st.last = time.Since(limitEpoch)
+	if float64(one) >= 1.6*float64(two) {
+		st.wins.Store(true)
+		st.final.Store(true)
+		return true
+	}
+	if st.losses++; st.losses >= 3 {
+		st.final.Store(true)
+	}
+	return false
 }
 
 // serialLimits returns the number of bytes below which a tree of cheap
@@ -57,10 +85,27 @@ func serialLimits(nworkers int) (serial, copyMax int) {
 	return serialMax, copySerialMax
 }
 
+// copyLimit is the second of serialLimits, answered without measuring for
+// a copy of bytes no larger than serialMin (one worker in any case).
+func copyLimit(nworkers, bytes int) int {
+	if bytes <= serialMin {
+		return serialMin
+	}
+	_, c := serialLimits(nworkers)
+	return c
+}
+
 // serialLimit is the first of serialLimits.
 func serialLimit(nworkers int) int {
 	s, _ := serialLimits(nworkers)
 	return s
+}
+
+// reduceParallel reports whether a reduction reading bytes of input is
+// spread over the workers: above reduceLimit. Inputs no larger than the
+// least the limit can be are answered without measuring (twoFaster).
+func (r *runner) reduceParallel(bytes int) bool {
+	return bytes > reduceSerialMax/2 && bytes > r.reduceLimit()
 }
 
 // reduceLimit is the size of the largest reduction input read by one
@@ -74,7 +119,7 @@ func (r *runner) reduceLimit() int {
 }
 
 // measureCopy returns the best times of a copy of 2 MB on one goroutine
-// and split over two.
+// and split over two (of 7 each, after one to warm up).
 func measureCopy() (one, two time.Duration) {
 	const n = 2 << 20
 	src, dst := make([]byte, n), make([]byte, n)
@@ -86,7 +131,7 @@ func measureCopy() (one, two time.Duration) {
 		for i := range 8 {
 			t0 := time.Now()
 			f()
-			if d := time.Since(t0); i > 0 {
+			if d := time.Since(t0); i > 0 { // the first warms up
 				b = min(b, d)
 			}
 		}

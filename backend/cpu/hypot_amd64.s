@@ -5,10 +5,11 @@
 // func absC64AVX2(d []float32, a []complex64) (nan bool): d[i] =
 // float32(sqrt(float64(re)² + float64(im)²)) for the len(d) - len(d)%4
 // first elements, four a time: the parts widened to float64 (exactly),
-// squared, each pair summed (VHADDPD adds re² + im² in that order), the
-// square root taken and rounded once to float32, as hypotF32 computes
-// them. It reports whether some result is NaN: absC64 then redoes those
-// with hypotF32 (an infinite part with a NaN one gives +Inf there).
+// squared, each pair summed (VHADDPD adds im² to re², the same sum as
+// hypotF32's re² + im²), the square root taken and rounded once to
+// float32, as hypotF32 computes them. It reports whether some result is
+// NaN: absC64 then redoes those with hypotF32 (an infinite part with a
+// NaN one gives +Inf there).
 TEXT ·absC64AVX2(SB), NOSPLIT, $0-49
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX

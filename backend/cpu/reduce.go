@@ -383,7 +383,7 @@ func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, l
 // pairwise sum added to acc, or a sequential fold.
 func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
 	if ops.pairwise != nil {
-		if n > 1<<16 && s.r.b.nworkers() > 1 && n*sizeOf[T]() > s.r.reduceLimit() {
+		if n > 1<<16 && s.r.b.nworkers() > 1 && s.r.reduceParallel(n*sizeOf[T]()) {
 			return add(acc, s.parallelPairwise(ops, lo, n))
 		}
 		if s.x != nil {
@@ -471,9 +471,9 @@ var reduceSerialMax = 4 << 20
 
 // redParallel is r.parallel for a reduction reading bytes of input: on
 // one worker (the ranges in order, checking the context between them)
-// when bytes <= r.reduceLimit().
+// unless r.reduceParallel(bytes).
 func (r *runner) redParallel(bytes, n, grain int, body func(w, lo, hi int) error) error {
-	if bytes > r.reduceLimit() {
+	if r.reduceParallel(bytes) {
 		return r.parallel(n, grain, body)
 	}
 	return r.serial(n, grain, body)
@@ -511,8 +511,14 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		// (runRowParts, every worker reading whole rows in order);
 		// others are cut into narrower stripes (stripeWidth). A fused
 		// source's blocks must hold whole rows for ops.vecs.
-		rowParts := ops.assoc && ops.vecs != nil && ops.round == nil && fastReduce && s.x != nil
-		if w := stripeWidth[T](k, p.m/k, nw, p.m*p.l*sizeOf[T](), r.reduceLimit()); w > 0 && s.x != nil && !rowParts {
+		parallel := r.reduceParallel(p.m * p.l * sizeOf[T]())
+		rowParts := ops.assoc && ops.vecs != nil && ops.round == nil && fastReduce && s.x != nil && parallel
+		parts, partStride := 1, 0
+		if rowParts {
+			parts, partStride = rowPartsOf(p.m/k*stripes, len(p.offs), nw), equalStride(p.offs)
+			rowParts = parts > 1 && partStride > 0
+		}
+		if w := stripeWidth[T](k, p.m/k, nw, parallel); w > 0 && s.x != nil && !rowParts {
 			sw, stripes = w, k/w
 		}
 		units := p.m / k * stripes
@@ -533,10 +539,8 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 				stride = 0
 			}
 		}
-		if parts := rowPartsOf(units, len(p.offs), nw); rowParts && parts > 1 && p.m*p.l*sizeOf[T]() > r.reduceLimit() {
-			if st := equalStride(p.offs); st > 0 {
-				return out, runRowParts(r, s, p, &ops, out, k, sw, stripes, st, parts)
-			}
+		if rowParts {
+			return out, runRowParts(r, s, p, &ops, out, k, sw, stripes, partStride, parts)
 		}
 		// With several workers each folds into an accumulator of its
 		// own and copies it out when its unit is done: units are
@@ -618,7 +622,7 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		return out, runRows(r, s, p, &ops, out, wins)
 	}
 	if n := p.chunk; p.m == 1 && len(p.offs) == 1 && ops.assoc && ops.pairwise == nil && ops.round1 == nil &&
-		s.x != nil && fastReduce && r.b.nworkers() > 1 && n >= 64*r.b.nworkers() && n*sizeOf[T]() > r.reduceLimit() {
+		s.x != nil && fastReduce && r.b.nworkers() > 1 && n >= 64*r.b.nworkers() && r.reduceParallel(n*sizeOf[T]()) {
 		return out, runFoldParts(r, s, p, &ops, out)
 	}
 	grain := max(1, grainSize/p.l)
@@ -769,15 +773,15 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 }
 
 // stripeWidth returns the width of the stripes of the kept last axis (k
-// elements, in outer groups) that a reduction along other axes (bytes of
-// input, read by one worker up to limit) hands to its nw workers when
-// fewer than two stripes a worker would leave one idle (max along axis 0
-// of a 1000×1000 matrix is one stripe of 4096): a multiple of a cache
-// line, at most half a block, k/w stripes (the last takes the rest). Each
+// elements, in outer groups) that a reduction along other axes (read by
+// several workers: parallel) hands to its nw workers when fewer than two
+// stripes a worker would leave one idle (a float sum along axis 0 of a
+// 1000×1000 matrix is one stripe of 4096): a multiple of a cache line,
+// at most half a block, k/w stripes (the last takes the rest). Each
 // column is still folded row after row, so the results keep their bits.
 // It returns 0 to keep stripes of blockSize.
-func stripeWidth[T any](k, outer, nw, bytes, limit int) int {
-	if nw <= 1 || bytes <= limit || outer*((k+blockSize-1)/blockSize) >= 2*nw {
+func stripeWidth[T any](k, outer, nw int, parallel bool) int {
+	if nw <= 1 || !parallel || outer*((k+blockSize-1)/blockSize) >= 2*nw {
 		return 0
 	}
 	line := max(1, 64/sizeOf[T]())
