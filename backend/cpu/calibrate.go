@@ -15,8 +15,8 @@ import (
 // twice that: x + y on 10^6 int8 (3 MB) took 0.23 ms on one worker and
 // 0.16 ms on two, -x on 10^6 float32 (8 MB) 0.69 and 0.42 ms; below 1 MB
 // one worker was faster (0.06 against 0.066 ms for x + y on 2^18 int8).
-// So the limits are measured once per process, the first time a loop is
-// large enough for them to matter.
+// So the limits are measured in each process, the first time a loop is
+// large enough for them to matter (see twoFaster).
 
 // serialMin is the serial limit on a machine where a second core brings
 // bandwidth: the bytes below which one worker still wins or nearly (on
