@@ -9,35 +9,27 @@ func cmulC64AVX2(d, a, b []complex64) (nan bool)
 func cmulC128AVX2(d, a, b []complex128) (nan bool)
 
 // cmulC64 sets d[i] = a[i]·b[i] as cmulParts computes it, four a time
-// with AVX2 (cmul_amd64.s); elements with a NaN part are computed again
-// by cmulGo, for its NaN's payload.
-func cmulC64(d, a, b []complex64) {
-	a, b = a[:len(d)], b[:len(d)]
-	if n := len(d) &^ 3; haveAVX2 && n > 0 {
-		if cmulC64AVX2(d[:n], a[:n], b[:n]) {
-			for i, z := range d[:n] {
-				if real(z) != real(z) || imag(z) != imag(z) {
-					cmulGo(d[i:i+1], a[i:i+1], b[i:i+1])
-				}
-			}
-		}
-		d, a, b = d[n:], a[n:], b[n:]
-	}
-	cmulGo(d, a, b)
-}
+// with AVX2 (cmul_amd64.s).
+func cmulC64(d, a, b []complex64) { cmulVec(d, a, b, 4, cmulC64AVX2, cmulGo) }
 
 // cmulC128 is cmulC64 for complex128, two a time.
-func cmulC128(d, a, b []complex128) {
+func cmulC128(d, a, b []complex128) { cmulVec(d, a, b, 2, cmulC128AVX2, cmulGo128) }
+
+// cmulVec sets d[i] = a[i]·b[i]: the vector loop vec over the first
+// len(d) - len(d)%lanes elements, the reference loop ref over the rest
+// and again over each element with a NaN part (z != z), for its NaN's
+// payload.
+func cmulVec[C complex64 | complex128](d, a, b []C, lanes int, vec func(d, a, b []C) bool, ref func(d, a, b []C)) {
 	a, b = a[:len(d)], b[:len(d)]
-	if n := len(d) &^ 1; haveAVX2 && n > 0 {
-		if cmulC128AVX2(d[:n], a[:n], b[:n]) {
+	if n := len(d) &^ (lanes - 1); haveAVX2 && n > 0 {
+		if vec(d[:n], a[:n], b[:n]) {
 			for i, z := range d[:n] {
-				if real(z) != real(z) || imag(z) != imag(z) {
-					cmulGo128(d[i:i+1], a[i:i+1], b[i:i+1])
+				if z != z {
+					ref(d[i:i+1], a[i:i+1], b[i:i+1])
 				}
 			}
 		}
 		d, a, b = d[n:], a[n:], b[n:]
 	}
-	cmulGo128(d, a, b)
+	ref(d, a, b)
 }

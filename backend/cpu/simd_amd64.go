@@ -132,12 +132,18 @@ func maxF32AVX2(a []float32) (m float32, nan bool)
 // NaN), by vector maxima when the answer does not depend on their order:
 // no NaN, and a nonzero maximum (equal nonzero floats have the same
 // bits; of +0 and -0 rowMax keeps the first).
-func rowMaxF32(x []float32) float32 {
+func rowMaxF32(x []float32) float32 { return rowMaxVec(x, maxF32AVX2, rowMax[float32]) }
+
+// rowMaxVec is rowMax of x by the vector maximum vec of its first
+// len(x)&^7 elements where the answer does not depend on the order of the
+// maxima (no NaN, a nonzero maximum), by rowMax otherwise, and by slow
+// without AVX2 or a vector's worth of x.
+func rowMaxVec[T float](x []T, vec func([]T) (T, bool), slow func([]T) T) T {
 	n := len(x) &^ 7
 	if !haveAVX2 || n == 0 {
-		return rowMax(x)
+		return slow(x)
 	}
-	m, nan := maxF32AVX2(x[:n])
+	m, nan := vec(x[:n])
 	if nan {
 		return rowMax(x)
 	}
