@@ -17,14 +17,13 @@ func cmulC128(d, a, b []complex128) { cmulVec(d, a, b, 2, cmulC128AVX2, cmulGo12
 
 // cmulVec sets d[i] = a[i]·b[i]: the vector loop vec over the first
 // len(d) - len(d)%lanes elements, the reference loop ref over the rest
-// and again over each element with a NaN part (z != z), for its NaN's
-// payload.
+// and again over each element with a NaN part, for its NaN's payload.
 func cmulVec[C complex64 | complex128](d, a, b []C, lanes int, vec func(d, a, b []C) bool, ref func(d, a, b []C)) {
 	a, b = a[:len(d)], b[:len(d)]
 	if n := len(d) &^ (lanes - 1); haveAVX2 && n > 0 {
 		if vec(d[:n], a[:n], b[:n]) {
 			for i, z := range d[:n] {
-				if z != z {
+				if hasNaN(z) {
 					ref(d[i:i+1], a[i:i+1], b[i:i+1])
 				}
 			}
@@ -32,4 +31,11 @@ func cmulVec[C complex64 | complex128](d, a, b []C, lanes int, vec func(d, a, b 
 		d, a, b = d[n:], a[n:], b[n:]
 	}
 	ref(d, a, b)
+}
+
+// hasNaN reports whether a part of z is NaN: a complex number equals
+// itself unless one is.
+func hasNaN[C complex64 | complex128](z C) bool {
+	w := z
+	return w != z
 }
