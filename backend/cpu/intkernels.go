@@ -17,6 +17,9 @@ var errNegativePower = errors.New("integers to negative integer powers are not a
 func intKernel[T integer](n *backend.Node) kfn {
 	floor := !n.CDiv
 	zeroErr := n.ZeroDivError
+	if k := doubleIntKernel[T](n); k != nil {
+		return k
+	}
 	if k := vectorIntKernel[T](n.Op); k != nil {
 		return k
 	}

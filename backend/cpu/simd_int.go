@@ -36,6 +36,36 @@ type intAsm struct {
 	unit int
 }
 
+// doubleIntKernel returns the kernel of x * 2 or 2 * x for a product n
+// of integers of type T with a constant 2 (a one-element input, as a
+// literal is): x + x by the vector add, which wraps as the product does
+// (int8 multiplies take five vector instructions a step, adds one), or
+// nil when n is not such a product or T has no vector add.
+func doubleIntKernel[T integer](n *backend.Node) kfn {
+	if !haveIntSIMD || n.Op != backend.OpMul || len(n.Args) != 2 {
+		return nil
+	}
+	two := -1
+	for i, a := range n.Args {
+		if a.Op != backend.OpInput || a.Tensor == nil || backend.Size(a.Tensor.Shape) != 1 {
+			continue
+		}
+		if v, ok := a.Tensor.Data.([]T); ok && len(v) == 1 && v[0] == 2 {
+			two = i
+			break
+		}
+	}
+	v, ok := intAsms[intAsmKey{backend.OpAdd, unsafe.Sizeof(T(0)), ^T(0) < 0}]
+	if two < 0 || !ok {
+		return nil
+	}
+	add := vbin(v, addL[T])
+	if two == 1 {
+		return bin(func(d, a, _ []T) { add(d, a, a) })
+	}
+	return bin(func(d, _, b []T) { add(d, b, b) })
+}
+
 // vectorIntKernel returns the vector kernel of o on integers of type T,
 // or nil when o has none.
 func vectorIntKernel[T integer](o backend.Op) kfn {

@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
@@ -401,4 +402,58 @@ func TestGenSimdIntCurrent(t *testing.T) {
 			t.Errorf("%s is not what gen_simdint.go writes: run go generate ./backend/cpu/", f)
 		}
 	}
+}
+
+// TestDoubleInt checks x * 2 and 2 * x of every integer type, taken as
+// x + x (doubleIntKernel), against the products element by element,
+// wrapping included, and that other constants keep the product kernel.
+func TestDoubleInt(t *testing.T) {
+	for _, d := range []dtypes.DType{dtypes.I8, dtypes.U8, dtypes.I16, dtypes.U16, dtypes.I32, dtypes.U32, dtypes.I64, dtypes.U64} {
+		n := 1000
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i*37%251) - 120
+			if !d.IsSigned() {
+				v[i] += 120
+			}
+		}
+		x := in(mk(d, []int{n}, v...))
+		two := in(mk(d, []int{}, 2))
+		want := vals(run(t, nb(backend.OpMul, x, in(mk(d, []int{n}, slices.Repeat([]float64{2}, n)...)))))
+		for _, node := range []*backend.Node{nb(backend.OpMul, x, two), nb(backend.OpMul, two, x)} {
+			node.Shape = []int{n}
+			if haveIntSIMD && kernelIsDouble(node, d) == false {
+				t.Fatalf("%v: x * 2 does not take doubleIntKernel", d)
+			}
+			if got := vals(run(t, node)); !sameAll(got, want) {
+				t.Errorf("%v: x * 2 = %v, want %v", d, got[:8], want[:8])
+			}
+		}
+		if three := nb(backend.OpMul, x, in(mk(d, []int{}, 3))); kernelIsDouble(three, d) {
+			t.Errorf("%v: x * 3 takes doubleIntKernel", d)
+		}
+	}
+}
+
+// kernelIsDouble reports whether doubleIntKernel takes node, of dtype d.
+func kernelIsDouble(node *backend.Node, d dtypes.DType) bool {
+	switch computeOf(d) {
+	case ctI8:
+		return doubleIntKernel[int8](node) != nil
+	case ctU8:
+		return doubleIntKernel[uint8](node) != nil
+	case ctI16:
+		return doubleIntKernel[int16](node) != nil
+	case ctU16:
+		return doubleIntKernel[uint16](node) != nil
+	case ctI32:
+		return doubleIntKernel[int32](node) != nil
+	case ctU32:
+		return doubleIntKernel[uint32](node) != nil
+	case ctI64:
+		return doubleIntKernel[int64](node) != nil
+	case ctU64:
+		return doubleIntKernel[uint64](node) != nil
+	}
+	return false
 }
