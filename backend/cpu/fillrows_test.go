@@ -17,7 +17,7 @@ import (
 func TestBroadcastColumns(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, d := range []dtypes.DType{dtypes.I8, dtypes.I16, dtypes.I32, dtypes.F32, dtypes.I64, dtypes.F64, dtypes.C64, dtypes.C128} {
-		for _, sh := range [][3]int{{3, 5, 7}, {4, 7, 33}, {5, 9, 100}, {3, 100, 100}, {2, 3, 1000}, {70, 60, 3}} {
+		for _, sh := range [][3]int{{3, 5, 7}, {4, 7, 33}, {5, 9, 100}, {3, 100, 100}, {2, 3, 1000}, {70, 60, 3}, {4, 509, 40}, {3, 210, 90}, {2, 101, 50}} {
 			a, b, c := sh[0], sh[1], sh[2]
 			xv := make([]float64, a*b)
 			for i := range xv {
@@ -91,5 +91,28 @@ func checkFillRows[T comparable](t *testing.T, rowLen int, src []T) {
 	}
 	if d[len(d)-1] != zero {
 		t.Fatalf("fillRows %T rowLen %d wrote past its rows", src, rowLen)
+	}
+}
+
+// TestGroupBlock checks the block length of a tree with a rows-contiguous
+// operand: whole groups where they fit flatBlock, else the largest
+// divisor of the group's rows that does, and the default (0) where only
+// short blocks would divide the group.
+func TestGroupBlock(t *testing.T) {
+	for _, c := range []struct{ group, rowLen, want int }{
+		{100, 100, 10000},   // p + q on (100, 100, 1) and (1, 100, 100)
+		{210, 90, 105 * 90}, // 210 rows do not fit; 105 do
+		{509, 40, 0},        // 509 is prime: one row of 40 is too short
+		{997, 10, 9970},
+		{1, 1000, 0},          // one row is shorter than blockSize/2
+		{48, 1000, 16 * 1000}, // flatBlock/1000 = 16 rows at most
+		{53, 1000, 0},         // 53 is prime: one row is too short
+	} {
+		if got := groupBlock(c.group, c.rowLen); got != c.want {
+			t.Errorf("groupBlock(%d, %d) = %d, want %d", c.group, c.rowLen, got, c.want)
+		}
+		if got := groupBlock(c.group, c.rowLen); got > flatBlock || got%c.rowLen != 0 || got > 0 && c.group%(got/c.rowLen) != 0 {
+			t.Errorf("groupBlock(%d, %d) = %d: not whole rows dividing the group within flatBlock", c.group, c.rowLen, got)
+		}
 	}
 }

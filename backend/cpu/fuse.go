@@ -942,6 +942,31 @@ func (f *fusion) tiledBlock() int {
 			return max(1, flatBlock/rowLen) * rowLen
 		}
 	}
+	for _, l := range f.leaves {
+		if l.rowsContig {
+			return groupBlock(f.shape[len(f.shape)-2], rowLen)
+		}
+	}
+	return 0
+}
+
+// groupBlock returns the block length for a tree with a rowsContig leaf
+// (q of p + q, p of shape (l, m, 1) and q of (1, m, n), n short): whole
+// rows, as many as the largest divisor of the group's m rows that keeps a
+// block within flatBlock elements, so that no block straddles two groups
+// and the leaf is read in place rather than copied; the rows of a column
+// operand (p) are then filled whole. It returns 0, the default block,
+// where that divisor would give blocks shorter than blockSize/2.
+func groupBlock(group, rowLen int) int {
+	most := max(1, flatBlock/rowLen)
+	for k := min(group, most); k >= 1; k-- {
+		if group%k == 0 {
+			if k*rowLen < blockSize/2 {
+				return 0
+			}
+			return k * rowLen
+		}
+	}
 	return 0
 }
 
