@@ -133,3 +133,8 @@ func BenchmarkReduceKernels(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkReduceSumF32Axis0(b *testing.B) {
+	x := in(mk(dtypes.F32, []int{1000, 1000}, seq(1000000, 0, 0.001)...))
+	benchRun(b, red(backend.OpSum, dtypes.F32, x, false, 0), 1000000)
+}

@@ -519,7 +519,7 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 			rowParts = parts > 1 && partStride > 0
 		}
 		if w := stripeWidth[T](k, p.m/k, nw, parallel); w > 0 && s.x != nil && !rowParts {
-			sw, stripes = w, k/w
+			sw, stripes = w, (k+w-1)/w
 		}
 		units := p.m / k * stripes
 		// stride > 0: the rows are equally spaced, stride elements apart
@@ -777,15 +777,19 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 // several workers: parallel) hands to its nw workers when fewer than two
 // stripes a worker would leave one idle (a float sum along axis 0 of a
 // 1000×1000 matrix is one stripe of 4096): a multiple of a cache line,
-// at most half a block, k/w stripes (the last takes the rest). Each
-// column is still folded row after row, so the results keep their bits.
+// at most half a block, ⌈k/w⌉ stripes (the last is shorter), about as
+// many a worker: 1000 float32 columns make stripes of 256, 256, 256 and
+// 232 (where k/w stripes, the last taking the rest, gave one worker 744
+// of 1000 columns: 0.19-0.25 ms against 0.17 for NumPy on one core).
+// Each column is still folded row after row, so the results keep their
+// bits.
 // It returns 0 to keep stripes of blockSize.
 func stripeWidth[T any](k, outer, nw int, parallel bool) int {
 	if nw <= 1 || !parallel || outer*((k+blockSize-1)/blockSize) >= 2*nw {
 		return 0
 	}
 	line := max(1, 64/sizeOf[T]())
-	want := (2*nw + outer - 1) / outer // stripes per group
+	want := (nw + outer - 1) / outer // stripes per group
 	w := (k/want + line - 1) / line * line
 	if w < line || w > blockSize/2 || k/w < 2 {
 		return 0
