@@ -80,3 +80,65 @@ func TestArgRowsInt(t *testing.T) {
 		}
 	}
 }
+
+// TestArgColsBool checks argmax and argmin of bools along a kept last
+// axis (argColsBool, which stops once every column has met its extreme)
+// against the first extreme found by a plain walk, on masks from all
+// false to all true. NumPy's answer for a column without its extreme is
+// 0 (every element is then the extreme).
+func TestArgColsBool(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, sh := range [][]int{{1000, 300}, {7, 9}, {1, 5}, {6, 1}, {4, 5, 6}, {30, 40, 50}} {
+		for _, density := range []float64{0, 0.001, 0.05, 0.5, 0.999, 1} {
+			size := backend.Size(sh)
+			v := make([]float64, size)
+			for i := range v {
+				if rng.Float64() < density {
+					v[i] = 1
+				}
+			}
+			x := in(mk(dtypes.Bool, sh, v...))
+			for axis := 0; axis < len(sh)-1; axis++ {
+				for _, op := range []backend.Op{backend.OpArgMax, backend.OpArgMin} {
+					got := vals(run(t, red(op, dtypes.I64, x, false, axis)))
+					top := 1.0
+					if op == backend.OpArgMin {
+						top = 0
+					}
+					// Reference: for each output (the kept indices), the
+					// first index along axis holding top.
+					strides := backend.RowMajor(sh)
+					n := 0
+					var walk func(d, base int)
+					walk = func(d, base int) {
+						if d == len(sh) {
+							want := 0
+							for j := range sh[axis] {
+								if v[base+j*strides[axis]] == top {
+									want = j
+									break
+								}
+							}
+							if got[n] != float64(want) {
+								t.Fatalf("%v of %v (density %v) along %d: output %d = %v, want %d", op, sh, density, axis, n, got[n], want)
+							}
+							n++
+							return
+						}
+						if d == axis {
+							walk(d+1, base)
+							return
+						}
+						for i := range sh[d] {
+							walk(d+1, base+i*strides[d])
+						}
+					}
+					walk(0, 0)
+					if n != len(got) {
+						t.Fatalf("%v of %v along %d: %d outputs, want %d", op, sh, axis, len(got), n)
+					}
+				}
+			}
+		}
+	}
+}

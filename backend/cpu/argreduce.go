@@ -4,7 +4,9 @@ package cpu
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unsafe"
 )
 
@@ -24,7 +26,11 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 			return argRowsBool(r, boolBytes(xs), p, top)
 		}
 		if p.inner > 0 && fastReduce {
-			return argCols(r, boolBytes(xs), p, isMax)
+			top := uint8(0)
+			if isMax {
+				top = 1
+			}
+			return argColsBool(r, boolBytes(xs), p, top)
 		}
 		return argReduceT(r, xs, p, func(a, b bool) bool {
 			if isMax {
@@ -81,6 +87,65 @@ func argRowsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
 			}
 		}
 		return r.ctx.Err()
+	})
+}
+
+// argColsBool is argCols for bools (the bytes 0 and 1; top is 1 for
+// argmax, 0 for argmin): each column's answer is the index of its first
+// top, or 0 when there is none. The rows of a group of k columns are
+// read in order only until every column has met its top (argmax along
+// axis 0 of a 1000×1000 mask, half of it true, reads about a dozen rows
+// rather than 1000), eight columns a word: a word's new tops are its
+// bytes equal to top in columns not found yet, without a branch per
+// column (a branch on random bools mispredicts every other column).
+func argColsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
+	out := make([]int64, p.m) // 0 where a column has no top
+	if p.m == 0 || p.l == 0 {
+		return out, nil
+	}
+	k := p.inner
+	const ones = 0x0101010101010101
+	flip := uint64(ones) // the bytes of a word equal to top are 1 in w ^ flip
+	if top == 1 {
+		flip = 0
+	}
+	return out, r.redParallel(len(x), p.m/k, 1, func(_, lo, hi int) error {
+		words := k / 8
+		found := make([]uint64, words+1) // a 1 byte per column found
+		for oo := lo; oo < hi; oo++ {
+			dst := out[oo*k : oo*k+k]
+			clear(found)
+			b := p.base(oo * k)
+			left := k
+			for j, off := range p.offs {
+				row := x[b+off : b+off+k]
+				for i := range words {
+					hits := (binary.LittleEndian.Uint64(row[8*i:]) ^ flip) &^ found[i]
+					if hits == 0 {
+						continue
+					}
+					found[i] |= hits
+					left -= bits.OnesCount64(hits)
+					for ; hits != 0; hits &= hits - 1 {
+						dst[8*i+bits.TrailingZeros64(hits)/8] = int64(j)
+					}
+				}
+				for c := 8 * words; c < k; c++ {
+					if bit := uint64(1) << (8 * (c - 8*words)); row[c] == top && found[words]&bit == 0 {
+						found[words] |= bit
+						dst[c] = int64(j)
+						left--
+					}
+				}
+				if left == 0 {
+					break
+				}
+			}
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
