@@ -118,9 +118,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpAtan2:
 		return bin(func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = T(math.Atan2(float64(a[i]), float64(b[i])))
-			}
+			map64x2(d, a, b, math.Atan2)
 		})
 	case backend.OpHypot:
 		// glibc's hypot and hypotf, which NumPy's loops call (hypot.go).
@@ -232,9 +230,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 		if n.CDiv {
 			return bin(func(d, a, b []T) {
 				a, b = a[:len(d)], b[:len(d)]
-				for i := range d {
-					d[i] = T(math.Mod(float64(a[i]), float64(b[i])))
-				}
+				map64x2(d, a, b, math.Mod)
 			})
 		}
 		return bin(func(d, a, b []T) {
@@ -244,12 +240,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 			}
 		})
 	case backend.OpPow:
-		return bin(func(d, a, b []T) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = T(powF64(float64(a[i]), float64(b[i])))
-			}
-		})
+		return bin(func(d, a, b []T) { map64x2(d, a, b, powF64) })
 	case backend.OpMax:
 		// NumPy's maximum: NaN propagates (the first NaN wins), ties keep a.
 		return bin(func(d, a, b []T) {
@@ -298,12 +289,67 @@ func floatKernel[T float](n *backend.Node) kfn {
 // mapF returns the kernel applying f (computed in float64) and rounding
 // once to T.
 func mapF[T float](f func(float64) float64) kfn {
-	return un(func(d, a []T) {
-		a = a[:len(d)]
+	return un(func(d, a []T) { map64(d, a, f) })
+}
+
+// f64Run is the length of the float64 buffer through which map64 and
+// map64x2 compute float32 elements.
+const f64Run = 256
+
+// map64 sets d[i] = T(f(float64(a[i]))). float32 elements go through a
+// float64 buffer, converted in a loop of their own: in one loop the
+// conversion CVTSS2SD writes only the low half of its register and so
+// waits for the last call's result there, which serialises the calls
+// (math.Expm1 on float32 took 50 ns an element, on float64 18 ns).
+func map64[T float](d, a []T, f func(float64) float64) {
+	a = a[:len(d)]
+	if _, f32 := any(T(0)).(float32); !f32 {
 		for i := range d {
 			d[i] = T(f(float64(a[i])))
 		}
-	})
+		return
+	}
+	var buf [f64Run]float64
+	for len(d) > 0 {
+		n := min(len(d), f64Run)
+		b := buf[:n]
+		for i := range b {
+			b[i] = float64(a[i])
+		}
+		for i, x := range b {
+			b[i] = f(x)
+		}
+		for i, x := range b {
+			d[i] = T(x)
+		}
+		d, a = d[n:], a[n:]
+	}
+}
+
+// map64x2 is map64 for a function of two arguments.
+func map64x2[T float](d, a, b []T, f func(x, y float64) float64) {
+	a, b = a[:len(d)], b[:len(d)]
+	if _, f32 := any(T(0)).(float32); !f32 {
+		for i := range d {
+			d[i] = T(f(float64(a[i]), float64(b[i])))
+		}
+		return
+	}
+	var bx, by [f64Run]float64
+	for len(d) > 0 {
+		n := min(len(d), f64Run)
+		x, y := bx[:n], by[:n]
+		for i := range x {
+			x[i], y[i] = float64(a[i]), float64(b[i])
+		}
+		for i := range x {
+			x[i] = f(x[i], y[i])
+		}
+		for i, v := range x {
+			d[i] = T(v)
+		}
+		d, a, b = d[n:], a[n:], b[n:]
+	}
 }
 
 // sigmoid returns 1/(1+e^-x).

@@ -102,14 +102,10 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 			if i == n {
 				break
 			}
-			for j := i; j < i+g; j++ {
-				d[j] = T(f(float64(a[j])))
-			}
+			map64(d[i:i+g], a[i:i+g], f)
 			i += g
 		}
-		for ; i < len(d); i++ {
-			d[i] = T(f(float64(a[i])))
-		}
+		map64(d[i:], a[i:], f)
 	}
 }
 
@@ -128,13 +124,9 @@ func powLoop[T float32 | float64](v func(d, a, b []T) int) func(d, a, b []T) {
 			if i == n {
 				break
 			}
-			for j := i; j < i+g; j++ {
-				d[j] = T(powF64(float64(a[j]), float64(b[j])))
-			}
+			map64x2(d[i:i+g], a[i:i+g], b[i:i+g], powF64)
 			i += g
 		}
-		for ; i < len(d); i++ {
-			d[i] = T(powF64(float64(a[i]), float64(b[i])))
-		}
+		map64x2(d[i:], a[i:], b[i:], powF64)
 	}
 }
