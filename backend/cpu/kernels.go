@@ -46,11 +46,17 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	case ctU64:
 		k = intKernel[uint64](n)
 	case ctF32:
-		if k = vectorF32Kernel(o); k == nil {
+		if k = constPowKernel[float32](n); k == nil {
+			k = vectorF32Kernel(o)
+		}
+		if k == nil {
 			k = floatKernel[float32](n)
 		}
 	case ctF64:
-		if k = vectorF64Kernel(o); k == nil {
+		if k = constPowKernel[float64](n); k == nil {
+			k = vectorF64Kernel(o)
+		}
+		if k == nil {
 			k = floatKernel[float64](n)
 		}
 	case ctC64:

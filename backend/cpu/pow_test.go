@@ -5,6 +5,9 @@ import (
 	"math/big"
 	"math/rand"
 	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // exactPow returns x**n (n an integer) correctly rounded to float64, by
@@ -62,6 +65,77 @@ func TestPowF64(t *testing.T) {
 	for _, c := range cases {
 		if got := powF64(c[0], c[1]); !same(got, c[2]) {
 			t.Errorf("powF64(%v, %v) = %v, want %v", c[0], c[1], got, c[2])
+		}
+	}
+}
+
+// TestConstPowKernel checks the short forms of x**4, x**-2 (float32) and
+// x**-1 (float32 and float64) against powF64, bit for bit, on random
+// values over the whole exponent range and on zeros, infinities, NaN,
+// subnormals and the ends of the range powF64 takes math.Pow outside.
+func TestConstPowKernel(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	var x32 []float32
+	for _, v := range []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, 0.5, 3,
+		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()),
+		math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32, math.MaxFloat32, -math.MaxFloat32,
+		0x1p-126, 0x1.fffffep-127, 1.0000001, 0.99999994} {
+		x32 = append(x32, v)
+	}
+	for range 200000 {
+		x32 = append(x32, math.Float32frombits(rng.Uint32()))
+		x32 = append(x32, float32(rng.Float64()+0.5))
+	}
+	var x64 []float64
+	for _, v := range []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(),
+		0x1p1000, 0x1.0000000000001p1000, 0x1p-1000, 0x1.fffffffffffffp-1001, -0x1p-1000,
+		math.SmallestNonzeroFloat64, math.MaxFloat64, 3, 0.1} {
+		x64 = append(x64, v)
+	}
+	for range 200000 {
+		x64 = append(x64, math.Float64frombits(rng.Uint64()))
+		x64 = append(x64, rng.Float64()+0.5)
+	}
+	pow := func(dt dtypes.DType, y float64) *backend.Node {
+		e := in(mk(dt, []int{}, y))
+		return &backend.Node{Op: backend.OpPow, DType: dt, Args: []*backend.Node{in(mk(dt, []int{1}, 1)), e}}
+	}
+	for _, y := range []float64{4, -2, -1} {
+		k := constPowKernel[float32](pow(dtypes.F32, y))
+		if k == nil {
+			t.Fatalf("no float32 kernel for x**%v", y)
+		}
+		d := make([]float32, len(x32))
+		ys := make([]float32, len(x32))
+		for i := range ys {
+			ys[i] = float32(y)
+		}
+		if err := k(d, []any{x32, ys}); err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range x32 {
+			if want := float32(powF64(float64(x), y)); math.Float32bits(d[i]) != math.Float32bits(want) {
+				t.Fatalf("float32 %v**%v = %v (%#x), powF64 %v (%#x)", x, y, d[i], math.Float32bits(d[i]), want, math.Float32bits(want))
+			}
+		}
+	}
+	k := constPowKernel[float64](pow(dtypes.F64, -1))
+	d := make([]float64, len(x64))
+	ys := make([]float64, len(x64))
+	for i := range ys {
+		ys[i] = -1
+	}
+	if err := k(d, []any{x64, ys}); err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range x64 {
+		if want := powF64(x, -1); math.Float64bits(d[i]) != math.Float64bits(want) {
+			t.Fatalf("float64 %v**-1 = %v, powF64 %v", x, d[i], want)
+		}
+	}
+	for _, y := range []float64{4, -2, 5, 2.5} {
+		if constPowKernel[float64](pow(dtypes.F64, y)) != nil {
+			t.Errorf("float64 x**%v has a short form: its squares are not exact", y)
 		}
 	}
 }
