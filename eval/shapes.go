@@ -200,6 +200,9 @@ func arange(c *compiler, k *call) (*operand, error) {
 	}
 	n := int(nf)
 	tt := newTensor(t.DType, []int{n})
+	if fillRange(tt, kind == promote.IntScalar, f0, fs) {
+		return tensorOperand(tt, t, k.sp), nil
+	}
 	for i := 0; i < n; i++ {
 		if kind == promote.IntScalar {
 			setScalar(tt, i, promote.Int64Value(int64(f0)+int64(i)*int64(fs)))
@@ -208,6 +211,76 @@ func arange(c *compiler, k *call) (*operand, error) {
 		}
 	}
 	return tensorOperand(tt, t, k.sp), nil
+}
+
+// fillRange sets element i of tt to start + i*step for the common
+// dtypes, with the values and conversions of setScalar's (integers
+// computed in int64 and wrapped, or rounded once to a float dtype; floats
+// computed in float64 and rounded once), without a big.Int or a Scalar
+// per element: arange(10**6) took 14 ms that way. It reports false for
+// the other dtypes, which the caller fills through setScalar.
+func fillRange(tt *backend.Tensor, ints bool, start, step float64) bool {
+	if ints {
+		s, st := int64(start), int64(step)
+		switch d := tt.Data.(type) {
+		case []int64:
+			rangeInts(d, s, st)
+		case []int32:
+			rangeInts(d, s, st)
+		case []int16:
+			rangeInts(d, s, st)
+		case []int8:
+			rangeInts(d, s, st)
+		case []uint8:
+			if tt.DType != dtypes.U8 {
+				return false
+			}
+			rangeInts(d, s, st)
+		case []float64:
+			if tt.DType != dtypes.F64 {
+				return false
+			}
+			for i := range d {
+				d[i] = float64(s + int64(i)*st)
+			}
+		case []float32:
+			if tt.DType != dtypes.F32 {
+				return false
+			}
+			for i := range d {
+				d[i] = float32(s + int64(i)*st)
+			}
+		default:
+			return false
+		}
+		return true
+	}
+	switch d := tt.Data.(type) {
+	case []float64:
+		if tt.DType != dtypes.F64 {
+			return false
+		}
+		for i := range d {
+			d[i] = start + float64(i)*step
+		}
+	case []float32:
+		if tt.DType != dtypes.F32 {
+			return false
+		}
+		for i := range d {
+			d[i] = float32(start + float64(i)*step)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// rangeInts sets d[i] = start + i*step computed in int64, wrapped to T.
+func rangeInts[T int8 | int16 | int32 | int64 | uint8](d []T, start, step int64) {
+	for i := range d {
+		d[i] = T(start + int64(i)*step)
+	}
 }
 
 // linspace makes num evenly spaced values from start to stop.
@@ -248,6 +321,12 @@ func linspace(c *compiler, k *call) (*operand, error) {
 	step := 0.0
 	if num > 1 {
 		step = (ends[1] - ends[0]) / float64(num-1)
+	}
+	if num > 0 && fillRange(tt, false, ends[0], step) {
+		if num > 1 {
+			setScalar(tt, num-1, promote.FloatValue(ends[1]))
+		}
+		return tensorOperand(tt, t, k.sp), nil
 	}
 	for i := 0; i < num; i++ {
 		v := ends[0] + float64(i)*step
