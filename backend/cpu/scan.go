@@ -109,7 +109,38 @@ func scanInt[T integer | float](r *runner, s scanShape, x, out []T, sum bool, rn
 	if len(rnd) > 0 {
 		round = rnd[0]
 	}
+	if s.inner == 1 && round == nil {
+		// Each scan is a run of memory: one loop, the running value in
+		// a register (cumsum of 10^6 float32 took 8-9.5 ms as runs of
+		// one inner index, against 3 ms for NumPy).
+		return r.parallel(s.outer, max(1, grainSize/s.m), func(_, lo, hi int) error {
+			for o := lo; o < hi; o++ {
+				xs, ys := x[o*s.m:(o+1)*s.m], out[o*s.m:(o+1)*s.m]
+				scanSeq(ys, xs, sum)
+			}
+			return nil
+		})
+	}
 	return scanRun(r, s, x, out, f, round)
+}
+
+// scanSeq sets y to the running sums (or products) of x, in T's
+// arithmetic, in order.
+func scanSeq[T integer | float](y, x []T, sum bool) {
+	y = y[:len(x)]
+	acc := x[0]
+	y[0] = acc
+	if sum {
+		for i := 1; i < len(x); i++ {
+			acc += x[i]
+			y[i] = acc
+		}
+		return
+	}
+	for i := 1; i < len(x); i++ {
+		acc *= x[i]
+		y[i] = acc
+	}
 }
 
 func scanComplex[T complex64 | complex128](r *runner, s scanShape, x, out []T, sum bool, rnd func([]T)) error {

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"math/rand"
 	"slices"
 	"testing"
 
@@ -97,5 +98,51 @@ func TestScanParallel(t *testing.T) {
 	bad := scanNode(backend.OpCumSum, mk(dtypes.F32, []int{2}, 1, 2), 1)
 	if err := runErr(bad); err == nil {
 		t.Errorf("cumsum along axis 1 of a vector: no error")
+	}
+}
+
+// TestScanLastAxis checks scans along the last axis (scanSeq, one loop a
+// run) against NumPy's order, a running value in the dtype's arithmetic:
+// float32 sums and products rounded at every step, int8 sums wrapping.
+func TestScanLastAxis(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	shape := []int{5, 20011}
+	n := backend.Size(shape)
+	xf := make([]float64, n)
+	xi := make([]float64, n)
+	for i := range xf {
+		xf[i] = float64(float32(rng.Float64() + 0.5))
+		xi[i] = float64(rng.Intn(256) - 128)
+	}
+	for _, op := range []backend.Op{backend.OpCumSum, backend.OpCumProd} {
+		got := run(t, scanNode(op, mk(dtypes.F32, shape, xf...), 1), Workers(2)).Data.([]float32)
+		for o := range shape[0] {
+			var acc float32
+			for q := range shape[1] {
+				i := o*shape[1] + q
+				switch {
+				case q == 0:
+					acc = float32(xf[i])
+				case op == backend.OpCumSum:
+					acc += float32(xf[i])
+				default:
+					acc *= float32(xf[i])
+				}
+				if math.Float32bits(got[i]) != math.Float32bits(acc) {
+					t.Fatalf("%v float32 row %d element %d = %v, want %v", op, o, q, got[i], acc)
+				}
+			}
+		}
+	}
+	got := run(t, scanNode(backend.OpCumSum, mk(dtypes.I8, shape, xi...), 1)).Data.([]int8)
+	for o := range shape[0] {
+		var acc int8
+		for q := range shape[1] {
+			i := o*shape[1] + q
+			acc += int8(xi[i])
+			if got[i] != acc {
+				t.Fatalf("int8 cumsum row %d element %d = %d, want %d", o, q, got[i], acc)
+			}
+		}
 	}
 }
