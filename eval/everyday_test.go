@@ -44,6 +44,11 @@ func TestEverydayValues(t *testing.T) {
 		{"numpy", "cumsum(reshape(arange(6), (2, 3)))", "[ 0  1  3  6 10 15]\ni64[6] cpu"},
 		{"numpy", "cumprod(reshape(i8(arange(1, 7)), (2, 3)), axis=1)", "[[  1   2   6]\n [  4  20 120]]\ni64[2,3] cpu"},
 		{"numpy", "count_nonzero(i8([[0, 1], [2, 0]]), axis=0)", "[1 1]\ni64[2] cpu"},
+		// A bool mask is counted as it is summed: np.count_nonzero(
+		// np.array([[1, 0, 1], [0, 0, 1]], bool), axis=0) is [1 0 2].
+		{"numpy", "count_nonzero(bool([[true, false, true], [false, false, true]]), axis=0)", "[1 0 2]\ni64[3] cpu"},
+		{"numpy", "count_nonzero(bool([[true, false, true], [false, false, true]]))", "i64? 3"},
+		{"jax", "count_nonzero(bool([true, true, false]))", "i32 2"},
 		// np.count_nonzero without an axis is a Python int (numeric.py),
 		// so it meets an int8 array as a weak scalar.
 		{"numpy", "count_nonzero(c64([0, 1j, 0]))", "i64? 1"},
