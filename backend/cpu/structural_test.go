@@ -267,3 +267,25 @@ func roundIn(d dtypes.DType, v float64) float64 {
 	}
 	return v
 }
+
+// TestStridedCopyFill checks the broadcast of one value (source stride 0)
+// by doubling copies: every element written, none past the run.
+func TestStridedCopyFill(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 8, 1000, 1025} {
+		src := []float32{1, 2, 3}
+		dst := make([]float32, n+3)
+		for i := range dst {
+			dst[i] = -1
+		}
+		stridedCopy(dst, 1, 1, src, 2, 0, n)
+		for i, v := range dst {
+			want := float32(3)
+			if i == 0 || i > n {
+				want = -1
+			}
+			if v != want {
+				t.Fatalf("n %d: dst[%d] = %v, want %v", n, i, v, want)
+			}
+		}
+	}
+}
