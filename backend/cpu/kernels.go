@@ -46,19 +46,11 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	case ctU64:
 		k = intKernel[uint64](n)
 	case ctF32:
-		if k = constPowKernel[float32](n); k == nil {
-			k = vectorF32Kernel(o)
-		}
-		if k == nil {
-			k = floatKernel[float32](n)
-		}
+		k = firstKernel(func() kfn { return constPowKernel[float32](n) }, func() kfn { return composedKernel[float32](o) },
+			func() kfn { return vectorF32Kernel(o) }, func() kfn { return floatKernel[float32](n) })
 	case ctF64:
-		if k = constPowKernel[float64](n); k == nil {
-			k = vectorF64Kernel(o)
-		}
-		if k == nil {
-			k = floatKernel[float64](n)
-		}
+		k = firstKernel(func() kfn { return constPowKernel[float64](n) }, func() kfn { return composedKernel[float64](o) },
+			func() kfn { return vectorF64Kernel(o) }, func() kfn { return floatKernel[float64](n) })
 	case ctC64:
 		if dt == dtypes.C32 {
 			k = complex32Kernel(o)
@@ -74,6 +66,17 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 		return nil, dtypes.Invalid, backend.Unsupported(o, dt)
 	}
 	return k, natural, nil
+}
+
+// firstKernel returns the first kernel that one of fs makes, in order, or
+// nil.
+func firstKernel(fs ...func() kfn) kfn {
+	for _, f := range fs {
+		if k := f(); k != nil {
+			return k
+		}
+	}
+	return nil
 }
 
 // vectorF32Kernel returns the vector kernel (see simd.go) of o on
