@@ -663,7 +663,8 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 			}
 		}
 		k, natural, err = kernel(n, argDT(0))
-		if err == nil && n.WarnIntDiv && (n.Op == backend.OpFloorDiv || n.Op == backend.OpMod) && argDT(0).IsInt() {
+		if err == nil && n.WarnIntDiv && (n.Op == backend.OpFloorDiv || n.Op == backend.OpMod) && argDT(0).IsInt() &&
+			!quietDivisor(n.Args[1]) {
 			k = f.r.warnIntDiv(k, n.Op)
 		}
 	}
@@ -1097,4 +1098,40 @@ func lookupF16(d, a []uint16, t *[1 << 16]uint16) {
 	for i, v := range a {
 		d[i] = t[v]
 	}
+}
+
+// quietDivisor reports whether the divisor d of an integer floor division
+// or modulo is one constant that no dividend can make NumPy warn about:
+// neither 0 nor -1 (MIN // -1 overflows). x // 7 then skips the scan for
+// warnings, which read both operands again (a third of its time).
+func quietDivisor(d *backend.Node) bool {
+	if d.Op != backend.OpInput || d.Tensor == nil || backend.Size(d.Tensor.Shape) != 1 ||
+		backend.CheckStorage(d.Tensor.DType, d.Tensor.Data, 1) != nil {
+		return false
+	}
+	var v int64
+	switch x := d.Tensor.Data.(type) {
+	case []int8:
+		v = int64(x[0])
+	case []int16:
+		v = int64(x[0])
+	case []int32:
+		v = int64(x[0])
+	case []int64:
+		v = x[0]
+	case []uint8:
+		v = int64(x[0])
+	case []uint16:
+		v = int64(x[0])
+	case []uint32:
+		v = int64(x[0])
+	case []uint64:
+		if x[0] == 0 {
+			return false
+		}
+		return true // unsigned: only 0 warns
+	default:
+		return false
+	}
+	return v != 0 && v != -1
 }

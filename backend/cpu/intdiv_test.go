@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // checkIntDiv compares the vector floor and truncating division and
@@ -294,5 +295,27 @@ func BenchmarkIntDiv(b *testing.B) {
 		v32, v8 := vectorIntDivFrom(table.loops, ref32, true, false, 0), vectorIntDivFrom(table.loops, ref8, true, false, 0)
 		run("i32/"+table.isa, func() { v32(d32, x32, y32) })
 		run("i8/"+table.isa, func() { v8(d8, x8, y8) })
+	}
+}
+
+// TestQuietDivisor checks which constant divisors skip the scan for
+// NumPy's warnings: any but 0 and -1 (MIN // -1 overflows); an array
+// divisor never does.
+func TestQuietDivisor(t *testing.T) {
+	for _, c := range []struct {
+		d    *backend.Node
+		want bool
+	}{
+		{in(mk(dtypes.I32, []int{}, 7)), true},
+		{in(mk(dtypes.I8, []int{}, -3)), true},
+		{in(mk(dtypes.I32, []int{}, 0)), false},
+		{in(mk(dtypes.I64, []int{}, -1)), false},
+		{in(mk(dtypes.U8, []int{}, 255)), true},
+		{in(mk(dtypes.U64, []int{}, 0)), false},
+		{in(mk(dtypes.I32, []int{2}, 7, 7)), false},
+	} {
+		if got := quietDivisor(c.d); got != c.want {
+			t.Errorf("quietDivisor(%v %v) = %v, want %v", c.d.Tensor.DType, c.d.Tensor.Data, got, c.want)
+		}
 	}
 }
