@@ -63,11 +63,65 @@ func (r *runner) CopyInto(dst, src *view) error {
 	if nd >= 2 && ss[nd-2] == 1 && ss[nd-1] > 1 && ds[nd-1] == 1 {
 		return r.copyTransposed(dst, src, shape, ds, ss, grain)
 	}
+	if a := outerUnitAxis(shape, ss); a >= 0 && ds[nd-1] == 1 {
+		return r.copyPermuted(dst, src, shape, ds, ss, a, grain)
+	}
 	return r.parallel(n, grain, func(_, lo, hi int) error {
 		idx, pos := make([]int, len(shape)), make([]int, 2)
 		segments(shape, [][]int{ds, ss}, []int{dst.off, src.off}, idx, pos, lo, hi-lo, func(done int, pos []int, run int) {
 			copyRaw(dst.data, pos[0], ds[len(ds)-1], src.data, pos[1], ss[len(ss)-1], run)
 		})
+		return nil
+	})
+}
+
+// outerUnitAxis returns the axis a below the last two along which a
+// source of strides ss (over shape, coalesced) is contiguous while it is
+// not along the last axis (a 3-d transpose(m3), whose first axis reads
+// m3's last), or -1.
+func outerUnitAxis(shape, ss []int) int {
+	nd := len(shape)
+	if nd < 3 || ss[nd-1] <= 1 {
+		return -1
+	}
+	for a := range nd - 2 {
+		if ss[a] == 1 && shape[a] > 1 {
+			return a
+		}
+	}
+	return -1
+}
+
+// copyPermuted is CopyInto for a source contiguous along axis a of the
+// result (outerUnitAxis): for every index of the other axes but the last,
+// the rows along a and the last axis are one transposeInto, whole cache
+// lines of the source at a time where an element loop would read one
+// value a line (transpose(m3) of 100×100×100 float32: 0.95 ms that way).
+// The groups spread over the workers, about grain elements each.
+func (r *runner) copyPermuted(dst, src *view, shape, ds, ss []int, a, grain int) error {
+	nd := len(shape)
+	rows, cols := shape[a], shape[nd-1]
+	var outer []int // the other axes
+	groups := 1
+	for d := range nd - 1 {
+		if d != a {
+			outer = append(outer, d)
+			groups *= shape[d]
+		}
+	}
+	g := max(1, grain/max(1, rows*cols))
+	return r.parallel(groups, g, func(_, lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			dp, sp := dst.off, src.off
+			m := i
+			for k := len(outer) - 1; k >= 0; k-- {
+				d := outer[k]
+				dp += m % shape[d] * ds[d]
+				sp += m % shape[d] * ss[d]
+				m /= shape[d]
+			}
+			transposeInto(dst.data, dp, ds[a], src.data, sp, ss[nd-1], rows, cols)
+		}
 		return nil
 	})
 }
