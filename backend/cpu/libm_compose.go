@@ -66,8 +66,7 @@ func composedKernel[T float](o backend.Op) kfn {
 // (a function value) would escape to the heap if they were local arrays,
 // an allocation a block.
 type composeScratch struct {
-	x, r, a, b, c, d [f64Run]float64
-	e                [f64Run]int
+	x, r, a, b, c [f64Run]float64
 }
 
 var composePool = sync.Pool{New: func() any { return new(composeScratch) }}
