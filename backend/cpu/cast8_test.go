@@ -12,6 +12,7 @@ import (
 // numpy/_core/src/multiarray/lowlevel_strided_loops.c.src, and
 // ml_dtypes' bfloat16 conversions round, and here have nothing to round).
 func TestCastInt8ToNarrowExact(t *testing.T) {
+	initTables() // the float16 table the expected values are read through (run alone, no other test made it)
 	for _, to := range []dtypes.DType{dtypes.F16, dtypes.BF16} {
 		i8 := make([]int8, 256)
 		u8 := make([]uint8, 256)

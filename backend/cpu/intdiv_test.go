@@ -319,3 +319,44 @@ func TestQuietDivisor(t *testing.T) {
 		}
 	}
 }
+
+// TestIntSign checks the branch-free integer sign on every int8 and uint8
+// and on the ends of the wider types: -1, 0 or 1 (0 or 1 unsigned).
+func TestIntSign(t *testing.T) {
+	check := func(name string, x, want []float64, d dtypes.DType) {
+		t.Helper()
+		got := vals(run(t, &backend.Node{Op: backend.OpSign, DType: d, Shape: []int{len(x)}, Args: []*backend.Node{in(mk(d, []int{len(x)}, x...))}}))
+		for i := range x {
+			if got[i] != want[i] {
+				t.Fatalf("%s sign(%v) = %v, want %v", name, x[i], got[i], want[i])
+			}
+		}
+	}
+	sign := func(v float64) float64 {
+		switch {
+		case v > 0:
+			return 1
+		case v < 0:
+			return -1
+		}
+		return 0
+	}
+	var x, want []float64
+	for v := -128; v < 128; v++ {
+		x, want = append(x, float64(v)), append(want, sign(float64(v)))
+	}
+	check("int8", x, want, dtypes.I8)
+	x, want = x[:0], want[:0]
+	for v := range 256 {
+		x, want = append(x, float64(v)), append(want, sign(float64(v)))
+	}
+	check("uint8", x, want, dtypes.U8)
+	ends := []float64{math.MinInt32, math.MinInt32 + 1, -1, 0, 1, math.MaxInt32}
+	w := make([]float64, len(ends))
+	for i, v := range ends {
+		w[i] = sign(v)
+	}
+	check("int32", ends, w, dtypes.I32)
+	check("int64", ends, w, dtypes.I64)
+	check("uint32", []float64{0, 1, math.MaxUint32, 1 << 31}, []float64{0, 1, 1, 1}, dtypes.U32)
+}
