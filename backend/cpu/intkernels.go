@@ -50,25 +50,9 @@ func intKernel[T integer](n *backend.Node) kfn {
 			}
 		})
 	case backend.OpSign:
-		// Without a branch: x>>top is -1 for a negative x, and the top
-		// bit of -x (signed) or of x|-x (unsigned) is set for a positive
-		// (nonzero) one; MIN's -x is MIN, still -1 | 1 = -1. The
-		// branching loop took 1.3 ms on 10^6 int8.
-		top := 8*unsafe.Sizeof(T(0)) - 1
-		if ^T(0) < 0 {
-			return un(func(d, a []T) {
-				a = a[:len(d)]
-				for i, x := range a {
-					d[i] = x>>top | T(uint64(-x)>>63)
-				}
-			})
-		}
-		return un(func(d, a []T) {
-			a = a[:len(d)]
-			for i, x := range a {
-				d[i] = (x | -x) >> top
-			}
-		})
+		// Without a branch (signInt). The branching loop took 1.3 ms on
+		// 10^6 int8 or int32.
+		return un(func(d, a []T) { signInt(d, a) })
 	case backend.OpSquare:
 		return un(func(d, a []T) {
 			a = a[:len(d)]
@@ -307,6 +291,48 @@ func reciprocalL[T integer](d, a []T) {
 			d[i] = zeroRecip
 		default:
 			d[i] = 0
+		}
+	}
+}
+
+// signInt sets d[i] to the sign of a[i] (-1, 0, 1; 0 or 1 unsigned)
+// without a branch: x>>top is -1 for a negative x, and the top bit of -x
+// (signed) or of x|-x (unsigned) is set for a nonzero one; MIN's -x is
+// MIN, and -1 | 1 is still -1. Each type has its constant shifts (a
+// generic shift by a variable count cost twice the instructions).
+func signInt[T integer](d, a []T) {
+	switch d := any(d).(type) {
+	case []int8:
+		for i, x := range any(a).([]int8)[:len(d)] {
+			d[i] = x>>7 | int8(uint8(-x)>>7)
+		}
+	case []int16:
+		for i, x := range any(a).([]int16)[:len(d)] {
+			d[i] = x>>15 | int16(uint16(-x)>>15)
+		}
+	case []int32:
+		for i, x := range any(a).([]int32)[:len(d)] {
+			d[i] = x>>31 | int32(uint32(-x)>>31)
+		}
+	case []int64:
+		for i, x := range any(a).([]int64)[:len(d)] {
+			d[i] = x>>63 | int64(uint64(-x)>>63)
+		}
+	case []uint8:
+		for i, x := range any(a).([]uint8)[:len(d)] {
+			d[i] = (x | -x) >> 7
+		}
+	case []uint16:
+		for i, x := range any(a).([]uint16)[:len(d)] {
+			d[i] = (x | -x) >> 15
+		}
+	case []uint32:
+		for i, x := range any(a).([]uint32)[:len(d)] {
+			d[i] = (x | -x) >> 31
+		}
+	case []uint64:
+		for i, x := range any(a).([]uint64)[:len(d)] {
+			d[i] = (x | -x) >> 63
 		}
 	}
 }
