@@ -346,11 +346,14 @@ func TestIntSign(t *testing.T) {
 		x, want = append(x, float64(v)), append(want, sign(float64(v)))
 	}
 	check("int8", x, want, dtypes.I8)
+	check("int8 (tail)", x[:251], want[:251], dtypes.I8) // eight a word, then three alone
+	check("int8 (end)", x[125:], want[125:], dtypes.I8)
 	x, want = x[:0], want[:0]
 	for v := range 256 {
 		x, want = append(x, float64(v)), append(want, sign(float64(v)))
 	}
 	check("uint8", x, want, dtypes.U8)
+	check("uint8 (tail)", x[:253], want[:253], dtypes.U8)
 	ends := []float64{math.MinInt32, math.MinInt32 + 1, -1, 0, 1, math.MaxInt32}
 	w := make([]float64, len(ends))
 	for i, v := range ends {

