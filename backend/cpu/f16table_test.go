@@ -48,3 +48,38 @@ func TestF16TreeTable(t *testing.T) {
 		}
 	}
 }
+
+// TestF16TiledTable checks the table path of a transposed float16 operand
+// (lookupTiled: bits transposed a chunk at a time, then looked up)
+// against the same operation on a small contiguous input holding every
+// pattern, which the kernels compute: exp(transpose(x)) on a 400×333 x,
+// large enough for the table, with every float16 pattern in it.
+func TestF16TiledTable(t *testing.T) {
+	const m = 1 << 16
+	small := make([]uint16, m)
+	for i := range small {
+		small[i] = uint16(i)
+	}
+	rows, cols := 400, 333 // x is rows×cols; transpose(x) cols×rows
+	if rows*cols < f16TableMin || m >= f16TableMin {
+		t.Fatalf("sizes %d and %d do not straddle f16TableMin", rows*cols, m)
+	}
+	x := make([]uint16, rows*cols)
+	for i := range x {
+		x[i] = uint16(i*40503 + 11)
+	}
+	for _, o := range []backend.Op{backend.OpExp, backend.OpTanh, backend.OpTan} {
+		want := run(t, nu(o, in(raw(dtypes.F16, []int{m}, small)))).Data.([]uint16)
+		tr := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F16, Shape: []int{cols, rows},
+			Args: []*backend.Node{in(raw(dtypes.F16, []int{rows, cols}, x))}, Axes: []int{1, 0}}
+		got := run(t, nu(o, tr), Workers(2)).Data.([]uint16)
+		for i := range cols {
+			for j := range rows {
+				b := x[j*cols+i]
+				if g := got[i*rows+j]; g != want[b] {
+					t.Fatalf("%v of transposed float16 bits %#04x at (%d, %d): got %#04x, want %#04x", o, b, i, j, g, want[b])
+				}
+			}
+		}
+	}
+}
