@@ -102,8 +102,9 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 			if i == n {
 				break
 			}
-			map64(d[i:i+g], a[i:i+g], f)
-			i += g
+			j := min(i+g, n) // v may stop inside a group of g (log's AVX2 loop)
+			map64(d[i:j], a[i:j], f)
+			i = j
 		}
 		map64(d[i:], a[i:], f)
 	}
@@ -124,8 +125,9 @@ func powLoop[T float32 | float64](v func(d, a, b []T) int) func(d, a, b []T) {
 			if i == n {
 				break
 			}
-			map64x2(d[i:i+g], a[i:i+g], b[i:i+g], powF64)
-			i += g
+			j := min(i+g, n)
+			map64x2(d[i:j], a[i:j], b[i:j], powF64)
+			i = j
 		}
 		map64x2(d[i:], a[i:], b[i:], powF64)
 	}
