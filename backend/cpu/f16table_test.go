@@ -83,3 +83,40 @@ func TestF16TiledTable(t *testing.T) {
 		}
 	}
 }
+
+// TestF16TableConstants checks the table path of float16 chains with a
+// constant operand (exp(x - 1), arcsin(0.5 * x), 2 ** x: chainArg, and
+// f16TreeTable filling the constant's lanes) on every float16 pattern,
+// against the same trees on fewer elements than f16TableMin, which the
+// kernels compute.
+func TestF16TableConstants(t *testing.T) {
+	const m = 1 << 16
+	small := make([]uint16, m)
+	for i := range small {
+		small[i] = uint16(i)
+	}
+	n := 2*m + 999
+	large := make([]uint16, n)
+	for i := range large {
+		large[i] = uint16(i*40503 + 3)
+	}
+	c := func(v float64) *backend.Node { return in(mk(dtypes.F16, []int{}, v)) }
+	trees := []struct {
+		name string
+		tree func(x *backend.Node) *backend.Node
+	}{
+		{"exp(x - 1)", func(x *backend.Node) *backend.Node { return nu(backend.OpExp, nb(backend.OpSub, x, c(1))) }},
+		{"arcsin(0.5 * x)", func(x *backend.Node) *backend.Node { return nu(backend.OpAsin, nb(backend.OpMul, c(0.5), x)) }},
+		{"2 ** x", func(x *backend.Node) *backend.Node { return nb(backend.OpPow, c(2), x) }},
+		{"tanh(x) * 3", func(x *backend.Node) *backend.Node { return nb(backend.OpMul, nu(backend.OpTanh, x), c(3)) }},
+	}
+	for _, tr := range trees {
+		want := run(t, tr.tree(in(raw(dtypes.F16, []int{m}, small)))).Data.([]uint16)
+		got := run(t, tr.tree(in(raw(dtypes.F16, []int{n}, large)))).Data.([]uint16)
+		for i, b := range large {
+			if got[i] != want[b] {
+				t.Fatalf("%s of float16 bits %#04x: got %#04x, want %#04x", tr.name, b, got[i], want[b])
+			}
+		}
+	}
+}

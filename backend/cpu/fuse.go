@@ -986,11 +986,20 @@ const f16TableMin = 100_000
 // float16 result (exp(x), tanh(x) of a float16 x), or nil; nil too when
 // every operation of the chain is cheap.
 func (f *fusion) f16Leaf(root fnode) *leaf {
-	if f.root.DType != dtypes.F16 || len(f.leaves) != 1 {
+	if f.root.DType != dtypes.F16 {
 		return nil
 	}
-	l := f.leaves[0]
-	if l.v.dtype != dtypes.F16 || l.uses != 1 {
+	// One leaf that is not a constant (x of exp(x - 1)).
+	var l *leaf
+	for _, c := range f.leaves {
+		if !c.constant {
+			if l != nil {
+				return nil
+			}
+			l = c
+		}
+	}
+	if l == nil || l.v.dtype != dtypes.F16 || l.uses != 1 {
 		return nil
 	}
 	// Contiguous, or transposed (read tile by tile: see lookupTiled).
@@ -1000,11 +1009,15 @@ func (f *fusion) f16Leaf(root fnode) *leaf {
 	costly := false
 	for n := root; n != fnode(l); {
 		o, ok := n.(*op)
-		if !ok || len(o.args) != 1 || o.ct != ctF32 {
+		if !ok || o.ct != ctF32 {
+			return nil
+		}
+		next := chainArg(o)
+		if next == nil {
 			return nil
 		}
 		costly = costly || !cheapOp(o.name, o.ct) && o.name != backend.OpSqrt
-		n = o.args[0]
+		n = next
 	}
 	if !costly {
 		// A few vector instructions per element (abs, floor, sqrt)
@@ -1020,6 +1033,26 @@ func (f *fusion) f16Leaf(root fnode) *leaf {
 // each entry is computed as a block of the tree is (the leaf's bits
 // converted with f16sToF32, each node's kernel, its rounding, and the
 // result converted with storeSeg), so the bits are the tree's.
+// chainArg returns the operand of o that a float16 chain goes on through:
+// its only one, or the one that is not a constant leaf of a binary
+// operation (x - 1); nil otherwise.
+func chainArg(o *op) fnode {
+	switch len(o.args) {
+	case 1:
+		return o.args[0]
+	case 2:
+		c0, ok0 := o.args[0].(*leaf)
+		c1, ok1 := o.args[1].(*leaf)
+		switch {
+		case ok1 && c1.constant && !(ok0 && c0.constant):
+			return o.args[0]
+		case ok0 && c0.constant && !(ok1 && c1.constant):
+			return o.args[1]
+		}
+	}
+	return nil
+}
+
 func f16TreeTable(root fnode, l *leaf) *[1 << 16]uint16 {
 	h := make([]uint16, 1<<16)
 	for i := range h {
@@ -1033,12 +1066,23 @@ func f16TreeTable(root fnode, l *leaf) *[1 << 16]uint16 {
 			return x
 		}
 		o := n.(*op)
-		a := eval(o.args[0])
-		if a == nil {
-			return nil
+		args := make([]any, len(o.args))
+		for i, arg := range o.args {
+			if c, ok := arg.(*leaf); ok && c.constant && c != l {
+				// A constant operand: its value in every lane.
+				v := make([]float32, len(x))
+				loadSeg(c.v.dtype, v, c.v.data, c.v.off, 0, len(v))
+				args[i] = v
+				continue
+			}
+			a := eval(arg)
+			if a == nil {
+				return nil
+			}
+			args[i] = a
 		}
-		d := make([]float32, len(a))
-		if err := o.k(d, []any{a}); err != nil {
+		d := make([]float32, len(x))
+		if err := o.k(d, args); err != nil {
 			return nil
 		}
 		if o.round != dtypes.Invalid {
@@ -1077,14 +1121,19 @@ var f16Tables sync.Map
 // from f16Tables where the chain is short enough to be kept there.
 func f16ChainTable(root fnode, l *leaf) *[1 << 16]uint16 {
 	var c f16Chain
-	for n := root; n != fnode(l); n = n.(*op).args[0] {
+	for n := root; n != fnode(l); n = chainArg(n.(*op)) {
 		if c.n == f16ChainMax {
 			return f16TreeTable(root, l)
 		}
 		o := n.(*op)
-		if libmRef(o.name) == nil && o.name != backend.OpRsqrt && o.name != backend.OpSqrt {
-			// A cast, or an operation whose kernel may depend on
-			// more than its name and dtypes: not kept.
+		if len(o.args) != 1 || o.name == backend.OpCast {
+			// A cast, or an operation with a constant operand,
+			// whose kernel and results depend on more than its
+			// name and dtypes: not kept. (Every one-operand
+			// operation's kernel is chosen by its name and dtype
+			// alone; tan, arcsin, expm1 … are kept too, where
+			// each statement made its table before: tan of 10^6
+			// float16 1.9 ms, most of it the table.)
 			return f16TreeTable(root, l)
 		}
 		c.ops[c.n], c.round[c.n] = o.name, o.round
