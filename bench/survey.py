@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""Everyday expressions outside the benchmark matrix, against NumPy.
+
+The matrix (bench/matrix.sh) times every elementwise op, reduction, cast,
+softmax, product and concat on fixed layouts. This survey times what else
+a NumPy user types at the prompt: constructors (arange, linspace, ones,
+eye), scans, count_nonzero, dot, transposes of 3-d arrays, norms,
+standardisation, clip, integer division by a constant, mixed chains. Each
+expression runs through `tensorsh -e ':timeit EXPR'` (its median) and,
+in this process, through NumPy's timeit (the median of five repeats), on
+the same kind of inputs: floats in [0.5, 1.5), integers 1..100, bools
+half true, 1000x1000 or 100x100x100 or 10^6 elements.
+
+Usage: bench/survey.sh [--filter RE]
+"""
+import argparse
+import re
+import subprocess
+import sys
+import timeit
+
+import numpy as np
+
+SETUP = """x = cast(rand((1000, 1000), dtype=f64) + 0.5, f32)
+y = cast(rand((1000, 1000), dtype=f64) + 0.5, f32)
+d = rand((1000, 1000), dtype=f64) + 0.5
+i = cast(floor(rand((1000, 1000), dtype=f64) * 100) + 1, i32)
+b = rand((1000, 1000), dtype=f64) < 0.5
+v = cast(rand((1000000,), dtype=f64) + 0.5, f32)
+m3 = cast(rand((100, 100, 100), dtype=f64), f32)
+"""
+
+# (tensorsh, NumPy)
+CASES = [
+    ("arange(1000000)", "np.arange(1000000)"),
+    ("arange(0.5, 100000, 0.1)", "np.arange(0.5, 100000, 0.1)"),
+    ("linspace(0, 1, 1000000)", "np.linspace(0, 1, 1000000)"),
+    ("ones((1000, 1000))", "np.ones((1000, 1000), dtype=np.float32)"),
+    ("zeros((1000, 1000))", "np.zeros((1000, 1000), dtype=np.float32)"),
+    ("eye(1000)", "np.eye(1000, dtype=np.float32)"),
+    ("cumsum(v)", "np.cumsum(v)"),
+    ("cumsum(x, axis=0)", "np.cumsum(x, axis=0)"),
+    ("cumsum(x, axis=1)", "np.cumsum(x, axis=1)"),
+    ("cumprod(d, axis=1)", "np.cumprod(d, axis=1)"),
+    ("count_nonzero(b)", "np.count_nonzero(b)"),
+    ("count_nonzero(b, axis=0)", "np.count_nonzero(b, axis=0)"),
+    ("dot(v, v)", "np.dot(v, v)"),
+    ("x @ v[:1000]", "x @ v[:1000]"),
+    ("transpose(m3)", "np.ascontiguousarray(m3.T)"),
+    ("transpose(m3) + 1", "m3.T + 1"),
+    ("transpose(m3, (0, 2, 1)) + 1", "m3.transpose(0, 2, 1) + 1"),
+    ("sum(m3, axis=(0, 2))", "np.sum(m3, axis=(0, 2))"),
+    ("std(x)", "np.std(x)"),
+    ("var(x, axis=0)", "np.var(x, axis=0)"),
+    ("std(d, axis=1)", "np.std(d, axis=1)"),
+    ("(x - mean(x)) / std(x)", "(x - np.mean(x)) / np.std(x)"),
+    ("x - mean(x, axis=0)", "x - np.mean(x, axis=0)"),
+    ("x - max(x, axis=1, keepdims=true)", "x - np.max(x, axis=1, keepdims=True)"),
+    ("sqrt(sum(x ** 2, axis=1))", "np.sqrt(np.sum(x ** 2, axis=1))"),
+    ("log(sum(exp(x), axis=1))", "np.log(np.sum(np.exp(x), axis=1))"),
+    ("sum(x * y, axis=1)", "np.sum(x * y, axis=1)"),
+    ("clip(x, 0.7, 1.2)", "np.clip(x, 0.7, 1.2)"),
+    ("where(x > 1, x, 0)", "np.where(x > 1, x, 0)"),
+    ("(x > 0.7) & (x < 1.2)", "(x > 0.7) & (x < 1.2)"),
+    ("mean(x > 1)", "np.mean(x > 1)"),
+    ("x[:, :1] * x[:1, :]", "x[:, :1] * x[:1, :]"),
+    ("x ** 4", "x ** 4"),
+    ("x ** -1", "x ** -1"),
+    ("d ** -1", "d ** -1"),
+    ("2 ** x", "2 ** x"),
+    ("i // 7", "i // 7"),
+    ("i % 7", "i % 7"),
+    ("sign(i)", "np.sign(i)"),
+    ("round(x * 10)", "np.round(x * 10)"),
+    ("cast(x * 100, i32)", "(x * 100).astype(np.int32)"),
+    ("argmax(b, axis=0)", "np.argmax(b, axis=0)"),
+    ("argmax(v)", "np.argmax(v)"),
+    ("log10(d)", "np.log10(d)"),
+    ("cosh(d)", "np.cosh(d)"),
+    ("expm1(x)", "np.expm1(x)"),
+    ("arctan2(x, y)", "np.arctan2(x, y)"),
+    ("arcsin(x - 1)", "np.arcsin(x - 1)"),
+    ("cast(x, f16)", "x.astype(np.float16)"),
+    ("tanh(transpose(cast(x, f16)))", "np.tanh(x.astype(np.float16).T)"),
+]
+
+
+def tensorsh_ms(binary, expr):
+    out = subprocess.run([binary, "-policy", "numpy", "-e", SETUP, "-e", ":timeit " + expr],
+                         capture_output=True, text=True)
+    lines = [l for l in (out.stdout + out.stderr).splitlines() if l.strip()]
+    last = lines[-1] if lines else ""
+    m = re.match(r"\s*([\d.]+) (ns|µs|ms|s) \(median", last)
+    if not m:
+        return None, last.strip()
+    scale = {"ns": 1e-6, "µs": 1e-3, "ms": 1.0, "s": 1e3}[m.group(2)]
+    return float(m.group(1)) * scale, ""
+
+
+def numpy_ms(expr, ns):
+    t = timeit.Timer(expr, globals=ns)
+    n, _ = t.autorange()
+    n = max(1, n // 2)
+    return sorted(t.repeat(5, n))[2] / n * 1e3
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True, help="the tensorsh binary")
+    ap.add_argument("--filter", default="", help="only the expressions matching this regular expression")
+    args = ap.parse_args()
+    rng = np.random.default_rng(0)
+    ns = {
+        "np": np,
+        "x": (rng.random((1000, 1000)) + 0.5).astype(np.float32),
+        "y": (rng.random((1000, 1000)) + 0.5).astype(np.float32),
+        "d": rng.random((1000, 1000)) + 0.5,
+        "i": np.floor(rng.random((1000, 1000)) * 100 + 1).astype(np.int32),
+        "b": rng.random((1000, 1000)) < 0.5,
+        "v": (rng.random(10**6) + 0.5).astype(np.float32),
+        "m3": rng.random((100, 100, 100)).astype(np.float32),
+    }
+    with open("/proc/loadavg") as f:
+        load = f.read().split()[0]
+    print("NumPy %s, load %s; NumPy ms / tensorsh ms (medians)" % (np.__version__, load))
+    ratios = []
+    for te, ne in CASES:
+        if args.filter and not re.search(args.filter, te):
+            continue
+        t, err = tensorsh_ms(args.binary, te)
+        if t is None:
+            print("%-38s tensorsh failed: %s" % (te, err))
+            continue
+        n = numpy_ms(ne, ns)
+        ratios.append(n / t)
+        print("%-38s %9.3f %9.3f %7.2fx%s" % (te, n, t, n / t, "  slower" if n < t else ""))
+    if ratios:
+        import math
+        g = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+        print("geometric mean over %d expressions: %.2fx; %d slower than NumPy" % (len(ratios), g, sum(r < 1 for r in ratios)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
