@@ -44,6 +44,13 @@ func TestEverydayValues(t *testing.T) {
 		{"numpy", "cumsum(reshape(arange(6), (2, 3)))", "[ 0  1  3  6 10 15]\ni64[6] cpu"},
 		{"numpy", "cumprod(reshape(i8(arange(1, 7)), (2, 3)), axis=1)", "[[  1   2   6]\n [  4  20 120]]\ni64[2,3] cpu"},
 		{"numpy", "count_nonzero(i8([[0, 1], [2, 0]]), axis=0)", "[1 1]\ni64[2] cpu"},
+		// np.eye(2, 3, dtype=np.int8), np.eye(3, 2, dtype=bool): ones on
+		// the main diagonal of a rectangle, in the dtype.
+		{"numpy", "eye(2, 3, dtype=i8)", "[[1 0 0]\n [0 1 0]]\ni8[2,3] cpu"},
+		{"numpy", "eye(3, 2, dtype=bool)", "[[ true false]\n [false  true]\n [false false]]\nbool[3,2] cpu"},
+		{"numpy", "eye(2, dtype=c64)", "[[1.+0.j 0.+0.j]\n [0.+0.j 1.+0.j]]\nc64[2,2] cpu"},
+		{"numpy", "sum(eye(300, 1000, dtype=f16))", "f16 300.0"},
+		{"numpy", "shape(eye(2, 0))", "(2, 0)"},
 		// A bool mask is counted as it is summed: np.count_nonzero(
 		// np.array([[1, 0, 1], [0, 0, 1]], bool), axis=0) is [1 0 2].
 		{"numpy", "count_nonzero(bool([[true, false, true], [false, false, true]]), axis=0)", "[1 0 2]\ni64[3] cpu"},

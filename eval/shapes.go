@@ -364,10 +364,52 @@ func eye(c *compiler, k *call) (*operand, error) {
 		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
 	}
 	tt := newTensor(t.DType, []int{n, m})
-	for i := 0; i < n && i < m; i++ {
-		setScalar(tt, i*m+i, promote.Int64Value(1))
+	if n > 0 && m > 0 {
+		// The 1 of the dtype once, then its bits along the diagonal
+		// (setScalar a diagonal element took 0.15 ms of eye(1000)).
+		setScalar(tt, 0, promote.Int64Value(1))
+		copyDiagonal(tt.Data, min(n, m), m)
 	}
 	return tensorOperand(tt, t, k.sp), nil
+}
+
+// copyDiagonal copies element 0 of data (a storage slice) to the first k
+// elements of the diagonal of its rows of m elements.
+func copyDiagonal(data any, k, m int) {
+	switch d := data.(type) {
+	case []bool:
+		diag(d, k, m)
+	case []int8:
+		diag(d, k, m)
+	case []int16:
+		diag(d, k, m)
+	case []int32:
+		diag(d, k, m)
+	case []int64:
+		diag(d, k, m)
+	case []uint8:
+		diag(d, k, m)
+	case []uint16:
+		diag(d, k, m)
+	case []uint32:
+		diag(d, k, m)
+	case []uint64:
+		diag(d, k, m)
+	case []float32:
+		diag(d, k, m)
+	case []float64:
+		diag(d, k, m)
+	case []complex64:
+		diag(d, k, m)
+	case []complex128:
+		diag(d, k, m)
+	}
+}
+
+func diag[T any](d []T, k, m int) {
+	for i := 1; i < k; i++ {
+		d[i*m+i] = d[0]
+	}
 }
 
 // randUniform is rand: uniform random values in [0, 1).
