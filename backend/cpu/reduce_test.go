@@ -549,3 +549,39 @@ func TestArgRowsFloat(t *testing.T) {
 		}
 	}
 }
+
+// TestCountTrue checks sum(cast(b, d)) of a whole bool array (countTrue:
+// population counts of its bytes, eight a word) against a plain count,
+// for the integer dtypes it takes and for int8, which it leaves to the
+// running sum (the count wraps there, as np.sum(b, dtype=np.int8) does).
+func TestCountTrue(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for _, n := range []int{1, 7, 8, 9, 1000, 1000003, -8005} {
+		all := n < 0 // every element true: a byte lane of 255 words fills up
+		n = max(n, -n)
+		v := make([]float64, n)
+		count := 0
+		for i := range v {
+			if all || rng.Intn(3) == 0 {
+				v[i] = 1
+				count++
+			}
+		}
+		x := in(mk(dtypes.Bool, []int{n}, v...))
+		for _, d := range []dtypes.DType{dtypes.I64, dtypes.I32, dtypes.U64, dtypes.U32, dtypes.I8} {
+			got := vals(run(t, red(backend.OpSum, d, cast(x, d), false)))[0]
+			want := float64(count)
+			if d == dtypes.I8 {
+				want = float64(int8(count))
+			}
+			if got != want {
+				t.Fatalf("sum of %d bools (%d true) as %v = %v, want %v", n, count, d, got, want)
+			}
+		}
+	}
+	// Along an axis the running sums are kept.
+	x := in(mk(dtypes.Bool, []int{2, 3}, 1, 0, 1, 1, 1, 0))
+	if got := vals(run(t, red(backend.OpSum, dtypes.I64, cast(x, dtypes.I64), false, 0))); !sameAll(got, []float64{2, 1, 1}) {
+		t.Errorf("sum along axis 0 = %v", got)
+	}
+}
