@@ -309,21 +309,11 @@ func map64[T float](d, a []T, f func(float64) float64) {
 		}
 		return
 	}
-	var buf [f64Run]float64
-	for len(d) > 0 {
-		n := min(len(d), f64Run)
-		b := buf[:n]
-		for i := range b {
-			b[i] = float64(a[i])
-		}
+	mapBlocks64(d, a, func(b []float64) {
 		for i, x := range b {
 			b[i] = f(x)
 		}
-		for i, x := range b {
-			d[i] = T(x)
-		}
-		d, a = d[n:], a[n:]
-	}
+	})
 }
 
 // map64x2 is map64 for a function of two arguments.

@@ -101,16 +101,23 @@ func log10Block() func(r, x []float64, s *composeScratch) {
 	}
 }
 
+// expAbs sets r[i] = Exp(|x[i]|) by expv and returns the |x[i]| (in
+// s.a).
+func expAbs(expv func(d, a []float64), r, x []float64, s *composeScratch) []float64 {
+	a := s.a[:len(x)]
+	for i, v := range x {
+		a[i] = math.Abs(v)
+	}
+	expv(r, a)
+	return a
+}
+
 // coshBlock is coshF64: math.Cosh below 709 (Exp(|x|)*0.5 above 21, else
 // (e + 1/e)*0.5 with e = Exp(|x|)).
 func coshBlock() func(r, x []float64, s *composeScratch) {
 	expv := vecF64(backend.OpExp)
 	return func(r, x []float64, s *composeScratch) {
-		a := s.a[:len(x)]
-		for i, v := range x {
-			a[i] = math.Abs(v)
-		}
-		expv(r, a)
+		a := expAbs(expv, r, x, s)
 		for i, v := range a {
 			switch {
 			case v > 709:
@@ -131,11 +138,7 @@ func coshBlock() func(r, x []float64, s *composeScratch) {
 func sinhBlock() func(r, x []float64, s *composeScratch) {
 	expv := vecF64(backend.OpExp)
 	return func(r, x []float64, s *composeScratch) {
-		a := s.a[:len(x)]
-		for i, v := range x {
-			a[i] = math.Abs(v)
-		}
-		expv(r, a)
+		a := expAbs(expv, r, x, s)
 		for i, v := range a {
 			var t float64
 			switch {

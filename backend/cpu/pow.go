@@ -107,7 +107,7 @@ func constPowKernel[T float](n *backend.Node) kfn {
 	case y == 4 && f32:
 		blk = func(b []float64) {
 			for i, x := range b {
-				if a := math.Abs(x); !(a > 0 && a <= math.MaxFloat64) {
+				if !finiteNonzero(x) {
 					b[i] = powF64(x, y)
 					continue
 				}
@@ -118,7 +118,7 @@ func constPowKernel[T float](n *backend.Node) kfn {
 	case y == -2 && f32:
 		blk = func(b []float64) {
 			for i, x := range b {
-				if a := math.Abs(x); !(a > 0 && a <= math.MaxFloat64) {
+				if !finiteNonzero(x) {
 					b[i] = powF64(x, y)
 					continue
 				}
@@ -131,6 +131,12 @@ func constPowKernel[T float](n *backend.Node) kfn {
 		return nil
 	}
 	return bin(func(d, a, _ []T) { mapBlocks64(d, a, blk) })
+}
+
+// finiteNonzero reports whether x is neither 0, infinite nor NaN.
+func finiteNonzero(x float64) bool {
+	a := math.Abs(x)
+	return a > 0 && a <= math.MaxFloat64
 }
 
 // mapBlocks64 sets d[i] = T(v[i]) where blk turns v[i] = float64(a[i])
