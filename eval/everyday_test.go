@@ -44,6 +44,22 @@ func TestEverydayValues(t *testing.T) {
 		{"numpy", "cumsum(reshape(arange(6), (2, 3)))", "[ 0  1  3  6 10 15]\ni64[6] cpu"},
 		{"numpy", "cumprod(reshape(i8(arange(1, 7)), (2, 3)), axis=1)", "[[  1   2   6]\n [  4  20 120]]\ni64[2,3] cpu"},
 		{"numpy", "count_nonzero(i8([[0, 1], [2, 0]]), axis=0)", "[1 1]\ni64[2] cpu"},
+		// np.arange fills b0 + i*delta in the dtype, delta = (start +
+		// step) - start (ctors.c PyArray_ArangeObj, arraytypes.c.src
+		// FLOAT_fill, DOUBLE_fill, HALF_fill); values printed by NumPy
+		// 1.24.2: np.arange(0.1, 100, 0.1, dtype=np.float32)[6] is
+		// 0x1.666668p-1 (start + 6*step rounded once is 0.7),
+		// np.arange(1e8, 1e8 + 1e6, 1.1)[2] 0x1.7d78408ccccccp+26,
+		// np.arange(0.1, 10, 0.3, dtype=np.float16)[2] 0.6997 (not 0.7002),
+		// np.arange(1, 2**25, 3, dtype=np.float32)[5592407] 16777220.0.
+		// jnp.arange with concrete arguments is np.arange's
+		// (jax/_src/numpy/lax_numpy.py), in float32 without x64.
+		{"numpy", "arange(0.1, 100, 0.1, dtype=f32)[6]", "f32 0.70000005"},
+		{"numpy", "arange(1e8, 1e8 + 1e6, 1.1)[2]", "f64 100000002.19999999"},
+		{"numpy", "arange(0.1, 10, 0.3, dtype=f16)[2]", "f16 0.6997"},
+		{"numpy", "arange(1, 2**25, 3, dtype=f32)[5592407]", "f32 16777220.0"},
+		{"jax", "arange(0.1, 100, 0.1)[8]", "f32 0.90000004"},
+		{"numpy", "arange(5, 0, -2)", "[5 3 1]\ni64[3] cpu"},
 		// np.eye(2, 3, dtype=np.int8), np.eye(3, 2, dtype=bool): ones on
 		// the main diagonal of a rectangle, in the dtype.
 		{"numpy", "eye(2, 3, dtype=i8)", "[[1 0 0]\n [0 1 0]]\ni8[2,3] cpu"},
