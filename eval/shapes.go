@@ -251,7 +251,7 @@ func fillNumPyRange(tt *backend.Tensor, start, step promote.Scalar) bool {
 	if n == 1 {
 		return true
 	}
-	next := promote.FloatValue(0)
+	var next promote.Scalar
 	if start.Kind == promote.IntScalar && step.Kind == promote.IntScalar {
 		next = promote.IntValue(new(big.Int).Add(intOf(start), intOf(step)))
 	} else {
