@@ -73,11 +73,12 @@ func ddMul(ah, al, bh, bl float64) (float64, float64) {
 // form, or nil:
 //
 //   - y = -1, any T: powF64 takes q = 1/x and returns q + r/x with the
-//     exact remainder r = fma(-q, x, 1), for |x| in [2^-1000, 2^1000];
+//     exact remainder r = fma(-q, x, 1), for |x| in [2^-1000, 2^1000]
+//     (for a float32 x that is q itself: see the case);
 //   - y = 4 and y = -2, float32 x: x*x is exact in float64 (48 bits), so
 //     the double-double square is (x*x, 0); x**4 is then the product
 //     (x*x)*(x*x) rounded once, as powF64 rounds the exact double-double
-//     (96 bits) once, and x**-2 is the y = -1 form on x*x.
+//     (96 bits) once, and x**-2 is 1/(x*x), the y = -1 form on x*x.
 //
 // Zero, infinite and NaN x (and float64 x outside the range) take powF64
 // itself, so every element has powF64's bits; what changes is the time:
@@ -93,6 +94,20 @@ func constPowKernel[T float](n *backend.Node) kfn {
 	_, f32 := any(T(0)).(float32)
 	var blk func(b []float64) // b[i] = x**y in place
 	switch {
+	case y == -1 && f32:
+		// For a float32 x the correction never moves q: 1/x is a
+		// 24-bit odd-part quotient, at least 2^-25 ULP of q from a
+		// rounding midpoint, so r/x stays far below the half ULP it
+		// would take (x**-2 likewise: x*x has 48 bits, 2^-49 ULP).
+		blk = func(b []float64) {
+			for i, x := range b {
+				if !finiteNonzero(x) {
+					b[i] = powF64(x, y)
+					continue
+				}
+				b[i] = 1 / x
+			}
+		}
 	case y == -1:
 		blk = func(b []float64) {
 			for i, x := range b {
@@ -122,9 +137,7 @@ func constPowKernel[T float](n *backend.Node) kfn {
 					b[i] = powF64(x, y)
 					continue
 				}
-				x2 := x * x
-				q := 1 / x2
-				b[i] = q + math.FMA(-q, x2, 1)/x2
+				b[i] = 1 / (x * x)
 			}
 		}
 	default:

@@ -4,6 +4,10 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -130,6 +134,53 @@ func TestConstPowKernel(t *testing.T) {
 	for _, y := range []float64{4, -2, 5, 2.5} {
 		if constPowKernel[float64](pow(dtypes.F64, y)) != nil {
 			t.Errorf("float64 x**%v has a short form: its squares are not exact", y)
+		}
+	}
+}
+
+// TestConstPowFloat32Exhaustive checks x**-1 and x**-2 on every float32
+// against powF64 (the short forms skip its correction step for float32:
+// see constPowKernel), only when TENSORSH_EXHAUSTIVE is set.
+func TestConstPowFloat32Exhaustive(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	for _, y := range []float64{-1, -2} {
+		e := in(mk(dtypes.F32, []int{}, y))
+		k := constPowKernel[float32](&backend.Node{Op: backend.OpPow, DType: dtypes.F32, Args: []*backend.Node{in(mk(dtypes.F32, []int{1}, 1)), e}})
+		var wg sync.WaitGroup
+		var bad atomic.Int64
+		const chunk = 1 << 16
+		workers := runtime.GOMAXPROCS(0)
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				x, d, ys := make([]float32, chunk), make([]float32, chunk), make([]float32, chunk)
+				for i := range ys {
+					ys[i] = float32(y)
+				}
+				for c := w; c < 1<<32/chunk; c += workers {
+					for i := range x {
+						x[i] = math.Float32frombits(uint32(c*chunk + i))
+					}
+					if err := k(d, []any{x, ys}); err != nil {
+						t.Error(err)
+						return
+					}
+					for i, v := range x {
+						if want := float32(powF64(float64(v), y)); math.Float32bits(d[i]) != math.Float32bits(want) {
+							if bad.Add(1) <= 3 {
+								t.Errorf("%v ** %v = %v, powF64 %v", v, y, d[i], want)
+							}
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if n := bad.Load(); n > 0 {
+			t.Fatalf("x ** %v: %d float32 inputs differ", y, n)
 		}
 	}
 }
