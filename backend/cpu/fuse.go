@@ -1028,11 +1028,6 @@ func (f *fusion) f16Leaf(root fnode) *leaf {
 	return l
 }
 
-// f16TreeTable returns the float16 bits of the chain root (see f16Leaf)
-// for each float16 input bits of its leaf l, or nil when a kernel fails:
-// each entry is computed as a block of the tree is (the leaf's bits
-// converted with f16sToF32, each node's kernel, its rounding, and the
-// result converted with storeSeg), so the bits are the tree's.
 // chainArg returns the operand of o that a float16 chain goes on through:
 // its only one, or the one that is not a constant leaf of a binary
 // operation (x - 1); nil otherwise.
@@ -1053,6 +1048,12 @@ func chainArg(o *op) fnode {
 	return nil
 }
 
+// f16TreeTable returns the float16 bits of the chain root (see f16Leaf)
+// for each float16 input bits of its leaf l, or nil when a kernel fails:
+// each entry is computed as a block of the tree is (the leaf's bits
+// converted with f16sToF32, each node's kernel, its rounding, and the
+// result converted with storeSeg), so the bits are the tree's. A
+// constant operand (see chainArg) fills its lanes with its value.
 func f16TreeTable(root fnode, l *leaf) *[1 << 16]uint16 {
 	h := make([]uint16, 1<<16)
 	for i := range h {

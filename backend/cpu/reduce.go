@@ -798,7 +798,7 @@ func stripeWidth[T any](k, outer, nw int, parallel bool) int {
 		return 0
 	}
 	line := max(1, 64/sizeOf[T]())
-	want := (nw + outer - 1) / outer // stripes per group
+	want := (2*nw + outer - 1) / outer // stripes per group
 	w := (k/want + line - 1) / line * line
 	if w < line || w > blockSize/2 || k/w < 2 {
 		return 0
