@@ -1,8 +1,9 @@
 //go:build ignore
 
-// gen_libm writes simd_libm_amd64.s: AVX2 loops of exp, log, sin, cos,
-// sigmoid and silu on float32 and float64 that give the bits of Go's math
-// package (see simd_libm.go). Run it with go generate.
+// gen_libm writes simd_libm_amd64.s: AVX2 and AVX-512 loops of exp, log,
+// sin, cos, sigmoid, silu, log1p, tanh, exp2, atan, tan and expm1 on
+// float32 and float64 that give the bits of Go's math package (see
+// simd_libm.go). Run it with go generate.
 //
 // Each loop replays, four lanes at a time, the exact sequence of IEEE
 // operations of the scalar code it stands for: math.Exp is the FMA path
@@ -11,7 +12,7 @@
 // and math.Cos are $GOROOT/src/math/sin.go (sin, cos: Cody-Waite
 // reduction with PI4A, PI4B, PI4C below 2^29, then one of two
 // polynomials by octant; Go does not fuse multiplies and adds on amd64
-// below GOAMD64=v3). Lanes outside the range where the scalar code takes
+// below GOAMD64=v3); the others are named at their bodies. Lanes outside the range where the scalar code takes
 // that path (NaN, infinities, overflow, subnormal results, huge
 // arguments) stop the loop before the group is stored; the Go wrapper
 // computes that group with the scalar function and goes on.
@@ -98,6 +99,60 @@ var consts = []struct {
 	{"XMAX", 0x1p256},  // stays far from the loop's guard (±2^12)
 	{"AEMAGIC", 0x1p52 + 1023},
 	{"AEMAX", 1000},
+	// exp.go (exp2, expmulti)
+	{"EXP2MAX", 1000}, // |x| <= 1000: Ldexp(y, k) is y·2^k, normal
+	{"EP1", 1.66666666666666657415e-01},
+	{"EP2", -2.77777777770155933842e-03},
+	{"EP3", 6.61375632143793436117e-05},
+	{"EP4", -1.65339022054652515390e-06},
+	{"EP5", 4.13813679705723846039e-08},
+	// atan.go
+	{"AP0", -8.750608600031904122785e-01},
+	{"AP1", -1.615753718733365076637e+01},
+	{"AP2", -7.500855792314704667340e+01},
+	{"AP3", -1.228866684490136173410e+02},
+	{"AP4", -6.485021904942025371773e+01},
+	{"AQ0", +2.485846490142306297962e+01},
+	{"AQ1", +1.650270098316988542046e+02},
+	{"AQ2", +4.328810604912902668951e+02},
+	{"AQ3", +4.853903996359136964868e+02},
+	{"AQ4", +1.945506571482613964425e+02},
+	{"ATANSMALL", 0.66},
+	{"TAN3PIO8", 2.41421356237309504880},
+	{"PIO2", math.Pi / 2},
+	{"PIO4", math.Pi / 4},
+	{"MOREBITS", 6.123233995736765886130e-17},
+	{"HMOREBITS", 0.5 * 6.123233995736765886130e-17},
+	// tan.go, and tanF64's series (libm.go)
+	{"TANP0", -1.30936939181383777646e4},
+	{"TANP1", 1.15351664838587416140e6},
+	{"TANP2", -1.79565251976484877988e7},
+	{"TANQ1", 1.36812963470692954678e4},
+	{"TANQ2", -1.32089234440210967447e6},
+	{"TANQ3", 2.50083801823357915839e7},
+	{"TANQ4", -5.38695755929454629881e7},
+	{"TANEPS", 1e-14},
+	{"TANSMALL", 0x1p-12},
+	{"THIRD", 1.0 / 3},
+	{"TWO15", 2.0 / 15},
+	// expm1.go
+	{"TINY54", 1.0 / (1 << 54)},
+	{"MLN2X56", -3.88162421113569373274e+01},
+	{"EXPM1MAX", 700}, // k <= 1010: 2^k normal
+	{"FIFTYSIX", 56},
+	{"LN2HALFX3", 1.03972077083991796413e+00},
+	{"LN2HALF", 3.46573590279972654709e-01},
+	{"INVLN2", 1.44269504088896338700e+00},
+	{"EQ1", -3.33333333333331316428e-02},
+	{"EQ2", 1.58730158725481460165e-03},
+	{"EQ3", -7.93650757867487942473e-05},
+	{"EQ4", 4.00821782732936239552e-06},
+	{"EQ5", -2.01099218183624371326e-07},
+	{"THREE", 3},
+	{"SIX", 6},
+	{"TWENTY", 20},
+	{"MINUS2", -2},
+	{"MQUARTER", -0.25},
 }
 
 // Integer constants, replicated four times as 64-bit lanes (or eight
@@ -417,6 +472,269 @@ const log1pBody = `	VMOVUPD Y0, Y13
 	VBLENDVPD Y6, Y1, Y4, Y0
 `
 
+// exp2Body: Y0 = x in, Y0 = math.Exp2(x) out ($GOROOT/src/math/exp.go
+// exp2 and expmulti, Go code: k = int(x ± 0.5), t = x - k, hi = t·Ln2Hi,
+// lo = -t·Ln2Lo, the polynomial of expmulti and Ldexp(y, k)); exits to
+// done unless every |x| <= 1000 (not NaN), where Ldexp(y, k) is the
+// product y·2^k of normal numbers. A zero x takes k = -0 here (0 in
+// Go), which changes no bit of the result: 1.
+const exp2Body = `	VANDPD libmABS<>(SB), Y0, Y1
+	VCMPPD $2, libmEXP2MAX<>(SB), Y1, Y5 // |x| <= 1000, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y1
+	VORPD libmE0<>(SB), Y1, Y1 // 0.5 with x's sign
+	VADDPD Y1, Y0, Y1
+	VROUNDPD $3, Y1, Y1 // k = int(x ± 0.5), toward zero
+	VSUBPD Y1, Y0, Y2 // t
+	VMULPD libmLN2HI<>(SB), Y2, Y3 // hi
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VXORPD libmSIGN<>(SB), Y4, Y4 // lo = -t·Ln2Lo
+	VSUBPD Y4, Y3, Y5 // r = hi - lo
+	VMULPD Y5, Y5, Y6 // t = r·r
+	VMULPD libmEP5<>(SB), Y6, Y7
+	VADDPD libmEP4<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP3<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP2<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP1<>(SB), Y7, Y7
+	VMULPD Y7, Y6, Y7
+	VSUBPD Y7, Y5, Y7 // c
+	VMULPD Y7, Y5, Y8 // r·c
+	VMOVUPD libmE16<>(SB), Y9
+	VSUBPD Y7, Y9, Y9 // 2 - c
+	VDIVPD Y9, Y8, Y8
+	VSUBPD Y8, Y4, Y8 // lo - r·c/(2-c)
+	VSUBPD Y3, Y8, Y8 // ... - hi
+	VMOVUPD libmE8<>(SB), Y9
+	VSUBPD Y8, Y9, Y9 // y
+	VADDPD libmAEMAGIC<>(SB), Y1, Y1 // 2^k
+	VPSLLQ $52, Y1, Y1
+	VMULPD Y1, Y9, Y0
+`
+
+// atanBody: Y0 = x in, Y0 = math.Atan(x) out ($GOROOT/src/math/atan.go
+// atan, satan and xatan, Go code): a = |x| reduced to a itself up to
+// 0.66, 1/a above tan(3π/8), (a-1)/(a+1) between (one division for the
+// two), xatan of that, the constant of its range added, and x's sign.
+// Every lane is computed so (±0 and ±Inf take the same operations as in
+// Go), but NaN exits to done.
+const atanBody = `	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+`
+
+// tanBody: Y0 = x in, Y0 = tanF64(x) out: math.Tan ($GOROOT/src/math/tan.go
+// tan, Go code) with sin's reduction (trigReduce) for |x| < 2^29, its
+// rational function where zz > 1e-14, -1/y in the octants with bit 1 of
+// j, x's sign; and tanF64's series below 2^-12 (libm.go). Exits to done
+// unless every |x| < 2^29 (not NaN).
+const tanBody = `	VMOVUPD Y0, Y13
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmTRIGMAX<>(SB), Y0, Y5 // |x| < 2^29, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD libmFOPI<>(SB), Y0, Y1
+	VCVTTPD2DQY Y1, X2 // j
+	VPADDD libmONED<>(SB), X2, X2
+	VPSRLD $1, X2, X2
+	VPSLLD $1, X2, X2 // j rounded up to even
+	VCVTDQ2PD X2, Y1 // y
+	VMULPD libmPI4A<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4B<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4C<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0 // z
+	VMULPD Y0, Y0, Y9 // zz
+	VMULPD libmTANP0<>(SB), Y9, Y10
+	VADDPD libmTANP1<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmTANP2<>(SB), Y10, Y10
+	VMULPD Y10, Y9, Y10 // zz·P
+	VADDPD libmTANQ1<>(SB), Y9, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ2<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ3<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ4<>(SB), Y11, Y11
+	VDIVPD Y11, Y10, Y10
+	VMULPD Y10, Y0, Y10
+	VADDPD Y10, Y0, Y10
+	VCMPPD $14, libmTANEPS<>(SB), Y9, Y5 // zz > 1e-14
+	VBLENDVPD Y5, Y10, Y0, Y0 // y
+	VPMOVSXDQ X2, Y2 // j as int64 lanes
+	VPSLLQ $62, Y2, Y3 // bit 1 of j to the sign position
+	VMOVUPD libmMINUS1<>(SB), Y4
+	VDIVPD Y0, Y4, Y4 // -1/y
+	VBLENDVPD Y3, Y4, Y0, Y0
+	VXORPD Y8, Y0, Y0
+	VMULPD Y13, Y13, Y1 // tanF64's series: x2
+	VMULPD libmTWO15<>(SB), Y1, Y3
+	VADDPD libmTHIRD<>(SB), Y3, Y3
+	VMULPD Y1, Y13, Y4
+	VMULPD Y3, Y4, Y4
+	VADDPD Y4, Y13, Y4
+	VANDPD libmABS<>(SB), Y13, Y5
+	VCMPPD $1, libmTANSMALL<>(SB), Y5, Y5 // |x| < 2^-12
+	VBLENDVPD Y5, Y4, Y0, Y0
+`
+
+// expm1Body: Y0 = x in, Y0 = math.Expm1(x) out ($GOROOT/src/math/expm1.go
+// expm1, Go code) for -Inf < x < 700 (else, NaN too, exits to done):
+// -1 from x <= -56·ln2, x itself where |x| < 2^-54. The reduction takes t = float64(k): 0 up to ln2/2 (where hi = x
+// - 0·Ln2Hi and lo = 0·Ln2Lo give Go's x and c = 0), ±1 up to 1.5·ln2
+// (x ∓ Ln2Hi and ±Ln2Lo, as Go writes them), else int(InvLn2·x ± 0.5).
+// Each of Go's six finishing formulas (k = 0, -1, 1, <= -2 or > 56,
+// 2..19, 20..56) is computed and the one of k's case chosen; Go adds k
+// to y's exponent bits, which is y·2^k for these y and k.
+const expm1Body = `	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $1, libmEXPM1MAX<>(SB), Y0, Y5 // x < 700 (false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y14, Y6 // not -Inf
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmMLN2X56<>(SB), Y0, Y15 // x <= -56·ln2: -1
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VORPD libmE0<>(SB), Y8, Y1 // 0.5 with x's sign
+	VMULPD libmINVLN2<>(SB), Y0, Y2
+	VADDPD Y1, Y2, Y2
+	VROUNDPD $3, Y2, Y2 // int(InvLn2·x ± 0.5)
+	VORPD libmE8<>(SB), Y8, Y1 // ±1
+	VCMPPD $1, libmLN2HALFX3<>(SB), Y14, Y5 // absx < 1.5·ln2
+	VBLENDVPD Y5, Y1, Y2, Y1
+	VCMPPD $14, libmLN2HALF<>(SB), Y14, Y5 // absx > ln2/2, else k = 0
+	VANDPD Y5, Y1, Y1 // t = float64(k)
+	VMULPD libmLN2HI<>(SB), Y1, Y2
+	VSUBPD Y2, Y0, Y2 // hi
+	VMULPD libmLN2LO<>(SB), Y1, Y3 // lo
+	VSUBPD Y3, Y2, Y0 // x = hi - lo
+	VSUBPD Y0, Y2, Y4
+	VSUBPD Y3, Y4, Y4 // c = (hi - x) - lo
+	VMULPD libmE0<>(SB), Y0, Y5 // hfx
+	VMULPD Y5, Y0, Y6 // hxs
+	VMULPD libmEQ5<>(SB), Y6, Y7
+	VADDPD libmEQ4<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ3<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ2<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ1<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmE8<>(SB), Y7, Y7 // r1
+	VMULPD Y5, Y7, Y8
+	VMOVUPD libmTHREE<>(SB), Y9
+	VSUBPD Y8, Y9, Y8 // t = 3 - r1·hfx
+	VSUBPD Y8, Y7, Y9
+	VMULPD Y8, Y0, Y10
+	VMOVUPD libmSIX<>(SB), Y11
+	VSUBPD Y10, Y11, Y10
+	VDIVPD Y10, Y9, Y9
+	VMULPD Y9, Y6, Y9 // e = hxs·((r1 - t)/(6 - x·t))
+	VMULPD Y9, Y0, Y10
+	VSUBPD Y6, Y10, Y10
+	VSUBPD Y10, Y0, Y10 // k = 0: x - (x·e - hxs)
+	VSUBPD Y4, Y9, Y9
+	VMULPD Y9, Y0, Y9
+	VSUBPD Y4, Y9, Y9
+	VSUBPD Y6, Y9, Y9 // e = x·(e-c) - c - hxs
+	VADDPD libmAEMAGIC<>(SB), Y1, Y11 // 2^k
+	VPSLLQ $52, Y11, Y11
+	VXORPD libmSIGN<>(SB), Y1, Y12
+	VADDPD libmAEMAGIC<>(SB), Y12, Y12 // 2^-k
+	VPSLLQ $52, Y12, Y12
+	VADDPD Y12, Y9, Y2
+	VSUBPD Y2, Y0, Y2
+	VADDPD libmE8<>(SB), Y2, Y2
+	VMULPD Y11, Y2, Y2 // k >= 20: (x - (e + 2^-k) + 1)·2^k
+	VSUBPD Y0, Y9, Y3 // e - x
+	VMOVUPD libmE8<>(SB), Y5
+	VSUBPD Y12, Y5, Y5 // 1 - 2^-k
+	VSUBPD Y3, Y5, Y5
+	VMULPD Y11, Y5, Y5 // k in [2, 20): ((1 - 2^-k) - (e - x))·2^k
+	VCMPPD $1, libmTWENTY<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VMOVUPD libmE8<>(SB), Y5
+	VSUBPD Y3, Y5, Y5
+	VMULPD Y11, Y5, Y5
+	VSUBPD libmE8<>(SB), Y5, Y5 // k <= -2 or k > 56: (1 - (e - x))·2^k - 1
+	VCMPPD $2, libmMINUS2<>(SB), Y1, Y6
+	VCMPPD $14, libmFIFTYSIX<>(SB), Y1, Y7
+	VORPD Y7, Y6, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VADDPD libmE0<>(SB), Y0, Y5
+	VSUBPD Y5, Y9, Y5
+	VMULPD libmMINUS2<>(SB), Y5, Y5 // k = 1, x < -0.25: -2·(e - (x + 0.5))
+	VSUBPD Y9, Y0, Y6
+	VMULPD libmE16<>(SB), Y6, Y6
+	VADDPD libmE8<>(SB), Y6, Y6 // k = 1: 1 + 2·(x - e)
+	VCMPPD $1, libmMQUARTER<>(SB), Y0, Y7
+	VBLENDVPD Y7, Y5, Y6, Y5
+	VCMPPD $0, libmE8<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VSUBPD Y9, Y0, Y5
+	VMULPD libmE0<>(SB), Y5, Y5
+	VSUBPD libmE0<>(SB), Y5, Y5 // k = -1: 0.5·(x - e) - 0.5
+	VCMPPD $0, libmMINUS1<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y1, Y6
+	VBLENDVPD Y6, Y10, Y2, Y0
+	VBLENDVPD Y15, libmMINUS1<>(SB), Y0, Y0
+	VCMPPD $1, libmTINY54<>(SB), Y14, Y5 // absx < 2^-54: x
+	VBLENDVPD Y5, Y13, Y0, Y0
+`
+
 // powHead, powRound four times, powTail: Y0 = x, Y12 = y in, Y0 = math.Pow(x, y) out, for x in
 // [2^-256, 2^256] but 1 and y not an integer, |y| < 15.5 but ±0.5, with
 // a normal result ($GOROOT/src/math/pow.go pow: yi, yf = Modf(|y|), yf
@@ -585,6 +903,10 @@ var funcs = []struct {
 	{"silu", siluBody, "x * sigmoid(x)", false},
 	{"log1p", log1pBody, "math.Log1p(x)", false},
 	{"tanh", tanhBody, "math.Tanh(x)", true},
+	{"exp2", exp2Body, "math.Exp2(x)", false},
+	{"atan", atanBody, "math.Atan(x)", false},
+	{"tan", tanBody, "tanF64(x)", false},
+	{"expm1", expm1Body, "math.Expm1(x)", false},
 }
 
 func main() {

@@ -10,22 +10,24 @@ import (
 
 // Vector loops of Go's math functions.
 //
-// exp, log, log1p, sin, cos, sigmoid and silu of float32 and float64 are
-// Go's math.Exp, logF64 (math.Log), math.Log1p, math.Sin, math.Cos,
-// sigmoid and x·sigmoid(x) computed in float64 (and rounded once to
-// float32), tanh of float64 is math.Tanh (float32 has tanhF32), and
-// x**y is powF64, which is math.Pow where y is not an integer. On
-// amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s (written by
-// gen_libm.go) compute four lanes at a time with the same IEEE operations
-// in the same order as the scalar code of Go's math package takes on that
-// CPU, so they give the same bits; a group of four with a lane that the
-// scalar code treats apart (NaN, ±Inf, results that overflow or are
-// subnormal, subnormal or negative arguments of log, |x| >= 2^29 for sin
-// and cos; for pow see powHead in gen_libm.go) is left to the scalar
-// function. With AVX-512 (F, DQ, VL) the same bodies, translated by
-// gen_libm.go, compute sixteen lanes at a time (two interleaved groups of
-// eight), and a float32 kernel looks the float16 values up in a table of
-// its own results (libmF16), as float16 tensors are computed in float32.
+// exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan and tan
+// of float32 and float64 are Go's math.Exp, logF64 (math.Log),
+// math.Log1p, math.Sin, math.Cos, sigmoid, x·sigmoid(x), math.Exp2,
+// math.Expm1, math.Atan and tanF64 (math.Tan) computed in float64 (and
+// rounded once to float32), tanh of float64 is math.Tanh (float32 has
+// tanhF32), and x**y is powF64, which is math.Pow where y is not an
+// integer. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
+// (written by gen_libm.go) compute four lanes at a time with the same
+// IEEE operations in the same order as the scalar code of Go's math
+// package takes on that CPU, so they give the same bits; a group of four
+// with a lane that the scalar code treats apart (NaN, ±Inf, results that
+// overflow or are subnormal, subnormal or negative arguments of log, |x|
+// >= 2^29 for sin, cos and tan; for pow see powHead in gen_libm.go) is
+// left to the scalar function. With AVX-512 (F, DQ, VL) the same bodies,
+// translated by gen_libm.go, compute sixteen lanes at a time (two
+// interleaved groups of eight), and a float32 kernel looks the float16
+// values up in a table of its own results (libmF16), as float16 tensors
+// are computed in float32.
 // Tests check the bits against the scalar functions on every float32
 // input (TestLibmF32Exhaustive), on every float16 value (TestLibmF16) and
 // on random and special float64 inputs (TestLibmVector), for the AVX2 and
@@ -51,6 +53,14 @@ func libmRef(o backend.Op) func(float64) float64 {
 		return math.Log1p
 	case backend.OpTanh:
 		return math.Tanh
+	case backend.OpExp2:
+		return math.Exp2
+	case backend.OpAtan:
+		return math.Atan
+	case backend.OpTan:
+		return tanF64
+	case backend.OpExpm1:
+		return math.Expm1
 	}
 	return nil
 }
@@ -60,12 +70,12 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
-// vector loops do not replay: sin, cos, log1p and tanh (math.Exp and
-// math.Log are assembly, and sigmoid, silu and pow add nothing to a
-// product in Go).
+// vector loops do not replay: sin, cos, log1p, tanh, exp2, expm1, atan
+// and tan (math.Exp and math.Log are assembly, and sigmoid, silu and pow
+// add nothing to a product in Go).
 func libmFused(o backend.Op) bool {
 	switch o {
-	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh:
+	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1:
 		return goFusesMulAdd
 	}
 	return false

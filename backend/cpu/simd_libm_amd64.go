@@ -58,6 +58,54 @@ func log1pF64AVX2(d, a []float64) int
 func tanhF64AVX2(d, a []float64) int
 
 //go:noescape
+func exp2F32AVX2(d, a []float32) int
+
+//go:noescape
+func exp2F32AVX512(d, a []float32) int
+
+//go:noescape
+func exp2F64AVX2(d, a []float64) int
+
+//go:noescape
+func exp2F64AVX512(d, a []float64) int
+
+//go:noescape
+func atanF32AVX2(d, a []float32) int
+
+//go:noescape
+func atanF32AVX512(d, a []float32) int
+
+//go:noescape
+func atanF64AVX2(d, a []float64) int
+
+//go:noescape
+func atanF64AVX512(d, a []float64) int
+
+//go:noescape
+func tanF32AVX2(d, a []float32) int
+
+//go:noescape
+func tanF32AVX512(d, a []float32) int
+
+//go:noescape
+func tanF64AVX2(d, a []float64) int
+
+//go:noescape
+func tanF64AVX512(d, a []float64) int
+
+//go:noescape
+func expm1F32AVX2(d, a []float32) int
+
+//go:noescape
+func expm1F32AVX512(d, a []float32) int
+
+//go:noescape
+func expm1F64AVX2(d, a []float64) int
+
+//go:noescape
+func expm1F64AVX512(d, a []float64) int
+
+//go:noescape
 func powF32AVX2(d, a, b []float32) int
 
 //go:noescape
@@ -187,6 +235,26 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		f32, f64 = log1pF32AVX2, log1pF64AVX2
 		if libmAVX512 {
 			f32, f64 = log1pF32AVX512, log1pF64AVX512
+		}
+	case backend.OpExp2:
+		f32, f64 = exp2F32AVX2, exp2F64AVX2
+		if libmAVX512 {
+			f32, f64 = exp2F32AVX512, exp2F64AVX512
+		}
+	case backend.OpAtan:
+		f32, f64 = atanF32AVX2, atanF64AVX2
+		if libmAVX512 {
+			f32, f64 = atanF32AVX512, atanF64AVX512
+		}
+	case backend.OpTan:
+		f32, f64 = tanF32AVX2, tanF64AVX2
+		if libmAVX512 {
+			f32, f64 = tanF32AVX512, tanF64AVX512
+		}
+	case backend.OpExpm1:
+		f32, f64 = expm1F32AVX2, expm1F64AVX2
+		if libmAVX512 {
+			f32, f64 = expm1F32AVX512, expm1F64AVX512
 		}
 	case backend.OpTanh:
 		f64 = tanhF64AVX2 // float32: tanhF32

@@ -604,6 +604,506 @@ DATA libmAEMAX<>+48(SB)/8, $0x408f400000000000
 DATA libmAEMAX<>+56(SB)/8, $0x408f400000000000
 GLOBL libmAEMAX<>(SB), RODATA|NOPTR, $64
 
+DATA libmEXP2MAX<>+0(SB)/8, $0x408f400000000000
+DATA libmEXP2MAX<>+8(SB)/8, $0x408f400000000000
+DATA libmEXP2MAX<>+16(SB)/8, $0x408f400000000000
+DATA libmEXP2MAX<>+24(SB)/8, $0x408f400000000000
+DATA libmEXP2MAX<>+32(SB)/8, $0x408f400000000000
+DATA libmEXP2MAX<>+40(SB)/8, $0x408f400000000000
+DATA libmEXP2MAX<>+48(SB)/8, $0x408f400000000000
+DATA libmEXP2MAX<>+56(SB)/8, $0x408f400000000000
+GLOBL libmEXP2MAX<>(SB), RODATA|NOPTR, $64
+
+DATA libmEP1<>+0(SB)/8, $0x3fc5555555555555
+DATA libmEP1<>+8(SB)/8, $0x3fc5555555555555
+DATA libmEP1<>+16(SB)/8, $0x3fc5555555555555
+DATA libmEP1<>+24(SB)/8, $0x3fc5555555555555
+DATA libmEP1<>+32(SB)/8, $0x3fc5555555555555
+DATA libmEP1<>+40(SB)/8, $0x3fc5555555555555
+DATA libmEP1<>+48(SB)/8, $0x3fc5555555555555
+DATA libmEP1<>+56(SB)/8, $0x3fc5555555555555
+GLOBL libmEP1<>(SB), RODATA|NOPTR, $64
+
+DATA libmEP2<>+0(SB)/8, $0xbf66c16c16bebd93
+DATA libmEP2<>+8(SB)/8, $0xbf66c16c16bebd93
+DATA libmEP2<>+16(SB)/8, $0xbf66c16c16bebd93
+DATA libmEP2<>+24(SB)/8, $0xbf66c16c16bebd93
+DATA libmEP2<>+32(SB)/8, $0xbf66c16c16bebd93
+DATA libmEP2<>+40(SB)/8, $0xbf66c16c16bebd93
+DATA libmEP2<>+48(SB)/8, $0xbf66c16c16bebd93
+DATA libmEP2<>+56(SB)/8, $0xbf66c16c16bebd93
+GLOBL libmEP2<>(SB), RODATA|NOPTR, $64
+
+DATA libmEP3<>+0(SB)/8, $0x3f11566aaf25de2c
+DATA libmEP3<>+8(SB)/8, $0x3f11566aaf25de2c
+DATA libmEP3<>+16(SB)/8, $0x3f11566aaf25de2c
+DATA libmEP3<>+24(SB)/8, $0x3f11566aaf25de2c
+DATA libmEP3<>+32(SB)/8, $0x3f11566aaf25de2c
+DATA libmEP3<>+40(SB)/8, $0x3f11566aaf25de2c
+DATA libmEP3<>+48(SB)/8, $0x3f11566aaf25de2c
+DATA libmEP3<>+56(SB)/8, $0x3f11566aaf25de2c
+GLOBL libmEP3<>(SB), RODATA|NOPTR, $64
+
+DATA libmEP4<>+0(SB)/8, $0xbebbbd41c5d26bf1
+DATA libmEP4<>+8(SB)/8, $0xbebbbd41c5d26bf1
+DATA libmEP4<>+16(SB)/8, $0xbebbbd41c5d26bf1
+DATA libmEP4<>+24(SB)/8, $0xbebbbd41c5d26bf1
+DATA libmEP4<>+32(SB)/8, $0xbebbbd41c5d26bf1
+DATA libmEP4<>+40(SB)/8, $0xbebbbd41c5d26bf1
+DATA libmEP4<>+48(SB)/8, $0xbebbbd41c5d26bf1
+DATA libmEP4<>+56(SB)/8, $0xbebbbd41c5d26bf1
+GLOBL libmEP4<>(SB), RODATA|NOPTR, $64
+
+DATA libmEP5<>+0(SB)/8, $0x3e66376972bea4d0
+DATA libmEP5<>+8(SB)/8, $0x3e66376972bea4d0
+DATA libmEP5<>+16(SB)/8, $0x3e66376972bea4d0
+DATA libmEP5<>+24(SB)/8, $0x3e66376972bea4d0
+DATA libmEP5<>+32(SB)/8, $0x3e66376972bea4d0
+DATA libmEP5<>+40(SB)/8, $0x3e66376972bea4d0
+DATA libmEP5<>+48(SB)/8, $0x3e66376972bea4d0
+DATA libmEP5<>+56(SB)/8, $0x3e66376972bea4d0
+GLOBL libmEP5<>(SB), RODATA|NOPTR, $64
+
+DATA libmAP0<>+0(SB)/8, $0xbfec007fa1f72594
+DATA libmAP0<>+8(SB)/8, $0xbfec007fa1f72594
+DATA libmAP0<>+16(SB)/8, $0xbfec007fa1f72594
+DATA libmAP0<>+24(SB)/8, $0xbfec007fa1f72594
+DATA libmAP0<>+32(SB)/8, $0xbfec007fa1f72594
+DATA libmAP0<>+40(SB)/8, $0xbfec007fa1f72594
+DATA libmAP0<>+48(SB)/8, $0xbfec007fa1f72594
+DATA libmAP0<>+56(SB)/8, $0xbfec007fa1f72594
+GLOBL libmAP0<>(SB), RODATA|NOPTR, $64
+
+DATA libmAP1<>+0(SB)/8, $0xc03028545b6b807a
+DATA libmAP1<>+8(SB)/8, $0xc03028545b6b807a
+DATA libmAP1<>+16(SB)/8, $0xc03028545b6b807a
+DATA libmAP1<>+24(SB)/8, $0xc03028545b6b807a
+DATA libmAP1<>+32(SB)/8, $0xc03028545b6b807a
+DATA libmAP1<>+40(SB)/8, $0xc03028545b6b807a
+DATA libmAP1<>+48(SB)/8, $0xc03028545b6b807a
+DATA libmAP1<>+56(SB)/8, $0xc03028545b6b807a
+GLOBL libmAP1<>(SB), RODATA|NOPTR, $64
+
+DATA libmAP2<>+0(SB)/8, $0xc052c08c36880273
+DATA libmAP2<>+8(SB)/8, $0xc052c08c36880273
+DATA libmAP2<>+16(SB)/8, $0xc052c08c36880273
+DATA libmAP2<>+24(SB)/8, $0xc052c08c36880273
+DATA libmAP2<>+32(SB)/8, $0xc052c08c36880273
+DATA libmAP2<>+40(SB)/8, $0xc052c08c36880273
+DATA libmAP2<>+48(SB)/8, $0xc052c08c36880273
+DATA libmAP2<>+56(SB)/8, $0xc052c08c36880273
+GLOBL libmAP2<>(SB), RODATA|NOPTR, $64
+
+DATA libmAP3<>+0(SB)/8, $0xc05eb8bf2d05ba25
+DATA libmAP3<>+8(SB)/8, $0xc05eb8bf2d05ba25
+DATA libmAP3<>+16(SB)/8, $0xc05eb8bf2d05ba25
+DATA libmAP3<>+24(SB)/8, $0xc05eb8bf2d05ba25
+DATA libmAP3<>+32(SB)/8, $0xc05eb8bf2d05ba25
+DATA libmAP3<>+40(SB)/8, $0xc05eb8bf2d05ba25
+DATA libmAP3<>+48(SB)/8, $0xc05eb8bf2d05ba25
+DATA libmAP3<>+56(SB)/8, $0xc05eb8bf2d05ba25
+GLOBL libmAP3<>(SB), RODATA|NOPTR, $64
+
+DATA libmAP4<>+0(SB)/8, $0xc0503669fd28ec8e
+DATA libmAP4<>+8(SB)/8, $0xc0503669fd28ec8e
+DATA libmAP4<>+16(SB)/8, $0xc0503669fd28ec8e
+DATA libmAP4<>+24(SB)/8, $0xc0503669fd28ec8e
+DATA libmAP4<>+32(SB)/8, $0xc0503669fd28ec8e
+DATA libmAP4<>+40(SB)/8, $0xc0503669fd28ec8e
+DATA libmAP4<>+48(SB)/8, $0xc0503669fd28ec8e
+DATA libmAP4<>+56(SB)/8, $0xc0503669fd28ec8e
+GLOBL libmAP4<>(SB), RODATA|NOPTR, $64
+
+DATA libmAQ0<>+0(SB)/8, $0x4038dbc45b14603c
+DATA libmAQ0<>+8(SB)/8, $0x4038dbc45b14603c
+DATA libmAQ0<>+16(SB)/8, $0x4038dbc45b14603c
+DATA libmAQ0<>+24(SB)/8, $0x4038dbc45b14603c
+DATA libmAQ0<>+32(SB)/8, $0x4038dbc45b14603c
+DATA libmAQ0<>+40(SB)/8, $0x4038dbc45b14603c
+DATA libmAQ0<>+48(SB)/8, $0x4038dbc45b14603c
+DATA libmAQ0<>+56(SB)/8, $0x4038dbc45b14603c
+GLOBL libmAQ0<>(SB), RODATA|NOPTR, $64
+
+DATA libmAQ1<>+0(SB)/8, $0x4064a0dd43b8fa25
+DATA libmAQ1<>+8(SB)/8, $0x4064a0dd43b8fa25
+DATA libmAQ1<>+16(SB)/8, $0x4064a0dd43b8fa25
+DATA libmAQ1<>+24(SB)/8, $0x4064a0dd43b8fa25
+DATA libmAQ1<>+32(SB)/8, $0x4064a0dd43b8fa25
+DATA libmAQ1<>+40(SB)/8, $0x4064a0dd43b8fa25
+DATA libmAQ1<>+48(SB)/8, $0x4064a0dd43b8fa25
+DATA libmAQ1<>+56(SB)/8, $0x4064a0dd43b8fa25
+GLOBL libmAQ1<>(SB), RODATA|NOPTR, $64
+
+DATA libmAQ2<>+0(SB)/8, $0x407b0e18d2e2be3b
+DATA libmAQ2<>+8(SB)/8, $0x407b0e18d2e2be3b
+DATA libmAQ2<>+16(SB)/8, $0x407b0e18d2e2be3b
+DATA libmAQ2<>+24(SB)/8, $0x407b0e18d2e2be3b
+DATA libmAQ2<>+32(SB)/8, $0x407b0e18d2e2be3b
+DATA libmAQ2<>+40(SB)/8, $0x407b0e18d2e2be3b
+DATA libmAQ2<>+48(SB)/8, $0x407b0e18d2e2be3b
+DATA libmAQ2<>+56(SB)/8, $0x407b0e18d2e2be3b
+GLOBL libmAQ2<>(SB), RODATA|NOPTR, $64
+
+DATA libmAQ3<>+0(SB)/8, $0x407e563f13b049ea
+DATA libmAQ3<>+8(SB)/8, $0x407e563f13b049ea
+DATA libmAQ3<>+16(SB)/8, $0x407e563f13b049ea
+DATA libmAQ3<>+24(SB)/8, $0x407e563f13b049ea
+DATA libmAQ3<>+32(SB)/8, $0x407e563f13b049ea
+DATA libmAQ3<>+40(SB)/8, $0x407e563f13b049ea
+DATA libmAQ3<>+48(SB)/8, $0x407e563f13b049ea
+DATA libmAQ3<>+56(SB)/8, $0x407e563f13b049ea
+GLOBL libmAQ3<>(SB), RODATA|NOPTR, $64
+
+DATA libmAQ4<>+0(SB)/8, $0x4068519efbbd62ec
+DATA libmAQ4<>+8(SB)/8, $0x4068519efbbd62ec
+DATA libmAQ4<>+16(SB)/8, $0x4068519efbbd62ec
+DATA libmAQ4<>+24(SB)/8, $0x4068519efbbd62ec
+DATA libmAQ4<>+32(SB)/8, $0x4068519efbbd62ec
+DATA libmAQ4<>+40(SB)/8, $0x4068519efbbd62ec
+DATA libmAQ4<>+48(SB)/8, $0x4068519efbbd62ec
+DATA libmAQ4<>+56(SB)/8, $0x4068519efbbd62ec
+GLOBL libmAQ4<>(SB), RODATA|NOPTR, $64
+
+DATA libmATANSMALL<>+0(SB)/8, $0x3fe51eb851eb851f
+DATA libmATANSMALL<>+8(SB)/8, $0x3fe51eb851eb851f
+DATA libmATANSMALL<>+16(SB)/8, $0x3fe51eb851eb851f
+DATA libmATANSMALL<>+24(SB)/8, $0x3fe51eb851eb851f
+DATA libmATANSMALL<>+32(SB)/8, $0x3fe51eb851eb851f
+DATA libmATANSMALL<>+40(SB)/8, $0x3fe51eb851eb851f
+DATA libmATANSMALL<>+48(SB)/8, $0x3fe51eb851eb851f
+DATA libmATANSMALL<>+56(SB)/8, $0x3fe51eb851eb851f
+GLOBL libmATANSMALL<>(SB), RODATA|NOPTR, $64
+
+DATA libmTAN3PIO8<>+0(SB)/8, $0x4003504f333f9de6
+DATA libmTAN3PIO8<>+8(SB)/8, $0x4003504f333f9de6
+DATA libmTAN3PIO8<>+16(SB)/8, $0x4003504f333f9de6
+DATA libmTAN3PIO8<>+24(SB)/8, $0x4003504f333f9de6
+DATA libmTAN3PIO8<>+32(SB)/8, $0x4003504f333f9de6
+DATA libmTAN3PIO8<>+40(SB)/8, $0x4003504f333f9de6
+DATA libmTAN3PIO8<>+48(SB)/8, $0x4003504f333f9de6
+DATA libmTAN3PIO8<>+56(SB)/8, $0x4003504f333f9de6
+GLOBL libmTAN3PIO8<>(SB), RODATA|NOPTR, $64
+
+DATA libmPIO2<>+0(SB)/8, $0x3ff921fb54442d18
+DATA libmPIO2<>+8(SB)/8, $0x3ff921fb54442d18
+DATA libmPIO2<>+16(SB)/8, $0x3ff921fb54442d18
+DATA libmPIO2<>+24(SB)/8, $0x3ff921fb54442d18
+DATA libmPIO2<>+32(SB)/8, $0x3ff921fb54442d18
+DATA libmPIO2<>+40(SB)/8, $0x3ff921fb54442d18
+DATA libmPIO2<>+48(SB)/8, $0x3ff921fb54442d18
+DATA libmPIO2<>+56(SB)/8, $0x3ff921fb54442d18
+GLOBL libmPIO2<>(SB), RODATA|NOPTR, $64
+
+DATA libmPIO4<>+0(SB)/8, $0x3fe921fb54442d18
+DATA libmPIO4<>+8(SB)/8, $0x3fe921fb54442d18
+DATA libmPIO4<>+16(SB)/8, $0x3fe921fb54442d18
+DATA libmPIO4<>+24(SB)/8, $0x3fe921fb54442d18
+DATA libmPIO4<>+32(SB)/8, $0x3fe921fb54442d18
+DATA libmPIO4<>+40(SB)/8, $0x3fe921fb54442d18
+DATA libmPIO4<>+48(SB)/8, $0x3fe921fb54442d18
+DATA libmPIO4<>+56(SB)/8, $0x3fe921fb54442d18
+GLOBL libmPIO4<>(SB), RODATA|NOPTR, $64
+
+DATA libmMOREBITS<>+0(SB)/8, $0x3c91a62633145c07
+DATA libmMOREBITS<>+8(SB)/8, $0x3c91a62633145c07
+DATA libmMOREBITS<>+16(SB)/8, $0x3c91a62633145c07
+DATA libmMOREBITS<>+24(SB)/8, $0x3c91a62633145c07
+DATA libmMOREBITS<>+32(SB)/8, $0x3c91a62633145c07
+DATA libmMOREBITS<>+40(SB)/8, $0x3c91a62633145c07
+DATA libmMOREBITS<>+48(SB)/8, $0x3c91a62633145c07
+DATA libmMOREBITS<>+56(SB)/8, $0x3c91a62633145c07
+GLOBL libmMOREBITS<>(SB), RODATA|NOPTR, $64
+
+DATA libmHMOREBITS<>+0(SB)/8, $0x3c81a62633145c07
+DATA libmHMOREBITS<>+8(SB)/8, $0x3c81a62633145c07
+DATA libmHMOREBITS<>+16(SB)/8, $0x3c81a62633145c07
+DATA libmHMOREBITS<>+24(SB)/8, $0x3c81a62633145c07
+DATA libmHMOREBITS<>+32(SB)/8, $0x3c81a62633145c07
+DATA libmHMOREBITS<>+40(SB)/8, $0x3c81a62633145c07
+DATA libmHMOREBITS<>+48(SB)/8, $0x3c81a62633145c07
+DATA libmHMOREBITS<>+56(SB)/8, $0x3c81a62633145c07
+GLOBL libmHMOREBITS<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANP0<>+0(SB)/8, $0xc0c992d8d24f3f38
+DATA libmTANP0<>+8(SB)/8, $0xc0c992d8d24f3f38
+DATA libmTANP0<>+16(SB)/8, $0xc0c992d8d24f3f38
+DATA libmTANP0<>+24(SB)/8, $0xc0c992d8d24f3f38
+DATA libmTANP0<>+32(SB)/8, $0xc0c992d8d24f3f38
+DATA libmTANP0<>+40(SB)/8, $0xc0c992d8d24f3f38
+DATA libmTANP0<>+48(SB)/8, $0xc0c992d8d24f3f38
+DATA libmTANP0<>+56(SB)/8, $0xc0c992d8d24f3f38
+GLOBL libmTANP0<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANP1<>+0(SB)/8, $0x413199eca5fc9ddd
+DATA libmTANP1<>+8(SB)/8, $0x413199eca5fc9ddd
+DATA libmTANP1<>+16(SB)/8, $0x413199eca5fc9ddd
+DATA libmTANP1<>+24(SB)/8, $0x413199eca5fc9ddd
+DATA libmTANP1<>+32(SB)/8, $0x413199eca5fc9ddd
+DATA libmTANP1<>+40(SB)/8, $0x413199eca5fc9ddd
+DATA libmTANP1<>+48(SB)/8, $0x413199eca5fc9ddd
+DATA libmTANP1<>+56(SB)/8, $0x413199eca5fc9ddd
+GLOBL libmTANP1<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANP2<>+0(SB)/8, $0xc1711fead3299176
+DATA libmTANP2<>+8(SB)/8, $0xc1711fead3299176
+DATA libmTANP2<>+16(SB)/8, $0xc1711fead3299176
+DATA libmTANP2<>+24(SB)/8, $0xc1711fead3299176
+DATA libmTANP2<>+32(SB)/8, $0xc1711fead3299176
+DATA libmTANP2<>+40(SB)/8, $0xc1711fead3299176
+DATA libmTANP2<>+48(SB)/8, $0xc1711fead3299176
+DATA libmTANP2<>+56(SB)/8, $0xc1711fead3299176
+GLOBL libmTANP2<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANQ1<>+0(SB)/8, $0x40cab8a5eeb36572
+DATA libmTANQ1<>+8(SB)/8, $0x40cab8a5eeb36572
+DATA libmTANQ1<>+16(SB)/8, $0x40cab8a5eeb36572
+DATA libmTANQ1<>+24(SB)/8, $0x40cab8a5eeb36572
+DATA libmTANQ1<>+32(SB)/8, $0x40cab8a5eeb36572
+DATA libmTANQ1<>+40(SB)/8, $0x40cab8a5eeb36572
+DATA libmTANQ1<>+48(SB)/8, $0x40cab8a5eeb36572
+DATA libmTANQ1<>+56(SB)/8, $0x40cab8a5eeb36572
+GLOBL libmTANQ1<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANQ2<>+0(SB)/8, $0xc13427bc582abc96
+DATA libmTANQ2<>+8(SB)/8, $0xc13427bc582abc96
+DATA libmTANQ2<>+16(SB)/8, $0xc13427bc582abc96
+DATA libmTANQ2<>+24(SB)/8, $0xc13427bc582abc96
+DATA libmTANQ2<>+32(SB)/8, $0xc13427bc582abc96
+DATA libmTANQ2<>+40(SB)/8, $0xc13427bc582abc96
+DATA libmTANQ2<>+48(SB)/8, $0xc13427bc582abc96
+DATA libmTANQ2<>+56(SB)/8, $0xc13427bc582abc96
+GLOBL libmTANQ2<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANQ3<>+0(SB)/8, $0x4177d98fc2ead8ef
+DATA libmTANQ3<>+8(SB)/8, $0x4177d98fc2ead8ef
+DATA libmTANQ3<>+16(SB)/8, $0x4177d98fc2ead8ef
+DATA libmTANQ3<>+24(SB)/8, $0x4177d98fc2ead8ef
+DATA libmTANQ3<>+32(SB)/8, $0x4177d98fc2ead8ef
+DATA libmTANQ3<>+40(SB)/8, $0x4177d98fc2ead8ef
+DATA libmTANQ3<>+48(SB)/8, $0x4177d98fc2ead8ef
+DATA libmTANQ3<>+56(SB)/8, $0x4177d98fc2ead8ef
+GLOBL libmTANQ3<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANQ4<>+0(SB)/8, $0xc189afe03cbe5a31
+DATA libmTANQ4<>+8(SB)/8, $0xc189afe03cbe5a31
+DATA libmTANQ4<>+16(SB)/8, $0xc189afe03cbe5a31
+DATA libmTANQ4<>+24(SB)/8, $0xc189afe03cbe5a31
+DATA libmTANQ4<>+32(SB)/8, $0xc189afe03cbe5a31
+DATA libmTANQ4<>+40(SB)/8, $0xc189afe03cbe5a31
+DATA libmTANQ4<>+48(SB)/8, $0xc189afe03cbe5a31
+DATA libmTANQ4<>+56(SB)/8, $0xc189afe03cbe5a31
+GLOBL libmTANQ4<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANEPS<>+0(SB)/8, $0x3d06849b86a12b9b
+DATA libmTANEPS<>+8(SB)/8, $0x3d06849b86a12b9b
+DATA libmTANEPS<>+16(SB)/8, $0x3d06849b86a12b9b
+DATA libmTANEPS<>+24(SB)/8, $0x3d06849b86a12b9b
+DATA libmTANEPS<>+32(SB)/8, $0x3d06849b86a12b9b
+DATA libmTANEPS<>+40(SB)/8, $0x3d06849b86a12b9b
+DATA libmTANEPS<>+48(SB)/8, $0x3d06849b86a12b9b
+DATA libmTANEPS<>+56(SB)/8, $0x3d06849b86a12b9b
+GLOBL libmTANEPS<>(SB), RODATA|NOPTR, $64
+
+DATA libmTANSMALL<>+0(SB)/8, $0x3f30000000000000
+DATA libmTANSMALL<>+8(SB)/8, $0x3f30000000000000
+DATA libmTANSMALL<>+16(SB)/8, $0x3f30000000000000
+DATA libmTANSMALL<>+24(SB)/8, $0x3f30000000000000
+DATA libmTANSMALL<>+32(SB)/8, $0x3f30000000000000
+DATA libmTANSMALL<>+40(SB)/8, $0x3f30000000000000
+DATA libmTANSMALL<>+48(SB)/8, $0x3f30000000000000
+DATA libmTANSMALL<>+56(SB)/8, $0x3f30000000000000
+GLOBL libmTANSMALL<>(SB), RODATA|NOPTR, $64
+
+DATA libmTHIRD<>+0(SB)/8, $0x3fd5555555555555
+DATA libmTHIRD<>+8(SB)/8, $0x3fd5555555555555
+DATA libmTHIRD<>+16(SB)/8, $0x3fd5555555555555
+DATA libmTHIRD<>+24(SB)/8, $0x3fd5555555555555
+DATA libmTHIRD<>+32(SB)/8, $0x3fd5555555555555
+DATA libmTHIRD<>+40(SB)/8, $0x3fd5555555555555
+DATA libmTHIRD<>+48(SB)/8, $0x3fd5555555555555
+DATA libmTHIRD<>+56(SB)/8, $0x3fd5555555555555
+GLOBL libmTHIRD<>(SB), RODATA|NOPTR, $64
+
+DATA libmTWO15<>+0(SB)/8, $0x3fc1111111111111
+DATA libmTWO15<>+8(SB)/8, $0x3fc1111111111111
+DATA libmTWO15<>+16(SB)/8, $0x3fc1111111111111
+DATA libmTWO15<>+24(SB)/8, $0x3fc1111111111111
+DATA libmTWO15<>+32(SB)/8, $0x3fc1111111111111
+DATA libmTWO15<>+40(SB)/8, $0x3fc1111111111111
+DATA libmTWO15<>+48(SB)/8, $0x3fc1111111111111
+DATA libmTWO15<>+56(SB)/8, $0x3fc1111111111111
+GLOBL libmTWO15<>(SB), RODATA|NOPTR, $64
+
+DATA libmTINY54<>+0(SB)/8, $0x3c90000000000000
+DATA libmTINY54<>+8(SB)/8, $0x3c90000000000000
+DATA libmTINY54<>+16(SB)/8, $0x3c90000000000000
+DATA libmTINY54<>+24(SB)/8, $0x3c90000000000000
+DATA libmTINY54<>+32(SB)/8, $0x3c90000000000000
+DATA libmTINY54<>+40(SB)/8, $0x3c90000000000000
+DATA libmTINY54<>+48(SB)/8, $0x3c90000000000000
+DATA libmTINY54<>+56(SB)/8, $0x3c90000000000000
+GLOBL libmTINY54<>(SB), RODATA|NOPTR, $64
+
+DATA libmMLN2X56<>+0(SB)/8, $0xc043687a9f1af2b1
+DATA libmMLN2X56<>+8(SB)/8, $0xc043687a9f1af2b1
+DATA libmMLN2X56<>+16(SB)/8, $0xc043687a9f1af2b1
+DATA libmMLN2X56<>+24(SB)/8, $0xc043687a9f1af2b1
+DATA libmMLN2X56<>+32(SB)/8, $0xc043687a9f1af2b1
+DATA libmMLN2X56<>+40(SB)/8, $0xc043687a9f1af2b1
+DATA libmMLN2X56<>+48(SB)/8, $0xc043687a9f1af2b1
+DATA libmMLN2X56<>+56(SB)/8, $0xc043687a9f1af2b1
+GLOBL libmMLN2X56<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXPM1MAX<>+0(SB)/8, $0x4085e00000000000
+DATA libmEXPM1MAX<>+8(SB)/8, $0x4085e00000000000
+DATA libmEXPM1MAX<>+16(SB)/8, $0x4085e00000000000
+DATA libmEXPM1MAX<>+24(SB)/8, $0x4085e00000000000
+DATA libmEXPM1MAX<>+32(SB)/8, $0x4085e00000000000
+DATA libmEXPM1MAX<>+40(SB)/8, $0x4085e00000000000
+DATA libmEXPM1MAX<>+48(SB)/8, $0x4085e00000000000
+DATA libmEXPM1MAX<>+56(SB)/8, $0x4085e00000000000
+GLOBL libmEXPM1MAX<>(SB), RODATA|NOPTR, $64
+
+DATA libmFIFTYSIX<>+0(SB)/8, $0x404c000000000000
+DATA libmFIFTYSIX<>+8(SB)/8, $0x404c000000000000
+DATA libmFIFTYSIX<>+16(SB)/8, $0x404c000000000000
+DATA libmFIFTYSIX<>+24(SB)/8, $0x404c000000000000
+DATA libmFIFTYSIX<>+32(SB)/8, $0x404c000000000000
+DATA libmFIFTYSIX<>+40(SB)/8, $0x404c000000000000
+DATA libmFIFTYSIX<>+48(SB)/8, $0x404c000000000000
+DATA libmFIFTYSIX<>+56(SB)/8, $0x404c000000000000
+GLOBL libmFIFTYSIX<>(SB), RODATA|NOPTR, $64
+
+DATA libmLN2HALFX3<>+0(SB)/8, $0x3ff0a2b23f3bab73
+DATA libmLN2HALFX3<>+8(SB)/8, $0x3ff0a2b23f3bab73
+DATA libmLN2HALFX3<>+16(SB)/8, $0x3ff0a2b23f3bab73
+DATA libmLN2HALFX3<>+24(SB)/8, $0x3ff0a2b23f3bab73
+DATA libmLN2HALFX3<>+32(SB)/8, $0x3ff0a2b23f3bab73
+DATA libmLN2HALFX3<>+40(SB)/8, $0x3ff0a2b23f3bab73
+DATA libmLN2HALFX3<>+48(SB)/8, $0x3ff0a2b23f3bab73
+DATA libmLN2HALFX3<>+56(SB)/8, $0x3ff0a2b23f3bab73
+GLOBL libmLN2HALFX3<>(SB), RODATA|NOPTR, $64
+
+DATA libmLN2HALF<>+0(SB)/8, $0x3fd62e42fefa39ef
+DATA libmLN2HALF<>+8(SB)/8, $0x3fd62e42fefa39ef
+DATA libmLN2HALF<>+16(SB)/8, $0x3fd62e42fefa39ef
+DATA libmLN2HALF<>+24(SB)/8, $0x3fd62e42fefa39ef
+DATA libmLN2HALF<>+32(SB)/8, $0x3fd62e42fefa39ef
+DATA libmLN2HALF<>+40(SB)/8, $0x3fd62e42fefa39ef
+DATA libmLN2HALF<>+48(SB)/8, $0x3fd62e42fefa39ef
+DATA libmLN2HALF<>+56(SB)/8, $0x3fd62e42fefa39ef
+GLOBL libmLN2HALF<>(SB), RODATA|NOPTR, $64
+
+DATA libmINVLN2<>+0(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2<>+8(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2<>+16(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2<>+24(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2<>+32(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2<>+40(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2<>+48(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2<>+56(SB)/8, $0x3ff71547652b82fe
+GLOBL libmINVLN2<>(SB), RODATA|NOPTR, $64
+
+DATA libmEQ1<>+0(SB)/8, $0xbfa11111111110f4
+DATA libmEQ1<>+8(SB)/8, $0xbfa11111111110f4
+DATA libmEQ1<>+16(SB)/8, $0xbfa11111111110f4
+DATA libmEQ1<>+24(SB)/8, $0xbfa11111111110f4
+DATA libmEQ1<>+32(SB)/8, $0xbfa11111111110f4
+DATA libmEQ1<>+40(SB)/8, $0xbfa11111111110f4
+DATA libmEQ1<>+48(SB)/8, $0xbfa11111111110f4
+DATA libmEQ1<>+56(SB)/8, $0xbfa11111111110f4
+GLOBL libmEQ1<>(SB), RODATA|NOPTR, $64
+
+DATA libmEQ2<>+0(SB)/8, $0x3f5a01a019fe5585
+DATA libmEQ2<>+8(SB)/8, $0x3f5a01a019fe5585
+DATA libmEQ2<>+16(SB)/8, $0x3f5a01a019fe5585
+DATA libmEQ2<>+24(SB)/8, $0x3f5a01a019fe5585
+DATA libmEQ2<>+32(SB)/8, $0x3f5a01a019fe5585
+DATA libmEQ2<>+40(SB)/8, $0x3f5a01a019fe5585
+DATA libmEQ2<>+48(SB)/8, $0x3f5a01a019fe5585
+DATA libmEQ2<>+56(SB)/8, $0x3f5a01a019fe5585
+GLOBL libmEQ2<>(SB), RODATA|NOPTR, $64
+
+DATA libmEQ3<>+0(SB)/8, $0xbf14ce199eaadbb7
+DATA libmEQ3<>+8(SB)/8, $0xbf14ce199eaadbb7
+DATA libmEQ3<>+16(SB)/8, $0xbf14ce199eaadbb7
+DATA libmEQ3<>+24(SB)/8, $0xbf14ce199eaadbb7
+DATA libmEQ3<>+32(SB)/8, $0xbf14ce199eaadbb7
+DATA libmEQ3<>+40(SB)/8, $0xbf14ce199eaadbb7
+DATA libmEQ3<>+48(SB)/8, $0xbf14ce199eaadbb7
+DATA libmEQ3<>+56(SB)/8, $0xbf14ce199eaadbb7
+GLOBL libmEQ3<>(SB), RODATA|NOPTR, $64
+
+DATA libmEQ4<>+0(SB)/8, $0x3ed0cfca86e65239
+DATA libmEQ4<>+8(SB)/8, $0x3ed0cfca86e65239
+DATA libmEQ4<>+16(SB)/8, $0x3ed0cfca86e65239
+DATA libmEQ4<>+24(SB)/8, $0x3ed0cfca86e65239
+DATA libmEQ4<>+32(SB)/8, $0x3ed0cfca86e65239
+DATA libmEQ4<>+40(SB)/8, $0x3ed0cfca86e65239
+DATA libmEQ4<>+48(SB)/8, $0x3ed0cfca86e65239
+DATA libmEQ4<>+56(SB)/8, $0x3ed0cfca86e65239
+GLOBL libmEQ4<>(SB), RODATA|NOPTR, $64
+
+DATA libmEQ5<>+0(SB)/8, $0xbe8afdb76e09c32d
+DATA libmEQ5<>+8(SB)/8, $0xbe8afdb76e09c32d
+DATA libmEQ5<>+16(SB)/8, $0xbe8afdb76e09c32d
+DATA libmEQ5<>+24(SB)/8, $0xbe8afdb76e09c32d
+DATA libmEQ5<>+32(SB)/8, $0xbe8afdb76e09c32d
+DATA libmEQ5<>+40(SB)/8, $0xbe8afdb76e09c32d
+DATA libmEQ5<>+48(SB)/8, $0xbe8afdb76e09c32d
+DATA libmEQ5<>+56(SB)/8, $0xbe8afdb76e09c32d
+GLOBL libmEQ5<>(SB), RODATA|NOPTR, $64
+
+DATA libmTHREE<>+0(SB)/8, $0x4008000000000000
+DATA libmTHREE<>+8(SB)/8, $0x4008000000000000
+DATA libmTHREE<>+16(SB)/8, $0x4008000000000000
+DATA libmTHREE<>+24(SB)/8, $0x4008000000000000
+DATA libmTHREE<>+32(SB)/8, $0x4008000000000000
+DATA libmTHREE<>+40(SB)/8, $0x4008000000000000
+DATA libmTHREE<>+48(SB)/8, $0x4008000000000000
+DATA libmTHREE<>+56(SB)/8, $0x4008000000000000
+GLOBL libmTHREE<>(SB), RODATA|NOPTR, $64
+
+DATA libmSIX<>+0(SB)/8, $0x4018000000000000
+DATA libmSIX<>+8(SB)/8, $0x4018000000000000
+DATA libmSIX<>+16(SB)/8, $0x4018000000000000
+DATA libmSIX<>+24(SB)/8, $0x4018000000000000
+DATA libmSIX<>+32(SB)/8, $0x4018000000000000
+DATA libmSIX<>+40(SB)/8, $0x4018000000000000
+DATA libmSIX<>+48(SB)/8, $0x4018000000000000
+DATA libmSIX<>+56(SB)/8, $0x4018000000000000
+GLOBL libmSIX<>(SB), RODATA|NOPTR, $64
+
+DATA libmTWENTY<>+0(SB)/8, $0x4034000000000000
+DATA libmTWENTY<>+8(SB)/8, $0x4034000000000000
+DATA libmTWENTY<>+16(SB)/8, $0x4034000000000000
+DATA libmTWENTY<>+24(SB)/8, $0x4034000000000000
+DATA libmTWENTY<>+32(SB)/8, $0x4034000000000000
+DATA libmTWENTY<>+40(SB)/8, $0x4034000000000000
+DATA libmTWENTY<>+48(SB)/8, $0x4034000000000000
+DATA libmTWENTY<>+56(SB)/8, $0x4034000000000000
+GLOBL libmTWENTY<>(SB), RODATA|NOPTR, $64
+
+DATA libmMINUS2<>+0(SB)/8, $0xc000000000000000
+DATA libmMINUS2<>+8(SB)/8, $0xc000000000000000
+DATA libmMINUS2<>+16(SB)/8, $0xc000000000000000
+DATA libmMINUS2<>+24(SB)/8, $0xc000000000000000
+DATA libmMINUS2<>+32(SB)/8, $0xc000000000000000
+DATA libmMINUS2<>+40(SB)/8, $0xc000000000000000
+DATA libmMINUS2<>+48(SB)/8, $0xc000000000000000
+DATA libmMINUS2<>+56(SB)/8, $0xc000000000000000
+GLOBL libmMINUS2<>(SB), RODATA|NOPTR, $64
+
+DATA libmMQUARTER<>+0(SB)/8, $0xbfd0000000000000
+DATA libmMQUARTER<>+8(SB)/8, $0xbfd0000000000000
+DATA libmMQUARTER<>+16(SB)/8, $0xbfd0000000000000
+DATA libmMQUARTER<>+24(SB)/8, $0xbfd0000000000000
+DATA libmMQUARTER<>+32(SB)/8, $0xbfd0000000000000
+DATA libmMQUARTER<>+40(SB)/8, $0xbfd0000000000000
+DATA libmMQUARTER<>+48(SB)/8, $0xbfd0000000000000
+DATA libmMQUARTER<>+56(SB)/8, $0xbfd0000000000000
+GLOBL libmMQUARTER<>(SB), RODATA|NOPTR, $64
+
 DATA libmSIGN<>+0(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+8(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+16(SB)/8, $0x8000000000000000
@@ -1879,6 +2379,670 @@ loop:
 	VADDPD Y4, Y13, Y4 // z < 0.625
 	VCMPPD $13, libmC0625<>(SB), Y14, Y5
 	VBLENDVPD Y5, Y10, Y4, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func exp2F32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(math.Exp2(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·exp2F32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VANDPD libmABS<>(SB), Y0, Y1
+	VCMPPD $2, libmEXP2MAX<>(SB), Y1, Y5 // |x| <= 1000, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y1
+	VORPD libmE0<>(SB), Y1, Y1 // 0.5 with x's sign
+	VADDPD Y1, Y0, Y1
+	VROUNDPD $3, Y1, Y1 // k = int(x ± 0.5), toward zero
+	VSUBPD Y1, Y0, Y2 // t
+	VMULPD libmLN2HI<>(SB), Y2, Y3 // hi
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VXORPD libmSIGN<>(SB), Y4, Y4 // lo = -t·Ln2Lo
+	VSUBPD Y4, Y3, Y5 // r = hi - lo
+	VMULPD Y5, Y5, Y6 // t = r·r
+	VMULPD libmEP5<>(SB), Y6, Y7
+	VADDPD libmEP4<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP3<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP2<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP1<>(SB), Y7, Y7
+	VMULPD Y7, Y6, Y7
+	VSUBPD Y7, Y5, Y7 // c
+	VMULPD Y7, Y5, Y8 // r·c
+	VMOVUPD libmE16<>(SB), Y9
+	VSUBPD Y7, Y9, Y9 // 2 - c
+	VDIVPD Y9, Y8, Y8
+	VSUBPD Y8, Y4, Y8 // lo - r·c/(2-c)
+	VSUBPD Y3, Y8, Y8 // ... - hi
+	VMOVUPD libmE8<>(SB), Y9
+	VSUBPD Y8, Y9, Y9 // y
+	VADDPD libmAEMAGIC<>(SB), Y1, Y1 // 2^k
+	VPSLLQ $52, Y1, Y1
+	VMULPD Y1, Y9, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func exp2F64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(math.Exp2(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·exp2F64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VANDPD libmABS<>(SB), Y0, Y1
+	VCMPPD $2, libmEXP2MAX<>(SB), Y1, Y5 // |x| <= 1000, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y1
+	VORPD libmE0<>(SB), Y1, Y1 // 0.5 with x's sign
+	VADDPD Y1, Y0, Y1
+	VROUNDPD $3, Y1, Y1 // k = int(x ± 0.5), toward zero
+	VSUBPD Y1, Y0, Y2 // t
+	VMULPD libmLN2HI<>(SB), Y2, Y3 // hi
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VXORPD libmSIGN<>(SB), Y4, Y4 // lo = -t·Ln2Lo
+	VSUBPD Y4, Y3, Y5 // r = hi - lo
+	VMULPD Y5, Y5, Y6 // t = r·r
+	VMULPD libmEP5<>(SB), Y6, Y7
+	VADDPD libmEP4<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP3<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP2<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEP1<>(SB), Y7, Y7
+	VMULPD Y7, Y6, Y7
+	VSUBPD Y7, Y5, Y7 // c
+	VMULPD Y7, Y5, Y8 // r·c
+	VMOVUPD libmE16<>(SB), Y9
+	VSUBPD Y7, Y9, Y9 // 2 - c
+	VDIVPD Y9, Y8, Y8
+	VSUBPD Y8, Y4, Y8 // lo - r·c/(2-c)
+	VSUBPD Y3, Y8, Y8 // ... - hi
+	VMOVUPD libmE8<>(SB), Y9
+	VSUBPD Y8, Y9, Y9 // y
+	VADDPD libmAEMAGIC<>(SB), Y1, Y1 // 2^k
+	VPSLLQ $52, Y1, Y1
+	VMULPD Y1, Y9, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func atanF32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(math.Atan(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·atanF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func atanF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(math.Atan(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·atanF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func tanF32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(tanF64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·tanF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmTRIGMAX<>(SB), Y0, Y5 // |x| < 2^29, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD libmFOPI<>(SB), Y0, Y1
+	VCVTTPD2DQY Y1, X2 // j
+	VPADDD libmONED<>(SB), X2, X2
+	VPSRLD $1, X2, X2
+	VPSLLD $1, X2, X2 // j rounded up to even
+	VCVTDQ2PD X2, Y1 // y
+	VMULPD libmPI4A<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4B<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4C<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0 // z
+	VMULPD Y0, Y0, Y9 // zz
+	VMULPD libmTANP0<>(SB), Y9, Y10
+	VADDPD libmTANP1<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmTANP2<>(SB), Y10, Y10
+	VMULPD Y10, Y9, Y10 // zz·P
+	VADDPD libmTANQ1<>(SB), Y9, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ2<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ3<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ4<>(SB), Y11, Y11
+	VDIVPD Y11, Y10, Y10
+	VMULPD Y10, Y0, Y10
+	VADDPD Y10, Y0, Y10
+	VCMPPD $14, libmTANEPS<>(SB), Y9, Y5 // zz > 1e-14
+	VBLENDVPD Y5, Y10, Y0, Y0 // y
+	VPMOVSXDQ X2, Y2 // j as int64 lanes
+	VPSLLQ $62, Y2, Y3 // bit 1 of j to the sign position
+	VMOVUPD libmMINUS1<>(SB), Y4
+	VDIVPD Y0, Y4, Y4 // -1/y
+	VBLENDVPD Y3, Y4, Y0, Y0
+	VXORPD Y8, Y0, Y0
+	VMULPD Y13, Y13, Y1 // tanF64's series: x2
+	VMULPD libmTWO15<>(SB), Y1, Y3
+	VADDPD libmTHIRD<>(SB), Y3, Y3
+	VMULPD Y1, Y13, Y4
+	VMULPD Y3, Y4, Y4
+	VADDPD Y4, Y13, Y4
+	VANDPD libmABS<>(SB), Y13, Y5
+	VCMPPD $1, libmTANSMALL<>(SB), Y5, Y5 // |x| < 2^-12
+	VBLENDVPD Y5, Y4, Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func tanF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(tanF64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·tanF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmTRIGMAX<>(SB), Y0, Y5 // |x| < 2^29, false for NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD libmFOPI<>(SB), Y0, Y1
+	VCVTTPD2DQY Y1, X2 // j
+	VPADDD libmONED<>(SB), X2, X2
+	VPSRLD $1, X2, X2
+	VPSLLD $1, X2, X2 // j rounded up to even
+	VCVTDQ2PD X2, Y1 // y
+	VMULPD libmPI4A<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4B<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0
+	VMULPD libmPI4C<>(SB), Y1, Y3
+	VSUBPD Y3, Y0, Y0 // z
+	VMULPD Y0, Y0, Y9 // zz
+	VMULPD libmTANP0<>(SB), Y9, Y10
+	VADDPD libmTANP1<>(SB), Y10, Y10
+	VMULPD Y9, Y10, Y10
+	VADDPD libmTANP2<>(SB), Y10, Y10
+	VMULPD Y10, Y9, Y10 // zz·P
+	VADDPD libmTANQ1<>(SB), Y9, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ2<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ3<>(SB), Y11, Y11
+	VMULPD Y9, Y11, Y11
+	VADDPD libmTANQ4<>(SB), Y11, Y11
+	VDIVPD Y11, Y10, Y10
+	VMULPD Y10, Y0, Y10
+	VADDPD Y10, Y0, Y10
+	VCMPPD $14, libmTANEPS<>(SB), Y9, Y5 // zz > 1e-14
+	VBLENDVPD Y5, Y10, Y0, Y0 // y
+	VPMOVSXDQ X2, Y2 // j as int64 lanes
+	VPSLLQ $62, Y2, Y3 // bit 1 of j to the sign position
+	VMOVUPD libmMINUS1<>(SB), Y4
+	VDIVPD Y0, Y4, Y4 // -1/y
+	VBLENDVPD Y3, Y4, Y0, Y0
+	VXORPD Y8, Y0, Y0
+	VMULPD Y13, Y13, Y1 // tanF64's series: x2
+	VMULPD libmTWO15<>(SB), Y1, Y3
+	VADDPD libmTHIRD<>(SB), Y3, Y3
+	VMULPD Y1, Y13, Y4
+	VMULPD Y3, Y4, Y4
+	VADDPD Y4, Y13, Y4
+	VANDPD libmABS<>(SB), Y13, Y5
+	VCMPPD $1, libmTANSMALL<>(SB), Y5, Y5 // |x| < 2^-12
+	VBLENDVPD Y5, Y4, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func expm1F32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(math.Expm1(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·expm1F32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $1, libmEXPM1MAX<>(SB), Y0, Y5 // x < 700 (false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y14, Y6 // not -Inf
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmMLN2X56<>(SB), Y0, Y15 // x <= -56·ln2: -1
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VORPD libmE0<>(SB), Y8, Y1 // 0.5 with x's sign
+	VMULPD libmINVLN2<>(SB), Y0, Y2
+	VADDPD Y1, Y2, Y2
+	VROUNDPD $3, Y2, Y2 // int(InvLn2·x ± 0.5)
+	VORPD libmE8<>(SB), Y8, Y1 // ±1
+	VCMPPD $1, libmLN2HALFX3<>(SB), Y14, Y5 // absx < 1.5·ln2
+	VBLENDVPD Y5, Y1, Y2, Y1
+	VCMPPD $14, libmLN2HALF<>(SB), Y14, Y5 // absx > ln2/2, else k = 0
+	VANDPD Y5, Y1, Y1 // t = float64(k)
+	VMULPD libmLN2HI<>(SB), Y1, Y2
+	VSUBPD Y2, Y0, Y2 // hi
+	VMULPD libmLN2LO<>(SB), Y1, Y3 // lo
+	VSUBPD Y3, Y2, Y0 // x = hi - lo
+	VSUBPD Y0, Y2, Y4
+	VSUBPD Y3, Y4, Y4 // c = (hi - x) - lo
+	VMULPD libmE0<>(SB), Y0, Y5 // hfx
+	VMULPD Y5, Y0, Y6 // hxs
+	VMULPD libmEQ5<>(SB), Y6, Y7
+	VADDPD libmEQ4<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ3<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ2<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ1<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmE8<>(SB), Y7, Y7 // r1
+	VMULPD Y5, Y7, Y8
+	VMOVUPD libmTHREE<>(SB), Y9
+	VSUBPD Y8, Y9, Y8 // t = 3 - r1·hfx
+	VSUBPD Y8, Y7, Y9
+	VMULPD Y8, Y0, Y10
+	VMOVUPD libmSIX<>(SB), Y11
+	VSUBPD Y10, Y11, Y10
+	VDIVPD Y10, Y9, Y9
+	VMULPD Y9, Y6, Y9 // e = hxs·((r1 - t)/(6 - x·t))
+	VMULPD Y9, Y0, Y10
+	VSUBPD Y6, Y10, Y10
+	VSUBPD Y10, Y0, Y10 // k = 0: x - (x·e - hxs)
+	VSUBPD Y4, Y9, Y9
+	VMULPD Y9, Y0, Y9
+	VSUBPD Y4, Y9, Y9
+	VSUBPD Y6, Y9, Y9 // e = x·(e-c) - c - hxs
+	VADDPD libmAEMAGIC<>(SB), Y1, Y11 // 2^k
+	VPSLLQ $52, Y11, Y11
+	VXORPD libmSIGN<>(SB), Y1, Y12
+	VADDPD libmAEMAGIC<>(SB), Y12, Y12 // 2^-k
+	VPSLLQ $52, Y12, Y12
+	VADDPD Y12, Y9, Y2
+	VSUBPD Y2, Y0, Y2
+	VADDPD libmE8<>(SB), Y2, Y2
+	VMULPD Y11, Y2, Y2 // k >= 20: (x - (e + 2^-k) + 1)·2^k
+	VSUBPD Y0, Y9, Y3 // e - x
+	VMOVUPD libmE8<>(SB), Y5
+	VSUBPD Y12, Y5, Y5 // 1 - 2^-k
+	VSUBPD Y3, Y5, Y5
+	VMULPD Y11, Y5, Y5 // k in [2, 20): ((1 - 2^-k) - (e - x))·2^k
+	VCMPPD $1, libmTWENTY<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VMOVUPD libmE8<>(SB), Y5
+	VSUBPD Y3, Y5, Y5
+	VMULPD Y11, Y5, Y5
+	VSUBPD libmE8<>(SB), Y5, Y5 // k <= -2 or k > 56: (1 - (e - x))·2^k - 1
+	VCMPPD $2, libmMINUS2<>(SB), Y1, Y6
+	VCMPPD $14, libmFIFTYSIX<>(SB), Y1, Y7
+	VORPD Y7, Y6, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VADDPD libmE0<>(SB), Y0, Y5
+	VSUBPD Y5, Y9, Y5
+	VMULPD libmMINUS2<>(SB), Y5, Y5 // k = 1, x < -0.25: -2·(e - (x + 0.5))
+	VSUBPD Y9, Y0, Y6
+	VMULPD libmE16<>(SB), Y6, Y6
+	VADDPD libmE8<>(SB), Y6, Y6 // k = 1: 1 + 2·(x - e)
+	VCMPPD $1, libmMQUARTER<>(SB), Y0, Y7
+	VBLENDVPD Y7, Y5, Y6, Y5
+	VCMPPD $0, libmE8<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VSUBPD Y9, Y0, Y5
+	VMULPD libmE0<>(SB), Y5, Y5
+	VSUBPD libmE0<>(SB), Y5, Y5 // k = -1: 0.5·(x - e) - 0.5
+	VCMPPD $0, libmMINUS1<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y1, Y6
+	VBLENDVPD Y6, Y10, Y2, Y0
+	VBLENDVPD Y15, libmMINUS1<>(SB), Y0, Y0
+	VCMPPD $1, libmTINY54<>(SB), Y14, Y5 // absx < 2^-54: x
+	VBLENDVPD Y5, Y13, Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func expm1F64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(math.Expm1(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·expm1F64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $1, libmEXPM1MAX<>(SB), Y0, Y5 // x < 700 (false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y14, Y6 // not -Inf
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmMLN2X56<>(SB), Y0, Y15 // x <= -56·ln2: -1
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VORPD libmE0<>(SB), Y8, Y1 // 0.5 with x's sign
+	VMULPD libmINVLN2<>(SB), Y0, Y2
+	VADDPD Y1, Y2, Y2
+	VROUNDPD $3, Y2, Y2 // int(InvLn2·x ± 0.5)
+	VORPD libmE8<>(SB), Y8, Y1 // ±1
+	VCMPPD $1, libmLN2HALFX3<>(SB), Y14, Y5 // absx < 1.5·ln2
+	VBLENDVPD Y5, Y1, Y2, Y1
+	VCMPPD $14, libmLN2HALF<>(SB), Y14, Y5 // absx > ln2/2, else k = 0
+	VANDPD Y5, Y1, Y1 // t = float64(k)
+	VMULPD libmLN2HI<>(SB), Y1, Y2
+	VSUBPD Y2, Y0, Y2 // hi
+	VMULPD libmLN2LO<>(SB), Y1, Y3 // lo
+	VSUBPD Y3, Y2, Y0 // x = hi - lo
+	VSUBPD Y0, Y2, Y4
+	VSUBPD Y3, Y4, Y4 // c = (hi - x) - lo
+	VMULPD libmE0<>(SB), Y0, Y5 // hfx
+	VMULPD Y5, Y0, Y6 // hxs
+	VMULPD libmEQ5<>(SB), Y6, Y7
+	VADDPD libmEQ4<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ3<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ2<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmEQ1<>(SB), Y7, Y7
+	VMULPD Y6, Y7, Y7
+	VADDPD libmE8<>(SB), Y7, Y7 // r1
+	VMULPD Y5, Y7, Y8
+	VMOVUPD libmTHREE<>(SB), Y9
+	VSUBPD Y8, Y9, Y8 // t = 3 - r1·hfx
+	VSUBPD Y8, Y7, Y9
+	VMULPD Y8, Y0, Y10
+	VMOVUPD libmSIX<>(SB), Y11
+	VSUBPD Y10, Y11, Y10
+	VDIVPD Y10, Y9, Y9
+	VMULPD Y9, Y6, Y9 // e = hxs·((r1 - t)/(6 - x·t))
+	VMULPD Y9, Y0, Y10
+	VSUBPD Y6, Y10, Y10
+	VSUBPD Y10, Y0, Y10 // k = 0: x - (x·e - hxs)
+	VSUBPD Y4, Y9, Y9
+	VMULPD Y9, Y0, Y9
+	VSUBPD Y4, Y9, Y9
+	VSUBPD Y6, Y9, Y9 // e = x·(e-c) - c - hxs
+	VADDPD libmAEMAGIC<>(SB), Y1, Y11 // 2^k
+	VPSLLQ $52, Y11, Y11
+	VXORPD libmSIGN<>(SB), Y1, Y12
+	VADDPD libmAEMAGIC<>(SB), Y12, Y12 // 2^-k
+	VPSLLQ $52, Y12, Y12
+	VADDPD Y12, Y9, Y2
+	VSUBPD Y2, Y0, Y2
+	VADDPD libmE8<>(SB), Y2, Y2
+	VMULPD Y11, Y2, Y2 // k >= 20: (x - (e + 2^-k) + 1)·2^k
+	VSUBPD Y0, Y9, Y3 // e - x
+	VMOVUPD libmE8<>(SB), Y5
+	VSUBPD Y12, Y5, Y5 // 1 - 2^-k
+	VSUBPD Y3, Y5, Y5
+	VMULPD Y11, Y5, Y5 // k in [2, 20): ((1 - 2^-k) - (e - x))·2^k
+	VCMPPD $1, libmTWENTY<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VMOVUPD libmE8<>(SB), Y5
+	VSUBPD Y3, Y5, Y5
+	VMULPD Y11, Y5, Y5
+	VSUBPD libmE8<>(SB), Y5, Y5 // k <= -2 or k > 56: (1 - (e - x))·2^k - 1
+	VCMPPD $2, libmMINUS2<>(SB), Y1, Y6
+	VCMPPD $14, libmFIFTYSIX<>(SB), Y1, Y7
+	VORPD Y7, Y6, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VADDPD libmE0<>(SB), Y0, Y5
+	VSUBPD Y5, Y9, Y5
+	VMULPD libmMINUS2<>(SB), Y5, Y5 // k = 1, x < -0.25: -2·(e - (x + 0.5))
+	VSUBPD Y9, Y0, Y6
+	VMULPD libmE16<>(SB), Y6, Y6
+	VADDPD libmE8<>(SB), Y6, Y6 // k = 1: 1 + 2·(x - e)
+	VCMPPD $1, libmMQUARTER<>(SB), Y0, Y7
+	VBLENDVPD Y7, Y5, Y6, Y5
+	VCMPPD $0, libmE8<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VSUBPD Y9, Y0, Y5
+	VMULPD libmE0<>(SB), Y5, Y5
+	VSUBPD libmE0<>(SB), Y5, Y5 // k = -1: 0.5·(x - e) - 0.5
+	VCMPPD $0, libmMINUS1<>(SB), Y1, Y6
+	VBLENDVPD Y6, Y5, Y2, Y2
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y1, Y6
+	VBLENDVPD Y6, Y10, Y2, Y0
+	VBLENDVPD Y15, libmMINUS1<>(SB), Y0, Y0
+	VCMPPD $1, libmTINY54<>(SB), Y14, Y5 // absx < 2^-54: x
+	VBLENDVPD Y5, Y13, Y0, Y0
 	VMOVUPD Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
@@ -4319,6 +5483,1322 @@ loop:
 	VBLENDMPD Z10, Z4, K1, Z0
 	VPMOVQ2M Z21, K1
 	VBLENDMPD Z26, Z20, K1, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func exp2F32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(math.Exp2(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·exp2F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VANDPD libmABS<>(SB), Z0, Z1
+	VANDPD libmABS<>(SB), Z16, Z17
+	VCMPPD $2, libmEXP2MAX<>(SB), Z1, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $2, libmEXP2MAX<>(SB), Z17, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z1
+	VANDPD libmSIGN<>(SB), Z16, Z17
+	VORPD libmE0<>(SB), Z1, Z1
+	VORPD libmE0<>(SB), Z17, Z17
+	VADDPD Z1, Z0, Z1
+	VADDPD Z17, Z16, Z17
+	VRNDSCALEPD $3, Z1, Z1
+	VRNDSCALEPD $3, Z17, Z17
+	VSUBPD Z1, Z0, Z2
+	VSUBPD Z17, Z16, Z18
+	VMULPD libmLN2HI<>(SB), Z2, Z3
+	VMULPD libmLN2HI<>(SB), Z18, Z19
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VXORPD libmSIGN<>(SB), Z4, Z4
+	VXORPD libmSIGN<>(SB), Z20, Z20
+	VSUBPD Z4, Z3, Z5
+	VSUBPD Z20, Z19, Z21
+	VMULPD Z5, Z5, Z6
+	VMULPD Z21, Z21, Z22
+	VMULPD libmEP5<>(SB), Z6, Z7
+	VMULPD libmEP5<>(SB), Z22, Z23
+	VADDPD libmEP4<>(SB), Z7, Z7
+	VADDPD libmEP4<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEP3<>(SB), Z7, Z7
+	VADDPD libmEP3<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEP2<>(SB), Z7, Z7
+	VADDPD libmEP2<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEP1<>(SB), Z7, Z7
+	VADDPD libmEP1<>(SB), Z23, Z23
+	VMULPD Z7, Z6, Z7
+	VMULPD Z23, Z22, Z23
+	VSUBPD Z7, Z5, Z7
+	VSUBPD Z23, Z21, Z23
+	VMULPD Z7, Z5, Z8
+	VMULPD Z23, Z21, Z24
+	VMOVUPD libmE16<>(SB), Z9
+	VMOVUPD libmE16<>(SB), Z25
+	VSUBPD Z7, Z9, Z9
+	VSUBPD Z23, Z25, Z25
+	VDIVPD Z9, Z8, Z8
+	VDIVPD Z25, Z24, Z24
+	VSUBPD Z8, Z4, Z8
+	VSUBPD Z24, Z20, Z24
+	VSUBPD Z3, Z8, Z8
+	VSUBPD Z19, Z24, Z24
+	VMOVUPD libmE8<>(SB), Z9
+	VMOVUPD libmE8<>(SB), Z25
+	VSUBPD Z8, Z9, Z9
+	VSUBPD Z24, Z25, Z25
+	VADDPD libmAEMAGIC<>(SB), Z1, Z1
+	VADDPD libmAEMAGIC<>(SB), Z17, Z17
+	VPSLLQ $52, Z1, Z1
+	VPSLLQ $52, Z17, Z17
+	VMULPD Z1, Z9, Z0
+	VMULPD Z17, Z25, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func exp2F64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(math.Exp2(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·exp2F64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VANDPD libmABS<>(SB), Z0, Z1
+	VANDPD libmABS<>(SB), Z16, Z17
+	VCMPPD $2, libmEXP2MAX<>(SB), Z1, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $2, libmEXP2MAX<>(SB), Z17, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z1
+	VANDPD libmSIGN<>(SB), Z16, Z17
+	VORPD libmE0<>(SB), Z1, Z1
+	VORPD libmE0<>(SB), Z17, Z17
+	VADDPD Z1, Z0, Z1
+	VADDPD Z17, Z16, Z17
+	VRNDSCALEPD $3, Z1, Z1
+	VRNDSCALEPD $3, Z17, Z17
+	VSUBPD Z1, Z0, Z2
+	VSUBPD Z17, Z16, Z18
+	VMULPD libmLN2HI<>(SB), Z2, Z3
+	VMULPD libmLN2HI<>(SB), Z18, Z19
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VXORPD libmSIGN<>(SB), Z4, Z4
+	VXORPD libmSIGN<>(SB), Z20, Z20
+	VSUBPD Z4, Z3, Z5
+	VSUBPD Z20, Z19, Z21
+	VMULPD Z5, Z5, Z6
+	VMULPD Z21, Z21, Z22
+	VMULPD libmEP5<>(SB), Z6, Z7
+	VMULPD libmEP5<>(SB), Z22, Z23
+	VADDPD libmEP4<>(SB), Z7, Z7
+	VADDPD libmEP4<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEP3<>(SB), Z7, Z7
+	VADDPD libmEP3<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEP2<>(SB), Z7, Z7
+	VADDPD libmEP2<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEP1<>(SB), Z7, Z7
+	VADDPD libmEP1<>(SB), Z23, Z23
+	VMULPD Z7, Z6, Z7
+	VMULPD Z23, Z22, Z23
+	VSUBPD Z7, Z5, Z7
+	VSUBPD Z23, Z21, Z23
+	VMULPD Z7, Z5, Z8
+	VMULPD Z23, Z21, Z24
+	VMOVUPD libmE16<>(SB), Z9
+	VMOVUPD libmE16<>(SB), Z25
+	VSUBPD Z7, Z9, Z9
+	VSUBPD Z23, Z25, Z25
+	VDIVPD Z9, Z8, Z8
+	VDIVPD Z25, Z24, Z24
+	VSUBPD Z8, Z4, Z8
+	VSUBPD Z24, Z20, Z24
+	VSUBPD Z3, Z8, Z8
+	VSUBPD Z19, Z24, Z24
+	VMOVUPD libmE8<>(SB), Z9
+	VMOVUPD libmE8<>(SB), Z25
+	VSUBPD Z8, Z9, Z9
+	VSUBPD Z24, Z25, Z25
+	VADDPD libmAEMAGIC<>(SB), Z1, Z1
+	VADDPD libmAEMAGIC<>(SB), Z17, Z17
+	VPSLLQ $52, Z1, Z1
+	VPSLLQ $52, Z17, Z17
+	VMULPD Z1, Z9, Z0
+	VMULPD Z17, Z25, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func atanF32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(math.Atan(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·atanF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func atanF64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(math.Atan(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·atanF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func tanF32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(tanF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·tanF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $1, libmTRIGMAX<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTRIGMAX<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMULPD libmFOPI<>(SB), Z0, Z1
+	VMULPD libmFOPI<>(SB), Z16, Z17
+	VCVTTPD2DQ Z1, Y2
+	VCVTTPD2DQ Z17, Y18
+	VPADDD libmONED<>(SB), Y2, Y2
+	VPADDD libmONED<>(SB), Y18, Y18
+	VPSRLD $1, Y2, Y2
+	VPSRLD $1, Y18, Y18
+	VPSLLD $1, Y2, Y2
+	VPSLLD $1, Y18, Y18
+	VCVTDQ2PD Y2, Z1
+	VCVTDQ2PD Y18, Z17
+	VMULPD libmPI4A<>(SB), Z1, Z3
+	VMULPD libmPI4A<>(SB), Z17, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VMULPD libmPI4B<>(SB), Z1, Z3
+	VMULPD libmPI4B<>(SB), Z17, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VMULPD libmPI4C<>(SB), Z1, Z3
+	VMULPD libmPI4C<>(SB), Z17, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VMULPD Z0, Z0, Z9
+	VMULPD Z16, Z16, Z25
+	VMULPD libmTANP0<>(SB), Z9, Z10
+	VMULPD libmTANP0<>(SB), Z25, Z26
+	VADDPD libmTANP1<>(SB), Z10, Z10
+	VADDPD libmTANP1<>(SB), Z26, Z26
+	VMULPD Z9, Z10, Z10
+	VMULPD Z25, Z26, Z26
+	VADDPD libmTANP2<>(SB), Z10, Z10
+	VADDPD libmTANP2<>(SB), Z26, Z26
+	VMULPD Z10, Z9, Z10
+	VMULPD Z26, Z25, Z26
+	VADDPD libmTANQ1<>(SB), Z9, Z11
+	VADDPD libmTANQ1<>(SB), Z25, Z27
+	VMULPD Z9, Z11, Z11
+	VMULPD Z25, Z27, Z27
+	VADDPD libmTANQ2<>(SB), Z11, Z11
+	VADDPD libmTANQ2<>(SB), Z27, Z27
+	VMULPD Z9, Z11, Z11
+	VMULPD Z25, Z27, Z27
+	VADDPD libmTANQ3<>(SB), Z11, Z11
+	VADDPD libmTANQ3<>(SB), Z27, Z27
+	VMULPD Z9, Z11, Z11
+	VMULPD Z25, Z27, Z27
+	VADDPD libmTANQ4<>(SB), Z11, Z11
+	VADDPD libmTANQ4<>(SB), Z27, Z27
+	VDIVPD Z11, Z10, Z10
+	VDIVPD Z27, Z26, Z26
+	VMULPD Z10, Z0, Z10
+	VMULPD Z26, Z16, Z26
+	VADDPD Z10, Z0, Z10
+	VADDPD Z26, Z16, Z26
+	VCMPPD $14, libmTANEPS<>(SB), Z9, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmTANEPS<>(SB), Z25, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z10, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z26, Z16, K1, Z16
+	VPMOVSXDQ Y2, Z2
+	VPMOVSXDQ Y18, Z18
+	VPSLLQ $62, Z2, Z3
+	VPSLLQ $62, Z18, Z19
+	VMOVUPD libmMINUS1<>(SB), Z4
+	VMOVUPD libmMINUS1<>(SB), Z20
+	VDIVPD Z0, Z4, Z4
+	VDIVPD Z16, Z20, Z20
+	VPMOVQ2M Z3, K1
+	VBLENDMPD Z4, Z0, K1, Z0
+	VPMOVQ2M Z19, K1
+	VBLENDMPD Z20, Z16, K1, Z16
+	VXORPD Z8, Z0, Z0
+	VXORPD Z24, Z16, Z16
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VMULPD libmTWO15<>(SB), Z1, Z3
+	VMULPD libmTWO15<>(SB), Z17, Z19
+	VADDPD libmTHIRD<>(SB), Z3, Z3
+	VADDPD libmTHIRD<>(SB), Z19, Z19
+	VMULPD Z1, Z13, Z4
+	VMULPD Z17, Z29, Z20
+	VMULPD Z3, Z4, Z4
+	VMULPD Z19, Z20, Z20
+	VADDPD Z4, Z13, Z4
+	VADDPD Z20, Z29, Z20
+	VANDPD libmABS<>(SB), Z13, Z5
+	VANDPD libmABS<>(SB), Z29, Z21
+	VCMPPD $1, libmTANSMALL<>(SB), Z5, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTANSMALL<>(SB), Z21, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z4, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z20, Z16, K1, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func tanF64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(tanF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·tanF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $1, libmTRIGMAX<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTRIGMAX<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMULPD libmFOPI<>(SB), Z0, Z1
+	VMULPD libmFOPI<>(SB), Z16, Z17
+	VCVTTPD2DQ Z1, Y2
+	VCVTTPD2DQ Z17, Y18
+	VPADDD libmONED<>(SB), Y2, Y2
+	VPADDD libmONED<>(SB), Y18, Y18
+	VPSRLD $1, Y2, Y2
+	VPSRLD $1, Y18, Y18
+	VPSLLD $1, Y2, Y2
+	VPSLLD $1, Y18, Y18
+	VCVTDQ2PD Y2, Z1
+	VCVTDQ2PD Y18, Z17
+	VMULPD libmPI4A<>(SB), Z1, Z3
+	VMULPD libmPI4A<>(SB), Z17, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VMULPD libmPI4B<>(SB), Z1, Z3
+	VMULPD libmPI4B<>(SB), Z17, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VMULPD libmPI4C<>(SB), Z1, Z3
+	VMULPD libmPI4C<>(SB), Z17, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VMULPD Z0, Z0, Z9
+	VMULPD Z16, Z16, Z25
+	VMULPD libmTANP0<>(SB), Z9, Z10
+	VMULPD libmTANP0<>(SB), Z25, Z26
+	VADDPD libmTANP1<>(SB), Z10, Z10
+	VADDPD libmTANP1<>(SB), Z26, Z26
+	VMULPD Z9, Z10, Z10
+	VMULPD Z25, Z26, Z26
+	VADDPD libmTANP2<>(SB), Z10, Z10
+	VADDPD libmTANP2<>(SB), Z26, Z26
+	VMULPD Z10, Z9, Z10
+	VMULPD Z26, Z25, Z26
+	VADDPD libmTANQ1<>(SB), Z9, Z11
+	VADDPD libmTANQ1<>(SB), Z25, Z27
+	VMULPD Z9, Z11, Z11
+	VMULPD Z25, Z27, Z27
+	VADDPD libmTANQ2<>(SB), Z11, Z11
+	VADDPD libmTANQ2<>(SB), Z27, Z27
+	VMULPD Z9, Z11, Z11
+	VMULPD Z25, Z27, Z27
+	VADDPD libmTANQ3<>(SB), Z11, Z11
+	VADDPD libmTANQ3<>(SB), Z27, Z27
+	VMULPD Z9, Z11, Z11
+	VMULPD Z25, Z27, Z27
+	VADDPD libmTANQ4<>(SB), Z11, Z11
+	VADDPD libmTANQ4<>(SB), Z27, Z27
+	VDIVPD Z11, Z10, Z10
+	VDIVPD Z27, Z26, Z26
+	VMULPD Z10, Z0, Z10
+	VMULPD Z26, Z16, Z26
+	VADDPD Z10, Z0, Z10
+	VADDPD Z26, Z16, Z26
+	VCMPPD $14, libmTANEPS<>(SB), Z9, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmTANEPS<>(SB), Z25, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z10, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z26, Z16, K1, Z16
+	VPMOVSXDQ Y2, Z2
+	VPMOVSXDQ Y18, Z18
+	VPSLLQ $62, Z2, Z3
+	VPSLLQ $62, Z18, Z19
+	VMOVUPD libmMINUS1<>(SB), Z4
+	VMOVUPD libmMINUS1<>(SB), Z20
+	VDIVPD Z0, Z4, Z4
+	VDIVPD Z16, Z20, Z20
+	VPMOVQ2M Z3, K1
+	VBLENDMPD Z4, Z0, K1, Z0
+	VPMOVQ2M Z19, K1
+	VBLENDMPD Z20, Z16, K1, Z16
+	VXORPD Z8, Z0, Z0
+	VXORPD Z24, Z16, Z16
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VMULPD libmTWO15<>(SB), Z1, Z3
+	VMULPD libmTWO15<>(SB), Z17, Z19
+	VADDPD libmTHIRD<>(SB), Z3, Z3
+	VADDPD libmTHIRD<>(SB), Z19, Z19
+	VMULPD Z1, Z13, Z4
+	VMULPD Z17, Z29, Z20
+	VMULPD Z3, Z4, Z4
+	VMULPD Z19, Z20, Z20
+	VADDPD Z4, Z13, Z4
+	VADDPD Z20, Z29, Z20
+	VANDPD libmABS<>(SB), Z13, Z5
+	VANDPD libmABS<>(SB), Z29, Z21
+	VCMPPD $1, libmTANSMALL<>(SB), Z5, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTANSMALL<>(SB), Z21, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z4, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z20, Z16, K1, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func expm1F32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(math.Expm1(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·expm1F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $1, libmEXPM1MAX<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmEXPM1MAX<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmPINF<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmPINF<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $2, libmMLN2X56<>(SB), Z0, K1
+	VPMOVM2Q K1, Z15
+	VCMPPD $2, libmMLN2X56<>(SB), Z16, K1
+	VPMOVM2Q K1, Z31
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VORPD libmE0<>(SB), Z8, Z1
+	VORPD libmE0<>(SB), Z24, Z17
+	VMULPD libmINVLN2<>(SB), Z0, Z2
+	VMULPD libmINVLN2<>(SB), Z16, Z18
+	VADDPD Z1, Z2, Z2
+	VADDPD Z17, Z18, Z18
+	VRNDSCALEPD $3, Z2, Z2
+	VRNDSCALEPD $3, Z18, Z18
+	VORPD libmE8<>(SB), Z8, Z1
+	VORPD libmE8<>(SB), Z24, Z17
+	VCMPPD $1, libmLN2HALFX3<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmLN2HALFX3<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z1, Z2, K1, Z1
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z17, Z18, K1, Z17
+	VCMPPD $14, libmLN2HALF<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmLN2HALF<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VANDPD Z5, Z1, Z1
+	VANDPD Z21, Z17, Z17
+	VMULPD libmLN2HI<>(SB), Z1, Z2
+	VMULPD libmLN2HI<>(SB), Z17, Z18
+	VSUBPD Z2, Z0, Z2
+	VSUBPD Z18, Z16, Z18
+	VMULPD libmLN2LO<>(SB), Z1, Z3
+	VMULPD libmLN2LO<>(SB), Z17, Z19
+	VSUBPD Z3, Z2, Z0
+	VSUBPD Z19, Z18, Z16
+	VSUBPD Z0, Z2, Z4
+	VSUBPD Z16, Z18, Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VMULPD libmE0<>(SB), Z0, Z5
+	VMULPD libmE0<>(SB), Z16, Z21
+	VMULPD Z5, Z0, Z6
+	VMULPD Z21, Z16, Z22
+	VMULPD libmEQ5<>(SB), Z6, Z7
+	VMULPD libmEQ5<>(SB), Z22, Z23
+	VADDPD libmEQ4<>(SB), Z7, Z7
+	VADDPD libmEQ4<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEQ3<>(SB), Z7, Z7
+	VADDPD libmEQ3<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEQ2<>(SB), Z7, Z7
+	VADDPD libmEQ2<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEQ1<>(SB), Z7, Z7
+	VADDPD libmEQ1<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z7, Z7
+	VADDPD libmE8<>(SB), Z23, Z23
+	VMULPD Z5, Z7, Z8
+	VMULPD Z21, Z23, Z24
+	VMOVUPD libmTHREE<>(SB), Z9
+	VMOVUPD libmTHREE<>(SB), Z25
+	VSUBPD Z8, Z9, Z8
+	VSUBPD Z24, Z25, Z24
+	VSUBPD Z8, Z7, Z9
+	VSUBPD Z24, Z23, Z25
+	VMULPD Z8, Z0, Z10
+	VMULPD Z24, Z16, Z26
+	VMOVUPD libmSIX<>(SB), Z11
+	VMOVUPD libmSIX<>(SB), Z27
+	VSUBPD Z10, Z11, Z10
+	VSUBPD Z26, Z27, Z26
+	VDIVPD Z10, Z9, Z9
+	VDIVPD Z26, Z25, Z25
+	VMULPD Z9, Z6, Z9
+	VMULPD Z25, Z22, Z25
+	VMULPD Z9, Z0, Z10
+	VMULPD Z25, Z16, Z26
+	VSUBPD Z6, Z10, Z10
+	VSUBPD Z22, Z26, Z26
+	VSUBPD Z10, Z0, Z10
+	VSUBPD Z26, Z16, Z26
+	VSUBPD Z4, Z9, Z9
+	VSUBPD Z20, Z25, Z25
+	VMULPD Z9, Z0, Z9
+	VMULPD Z25, Z16, Z25
+	VSUBPD Z4, Z9, Z9
+	VSUBPD Z20, Z25, Z25
+	VSUBPD Z6, Z9, Z9
+	VSUBPD Z22, Z25, Z25
+	VADDPD libmAEMAGIC<>(SB), Z1, Z11
+	VADDPD libmAEMAGIC<>(SB), Z17, Z27
+	VPSLLQ $52, Z11, Z11
+	VPSLLQ $52, Z27, Z27
+	VXORPD libmSIGN<>(SB), Z1, Z12
+	VXORPD libmSIGN<>(SB), Z17, Z28
+	VADDPD libmAEMAGIC<>(SB), Z12, Z12
+	VADDPD libmAEMAGIC<>(SB), Z28, Z28
+	VPSLLQ $52, Z12, Z12
+	VPSLLQ $52, Z28, Z28
+	VADDPD Z12, Z9, Z2
+	VADDPD Z28, Z25, Z18
+	VSUBPD Z2, Z0, Z2
+	VSUBPD Z18, Z16, Z18
+	VADDPD libmE8<>(SB), Z2, Z2
+	VADDPD libmE8<>(SB), Z18, Z18
+	VMULPD Z11, Z2, Z2
+	VMULPD Z27, Z18, Z18
+	VSUBPD Z0, Z9, Z3
+	VSUBPD Z16, Z25, Z19
+	VMOVUPD libmE8<>(SB), Z5
+	VMOVUPD libmE8<>(SB), Z21
+	VSUBPD Z12, Z5, Z5
+	VSUBPD Z28, Z21, Z21
+	VSUBPD Z3, Z5, Z5
+	VSUBPD Z19, Z21, Z21
+	VMULPD Z11, Z5, Z5
+	VMULPD Z27, Z21, Z21
+	VCMPPD $1, libmTWENTY<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWENTY<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VMOVUPD libmE8<>(SB), Z5
+	VMOVUPD libmE8<>(SB), Z21
+	VSUBPD Z3, Z5, Z5
+	VSUBPD Z19, Z21, Z21
+	VMULPD Z11, Z5, Z5
+	VMULPD Z27, Z21, Z21
+	VSUBPD libmE8<>(SB), Z5, Z5
+	VSUBPD libmE8<>(SB), Z21, Z21
+	VCMPPD $2, libmMINUS2<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmMINUS2<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $14, libmFIFTYSIX<>(SB), Z1, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $14, libmFIFTYSIX<>(SB), Z17, K1
+	VPMOVM2Q K1, Z23
+	VORPD Z7, Z6, Z6
+	VORPD Z23, Z22, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VADDPD libmE0<>(SB), Z0, Z5
+	VADDPD libmE0<>(SB), Z16, Z21
+	VSUBPD Z5, Z9, Z5
+	VSUBPD Z21, Z25, Z21
+	VMULPD libmMINUS2<>(SB), Z5, Z5
+	VMULPD libmMINUS2<>(SB), Z21, Z21
+	VSUBPD Z9, Z0, Z6
+	VSUBPD Z25, Z16, Z22
+	VMULPD libmE16<>(SB), Z6, Z6
+	VMULPD libmE16<>(SB), Z22, Z22
+	VADDPD libmE8<>(SB), Z6, Z6
+	VADDPD libmE8<>(SB), Z22, Z22
+	VCMPPD $1, libmMQUARTER<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmMQUARTER<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z5, Z6, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z21, Z22, K1, Z21
+	VCMPPD $0, libmE8<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, libmE8<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VSUBPD Z9, Z0, Z5
+	VSUBPD Z25, Z16, Z21
+	VMULPD libmE0<>(SB), Z5, Z5
+	VMULPD libmE0<>(SB), Z21, Z21
+	VSUBPD libmE0<>(SB), Z5, Z5
+	VSUBPD libmE0<>(SB), Z21, Z21
+	VCMPPD $0, libmMINUS1<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, libmMINUS1<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z10, Z2, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z26, Z18, K1, Z16
+	VPMOVQ2M Z15, K1
+	VBLENDMPD libmMINUS1<>(SB), Z0, K1, Z0
+	VPMOVQ2M Z31, K1
+	VBLENDMPD libmMINUS1<>(SB), Z16, K1, Z16
+	VCMPPD $1, libmTINY54<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTINY54<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z13, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z29, Z16, K1, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func expm1F64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(math.Expm1(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·expm1F64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $1, libmEXPM1MAX<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmEXPM1MAX<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmPINF<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmPINF<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $2, libmMLN2X56<>(SB), Z0, K1
+	VPMOVM2Q K1, Z15
+	VCMPPD $2, libmMLN2X56<>(SB), Z16, K1
+	VPMOVM2Q K1, Z31
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VORPD libmE0<>(SB), Z8, Z1
+	VORPD libmE0<>(SB), Z24, Z17
+	VMULPD libmINVLN2<>(SB), Z0, Z2
+	VMULPD libmINVLN2<>(SB), Z16, Z18
+	VADDPD Z1, Z2, Z2
+	VADDPD Z17, Z18, Z18
+	VRNDSCALEPD $3, Z2, Z2
+	VRNDSCALEPD $3, Z18, Z18
+	VORPD libmE8<>(SB), Z8, Z1
+	VORPD libmE8<>(SB), Z24, Z17
+	VCMPPD $1, libmLN2HALFX3<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmLN2HALFX3<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z1, Z2, K1, Z1
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z17, Z18, K1, Z17
+	VCMPPD $14, libmLN2HALF<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmLN2HALF<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VANDPD Z5, Z1, Z1
+	VANDPD Z21, Z17, Z17
+	VMULPD libmLN2HI<>(SB), Z1, Z2
+	VMULPD libmLN2HI<>(SB), Z17, Z18
+	VSUBPD Z2, Z0, Z2
+	VSUBPD Z18, Z16, Z18
+	VMULPD libmLN2LO<>(SB), Z1, Z3
+	VMULPD libmLN2LO<>(SB), Z17, Z19
+	VSUBPD Z3, Z2, Z0
+	VSUBPD Z19, Z18, Z16
+	VSUBPD Z0, Z2, Z4
+	VSUBPD Z16, Z18, Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VMULPD libmE0<>(SB), Z0, Z5
+	VMULPD libmE0<>(SB), Z16, Z21
+	VMULPD Z5, Z0, Z6
+	VMULPD Z21, Z16, Z22
+	VMULPD libmEQ5<>(SB), Z6, Z7
+	VMULPD libmEQ5<>(SB), Z22, Z23
+	VADDPD libmEQ4<>(SB), Z7, Z7
+	VADDPD libmEQ4<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEQ3<>(SB), Z7, Z7
+	VADDPD libmEQ3<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEQ2<>(SB), Z7, Z7
+	VADDPD libmEQ2<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmEQ1<>(SB), Z7, Z7
+	VADDPD libmEQ1<>(SB), Z23, Z23
+	VMULPD Z6, Z7, Z7
+	VMULPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z7, Z7
+	VADDPD libmE8<>(SB), Z23, Z23
+	VMULPD Z5, Z7, Z8
+	VMULPD Z21, Z23, Z24
+	VMOVUPD libmTHREE<>(SB), Z9
+	VMOVUPD libmTHREE<>(SB), Z25
+	VSUBPD Z8, Z9, Z8
+	VSUBPD Z24, Z25, Z24
+	VSUBPD Z8, Z7, Z9
+	VSUBPD Z24, Z23, Z25
+	VMULPD Z8, Z0, Z10
+	VMULPD Z24, Z16, Z26
+	VMOVUPD libmSIX<>(SB), Z11
+	VMOVUPD libmSIX<>(SB), Z27
+	VSUBPD Z10, Z11, Z10
+	VSUBPD Z26, Z27, Z26
+	VDIVPD Z10, Z9, Z9
+	VDIVPD Z26, Z25, Z25
+	VMULPD Z9, Z6, Z9
+	VMULPD Z25, Z22, Z25
+	VMULPD Z9, Z0, Z10
+	VMULPD Z25, Z16, Z26
+	VSUBPD Z6, Z10, Z10
+	VSUBPD Z22, Z26, Z26
+	VSUBPD Z10, Z0, Z10
+	VSUBPD Z26, Z16, Z26
+	VSUBPD Z4, Z9, Z9
+	VSUBPD Z20, Z25, Z25
+	VMULPD Z9, Z0, Z9
+	VMULPD Z25, Z16, Z25
+	VSUBPD Z4, Z9, Z9
+	VSUBPD Z20, Z25, Z25
+	VSUBPD Z6, Z9, Z9
+	VSUBPD Z22, Z25, Z25
+	VADDPD libmAEMAGIC<>(SB), Z1, Z11
+	VADDPD libmAEMAGIC<>(SB), Z17, Z27
+	VPSLLQ $52, Z11, Z11
+	VPSLLQ $52, Z27, Z27
+	VXORPD libmSIGN<>(SB), Z1, Z12
+	VXORPD libmSIGN<>(SB), Z17, Z28
+	VADDPD libmAEMAGIC<>(SB), Z12, Z12
+	VADDPD libmAEMAGIC<>(SB), Z28, Z28
+	VPSLLQ $52, Z12, Z12
+	VPSLLQ $52, Z28, Z28
+	VADDPD Z12, Z9, Z2
+	VADDPD Z28, Z25, Z18
+	VSUBPD Z2, Z0, Z2
+	VSUBPD Z18, Z16, Z18
+	VADDPD libmE8<>(SB), Z2, Z2
+	VADDPD libmE8<>(SB), Z18, Z18
+	VMULPD Z11, Z2, Z2
+	VMULPD Z27, Z18, Z18
+	VSUBPD Z0, Z9, Z3
+	VSUBPD Z16, Z25, Z19
+	VMOVUPD libmE8<>(SB), Z5
+	VMOVUPD libmE8<>(SB), Z21
+	VSUBPD Z12, Z5, Z5
+	VSUBPD Z28, Z21, Z21
+	VSUBPD Z3, Z5, Z5
+	VSUBPD Z19, Z21, Z21
+	VMULPD Z11, Z5, Z5
+	VMULPD Z27, Z21, Z21
+	VCMPPD $1, libmTWENTY<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWENTY<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VMOVUPD libmE8<>(SB), Z5
+	VMOVUPD libmE8<>(SB), Z21
+	VSUBPD Z3, Z5, Z5
+	VSUBPD Z19, Z21, Z21
+	VMULPD Z11, Z5, Z5
+	VMULPD Z27, Z21, Z21
+	VSUBPD libmE8<>(SB), Z5, Z5
+	VSUBPD libmE8<>(SB), Z21, Z21
+	VCMPPD $2, libmMINUS2<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmMINUS2<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $14, libmFIFTYSIX<>(SB), Z1, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $14, libmFIFTYSIX<>(SB), Z17, K1
+	VPMOVM2Q K1, Z23
+	VORPD Z7, Z6, Z6
+	VORPD Z23, Z22, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VADDPD libmE0<>(SB), Z0, Z5
+	VADDPD libmE0<>(SB), Z16, Z21
+	VSUBPD Z5, Z9, Z5
+	VSUBPD Z21, Z25, Z21
+	VMULPD libmMINUS2<>(SB), Z5, Z5
+	VMULPD libmMINUS2<>(SB), Z21, Z21
+	VSUBPD Z9, Z0, Z6
+	VSUBPD Z25, Z16, Z22
+	VMULPD libmE16<>(SB), Z6, Z6
+	VMULPD libmE16<>(SB), Z22, Z22
+	VADDPD libmE8<>(SB), Z6, Z6
+	VADDPD libmE8<>(SB), Z22, Z22
+	VCMPPD $1, libmMQUARTER<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmMQUARTER<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z5, Z6, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z21, Z22, K1, Z21
+	VCMPPD $0, libmE8<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, libmE8<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VSUBPD Z9, Z0, Z5
+	VSUBPD Z25, Z16, Z21
+	VMULPD libmE0<>(SB), Z5, Z5
+	VMULPD libmE0<>(SB), Z21, Z21
+	VSUBPD libmE0<>(SB), Z5, Z5
+	VSUBPD libmE0<>(SB), Z21, Z21
+	VCMPPD $0, libmMINUS1<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, libmMINUS1<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z5, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z21, Z18, K1, Z18
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z17, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z10, Z2, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z26, Z18, K1, Z16
+	VPMOVQ2M Z15, K1
+	VBLENDMPD libmMINUS1<>(SB), Z0, K1, Z0
+	VPMOVQ2M Z31, K1
+	VBLENDMPD libmMINUS1<>(SB), Z16, K1, Z16
+	VCMPPD $1, libmTINY54<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTINY54<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z13, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z29, Z16, K1, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
 	ADDQ $128, SI

@@ -15,7 +15,7 @@ import (
 )
 
 // libmOps are the operations with vector loops (simd_libm.go).
-var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p, backend.OpTanh}
+var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1}
 
 // libmNone reports whether o has no vector loop on T here: float32 tanh
 // has tanhF32 (tested in simd_test.go), and see libmFused.
@@ -73,6 +73,16 @@ func libmEdges64() []float64 {
 	}
 	// tanh ($GOROOT/src/math/tanh.go): its thresholds 0.625 and MAXLOG/2.
 	for _, v := range []float64{0.625, 0.5 * 8.8029691931113054295988e+01} {
+		e = append(e, v, -v, math.Nextafter(v, inf), math.Nextafter(v, -inf))
+	}
+	// exp2 (exp.go): the ends of the range the loops take, ±1000, and
+	// halves where k = int(x ± 0.5) rounds; atan (atan.go): its
+	// thresholds 0.66 and tan(3π/8); tan (tan.go, libm.go): 2^-12 and
+	// where zz = 1e-14; expm1 (expm1.go): 2^-54, ln2/2, 1.5·ln2, 56·ln2,
+	// the k of 2, 20 and 57, and x = -0.25 in k = 1's range.
+	for _, v := range []float64{1000, 0.5, 1.5, 1023.5, 0.66, 2.41421356237309504880, 0x1p-12, 1e-7,
+		0x1p-54, 3.46573590279972654709e-01, 1.03972077083991796413e+00, 3.88162421113569373274e+01,
+		2.5 * math.Ln2, 19.5 * math.Ln2, 20.5 * math.Ln2, 56.5 * math.Ln2, 0.25, 700} {
 		e = append(e, v, -v, math.Nextafter(v, inf), math.Nextafter(v, -inf))
 	}
 	for k := range 6 {
@@ -229,7 +239,8 @@ func TestLibmF32Exhaustive(t *testing.T) {
 // TestLibmVectorPath checks that the vector loops take ordinary inputs
 // themselves, leaving none to the scalar code (else they would be right
 // but slow): exp and sigmoid on [-700, 700], log on positive normal
-// numbers, sin and cos below 2^29; and that they give the scalar bits
+// numbers, sin, cos and tan below 2^29, exp2, expm1 and atan from 1e-13
+// to 700; and that they give the scalar bits
 // there (TestLibmVector's inputs have a lane the loops leave in most
 // groups of sixteen).
 func TestLibmVectorPath(t *testing.T) {
@@ -255,8 +266,11 @@ func testLibmVectorPath(t *testing.T) {
 				x[i] = (rng.Float64()*2 - 1) * 40
 			case backend.OpLog1p:
 				x[i] = math.Expm1(rng.Float64()*15.6 - 0.6) // 1+x far from 0: the float32 ones are powers of 2 there too often
-			case backend.OpSin, backend.OpCos:
+			case backend.OpSin, backend.OpCos, backend.OpTan:
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
+			case backend.OpExp2, backend.OpExpm1, backend.OpAtan:
+				// every scale from 1e-13 to 700: each of their branches
+				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*36.5-30)
 			default:
 				x[i] = (rng.Float64()*2 - 1) * 700
 			}
