@@ -121,6 +121,7 @@ var consts = []struct {
 	{"TAN3PIO8", 2.41421356237309504880},
 	{"PIO2", math.Pi / 2},
 	{"PIO4", math.Pi / 4},
+	{"PI", math.Pi},
 	{"MOREBITS", 6.123233995736765886130e-17},
 	{"HMOREBITS", 0.5 * 6.123233995736765886130e-17},
 	// tan.go, and tanF64's series (libm.go)
@@ -627,6 +628,73 @@ const tanBody = `	VMOVUPD Y0, Y13
 	VBLENDVPD Y5, Y4, Y0, Y0
 `
 
+// asinArg: Y0 = x in; exits to done unless every |x| < 1 (not NaN); out:
+// Y13 = x, Y12 = the mask |x| <= 1/2, Y1 = st, Sqrt(1-x·x) there
+// (math.Asin, asin.go) and Sqrt((1-x)·(1+x)) beyond (asinF64 and
+// acosF64, libm.go).
+const asinArg = `	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14
+	VCMPPD $1, libmE8<>(SB), Y14, Y5 // |x| < 1 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmE0<>(SB), Y14, Y12 // |x| <= 1/2
+	VMULPD Y13, Y13, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VSUBPD Y1, Y2, Y1 // 1 - x·x
+	VSUBPD Y13, Y2, Y3
+	VADDPD Y13, Y2, Y4
+	VMULPD Y4, Y3, Y3 // (1-x)·(1+x)
+	VBLENDVPD Y12, Y1, Y3, Y1
+	VSQRTPD Y1, Y1 // st
+`
+
+// asinBody: Y0 = x in, Y0 = asinF64(x) out: Atan(x/st) either side of
+// 1/2 (math.Asin is satan(|x|/st) with x's sign, and x itself for ±0,
+// which atan gives back; atan2(x, st) is Atan(x/st) for st > 0), by
+// atanBody (which leaves Y9-Y15 alone).
+const asinBody = asinArg + `	VDIVPD Y1, Y13, Y0
+` + atanBody
+
+// acosBody: Y0 = x in, Y0 = acosF64(x) out: Pi/2 - Atan(x/st) up to 1/2
+// (math.Acos is Pi/2 - math.Asin), beyond atan2(st, x): Atan(st/x), plus
+// Pi where x < 0.
+const acosBody = asinArg + `	VBLENDVPD Y12, Y13, Y1, Y2 // x or st
+	VBLENDVPD Y12, Y1, Y13, Y3 // st or x
+	VDIVPD Y3, Y2, Y0
+` + atanBody + `	VMOVUPD libmPIO2<>(SB), Y1
+	VSUBPD Y0, Y1, Y1 // Pi/2 - q
+	VADDPD libmPI<>(SB), Y0, Y2 // q + Pi
+	VBLENDVPD Y13, Y2, Y0, Y2 // x < 0 (x is not 0 here)
+	VBLENDVPD Y12, Y1, Y2, Y0
+`
+
+// atan2Body: Y0 = y, Y12 = x in, Y0 = math.Atan2(y, x) out
+// ($GOROOT/src/math/atan2.go atan2: q = Atan(y/x), and where x < 0, q +
+// Pi for q <= 0 and q - Pi above); exits to done unless every y and x is
+// finite and not zero (its special cases).
+const atan2Body = `	VANDPD libmABS<>(SB), Y0, Y1
+	VANDPD libmABS<>(SB), Y12, Y2
+	VCMPPD $1, libmPINF<>(SB), Y1, Y5 // |y| < Inf (false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y2, Y6
+	VANDPD Y6, Y5, Y5
+	VXORPD Y3, Y3, Y3
+	VCMPPD $14, Y3, Y1, Y6 // |y| > 0
+	VANDPD Y6, Y5, Y5
+	VCMPPD $14, Y3, Y2, Y6 // |x| > 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VDIVPD Y12, Y0, Y0 // y/x
+` + atanBody + `	VXORPD Y1, Y1, Y1
+	VCMPPD $2, Y1, Y0, Y1 // q <= 0
+	VADDPD libmPI<>(SB), Y0, Y2
+	VSUBPD libmPI<>(SB), Y0, Y3
+	VBLENDVPD Y1, Y2, Y3, Y2
+	VBLENDVPD Y12, Y2, Y0, Y0 // x < 0
+`
+
 // expm1Body: Y0 = x in, Y0 = math.Expm1(x) out ($GOROOT/src/math/expm1.go
 // expm1, Go code) for -Inf < x < 700 (else, NaN too, exits to done):
 // -1 from x <= -56·ln2, x itself where |x| < 2^-54. The reduction takes t = float64(k): 0 up to ln2/2 (where hi = x
@@ -907,6 +975,25 @@ var funcs = []struct {
 	{"atan", atanBody, "math.Atan(x)", false},
 	{"tan", tanBody, "tanF64(x)", false},
 	{"expm1", expm1Body, "math.Expm1(x)", false},
+	{"asin", asinBody, "asinF64(x)", false},
+	{"acos", acosBody, "acosF64(x)", false},
+}
+
+// binFuncs are the loops of two operands (x = float64(a[i]), y =
+// float64(b[i])): the AVX2 body reads x in Y0 and y in Y12; the AVX-512
+// body of pow is written apart (see writeAVX512).
+var binFuncs = []struct{ name, body, ref string }{
+	{"pow", powHead + powRounds() + powTail, "math.Pow(x, y)"},
+	{"atan2", atan2Body, "math.Atan2(x, y)"},
+}
+
+// powRounds is powRound for each of the four bits of yi, in turn.
+func powRounds() string {
+	var b strings.Builder
+	for _, sh := range []int{63, 62, 61, 60} {
+		b.WriteString(strings.ReplaceAll(powRound, "{{.}}", fmt.Sprint(sh)))
+	}
+	return b.String()
 }
 
 func main() {
@@ -964,26 +1051,22 @@ done:
 `, name, t, f.ref, e.load, f.body, e.store, 4*e.size)
 		}
 	}
-	var rounds strings.Builder
-	for _, sh := range []int{63, 62, 61, 60} {
-		rounds.WriteString(strings.ReplaceAll(powRound, "{{.}}", fmt.Sprint(sh)))
-	}
-	pow := powHead + rounds.String() + powTail
-	for _, e := range []struct {
-		elem, load, store string
-		size              int
-	}{
-		{"F32", "VCVTPS2PD (SI), Y0\n\tVCVTPS2PD (DX), Y12", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
-		{"F64", "VMOVUPD (SI), Y0\n\tVMOVUPD (DX), Y12", "VMOVUPD Y0, (DI)", 8},
-	} {
-		name := "pow" + e.elem + "AVX2"
-		t := strings.ToLower(e.elem[:1]) + "loat" + e.elem[1:]
-		fmt.Fprintf(&b, `
+	for _, f := range binFuncs {
+		for _, e := range []struct {
+			elem, load, store string
+			size              int
+		}{
+			{"F32", "VCVTPS2PD (SI), Y0\n\tVCVTPS2PD (DX), Y12", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
+			{"F64", "VMOVUPD (SI), Y0\n\tVMOVUPD (DX), Y12", "VMOVUPD Y0, (DI)", 8},
+		} {
+			name := f.name + e.elem + "AVX2"
+			t := strings.ToLower(e.elem[:1]) + "loat" + e.elem[1:]
+			fmt.Fprintf(&b, `
 // func %[1]s(d, a, b []%[2]s) int
 //
-// sets d[i] = %[2]s(math.Pow(float64(a[i]), float64(b[i]))) for the first
-// groups of four elements, as the loops above, on the inputs of powHead
-// in gen_libm.go (the others stop it).
+// sets d[i] = %[2]s(%[7]s), x = float64(a[i]), y = float64(b[i]), for the
+// first groups of four elements, as the loops above, on the inputs its
+// body takes in gen_libm.go (the others stop it).
 TEXT ·%[1]s(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -1005,7 +1088,8 @@ done:
 	MOVQ BX, ret+72(FP)
 	VZEROUPPER
 	RET
-`, name, t, e.load, pow, e.store, 4*e.size)
+`, name, t, e.load, f.body, e.store, 4*e.size, f.ref)
+		}
 	}
 	writeAVX512(&b)
 	if err := os.WriteFile("simd_libm_amd64.s", b.Bytes(), 0o666); err != nil {
@@ -1304,14 +1388,20 @@ done:
 	pow.WriteString(interleave(powRecip512))
 	pow.WriteString("recip:\n")
 	pow.WriteString(interleave(powSign512))
-	for _, e := range elems {
-		name := "pow" + e.name + "AVX512"
-		fmt.Fprintf(b, `
+	bodies512 := map[string]string{"pow": pow.String()}
+	for _, f := range binFuncs {
+		body, ok := bodies512[f.name]
+		if !ok {
+			body = interleave(f.body)
+		}
+		for _, e := range elems {
+			name := f.name + e.name + "AVX512"
+			fmt.Fprintf(b, `
 // func %[1]s(d, a, b []%[2]s) int
 //
-// sets d[i] = %[2]s(math.Pow(float64(a[i]), float64(b[i]))) for the first
-// groups of sixteen elements, as the loops above, on the inputs of
-// powHead in gen_libm.go (the others stop it).
+// sets d[i] = %[2]s(%[11]s), x = float64(a[i]), y = float64(b[i]), for
+// the first groups of sixteen elements, as the loops above, on the inputs
+// its body takes in gen_libm.go (the others stop it).
 TEXT ·%[1]s(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -1338,6 +1428,7 @@ done:
 	VZEROUPPER
 	RET
 `, name, e.typ, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), e.load(12, 0, "DX"), e.load(28, 8*e.size, "DX"),
-			pow.String(), e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+				body, e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size, f.ref)
+		}
 	}
 }

@@ -8,9 +8,8 @@ import (
 	"github.com/tensorsh/tensorsh/backend"
 )
 
-// TestComposedKernels checks log10, log2, cosh, sinh, atanh, asinh,
-// acosh, asin and acos built on the vector loops of Exp, Log, Log1p and
-// Atan against the scalar
+// TestComposedKernels checks log10, log2, cosh, sinh, atanh, asinh and
+// acosh built on the vector loops of Exp, Log and Log1p against the scalar
 // kernels (the functions of libm.go and Go's math package), bit for bit,
 // on float64 and float32: random bits over the whole range, values in
 // each branch of the functions and on their edges, zeros, infinities
@@ -22,8 +21,8 @@ func TestComposedKernels(t *testing.T) {
 		21, 21.000000000000004, 709, 709.0000000000001, 710, -710, 1.0 / (1 << 28), 1 << 28, (1 << 28) + 1,
 		0.9999999999999999, -0.9999999999999999, 1.0000000000000002, math.Inf(1), math.Inf(-1), math.NaN(),
 		math.SmallestNonzeroFloat64, 0x1p-1023, 0x1p-1022, math.MaxFloat64, -3,
-		// asin and acos: the ends of their branches; log2: powers of 2
-		0.7, 0.5000000000000001, 0.9999999999999998, 0x1p-30, 4, 0x1p100, 0x1p-1000, 1.5, 1.0000000000000002} {
+		// log2: powers of 2; acosh: the ends of its branches
+		0x1p-30, 4, 0x1p100, 0x1p-1000, 1.5, 1.0000000000000002, 2.0000000000000004, 0x1p28 - 1} {
 		x64 = append(x64, v, -v)
 	}
 	for range 100000 {
@@ -37,9 +36,12 @@ func TestComposedKernels(t *testing.T) {
 		x32[i] = float32(v)
 	}
 	for _, o := range []backend.Op{backend.OpLog10, backend.OpCosh, backend.OpSinh, backend.OpAtanh, backend.OpAsinh,
-		backend.OpAcosh, backend.OpLog2, backend.OpAsin, backend.OpAcos} {
+		backend.OpAcosh, backend.OpLog2} {
 		node := &backend.Node{Op: o}
 		k, ref := composedKernel[float64](o), floatKernel[float64](node)
+		if k == nil && o == backend.OpLog2 && goFusesMulAdd {
+			continue
+		}
 		got, want := make([]float64, len(x64)), make([]float64, len(x64))
 		if err := k(got, []any{x64}); err != nil {
 			t.Fatal(err)
@@ -68,55 +70,5 @@ func TestComposedKernels(t *testing.T) {
 	}
 	if composedKernel[float64](backend.OpTan) != nil {
 		t.Errorf("tan has no composed kernel")
-	}
-}
-
-// TestComposedAtan2 checks atan2 built on the vector loop of Atan
-// against math.Atan2, bit for bit, on float64 and float32: every pair of
-// special values (zeros, infinities, NaN, signs) and random pairs in
-// every quadrant and of every scale.
-func TestComposedAtan2(t *testing.T) {
-	rng := rand.New(rand.NewSource(5))
-	sp := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(), 1e-300, -1e300,
-		math.SmallestNonzeroFloat64, math.MaxFloat64, 0.5, -2}
-	var y, x []float64
-	for _, a := range sp {
-		for _, b := range sp {
-			y, x = append(y, a), append(x, b)
-		}
-	}
-	for range 200000 {
-		switch rng.Intn(3) {
-		case 0:
-			y, x = append(y, rng.NormFloat64()), append(x, rng.NormFloat64())
-		case 1:
-			y, x = append(y, math.Ldexp(rng.Float64()-0.5, rng.Intn(200)-100)), append(x, math.Ldexp(rng.Float64()-0.5, rng.Intn(200)-100))
-		default:
-			y, x = append(y, math.Float64frombits(rng.Uint64())), append(x, math.Float64frombits(rng.Uint64()))
-		}
-	}
-	k := composedKernel[float64](backend.OpAtan2)
-	got := make([]float64, len(y))
-	if err := k(got, []any{y, x}); err != nil {
-		t.Fatal(err)
-	}
-	for i := range got {
-		if w := math.Atan2(y[i], x[i]); math.Float64bits(got[i]) != math.Float64bits(w) {
-			t.Fatalf("atan2(%v, %v) float64 = %v, math.Atan2 %v", y[i], x[i], got[i], w)
-		}
-	}
-	y32, x32 := make([]float32, len(y)), make([]float32, len(y))
-	for i := range y {
-		y32[i], x32[i] = float32(y[i]), float32(x[i])
-	}
-	k32 := composedKernel[float32](backend.OpAtan2)
-	g32 := make([]float32, len(y))
-	if err := k32(g32, []any{y32, x32}); err != nil {
-		t.Fatal(err)
-	}
-	for i := range g32 {
-		if w := float32(math.Atan2(float64(y32[i]), float64(x32[i]))); math.Float32bits(g32[i]) != math.Float32bits(w) {
-			t.Fatalf("atan2(%v, %v) float32 = %v, math.Atan2 %v", y32[i], x32[i], g32[i], w)
-		}
 	}
 }

@@ -10,13 +10,13 @@ import (
 
 // Vector loops of Go's math functions.
 //
-// exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan and tan
-// of float32 and float64 are Go's math.Exp, logF64 (math.Log),
-// math.Log1p, math.Sin, math.Cos, sigmoid, x·sigmoid(x), math.Exp2,
-// math.Expm1, math.Atan and tanF64 (math.Tan) computed in float64 (and
-// rounded once to float32), tanh of float64 is math.Tanh (float32 has
-// tanhF32), and x**y is powF64, which is math.Pow where y is not an
-// integer. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
+// exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan, tan,
+// arcsin and arccos of float32 and float64 are Go's math.Exp, logF64
+// (math.Log), math.Log1p, math.Sin, math.Cos, sigmoid, x·sigmoid(x),
+// math.Exp2, math.Expm1, math.Atan, tanF64 (math.Tan), asinF64 and
+// acosF64 computed in float64 (and rounded once to float32), tanh of
+// float64 is math.Tanh (float32 has tanhF32), x**y is powF64, which is
+// math.Pow where y is not an integer, and arctan2 is math.Atan2. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
 // (written by gen_libm.go) compute four lanes at a time with the same
 // IEEE operations in the same order as the scalar code of Go's math
 // package takes on that CPU, so they give the same bits; a group of four
@@ -61,6 +61,10 @@ func libmRef(o backend.Op) func(float64) float64 {
 		return tanF64
 	case backend.OpExpm1:
 		return math.Expm1
+	case backend.OpAsin:
+		return asinF64
+	case backend.OpAcos:
+		return acosF64
 	}
 	return nil
 }
@@ -70,12 +74,13 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
-// vector loops do not replay: sin, cos, log1p, tanh, exp2, expm1, atan
-// and tan (math.Exp and math.Log are assembly, and sigmoid, silu and pow
-// add nothing to a product in Go).
+// vector loops do not replay: sin, cos, log1p, tanh, exp2, expm1, atan,
+// tan, asin, acos and atan2 (math.Exp and math.Log are assembly, and
+// sigmoid, silu and pow add nothing to a product in Go).
 func libmFused(o backend.Op) bool {
 	switch o {
-	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1:
+	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
+		backend.OpAsin, backend.OpAcos, backend.OpAtan2:
 		return goFusesMulAdd
 	}
 	return false
@@ -84,9 +89,10 @@ func libmFused(o backend.Op) bool {
 // libmKernel returns the vector kernel of o on T, or nil when o has none
 // (or the CPU lacks AVX2 and FMA, or see libmFused).
 func libmKernel[T float32 | float64](o backend.Op) kfn {
-	if o == backend.OpPow {
-		if v := powAsm[T](); v != nil {
-			return bin(powLoop(v))
+	switch o {
+	case backend.OpPow, backend.OpAtan2:
+		if v := binAsm[T](o); v != nil && !libmFused(o) {
+			return bin(binLoop(v, libmRef2(o)))
 		}
 		return nil
 	}
@@ -96,6 +102,16 @@ func libmKernel[T float32 | float64](o backend.Op) kfn {
 		return nil
 	}
 	return un(libmF16(o, libmLoop(v, f)))
+}
+
+// libmRef2 returns the scalar function of two operands that defines the
+// vector loop of o: powF64 (math.Pow where y is not an integer) or
+// math.Atan2.
+func libmRef2(o backend.Op) func(x, y float64) float64 {
+	if o == backend.OpAtan2 {
+		return math.Atan2
+	}
+	return powF64
 }
 
 // libmLoop returns the loop d[i] = T(f(float64(a[i]))) that runs v, the
@@ -120,11 +136,10 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 	}
 }
 
-// powLoop returns the loop d[i] = T(powF64(float64(a[i]), float64(b[i])))
-// that runs v, the vector loop of math.Pow for the exponents that are not
-// integers (where powF64 is math.Pow), and computes the groups v leaves
-// and the last elements with powF64.
-func powLoop[T float32 | float64](v func(d, a, b []T) int) func(d, a, b []T) {
+// binLoop returns the loop d[i] = T(f(float64(a[i]), float64(b[i])))
+// that runs v, the vector loop of f, and computes the groups v leaves
+// and the last elements with f.
+func binLoop[T float32 | float64](v func(d, a, b []T) int, f func(x, y float64) float64) func(d, a, b []T) {
 	g := libmGroup()
 	return func(d, a, b []T) {
 		a, b = a[:len(d)], b[:len(d)]
@@ -136,9 +151,9 @@ func powLoop[T float32 | float64](v func(d, a, b []T) int) func(d, a, b []T) {
 				break
 			}
 			j := min(i+g, n)
-			map64x2(d[i:j], a[i:j], b[i:j], powF64)
+			map64x2(d[i:j], a[i:j], b[i:j], f)
 			i = j
 		}
-		map64x2(d[i:], a[i:], b[i:], powF64)
+		map64x2(d[i:], a[i:], b[i:], f)
 	}
 }

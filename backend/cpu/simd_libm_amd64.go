@@ -106,6 +106,42 @@ func expm1F64AVX2(d, a []float64) int
 func expm1F64AVX512(d, a []float64) int
 
 //go:noescape
+func asinF32AVX2(d, a []float32) int
+
+//go:noescape
+func asinF32AVX512(d, a []float32) int
+
+//go:noescape
+func asinF64AVX2(d, a []float64) int
+
+//go:noescape
+func asinF64AVX512(d, a []float64) int
+
+//go:noescape
+func acosF32AVX2(d, a []float32) int
+
+//go:noescape
+func acosF32AVX512(d, a []float32) int
+
+//go:noescape
+func acosF64AVX2(d, a []float64) int
+
+//go:noescape
+func acosF64AVX512(d, a []float64) int
+
+//go:noescape
+func atan2F32AVX2(d, a, b []float32) int
+
+//go:noescape
+func atan2F32AVX512(d, a, b []float32) int
+
+//go:noescape
+func atan2F64AVX2(d, a, b []float64) int
+
+//go:noescape
+func atan2F64AVX512(d, a, b []float64) int
+
+//go:noescape
 func powF32AVX2(d, a, b []float32) int
 
 //go:noescape
@@ -162,12 +198,12 @@ func powF32AVX512(d, a, b []float32) int
 //go:noescape
 func powF64AVX512(d, a, b []float64) int
 
-// libmAVX512 reports whether libmAsm and powAsm give the AVX-512 loops
+// libmAVX512 reports whether libmAsm and binAsm give the AVX-512 loops
 // (sixteen elements per group) rather than the AVX2 ones (four); tests
 // turn it off to check the AVX2 loops too.
 var libmAVX512 = haveAVX512DQVL
 
-// libmGroup returns how many elements the loops of libmAsm and powAsm
+// libmGroup returns how many elements the loops of libmAsm and binAsm
 // compute at a time.
 func libmGroup() int {
 	if libmAVX512 {
@@ -176,21 +212,32 @@ func libmGroup() int {
 	return 4
 }
 
-// powAsm returns the assembly loop of math.Pow on T, or nil.
-func powAsm[T float32 | float64]() func(d, a, b []T) int {
+// binAsm returns the assembly loop of o (backend.OpPow, backend.OpAtan2)
+// on T, or nil.
+func binAsm[T float32 | float64](o backend.Op) func(d, a, b []T) int {
 	if !haveAVX2 {
 		return nil
 	}
-	var v any = powF64AVX2
-	if _, ok := any(T(0)).(float32); ok {
-		v = powF32AVX2
+	var f32 func(d, a, b []float32) int
+	var f64 func(d, a, b []float64) int
+	switch o {
+	case backend.OpPow:
+		f32, f64 = powF32AVX2, powF64AVX2
 		if libmAVX512 {
-			v = powF32AVX512
+			f32, f64 = powF32AVX512, powF64AVX512
 		}
-	} else if libmAVX512 {
-		v = powF64AVX512
+	case backend.OpAtan2:
+		f32, f64 = atan2F32AVX2, atan2F64AVX2
+		if libmAVX512 {
+			f32, f64 = atan2F32AVX512, atan2F64AVX512
+		}
+	default:
+		return nil
 	}
-	return v.(func(d, a, b []T) int)
+	if _, ok := any(T(0)).(float32); ok {
+		return any(f32).(func(d, a, b []T) int)
+	}
+	return any(f64).(func(d, a, b []T) int)
 }
 
 // libmAsm returns the assembly loop of o on T, or nil.
@@ -255,6 +302,16 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		f32, f64 = expm1F32AVX2, expm1F64AVX2
 		if libmAVX512 {
 			f32, f64 = expm1F32AVX512, expm1F64AVX512
+		}
+	case backend.OpAsin:
+		f32, f64 = asinF32AVX2, asinF64AVX2
+		if libmAVX512 {
+			f32, f64 = asinF32AVX512, asinF64AVX512
+		}
+	case backend.OpAcos:
+		f32, f64 = acosF32AVX2, acosF64AVX2
+		if libmAVX512 {
+			f32, f64 = acosF32AVX512, acosF64AVX512
 		}
 	case backend.OpTanh:
 		f64 = tanhF64AVX2 // float32: tanhF32

@@ -804,6 +804,16 @@ DATA libmPIO4<>+48(SB)/8, $0x3fe921fb54442d18
 DATA libmPIO4<>+56(SB)/8, $0x3fe921fb54442d18
 GLOBL libmPIO4<>(SB), RODATA|NOPTR, $64
 
+DATA libmPI<>+0(SB)/8, $0x400921fb54442d18
+DATA libmPI<>+8(SB)/8, $0x400921fb54442d18
+DATA libmPI<>+16(SB)/8, $0x400921fb54442d18
+DATA libmPI<>+24(SB)/8, $0x400921fb54442d18
+DATA libmPI<>+32(SB)/8, $0x400921fb54442d18
+DATA libmPI<>+40(SB)/8, $0x400921fb54442d18
+DATA libmPI<>+48(SB)/8, $0x400921fb54442d18
+DATA libmPI<>+56(SB)/8, $0x400921fb54442d18
+GLOBL libmPI<>(SB), RODATA|NOPTR, $64
+
 DATA libmMOREBITS<>+0(SB)/8, $0x3c91a62633145c07
 DATA libmMOREBITS<>+8(SB)/8, $0x3c91a62633145c07
 DATA libmMOREBITS<>+16(SB)/8, $0x3c91a62633145c07
@@ -3054,11 +3064,367 @@ done:
 	VZEROUPPER
 	RET
 
+// func asinF32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(asinF64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·asinF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14
+	VCMPPD $1, libmE8<>(SB), Y14, Y5 // |x| < 1 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmE0<>(SB), Y14, Y12 // |x| <= 1/2
+	VMULPD Y13, Y13, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VSUBPD Y1, Y2, Y1 // 1 - x·x
+	VSUBPD Y13, Y2, Y3
+	VADDPD Y13, Y2, Y4
+	VMULPD Y4, Y3, Y3 // (1-x)·(1+x)
+	VBLENDVPD Y12, Y1, Y3, Y1
+	VSQRTPD Y1, Y1 // st
+	VDIVPD Y1, Y13, Y0
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func asinF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(asinF64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·asinF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14
+	VCMPPD $1, libmE8<>(SB), Y14, Y5 // |x| < 1 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmE0<>(SB), Y14, Y12 // |x| <= 1/2
+	VMULPD Y13, Y13, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VSUBPD Y1, Y2, Y1 // 1 - x·x
+	VSUBPD Y13, Y2, Y3
+	VADDPD Y13, Y2, Y4
+	VMULPD Y4, Y3, Y3 // (1-x)·(1+x)
+	VBLENDVPD Y12, Y1, Y3, Y1
+	VSQRTPD Y1, Y1 // st
+	VDIVPD Y1, Y13, Y0
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acosF32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(acosF64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·acosF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14
+	VCMPPD $1, libmE8<>(SB), Y14, Y5 // |x| < 1 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmE0<>(SB), Y14, Y12 // |x| <= 1/2
+	VMULPD Y13, Y13, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VSUBPD Y1, Y2, Y1 // 1 - x·x
+	VSUBPD Y13, Y2, Y3
+	VADDPD Y13, Y2, Y4
+	VMULPD Y4, Y3, Y3 // (1-x)·(1+x)
+	VBLENDVPD Y12, Y1, Y3, Y1
+	VSQRTPD Y1, Y1 // st
+	VBLENDVPD Y12, Y13, Y1, Y2 // x or st
+	VBLENDVPD Y12, Y1, Y13, Y3 // st or x
+	VDIVPD Y3, Y2, Y0
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VMOVUPD libmPIO2<>(SB), Y1
+	VSUBPD Y0, Y1, Y1 // Pi/2 - q
+	VADDPD libmPI<>(SB), Y0, Y2 // q + Pi
+	VBLENDVPD Y13, Y2, Y0, Y2 // x < 0 (x is not 0 here)
+	VBLENDVPD Y12, Y1, Y2, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acosF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(acosF64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·acosF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14
+	VCMPPD $1, libmE8<>(SB), Y14, Y5 // |x| < 1 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $2, libmE0<>(SB), Y14, Y12 // |x| <= 1/2
+	VMULPD Y13, Y13, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VSUBPD Y1, Y2, Y1 // 1 - x·x
+	VSUBPD Y13, Y2, Y3
+	VADDPD Y13, Y2, Y4
+	VMULPD Y4, Y3, Y3 // (1-x)·(1+x)
+	VBLENDVPD Y12, Y1, Y3, Y1
+	VSQRTPD Y1, Y1 // st
+	VBLENDVPD Y12, Y13, Y1, Y2 // x or st
+	VBLENDVPD Y12, Y1, Y13, Y3 // st or x
+	VDIVPD Y3, Y2, Y0
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VMOVUPD libmPIO2<>(SB), Y1
+	VSUBPD Y0, Y1, Y1 // Pi/2 - q
+	VADDPD libmPI<>(SB), Y0, Y2 // q + Pi
+	VBLENDVPD Y13, Y2, Y0, Y2 // x < 0 (x is not 0 here)
+	VBLENDVPD Y12, Y1, Y2, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
 // func powF32AVX2(d, a, b []float32) int
 //
-// sets d[i] = float32(math.Pow(float64(a[i]), float64(b[i]))) for the first
-// groups of four elements, as the loops above, on the inputs of powHead
-// in gen_libm.go (the others stop it).
+// sets d[i] = float32(math.Pow(x, y)), x = float64(a[i]), y = float64(b[i]), for the
+// first groups of four elements, as the loops above, on the inputs its
+// body takes in gen_libm.go (the others stop it).
 TEXT ·powF32AVX2(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -3262,9 +3628,9 @@ done:
 
 // func powF64AVX2(d, a, b []float64) int
 //
-// sets d[i] = float64(math.Pow(float64(a[i]), float64(b[i]))) for the first
-// groups of four elements, as the loops above, on the inputs of powHead
-// in gen_libm.go (the others stop it).
+// sets d[i] = float64(math.Pow(x, y)), x = float64(a[i]), y = float64(b[i]), for the
+// first groups of four elements, as the loops above, on the inputs its
+// body takes in gen_libm.go (the others stop it).
 TEXT ·powF64AVX2(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -3453,6 +3819,191 @@ loop:
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DX
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F32AVX2(d, a, b []float32) int
+//
+// sets d[i] = float32(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for the
+// first groups of four elements, as the loops above, on the inputs its
+// body takes in gen_libm.go (the others stop it).
+TEXT ·atan2F32AVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VCVTPS2PD (DX), Y12
+	VANDPD libmABS<>(SB), Y0, Y1
+	VANDPD libmABS<>(SB), Y12, Y2
+	VCMPPD $1, libmPINF<>(SB), Y1, Y5 // |y| < Inf (false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y2, Y6
+	VANDPD Y6, Y5, Y5
+	VXORPD Y3, Y3, Y3
+	VCMPPD $14, Y3, Y1, Y6 // |y| > 0
+	VANDPD Y6, Y5, Y5
+	VCMPPD $14, Y3, Y2, Y6 // |x| > 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VDIVPD Y12, Y0, Y0 // y/x
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VXORPD Y1, Y1, Y1
+	VCMPPD $2, Y1, Y0, Y1 // q <= 0
+	VADDPD libmPI<>(SB), Y0, Y2
+	VSUBPD libmPI<>(SB), Y0, Y3
+	VBLENDVPD Y1, Y2, Y3, Y2
+	VBLENDVPD Y12, Y2, Y0, Y0 // x < 0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F64AVX2(d, a, b []float64) int
+//
+// sets d[i] = float64(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for the
+// first groups of four elements, as the loops above, on the inputs its
+// body takes in gen_libm.go (the others stop it).
+TEXT ·atan2F64AVX2(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD (DX), Y12
+	VANDPD libmABS<>(SB), Y0, Y1
+	VANDPD libmABS<>(SB), Y12, Y2
+	VCMPPD $1, libmPINF<>(SB), Y1, Y5 // |y| < Inf (false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y2, Y6
+	VANDPD Y6, Y5, Y5
+	VXORPD Y3, Y3, Y3
+	VCMPPD $14, Y3, Y1, Y6 // |y| > 0
+	VANDPD Y6, Y5, Y5
+	VCMPPD $14, Y3, Y2, Y6 // |x| > 0
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VDIVPD Y12, Y0, Y0 // y/x
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmSIGN<>(SB), Y0, Y8
+	VANDPD libmABS<>(SB), Y0, Y0 // a
+	VCMPPD $14, libmTAN3PIO8<>(SB), Y0, Y6 // a > tan(3π/8)
+	VCMPPD $2, libmATANSMALL<>(SB), Y0, Y7 // a <= 0.66
+	VSUBPD libmE8<>(SB), Y0, Y1
+	VBLENDVPD Y6, libmE8<>(SB), Y1, Y1 // 1 or a - 1
+	VADDPD libmE8<>(SB), Y0, Y2
+	VBLENDVPD Y6, Y0, Y2, Y2 // a or a + 1
+	VDIVPD Y2, Y1, Y1
+	VBLENDVPD Y7, Y0, Y1, Y1 // u
+	VMULPD Y1, Y1, Y2 // z = u·u
+	VMULPD libmAP0<>(SB), Y2, Y3
+	VADDPD libmAP1<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP2<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP3<>(SB), Y3, Y3
+	VMULPD Y2, Y3, Y3
+	VADDPD libmAP4<>(SB), Y3, Y3
+	VADDPD libmAQ0<>(SB), Y2, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ1<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ2<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ3<>(SB), Y4, Y4
+	VMULPD Y2, Y4, Y4
+	VADDPD libmAQ4<>(SB), Y4, Y4
+	VMULPD Y3, Y2, Y3
+	VDIVPD Y4, Y3, Y3
+	VMULPD Y3, Y1, Y3
+	VADDPD Y1, Y3, Y3 // xatan(u)
+	VMOVUPD libmPIO2<>(SB), Y4
+	VSUBPD Y3, Y4, Y4
+	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
+	VADDPD libmPIO4<>(SB), Y3, Y5
+	VADDPD libmHMOREBITS<>(SB), Y5, Y5 // between
+	VBLENDVPD Y6, Y4, Y5, Y5
+	VBLENDVPD Y7, Y3, Y5, Y5
+	VXORPD Y8, Y5, Y0
+	VXORPD Y1, Y1, Y1
+	VCMPPD $2, Y1, Y0, Y1 // q <= 0
+	VADDPD libmPI<>(SB), Y0, Y2
+	VSUBPD libmPI<>(SB), Y0, Y3
+	VBLENDVPD Y1, Y2, Y3, Y2
+	VBLENDVPD Y12, Y2, Y0, Y0 // x < 0
 	VMOVUPD Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DX
@@ -6811,6 +7362,750 @@ done:
 	VZEROUPPER
 	RET
 
+// func asinF32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(asinF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·asinF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $1, libmE8<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmE8<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $2, libmE0<>(SB), Z14, K1
+	VPMOVM2Q K1, Z12
+	VCMPPD $2, libmE0<>(SB), Z30, K1
+	VPMOVM2Q K1, Z28
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VSUBPD Z1, Z2, Z1
+	VSUBPD Z17, Z18, Z17
+	VSUBPD Z13, Z2, Z3
+	VSUBPD Z29, Z18, Z19
+	VADDPD Z13, Z2, Z4
+	VADDPD Z29, Z18, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z3, K1, Z1
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z19, K1, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VDIVPD Z1, Z13, Z0
+	VDIVPD Z17, Z29, Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func asinF64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(asinF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·asinF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $1, libmE8<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmE8<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $2, libmE0<>(SB), Z14, K1
+	VPMOVM2Q K1, Z12
+	VCMPPD $2, libmE0<>(SB), Z30, K1
+	VPMOVM2Q K1, Z28
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VSUBPD Z1, Z2, Z1
+	VSUBPD Z17, Z18, Z17
+	VSUBPD Z13, Z2, Z3
+	VSUBPD Z29, Z18, Z19
+	VADDPD Z13, Z2, Z4
+	VADDPD Z29, Z18, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z3, K1, Z1
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z19, K1, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VDIVPD Z1, Z13, Z0
+	VDIVPD Z17, Z29, Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acosF32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(acosF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·acosF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $1, libmE8<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmE8<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $2, libmE0<>(SB), Z14, K1
+	VPMOVM2Q K1, Z12
+	VCMPPD $2, libmE0<>(SB), Z30, K1
+	VPMOVM2Q K1, Z28
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VSUBPD Z1, Z2, Z1
+	VSUBPD Z17, Z18, Z17
+	VSUBPD Z13, Z2, Z3
+	VSUBPD Z29, Z18, Z19
+	VADDPD Z13, Z2, Z4
+	VADDPD Z29, Z18, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z3, K1, Z1
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z19, K1, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z13, Z1, K1, Z2
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z29, Z17, K1, Z18
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z13, K1, Z3
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z29, K1, Z19
+	VDIVPD Z3, Z2, Z0
+	VDIVPD Z19, Z18, Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VMOVUPD libmPIO2<>(SB), Z1
+	VMOVUPD libmPIO2<>(SB), Z17
+	VSUBPD Z0, Z1, Z1
+	VSUBPD Z16, Z17, Z17
+	VADDPD libmPI<>(SB), Z0, Z2
+	VADDPD libmPI<>(SB), Z16, Z18
+	VPMOVQ2M Z13, K1
+	VBLENDMPD Z2, Z0, K1, Z2
+	VPMOVQ2M Z29, K1
+	VBLENDMPD Z18, Z16, K1, Z18
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z2, K1, Z0
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z18, K1, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acosF64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(acosF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·acosF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $1, libmE8<>(SB), Z14, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmE8<>(SB), Z30, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $2, libmE0<>(SB), Z14, K1
+	VPMOVM2Q K1, Z12
+	VCMPPD $2, libmE0<>(SB), Z30, K1
+	VPMOVM2Q K1, Z28
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VSUBPD Z1, Z2, Z1
+	VSUBPD Z17, Z18, Z17
+	VSUBPD Z13, Z2, Z3
+	VSUBPD Z29, Z18, Z19
+	VADDPD Z13, Z2, Z4
+	VADDPD Z29, Z18, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z3, K1, Z1
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z19, K1, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z13, Z1, K1, Z2
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z29, Z17, K1, Z18
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z13, K1, Z3
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z29, K1, Z19
+	VDIVPD Z3, Z2, Z0
+	VDIVPD Z19, Z18, Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VMOVUPD libmPIO2<>(SB), Z1
+	VMOVUPD libmPIO2<>(SB), Z17
+	VSUBPD Z0, Z1, Z1
+	VSUBPD Z16, Z17, Z17
+	VADDPD libmPI<>(SB), Z0, Z2
+	VADDPD libmPI<>(SB), Z16, Z18
+	VPMOVQ2M Z13, K1
+	VBLENDMPD Z2, Z0, K1, Z2
+	VPMOVQ2M Z29, K1
+	VBLENDMPD Z18, Z16, K1, Z18
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z1, Z2, K1, Z0
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z17, Z18, K1, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
 // func f16LookupAVX512(d, a []float32, tab *float32) int
 //
 // sets d[i] = tab[h], h the float16 bits of a[i], for the first groups of
@@ -6846,9 +8141,9 @@ done:
 
 // func powF32AVX512(d, a, b []float32) int
 //
-// sets d[i] = float32(math.Pow(float64(a[i]), float64(b[i]))) for the first
-// groups of sixteen elements, as the loops above, on the inputs of
-// powHead in gen_libm.go (the others stop it).
+// sets d[i] = float32(math.Pow(x, y)), x = float64(a[i]), y = float64(b[i]), for
+// the first groups of sixteen elements, as the loops above, on the inputs
+// its body takes in gen_libm.go (the others stop it).
 TEXT ·powF32AVX512(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -7220,9 +8515,9 @@ done:
 
 // func powF64AVX512(d, a, b []float64) int
 //
-// sets d[i] = float64(math.Pow(float64(a[i]), float64(b[i]))) for the first
-// groups of sixteen elements, as the loops above, on the inputs of
-// powHead in gen_libm.go (the others stop it).
+// sets d[i] = float64(math.Pow(x, y)), x = float64(a[i]), y = float64(b[i]), for
+// the first groups of sixteen elements, as the loops above, on the inputs
+// its body takes in gen_libm.go (the others stop it).
 TEXT ·powF64AVX512(SB), NOSPLIT, $0-80
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -7577,6 +8872,394 @@ recip:
 	KMOVB K4, AX
 	CMPL AX, $0xFF
 	JNE  done
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DX
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F32AVX512(d, a, b []float32) int
+//
+// sets d[i] = float32(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for
+// the first groups of sixteen elements, as the loops above, on the inputs
+// its body takes in gen_libm.go (the others stop it).
+TEXT ·atan2F32AVX512(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VCVTPS2PD 0(DX), Z12
+	VCVTPS2PD 32(DX), Z28
+	VANDPD libmABS<>(SB), Z0, Z1
+	VANDPD libmABS<>(SB), Z16, Z17
+	VANDPD libmABS<>(SB), Z12, Z2
+	VANDPD libmABS<>(SB), Z28, Z18
+	VCMPPD $1, libmPINF<>(SB), Z1, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmPINF<>(SB), Z17, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmPINF<>(SB), Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmPINF<>(SB), Z18, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VXORPD Z3, Z3, Z3
+	VXORPD Z19, Z19, Z19
+	VCMPPD $14, Z3, Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z19, Z17, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $14, Z3, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z19, Z18, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VDIVPD Z12, Z0, Z0
+	VDIVPD Z28, Z16, Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VXORPD Z1, Z1, Z1
+	VXORPD Z17, Z17, Z17
+	VCMPPD $2, Z1, Z0, K1
+	VPMOVM2Q K1, Z1
+	VCMPPD $2, Z17, Z16, K1
+	VPMOVM2Q K1, Z17
+	VADDPD libmPI<>(SB), Z0, Z2
+	VADDPD libmPI<>(SB), Z16, Z18
+	VSUBPD libmPI<>(SB), Z0, Z3
+	VSUBPD libmPI<>(SB), Z16, Z19
+	VPMOVQ2M Z1, K1
+	VBLENDMPD Z2, Z3, K1, Z2
+	VPMOVQ2M Z17, K1
+	VBLENDMPD Z18, Z19, K1, Z18
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z2, Z0, K1, Z0
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z18, Z16, K1, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F64AVX512(d, a, b []float64) int
+//
+// sets d[i] = float64(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for
+// the first groups of sixteen elements, as the loops above, on the inputs
+// its body takes in gen_libm.go (the others stop it).
+TEXT ·atan2F64AVX512(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD 0(DX), Z12
+	VMOVUPD 64(DX), Z28
+	VANDPD libmABS<>(SB), Z0, Z1
+	VANDPD libmABS<>(SB), Z16, Z17
+	VANDPD libmABS<>(SB), Z12, Z2
+	VANDPD libmABS<>(SB), Z28, Z18
+	VCMPPD $1, libmPINF<>(SB), Z1, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmPINF<>(SB), Z17, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmPINF<>(SB), Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmPINF<>(SB), Z18, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VXORPD Z3, Z3, Z3
+	VXORPD Z19, Z19, Z19
+	VCMPPD $14, Z3, Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z19, Z17, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $14, Z3, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z19, Z18, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VDIVPD Z12, Z0, Z0
+	VDIVPD Z28, Z16, Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmSIGN<>(SB), Z0, Z8
+	VANDPD libmSIGN<>(SB), Z16, Z24
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmTAN3PIO8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VCMPPD $2, libmATANSMALL<>(SB), Z0, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $2, libmATANSMALL<>(SB), Z16, K1
+	VPMOVM2Q K1, Z23
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z1, K1, Z1
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z17, K1, Z17
+	VADDPD libmE8<>(SB), Z0, Z2
+	VADDPD libmE8<>(SB), Z16, Z18
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z0, Z2, K1, Z2
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z16, Z18, K1, Z18
+	VDIVPD Z2, Z1, Z1
+	VDIVPD Z18, Z17, Z17
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z17, K1, Z17
+	VMULPD Z1, Z1, Z2
+	VMULPD Z17, Z17, Z18
+	VMULPD libmAP0<>(SB), Z2, Z3
+	VMULPD libmAP0<>(SB), Z18, Z19
+	VADDPD libmAP1<>(SB), Z3, Z3
+	VADDPD libmAP1<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP2<>(SB), Z3, Z3
+	VADDPD libmAP2<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP3<>(SB), Z3, Z3
+	VADDPD libmAP3<>(SB), Z19, Z19
+	VMULPD Z2, Z3, Z3
+	VMULPD Z18, Z19, Z19
+	VADDPD libmAP4<>(SB), Z3, Z3
+	VADDPD libmAP4<>(SB), Z19, Z19
+	VADDPD libmAQ0<>(SB), Z2, Z4
+	VADDPD libmAQ0<>(SB), Z18, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ1<>(SB), Z4, Z4
+	VADDPD libmAQ1<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ2<>(SB), Z4, Z4
+	VADDPD libmAQ2<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ3<>(SB), Z4, Z4
+	VADDPD libmAQ3<>(SB), Z20, Z20
+	VMULPD Z2, Z4, Z4
+	VMULPD Z18, Z20, Z20
+	VADDPD libmAQ4<>(SB), Z4, Z4
+	VADDPD libmAQ4<>(SB), Z20, Z20
+	VMULPD Z3, Z2, Z3
+	VMULPD Z19, Z18, Z19
+	VDIVPD Z4, Z3, Z3
+	VDIVPD Z20, Z19, Z19
+	VMULPD Z3, Z1, Z3
+	VMULPD Z19, Z17, Z19
+	VADDPD Z1, Z3, Z3
+	VADDPD Z17, Z19, Z19
+	VMOVUPD libmPIO2<>(SB), Z4
+	VMOVUPD libmPIO2<>(SB), Z20
+	VSUBPD Z3, Z4, Z4
+	VSUBPD Z19, Z20, Z20
+	VADDPD libmMOREBITS<>(SB), Z4, Z4
+	VADDPD libmMOREBITS<>(SB), Z20, Z20
+	VADDPD libmPIO4<>(SB), Z3, Z5
+	VADDPD libmPIO4<>(SB), Z19, Z21
+	VADDPD libmHMOREBITS<>(SB), Z5, Z5
+	VADDPD libmHMOREBITS<>(SB), Z21, Z21
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z4, Z5, K1, Z5
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z20, Z21, K1, Z21
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z3, Z5, K1, Z5
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z19, Z21, K1, Z21
+	VXORPD Z8, Z5, Z0
+	VXORPD Z24, Z21, Z16
+	VXORPD Z1, Z1, Z1
+	VXORPD Z17, Z17, Z17
+	VCMPPD $2, Z1, Z0, K1
+	VPMOVM2Q K1, Z1
+	VCMPPD $2, Z17, Z16, K1
+	VPMOVM2Q K1, Z17
+	VADDPD libmPI<>(SB), Z0, Z2
+	VADDPD libmPI<>(SB), Z16, Z18
+	VSUBPD libmPI<>(SB), Z0, Z3
+	VSUBPD libmPI<>(SB), Z16, Z19
+	VPMOVQ2M Z1, K1
+	VBLENDMPD Z2, Z3, K1, Z2
+	VPMOVQ2M Z17, K1
+	VBLENDMPD Z18, Z19, K1, Z18
+	VPMOVQ2M Z12, K1
+	VBLENDMPD Z2, Z0, K1, Z0
+	VPMOVQ2M Z28, K1
+	VBLENDMPD Z18, Z16, K1, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
 	ADDQ $128, SI

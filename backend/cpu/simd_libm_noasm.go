@@ -7,8 +7,8 @@ import "github.com/tensorsh/tensorsh/backend"
 // libmAsm returns nil: without assembly the kernels are the scalar ones.
 func libmAsm[T float32 | float64](backend.Op) func(d, a []T) int { return nil }
 
-// powAsm returns nil: without assembly the kernels are the scalar ones.
-func powAsm[T float32 | float64]() func(d, a, b []T) int { return nil }
+// binAsm returns nil: without assembly the kernels are the scalar ones.
+func binAsm[T float32 | float64](backend.Op) func(d, a, b []T) int { return nil }
 
 // libmGroup returns 4 (no loops use it here).
 func libmGroup() int { return 4 }

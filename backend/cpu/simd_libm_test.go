@@ -15,7 +15,8 @@ import (
 )
 
 // libmOps are the operations with vector loops (simd_libm.go).
-var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1}
+var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
+	backend.OpAsin, backend.OpAcos}
 
 // libmNone reports whether o has no vector loop on T here: float32 tanh
 // has tanhF32 (tested in simd_test.go), and see libmFused.
@@ -240,7 +241,8 @@ func TestLibmF32Exhaustive(t *testing.T) {
 // themselves, leaving none to the scalar code (else they would be right
 // but slow): exp and sigmoid on [-700, 700], log on positive normal
 // numbers, sin, cos and tan below 2^29, exp2, expm1 and atan from 1e-13
-// to 700; and that they give the scalar bits
+// to 700, arcsin and arccos inside (-1, 1); and that they give the scalar
+// bits
 // there (TestLibmVector's inputs have a lane the loops leave in most
 // groups of sixteen).
 func TestLibmVectorPath(t *testing.T) {
@@ -268,6 +270,8 @@ func testLibmVectorPath(t *testing.T) {
 				x[i] = math.Expm1(rng.Float64()*15.6 - 0.6) // 1+x far from 0: the float32 ones are powers of 2 there too often
 			case backend.OpSin, backend.OpCos, backend.OpTan:
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
+			case backend.OpAsin, backend.OpAcos:
+				x[i] = (rng.Float64()*2 - 1) * 0.9999
 			case backend.OpExp2, backend.OpExpm1, backend.OpAtan:
 				// every scale from 1e-13 to 700: each of their branches
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*36.5-30)
@@ -405,25 +409,29 @@ func TestPowVector(t *testing.T) {
 		x32[i], y32[i] = float32(xs[i]), float32(ys[i])
 	}
 	eachLibmLoops(t, func(t *testing.T) {
-		checkPow(t, xs, ys)
-		checkPow(t, x32, y32)
+		checkBin(t, backend.OpPow, xs, ys)
+		checkBin(t, backend.OpPow, x32, y32)
 	})
 }
 
-func checkPow[T float32 | float64](t *testing.T, x, y []T) {
+// checkBin checks the vector kernel of o (pow, atan2) against the
+// scalar kernel of floatKernel, bit for bit, on the pairs x[i], y[i], in
+// place, and for every length 0..70 and start offset 0..7.
+func checkBin[T float32 | float64](t *testing.T, o backend.Op, x, y []T) {
 	t.Helper()
-	k := libmKernel[T](backend.OpPow)
+	k := libmKernel[T](o)
 	if k == nil {
-		if haveAVX2 {
-			t.Fatal("no vector kernel of pow")
+		if haveAVX2 && !libmFused(o) {
+			t.Fatalf("no vector kernel of %v", o)
 		}
 		return
 	}
-	ref := floatKernel[T](&backend.Node{Op: backend.OpPow})
+	ref := floatKernel[T](&backend.Node{Op: o})
 	bad := 0
 	check := func(a, b []T, in bool) {
 		w, d := make([]T, len(a)), make([]T, len(a))
 		_ = ref(w, []any{a, b})
+		x := a
 		if in { // in place, d the memory of a
 			d = append([]T(nil), a...)
 			a = d
@@ -432,7 +440,7 @@ func checkPow[T float32 | float64](t *testing.T, x, y []T) {
 		for i := range d {
 			if math.Float64bits(float64(d[i])) != math.Float64bits(float64(w[i])) {
 				if bad++; bad <= 5 {
-					t.Errorf("%T: %v ** %v = %v, scalar %v", d[i], x[i], y[i], d[i], w[i])
+					t.Errorf("%T: %v(%v, %v) = %v, scalar %v", d[i], o, x[i], b[i], d[i], w[i])
 				}
 			}
 		}
@@ -473,7 +481,7 @@ func testPowVectorPath(t *testing.T) {
 		}
 	}
 	d := make([]float64, n)
-	if got := powAsm[float64]()(d, x, y); got != n {
+	if got := binAsm[float64](backend.OpPow)(d, x, y); got != n {
 		t.Errorf("float64: the vector loop stopped at %d of %d (%v ** %v)", got, n, x[got], y[got])
 	}
 	bad := 0
@@ -488,7 +496,7 @@ func testPowVectorPath(t *testing.T) {
 	for i := range x {
 		x32[i], y32[i] = float32(x[i]), float32(y[i])
 	}
-	if got := powAsm[float32]()(d32, x32, y32); got != n {
+	if got := binAsm[float32](backend.OpPow)(d32, x32, y32); got != n {
 		t.Errorf("float32: the vector loop stopped at %d of %d (%v ** %v)", got, n, x32[got], y32[got])
 	}
 	for i := range d32 {
@@ -635,6 +643,57 @@ func TestLibmF16(t *testing.T) {
 						check(in[off*71+n : off*71+2*n])
 					}
 				}
+			}
+		}
+	})
+}
+
+// TestAtan2Vector checks the vector loops of atan2 against math.Atan2, bit
+// for bit, NaN payloads included: every pair of special values (zeros,
+// infinities, NaN, signs, the extremes), which stop the loop in their
+// group, and random pairs in every quadrant and of every scale; and that
+// the loops take finite nonzero pairs themselves.
+func TestAtan2Vector(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	sp := []float64{0, negz, 1, -1, inf, -inf, nan, -nan, 1e-300, -1e300, math.SmallestNonzeroFloat64,
+		math.MaxFloat64, -math.MaxFloat64, 0.5, -2, 2.41421356237309504880, 0.66}
+	var y, x []float64
+	for _, a := range sp {
+		for _, b := range sp {
+			y, x = append(y, a), append(x, b)
+		}
+	}
+	for range 100000 {
+		switch rng.Intn(3) {
+		case 0:
+			y, x = append(y, rng.NormFloat64()), append(x, rng.NormFloat64())
+		case 1:
+			y, x = append(y, math.Ldexp(rng.Float64()-0.5, rng.Intn(200)-100)), append(x, math.Ldexp(rng.Float64()-0.5, rng.Intn(200)-100))
+		default:
+			y, x = append(y, math.Float64frombits(rng.Uint64())), append(x, math.Float64frombits(rng.Uint64()))
+		}
+	}
+	y32, x32 := make([]float32, len(y)), make([]float32, len(y))
+	for i := range y {
+		y32[i], x32[i] = float32(y[i]), float32(x[i])
+	}
+	eachLibmLoops(t, func(t *testing.T) {
+		checkBin(t, backend.OpAtan2, y, x)
+		checkBin(t, backend.OpAtan2, y32, x32)
+		if !haveAVX2 || libmFused(backend.OpAtan2) {
+			return
+		}
+		const n = 4096
+		a, b, d := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range a {
+			a[i], b[i] = rng.NormFloat64()*math.Exp(rng.Float64()*40-20), rng.NormFloat64()*math.Exp(rng.Float64()*40-20)
+		}
+		if got := binAsm[float64](backend.OpAtan2)(d, a, b); got != n {
+			t.Errorf("float64: the vector loop stopped at %d of %d (atan2(%v, %v))", got, n, a[got], b[got])
+		}
+		for i := range d {
+			if w := math.Atan2(a[i], b[i]); math.Float64bits(d[i]) != math.Float64bits(w) {
+				t.Fatalf("atan2(%v, %v) = %v, math.Atan2 %v", a[i], b[i], d[i], w)
 			}
 		}
 	})
