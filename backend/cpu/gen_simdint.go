@@ -387,6 +387,39 @@ func kernels() []kernel {
 			}
 		}
 		ks = append(ks, abs)
+		// sign(x): signed, -(VPSIGN of -1 by x), the sign's opposite
+		// negated (64 bits, no VPSIGNQ: (0 > x) - (x > 0) as masks);
+		// unsigned, (x == 0) + 1 as masks.
+		sg := kernel{
+			name: "signI" + w + "AVX2", doc: "d[i] = sign(a[i]): -1, 0 or 1", unary: true, in: size, out: size,
+			unit: 32 / size, temps: 1, consts: []string{rOnes, rZero},
+			keys: []string{key("OpSign", size, true)}, table: "intAsms",
+			step: func(e *emitter, t []string, ia, oa func(int, string) string) {
+				e.op("VPSIGN%s %s, %s, %s", s, ia(0, "SI"), rOnes, t[0])
+				e.op("VPSUB%s %s, %s, %s", s, t[0], rZero, t[0])
+				e.op("VMOVDQU %s, %s", t[0], oa(0, "DI"))
+			},
+		}
+		if size == 8 {
+			sg.temps, sg.consts = 3, []string{rZero}
+			sg.step = func(e *emitter, t []string, ia, oa func(int, string) string) {
+				e.op("VMOVDQU %s, %s", ia(0, "SI"), t[0])
+				e.op("VPCMPGTQ %s, %s, %s", t[0], rZero, t[1])
+				e.op("VPCMPGTQ %s, %s, %s", rZero, t[0], t[2])
+				e.op("VPSUBQ %s, %s, %s", t[2], t[1], t[0])
+				e.op("VMOVDQU %s, %s", t[0], oa(0, "DI"))
+			}
+		}
+		ks = append(ks, sg, kernel{
+			name: "signU" + w + "AVX2", doc: "d[i] = sign(a[i]): 0 or 1", unary: true, in: size, out: size,
+			unit: 32 / size, temps: 1, consts: []string{rOnes, rZero},
+			keys: []string{key("OpSign", size, false)}, table: "intAsms",
+			step: func(e *emitter, t []string, ia, oa func(int, string) string) {
+				e.op("VPCMPEQ%s %s, %s, %s", s, ia(0, "SI"), rZero, t[0])
+				e.op("VPSUB%s %s, %s, %s", s, rOnes, t[0], t[0])
+				e.op("VMOVDQU %s, %s", t[0], oa(0, "DI"))
+			},
+		})
 	}
 	// Bools: bytes 0 or 1, the formulas of boolwords.go's wordOp.apply.
 	for _, b := range []struct {

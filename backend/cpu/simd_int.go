@@ -128,6 +128,8 @@ func vectorIntKernel[T integer](o backend.Op) kfn {
 		return bin(vbin(v, shrL[T]))
 	case backend.OpNeg:
 		return un(vun(v, negL[T]))
+	case backend.OpSign:
+		return un(vun(v, signInt[T]))
 	case backend.OpAbs:
 		return un(vun(v, absL[T]))
 	case backend.OpInvert:

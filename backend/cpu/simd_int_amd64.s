@@ -1706,6 +1706,92 @@ done:
 	VZEROUPPER
 	RET
 
+// func signI8AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): -1, 0 or 1, n a multiple of 32
+TEXT ·signI8AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQB Y15, Y15, Y15
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $128, BX
+	JL   single
+loop:
+	VPSIGNB (SI)(AX*1), Y15, Y0
+	VPSUBB Y0, Y12, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPSIGNB 32(SI)(AX*1), Y15, Y1
+	VPSUBB Y1, Y12, Y1
+	VMOVDQU Y1, 32(DI)(AX*1)
+	VPSIGNB 64(SI)(AX*1), Y15, Y2
+	VPSUBB Y2, Y12, Y2
+	VMOVDQU Y2, 64(DI)(AX*1)
+	VPSIGNB 96(SI)(AX*1), Y15, Y3
+	VPSUBB Y3, Y12, Y3
+	VMOVDQU Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPSIGNB (SI)(AX*1), Y15, Y0
+	VPSUBB Y0, Y12, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func signU8AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): 0 or 1, n a multiple of 32
+TEXT ·signU8AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQB Y15, Y15, Y15
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $128, BX
+	JL   single
+loop:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPSUBB Y15, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VPCMPEQB 32(SI)(AX*1), Y12, Y1
+	VPSUBB Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*1)
+	VPCMPEQB 64(SI)(AX*1), Y12, Y2
+	VPSUBB Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*1)
+	VPCMPEQB 96(SI)(AX*1), Y12, Y3
+	VPSUBB Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQB (SI)(AX*1), Y12, Y0
+	VPSUBB Y15, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
 // func add16AVX2(d, a, b unsafe.Pointer, n int)
 //
 //	d[i] = a[i] + b[i], n a multiple of 16
@@ -3377,6 +3463,92 @@ done:
 	VZEROUPPER
 	RET
 
+// func signI16AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): -1, 0 or 1, n a multiple of 16
+TEXT ·signI16AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQB Y15, Y15, Y15
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VPSIGNW (SI)(AX*2), Y15, Y0
+	VPSUBW Y0, Y12, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	VPSIGNW 32(SI)(AX*2), Y15, Y1
+	VPSUBW Y1, Y12, Y1
+	VMOVDQU Y1, 32(DI)(AX*2)
+	VPSIGNW 64(SI)(AX*2), Y15, Y2
+	VPSUBW Y2, Y12, Y2
+	VMOVDQU Y2, 64(DI)(AX*2)
+	VPSIGNW 96(SI)(AX*2), Y15, Y3
+	VPSUBW Y3, Y12, Y3
+	VMOVDQU Y3, 96(DI)(AX*2)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPSIGNW (SI)(AX*2), Y15, Y0
+	VPSUBW Y0, Y12, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func signU16AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): 0 or 1, n a multiple of 16
+TEXT ·signU16AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQB Y15, Y15, Y15
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPSUBW Y15, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	VPCMPEQW 32(SI)(AX*2), Y12, Y1
+	VPSUBW Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*2)
+	VPCMPEQW 64(SI)(AX*2), Y12, Y2
+	VPSUBW Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*2)
+	VPCMPEQW 96(SI)(AX*2), Y12, Y3
+	VPSUBW Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*2)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQW (SI)(AX*2), Y12, Y0
+	VPSUBW Y15, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
 // func add32AVX2(d, a, b unsafe.Pointer, n int)
 //
 //	d[i] = a[i] + b[i], n a multiple of 8
@@ -4811,6 +4983,92 @@ single:
 	JGE  done
 loop1:
 	VPABSD (SI)(AX*4), Y0
+	VMOVDQU Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func signI32AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): -1, 0 or 1, n a multiple of 8
+TEXT ·signI32AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQB Y15, Y15, Y15
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $32, BX
+	JL   single
+loop:
+	VPSIGND (SI)(AX*4), Y15, Y0
+	VPSUBD Y0, Y12, Y0
+	VMOVDQU Y0, (DI)(AX*4)
+	VPSIGND 32(SI)(AX*4), Y15, Y1
+	VPSUBD Y1, Y12, Y1
+	VMOVDQU Y1, 32(DI)(AX*4)
+	VPSIGND 64(SI)(AX*4), Y15, Y2
+	VPSUBD Y2, Y12, Y2
+	VMOVDQU Y2, 64(DI)(AX*4)
+	VPSIGND 96(SI)(AX*4), Y15, Y3
+	VPSUBD Y3, Y12, Y3
+	VMOVDQU Y3, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPSIGND (SI)(AX*4), Y15, Y0
+	VPSUBD Y0, Y12, Y0
+	VMOVDQU Y0, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func signU32AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): 0 or 1, n a multiple of 8
+TEXT ·signU32AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQB Y15, Y15, Y15
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $32, BX
+	JL   single
+loop:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VPSUBD Y15, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*4)
+	VPCMPEQD 32(SI)(AX*4), Y12, Y1
+	VPSUBD Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*4)
+	VPCMPEQD 64(SI)(AX*4), Y12, Y2
+	VPSUBD Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*4)
+	VPCMPEQD 96(SI)(AX*4), Y12, Y3
+	VPSUBD Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*4)
+	ADDQ $32, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQD (SI)(AX*4), Y12, Y0
+	VPSUBD Y15, Y0, Y0
 	VMOVDQU Y0, (DI)(AX*4)
 	ADDQ $8, AX
 	CMPQ AX, CX
@@ -6483,6 +6741,96 @@ loop1:
 	VPCMPGTQ Y0, Y12, Y1
 	VPXOR Y1, Y0, Y0
 	VPSUBQ Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func signI64AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): -1, 0 or 1, n a multiple of 4
+TEXT ·signI64AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $12, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPGTQ Y0, Y12, Y1
+	VPCMPGTQ Y12, Y0, Y2
+	VPSUBQ Y2, Y1, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	VMOVDQU 32(SI)(AX*8), Y3
+	VPCMPGTQ Y3, Y12, Y4
+	VPCMPGTQ Y12, Y3, Y5
+	VPSUBQ Y5, Y4, Y3
+	VMOVDQU Y3, 32(DI)(AX*8)
+	VMOVDQU 64(SI)(AX*8), Y6
+	VPCMPGTQ Y6, Y12, Y7
+	VPCMPGTQ Y12, Y6, Y8
+	VPSUBQ Y8, Y7, Y6
+	VMOVDQU Y6, 64(DI)(AX*8)
+	ADDQ $12, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*8), Y0
+	VPCMPGTQ Y0, Y12, Y1
+	VPCMPGTQ Y12, Y0, Y2
+	VPSUBQ Y2, Y1, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func signU64AVX2(d, a unsafe.Pointer, n int)
+//
+//	d[i] = sign(a[i]): 0 or 1, n a multiple of 4
+TEXT ·signU64AVX2(SB), NOSPLIT, $0-24
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ n+16(FP), CX
+	VPCMPEQB Y15, Y15, Y15
+	VPXOR Y12, Y12, Y12
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $16, BX
+	JL   single
+loop:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPSUBQ Y15, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*8)
+	VPCMPEQQ 32(SI)(AX*8), Y12, Y1
+	VPSUBQ Y15, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*8)
+	VPCMPEQQ 64(SI)(AX*8), Y12, Y2
+	VPSUBQ Y15, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*8)
+	VPCMPEQQ 96(SI)(AX*8), Y12, Y3
+	VPSUBQ Y15, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VPCMPEQQ (SI)(AX*8), Y12, Y0
+	VPSUBQ Y15, Y0, Y0
 	VMOVDQU Y0, (DI)(AX*8)
 	ADDQ $4, AX
 	CMPQ AX, CX

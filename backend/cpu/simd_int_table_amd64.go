@@ -104,6 +104,12 @@ func invert8AVX2(d, a unsafe.Pointer, n int)
 func absI8AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
+func signI8AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signU8AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
 func add16AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
@@ -195,6 +201,12 @@ func invert16AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
 func absI16AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signI16AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signU16AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
 func add32AVX2(d, a, b unsafe.Pointer, n int)
@@ -290,6 +302,12 @@ func invert32AVX2(d, a unsafe.Pointer, n int)
 func absI32AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
+func signI32AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signU32AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
 func add64AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
@@ -383,6 +401,12 @@ func invert64AVX2(d, a unsafe.Pointer, n int)
 func absI64AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
+func signI64AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
+func signU64AVX2(d, a unsafe.Pointer, n int)
+
+//go:noescape
 func orBoolAVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
@@ -453,6 +477,8 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpInvert, 1, true}:  {un: invert8AVX2, unit: 32},
 	{backend.OpInvert, 1, false}: {un: invert8AVX2, unit: 32},
 	{backend.OpAbs, 1, true}:     {un: absI8AVX2, unit: 32},
+	{backend.OpSign, 1, true}:    {un: signI8AVX2, unit: 32},
+	{backend.OpSign, 1, false}:   {un: signU8AVX2, unit: 32},
 	{backend.OpAdd, 2, true}:     {bin: add16AVX2, unit: 16},
 	{backend.OpAdd, 2, false}:    {bin: add16AVX2, unit: 16},
 	{backend.OpSub, 2, true}:     {bin: sub16AVX2, unit: 16},
@@ -496,6 +522,8 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpInvert, 2, true}:  {un: invert16AVX2, unit: 16},
 	{backend.OpInvert, 2, false}: {un: invert16AVX2, unit: 16},
 	{backend.OpAbs, 2, true}:     {un: absI16AVX2, unit: 16},
+	{backend.OpSign, 2, true}:    {un: signI16AVX2, unit: 16},
+	{backend.OpSign, 2, false}:   {un: signU16AVX2, unit: 16},
 	{backend.OpAdd, 4, true}:     {bin: add32AVX2, unit: 8},
 	{backend.OpAdd, 4, false}:    {bin: add32AVX2, unit: 8},
 	{backend.OpSub, 4, true}:     {bin: sub32AVX2, unit: 8},
@@ -539,6 +567,8 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpInvert, 4, true}:  {un: invert32AVX2, unit: 8},
 	{backend.OpInvert, 4, false}: {un: invert32AVX2, unit: 8},
 	{backend.OpAbs, 4, true}:     {un: absI32AVX2, unit: 8},
+	{backend.OpSign, 4, true}:    {un: signI32AVX2, unit: 8},
+	{backend.OpSign, 4, false}:   {un: signU32AVX2, unit: 8},
 	{backend.OpAdd, 8, true}:     {bin: add64AVX2, unit: 4},
 	{backend.OpAdd, 8, false}:    {bin: add64AVX2, unit: 4},
 	{backend.OpSub, 8, true}:     {bin: sub64AVX2, unit: 4},
@@ -582,6 +612,8 @@ var intAsms = map[intAsmKey]intAsm{
 	{backend.OpInvert, 8, true}:  {un: invert64AVX2, unit: 4},
 	{backend.OpInvert, 8, false}: {un: invert64AVX2, unit: 4},
 	{backend.OpAbs, 8, true}:     {un: absI64AVX2, unit: 4},
+	{backend.OpSign, 8, true}:    {un: signI64AVX2, unit: 4},
+	{backend.OpSign, 8, false}:   {un: signU64AVX2, unit: 4},
 }
 
 var boolAsms = map[wordOp]intAsm{

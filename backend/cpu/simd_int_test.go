@@ -59,6 +59,7 @@ var vectorIntOps = []struct {
 	{backend.OpSquare, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpInvert, true, true, []uintptr{1, 2, 4, 8}},
 	{backend.OpAbs, true, false, []uintptr{1, 2, 4, 8}},
+	{backend.OpSign, true, true, []uintptr{1, 2, 4, 8}},
 }
 
 // withIntSIMD returns the kernel of op on T with the vector loops on or
