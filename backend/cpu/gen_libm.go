@@ -1,7 +1,8 @@
 //go:build ignore
 
 // gen_libm writes simd_libm_amd64.s: AVX2 and AVX-512 loops of exp, log,
-// sin, cos, sigmoid, silu, log1p, tanh, exp2, atan, tan and expm1 on
+// sin, cos, sigmoid, silu, log1p, tanh, exp2, atan, tan, expm1, asin,
+// acos, log10, cosh, sinh, atanh (one operand) and pow and atan2 (two) on
 // float32 and float64 that give the bits of Go's math package (see
 // simd_libm.go). Run it with go generate.
 //
@@ -24,6 +25,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -154,6 +156,18 @@ var consts = []struct {
 	{"TWENTY", 20},
 	{"MINUS2", -2},
 	{"MQUARTER", -0.25},
+	// log10.go, sinh.go, atanh.go, libm.go
+	{"INVLN10", 1 / math.Ln10},
+	{"SINHMAX", 709}, // sinhF64 and coshF64 beyond
+	{"TWENTYONE", 21},
+	{"SP0", -0.6307673640497716991184787251e+6},
+	{"SP1", -0.8991272022039509355398013511e+5},
+	{"SP2", -0.2894211355989563807284660366e+4},
+	{"SP3", -0.2630563213397497062819489e+2},
+	{"SQ0", -0.6307673640497716991212077277e+6},
+	{"SQ1", 0.1521517378790019070696485176e+5},
+	{"SQ2", -0.173678953558233699533450911e+3},
+	{"TINY28", 1.0 / (1 << 28)},
 }
 
 // Integer constants, replicated four times as 64-bit lanes (or eight
@@ -695,6 +709,94 @@ const atan2Body = `	VANDPD libmABS<>(SB), Y0, Y1
 	VBLENDVPD Y12, Y2, Y0, Y0 // x < 0
 `
 
+// log10Body: Y0 = x in, Y0 = log10F64(x) out: math.Log10 is Log(x) ·
+// (1/Ln10) ($GOROOT/src/math/log10.go); logBody's check leaves subnormal
+// x (which log10F64 scales) to the scalar code.
+const log10Body = logBody + `	VMULPD libmINVLN10<>(SB), Y0, Y0
+`
+
+// coshBody: Y0 = x in, Y0 = coshF64(x) out: math.Cosh ($GOROOT/src/math/sinh.go
+// cosh: e = Exp(|x|), e·0.5 above 21, else (e + 1/e)·0.5) for |x| <= 709
+// (beyond, coshF64's own formula: exits to done, as NaN does).
+const coshBody = `	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $2, libmSINHMAX<>(SB), Y0, Y5 // |x| <= 709 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD Y0, Y13
+` + expBody + `	VMOVUPD libmE8<>(SB), Y1
+	VDIVPD Y0, Y1, Y1
+	VADDPD Y1, Y0, Y1
+	VMULPD libmE0<>(SB), Y1, Y1 // (e + 1/e)·0.5
+	VMULPD libmE0<>(SB), Y0, Y0 // e·0.5
+	VCMPPD $14, libmTWENTYONE<>(SB), Y13, Y5 // |x| > 21
+	VBLENDVPD Y5, Y0, Y1, Y0
+`
+
+// sinhBody: Y0 = x in, Y0 = sinhF64(x) out: math.Sinh ($GOROOT/src/math/sinh.go
+// sinh, Go code, on a = |x| with x's sign: Exp(a)·0.5 above 21, (e -
+// 1/e)·0.5 above 1/2, its rational function up to 1/2) for |x| <= 709
+// (beyond, sinhF64's own formula: exits to done, as NaN does). For x =
+// -0 Go takes the rational function on -0 itself, which gives -0 as
+// well.
+const sinhBody = `	VANDPD libmSIGN<>(SB), Y0, Y12
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $2, libmSINHMAX<>(SB), Y0, Y5 // |x| <= 709 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD Y0, Y13
+` + expBody + `	VMOVUPD libmE8<>(SB), Y1
+	VDIVPD Y0, Y1, Y1
+	VSUBPD Y1, Y0, Y1
+	VMULPD libmE0<>(SB), Y1, Y1 // (e - 1/e)·0.5
+	VMULPD libmE0<>(SB), Y0, Y0 // e·0.5
+	VCMPPD $14, libmTWENTYONE<>(SB), Y13, Y5 // a > 21
+	VBLENDVPD Y5, Y0, Y1, Y0
+	VMULPD Y13, Y13, Y1 // sq
+	VMULPD libmSP3<>(SB), Y1, Y2
+	VADDPD libmSP2<>(SB), Y2, Y2
+	VMULPD Y1, Y2, Y2
+	VADDPD libmSP1<>(SB), Y2, Y2
+	VMULPD Y1, Y2, Y2
+	VADDPD libmSP0<>(SB), Y2, Y2
+	VMULPD Y13, Y2, Y2
+	VADDPD libmSQ2<>(SB), Y1, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmSQ1<>(SB), Y3, Y3
+	VMULPD Y1, Y3, Y3
+	VADDPD libmSQ0<>(SB), Y3, Y3
+	VDIVPD Y3, Y2, Y2 // a <= 1/2
+	VCMPPD $14, libmE0<>(SB), Y13, Y5 // a > 1/2
+	VBLENDVPD Y5, Y0, Y2, Y0
+	VXORPD Y12, Y0, Y0
+`
+
+// atanhBody: Y0 = x in, Y0 = math.Atanh(x) out ($GOROOT/src/math/atanh.go
+// atanh, on a = |x| with x's sign: 0.5·Log1p(2a + 2a·a/(1-a)) below 1/2,
+// 0.5·Log1p(2a/(1-a)) from 1/2) for 2^-28 <= |x| < 1 (else, NaN too,
+// exits to done), by log1pBody (which keeps Y15).
+const atanhBody = `	VANDPD libmSIGN<>(SB), Y0, Y15
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmE8<>(SB), Y0, Y5 // a < 1 (false for NaN)
+	VCMPPD $13, libmTINY28<>(SB), Y0, Y6 // a >= 2^-28
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VADDPD Y0, Y0, Y1 // 2a
+	VMOVUPD libmE8<>(SB), Y2
+	VSUBPD Y0, Y2, Y2 // 1 - a
+	VMULPD Y0, Y1, Y3
+	VDIVPD Y2, Y3, Y3
+	VADDPD Y3, Y1, Y3 // 2a + 2a·a/(1-a)
+	VDIVPD Y2, Y1, Y1 // 2a/(1-a)
+	VCMPPD $1, libmE0<>(SB), Y0, Y5 // a < 1/2
+	VBLENDVPD Y5, Y3, Y1, Y0
+` + log1pBody + `	VMULPD libmE0<>(SB), Y0, Y0
+	VXORPD Y15, Y0, Y0
+`
+
 // expm1Body: Y0 = x in, Y0 = math.Expm1(x) out ($GOROOT/src/math/expm1.go
 // expm1, Go code) for -Inf < x < 700 (else, NaN too, exits to done):
 // -1 from x <= -56·ln2, x itself where |x| < 2^-54. The reduction takes t = float64(k): 0 up to ln2/2 (where hi = x
@@ -977,6 +1079,10 @@ var funcs = []struct {
 	{"expm1", expm1Body, "math.Expm1(x)", false},
 	{"asin", asinBody, "asinF64(x)", false},
 	{"acos", acosBody, "acosF64(x)", false},
+	{"log10", log10Body, "log10F64(x)", false},
+	{"cosh", coshBody, "coshF64(x)", false},
+	{"sinh", sinhBody, "sinhF64(x)", false},
+	{"atanh", atanhBody, "math.Atanh(x)", false},
 }
 
 // binFuncs are the loops of two operands (x = float64(a[i]), y =
@@ -1209,10 +1315,13 @@ var zmmNames = map[string]string{
 	"VCVTTPD2DQY": "VCVTTPD2DQ",
 }
 
+// zmmReg matches a ZMM register operand (not a constant's name with a Z).
+var zmmReg = regexp.MustCompile(`(^|[ ,])Z[0-9]`)
+
 // zmm translates one unit for the copy whose registers are off above
 // the first's.
 func zmm(u unit, off int) []string {
-	if strings.Contains(u[0], "Z") || strings.HasPrefix(u[0], "K") { // written for AVX-512
+	if zmmReg.MatchString(u[0]) || strings.HasPrefix(u[0], "K") { // written for AVX-512
 		var ls []string
 		for _, l := range u {
 			if i := strings.Index(l, "//"); i >= 0 {

@@ -46,11 +46,11 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	case ctU64:
 		k = intKernel[uint64](n)
 	case ctF32:
-		k = firstKernel(func() kfn { return constPowKernel[float32](n) }, func() kfn { return composedKernel[float32](o) },
-			func() kfn { return vectorF32Kernel(o) }, func() kfn { return floatKernel[float32](n) })
+		k = firstKernel(func() kfn { return constPowKernel[float32](n) }, func() kfn { return vectorF32Kernel(o) },
+			func() kfn { return composedKernel[float32](o) }, func() kfn { return floatKernel[float32](n) })
 	case ctF64:
-		k = firstKernel(func() kfn { return constPowKernel[float64](n) }, func() kfn { return composedKernel[float64](o) },
-			func() kfn { return vectorF64Kernel(o) }, func() kfn { return floatKernel[float64](n) })
+		k = firstKernel(func() kfn { return constPowKernel[float64](n) }, func() kfn { return vectorF64Kernel(o) },
+			func() kfn { return composedKernel[float64](o) }, func() kfn { return floatKernel[float64](n) })
 	case ctC64:
 		if dt == dtypes.C32 {
 			k = complex32Kernel(o)

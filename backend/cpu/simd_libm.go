@@ -11,10 +11,11 @@ import (
 // Vector loops of Go's math functions.
 //
 // exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan, tan,
-// arcsin and arccos of float32 and float64 are Go's math.Exp, logF64
-// (math.Log), math.Log1p, math.Sin, math.Cos, sigmoid, x·sigmoid(x),
-// math.Exp2, math.Expm1, math.Atan, tanF64 (math.Tan), asinF64 and
-// acosF64 computed in float64 (and rounded once to float32), tanh of
+// arcsin, arccos, log10, cosh, sinh and arctanh of float32 and float64
+// are Go's math.Exp, logF64 (math.Log), math.Log1p, math.Sin, math.Cos,
+// sigmoid, x·sigmoid(x), math.Exp2, math.Expm1, math.Atan, tanF64
+// (math.Tan), asinF64, acosF64, log10F64 (math.Log10), coshF64
+// (math.Cosh), sinhF64 (math.Sinh) and math.Atanh computed in float64 (and rounded once to float32), tanh of
 // float64 is math.Tanh (float32 has tanhF32), x**y is powF64, which is
 // math.Pow where y is not an integer, and arctan2 is math.Atan2. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
 // (written by gen_libm.go) compute four lanes at a time with the same
@@ -65,6 +66,14 @@ func libmRef(o backend.Op) func(float64) float64 {
 		return asinF64
 	case backend.OpAcos:
 		return acosF64
+	case backend.OpLog10:
+		return log10F64
+	case backend.OpCosh:
+		return coshF64
+	case backend.OpSinh:
+		return sinhF64
+	case backend.OpAtanh:
+		return math.Atanh
 	}
 	return nil
 }
@@ -75,12 +84,13 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
 // vector loops do not replay: sin, cos, log1p, tanh, exp2, expm1, atan,
-// tan, asin, acos and atan2 (math.Exp and math.Log are assembly, and
-// sigmoid, silu and pow add nothing to a product in Go).
+// tan, asin, acos, atan2 and sinh (math.Exp and math.Log are assembly,
+// and sigmoid, silu, pow, log10, cosh and atanh add nothing to a product
+// in Go).
 func libmFused(o backend.Op) bool {
 	switch o {
 	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
-		backend.OpAsin, backend.OpAcos, backend.OpAtan2:
+		backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh:
 		return goFusesMulAdd
 	}
 	return false

@@ -142,6 +142,54 @@ func atan2F64AVX2(d, a, b []float64) int
 func atan2F64AVX512(d, a, b []float64) int
 
 //go:noescape
+func log10F32AVX2(d, a []float32) int
+
+//go:noescape
+func log10F32AVX512(d, a []float32) int
+
+//go:noescape
+func log10F64AVX2(d, a []float64) int
+
+//go:noescape
+func log10F64AVX512(d, a []float64) int
+
+//go:noescape
+func coshF32AVX2(d, a []float32) int
+
+//go:noescape
+func coshF32AVX512(d, a []float32) int
+
+//go:noescape
+func coshF64AVX2(d, a []float64) int
+
+//go:noescape
+func coshF64AVX512(d, a []float64) int
+
+//go:noescape
+func sinhF32AVX2(d, a []float32) int
+
+//go:noescape
+func sinhF32AVX512(d, a []float32) int
+
+//go:noescape
+func sinhF64AVX2(d, a []float64) int
+
+//go:noescape
+func sinhF64AVX512(d, a []float64) int
+
+//go:noescape
+func atanhF32AVX2(d, a []float32) int
+
+//go:noescape
+func atanhF32AVX512(d, a []float32) int
+
+//go:noescape
+func atanhF64AVX2(d, a []float64) int
+
+//go:noescape
+func atanhF64AVX512(d, a []float64) int
+
+//go:noescape
 func powF32AVX2(d, a, b []float32) int
 
 //go:noescape
@@ -312,6 +360,26 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		f32, f64 = acosF32AVX2, acosF64AVX2
 		if libmAVX512 {
 			f32, f64 = acosF32AVX512, acosF64AVX512
+		}
+	case backend.OpLog10:
+		f32, f64 = log10F32AVX2, log10F64AVX2
+		if libmAVX512 {
+			f32, f64 = log10F32AVX512, log10F64AVX512
+		}
+	case backend.OpCosh:
+		f32, f64 = coshF32AVX2, coshF64AVX2
+		if libmAVX512 {
+			f32, f64 = coshF32AVX512, coshF64AVX512
+		}
+	case backend.OpSinh:
+		f32, f64 = sinhF32AVX2, sinhF64AVX2
+		if libmAVX512 {
+			f32, f64 = sinhF32AVX512, sinhF64AVX512
+		}
+	case backend.OpAtanh:
+		f32, f64 = atanhF32AVX2, atanhF64AVX2
+		if libmAVX512 {
+			f32, f64 = atanhF32AVX512, atanhF64AVX512
 		}
 	case backend.OpTanh:
 		f64 = tanhF64AVX2 // float32: tanhF32

@@ -16,7 +16,7 @@ import (
 
 // libmOps are the operations with vector loops (simd_libm.go).
 var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
-	backend.OpAsin, backend.OpAcos}
+	backend.OpAsin, backend.OpAcos, backend.OpLog10, backend.OpCosh, backend.OpSinh, backend.OpAtanh}
 
 // libmNone reports whether o has no vector loop on T here: float32 tanh
 // has tanhF32 (tested in simd_test.go), and see libmFused.
@@ -132,10 +132,28 @@ func TestLibmVector(t *testing.T) {
 	for i, v := range x64 {
 		x32[i] = float32(v)
 	}
+	// Each edge in a group of its own (sixteen copies), so that the loops
+	// compute it themselves wherever they take it: among random inputs
+	// most groups hold a lane they leave to the scalar code.
+	var e64 []float64
+	for _, v := range libmEdges64() {
+		for range 16 {
+			e64 = append(e64, v)
+		}
+	}
+	for len(e64) < 8*71+2*71 {
+		e64 = append(e64, e64...)
+	}
+	e32 := make([]float32, len(e64))
+	for i, v := range e64 {
+		e32[i] = float32(v)
+	}
 	eachLibmLoops(t, func(t *testing.T) {
 		for _, o := range libmOps {
 			checkLibm(t, o, x32)
 			checkLibm(t, o, x64)
+			checkLibm(t, o, e32)
+			checkLibm(t, o, e64)
 		}
 	})
 }
@@ -270,6 +288,10 @@ func testLibmVectorPath(t *testing.T) {
 				x[i] = math.Expm1(rng.Float64()*15.6 - 0.6) // 1+x far from 0: the float32 ones are powers of 2 there too often
 			case backend.OpSin, backend.OpCos, backend.OpTan:
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
+			case backend.OpLog10:
+				x[i] = math.Exp((rng.Float64()*2 - 1) * 80)
+			case backend.OpAtanh:
+				x[i] = (rng.Float64()*2 - 1) * 0.9999
 			case backend.OpAsin, backend.OpAcos:
 				x[i] = (rng.Float64()*2 - 1) * 0.9999
 			case backend.OpExp2, backend.OpExpm1, backend.OpAtan:
