@@ -2,7 +2,8 @@
 
 // gen_libm writes simd_libm_amd64.s: AVX2 and AVX-512 loops of exp, log,
 // sin, cos, sigmoid, silu, log1p, tanh, exp2, atan, tan, expm1, asin,
-// acos, log10, cosh, sinh, atanh (one operand) and pow and atan2 (two) on
+// acos, log10, cosh, sinh, atanh, log2, asinh, acosh (one operand) and
+// pow and atan2 (two) on
 // float32 and float64 that give the bits of Go's math package (see
 // simd_libm.go). Run it with go generate.
 //
@@ -168,6 +169,10 @@ var consts = []struct {
 	{"SQ1", 0.1521517378790019070696485176e+5},
 	{"SQ2", -0.173678953558233699533450911e+3},
 	{"TINY28", 1.0 / (1 << 28)},
+	// log10.go (log2), asinh.go, acosh.go
+	{"INVLN2X", 1 / math.Ln2},
+	{"LN2F", math.Ln2},
+	{"LARGE28", 1 << 28},
 }
 
 // Integer constants, replicated four times as 64-bit lanes (or eight
@@ -189,6 +194,7 @@ var iconsts = []struct {
 	{"ONED", 1},
 	{"SQRT2MANT", 0x0006a09e667f3bcd},
 	{"MANTM4", 1<<52 - 4},
+	{"GONAN", 0x7FF8000000000001}, // math.NaN()
 }
 
 // expBody: Y0 = x in, Y0 = math.Exp(x) out; exits to done unless every
@@ -797,6 +803,136 @@ const atanhBody = `	VANDPD libmSIGN<>(SB), Y0, Y15
 	VXORPD Y15, Y0, Y0
 `
 
+// log2Body: Y0 = x in, Y0 = log2F64(x) out: Log1p(x-1)·(1/Ln2) on [1/2,
+// 2] (libm.go), else math.Log2 ($GOROOT/src/math/log10.go log2: Frexp(x)
+// = frac·2^exp, exp-1 where frac is 1/2, else Log(frac)·(1/Ln2) + exp);
+// exits to done unless every x is a positive normal number (and where
+// log1pBody exits: x-1 within 2^-29 of 0, or x 1/2 or 2). The other
+// lanes give log1pBody 1/2. x is kept in Y15, which log1pBody leaves.
+const log2Body = `	VMOVUPD Y0, Y15
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5 // positive, normal, finite
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $13, libmE0<>(SB), Y0, Y5
+	VCMPPD $2, libmE16<>(SB), Y0, Y6
+	VANDPD Y6, Y5, Y5 // 1/2 <= x <= 2
+	VSUBPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE0<>(SB), Y1
+	VBLENDVPD Y5, Y0, Y1, Y0
+` + log1pBody + `	VMULPD libmINVLN2X<>(SB), Y0, Y12 // near 1
+	VANDPD libmMANT<>(SB), Y15, Y0
+	VORPD libmE0<>(SB), Y0, Y0 // frac
+	VMOVUPD Y0, Y11
+	VPSRLQ $52, Y15, Y10
+	VPOR libmMAGICBITS<>(SB), Y10, Y10
+	VSUBPD libmKMAGIC<>(SB), Y10, Y10 // exp
+` + logBody + `	VMULPD libmINVLN2X<>(SB), Y0, Y0
+	VADDPD Y10, Y0, Y0 // Log(frac)·(1/Ln2) + exp
+	VSUBPD libmE8<>(SB), Y10, Y1
+	VCMPPD $0, libmE0<>(SB), Y11, Y2 // frac == 1/2: exp - 1
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VCMPPD $13, libmE0<>(SB), Y15, Y5
+	VCMPPD $2, libmE16<>(SB), Y15, Y6
+	VANDPD Y6, Y5, Y5
+	VBLENDVPD Y5, Y12, Y0, Y0
+`
+
+// asinhBody: Y0 = x in, Y0 = math.Asinh(x) out ($GOROOT/src/math/asinh.go
+// asinh, on a = |x| with x's sign: Log(a) + Ln2 above 2^28, Log(2a +
+// 1/(Sqrt(a·a+1)+a)) above 2, a below 2^-28, else Log1p(a + a·a/(1 +
+// Sqrt(1+a·a)))); exits to done for NaN and ±Inf (and where log1pBody
+// exits). Each lane gives the body it does not take a filler (1/2, 2).
+const asinhBody = `	VMOVUPD Y0, Y15
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmPINF<>(SB), Y0, Y5 // |x| < Inf (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD Y0, Y0, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VMULPD Y0, Y0, Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y2, Y0, Y0 // a + a·a/(1+Sqrt(1+a·a))
+	VANDPD libmABS<>(SB), Y15, Y3
+	VCMPPD $2, libmE16<>(SB), Y3, Y5 // a <= 2
+	VMOVUPD libmE0<>(SB), Y1
+	VBLENDVPD Y5, Y0, Y1, Y0
+` + log1pBody + `	VMOVUPD Y0, Y12 // a <= 2
+	VANDPD libmABS<>(SB), Y15, Y13 // a
+	VMULPD Y13, Y13, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD Y13, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y13, Y13, Y0
+	VADDPD Y2, Y0, Y0 // 2a + 1/(Sqrt(a·a+1)+a)
+	VCMPPD $14, libmLARGE28<>(SB), Y13, Y11 // a > 2^28
+	VBLENDVPD Y11, Y13, Y0, Y0
+	VCMPPD $14, libmE16<>(SB), Y13, Y10 // a > 2
+	VMOVUPD libmE16<>(SB), Y1
+	VBLENDVPD Y10, Y0, Y1, Y0
+` + logBody + `	VADDPD libmLN2F<>(SB), Y0, Y1
+	VBLENDVPD Y11, Y1, Y0, Y0
+	VBLENDVPD Y10, Y0, Y12, Y0
+	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
+	VBLENDVPD Y5, Y13, Y0, Y0
+	VANDPD libmSIGN<>(SB), Y15, Y1
+	VXORPD Y1, Y0, Y0
+`
+
+// acoshBody: Y0 = x in, Y0 = math.Acosh(x) out ($GOROOT/src/math/acosh.go
+// acosh: NaN() below 1, 0 at 1, Log(x) + Ln2 from 2^28, Log(2x -
+// 1/(x+Sqrt(x·x-1))) above 2, else Log1p(t + Sqrt(2t+t·t)) with t =
+// x-1); exits to done for NaN and +Inf (and where log1pBody exits).
+const acoshBody = `	VMOVUPD Y0, Y15
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VCMPPD $1, libmPINF<>(SB), Y0, Y6 // x < Inf
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VSUBPD libmE8<>(SB), Y0, Y1 // t
+	VADDPD Y1, Y1, Y2
+	VMULPD Y1, Y1, Y3
+	VADDPD Y3, Y2, Y2
+	VSQRTPD Y2, Y2
+	VADDPD Y2, Y1, Y1 // t + Sqrt(2t+t·t)
+	VCMPPD $14, libmE8<>(SB), Y0, Y5 // x > 1
+	VCMPPD $2, libmE16<>(SB), Y0, Y6 // x <= 2
+	VANDPD Y6, Y5, Y5
+	VMOVUPD libmE0<>(SB), Y0
+	VBLENDVPD Y5, Y1, Y0, Y0
+` + log1pBody + `	VMOVUPD Y0, Y12 // 1 < x <= 2
+	VMULPD Y15, Y15, Y1
+	VSUBPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD Y15, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y15, Y15, Y0
+	VSUBPD Y2, Y0, Y0 // 2x - 1/(x+Sqrt(x·x-1))
+	VCMPPD $13, libmLARGE28<>(SB), Y15, Y11 // x >= 2^28
+	VBLENDVPD Y11, Y15, Y0, Y0
+	VCMPPD $14, libmE16<>(SB), Y15, Y10 // x > 2
+	VMOVUPD libmE16<>(SB), Y1
+	VBLENDVPD Y10, Y0, Y1, Y0
+` + logBody + `	VADDPD libmLN2F<>(SB), Y0, Y1
+	VBLENDVPD Y11, Y1, Y0, Y0
+	VBLENDVPD Y10, Y0, Y12, Y0
+	VXORPD Y1, Y1, Y1
+	VCMPPD $0, libmE8<>(SB), Y15, Y5 // x == 1: 0
+	VBLENDVPD Y5, Y1, Y0, Y0
+	VCMPPD $1, libmE8<>(SB), Y15, Y5 // x < 1: NaN()
+	VBLENDVPD Y5, libmGONAN<>(SB), Y0, Y0
+`
+
 // expm1Body: Y0 = x in, Y0 = math.Expm1(x) out ($GOROOT/src/math/expm1.go
 // expm1, Go code) for -Inf < x < 700 (else, NaN too, exits to done):
 // -1 from x <= -56·ln2, x itself where |x| < 2^-54. The reduction takes t = float64(k): 0 up to ln2/2 (where hi = x
@@ -1083,6 +1219,9 @@ var funcs = []struct {
 	{"cosh", coshBody, "coshF64(x)", false},
 	{"sinh", sinhBody, "sinhF64(x)", false},
 	{"atanh", atanhBody, "math.Atanh(x)", false},
+	{"log2", log2Body, "log2F64(x)", false},
+	{"asinh", asinhBody, "math.Asinh(x)", false},
+	{"acosh", acoshBody, "math.Acosh(x)", false},
 }
 
 // binFuncs are the loops of two operands (x = float64(a[i]), y =

@@ -11,11 +11,12 @@ import (
 // Vector loops of Go's math functions.
 //
 // exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan, tan,
-// arcsin, arccos, log10, cosh, sinh and arctanh of float32 and float64
-// are Go's math.Exp, logF64 (math.Log), math.Log1p, math.Sin, math.Cos,
-// sigmoid, x·sigmoid(x), math.Exp2, math.Expm1, math.Atan, tanF64
-// (math.Tan), asinF64, acosF64, log10F64 (math.Log10), coshF64
-// (math.Cosh), sinhF64 (math.Sinh) and math.Atanh computed in float64 (and rounded once to float32), tanh of
+// arcsin, arccos, log10, cosh, sinh, arctanh, log2, arcsinh and arccosh
+// of float32 and float64 are Go's math.Exp, logF64 (math.Log),
+// math.Log1p, math.Sin, math.Cos, sigmoid, x·sigmoid(x), math.Exp2,
+// math.Expm1, math.Atan, tanF64 (math.Tan), asinF64, acosF64, log10F64
+// (math.Log10), coshF64 (math.Cosh), sinhF64 (math.Sinh), math.Atanh,
+// log2F64 (math.Log2), math.Asinh and math.Acosh computed in float64 (and rounded once to float32), tanh of
 // float64 is math.Tanh (float32 has tanhF32), x**y is powF64, which is
 // math.Pow where y is not an integer, and arctan2 is math.Atan2. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
 // (written by gen_libm.go) compute four lanes at a time with the same
@@ -74,6 +75,12 @@ func libmRef(o backend.Op) func(float64) float64 {
 		return sinhF64
 	case backend.OpAtanh:
 		return math.Atanh
+	case backend.OpLog2:
+		return log2F64
+	case backend.OpAsinh:
+		return math.Asinh
+	case backend.OpAcosh:
+		return math.Acosh
 	}
 	return nil
 }
@@ -84,13 +91,14 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
 // vector loops do not replay: sin, cos, log1p, tanh, exp2, expm1, atan,
-// tan, asin, acos, atan2 and sinh (math.Exp and math.Log are assembly,
-// and sigmoid, silu, pow, log10, cosh and atanh add nothing to a product
-// in Go).
+// tan, asin, acos, atan2, sinh, log2, asinh and acosh (math.Exp and
+// math.Log are assembly, and sigmoid, silu, pow, log10, cosh and atanh
+// add nothing to a product in Go).
 func libmFused(o backend.Op) bool {
 	switch o {
 	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
-		backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh:
+		backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh, backend.OpLog2, backend.OpAsinh,
+		backend.OpAcosh:
 		return goFusesMulAdd
 	}
 	return false

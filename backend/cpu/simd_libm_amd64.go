@@ -190,6 +190,42 @@ func atanhF64AVX2(d, a []float64) int
 func atanhF64AVX512(d, a []float64) int
 
 //go:noescape
+func log2F32AVX2(d, a []float32) int
+
+//go:noescape
+func log2F32AVX512(d, a []float32) int
+
+//go:noescape
+func log2F64AVX2(d, a []float64) int
+
+//go:noescape
+func log2F64AVX512(d, a []float64) int
+
+//go:noescape
+func asinhF32AVX2(d, a []float32) int
+
+//go:noescape
+func asinhF32AVX512(d, a []float32) int
+
+//go:noescape
+func asinhF64AVX2(d, a []float64) int
+
+//go:noescape
+func asinhF64AVX512(d, a []float64) int
+
+//go:noescape
+func acoshF32AVX2(d, a []float32) int
+
+//go:noescape
+func acoshF32AVX512(d, a []float32) int
+
+//go:noescape
+func acoshF64AVX2(d, a []float64) int
+
+//go:noescape
+func acoshF64AVX512(d, a []float64) int
+
+//go:noescape
 func powF32AVX2(d, a, b []float32) int
 
 //go:noescape
@@ -380,6 +416,21 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		f32, f64 = atanhF32AVX2, atanhF64AVX2
 		if libmAVX512 {
 			f32, f64 = atanhF32AVX512, atanhF64AVX512
+		}
+	case backend.OpLog2:
+		f32, f64 = log2F32AVX2, log2F64AVX2
+		if libmAVX512 {
+			f32, f64 = log2F32AVX512, log2F64AVX512
+		}
+	case backend.OpAsinh:
+		f32, f64 = asinhF32AVX2, asinhF64AVX2
+		if libmAVX512 {
+			f32, f64 = asinhF32AVX512, asinhF64AVX512
+		}
+	case backend.OpAcosh:
+		f32, f64 = acoshF32AVX2, acoshF64AVX2
+		if libmAVX512 {
+			f32, f64 = acoshF32AVX512, acoshF64AVX512
 		}
 	case backend.OpTanh:
 		f64 = tanhF64AVX2 // float32: tanhF32

@@ -1224,6 +1224,36 @@ DATA libmTINY28<>+48(SB)/8, $0x3e30000000000000
 DATA libmTINY28<>+56(SB)/8, $0x3e30000000000000
 GLOBL libmTINY28<>(SB), RODATA|NOPTR, $64
 
+DATA libmINVLN2X<>+0(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2X<>+8(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2X<>+16(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2X<>+24(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2X<>+32(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2X<>+40(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2X<>+48(SB)/8, $0x3ff71547652b82fe
+DATA libmINVLN2X<>+56(SB)/8, $0x3ff71547652b82fe
+GLOBL libmINVLN2X<>(SB), RODATA|NOPTR, $64
+
+DATA libmLN2F<>+0(SB)/8, $0x3fe62e42fefa39ef
+DATA libmLN2F<>+8(SB)/8, $0x3fe62e42fefa39ef
+DATA libmLN2F<>+16(SB)/8, $0x3fe62e42fefa39ef
+DATA libmLN2F<>+24(SB)/8, $0x3fe62e42fefa39ef
+DATA libmLN2F<>+32(SB)/8, $0x3fe62e42fefa39ef
+DATA libmLN2F<>+40(SB)/8, $0x3fe62e42fefa39ef
+DATA libmLN2F<>+48(SB)/8, $0x3fe62e42fefa39ef
+DATA libmLN2F<>+56(SB)/8, $0x3fe62e42fefa39ef
+GLOBL libmLN2F<>(SB), RODATA|NOPTR, $64
+
+DATA libmLARGE28<>+0(SB)/8, $0x41b0000000000000
+DATA libmLARGE28<>+8(SB)/8, $0x41b0000000000000
+DATA libmLARGE28<>+16(SB)/8, $0x41b0000000000000
+DATA libmLARGE28<>+24(SB)/8, $0x41b0000000000000
+DATA libmLARGE28<>+32(SB)/8, $0x41b0000000000000
+DATA libmLARGE28<>+40(SB)/8, $0x41b0000000000000
+DATA libmLARGE28<>+48(SB)/8, $0x41b0000000000000
+DATA libmLARGE28<>+56(SB)/8, $0x41b0000000000000
+GLOBL libmLARGE28<>(SB), RODATA|NOPTR, $64
+
 DATA libmSIGN<>+0(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+8(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+16(SB)/8, $0x8000000000000000
@@ -1377,6 +1407,16 @@ DATA libmMANTM4<>+40(SB)/8, $0x000ffffffffffffc
 DATA libmMANTM4<>+48(SB)/8, $0x000ffffffffffffc
 DATA libmMANTM4<>+56(SB)/8, $0x000ffffffffffffc
 GLOBL libmMANTM4<>(SB), RODATA|NOPTR, $64
+
+DATA libmGONAN<>+0(SB)/8, $0x7ff8000000000001
+DATA libmGONAN<>+8(SB)/8, $0x7ff8000000000001
+DATA libmGONAN<>+16(SB)/8, $0x7ff8000000000001
+DATA libmGONAN<>+24(SB)/8, $0x7ff8000000000001
+DATA libmGONAN<>+32(SB)/8, $0x7ff8000000000001
+DATA libmGONAN<>+40(SB)/8, $0x7ff8000000000001
+DATA libmGONAN<>+48(SB)/8, $0x7ff8000000000001
+DATA libmGONAN<>+56(SB)/8, $0x7ff8000000000001
+GLOBL libmGONAN<>(SB), RODATA|NOPTR, $64
 
 // func expF32AVX2(d, a []float32) int
 //
@@ -4227,6 +4267,1109 @@ loop:
 	VBLENDVPD Y6, Y1, Y4, Y0
 	VMULPD libmE0<>(SB), Y0, Y0
 	VXORPD Y15, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func log2F32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(log2F64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·log2F32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y15
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5 // positive, normal, finite
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $13, libmE0<>(SB), Y0, Y5
+	VCMPPD $2, libmE16<>(SB), Y0, Y6
+	VANDPD Y6, Y5, Y5 // 1/2 <= x <= 2
+	VSUBPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE0<>(SB), Y1
+	VBLENDVPD Y5, Y0, Y1, Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+	VMULPD libmINVLN2X<>(SB), Y0, Y12 // near 1
+	VANDPD libmMANT<>(SB), Y15, Y0
+	VORPD libmE0<>(SB), Y0, Y0 // frac
+	VMOVUPD Y0, Y11
+	VPSRLQ $52, Y15, Y10
+	VPOR libmMAGICBITS<>(SB), Y10, Y10
+	VSUBPD libmKMAGIC<>(SB), Y10, Y10 // exp
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VMULPD libmINVLN2X<>(SB), Y0, Y0
+	VADDPD Y10, Y0, Y0 // Log(frac)·(1/Ln2) + exp
+	VSUBPD libmE8<>(SB), Y10, Y1
+	VCMPPD $0, libmE0<>(SB), Y11, Y2 // frac == 1/2: exp - 1
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VCMPPD $13, libmE0<>(SB), Y15, Y5
+	VCMPPD $2, libmE16<>(SB), Y15, Y6
+	VANDPD Y6, Y5, Y5
+	VBLENDVPD Y5, Y12, Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func log2F64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(log2F64(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·log2F64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y15
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5 // positive, normal, finite
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VCMPPD $13, libmE0<>(SB), Y0, Y5
+	VCMPPD $2, libmE16<>(SB), Y0, Y6
+	VANDPD Y6, Y5, Y5 // 1/2 <= x <= 2
+	VSUBPD libmE8<>(SB), Y0, Y0
+	VMOVUPD libmE0<>(SB), Y1
+	VBLENDVPD Y5, Y0, Y1, Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+	VMULPD libmINVLN2X<>(SB), Y0, Y12 // near 1
+	VANDPD libmMANT<>(SB), Y15, Y0
+	VORPD libmE0<>(SB), Y0, Y0 // frac
+	VMOVUPD Y0, Y11
+	VPSRLQ $52, Y15, Y10
+	VPOR libmMAGICBITS<>(SB), Y10, Y10
+	VSUBPD libmKMAGIC<>(SB), Y10, Y10 // exp
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VMULPD libmINVLN2X<>(SB), Y0, Y0
+	VADDPD Y10, Y0, Y0 // Log(frac)·(1/Ln2) + exp
+	VSUBPD libmE8<>(SB), Y10, Y1
+	VCMPPD $0, libmE0<>(SB), Y11, Y2 // frac == 1/2: exp - 1
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VCMPPD $13, libmE0<>(SB), Y15, Y5
+	VCMPPD $2, libmE16<>(SB), Y15, Y6
+	VANDPD Y6, Y5, Y5
+	VBLENDVPD Y5, Y12, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func asinhF32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·asinhF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y15
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmPINF<>(SB), Y0, Y5 // |x| < Inf (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD Y0, Y0, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VMULPD Y0, Y0, Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y2, Y0, Y0 // a + a·a/(1+Sqrt(1+a·a))
+	VANDPD libmABS<>(SB), Y15, Y3
+	VCMPPD $2, libmE16<>(SB), Y3, Y5 // a <= 2
+	VMOVUPD libmE0<>(SB), Y1
+	VBLENDVPD Y5, Y0, Y1, Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+	VMOVUPD Y0, Y12 // a <= 2
+	VANDPD libmABS<>(SB), Y15, Y13 // a
+	VMULPD Y13, Y13, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD Y13, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y13, Y13, Y0
+	VADDPD Y2, Y0, Y0 // 2a + 1/(Sqrt(a·a+1)+a)
+	VCMPPD $14, libmLARGE28<>(SB), Y13, Y11 // a > 2^28
+	VBLENDVPD Y11, Y13, Y0, Y0
+	VCMPPD $14, libmE16<>(SB), Y13, Y10 // a > 2
+	VMOVUPD libmE16<>(SB), Y1
+	VBLENDVPD Y10, Y0, Y1, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VADDPD libmLN2F<>(SB), Y0, Y1
+	VBLENDVPD Y11, Y1, Y0, Y0
+	VBLENDVPD Y10, Y0, Y12, Y0
+	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
+	VBLENDVPD Y5, Y13, Y0, Y0
+	VANDPD libmSIGN<>(SB), Y15, Y1
+	VXORPD Y1, Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func asinhF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(math.Asinh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·asinhF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y15
+	VANDPD libmABS<>(SB), Y0, Y0
+	VCMPPD $1, libmPINF<>(SB), Y0, Y5 // |x| < Inf (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD Y0, Y0, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VMULPD Y0, Y0, Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y2, Y0, Y0 // a + a·a/(1+Sqrt(1+a·a))
+	VANDPD libmABS<>(SB), Y15, Y3
+	VCMPPD $2, libmE16<>(SB), Y3, Y5 // a <= 2
+	VMOVUPD libmE0<>(SB), Y1
+	VBLENDVPD Y5, Y0, Y1, Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+	VMOVUPD Y0, Y12 // a <= 2
+	VANDPD libmABS<>(SB), Y15, Y13 // a
+	VMULPD Y13, Y13, Y1
+	VADDPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD Y13, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y13, Y13, Y0
+	VADDPD Y2, Y0, Y0 // 2a + 1/(Sqrt(a·a+1)+a)
+	VCMPPD $14, libmLARGE28<>(SB), Y13, Y11 // a > 2^28
+	VBLENDVPD Y11, Y13, Y0, Y0
+	VCMPPD $14, libmE16<>(SB), Y13, Y10 // a > 2
+	VMOVUPD libmE16<>(SB), Y1
+	VBLENDVPD Y10, Y0, Y1, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VADDPD libmLN2F<>(SB), Y0, Y1
+	VBLENDVPD Y11, Y1, Y0, Y0
+	VBLENDVPD Y10, Y0, Y12, Y0
+	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
+	VBLENDVPD Y5, Y13, Y0, Y0
+	VANDPD libmSIGN<>(SB), Y15, Y1
+	VXORPD Y1, Y0, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acoshF32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·acoshF32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VMOVUPD Y0, Y15
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VCMPPD $1, libmPINF<>(SB), Y0, Y6 // x < Inf
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VSUBPD libmE8<>(SB), Y0, Y1 // t
+	VADDPD Y1, Y1, Y2
+	VMULPD Y1, Y1, Y3
+	VADDPD Y3, Y2, Y2
+	VSQRTPD Y2, Y2
+	VADDPD Y2, Y1, Y1 // t + Sqrt(2t+t·t)
+	VCMPPD $14, libmE8<>(SB), Y0, Y5 // x > 1
+	VCMPPD $2, libmE16<>(SB), Y0, Y6 // x <= 2
+	VANDPD Y6, Y5, Y5
+	VMOVUPD libmE0<>(SB), Y0
+	VBLENDVPD Y5, Y1, Y0, Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+	VMOVUPD Y0, Y12 // 1 < x <= 2
+	VMULPD Y15, Y15, Y1
+	VSUBPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD Y15, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y15, Y15, Y0
+	VSUBPD Y2, Y0, Y0 // 2x - 1/(x+Sqrt(x·x-1))
+	VCMPPD $13, libmLARGE28<>(SB), Y15, Y11 // x >= 2^28
+	VBLENDVPD Y11, Y15, Y0, Y0
+	VCMPPD $14, libmE16<>(SB), Y15, Y10 // x > 2
+	VMOVUPD libmE16<>(SB), Y1
+	VBLENDVPD Y10, Y0, Y1, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VADDPD libmLN2F<>(SB), Y0, Y1
+	VBLENDVPD Y11, Y1, Y0, Y0
+	VBLENDVPD Y10, Y0, Y12, Y0
+	VXORPD Y1, Y1, Y1
+	VCMPPD $0, libmE8<>(SB), Y15, Y5 // x == 1: 0
+	VBLENDVPD Y5, Y1, Y0, Y0
+	VCMPPD $1, libmE8<>(SB), Y15, Y5 // x < 1: NaN()
+	VBLENDVPD Y5, libmGONAN<>(SB), Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acoshF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(math.Acosh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·acoshF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VMOVUPD Y0, Y15
+	VCMPPD $0, Y0, Y0, Y5 // not NaN
+	VCMPPD $1, libmPINF<>(SB), Y0, Y6 // x < Inf
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VSUBPD libmE8<>(SB), Y0, Y1 // t
+	VADDPD Y1, Y1, Y2
+	VMULPD Y1, Y1, Y3
+	VADDPD Y3, Y2, Y2
+	VSQRTPD Y2, Y2
+	VADDPD Y2, Y1, Y1 // t + Sqrt(2t+t·t)
+	VCMPPD $14, libmE8<>(SB), Y0, Y5 // x > 1
+	VCMPPD $2, libmE16<>(SB), Y0, Y6 // x <= 2
+	VANDPD Y6, Y5, Y5
+	VMOVUPD libmE0<>(SB), Y0
+	VBLENDVPD Y5, Y1, Y0, Y0
+	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+	VMULPD libmE0<>(SB), Y8, Y9
+	VMULPD Y8, Y9, Y9 // hfsq
+	VADDPD libmE16<>(SB), Y8, Y10
+	VDIVPD Y10, Y8, Y10 // s
+	VMULPD Y10, Y10, Y11 // z
+	VMULPD libmL7<>(SB), Y11, Y12
+	VADDPD libmL6<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL5<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL4<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL3<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL2<>(SB), Y12, Y12
+	VMULPD Y11, Y12, Y12
+	VADDPD libmL1<>(SB), Y12, Y12
+	VMULPD Y12, Y11, Y12 // R
+	VADDPD Y12, Y9, Y12
+	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
+	VSUBPD Y12, Y9, Y1
+	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
+	VMULPD libmLN2LO<>(SB), Y2, Y4
+	VADDPD Y3, Y4, Y4
+	VADDPD Y4, Y12, Y4
+	VSUBPD Y4, Y9, Y4
+	VSUBPD Y8, Y4, Y4
+	VMULPD libmLN2HI<>(SB), Y2, Y6
+	VSUBPD Y4, Y6, Y4
+	VXORPD Y6, Y6, Y6
+	VCMPPD $0, Y6, Y2, Y6 // k == 0
+	VBLENDVPD Y6, Y1, Y4, Y0
+	VMOVUPD Y0, Y12 // 1 < x <= 2
+	VMULPD Y15, Y15, Y1
+	VSUBPD libmE8<>(SB), Y1, Y1
+	VSQRTPD Y1, Y1
+	VADDPD Y15, Y1, Y1
+	VMOVUPD libmE8<>(SB), Y2
+	VDIVPD Y1, Y2, Y2
+	VADDPD Y15, Y15, Y0
+	VSUBPD Y2, Y0, Y0 // 2x - 1/(x+Sqrt(x·x-1))
+	VCMPPD $13, libmLARGE28<>(SB), Y15, Y11 // x >= 2^28
+	VBLENDVPD Y11, Y15, Y0, Y0
+	VCMPPD $14, libmE16<>(SB), Y15, Y10 // x > 2
+	VMOVUPD libmE16<>(SB), Y1
+	VBLENDVPD Y10, Y0, Y1, Y0
+	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+	VMOVDQU libmPINF<>(SB), Y6
+	VPCMPGTQ Y0, Y6, Y6
+	VPAND Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VANDPD libmMANT<>(SB), Y0, Y2
+	VORPD libmE0<>(SB), Y2, Y2 // f1
+	VPSRLQ $52, Y0, Y1
+	VPOR libmMAGICBITS<>(SB), Y1, Y1
+	VSUBPD libmKMAGIC<>(SB), Y1, Y1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Y2, Y3 // f1 <= √2/2 (CMPSD's not-less-than)
+	VANDPD libmE8<>(SB), Y3, Y3
+	VSUBPD Y3, Y1, Y1
+	VADDPD libmE8<>(SB), Y3, Y3
+	VMULPD Y3, Y2, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2 // f
+	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMULPD libmL7<>(SB), Y5, Y6
+	VADDPD libmL5<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL3<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL1<>(SB), Y6, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMULPD libmL6<>(SB), Y5, Y6
+	VADDPD libmL4<>(SB), Y6, Y6
+	VMULPD Y5, Y6, Y6
+	VADDPD libmL2<>(SB), Y6, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4
+	VMULPD Y4, Y3, Y3
+	VMULPD libmLN2LO<>(SB), Y1, Y4
+	VADDPD Y4, Y3, Y3
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VMULPD libmLN2HI<>(SB), Y1, Y1
+	VSUBPD Y0, Y1, Y0
+	VADDPD libmLN2F<>(SB), Y0, Y1
+	VBLENDVPD Y11, Y1, Y0, Y0
+	VBLENDVPD Y10, Y0, Y12, Y0
+	VXORPD Y1, Y1, Y1
+	VCMPPD $0, libmE8<>(SB), Y15, Y5 // x == 1: 0
+	VBLENDVPD Y5, Y1, Y0, Y0
+	VCMPPD $1, libmE8<>(SB), Y15, Y5 // x < 1: NaN()
+	VBLENDVPD Y5, libmGONAN<>(SB), Y0, Y0
 	VMOVUPD Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
@@ -10280,6 +11423,2464 @@ loop:
 	VMULPD libmE0<>(SB), Z16, Z16
 	VXORPD Z15, Z0, Z0
 	VXORPD Z31, Z16, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func log2F32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(log2F64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·log2F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VMOVUPD Z0, Z15
+	VMOVUPD Z16, Z31
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $13, libmE0<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $13, libmE0<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $2, libmE16<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmE16<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VSUBPD libmE8<>(SB), Z0, Z0
+	VSUBPD libmE8<>(SB), Z16, Z16
+	VMOVUPD libmE0<>(SB), Z1
+	VMOVUPD libmE0<>(SB), Z17
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $14, libmMINUS1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmMINUS1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmTWO53<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWO53<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $13, libmSMALL<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $13, libmSMALL<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $1, libmSQRT2M1<>(SB), Z14, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmSQRT2M1<>(SB), Z30, K1
+	VPMOVM2Q K1, Z23
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z7, Z7
+	VANDPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z0, Z1
+	VADDPD libmE8<>(SB), Z16, Z17
+	VPSRLQ $52, Z1, Z2
+	VPSRLQ $52, Z17, Z18
+	VPORQ libmMAGICBITS<>(SB), Z2, Z2
+	VPORQ libmMAGICBITS<>(SB), Z18, Z18
+	VSUBPD libmKMAGIC1023<>(SB), Z2, Z2
+	VSUBPD libmKMAGIC1023<>(SB), Z18, Z18
+	VSUBPD Z0, Z1, Z3
+	VSUBPD Z16, Z17, Z19
+	VMOVUPD libmE8<>(SB), Z4
+	VMOVUPD libmE8<>(SB), Z20
+	VSUBPD Z3, Z4, Z3
+	VSUBPD Z19, Z20, Z19
+	VSUBPD libmE8<>(SB), Z1, Z4
+	VSUBPD libmE8<>(SB), Z17, Z20
+	VSUBPD Z4, Z0, Z4
+	VSUBPD Z20, Z16, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $14, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z3, Z4, K1, Z3
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z19, Z20, K1, Z19
+	VDIVPD Z1, Z3, Z3
+	VDIVPD Z17, Z19, Z19
+	VANDPD libmMANT<>(SB), Z1, Z4
+	VANDPD libmMANT<>(SB), Z17, Z20
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z6
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z22
+	VPCMPGTQ Z4, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z20, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z25, Z25, Z25
+	VPCMPEQQ Z9, Z4, K1
+	VPMOVM2Q K1, Z9
+	VPCMPEQQ Z25, Z20, K1
+	VPMOVM2Q K1, Z25
+	VPANDQ Z6, Z9, Z9
+	VPANDQ Z22, Z25, Z25
+	VPCMPGTQ libmMANTM4<>(SB), Z4, K1
+	VPMOVM2Q K1, Z10
+	VPCMPGTQ libmMANTM4<>(SB), Z20, K1
+	VPMOVM2Q K1, Z26
+	VPANDNQ Z10, Z6, Z10
+	VPANDNQ Z26, Z22, Z26
+	VPORQ Z10, Z9, Z9
+	VPORQ Z26, Z25, Z25
+	VPANDNQ Z9, Z7, Z9
+	VPANDNQ Z25, Z23, Z25
+	VPANDNQ Z5, Z9, Z5
+	VPANDNQ Z21, Z25, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMOVUPD libmE0<>(SB), Z8
+	VMOVUPD libmE0<>(SB), Z24
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z8, K1, Z8
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z24, K1, Z24
+	VORPD Z4, Z8, Z8
+	VORPD Z20, Z24, Z24
+	VANDNPD libmE8<>(SB), Z6, Z9
+	VANDNPD libmE8<>(SB), Z22, Z25
+	VADDPD Z9, Z2, Z2
+	VADDPD Z25, Z18, Z18
+	VSUBPD libmE8<>(SB), Z8, Z8
+	VSUBPD libmE8<>(SB), Z24, Z24
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z8, K1, Z8
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z24, K1, Z24
+	VANDNPD Z2, Z7, Z2
+	VANDNPD Z18, Z23, Z18
+	VMULPD libmE0<>(SB), Z8, Z9
+	VMULPD libmE0<>(SB), Z24, Z25
+	VMULPD Z8, Z9, Z9
+	VMULPD Z24, Z25, Z25
+	VADDPD libmE16<>(SB), Z8, Z10
+	VADDPD libmE16<>(SB), Z24, Z26
+	VDIVPD Z10, Z8, Z10
+	VDIVPD Z26, Z24, Z26
+	VMULPD Z10, Z10, Z11
+	VMULPD Z26, Z26, Z27
+	VMULPD libmL7<>(SB), Z11, Z12
+	VMULPD libmL7<>(SB), Z27, Z28
+	VADDPD libmL6<>(SB), Z12, Z12
+	VADDPD libmL6<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL5<>(SB), Z12, Z12
+	VADDPD libmL5<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL4<>(SB), Z12, Z12
+	VADDPD libmL4<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL3<>(SB), Z12, Z12
+	VADDPD libmL3<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL2<>(SB), Z12, Z12
+	VADDPD libmL2<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL1<>(SB), Z12, Z12
+	VADDPD libmL1<>(SB), Z28, Z28
+	VMULPD Z12, Z11, Z12
+	VMULPD Z28, Z27, Z28
+	VADDPD Z12, Z9, Z12
+	VADDPD Z28, Z25, Z28
+	VMULPD Z12, Z10, Z12
+	VMULPD Z28, Z26, Z28
+	VSUBPD Z12, Z9, Z1
+	VSUBPD Z28, Z25, Z17
+	VSUBPD Z1, Z8, Z1
+	VSUBPD Z17, Z24, Z17
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VADDPD Z3, Z4, Z4
+	VADDPD Z19, Z20, Z20
+	VADDPD Z4, Z12, Z4
+	VADDPD Z20, Z28, Z20
+	VSUBPD Z4, Z9, Z4
+	VSUBPD Z20, Z25, Z20
+	VSUBPD Z8, Z4, Z4
+	VSUBPD Z24, Z20, Z20
+	VMULPD libmLN2HI<>(SB), Z2, Z6
+	VMULPD libmLN2HI<>(SB), Z18, Z22
+	VSUBPD Z4, Z6, Z4
+	VSUBPD Z20, Z22, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z1, Z4, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z17, Z20, K1, Z16
+	VMULPD libmINVLN2X<>(SB), Z0, Z12
+	VMULPD libmINVLN2X<>(SB), Z16, Z28
+	VANDPD libmMANT<>(SB), Z15, Z0
+	VANDPD libmMANT<>(SB), Z31, Z16
+	VORPD libmE0<>(SB), Z0, Z0
+	VORPD libmE0<>(SB), Z16, Z16
+	VMOVUPD Z0, Z11
+	VMOVUPD Z16, Z27
+	VPSRLQ $52, Z15, Z10
+	VPSRLQ $52, Z31, Z26
+	VPORQ libmMAGICBITS<>(SB), Z10, Z10
+	VPORQ libmMAGICBITS<>(SB), Z26, Z26
+	VSUBPD libmKMAGIC<>(SB), Z10, Z10
+	VSUBPD libmKMAGIC<>(SB), Z26, Z26
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmMANT<>(SB), Z0, Z2
+	VANDPD libmMANT<>(SB), Z16, Z18
+	VORPD libmE0<>(SB), Z2, Z2
+	VORPD libmE0<>(SB), Z18, Z18
+	VPSRLQ $52, Z0, Z1
+	VPSRLQ $52, Z16, Z17
+	VPORQ libmMAGICBITS<>(SB), Z1, Z1
+	VPORQ libmMAGICBITS<>(SB), Z17, Z17
+	VSUBPD libmKMAGIC<>(SB), Z1, Z1
+	VSUBPD libmKMAGIC<>(SB), Z17, Z17
+	VCMPPD $2, libmHSQRT2<>(SB), Z2, K1
+	VPMOVM2Q K1, Z3
+	VCMPPD $2, libmHSQRT2<>(SB), Z18, K1
+	VPMOVM2Q K1, Z19
+	VANDPD libmE8<>(SB), Z3, Z3
+	VANDPD libmE8<>(SB), Z19, Z19
+	VSUBPD Z3, Z1, Z1
+	VSUBPD Z19, Z17, Z17
+	VADDPD libmE8<>(SB), Z3, Z3
+	VADDPD libmE8<>(SB), Z19, Z19
+	VMULPD Z3, Z2, Z2
+	VMULPD Z19, Z18, Z18
+	VSUBPD libmE8<>(SB), Z2, Z2
+	VSUBPD libmE8<>(SB), Z18, Z18
+	VADDPD libmE16<>(SB), Z2, Z0
+	VADDPD libmE16<>(SB), Z18, Z16
+	VDIVPD Z0, Z2, Z3
+	VDIVPD Z16, Z18, Z19
+	VMULPD Z3, Z3, Z4
+	VMULPD Z19, Z19, Z20
+	VMULPD Z4, Z4, Z5
+	VMULPD Z20, Z20, Z21
+	VMULPD libmL7<>(SB), Z5, Z6
+	VMULPD libmL7<>(SB), Z21, Z22
+	VADDPD libmL5<>(SB), Z6, Z6
+	VADDPD libmL5<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL3<>(SB), Z6, Z6
+	VADDPD libmL3<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL1<>(SB), Z6, Z6
+	VADDPD libmL1<>(SB), Z22, Z22
+	VMULPD Z6, Z4, Z4
+	VMULPD Z22, Z20, Z20
+	VMULPD libmL6<>(SB), Z5, Z6
+	VMULPD libmL6<>(SB), Z21, Z22
+	VADDPD libmL4<>(SB), Z6, Z6
+	VADDPD libmL4<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL2<>(SB), Z6, Z6
+	VADDPD libmL2<>(SB), Z22, Z22
+	VMULPD Z6, Z5, Z5
+	VMULPD Z22, Z21, Z21
+	VADDPD Z5, Z4, Z4
+	VADDPD Z21, Z20, Z20
+	VMULPD libmE0<>(SB), Z2, Z0
+	VMULPD libmE0<>(SB), Z18, Z16
+	VMULPD Z2, Z0, Z0
+	VMULPD Z18, Z16, Z16
+	VADDPD Z0, Z4, Z4
+	VADDPD Z16, Z20, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VMULPD libmLN2LO<>(SB), Z1, Z4
+	VMULPD libmLN2LO<>(SB), Z17, Z20
+	VADDPD Z4, Z3, Z3
+	VADDPD Z20, Z19, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VMULPD libmLN2HI<>(SB), Z1, Z1
+	VMULPD libmLN2HI<>(SB), Z17, Z17
+	VSUBPD Z0, Z1, Z0
+	VSUBPD Z16, Z17, Z16
+	VMULPD libmINVLN2X<>(SB), Z0, Z0
+	VMULPD libmINVLN2X<>(SB), Z16, Z16
+	VADDPD Z10, Z0, Z0
+	VADDPD Z26, Z16, Z16
+	VSUBPD libmE8<>(SB), Z10, Z1
+	VSUBPD libmE8<>(SB), Z26, Z17
+	VCMPPD $0, libmE0<>(SB), Z11, K1
+	VPMOVM2Q K1, Z2
+	VCMPPD $0, libmE0<>(SB), Z27, K1
+	VPMOVM2Q K1, Z18
+	VPMOVQ2M Z2, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z18, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VCMPPD $13, libmE0<>(SB), Z15, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $13, libmE0<>(SB), Z31, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $2, libmE16<>(SB), Z15, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmE16<>(SB), Z31, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z12, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z28, Z16, K1, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func log2F64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(log2F64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·log2F64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD Z0, Z15
+	VMOVUPD Z16, Z31
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCMPPD $13, libmE0<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $13, libmE0<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $2, libmE16<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmE16<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VSUBPD libmE8<>(SB), Z0, Z0
+	VSUBPD libmE8<>(SB), Z16, Z16
+	VMOVUPD libmE0<>(SB), Z1
+	VMOVUPD libmE0<>(SB), Z17
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $14, libmMINUS1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmMINUS1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmTWO53<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWO53<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $13, libmSMALL<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $13, libmSMALL<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $1, libmSQRT2M1<>(SB), Z14, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmSQRT2M1<>(SB), Z30, K1
+	VPMOVM2Q K1, Z23
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z7, Z7
+	VANDPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z0, Z1
+	VADDPD libmE8<>(SB), Z16, Z17
+	VPSRLQ $52, Z1, Z2
+	VPSRLQ $52, Z17, Z18
+	VPORQ libmMAGICBITS<>(SB), Z2, Z2
+	VPORQ libmMAGICBITS<>(SB), Z18, Z18
+	VSUBPD libmKMAGIC1023<>(SB), Z2, Z2
+	VSUBPD libmKMAGIC1023<>(SB), Z18, Z18
+	VSUBPD Z0, Z1, Z3
+	VSUBPD Z16, Z17, Z19
+	VMOVUPD libmE8<>(SB), Z4
+	VMOVUPD libmE8<>(SB), Z20
+	VSUBPD Z3, Z4, Z3
+	VSUBPD Z19, Z20, Z19
+	VSUBPD libmE8<>(SB), Z1, Z4
+	VSUBPD libmE8<>(SB), Z17, Z20
+	VSUBPD Z4, Z0, Z4
+	VSUBPD Z20, Z16, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $14, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z3, Z4, K1, Z3
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z19, Z20, K1, Z19
+	VDIVPD Z1, Z3, Z3
+	VDIVPD Z17, Z19, Z19
+	VANDPD libmMANT<>(SB), Z1, Z4
+	VANDPD libmMANT<>(SB), Z17, Z20
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z6
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z22
+	VPCMPGTQ Z4, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z20, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z25, Z25, Z25
+	VPCMPEQQ Z9, Z4, K1
+	VPMOVM2Q K1, Z9
+	VPCMPEQQ Z25, Z20, K1
+	VPMOVM2Q K1, Z25
+	VPANDQ Z6, Z9, Z9
+	VPANDQ Z22, Z25, Z25
+	VPCMPGTQ libmMANTM4<>(SB), Z4, K1
+	VPMOVM2Q K1, Z10
+	VPCMPGTQ libmMANTM4<>(SB), Z20, K1
+	VPMOVM2Q K1, Z26
+	VPANDNQ Z10, Z6, Z10
+	VPANDNQ Z26, Z22, Z26
+	VPORQ Z10, Z9, Z9
+	VPORQ Z26, Z25, Z25
+	VPANDNQ Z9, Z7, Z9
+	VPANDNQ Z25, Z23, Z25
+	VPANDNQ Z5, Z9, Z5
+	VPANDNQ Z21, Z25, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMOVUPD libmE0<>(SB), Z8
+	VMOVUPD libmE0<>(SB), Z24
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z8, K1, Z8
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z24, K1, Z24
+	VORPD Z4, Z8, Z8
+	VORPD Z20, Z24, Z24
+	VANDNPD libmE8<>(SB), Z6, Z9
+	VANDNPD libmE8<>(SB), Z22, Z25
+	VADDPD Z9, Z2, Z2
+	VADDPD Z25, Z18, Z18
+	VSUBPD libmE8<>(SB), Z8, Z8
+	VSUBPD libmE8<>(SB), Z24, Z24
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z8, K1, Z8
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z24, K1, Z24
+	VANDNPD Z2, Z7, Z2
+	VANDNPD Z18, Z23, Z18
+	VMULPD libmE0<>(SB), Z8, Z9
+	VMULPD libmE0<>(SB), Z24, Z25
+	VMULPD Z8, Z9, Z9
+	VMULPD Z24, Z25, Z25
+	VADDPD libmE16<>(SB), Z8, Z10
+	VADDPD libmE16<>(SB), Z24, Z26
+	VDIVPD Z10, Z8, Z10
+	VDIVPD Z26, Z24, Z26
+	VMULPD Z10, Z10, Z11
+	VMULPD Z26, Z26, Z27
+	VMULPD libmL7<>(SB), Z11, Z12
+	VMULPD libmL7<>(SB), Z27, Z28
+	VADDPD libmL6<>(SB), Z12, Z12
+	VADDPD libmL6<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL5<>(SB), Z12, Z12
+	VADDPD libmL5<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL4<>(SB), Z12, Z12
+	VADDPD libmL4<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL3<>(SB), Z12, Z12
+	VADDPD libmL3<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL2<>(SB), Z12, Z12
+	VADDPD libmL2<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL1<>(SB), Z12, Z12
+	VADDPD libmL1<>(SB), Z28, Z28
+	VMULPD Z12, Z11, Z12
+	VMULPD Z28, Z27, Z28
+	VADDPD Z12, Z9, Z12
+	VADDPD Z28, Z25, Z28
+	VMULPD Z12, Z10, Z12
+	VMULPD Z28, Z26, Z28
+	VSUBPD Z12, Z9, Z1
+	VSUBPD Z28, Z25, Z17
+	VSUBPD Z1, Z8, Z1
+	VSUBPD Z17, Z24, Z17
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VADDPD Z3, Z4, Z4
+	VADDPD Z19, Z20, Z20
+	VADDPD Z4, Z12, Z4
+	VADDPD Z20, Z28, Z20
+	VSUBPD Z4, Z9, Z4
+	VSUBPD Z20, Z25, Z20
+	VSUBPD Z8, Z4, Z4
+	VSUBPD Z24, Z20, Z20
+	VMULPD libmLN2HI<>(SB), Z2, Z6
+	VMULPD libmLN2HI<>(SB), Z18, Z22
+	VSUBPD Z4, Z6, Z4
+	VSUBPD Z20, Z22, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z1, Z4, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z17, Z20, K1, Z16
+	VMULPD libmINVLN2X<>(SB), Z0, Z12
+	VMULPD libmINVLN2X<>(SB), Z16, Z28
+	VANDPD libmMANT<>(SB), Z15, Z0
+	VANDPD libmMANT<>(SB), Z31, Z16
+	VORPD libmE0<>(SB), Z0, Z0
+	VORPD libmE0<>(SB), Z16, Z16
+	VMOVUPD Z0, Z11
+	VMOVUPD Z16, Z27
+	VPSRLQ $52, Z15, Z10
+	VPSRLQ $52, Z31, Z26
+	VPORQ libmMAGICBITS<>(SB), Z10, Z10
+	VPORQ libmMAGICBITS<>(SB), Z26, Z26
+	VSUBPD libmKMAGIC<>(SB), Z10, Z10
+	VSUBPD libmKMAGIC<>(SB), Z26, Z26
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmMANT<>(SB), Z0, Z2
+	VANDPD libmMANT<>(SB), Z16, Z18
+	VORPD libmE0<>(SB), Z2, Z2
+	VORPD libmE0<>(SB), Z18, Z18
+	VPSRLQ $52, Z0, Z1
+	VPSRLQ $52, Z16, Z17
+	VPORQ libmMAGICBITS<>(SB), Z1, Z1
+	VPORQ libmMAGICBITS<>(SB), Z17, Z17
+	VSUBPD libmKMAGIC<>(SB), Z1, Z1
+	VSUBPD libmKMAGIC<>(SB), Z17, Z17
+	VCMPPD $2, libmHSQRT2<>(SB), Z2, K1
+	VPMOVM2Q K1, Z3
+	VCMPPD $2, libmHSQRT2<>(SB), Z18, K1
+	VPMOVM2Q K1, Z19
+	VANDPD libmE8<>(SB), Z3, Z3
+	VANDPD libmE8<>(SB), Z19, Z19
+	VSUBPD Z3, Z1, Z1
+	VSUBPD Z19, Z17, Z17
+	VADDPD libmE8<>(SB), Z3, Z3
+	VADDPD libmE8<>(SB), Z19, Z19
+	VMULPD Z3, Z2, Z2
+	VMULPD Z19, Z18, Z18
+	VSUBPD libmE8<>(SB), Z2, Z2
+	VSUBPD libmE8<>(SB), Z18, Z18
+	VADDPD libmE16<>(SB), Z2, Z0
+	VADDPD libmE16<>(SB), Z18, Z16
+	VDIVPD Z0, Z2, Z3
+	VDIVPD Z16, Z18, Z19
+	VMULPD Z3, Z3, Z4
+	VMULPD Z19, Z19, Z20
+	VMULPD Z4, Z4, Z5
+	VMULPD Z20, Z20, Z21
+	VMULPD libmL7<>(SB), Z5, Z6
+	VMULPD libmL7<>(SB), Z21, Z22
+	VADDPD libmL5<>(SB), Z6, Z6
+	VADDPD libmL5<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL3<>(SB), Z6, Z6
+	VADDPD libmL3<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL1<>(SB), Z6, Z6
+	VADDPD libmL1<>(SB), Z22, Z22
+	VMULPD Z6, Z4, Z4
+	VMULPD Z22, Z20, Z20
+	VMULPD libmL6<>(SB), Z5, Z6
+	VMULPD libmL6<>(SB), Z21, Z22
+	VADDPD libmL4<>(SB), Z6, Z6
+	VADDPD libmL4<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL2<>(SB), Z6, Z6
+	VADDPD libmL2<>(SB), Z22, Z22
+	VMULPD Z6, Z5, Z5
+	VMULPD Z22, Z21, Z21
+	VADDPD Z5, Z4, Z4
+	VADDPD Z21, Z20, Z20
+	VMULPD libmE0<>(SB), Z2, Z0
+	VMULPD libmE0<>(SB), Z18, Z16
+	VMULPD Z2, Z0, Z0
+	VMULPD Z18, Z16, Z16
+	VADDPD Z0, Z4, Z4
+	VADDPD Z16, Z20, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VMULPD libmLN2LO<>(SB), Z1, Z4
+	VMULPD libmLN2LO<>(SB), Z17, Z20
+	VADDPD Z4, Z3, Z3
+	VADDPD Z20, Z19, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VMULPD libmLN2HI<>(SB), Z1, Z1
+	VMULPD libmLN2HI<>(SB), Z17, Z17
+	VSUBPD Z0, Z1, Z0
+	VSUBPD Z16, Z17, Z16
+	VMULPD libmINVLN2X<>(SB), Z0, Z0
+	VMULPD libmINVLN2X<>(SB), Z16, Z16
+	VADDPD Z10, Z0, Z0
+	VADDPD Z26, Z16, Z16
+	VSUBPD libmE8<>(SB), Z10, Z1
+	VSUBPD libmE8<>(SB), Z26, Z17
+	VCMPPD $0, libmE0<>(SB), Z11, K1
+	VPMOVM2Q K1, Z2
+	VCMPPD $0, libmE0<>(SB), Z27, K1
+	VPMOVM2Q K1, Z18
+	VPMOVQ2M Z2, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z18, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VCMPPD $13, libmE0<>(SB), Z15, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $13, libmE0<>(SB), Z31, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $2, libmE16<>(SB), Z15, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmE16<>(SB), Z31, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z12, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z28, Z16, K1, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func asinhF32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·asinhF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VMOVUPD Z0, Z15
+	VMOVUPD Z16, Z31
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $1, libmPINF<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmPINF<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMULPD Z0, Z0, Z1
+	VMULPD Z16, Z16, Z17
+	VADDPD libmE8<>(SB), Z1, Z1
+	VADDPD libmE8<>(SB), Z17, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VADDPD libmE8<>(SB), Z1, Z1
+	VADDPD libmE8<>(SB), Z17, Z17
+	VMULPD Z0, Z0, Z2
+	VMULPD Z16, Z16, Z18
+	VDIVPD Z1, Z2, Z2
+	VDIVPD Z17, Z18, Z18
+	VADDPD Z2, Z0, Z0
+	VADDPD Z18, Z16, Z16
+	VANDPD libmABS<>(SB), Z15, Z3
+	VANDPD libmABS<>(SB), Z31, Z19
+	VCMPPD $2, libmE16<>(SB), Z3, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $2, libmE16<>(SB), Z19, K1
+	VPMOVM2Q K1, Z21
+	VMOVUPD libmE0<>(SB), Z1
+	VMOVUPD libmE0<>(SB), Z17
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $14, libmMINUS1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmMINUS1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmTWO53<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWO53<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $13, libmSMALL<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $13, libmSMALL<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $1, libmSQRT2M1<>(SB), Z14, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmSQRT2M1<>(SB), Z30, K1
+	VPMOVM2Q K1, Z23
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z7, Z7
+	VANDPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z0, Z1
+	VADDPD libmE8<>(SB), Z16, Z17
+	VPSRLQ $52, Z1, Z2
+	VPSRLQ $52, Z17, Z18
+	VPORQ libmMAGICBITS<>(SB), Z2, Z2
+	VPORQ libmMAGICBITS<>(SB), Z18, Z18
+	VSUBPD libmKMAGIC1023<>(SB), Z2, Z2
+	VSUBPD libmKMAGIC1023<>(SB), Z18, Z18
+	VSUBPD Z0, Z1, Z3
+	VSUBPD Z16, Z17, Z19
+	VMOVUPD libmE8<>(SB), Z4
+	VMOVUPD libmE8<>(SB), Z20
+	VSUBPD Z3, Z4, Z3
+	VSUBPD Z19, Z20, Z19
+	VSUBPD libmE8<>(SB), Z1, Z4
+	VSUBPD libmE8<>(SB), Z17, Z20
+	VSUBPD Z4, Z0, Z4
+	VSUBPD Z20, Z16, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $14, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z3, Z4, K1, Z3
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z19, Z20, K1, Z19
+	VDIVPD Z1, Z3, Z3
+	VDIVPD Z17, Z19, Z19
+	VANDPD libmMANT<>(SB), Z1, Z4
+	VANDPD libmMANT<>(SB), Z17, Z20
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z6
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z22
+	VPCMPGTQ Z4, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z20, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z25, Z25, Z25
+	VPCMPEQQ Z9, Z4, K1
+	VPMOVM2Q K1, Z9
+	VPCMPEQQ Z25, Z20, K1
+	VPMOVM2Q K1, Z25
+	VPANDQ Z6, Z9, Z9
+	VPANDQ Z22, Z25, Z25
+	VPCMPGTQ libmMANTM4<>(SB), Z4, K1
+	VPMOVM2Q K1, Z10
+	VPCMPGTQ libmMANTM4<>(SB), Z20, K1
+	VPMOVM2Q K1, Z26
+	VPANDNQ Z10, Z6, Z10
+	VPANDNQ Z26, Z22, Z26
+	VPORQ Z10, Z9, Z9
+	VPORQ Z26, Z25, Z25
+	VPANDNQ Z9, Z7, Z9
+	VPANDNQ Z25, Z23, Z25
+	VPANDNQ Z5, Z9, Z5
+	VPANDNQ Z21, Z25, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMOVUPD libmE0<>(SB), Z8
+	VMOVUPD libmE0<>(SB), Z24
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z8, K1, Z8
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z24, K1, Z24
+	VORPD Z4, Z8, Z8
+	VORPD Z20, Z24, Z24
+	VANDNPD libmE8<>(SB), Z6, Z9
+	VANDNPD libmE8<>(SB), Z22, Z25
+	VADDPD Z9, Z2, Z2
+	VADDPD Z25, Z18, Z18
+	VSUBPD libmE8<>(SB), Z8, Z8
+	VSUBPD libmE8<>(SB), Z24, Z24
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z8, K1, Z8
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z24, K1, Z24
+	VANDNPD Z2, Z7, Z2
+	VANDNPD Z18, Z23, Z18
+	VMULPD libmE0<>(SB), Z8, Z9
+	VMULPD libmE0<>(SB), Z24, Z25
+	VMULPD Z8, Z9, Z9
+	VMULPD Z24, Z25, Z25
+	VADDPD libmE16<>(SB), Z8, Z10
+	VADDPD libmE16<>(SB), Z24, Z26
+	VDIVPD Z10, Z8, Z10
+	VDIVPD Z26, Z24, Z26
+	VMULPD Z10, Z10, Z11
+	VMULPD Z26, Z26, Z27
+	VMULPD libmL7<>(SB), Z11, Z12
+	VMULPD libmL7<>(SB), Z27, Z28
+	VADDPD libmL6<>(SB), Z12, Z12
+	VADDPD libmL6<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL5<>(SB), Z12, Z12
+	VADDPD libmL5<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL4<>(SB), Z12, Z12
+	VADDPD libmL4<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL3<>(SB), Z12, Z12
+	VADDPD libmL3<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL2<>(SB), Z12, Z12
+	VADDPD libmL2<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL1<>(SB), Z12, Z12
+	VADDPD libmL1<>(SB), Z28, Z28
+	VMULPD Z12, Z11, Z12
+	VMULPD Z28, Z27, Z28
+	VADDPD Z12, Z9, Z12
+	VADDPD Z28, Z25, Z28
+	VMULPD Z12, Z10, Z12
+	VMULPD Z28, Z26, Z28
+	VSUBPD Z12, Z9, Z1
+	VSUBPD Z28, Z25, Z17
+	VSUBPD Z1, Z8, Z1
+	VSUBPD Z17, Z24, Z17
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VADDPD Z3, Z4, Z4
+	VADDPD Z19, Z20, Z20
+	VADDPD Z4, Z12, Z4
+	VADDPD Z20, Z28, Z20
+	VSUBPD Z4, Z9, Z4
+	VSUBPD Z20, Z25, Z20
+	VSUBPD Z8, Z4, Z4
+	VSUBPD Z24, Z20, Z20
+	VMULPD libmLN2HI<>(SB), Z2, Z6
+	VMULPD libmLN2HI<>(SB), Z18, Z22
+	VSUBPD Z4, Z6, Z4
+	VSUBPD Z20, Z22, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z1, Z4, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z17, Z20, K1, Z16
+	VMOVUPD Z0, Z12
+	VMOVUPD Z16, Z28
+	VANDPD libmABS<>(SB), Z15, Z13
+	VANDPD libmABS<>(SB), Z31, Z29
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VADDPD libmE8<>(SB), Z1, Z1
+	VADDPD libmE8<>(SB), Z17, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VADDPD Z13, Z1, Z1
+	VADDPD Z29, Z17, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VDIVPD Z1, Z2, Z2
+	VDIVPD Z17, Z18, Z18
+	VADDPD Z13, Z13, Z0
+	VADDPD Z29, Z29, Z16
+	VADDPD Z2, Z0, Z0
+	VADDPD Z18, Z16, Z16
+	VCMPPD $14, libmLARGE28<>(SB), Z13, K1
+	VPMOVM2Q K1, Z11
+	VCMPPD $14, libmLARGE28<>(SB), Z29, K1
+	VPMOVM2Q K1, Z27
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z13, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z29, Z16, K1, Z16
+	VCMPPD $14, libmE16<>(SB), Z13, K1
+	VPMOVM2Q K1, Z10
+	VCMPPD $14, libmE16<>(SB), Z29, K1
+	VPMOVM2Q K1, Z26
+	VMOVUPD libmE16<>(SB), Z1
+	VMOVUPD libmE16<>(SB), Z17
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmMANT<>(SB), Z0, Z2
+	VANDPD libmMANT<>(SB), Z16, Z18
+	VORPD libmE0<>(SB), Z2, Z2
+	VORPD libmE0<>(SB), Z18, Z18
+	VPSRLQ $52, Z0, Z1
+	VPSRLQ $52, Z16, Z17
+	VPORQ libmMAGICBITS<>(SB), Z1, Z1
+	VPORQ libmMAGICBITS<>(SB), Z17, Z17
+	VSUBPD libmKMAGIC<>(SB), Z1, Z1
+	VSUBPD libmKMAGIC<>(SB), Z17, Z17
+	VCMPPD $2, libmHSQRT2<>(SB), Z2, K1
+	VPMOVM2Q K1, Z3
+	VCMPPD $2, libmHSQRT2<>(SB), Z18, K1
+	VPMOVM2Q K1, Z19
+	VANDPD libmE8<>(SB), Z3, Z3
+	VANDPD libmE8<>(SB), Z19, Z19
+	VSUBPD Z3, Z1, Z1
+	VSUBPD Z19, Z17, Z17
+	VADDPD libmE8<>(SB), Z3, Z3
+	VADDPD libmE8<>(SB), Z19, Z19
+	VMULPD Z3, Z2, Z2
+	VMULPD Z19, Z18, Z18
+	VSUBPD libmE8<>(SB), Z2, Z2
+	VSUBPD libmE8<>(SB), Z18, Z18
+	VADDPD libmE16<>(SB), Z2, Z0
+	VADDPD libmE16<>(SB), Z18, Z16
+	VDIVPD Z0, Z2, Z3
+	VDIVPD Z16, Z18, Z19
+	VMULPD Z3, Z3, Z4
+	VMULPD Z19, Z19, Z20
+	VMULPD Z4, Z4, Z5
+	VMULPD Z20, Z20, Z21
+	VMULPD libmL7<>(SB), Z5, Z6
+	VMULPD libmL7<>(SB), Z21, Z22
+	VADDPD libmL5<>(SB), Z6, Z6
+	VADDPD libmL5<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL3<>(SB), Z6, Z6
+	VADDPD libmL3<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL1<>(SB), Z6, Z6
+	VADDPD libmL1<>(SB), Z22, Z22
+	VMULPD Z6, Z4, Z4
+	VMULPD Z22, Z20, Z20
+	VMULPD libmL6<>(SB), Z5, Z6
+	VMULPD libmL6<>(SB), Z21, Z22
+	VADDPD libmL4<>(SB), Z6, Z6
+	VADDPD libmL4<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL2<>(SB), Z6, Z6
+	VADDPD libmL2<>(SB), Z22, Z22
+	VMULPD Z6, Z5, Z5
+	VMULPD Z22, Z21, Z21
+	VADDPD Z5, Z4, Z4
+	VADDPD Z21, Z20, Z20
+	VMULPD libmE0<>(SB), Z2, Z0
+	VMULPD libmE0<>(SB), Z18, Z16
+	VMULPD Z2, Z0, Z0
+	VMULPD Z18, Z16, Z16
+	VADDPD Z0, Z4, Z4
+	VADDPD Z16, Z20, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VMULPD libmLN2LO<>(SB), Z1, Z4
+	VMULPD libmLN2LO<>(SB), Z17, Z20
+	VADDPD Z4, Z3, Z3
+	VADDPD Z20, Z19, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VMULPD libmLN2HI<>(SB), Z1, Z1
+	VMULPD libmLN2HI<>(SB), Z17, Z17
+	VSUBPD Z0, Z1, Z0
+	VSUBPD Z16, Z17, Z16
+	VADDPD libmLN2F<>(SB), Z0, Z1
+	VADDPD libmLN2F<>(SB), Z16, Z17
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z12, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z28, K1, Z16
+	VCMPPD $1, libmTINY28<>(SB), Z13, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTINY28<>(SB), Z29, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z13, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z29, Z16, K1, Z16
+	VANDPD libmSIGN<>(SB), Z15, Z1
+	VANDPD libmSIGN<>(SB), Z31, Z17
+	VXORPD Z1, Z0, Z0
+	VXORPD Z17, Z16, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func asinhF64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(math.Asinh(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·asinhF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD Z0, Z15
+	VMOVUPD Z16, Z31
+	VANDPD libmABS<>(SB), Z0, Z0
+	VANDPD libmABS<>(SB), Z16, Z16
+	VCMPPD $1, libmPINF<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmPINF<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMULPD Z0, Z0, Z1
+	VMULPD Z16, Z16, Z17
+	VADDPD libmE8<>(SB), Z1, Z1
+	VADDPD libmE8<>(SB), Z17, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VADDPD libmE8<>(SB), Z1, Z1
+	VADDPD libmE8<>(SB), Z17, Z17
+	VMULPD Z0, Z0, Z2
+	VMULPD Z16, Z16, Z18
+	VDIVPD Z1, Z2, Z2
+	VDIVPD Z17, Z18, Z18
+	VADDPD Z2, Z0, Z0
+	VADDPD Z18, Z16, Z16
+	VANDPD libmABS<>(SB), Z15, Z3
+	VANDPD libmABS<>(SB), Z31, Z19
+	VCMPPD $2, libmE16<>(SB), Z3, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $2, libmE16<>(SB), Z19, K1
+	VPMOVM2Q K1, Z21
+	VMOVUPD libmE0<>(SB), Z1
+	VMOVUPD libmE0<>(SB), Z17
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $14, libmMINUS1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmMINUS1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmTWO53<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWO53<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $13, libmSMALL<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $13, libmSMALL<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $1, libmSQRT2M1<>(SB), Z14, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmSQRT2M1<>(SB), Z30, K1
+	VPMOVM2Q K1, Z23
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z7, Z7
+	VANDPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z0, Z1
+	VADDPD libmE8<>(SB), Z16, Z17
+	VPSRLQ $52, Z1, Z2
+	VPSRLQ $52, Z17, Z18
+	VPORQ libmMAGICBITS<>(SB), Z2, Z2
+	VPORQ libmMAGICBITS<>(SB), Z18, Z18
+	VSUBPD libmKMAGIC1023<>(SB), Z2, Z2
+	VSUBPD libmKMAGIC1023<>(SB), Z18, Z18
+	VSUBPD Z0, Z1, Z3
+	VSUBPD Z16, Z17, Z19
+	VMOVUPD libmE8<>(SB), Z4
+	VMOVUPD libmE8<>(SB), Z20
+	VSUBPD Z3, Z4, Z3
+	VSUBPD Z19, Z20, Z19
+	VSUBPD libmE8<>(SB), Z1, Z4
+	VSUBPD libmE8<>(SB), Z17, Z20
+	VSUBPD Z4, Z0, Z4
+	VSUBPD Z20, Z16, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $14, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z3, Z4, K1, Z3
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z19, Z20, K1, Z19
+	VDIVPD Z1, Z3, Z3
+	VDIVPD Z17, Z19, Z19
+	VANDPD libmMANT<>(SB), Z1, Z4
+	VANDPD libmMANT<>(SB), Z17, Z20
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z6
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z22
+	VPCMPGTQ Z4, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z20, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z25, Z25, Z25
+	VPCMPEQQ Z9, Z4, K1
+	VPMOVM2Q K1, Z9
+	VPCMPEQQ Z25, Z20, K1
+	VPMOVM2Q K1, Z25
+	VPANDQ Z6, Z9, Z9
+	VPANDQ Z22, Z25, Z25
+	VPCMPGTQ libmMANTM4<>(SB), Z4, K1
+	VPMOVM2Q K1, Z10
+	VPCMPGTQ libmMANTM4<>(SB), Z20, K1
+	VPMOVM2Q K1, Z26
+	VPANDNQ Z10, Z6, Z10
+	VPANDNQ Z26, Z22, Z26
+	VPORQ Z10, Z9, Z9
+	VPORQ Z26, Z25, Z25
+	VPANDNQ Z9, Z7, Z9
+	VPANDNQ Z25, Z23, Z25
+	VPANDNQ Z5, Z9, Z5
+	VPANDNQ Z21, Z25, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMOVUPD libmE0<>(SB), Z8
+	VMOVUPD libmE0<>(SB), Z24
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z8, K1, Z8
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z24, K1, Z24
+	VORPD Z4, Z8, Z8
+	VORPD Z20, Z24, Z24
+	VANDNPD libmE8<>(SB), Z6, Z9
+	VANDNPD libmE8<>(SB), Z22, Z25
+	VADDPD Z9, Z2, Z2
+	VADDPD Z25, Z18, Z18
+	VSUBPD libmE8<>(SB), Z8, Z8
+	VSUBPD libmE8<>(SB), Z24, Z24
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z8, K1, Z8
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z24, K1, Z24
+	VANDNPD Z2, Z7, Z2
+	VANDNPD Z18, Z23, Z18
+	VMULPD libmE0<>(SB), Z8, Z9
+	VMULPD libmE0<>(SB), Z24, Z25
+	VMULPD Z8, Z9, Z9
+	VMULPD Z24, Z25, Z25
+	VADDPD libmE16<>(SB), Z8, Z10
+	VADDPD libmE16<>(SB), Z24, Z26
+	VDIVPD Z10, Z8, Z10
+	VDIVPD Z26, Z24, Z26
+	VMULPD Z10, Z10, Z11
+	VMULPD Z26, Z26, Z27
+	VMULPD libmL7<>(SB), Z11, Z12
+	VMULPD libmL7<>(SB), Z27, Z28
+	VADDPD libmL6<>(SB), Z12, Z12
+	VADDPD libmL6<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL5<>(SB), Z12, Z12
+	VADDPD libmL5<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL4<>(SB), Z12, Z12
+	VADDPD libmL4<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL3<>(SB), Z12, Z12
+	VADDPD libmL3<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL2<>(SB), Z12, Z12
+	VADDPD libmL2<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL1<>(SB), Z12, Z12
+	VADDPD libmL1<>(SB), Z28, Z28
+	VMULPD Z12, Z11, Z12
+	VMULPD Z28, Z27, Z28
+	VADDPD Z12, Z9, Z12
+	VADDPD Z28, Z25, Z28
+	VMULPD Z12, Z10, Z12
+	VMULPD Z28, Z26, Z28
+	VSUBPD Z12, Z9, Z1
+	VSUBPD Z28, Z25, Z17
+	VSUBPD Z1, Z8, Z1
+	VSUBPD Z17, Z24, Z17
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VADDPD Z3, Z4, Z4
+	VADDPD Z19, Z20, Z20
+	VADDPD Z4, Z12, Z4
+	VADDPD Z20, Z28, Z20
+	VSUBPD Z4, Z9, Z4
+	VSUBPD Z20, Z25, Z20
+	VSUBPD Z8, Z4, Z4
+	VSUBPD Z24, Z20, Z20
+	VMULPD libmLN2HI<>(SB), Z2, Z6
+	VMULPD libmLN2HI<>(SB), Z18, Z22
+	VSUBPD Z4, Z6, Z4
+	VSUBPD Z20, Z22, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z1, Z4, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z17, Z20, K1, Z16
+	VMOVUPD Z0, Z12
+	VMOVUPD Z16, Z28
+	VANDPD libmABS<>(SB), Z15, Z13
+	VANDPD libmABS<>(SB), Z31, Z29
+	VMULPD Z13, Z13, Z1
+	VMULPD Z29, Z29, Z17
+	VADDPD libmE8<>(SB), Z1, Z1
+	VADDPD libmE8<>(SB), Z17, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VADDPD Z13, Z1, Z1
+	VADDPD Z29, Z17, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VDIVPD Z1, Z2, Z2
+	VDIVPD Z17, Z18, Z18
+	VADDPD Z13, Z13, Z0
+	VADDPD Z29, Z29, Z16
+	VADDPD Z2, Z0, Z0
+	VADDPD Z18, Z16, Z16
+	VCMPPD $14, libmLARGE28<>(SB), Z13, K1
+	VPMOVM2Q K1, Z11
+	VCMPPD $14, libmLARGE28<>(SB), Z29, K1
+	VPMOVM2Q K1, Z27
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z13, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z29, Z16, K1, Z16
+	VCMPPD $14, libmE16<>(SB), Z13, K1
+	VPMOVM2Q K1, Z10
+	VCMPPD $14, libmE16<>(SB), Z29, K1
+	VPMOVM2Q K1, Z26
+	VMOVUPD libmE16<>(SB), Z1
+	VMOVUPD libmE16<>(SB), Z17
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmMANT<>(SB), Z0, Z2
+	VANDPD libmMANT<>(SB), Z16, Z18
+	VORPD libmE0<>(SB), Z2, Z2
+	VORPD libmE0<>(SB), Z18, Z18
+	VPSRLQ $52, Z0, Z1
+	VPSRLQ $52, Z16, Z17
+	VPORQ libmMAGICBITS<>(SB), Z1, Z1
+	VPORQ libmMAGICBITS<>(SB), Z17, Z17
+	VSUBPD libmKMAGIC<>(SB), Z1, Z1
+	VSUBPD libmKMAGIC<>(SB), Z17, Z17
+	VCMPPD $2, libmHSQRT2<>(SB), Z2, K1
+	VPMOVM2Q K1, Z3
+	VCMPPD $2, libmHSQRT2<>(SB), Z18, K1
+	VPMOVM2Q K1, Z19
+	VANDPD libmE8<>(SB), Z3, Z3
+	VANDPD libmE8<>(SB), Z19, Z19
+	VSUBPD Z3, Z1, Z1
+	VSUBPD Z19, Z17, Z17
+	VADDPD libmE8<>(SB), Z3, Z3
+	VADDPD libmE8<>(SB), Z19, Z19
+	VMULPD Z3, Z2, Z2
+	VMULPD Z19, Z18, Z18
+	VSUBPD libmE8<>(SB), Z2, Z2
+	VSUBPD libmE8<>(SB), Z18, Z18
+	VADDPD libmE16<>(SB), Z2, Z0
+	VADDPD libmE16<>(SB), Z18, Z16
+	VDIVPD Z0, Z2, Z3
+	VDIVPD Z16, Z18, Z19
+	VMULPD Z3, Z3, Z4
+	VMULPD Z19, Z19, Z20
+	VMULPD Z4, Z4, Z5
+	VMULPD Z20, Z20, Z21
+	VMULPD libmL7<>(SB), Z5, Z6
+	VMULPD libmL7<>(SB), Z21, Z22
+	VADDPD libmL5<>(SB), Z6, Z6
+	VADDPD libmL5<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL3<>(SB), Z6, Z6
+	VADDPD libmL3<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL1<>(SB), Z6, Z6
+	VADDPD libmL1<>(SB), Z22, Z22
+	VMULPD Z6, Z4, Z4
+	VMULPD Z22, Z20, Z20
+	VMULPD libmL6<>(SB), Z5, Z6
+	VMULPD libmL6<>(SB), Z21, Z22
+	VADDPD libmL4<>(SB), Z6, Z6
+	VADDPD libmL4<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL2<>(SB), Z6, Z6
+	VADDPD libmL2<>(SB), Z22, Z22
+	VMULPD Z6, Z5, Z5
+	VMULPD Z22, Z21, Z21
+	VADDPD Z5, Z4, Z4
+	VADDPD Z21, Z20, Z20
+	VMULPD libmE0<>(SB), Z2, Z0
+	VMULPD libmE0<>(SB), Z18, Z16
+	VMULPD Z2, Z0, Z0
+	VMULPD Z18, Z16, Z16
+	VADDPD Z0, Z4, Z4
+	VADDPD Z16, Z20, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VMULPD libmLN2LO<>(SB), Z1, Z4
+	VMULPD libmLN2LO<>(SB), Z17, Z20
+	VADDPD Z4, Z3, Z3
+	VADDPD Z20, Z19, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VMULPD libmLN2HI<>(SB), Z1, Z1
+	VMULPD libmLN2HI<>(SB), Z17, Z17
+	VSUBPD Z0, Z1, Z0
+	VSUBPD Z16, Z17, Z16
+	VADDPD libmLN2F<>(SB), Z0, Z1
+	VADDPD libmLN2F<>(SB), Z16, Z17
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z12, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z28, K1, Z16
+	VCMPPD $1, libmTINY28<>(SB), Z13, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmTINY28<>(SB), Z29, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z13, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z29, Z16, K1, Z16
+	VANDPD libmSIGN<>(SB), Z15, Z1
+	VANDPD libmSIGN<>(SB), Z31, Z17
+	VXORPD Z1, Z0, Z0
+	VXORPD Z17, Z16, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acoshF32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·acoshF32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VMOVUPD Z0, Z15
+	VMOVUPD Z16, Z31
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmPINF<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmPINF<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VADDPD Z1, Z1, Z2
+	VADDPD Z17, Z17, Z18
+	VMULPD Z1, Z1, Z3
+	VMULPD Z17, Z17, Z19
+	VADDPD Z3, Z2, Z2
+	VADDPD Z19, Z18, Z18
+	VSQRTPD Z2, Z2
+	VSQRTPD Z18, Z18
+	VADDPD Z2, Z1, Z1
+	VADDPD Z18, Z17, Z17
+	VCMPPD $14, libmE8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmE8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $2, libmE16<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmE16<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VMOVUPD libmE0<>(SB), Z0
+	VMOVUPD libmE0<>(SB), Z16
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $14, libmMINUS1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmMINUS1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmTWO53<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWO53<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $13, libmSMALL<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $13, libmSMALL<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $1, libmSQRT2M1<>(SB), Z14, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmSQRT2M1<>(SB), Z30, K1
+	VPMOVM2Q K1, Z23
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z7, Z7
+	VANDPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z0, Z1
+	VADDPD libmE8<>(SB), Z16, Z17
+	VPSRLQ $52, Z1, Z2
+	VPSRLQ $52, Z17, Z18
+	VPORQ libmMAGICBITS<>(SB), Z2, Z2
+	VPORQ libmMAGICBITS<>(SB), Z18, Z18
+	VSUBPD libmKMAGIC1023<>(SB), Z2, Z2
+	VSUBPD libmKMAGIC1023<>(SB), Z18, Z18
+	VSUBPD Z0, Z1, Z3
+	VSUBPD Z16, Z17, Z19
+	VMOVUPD libmE8<>(SB), Z4
+	VMOVUPD libmE8<>(SB), Z20
+	VSUBPD Z3, Z4, Z3
+	VSUBPD Z19, Z20, Z19
+	VSUBPD libmE8<>(SB), Z1, Z4
+	VSUBPD libmE8<>(SB), Z17, Z20
+	VSUBPD Z4, Z0, Z4
+	VSUBPD Z20, Z16, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $14, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z3, Z4, K1, Z3
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z19, Z20, K1, Z19
+	VDIVPD Z1, Z3, Z3
+	VDIVPD Z17, Z19, Z19
+	VANDPD libmMANT<>(SB), Z1, Z4
+	VANDPD libmMANT<>(SB), Z17, Z20
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z6
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z22
+	VPCMPGTQ Z4, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z20, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z25, Z25, Z25
+	VPCMPEQQ Z9, Z4, K1
+	VPMOVM2Q K1, Z9
+	VPCMPEQQ Z25, Z20, K1
+	VPMOVM2Q K1, Z25
+	VPANDQ Z6, Z9, Z9
+	VPANDQ Z22, Z25, Z25
+	VPCMPGTQ libmMANTM4<>(SB), Z4, K1
+	VPMOVM2Q K1, Z10
+	VPCMPGTQ libmMANTM4<>(SB), Z20, K1
+	VPMOVM2Q K1, Z26
+	VPANDNQ Z10, Z6, Z10
+	VPANDNQ Z26, Z22, Z26
+	VPORQ Z10, Z9, Z9
+	VPORQ Z26, Z25, Z25
+	VPANDNQ Z9, Z7, Z9
+	VPANDNQ Z25, Z23, Z25
+	VPANDNQ Z5, Z9, Z5
+	VPANDNQ Z21, Z25, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMOVUPD libmE0<>(SB), Z8
+	VMOVUPD libmE0<>(SB), Z24
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z8, K1, Z8
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z24, K1, Z24
+	VORPD Z4, Z8, Z8
+	VORPD Z20, Z24, Z24
+	VANDNPD libmE8<>(SB), Z6, Z9
+	VANDNPD libmE8<>(SB), Z22, Z25
+	VADDPD Z9, Z2, Z2
+	VADDPD Z25, Z18, Z18
+	VSUBPD libmE8<>(SB), Z8, Z8
+	VSUBPD libmE8<>(SB), Z24, Z24
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z8, K1, Z8
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z24, K1, Z24
+	VANDNPD Z2, Z7, Z2
+	VANDNPD Z18, Z23, Z18
+	VMULPD libmE0<>(SB), Z8, Z9
+	VMULPD libmE0<>(SB), Z24, Z25
+	VMULPD Z8, Z9, Z9
+	VMULPD Z24, Z25, Z25
+	VADDPD libmE16<>(SB), Z8, Z10
+	VADDPD libmE16<>(SB), Z24, Z26
+	VDIVPD Z10, Z8, Z10
+	VDIVPD Z26, Z24, Z26
+	VMULPD Z10, Z10, Z11
+	VMULPD Z26, Z26, Z27
+	VMULPD libmL7<>(SB), Z11, Z12
+	VMULPD libmL7<>(SB), Z27, Z28
+	VADDPD libmL6<>(SB), Z12, Z12
+	VADDPD libmL6<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL5<>(SB), Z12, Z12
+	VADDPD libmL5<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL4<>(SB), Z12, Z12
+	VADDPD libmL4<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL3<>(SB), Z12, Z12
+	VADDPD libmL3<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL2<>(SB), Z12, Z12
+	VADDPD libmL2<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL1<>(SB), Z12, Z12
+	VADDPD libmL1<>(SB), Z28, Z28
+	VMULPD Z12, Z11, Z12
+	VMULPD Z28, Z27, Z28
+	VADDPD Z12, Z9, Z12
+	VADDPD Z28, Z25, Z28
+	VMULPD Z12, Z10, Z12
+	VMULPD Z28, Z26, Z28
+	VSUBPD Z12, Z9, Z1
+	VSUBPD Z28, Z25, Z17
+	VSUBPD Z1, Z8, Z1
+	VSUBPD Z17, Z24, Z17
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VADDPD Z3, Z4, Z4
+	VADDPD Z19, Z20, Z20
+	VADDPD Z4, Z12, Z4
+	VADDPD Z20, Z28, Z20
+	VSUBPD Z4, Z9, Z4
+	VSUBPD Z20, Z25, Z20
+	VSUBPD Z8, Z4, Z4
+	VSUBPD Z24, Z20, Z20
+	VMULPD libmLN2HI<>(SB), Z2, Z6
+	VMULPD libmLN2HI<>(SB), Z18, Z22
+	VSUBPD Z4, Z6, Z4
+	VSUBPD Z20, Z22, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z1, Z4, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z17, Z20, K1, Z16
+	VMOVUPD Z0, Z12
+	VMOVUPD Z16, Z28
+	VMULPD Z15, Z15, Z1
+	VMULPD Z31, Z31, Z17
+	VSUBPD libmE8<>(SB), Z1, Z1
+	VSUBPD libmE8<>(SB), Z17, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VADDPD Z15, Z1, Z1
+	VADDPD Z31, Z17, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VDIVPD Z1, Z2, Z2
+	VDIVPD Z17, Z18, Z18
+	VADDPD Z15, Z15, Z0
+	VADDPD Z31, Z31, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VCMPPD $13, libmLARGE28<>(SB), Z15, K1
+	VPMOVM2Q K1, Z11
+	VCMPPD $13, libmLARGE28<>(SB), Z31, K1
+	VPMOVM2Q K1, Z27
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z15, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z31, Z16, K1, Z16
+	VCMPPD $14, libmE16<>(SB), Z15, K1
+	VPMOVM2Q K1, Z10
+	VCMPPD $14, libmE16<>(SB), Z31, K1
+	VPMOVM2Q K1, Z26
+	VMOVUPD libmE16<>(SB), Z1
+	VMOVUPD libmE16<>(SB), Z17
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmMANT<>(SB), Z0, Z2
+	VANDPD libmMANT<>(SB), Z16, Z18
+	VORPD libmE0<>(SB), Z2, Z2
+	VORPD libmE0<>(SB), Z18, Z18
+	VPSRLQ $52, Z0, Z1
+	VPSRLQ $52, Z16, Z17
+	VPORQ libmMAGICBITS<>(SB), Z1, Z1
+	VPORQ libmMAGICBITS<>(SB), Z17, Z17
+	VSUBPD libmKMAGIC<>(SB), Z1, Z1
+	VSUBPD libmKMAGIC<>(SB), Z17, Z17
+	VCMPPD $2, libmHSQRT2<>(SB), Z2, K1
+	VPMOVM2Q K1, Z3
+	VCMPPD $2, libmHSQRT2<>(SB), Z18, K1
+	VPMOVM2Q K1, Z19
+	VANDPD libmE8<>(SB), Z3, Z3
+	VANDPD libmE8<>(SB), Z19, Z19
+	VSUBPD Z3, Z1, Z1
+	VSUBPD Z19, Z17, Z17
+	VADDPD libmE8<>(SB), Z3, Z3
+	VADDPD libmE8<>(SB), Z19, Z19
+	VMULPD Z3, Z2, Z2
+	VMULPD Z19, Z18, Z18
+	VSUBPD libmE8<>(SB), Z2, Z2
+	VSUBPD libmE8<>(SB), Z18, Z18
+	VADDPD libmE16<>(SB), Z2, Z0
+	VADDPD libmE16<>(SB), Z18, Z16
+	VDIVPD Z0, Z2, Z3
+	VDIVPD Z16, Z18, Z19
+	VMULPD Z3, Z3, Z4
+	VMULPD Z19, Z19, Z20
+	VMULPD Z4, Z4, Z5
+	VMULPD Z20, Z20, Z21
+	VMULPD libmL7<>(SB), Z5, Z6
+	VMULPD libmL7<>(SB), Z21, Z22
+	VADDPD libmL5<>(SB), Z6, Z6
+	VADDPD libmL5<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL3<>(SB), Z6, Z6
+	VADDPD libmL3<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL1<>(SB), Z6, Z6
+	VADDPD libmL1<>(SB), Z22, Z22
+	VMULPD Z6, Z4, Z4
+	VMULPD Z22, Z20, Z20
+	VMULPD libmL6<>(SB), Z5, Z6
+	VMULPD libmL6<>(SB), Z21, Z22
+	VADDPD libmL4<>(SB), Z6, Z6
+	VADDPD libmL4<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL2<>(SB), Z6, Z6
+	VADDPD libmL2<>(SB), Z22, Z22
+	VMULPD Z6, Z5, Z5
+	VMULPD Z22, Z21, Z21
+	VADDPD Z5, Z4, Z4
+	VADDPD Z21, Z20, Z20
+	VMULPD libmE0<>(SB), Z2, Z0
+	VMULPD libmE0<>(SB), Z18, Z16
+	VMULPD Z2, Z0, Z0
+	VMULPD Z18, Z16, Z16
+	VADDPD Z0, Z4, Z4
+	VADDPD Z16, Z20, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VMULPD libmLN2LO<>(SB), Z1, Z4
+	VMULPD libmLN2LO<>(SB), Z17, Z20
+	VADDPD Z4, Z3, Z3
+	VADDPD Z20, Z19, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VMULPD libmLN2HI<>(SB), Z1, Z1
+	VMULPD libmLN2HI<>(SB), Z17, Z17
+	VSUBPD Z0, Z1, Z0
+	VSUBPD Z16, Z17, Z16
+	VADDPD libmLN2F<>(SB), Z0, Z1
+	VADDPD libmLN2F<>(SB), Z16, Z17
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z12, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z28, K1, Z16
+	VXORPD Z1, Z1, Z1
+	VXORPD Z17, Z17, Z17
+	VCMPPD $0, libmE8<>(SB), Z15, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, libmE8<>(SB), Z31, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VCMPPD $1, libmE8<>(SB), Z15, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmE8<>(SB), Z31, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD libmGONAN<>(SB), Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD libmGONAN<>(SB), Z16, K1, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func acoshF64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(math.Acosh(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·acoshF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VMOVUPD Z0, Z15
+	VMOVUPD Z16, Z31
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmPINF<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmPINF<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VSUBPD libmE8<>(SB), Z0, Z1
+	VSUBPD libmE8<>(SB), Z16, Z17
+	VADDPD Z1, Z1, Z2
+	VADDPD Z17, Z17, Z18
+	VMULPD Z1, Z1, Z3
+	VMULPD Z17, Z17, Z19
+	VADDPD Z3, Z2, Z2
+	VADDPD Z19, Z18, Z18
+	VSQRTPD Z2, Z2
+	VSQRTPD Z18, Z18
+	VADDPD Z2, Z1, Z1
+	VADDPD Z18, Z17, Z17
+	VCMPPD $14, libmE8<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmE8<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $2, libmE16<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmE16<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VMOVUPD libmE0<>(SB), Z0
+	VMOVUPD libmE0<>(SB), Z16
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VMOVUPD Z0, Z13
+	VMOVUPD Z16, Z29
+	VANDPD libmABS<>(SB), Z0, Z14
+	VANDPD libmABS<>(SB), Z16, Z30
+	VCMPPD $14, libmMINUS1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $14, libmMINUS1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmTWO53<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmTWO53<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $13, libmSMALL<>(SB), Z14, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $13, libmSMALL<>(SB), Z30, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z5, Z5
+	VANDPD Z22, Z21, Z21
+	VCMPPD $1, libmSQRT2M1<>(SB), Z14, K1
+	VPMOVM2Q K1, Z7
+	VCMPPD $1, libmSQRT2M1<>(SB), Z30, K1
+	VPMOVM2Q K1, Z23
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z6, Z7, Z7
+	VANDPD Z22, Z23, Z23
+	VADDPD libmE8<>(SB), Z0, Z1
+	VADDPD libmE8<>(SB), Z16, Z17
+	VPSRLQ $52, Z1, Z2
+	VPSRLQ $52, Z17, Z18
+	VPORQ libmMAGICBITS<>(SB), Z2, Z2
+	VPORQ libmMAGICBITS<>(SB), Z18, Z18
+	VSUBPD libmKMAGIC1023<>(SB), Z2, Z2
+	VSUBPD libmKMAGIC1023<>(SB), Z18, Z18
+	VSUBPD Z0, Z1, Z3
+	VSUBPD Z16, Z17, Z19
+	VMOVUPD libmE8<>(SB), Z4
+	VMOVUPD libmE8<>(SB), Z20
+	VSUBPD Z3, Z4, Z3
+	VSUBPD Z19, Z20, Z19
+	VSUBPD libmE8<>(SB), Z1, Z4
+	VSUBPD libmE8<>(SB), Z17, Z20
+	VSUBPD Z4, Z0, Z4
+	VSUBPD Z20, Z16, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $14, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $14, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z3, Z4, K1, Z3
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z19, Z20, K1, Z19
+	VDIVPD Z1, Z3, Z3
+	VDIVPD Z17, Z19, Z19
+	VANDPD libmMANT<>(SB), Z1, Z4
+	VANDPD libmMANT<>(SB), Z17, Z20
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z6
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z22
+	VPCMPGTQ Z4, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z20, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z25, Z25, Z25
+	VPCMPEQQ Z9, Z4, K1
+	VPMOVM2Q K1, Z9
+	VPCMPEQQ Z25, Z20, K1
+	VPMOVM2Q K1, Z25
+	VPANDQ Z6, Z9, Z9
+	VPANDQ Z22, Z25, Z25
+	VPCMPGTQ libmMANTM4<>(SB), Z4, K1
+	VPMOVM2Q K1, Z10
+	VPCMPGTQ libmMANTM4<>(SB), Z20, K1
+	VPMOVM2Q K1, Z26
+	VPANDNQ Z10, Z6, Z10
+	VPANDNQ Z26, Z22, Z26
+	VPORQ Z10, Z9, Z9
+	VPORQ Z26, Z25, Z25
+	VPANDNQ Z9, Z7, Z9
+	VPANDNQ Z25, Z23, Z25
+	VPANDNQ Z5, Z9, Z5
+	VPANDNQ Z21, Z25, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMOVUPD libmE0<>(SB), Z8
+	VMOVUPD libmE0<>(SB), Z24
+	VPMOVQ2M Z6, K1
+	VBLENDMPD libmE8<>(SB), Z8, K1, Z8
+	VPMOVQ2M Z22, K1
+	VBLENDMPD libmE8<>(SB), Z24, K1, Z24
+	VORPD Z4, Z8, Z8
+	VORPD Z20, Z24, Z24
+	VANDNPD libmE8<>(SB), Z6, Z9
+	VANDNPD libmE8<>(SB), Z22, Z25
+	VADDPD Z9, Z2, Z2
+	VADDPD Z25, Z18, Z18
+	VSUBPD libmE8<>(SB), Z8, Z8
+	VSUBPD libmE8<>(SB), Z24, Z24
+	VPMOVQ2M Z7, K1
+	VBLENDMPD Z0, Z8, K1, Z8
+	VPMOVQ2M Z23, K1
+	VBLENDMPD Z16, Z24, K1, Z24
+	VANDNPD Z2, Z7, Z2
+	VANDNPD Z18, Z23, Z18
+	VMULPD libmE0<>(SB), Z8, Z9
+	VMULPD libmE0<>(SB), Z24, Z25
+	VMULPD Z8, Z9, Z9
+	VMULPD Z24, Z25, Z25
+	VADDPD libmE16<>(SB), Z8, Z10
+	VADDPD libmE16<>(SB), Z24, Z26
+	VDIVPD Z10, Z8, Z10
+	VDIVPD Z26, Z24, Z26
+	VMULPD Z10, Z10, Z11
+	VMULPD Z26, Z26, Z27
+	VMULPD libmL7<>(SB), Z11, Z12
+	VMULPD libmL7<>(SB), Z27, Z28
+	VADDPD libmL6<>(SB), Z12, Z12
+	VADDPD libmL6<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL5<>(SB), Z12, Z12
+	VADDPD libmL5<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL4<>(SB), Z12, Z12
+	VADDPD libmL4<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL3<>(SB), Z12, Z12
+	VADDPD libmL3<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL2<>(SB), Z12, Z12
+	VADDPD libmL2<>(SB), Z28, Z28
+	VMULPD Z11, Z12, Z12
+	VMULPD Z27, Z28, Z28
+	VADDPD libmL1<>(SB), Z12, Z12
+	VADDPD libmL1<>(SB), Z28, Z28
+	VMULPD Z12, Z11, Z12
+	VMULPD Z28, Z27, Z28
+	VADDPD Z12, Z9, Z12
+	VADDPD Z28, Z25, Z28
+	VMULPD Z12, Z10, Z12
+	VMULPD Z28, Z26, Z28
+	VSUBPD Z12, Z9, Z1
+	VSUBPD Z28, Z25, Z17
+	VSUBPD Z1, Z8, Z1
+	VSUBPD Z17, Z24, Z17
+	VMULPD libmLN2LO<>(SB), Z2, Z4
+	VMULPD libmLN2LO<>(SB), Z18, Z20
+	VADDPD Z3, Z4, Z4
+	VADDPD Z19, Z20, Z20
+	VADDPD Z4, Z12, Z4
+	VADDPD Z20, Z28, Z20
+	VSUBPD Z4, Z9, Z4
+	VSUBPD Z20, Z25, Z20
+	VSUBPD Z8, Z4, Z4
+	VSUBPD Z24, Z20, Z20
+	VMULPD libmLN2HI<>(SB), Z2, Z6
+	VMULPD libmLN2HI<>(SB), Z18, Z22
+	VSUBPD Z4, Z6, Z4
+	VSUBPD Z20, Z22, Z20
+	VXORPD Z6, Z6, Z6
+	VXORPD Z22, Z22, Z22
+	VCMPPD $0, Z6, Z2, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $0, Z22, Z18, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VBLENDMPD Z1, Z4, K1, Z0
+	VPMOVQ2M Z22, K1
+	VBLENDMPD Z17, Z20, K1, Z16
+	VMOVUPD Z0, Z12
+	VMOVUPD Z16, Z28
+	VMULPD Z15, Z15, Z1
+	VMULPD Z31, Z31, Z17
+	VSUBPD libmE8<>(SB), Z1, Z1
+	VSUBPD libmE8<>(SB), Z17, Z17
+	VSQRTPD Z1, Z1
+	VSQRTPD Z17, Z17
+	VADDPD Z15, Z1, Z1
+	VADDPD Z31, Z17, Z17
+	VMOVUPD libmE8<>(SB), Z2
+	VMOVUPD libmE8<>(SB), Z18
+	VDIVPD Z1, Z2, Z2
+	VDIVPD Z17, Z18, Z18
+	VADDPD Z15, Z15, Z0
+	VADDPD Z31, Z31, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VCMPPD $13, libmLARGE28<>(SB), Z15, K1
+	VPMOVM2Q K1, Z11
+	VCMPPD $13, libmLARGE28<>(SB), Z31, K1
+	VPMOVM2Q K1, Z27
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z15, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z31, Z16, K1, Z16
+	VCMPPD $14, libmE16<>(SB), Z15, K1
+	VPMOVM2Q K1, Z10
+	VCMPPD $14, libmE16<>(SB), Z31, K1
+	VPMOVM2Q K1, Z26
+	VMOVUPD libmE16<>(SB), Z1
+	VMOVUPD libmE16<>(SB), Z17
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z1, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z17, K1, Z16
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VPCMPGTQ libmMINNORMM1<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VMOVDQU64 libmPINF<>(SB), Z22
+	VPCMPGTQ Z0, Z6, K1
+	VPMOVM2Q K1, Z6
+	VPCMPGTQ Z16, Z22, K1
+	VPMOVM2Q K1, Z22
+	VPANDQ Z5, Z6, Z5
+	VPANDQ Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VANDPD libmMANT<>(SB), Z0, Z2
+	VANDPD libmMANT<>(SB), Z16, Z18
+	VORPD libmE0<>(SB), Z2, Z2
+	VORPD libmE0<>(SB), Z18, Z18
+	VPSRLQ $52, Z0, Z1
+	VPSRLQ $52, Z16, Z17
+	VPORQ libmMAGICBITS<>(SB), Z1, Z1
+	VPORQ libmMAGICBITS<>(SB), Z17, Z17
+	VSUBPD libmKMAGIC<>(SB), Z1, Z1
+	VSUBPD libmKMAGIC<>(SB), Z17, Z17
+	VCMPPD $2, libmHSQRT2<>(SB), Z2, K1
+	VPMOVM2Q K1, Z3
+	VCMPPD $2, libmHSQRT2<>(SB), Z18, K1
+	VPMOVM2Q K1, Z19
+	VANDPD libmE8<>(SB), Z3, Z3
+	VANDPD libmE8<>(SB), Z19, Z19
+	VSUBPD Z3, Z1, Z1
+	VSUBPD Z19, Z17, Z17
+	VADDPD libmE8<>(SB), Z3, Z3
+	VADDPD libmE8<>(SB), Z19, Z19
+	VMULPD Z3, Z2, Z2
+	VMULPD Z19, Z18, Z18
+	VSUBPD libmE8<>(SB), Z2, Z2
+	VSUBPD libmE8<>(SB), Z18, Z18
+	VADDPD libmE16<>(SB), Z2, Z0
+	VADDPD libmE16<>(SB), Z18, Z16
+	VDIVPD Z0, Z2, Z3
+	VDIVPD Z16, Z18, Z19
+	VMULPD Z3, Z3, Z4
+	VMULPD Z19, Z19, Z20
+	VMULPD Z4, Z4, Z5
+	VMULPD Z20, Z20, Z21
+	VMULPD libmL7<>(SB), Z5, Z6
+	VMULPD libmL7<>(SB), Z21, Z22
+	VADDPD libmL5<>(SB), Z6, Z6
+	VADDPD libmL5<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL3<>(SB), Z6, Z6
+	VADDPD libmL3<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL1<>(SB), Z6, Z6
+	VADDPD libmL1<>(SB), Z22, Z22
+	VMULPD Z6, Z4, Z4
+	VMULPD Z22, Z20, Z20
+	VMULPD libmL6<>(SB), Z5, Z6
+	VMULPD libmL6<>(SB), Z21, Z22
+	VADDPD libmL4<>(SB), Z6, Z6
+	VADDPD libmL4<>(SB), Z22, Z22
+	VMULPD Z5, Z6, Z6
+	VMULPD Z21, Z22, Z22
+	VADDPD libmL2<>(SB), Z6, Z6
+	VADDPD libmL2<>(SB), Z22, Z22
+	VMULPD Z6, Z5, Z5
+	VMULPD Z22, Z21, Z21
+	VADDPD Z5, Z4, Z4
+	VADDPD Z21, Z20, Z20
+	VMULPD libmE0<>(SB), Z2, Z0
+	VMULPD libmE0<>(SB), Z18, Z16
+	VMULPD Z2, Z0, Z0
+	VMULPD Z18, Z16, Z16
+	VADDPD Z0, Z4, Z4
+	VADDPD Z16, Z20, Z20
+	VMULPD Z4, Z3, Z3
+	VMULPD Z20, Z19, Z19
+	VMULPD libmLN2LO<>(SB), Z1, Z4
+	VMULPD libmLN2LO<>(SB), Z17, Z20
+	VADDPD Z4, Z3, Z3
+	VADDPD Z20, Z19, Z19
+	VSUBPD Z3, Z0, Z0
+	VSUBPD Z19, Z16, Z16
+	VSUBPD Z2, Z0, Z0
+	VSUBPD Z18, Z16, Z16
+	VMULPD libmLN2HI<>(SB), Z1, Z1
+	VMULPD libmLN2HI<>(SB), Z17, Z17
+	VSUBPD Z0, Z1, Z0
+	VSUBPD Z16, Z17, Z16
+	VADDPD libmLN2F<>(SB), Z0, Z1
+	VADDPD libmLN2F<>(SB), Z16, Z17
+	VPMOVQ2M Z11, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z27, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VPMOVQ2M Z10, K1
+	VBLENDMPD Z0, Z12, K1, Z0
+	VPMOVQ2M Z26, K1
+	VBLENDMPD Z16, Z28, K1, Z16
+	VXORPD Z1, Z1, Z1
+	VXORPD Z17, Z17, Z17
+	VCMPPD $0, libmE8<>(SB), Z15, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, libmE8<>(SB), Z31, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD Z1, Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD Z17, Z16, K1, Z16
+	VCMPPD $1, libmE8<>(SB), Z15, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $1, libmE8<>(SB), Z31, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VBLENDMPD libmGONAN<>(SB), Z0, K1, Z0
+	VPMOVQ2M Z21, K1
+	VBLENDMPD libmGONAN<>(SB), Z16, K1, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
 	ADDQ $128, SI

@@ -16,7 +16,8 @@ import (
 
 // libmOps are the operations with vector loops (simd_libm.go).
 var libmOps = []backend.Op{backend.OpExp, backend.OpLog, backend.OpSin, backend.OpCos, backend.OpSigmoid, backend.OpSilu, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
-	backend.OpAsin, backend.OpAcos, backend.OpLog10, backend.OpCosh, backend.OpSinh, backend.OpAtanh}
+	backend.OpAsin, backend.OpAcos, backend.OpLog10, backend.OpCosh, backend.OpSinh, backend.OpAtanh,
+	backend.OpLog2, backend.OpAsinh, backend.OpAcosh}
 
 // libmNone reports whether o has no vector loop on T here: float32 tanh
 // has tanhF32 (tested in simd_test.go), and see libmFused.
@@ -288,7 +289,9 @@ func testLibmVectorPath(t *testing.T) {
 				x[i] = math.Expm1(rng.Float64()*15.6 - 0.6) // 1+x far from 0: the float32 ones are powers of 2 there too often
 			case backend.OpSin, backend.OpCos, backend.OpTan:
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
-			case backend.OpLog10:
+			case backend.OpAcosh:
+				x[i] = 1 + math.Exp(rng.Float64()*30-20) // near 1 to 2^28
+			case backend.OpLog10, backend.OpLog2:
 				x[i] = math.Exp((rng.Float64()*2 - 1) * 80)
 			case backend.OpAtanh:
 				x[i] = (rng.Float64()*2 - 1) * 0.9999
