@@ -91,14 +91,14 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
 // vector loops do not replay: sin, cos, log1p, tanh, exp2, expm1, atan,
-// tan, asin, acos, atan2, sinh, log2, asinh and acosh (math.Exp and
-// math.Log are assembly, and sigmoid, silu, pow, log10, cosh and atanh
-// add nothing to a product in Go).
+// tan, asin, acos, atan2, sinh, log2, asinh, acosh and atanh (which
+// calls Log1p; math.Exp and math.Log are assembly, and sigmoid, silu,
+// pow, log10 and cosh add nothing to a product in Go).
 func libmFused(o backend.Op) bool {
 	switch o {
 	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
 		backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh, backend.OpLog2, backend.OpAsinh,
-		backend.OpAcosh:
+		backend.OpAcosh, backend.OpAtanh:
 		return goFusesMulAdd
 	}
 	return false
