@@ -284,10 +284,10 @@ const logBody = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
 	VSUBPD Y0, Y1, Y0
 `
 
-// trigReduce: Y0 = x in; exits to done unless every |x| < 2^29 (not
-// NaN); out: Y8 = sign bit of x, Y0 = z, Y9 = zz, X2 = j (octant, even,
-// int32), Y10 = sin polynomial, Y11 = cos polynomial.
-const trigReduce = `	VANDPD libmSIGN<>(SB), Y0, Y8
+// trigArg: Y0 = x in; exits to done unless every |x| < 2^29 (not NaN);
+// out: Y8 = sign bit of x, Y0 = z (|x| reduced by Cody-Waite), X2 = j
+// (octant, rounded up to even, int32).
+const trigArg = `	VANDPD libmSIGN<>(SB), Y0, Y8
 	VANDPD libmABS<>(SB), Y0, Y0
 	VCMPPD $1, libmTRIGMAX<>(SB), Y0, Y5 // |x| < 2^29, false for NaN
 	VMOVMSKPD Y5, AX
@@ -305,7 +305,12 @@ const trigReduce = `	VANDPD libmSIGN<>(SB), Y0, Y8
 	VSUBPD Y3, Y0, Y0
 	VMULPD libmPI4C<>(SB), Y1, Y3
 	VSUBPD Y3, Y0, Y0 // z
-	VMULPD Y0, Y0, Y9 // zz
+`
+
+// trigReduce: Y0 = x in; exits to done unless every |x| < 2^29 (not
+// NaN); out: Y8 = sign bit of x, Y0 = z, Y9 = zz, X2 = j (octant, even,
+// int32), Y10 = sin polynomial, Y11 = cos polynomial.
+const trigReduce = trigArg + `	VMULPD Y0, Y0, Y9 // zz
 	VMULPD libmS0<>(SB), Y9, Y10
 	VADDPD libmS1<>(SB), Y10, Y10
 	VMULPD Y9, Y10, Y10
@@ -595,25 +600,7 @@ const atanBody = `	VCMPPD $0, Y0, Y0, Y5 // not NaN
 // j, x's sign; and tanF64's series below 2^-12 (libm.go). Exits to done
 // unless every |x| < 2^29 (not NaN).
 const tanBody = `	VMOVUPD Y0, Y13
-	VANDPD libmSIGN<>(SB), Y0, Y8
-	VANDPD libmABS<>(SB), Y0, Y0
-	VCMPPD $1, libmTRIGMAX<>(SB), Y0, Y5 // |x| < 2^29, false for NaN
-	VMOVMSKPD Y5, AX
-	CMPL AX, $15
-	JNE  done
-	VMULPD libmFOPI<>(SB), Y0, Y1
-	VCVTTPD2DQY Y1, X2 // j
-	VPADDD libmONED<>(SB), X2, X2
-	VPSRLD $1, X2, X2
-	VPSLLD $1, X2, X2 // j rounded up to even
-	VCVTDQ2PD X2, Y1 // y
-	VMULPD libmPI4A<>(SB), Y1, Y3
-	VSUBPD Y3, Y0, Y0
-	VMULPD libmPI4B<>(SB), Y1, Y3
-	VSUBPD Y3, Y0, Y0
-	VMULPD libmPI4C<>(SB), Y1, Y3
-	VSUBPD Y3, Y0, Y0 // z
-	VMULPD Y0, Y0, Y9 // zz
+` + trigArg + `	VMULPD Y0, Y0, Y9 // zz
 	VMULPD libmTANP0<>(SB), Y9, Y10
 	VADDPD libmTANP1<>(SB), Y10, Y10
 	VMULPD Y9, Y10, Y10
