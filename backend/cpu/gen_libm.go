@@ -595,7 +595,7 @@ const atanBody = `	VCMPPD $0, Y0, Y0, Y5 // not NaN
 `
 
 // tanBody: Y0 = x in, Y0 = tanF64(x) out: math.Tan ($GOROOT/src/math/tan.go
-// tan, Go code) with sin's reduction (trigReduce) for |x| < 2^29, its
+// tan, Go code) with sin's reduction (trigArg) for |x| < 2^29, its
 // rational function where zz > 1e-14, -1/y in the octants with bit 1 of
 // j, x's sign; and tanF64's series below 2^-12 (libm.go). Exits to done
 // unless every |x| < 2^29 (not NaN).
