@@ -794,8 +794,10 @@ const atanhBody = `	VANDPD libmSIGN<>(SB), Y0, Y15
 // 2] (libm.go), else math.Log2 ($GOROOT/src/math/log10.go log2: Frexp(x)
 // = frac·2^exp, exp-1 where frac is 1/2, else Log(frac)·(1/Ln2) + exp);
 // exits to done unless every x is a positive normal number (and where
-// log1pBody exits: x-1 within 2^-29 of 0, or x 1/2 or 2). The other
-// lanes give log1pBody 1/2. x is kept in Y15, which log1pBody leaves.
+// log1pBody exits: x-1 within 2^-29 of 0 but not 0, or x 1/2 or 2). The
+// other lanes give log1pBody 1/2, and x = 1 gives 0 (Log1p(0)·(1/Ln2)).
+// x is kept in Y15, which log1pBody leaves. A body no lane of the group
+// takes is skipped (SKIPNONE).
 const log2Body = `	VMOVUPD Y0, Y15
 	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
 	VMOVDQU libmPINF<>(SB), Y6
@@ -807,17 +809,26 @@ const log2Body = `	VMOVUPD Y0, Y15
 	VCMPPD $13, libmE0<>(SB), Y0, Y5
 	VCMPPD $2, libmE16<>(SB), Y0, Y6
 	VANDPD Y6, Y5, Y5 // 1/2 <= x <= 2
+	VCMPPD $4, libmE8<>(SB), Y0, Y6
+	VANDPD Y6, Y5, Y5 // and x != 1 (log1p(0) would exit)
 	VSUBPD libmE8<>(SB), Y0, Y0
 	VMOVUPD libmE0<>(SB), Y1
 	VBLENDVPD Y5, Y0, Y1, Y0
-` + log1pBody + `	VMULPD libmINVLN2X<>(SB), Y0, Y12 // near 1
+	SKIPNONE Y5, nolog1p
+` + log1pBody + `nolog1p:
+	VMULPD libmINVLN2X<>(SB), Y0, Y12 // near 1
 	VANDPD libmMANT<>(SB), Y15, Y0
 	VORPD libmE0<>(SB), Y0, Y0 // frac
 	VMOVUPD Y0, Y11
 	VPSRLQ $52, Y15, Y10
 	VPOR libmMAGICBITS<>(SB), Y10, Y10
 	VSUBPD libmKMAGIC<>(SB), Y10, Y10 // exp
-` + logBody + `	VMULPD libmINVLN2X<>(SB), Y0, Y0
+	VCMPPD $1, libmE0<>(SB), Y15, Y8
+	VCMPPD $14, libmE16<>(SB), Y15, Y9
+	VORPD Y9, Y8, Y8 // x < 1/2 or x > 2
+	SKIPNONE Y8, nolog
+` + logBody + `nolog:
+	VMULPD libmINVLN2X<>(SB), Y0, Y0
 	VADDPD Y10, Y0, Y0 // Log(frac)·(1/Ln2) + exp
 	VSUBPD libmE8<>(SB), Y10, Y1
 	VCMPPD $0, libmE0<>(SB), Y11, Y2 // frac == 1/2: exp - 1
@@ -826,13 +837,17 @@ const log2Body = `	VMOVUPD Y0, Y15
 	VCMPPD $2, libmE16<>(SB), Y15, Y6
 	VANDPD Y6, Y5, Y5
 	VBLENDVPD Y5, Y12, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VCMPPD $0, libmE8<>(SB), Y15, Y5 // x == 1: 0
+	VBLENDVPD Y5, Y1, Y0, Y0
 `
 
 // asinhBody: Y0 = x in, Y0 = math.Asinh(x) out ($GOROOT/src/math/asinh.go
 // asinh, on a = |x| with x's sign: Log(a) + Ln2 above 2^28, Log(2a +
 // 1/(Sqrt(a·a+1)+a)) above 2, a below 2^-28, else Log1p(a + a·a/(1 +
 // Sqrt(1+a·a)))); exits to done for NaN and ±Inf (and where log1pBody
-// exits). Each lane gives the body it does not take a filler (1/2, 2).
+// exits). Each lane gives the body it does not take a filler (1/2, 2),
+// and a body no lane of the group takes is skipped (SKIPNONE).
 const asinhBody = `	VMOVUPD Y0, Y15
 	VANDPD libmABS<>(SB), Y0, Y0
 	VCMPPD $1, libmPINF<>(SB), Y0, Y5 // |x| < Inf (false for NaN)
@@ -848,9 +863,13 @@ const asinhBody = `	VMOVUPD Y0, Y15
 	VADDPD Y2, Y0, Y0 // a + a·a/(1+Sqrt(1+a·a))
 	VANDPD libmABS<>(SB), Y15, Y3
 	VCMPPD $2, libmE16<>(SB), Y3, Y5 // a <= 2
+	VCMPPD $13, libmTINY28<>(SB), Y3, Y6 // a >= 2^-28 (log1p exits on the tiniest)
+	VANDPD Y6, Y5, Y5
 	VMOVUPD libmE0<>(SB), Y1
 	VBLENDVPD Y5, Y0, Y1, Y0
-` + log1pBody + `	VMOVUPD Y0, Y12 // a <= 2
+	SKIPNONE Y5, nolog1p
+` + log1pBody + `nolog1p:
+	VMOVUPD Y0, Y12 // a <= 2
 	VANDPD libmABS<>(SB), Y15, Y13 // a
 	VMULPD Y13, Y13, Y1
 	VADDPD libmE8<>(SB), Y1, Y1
@@ -865,7 +884,9 @@ const asinhBody = `	VMOVUPD Y0, Y15
 	VCMPPD $14, libmE16<>(SB), Y13, Y10 // a > 2
 	VMOVUPD libmE16<>(SB), Y1
 	VBLENDVPD Y10, Y0, Y1, Y0
-` + logBody + `	VADDPD libmLN2F<>(SB), Y0, Y1
+	SKIPNONE Y10, nolog
+` + logBody + `nolog:
+	VADDPD libmLN2F<>(SB), Y0, Y1
 	VBLENDVPD Y11, Y1, Y0, Y0
 	VBLENDVPD Y10, Y0, Y12, Y0
 	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
@@ -877,7 +898,8 @@ const asinhBody = `	VMOVUPD Y0, Y15
 // acoshBody: Y0 = x in, Y0 = math.Acosh(x) out ($GOROOT/src/math/acosh.go
 // acosh: NaN() below 1, 0 at 1, Log(x) + Ln2 from 2^28, Log(2x -
 // 1/(x+Sqrt(x·x-1))) above 2, else Log1p(t + Sqrt(2t+t·t)) with t =
-// x-1); exits to done for NaN and +Inf (and where log1pBody exits).
+// x-1); exits to done for NaN and +Inf (and where log1pBody exits). A
+// body no lane of the group takes is skipped (SKIPNONE).
 const acoshBody = `	VMOVUPD Y0, Y15
 	VCMPPD $0, Y0, Y0, Y5 // not NaN
 	VCMPPD $1, libmPINF<>(SB), Y0, Y6 // x < Inf
@@ -896,7 +918,9 @@ const acoshBody = `	VMOVUPD Y0, Y15
 	VANDPD Y6, Y5, Y5
 	VMOVUPD libmE0<>(SB), Y0
 	VBLENDVPD Y5, Y1, Y0, Y0
-` + log1pBody + `	VMOVUPD Y0, Y12 // 1 < x <= 2
+	SKIPNONE Y5, nolog1p
+` + log1pBody + `nolog1p:
+	VMOVUPD Y0, Y12 // 1 < x <= 2
 	VMULPD Y15, Y15, Y1
 	VSUBPD libmE8<>(SB), Y1, Y1
 	VSQRTPD Y1, Y1
@@ -910,7 +934,9 @@ const acoshBody = `	VMOVUPD Y0, Y15
 	VCMPPD $14, libmE16<>(SB), Y15, Y10 // x > 2
 	VMOVUPD libmE16<>(SB), Y1
 	VBLENDVPD Y10, Y0, Y1, Y0
-` + logBody + `	VADDPD libmLN2F<>(SB), Y0, Y1
+	SKIPNONE Y10, nolog
+` + logBody + `nolog:
+	VADDPD libmLN2F<>(SB), Y0, Y1
 	VBLENDVPD Y11, Y1, Y0, Y0
 	VBLENDVPD Y10, Y0, Y12, Y0
 	VXORPD Y1, Y1, Y1
@@ -1280,7 +1306,7 @@ done:
 	MOVQ BX, ret+48(FP)
 	VZEROUPPER
 	RET
-`, name, t, f.ref, e.load, f.body, e.store, 4*e.size)
+`, name, t, f.ref, e.load, avx2(f.body), e.store, 4*e.size)
 		}
 	}
 	for _, f := range binFuncs {
@@ -1320,13 +1346,28 @@ done:
 	MOVQ BX, ret+72(FP)
 	VZEROUPPER
 	RET
-`, name, t, e.load, f.body, e.store, 4*e.size, f.ref)
+`, name, t, e.load, avx2(f.body), e.store, 4*e.size, f.ref)
 		}
 	}
 	writeAVX512(&b)
 	if err := os.WriteFile("simd_libm_amd64.s", b.Bytes(), 0o666); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// avx2 expands the pseudo-instruction of a body for the AVX2 loops:
+// "SKIPNONE Yn, label" jumps to label when no lane of the mask Yn is set
+// (no lane of the group takes the code up to the label).
+func avx2(body string) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(body, "\n") {
+		if f := strings.Fields(l); len(f) == 3 && f[0] == "SKIPNONE" {
+			fmt.Fprintf(&b, "\tVMOVMSKPD %s AX\n\tTESTL AX, AX\n\tJZ   %s\n", f[1], f[2])
+			continue
+		}
+		b.WriteString(l)
+	}
+	return b.String()
 }
 
 // writeData writes a 64-byte constant (a ZMM register's worth; the AVX2
@@ -1374,6 +1415,10 @@ func units(body string) []unit {
 			continue
 		}
 		op := strings.Fields(l)[0]
+		if op == "SKIPNONE" || strings.HasSuffix(l, ":") {
+			us = append(us, unit{l}) // written once (see interleave)
+			continue
+		}
 		if op == "VMOVMSKPD" || op == "VPMOVMSKB" || op == "KMOVB" {
 			us = append(us, unit{l, strings.TrimSpace(lines[i+1]), strings.TrimSpace(lines[i+2])})
 			i += 2
@@ -1500,6 +1545,17 @@ func zmm(u unit, off int) []string {
 func interleave(body string) string {
 	var b strings.Builder
 	for _, u := range units(body) {
+		if strings.HasSuffix(u[0], ":") {
+			b.WriteString(u[0] + "\n") // a label
+			continue
+		}
+		if f := strings.Fields(u[0]); f[0] == "SKIPNONE" {
+			// Both groups' masks: skip when neither has a lane set.
+			r, label := strings.TrimSuffix(f[1], ","), f[2]
+			fmt.Fprintf(&b, "\tVPMOVQ2M %s, K1\n\tVPMOVQ2M %s, K2\n\tKORTESTB K1, K2\n\tJZ   %s\n",
+				reg(r, 0, false), reg(r, 16, false), label)
+			continue
+		}
 		for _, off := range []int{0, 16} {
 			for _, l := range zmm(u, off) {
 				b.WriteString("\t" + l + "\n")

@@ -290,8 +290,25 @@ func testLibmVectorPath(t *testing.T) {
 			case backend.OpSin, backend.OpCos, backend.OpTan:
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*20)
 			case backend.OpAcosh:
-				x[i] = 1 + math.Exp(rng.Float64()*30-20) // near 1 to 2^28
-			case backend.OpLog10, backend.OpLog2:
+				// near 1 to 2^28, and runs of 32 in (1, 2] and above 2,
+				// where the loops skip a body no lane takes
+				x[i] = 1 + math.Exp(rng.Float64()*30-20)
+				if i%128 < 32 {
+					x[i] = 1 + rng.Float64()
+				} else if i%128 < 64 {
+					x[i] = 2.5 + rng.Float64()*100
+				}
+			case backend.OpAsinh:
+				x[i] = (rng.Float64()*2 - 1) * 700
+				if i%128 < 32 {
+					x[i] = (rng.Float64()*2 - 1) * 2
+				}
+			case backend.OpLog2:
+				x[i] = math.Exp((rng.Float64()*2 - 1) * 80)
+				if i%128 < 32 {
+					x[i] = 0.6 + rng.Float64()*1.3
+				}
+			case backend.OpLog10:
 				x[i] = math.Exp((rng.Float64()*2 - 1) * 80)
 			case backend.OpAtanh:
 				x[i] = (rng.Float64()*2 - 1) * 0.9999
