@@ -331,16 +331,24 @@ func (s *Session) timeIt(ctx context.Context, file, src string, d *lang.Directiv
 	return []Output{{Text: fmt.Sprintf("%s (median of %d runs)", formatDuration(t.Median), t.Runs), Timing: t}}, nil
 }
 
+// formatDuration writes d with three significant digits in the unit
+// that keeps it below 1000: a time that rounds up to 1000 takes the next
+// unit ("1 ms", never "1e+03 µs").
 func formatDuration(d time.Duration) string {
-	switch {
-	case d < time.Microsecond:
+	if d < time.Microsecond {
 		return fmt.Sprintf("%d ns", d.Nanoseconds())
-	case d < time.Millisecond:
-		return fmt.Sprintf("%.3g µs", float64(d.Nanoseconds())/1e3)
-	case d < time.Second:
-		return fmt.Sprintf("%.3g ms", float64(d.Nanoseconds())/1e6)
 	}
-	return fmt.Sprintf("%.3g s", d.Seconds())
+	v := float64(d.Nanoseconds()) / 1e3
+	for _, unit := range []string{"µs", "ms"} {
+		if v < 999.5 {
+			return fmt.Sprintf("%.3g %s", v, unit)
+		}
+		v /= 1e3
+	}
+	if v < 999.5 {
+		return fmt.Sprintf("%.3g s", v)
+	}
+	return fmt.Sprintf("%.0f s", v)
 }
 
 // print runs print(a, b, …): the values' terminal text joined by spaces,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tensorsh/tensorsh/internal/format"
 )
@@ -43,5 +44,34 @@ func TestTimeAndTimeit(t *testing.T) {
 	// :time's value is the last result, for :save and the kernel's Out[n].
 	if got := run(t, s, ":time u8(2) * 2"); got != "u8 4" {
 		t.Errorf("last output of :time: %q", got)
+	}
+}
+
+// TestFormatDuration checks :timeit's times: three significant digits in
+// the unit that keeps the number below 1000, so that a time just under a
+// unit's end reads as the next unit, never in exponent form (999.6 µs
+// printed "1e+03 µs", which bench/survey.py could not read).
+func TestFormatDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0 ns"},
+		{999, "999 ns"},
+		{time.Microsecond, "1 µs"},
+		{1500, "1.5 µs"},
+		{123456, "123 µs"},
+		{999400, "999 µs"},
+		{999600, "1 ms"},
+		{time.Millisecond, "1 ms"},
+		{2345678, "2.35 ms"},
+		{999600000, "1 s"},
+		{90 * time.Second, "90 s"},
+		{999600 * time.Millisecond, "1000 s"},
+		{2 * time.Hour, "7200 s"},
+	} {
+		if got := formatDuration(c.d); got != c.want {
+			t.Errorf("formatDuration(%v) = %q, want %q", c.d, got, c.want)
+		}
 	}
 }
