@@ -952,8 +952,9 @@ const acoshBody = `	VMOVUPD Y0, Y15
 // - 0·Ln2Hi and lo = 0·Ln2Lo give Go's x and c = 0), ±1 up to 1.5·ln2
 // (x ∓ Ln2Hi and ±Ln2Lo, as Go writes them), else int(InvLn2·x ± 0.5).
 // Each of Go's six finishing formulas (k = 0, -1, 1, <= -2 or > 56,
-// 2..19, 20..56) is computed and the one of k's case chosen; Go adds k
-// to y's exponent bits, which is y·2^k for these y and k.
+// 2..19, 20..56) is computed where some lane of the group has its case
+// (SKIPNONE) and each lane takes its own; Go adds k to y's exponent
+// bits, which is y·2^k for these y and k.
 const expm1Body = `	VMOVUPD Y0, Y13
 	VANDPD libmABS<>(SB), Y0, Y14 // absx
 	VCMPPD $1, libmEXPM1MAX<>(SB), Y0, Y5 // x < 700 (false for NaN)
@@ -1012,43 +1013,58 @@ const expm1Body = `	VMOVUPD Y0, Y13
 	VXORPD libmSIGN<>(SB), Y1, Y12
 	VADDPD libmAEMAGIC<>(SB), Y12, Y12 // 2^-k
 	VPSLLQ $52, Y12, Y12
-	VADDPD Y12, Y9, Y2
-	VSUBPD Y2, Y0, Y2
-	VADDPD libmE8<>(SB), Y2, Y2
-	VMULPD Y11, Y2, Y2 // k >= 20: (x - (e + 2^-k) + 1)·2^k
+	VMOVUPD Y10, Y2 // k = 0
 	VSUBPD Y0, Y9, Y3 // e - x
-	VMOVUPD libmE8<>(SB), Y5
-	VSUBPD Y12, Y5, Y5 // 1 - 2^-k
-	VSUBPD Y3, Y5, Y5
-	VMULPD Y11, Y5, Y5 // k in [2, 20): ((1 - 2^-k) - (e - x))·2^k
+	VCMPPD $13, libmTWENTY<>(SB), Y1, Y5
+	VCMPPD $2, libmFIFTYSIX<>(SB), Y1, Y6
+	VANDPD Y6, Y5, Y5
+	SKIPNONE Y5, nohi
+	VADDPD Y12, Y9, Y7
+	VSUBPD Y7, Y0, Y7
+	VADDPD libmE8<>(SB), Y7, Y7
+	VMULPD Y11, Y7, Y7 // k in [20, 56]: (x - (e + 2^-k) + 1)·2^k
+	VBLENDVPD Y5, Y7, Y2, Y2
+nohi:
+	VCMPPD $13, libmE16<>(SB), Y1, Y5
 	VCMPPD $1, libmTWENTY<>(SB), Y1, Y6
-	VBLENDVPD Y6, Y5, Y2, Y2
-	VMOVUPD libmE8<>(SB), Y5
-	VSUBPD Y3, Y5, Y5
-	VMULPD Y11, Y5, Y5
-	VSUBPD libmE8<>(SB), Y5, Y5 // k <= -2 or k > 56: (1 - (e - x))·2^k - 1
-	VCMPPD $2, libmMINUS2<>(SB), Y1, Y6
-	VCMPPD $14, libmFIFTYSIX<>(SB), Y1, Y7
-	VORPD Y7, Y6, Y6
-	VBLENDVPD Y6, Y5, Y2, Y2
-	VADDPD libmE0<>(SB), Y0, Y5
-	VSUBPD Y5, Y9, Y5
-	VMULPD libmMINUS2<>(SB), Y5, Y5 // k = 1, x < -0.25: -2·(e - (x + 0.5))
+	VANDPD Y6, Y5, Y5
+	SKIPNONE Y5, nomid
+	VMOVUPD libmE8<>(SB), Y7
+	VSUBPD Y12, Y7, Y7 // 1 - 2^-k
+	VSUBPD Y3, Y7, Y7
+	VMULPD Y11, Y7, Y7 // k in [2, 20): ((1 - 2^-k) - (e - x))·2^k
+	VBLENDVPD Y5, Y7, Y2, Y2
+nomid:
+	VCMPPD $2, libmMINUS2<>(SB), Y1, Y5
+	VCMPPD $14, libmFIFTYSIX<>(SB), Y1, Y6
+	VORPD Y6, Y5, Y5
+	SKIPNONE Y5, nobig
+	VMOVUPD libmE8<>(SB), Y7
+	VSUBPD Y3, Y7, Y7
+	VMULPD Y11, Y7, Y7
+	VSUBPD libmE8<>(SB), Y7, Y7 // k <= -2 or k > 56: (1 - (e - x))·2^k - 1
+	VBLENDVPD Y5, Y7, Y2, Y2
+nobig:
+	VCMPPD $0, libmE8<>(SB), Y1, Y5
+	SKIPNONE Y5, noone
+	VADDPD libmE0<>(SB), Y0, Y7
+	VSUBPD Y7, Y9, Y7
+	VMULPD libmMINUS2<>(SB), Y7, Y7 // k = 1, x < -0.25: -2·(e - (x + 0.5))
 	VSUBPD Y9, Y0, Y6
 	VMULPD libmE16<>(SB), Y6, Y6
 	VADDPD libmE8<>(SB), Y6, Y6 // k = 1: 1 + 2·(x - e)
-	VCMPPD $1, libmMQUARTER<>(SB), Y0, Y7
-	VBLENDVPD Y7, Y5, Y6, Y5
-	VCMPPD $0, libmE8<>(SB), Y1, Y6
-	VBLENDVPD Y6, Y5, Y2, Y2
-	VSUBPD Y9, Y0, Y5
-	VMULPD libmE0<>(SB), Y5, Y5
-	VSUBPD libmE0<>(SB), Y5, Y5 // k = -1: 0.5·(x - e) - 0.5
-	VCMPPD $0, libmMINUS1<>(SB), Y1, Y6
-	VBLENDVPD Y6, Y5, Y2, Y2
-	VXORPD Y6, Y6, Y6
-	VCMPPD $0, Y6, Y1, Y6
-	VBLENDVPD Y6, Y10, Y2, Y0
+	VCMPPD $1, libmMQUARTER<>(SB), Y0, Y8
+	VBLENDVPD Y8, Y7, Y6, Y7
+	VBLENDVPD Y5, Y7, Y2, Y2
+noone:
+	VCMPPD $0, libmMINUS1<>(SB), Y1, Y5
+	SKIPNONE Y5, nominus
+	VSUBPD Y9, Y0, Y7
+	VMULPD libmE0<>(SB), Y7, Y7
+	VSUBPD libmE0<>(SB), Y7, Y7 // k = -1: 0.5·(x - e) - 0.5
+	VBLENDVPD Y5, Y7, Y2, Y2
+nominus:
+	VMOVUPD Y2, Y0
 	VBLENDVPD Y15, libmMINUS1<>(SB), Y0, Y0
 	VCMPPD $1, libmTINY54<>(SB), Y14, Y5 // absx < 2^-54: x
 	VBLENDVPD Y5, Y13, Y0, Y0
