@@ -363,45 +363,63 @@ func benchInts[T integer](b *testing.B, name string) {
 	}
 }
 
-// TestGenSimdIntCurrent runs gen_simdint.go in a temporary directory and
-// checks that the committed simd_int_amd64.s and simd_int_table_amd64.go
-// are what it writes (edit the generator, not its output, and run go
-// generate).
-func TestGenSimdIntCurrent(t *testing.T) {
+// TestGeneratedCurrent runs each generator of this package (gen_*.go)
+// in a temporary directory and checks that the committed files it writes
+// are what it writes now (edit the generator, not its output, and run go
+// generate ./backend/cpu/).
+func TestGeneratedCurrent(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs the generator")
+		t.Skip("builds and runs the generators")
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		testenv.Missing(t, "the go command is needed to run gen_simdint.go: %v", err)
+		testenv.Missing(t, "the go command is needed to run the generators: %v", err)
 		return
 	}
-	dir := t.TempDir()
-	src, err := os.ReadFile("gen_simdint.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "gen_simdint.go"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(goBin, "run", "gen_simdint.go")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GO111MODULE=off", "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go run gen_simdint.go: %v\n%s", err, out)
-	}
-	for _, f := range []string{"simd_int_amd64.s", "simd_int_table_amd64.go"} {
-		want, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(got) != string(want) {
-			t.Errorf("%s is not what gen_simdint.go writes: run go generate ./backend/cpu/", f)
-		}
+	for _, g := range []struct {
+		gen  string
+		outs []string
+	}{
+		{"gen_simdint.go", []string{"simd_int_amd64.s", "simd_int_table_amd64.go"}},
+		{"gen_libm.go", []string{"simd_libm_amd64.s"}},
+		{"gen_conv.go", []string{"conv_amd64.s", "conv_decl_amd64.go"}},
+		{"gen_gemm.go", []string{"gemm_amd64.s"}},
+		{"gen_intdiv.go", []string{"intdiv_amd64.s", "intdiv_table_amd64.go"}},
+		{"gen_reduce.go", []string{"simd_reduce_amd64.s", "simd_reduce_amd64.go"}},
+		{"gen_simd.go", []string{"simd_binary_amd64.s"}},
+		{"gen_simdfloat.go", []string{"simd_float_amd64.s"}},
+		{"gen_transpose.go", []string{"transpose_amd64.s"}},
+	} {
+		t.Run(g.gen, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			src, err := os.ReadFile(g.gen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, g.gen), src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(goBin, "run", g.gen)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "GO111MODULE=off", "GOFLAGS=")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("go run %s: %v\n%s", g.gen, err, out)
+			}
+			for _, f := range g.outs {
+				want, err := os.ReadFile(filepath.Join(dir, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != string(want) {
+					t.Errorf("%s is not what %s writes: run go generate ./backend/cpu/", f, g.gen)
+				}
+			}
+		})
 	}
 }
 
