@@ -158,6 +158,30 @@ var ops = []op{
 	{"floor", "d[i] = floor(a[i])", 1, false, round(1)},
 	{"ceil", "d[i] = ceil(a[i])", 1, false, round(2)},
 	{"trunc", "d[i] = trunc(a[i])", 1, false, round(3)},
+	{"round", "d[i] = math.Round(a[i]): to nearest, halves away from zero", 1, false, func(t typ) string {
+		// r = trunc(x), and r ± 1 (x's sign) where |x - r| >= 1/2:
+		// x - r, the fraction, is exact. A -0 r stays -0 (a blend, not
+		// an add of 0); infinities give NaN fractions and stay. A
+		// float64 NaN is x itself, as math.Round gives it (VROUNDPD
+		// would quiet a signalling one; a float32 one is quieted by
+		// float64(x) in the Go loop too).
+		l := strings.ToLower(t.suffix)
+		s := fmt.Sprintf(`	VROUND%[1]s $3, Y0, Y2
+	VSUB%[1]s Y2, Y0, Y3
+	VAND%[1]s Y14, Y3, Y3
+	VBROADCASTS%[2]s %[3]shalf<>(SB), Y4
+	VCMP%[1]s $0x%02[4]x, Y4, Y3, Y3
+	VBROADCASTS%[2]s %[3]sone<>(SB), Y5
+	VAND%[1]s Y15, Y0, Y6
+	VOR%[1]s Y6, Y5, Y5
+	VADD%[1]s Y5, Y2, Y5
+	VBLENDV%[1]s Y3, Y5, Y2, Y2
+`, t.p, t.p[1:], l, geOQ)
+		if t == f64 {
+			s += fmt.Sprintf("\tVCMPPD $0x%02x, Y0, Y0, Y3\n\tVBLENDVPD Y3, Y0, Y2, Y2\n", unordQ)
+		}
+		return s
+	}},
 	{"sqrt", "d[i] = sqrt(a[i]), correctly rounded", 1, false, func(t typ) string {
 		return fmt.Sprintf("\tVSQRT%s Y0, Y2\n", t.p)
 	}},
@@ -246,6 +270,10 @@ DATA f32one<>+0(SB)/4, $0x3f800000
 GLOBL f32one<>(SB), RODATA|NOPTR, $4
 DATA f64one<>+0(SB)/8, $0x3ff0000000000000
 GLOBL f64one<>(SB), RODATA|NOPTR, $8
+DATA f32half<>+0(SB)/4, $0x3f000000
+GLOBL f32half<>(SB), RODATA|NOPTR, $4
+DATA f64half<>+0(SB)/8, $0x3fe0000000000000
+GLOBL f64half<>(SB), RODATA|NOPTR, $8
 
 // boolBytes<>[m] holds 8 bools, bool j set when bit j of m is.
 `)

@@ -61,6 +61,9 @@ func ceilF32AVX2(d, a []float32)
 func truncF32AVX2(d, a []float32)
 
 //go:noescape
+func roundF32AVX2(d, a []float32)
+
+//go:noescape
 func sqrtF32AVX2(d, a []float32)
 
 //go:noescape
@@ -139,6 +142,9 @@ func ceilF64AVX2(d, a []float64)
 func truncF64AVX2(d, a []float64)
 
 //go:noescape
+func roundF64AVX2(d, a []float64)
+
+//go:noescape
 func sqrtF64AVX2(d, a []float64)
 
 //go:noescape
@@ -183,7 +189,7 @@ var (
 	f32Loops = floatLoops[float32]{
 		unary: map[backend.Op]func(d, a []float32){
 			backend.OpNeg: negF32AVX2, backend.OpAbs: absF32AVX2, backend.OpRelu: reluF32AVX2,
-			backend.OpRoundEven: rintF32AVX2, backend.OpFloor: floorF32AVX2, backend.OpCeil: ceilF32AVX2,
+			backend.OpRoundEven: rintF32AVX2, backend.OpRound: roundF32AVX2, backend.OpFloor: floorF32AVX2, backend.OpCeil: ceilF32AVX2,
 			backend.OpTrunc: truncF32AVX2, backend.OpSqrt: sqrtF32AVX2, backend.OpRsqrt: rsqrtF32AVX2,
 			backend.OpSquare: squareF32AVX2, backend.OpReciprocal: reciprocalF32AVX2, backend.OpSign: signF32AVX2,
 		},
@@ -198,7 +204,7 @@ var (
 	f64Loops = floatLoops[float64]{
 		unary: map[backend.Op]func(d, a []float64){
 			backend.OpNeg: negF64AVX2, backend.OpAbs: absF64AVX2, backend.OpRelu: reluF64AVX2,
-			backend.OpRoundEven: rintF64AVX2, backend.OpFloor: floorF64AVX2, backend.OpCeil: ceilF64AVX2,
+			backend.OpRoundEven: rintF64AVX2, backend.OpRound: roundF64AVX2, backend.OpFloor: floorF64AVX2, backend.OpCeil: ceilF64AVX2,
 			backend.OpTrunc: truncF64AVX2, backend.OpSqrt: sqrtF64AVX2, backend.OpRsqrt: rsqrtF64AVX2,
 			backend.OpSquare: squareF64AVX2, backend.OpReciprocal: reciprocalF64AVX2, backend.OpSign: signF64AVX2,
 		},

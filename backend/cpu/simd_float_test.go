@@ -135,7 +135,7 @@ func TestSIMDFloatMatchesGo(t *testing.T) {
 
 func testSIMDFloat[T float](t *testing.T, ct ctype) {
 	rng := rand.New(rand.NewSource(17))
-	unary := []backend.Op{backend.OpNeg, backend.OpAbs, backend.OpRelu, backend.OpRoundEven, backend.OpFloor,
+	unary := []backend.Op{backend.OpNeg, backend.OpAbs, backend.OpRelu, backend.OpRoundEven, backend.OpRound, backend.OpFloor,
 		backend.OpCeil, backend.OpTrunc, backend.OpSqrt, backend.OpRsqrt, backend.OpIsNaN, backend.OpSquare,
 		backend.OpReciprocal, backend.OpSign, backend.OpIsInf, backend.OpIsFinite}
 	binary := []backend.Op{backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe,
