@@ -74,7 +74,8 @@ func ddMul(ah, al, bh, bl float64) (float64, float64) {
 //
 //   - y = -1, any T: powF64 takes q = 1/x and returns q + r/x with the
 //     exact remainder r = fma(-q, x, 1), for |x| in [2^-1000, 2^1000]
-//     (for a float32 x that is q itself: see the case);
+//     (for a float32 x that is q itself, the float32 quotient: see the
+//     case);
 //   - y = 4 and y = -2, float32 x: x*x is exact in float64 (48 bits), so
 //     the double-double square is (x*x, 0); x**4 is then the product
 //     (x*x)*(x*x) rounded once, as powF64 rounds the exact double-double
@@ -98,16 +99,26 @@ func constPowKernel[T float](n *backend.Node) kfn {
 		// For a float32 x the correction never moves q: 1/x is a
 		// 24-bit odd-part quotient, at least 2^-25 ULP of q from a
 		// rounding midpoint, so r/x stays far below the half ULP it
-		// would take (x**-2 likewise: x*x has 48 bits, 2^-49 ULP).
-		blk = func(b []float64) {
-			for i, x := range b {
-				if !finiteNonzero(x) {
-					b[i] = powF64(x, y)
-					continue
+		// would take (x**-2 likewise: x*x has 48 bits, 2^-49 ULP). And
+		// float32(1/float64(x)) is the float32 quotient 1/x itself (a
+		// division rounded to 53 bits and then to 24 rounds as if once,
+		// 53 >= 2·24+2: Figueroa, "When is double rounding innocuous?",
+		// 1995), so the kernel is reciprocal's, float32 division (eight
+		// lanes a VDIVPS); zeros and infinities give powF64's ±Inf and
+		// ±0, and NaN takes powF64 (its NaN, not x's payload).
+		recip := &backend.Node{Op: backend.OpReciprocal}
+		rk := firstKernel(func() kfn { return simdFloatKernel(recip, ctF32) },
+			func() kfn { return floatKernel[float32](recip) })
+		return bin(func(d, a, _ []T) {
+			_ = rk(d, []any{a})
+			if hasNaN32(any(a[:len(d)]).([]float32)) {
+				for i, x := range a[:len(d)] {
+					if x != x {
+						d[i] = T(powF64(float64(x), y))
+					}
 				}
-				b[i] = 1 / x
 			}
-		}
+		})
 	case y == -1:
 		blk = func(b []float64) {
 			for i, x := range b {
@@ -144,6 +155,26 @@ func constPowKernel[T float](n *backend.Node) kfn {
 		return nil
 	}
 	return bin(func(d, a, _ []T) { mapBlocks64(d, a, blk) })
+}
+
+// hasNaN32 reports whether some element of a is NaN, without a branch an
+// element: (bits &^ sign) + 0x7fffff reaches bit 31 exactly when the
+// bits lie above +Inf's.
+func hasNaN32(a []float32) bool {
+	const abs, lift = 0x7fffffff, 0x7fffff
+	var m0, m1, m2, m3 uint32 // four chains: one would wait on each OR
+	n := len(a) &^ 3
+	for i := 0; i < n; i += 4 {
+		b := a[i : i+4 : i+4]
+		m0 |= math.Float32bits(b[0])&abs + lift
+		m1 |= math.Float32bits(b[1])&abs + lift
+		m2 |= math.Float32bits(b[2])&abs + lift
+		m3 |= math.Float32bits(b[3])&abs + lift
+	}
+	for _, x := range a[n:] {
+		m0 |= math.Float32bits(x)&abs + lift
+	}
+	return (m0|m1|m2|m3)>>31 != 0
 }
 
 // finiteNonzero reports whether x is neither 0, infinite nor NaN.

@@ -184,3 +184,29 @@ func TestConstPowFloat32Exhaustive(t *testing.T) {
 		}
 	}
 }
+
+// TestHasNaN32 checks the branch-free NaN scan of float32 x ** -1 on
+// every NaN class (quiet, signalling, either sign, the extremes of the
+// payload) and the values next to them (±Inf, the largest finite), at
+// every position of slices of 1 to 11 elements (the four chains and the
+// tail).
+func TestHasNaN32(t *testing.T) {
+	for n := 1; n < 12; n++ {
+		for p := range n {
+			for _, b := range []uint32{0x7f800001, 0xffc00000, 0x7fffffff, 0xffffffff, 0x7fc00000, 0xff800001} {
+				x := make([]float32, n)
+				x[p] = math.Float32frombits(b)
+				if !hasNaN32(x) {
+					t.Errorf("hasNaN32 misses %#x at %d of %d", b, p, n)
+				}
+			}
+			for _, b := range []uint32{0x7f800000, 0xff800000, 0, 0x80000000, 0x7f7fffff, 0xff7fffff, 1} {
+				x := make([]float32, n)
+				x[p] = math.Float32frombits(b)
+				if hasNaN32(x) {
+					t.Errorf("hasNaN32 finds a NaN in %#x at %d of %d", b, p, n)
+				}
+			}
+		}
+	}
+}
