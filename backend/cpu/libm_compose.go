@@ -24,6 +24,11 @@ import (
 // ranges) call the scalar function itself. Where two branches call two
 // functions (log2: log1p near 1, log elsewhere), each loop runs on its
 // branch's arguments gathered together, not on the whole block.
+//
+// Since stop 26 each of these functions has a vector loop of its own
+// (simd_libm.go), which the kernel takes first; the compositions serve
+// where that loop is off but Exp's, Log's or Log1p's is not (their
+// fallbacks call the scalar functions when those are off too).
 
 // composedKernel returns the kernel of the elementwise o built this way,
 // or nil.
@@ -44,8 +49,9 @@ func composedKernel[T float](o backend.Op) kfn {
 		f = acoshBlock()
 	case backend.OpLog2:
 		if goFusesMulAdd {
-			// Log(frac)·(1/Ln2) + exp is fused here but not in
-			// math.Log2 (GOAMD64=v3: one bit apart).
+			// With GOAMD64=v3 this Log(frac)·(1/Ln2) + exp and
+			// math.Log2's were not fused alike (one bit apart on
+			// TestComposedKernels' inputs).
 			return nil
 		}
 		f = log2Block()
