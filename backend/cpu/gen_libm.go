@@ -2,10 +2,9 @@
 
 // gen_libm writes simd_libm_amd64.s: AVX2 and AVX-512 loops of exp, log,
 // sin, cos, sigmoid, silu, log1p, tanh, exp2, atan, tan, expm1, asin,
-// acos, log10, cosh, sinh, atanh, log2, asinh, acosh (one operand) and
-// pow and atan2 (two) on
-// float32 and float64 that give the bits of Go's math package (see
-// simd_libm.go). Run it with go generate.
+// acos, log10, cosh, sinh, atanh, log2, asinh and acosh (one operand) and
+// of pow and atan2 (two) on float32 and float64 that give the bits of Go's
+// math package (see simd_libm.go). Run it with go generate.
 //
 // Each loop replays, four lanes at a time, the exact sequence of IEEE
 // operations of the scalar code it stands for: math.Exp is the FMA path

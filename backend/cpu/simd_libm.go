@@ -11,29 +11,30 @@ import (
 // Vector loops of Go's math functions.
 //
 // exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan, tan,
-// arcsin, arccos, log10, cosh, sinh, arctanh, log2, arcsinh and arccosh
-// of float32 and float64 are Go's math.Exp, logF64 (math.Log),
-// math.Log1p, math.Sin, math.Cos, sigmoid, x·sigmoid(x), math.Exp2,
-// math.Expm1, math.Atan, tanF64 (math.Tan), asinF64, acosF64, log10F64
-// (math.Log10), coshF64 (math.Cosh), sinhF64 (math.Sinh), math.Atanh,
-// log2F64 (math.Log2), math.Asinh and math.Acosh computed in float64 (and rounded once to float32), tanh of
-// float64 is math.Tanh (float32 has tanhF32), x**y is powF64, which is
-// math.Pow where y is not an integer, and arctan2 is math.Atan2. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
-// (written by gen_libm.go) compute four lanes at a time with the same
-// IEEE operations in the same order as the scalar code of Go's math
-// package takes on that CPU, so they give the same bits; a group of four
-// with a lane that the scalar code treats apart (NaN, ±Inf, results that
-// overflow or are subnormal, subnormal or negative arguments of log, |x|
-// >= 2^29 for sin, cos and tan; for pow see powHead in gen_libm.go) is
-// left to the scalar function. With AVX-512 (F, DQ, VL) the same bodies,
-// translated by gen_libm.go, compute sixteen lanes at a time (two
-// interleaved groups of eight), and a float32 kernel looks the float16
-// values up in a table of its own results (libmF16), as float16 tensors
-// are computed in float32.
-// Tests check the bits against the scalar functions on every float32
-// input (TestLibmF32Exhaustive), on every float16 value (TestLibmF16) and
-// on random and special float64 inputs (TestLibmVector), for the AVX2 and
-// the AVX-512 loops.
+// arcsin, arccos, log10, cosh, sinh, arctanh, log2, arcsinh and arccosh of
+// float32 and float64 are Go's math.Exp, logF64 (math.Log), math.Log1p,
+// math.Sin, math.Cos, sigmoid, x·sigmoid(x), math.Exp2, math.Expm1,
+// math.Atan, tanF64 (math.Tan), asinF64, acosF64, log10F64 (math.Log10),
+// coshF64 (math.Cosh), sinhF64 (math.Sinh), math.Atanh, log2F64
+// (math.Log2), math.Asinh and math.Acosh computed in float64 (and rounded
+// once to float32), tanh of float64 is math.Tanh (float32 has tanhF32),
+// x**y is powF64, which is math.Pow where y is not an integer, and arctan2
+// is math.Atan2. On amd64 with AVX2 and FMA, the loops of
+// simd_libm_amd64.s (written by gen_libm.go) compute four lanes at a time
+// with the same IEEE operations in the same order as the scalar code of
+// Go's math package takes on that CPU, so they give the same bits; a group
+// of four with a lane that the scalar code treats apart (NaN, ±Inf,
+// results that overflow or are subnormal, subnormal or negative arguments
+// of log, |x| >= 2^29 for sin, cos and tan; for pow see powHead in
+// gen_libm.go) is left to the scalar function. With AVX-512 (F, DQ, VL)
+// the same bodies, translated by gen_libm.go, compute sixteen lanes at a
+// time (two interleaved groups of eight), and a float32 kernel looks the
+// float16 values up in a table of its own results (libmF16), as float16
+// tensors are computed in float32. Tests check the bits against the scalar
+// functions on every float32 input (TestLibmF32Exhaustive, opt-in:
+// TENSORSH_EXHAUSTIVE=1), on every float16 value (TestLibmF16) and on
+// random and special float64 inputs, each edge also in a group of its own
+// (TestLibmVector), for the AVX2 and the AVX-512 loops.
 
 // libmRef returns the scalar function that defines the vector loop of o,
 // or nil when o has none.
@@ -96,9 +97,9 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 // pow, log10 and cosh add nothing to a product in Go).
 func libmFused(o backend.Op) bool {
 	switch o {
-	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan, backend.OpTan, backend.OpExpm1,
-		backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh, backend.OpLog2, backend.OpAsinh,
-		backend.OpAcosh, backend.OpAtanh:
+	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan,
+		backend.OpTan, backend.OpExpm1, backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh,
+		backend.OpLog2, backend.OpAsinh, backend.OpAcosh, backend.OpAtanh:
 		return goFusesMulAdd
 	}
 	return false
