@@ -841,6 +841,20 @@ const log2Body = `	VMOVUPD Y0, Y15
 	VBLENDVPD Y5, Y1, Y0, Y0
 `
 
+// logLarge ends asinhBody and acoshBody: Y0 = Log's argument where Y10
+// (a lane above 2) is set, 2 elsewhere; Y11 the lanes where that argument
+// is x itself and Ln2 is added (from 2^28); Y12 the results of the lanes
+// below. Out: Y0, each lane's. Log's body is skipped when no lane takes
+// it.
+const logLarge = `	VMOVUPD libmE16<>(SB), Y1
+	VBLENDVPD Y10, Y0, Y1, Y0
+	SKIPNONE Y10, nolog
+` + logBody + `nolog:
+	VADDPD libmLN2F<>(SB), Y0, Y1
+	VBLENDVPD Y11, Y1, Y0, Y0
+	VBLENDVPD Y10, Y0, Y12, Y0
+`
+
 // asinhBody: Y0 = x in, Y0 = math.Asinh(x) out ($GOROOT/src/math/asinh.go
 // asinh, on a = |x| with x's sign: Log(a) + Ln2 above 2^28, Log(2a +
 // 1/(Sqrt(a·a+1)+a)) above 2, a below 2^-28, else Log1p(a + a·a/(1 +
@@ -881,14 +895,7 @@ const asinhBody = `	VMOVUPD Y0, Y15
 	VCMPPD $14, libmLARGE28<>(SB), Y13, Y11 // a > 2^28
 	VBLENDVPD Y11, Y13, Y0, Y0
 	VCMPPD $14, libmE16<>(SB), Y13, Y10 // a > 2
-	VMOVUPD libmE16<>(SB), Y1
-	VBLENDVPD Y10, Y0, Y1, Y0
-	SKIPNONE Y10, nolog
-` + logBody + `nolog:
-	VADDPD libmLN2F<>(SB), Y0, Y1
-	VBLENDVPD Y11, Y1, Y0, Y0
-	VBLENDVPD Y10, Y0, Y12, Y0
-	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
+` + logLarge + `	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
 	VBLENDVPD Y5, Y13, Y0, Y0
 	VANDPD libmSIGN<>(SB), Y15, Y1
 	VXORPD Y1, Y0, Y0
@@ -931,14 +938,7 @@ const acoshBody = `	VMOVUPD Y0, Y15
 	VCMPPD $13, libmLARGE28<>(SB), Y15, Y11 // x >= 2^28
 	VBLENDVPD Y11, Y15, Y0, Y0
 	VCMPPD $14, libmE16<>(SB), Y15, Y10 // x > 2
-	VMOVUPD libmE16<>(SB), Y1
-	VBLENDVPD Y10, Y0, Y1, Y0
-	SKIPNONE Y10, nolog
-` + logBody + `nolog:
-	VADDPD libmLN2F<>(SB), Y0, Y1
-	VBLENDVPD Y11, Y1, Y0, Y0
-	VBLENDVPD Y10, Y0, Y12, Y0
-	VXORPD Y1, Y1, Y1
+` + logLarge + `	VXORPD Y1, Y1, Y1
 	VCMPPD $0, libmE8<>(SB), Y15, Y5 // x == 1: 0
 	VBLENDVPD Y5, Y1, Y0, Y0
 	VCMPPD $1, libmE8<>(SB), Y15, Y5 // x < 1: NaN()
