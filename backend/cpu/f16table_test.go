@@ -120,3 +120,58 @@ func TestF16TableConstants(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupF16 checks lookupF16's gather loop (lookup16) against the
+// plain loop: every float16 bit pattern as an index (0xFFFF, whose
+// four-byte read the loop leaves out, included), each length 0..70 at
+// offsets 0..3, in place too.
+func TestLookupF16(t *testing.T) {
+	tab := new([1 << 16]uint16)
+	for i := range tab {
+		tab[i] = uint16(i*7919 + 13)
+	}
+	idx := make([]uint16, 1<<16+100)
+	for i := range idx {
+		idx[i] = uint16(i*40503 + 7) // a permutation, then more
+	}
+	idx[3], idx[20], idx[37] = 0xFFFF, 0, 0xFFFF
+	check := func(name string, d, a []uint16, want []uint16) {
+		t.Helper()
+		for i := range d {
+			if d[i] != want[i] {
+				t.Fatalf("%s: d[%d] = %#04x, want tab[%#04x] = %#04x", name, i, d[i], a[i], want[i])
+			}
+		}
+	}
+	for _, avx512 := range []bool{false, true} {
+		if avx512 && !libmAVX512 {
+			continue
+		}
+		saved := libmAVX512
+		libmAVX512 = avx512
+		d := make([]uint16, len(idx))
+		want := make([]uint16, len(idx))
+		for i, v := range idx {
+			want[i] = tab[v]
+		}
+		lookupF16(d, idx, tab)
+		check("all", d, idx, want)
+		for off := range 4 {
+			for n := range 71 {
+				a := idx[off : off+n]
+				d := make([]uint16, n)
+				lookupF16(d, a, tab)
+				check("part", d, a, want[off:off+n])
+				in := append([]uint16(nil), a...)
+				lookupF16(in, in, tab)
+				check("in place", in, a, want[off:off+n])
+			}
+		}
+		libmAVX512 = saved
+	}
+	if libmAVX512 {
+		if n := lookup16(make([]uint16, 35), idx[:35], tab); n != 32 {
+			t.Errorf("lookup16 set %d of 35, want 32", n)
+		}
+	}
+}

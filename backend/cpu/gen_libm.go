@@ -1619,6 +1619,46 @@ done:
 	RET
 `
 
+// lookup16 is the loop of a float16 operation's table of float16
+// results (f16TreeTable's): sixteen indices are widened to 32 bits and
+// gathered, four bytes each at tab + 2·index, and the low halves stored.
+// A four-byte read at index 0xFFFF would pass the table's end by two
+// bytes, so the lanes holding it are left out of the gather (K1) and
+// keep tab[0xFFFF], put in every lane of Z4 first.
+const lookup16 = `
+// func lookup16AVX512(d, a []uint16, tab *[1 << 16]uint16) int
+//
+// sets d[i] = tab[a[i]] for the first groups of sixteen elements, up to
+// len(d) rounded down to a multiple of 16, and returns how many it set.
+TEXT ·lookup16AVX512(SB), NOSPLIT, $0-64
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ tab+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+	MOVWLZX 131070(DX), AX // tab[0xFFFF]
+	VPBROADCASTD AX, Z5
+	MOVL $0xFFFF, AX
+	VPBROADCASTD AX, Z6
+loop:
+	VPMOVZXWD (SI), Z3
+	VPCMPUD $4, Z6, Z3, K1 // index != 0xFFFF
+	VMOVDQA32 Z5, Z4
+	VPGATHERDD (DX)(Z3*2), K1, Z4
+	VPMOVDW Z4, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+56(FP)
+	VZEROUPPER
+	RET
+`
+
 // writeAVX512 writes the AVX-512 loops.
 func writeAVX512(b *bytes.Buffer) {
 	type elem struct {
@@ -1675,6 +1715,7 @@ done:
 		}
 	}
 	b.WriteString(f16Lookup)
+	b.WriteString(lookup16)
 	// pow: the rounds after the first, and the reciprocal, are skipped
 	// when no lane needs them (every bit of yi left is 0; y >= 0), which
 	// changes no lane's result.

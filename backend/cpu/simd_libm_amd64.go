@@ -452,6 +452,18 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 //go:noescape
 func f16LookupAVX512(d, a []float32, tab *float32) int
 
+//go:noescape
+func lookup16AVX512(d, a []uint16, tab *[1 << 16]uint16) int
+
+// lookup16 sets d[i] = tab[a[i]] for the first groups of sixteen elements
+// (lookup16AVX512) and returns how many it set: none without AVX-512.
+func lookup16(d, a []uint16, tab *[1 << 16]uint16) int {
+	if !libmAVX512 {
+		return 0
+	}
+	return lookup16AVX512(d, a, tab)
+}
+
 // f16Tab is the table of one operation's float32 kernel on the float16
 // values (libmF16), made once.
 type f16Tab struct {

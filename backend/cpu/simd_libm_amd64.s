@@ -14246,6 +14246,38 @@ done:
 	VZEROUPPER
 	RET
 
+// func lookup16AVX512(d, a []uint16, tab *[1 << 16]uint16) int
+//
+// sets d[i] = tab[a[i]] for the first groups of sixteen elements, up to
+// len(d) rounded down to a multiple of 16, and returns how many it set.
+TEXT ·lookup16AVX512(SB), NOSPLIT, $0-64
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ tab+48(FP), DX
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+	MOVWLZX 131070(DX), AX // tab[0xFFFF]
+	VPBROADCASTD AX, Z5
+	MOVL $0xFFFF, AX
+	VPBROADCASTD AX, Z6
+loop:
+	VPMOVZXWD (SI), Z3
+	VPCMPUD $4, Z6, Z3, K1 // index != 0xFFFF
+	VMOVDQA32 Z5, Z4
+	VPGATHERDD (DX)(Z3*2), K1, Z4
+	VPMOVDW Z4, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func powF32AVX512(d, a, b []float32) int
 //
 // sets d[i] = float32(math.Pow(x, y)), x = float64(a[i]), y = float64(b[i]), for

@@ -18,3 +18,6 @@ func libmF16[T float32 | float64](_ backend.Op, loop func(d, a []T)) func(d, a [
 
 // libmAVX512 is false: there are no AVX-512 loops here.
 var libmAVX512 = false
+
+// lookup16 sets none: without assembly lookupF16's loop does it all.
+func lookup16(_, _ []uint16, _ *[1 << 16]uint16) int { return 0 }
