@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
 )
 
 // TestCmul checks the vector complex products (cmulC64, cmulC128)
@@ -58,6 +60,61 @@ func TestCmul(t *testing.T) {
 			g, w := got128[i], want128[i]
 			if math.Float64bits(real(g)) != math.Float64bits(real(w)) || math.Float64bits(imag(g)) != math.Float64bits(imag(w)) {
 				t.Fatalf("n=%d i=%d: %v·%v = %v, want %v (%x %x / %x %x)", n, i, a128[i], b128[i], g, w, math.Float64bits(real(g)), math.Float64bits(imag(g)), math.Float64bits(real(w)), math.Float64bits(imag(w)))
+			}
+		}
+	}
+}
+
+// TestComplexSquareKernel checks square's kernels (the product's vector
+// loop on x and x, in place too) against the product's reference loop
+// (cmulGo, cmulGo128: cmulParts(x, x)) bit for bit: every special pairing
+// of parts and random parts, past the vector loop's tails. (Where both
+// parts are NaN with different payloads, the payload is the product's:
+// Go may fold re·im and im·re of an inlined cmulParts(x, x) into one
+// product, as a C compiler may NumPy's in1r*in1i + in1i*in1r.)
+func TestComplexSquareKernel(t *testing.T) {
+	special := []float64{0, math.Copysign(0, -1), 1, -1, 3, math.Inf(1), math.Inf(-1), math.NaN(),
+		math.Float64frombits(0x7ff0000000000123), 1e30, 1e-30, 1e200, 1e-310}
+	var xs []complex128
+	for _, x := range special {
+		for _, y := range special {
+			xs = append(xs, complex(x, y))
+		}
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 1001 {
+		xs = append(xs, complex(math.Ldexp(r.Float64()-0.5, r.IntN(120)-60), math.Ldexp(r.Float64()-0.5, r.IntN(120)-60)))
+	}
+	x64 := make([]complex64, len(xs))
+	for i, z := range xs {
+		x64[i] = complex64(z)
+	}
+	w64, w128 := make([]complex64, len(xs)), make([]complex128, len(xs))
+	cmulGo(w64, x64, x64)
+	cmulGo128(w128, xs, xs)
+	k64, k128 := complex64Kernel(backend.OpSquare), complex128Kernel(backend.OpSquare)
+	for _, inPlace := range []bool{false, true} {
+		d64, d128 := make([]complex64, len(xs)), make([]complex128, len(xs))
+		a64, a128 := x64, xs
+		if inPlace {
+			copy(d64, x64)
+			copy(d128, xs)
+			a64, a128 = d64, d128
+		}
+		if err := k64(d64, []any{a64}); err != nil {
+			t.Fatal(err)
+		}
+		if err := k128(d128, []any{a128}); err != nil {
+			t.Fatal(err)
+		}
+		for i, z := range x64 {
+			if g, w := d64[i], w64[i]; math.Float32bits(real(g)) != math.Float32bits(real(w)) || math.Float32bits(imag(g)) != math.Float32bits(imag(w)) {
+				t.Fatalf("complex64 square(%v) = %v, want %v (in place %v)", z, g, w, inPlace)
+			}
+		}
+		for i, z := range xs {
+			if g, w := d128[i], w128[i]; math.Float64bits(real(g)) != math.Float64bits(real(w)) || math.Float64bits(imag(g)) != math.Float64bits(imag(w)) {
+				t.Fatalf("complex128 square(%v) = %v, want %v (in place %v)", z, g, w, inPlace)
 			}
 		}
 	}

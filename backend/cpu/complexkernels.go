@@ -198,12 +198,7 @@ func complex128Kernel(o backend.Op) kfn {
 	case backend.OpRsqrt:
 		return cmap128(crsqrt)
 	case backend.OpSquare:
-		return un(func(d, a []C) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(a[i]), imag(a[i])))
-			}
-		})
+		return un(func(d, a []C) { csquare(d, a, cmulC128, cmulGo128) })
 	case backend.OpReciprocal:
 		return un(func(d, a []C) {
 			a = a[:len(d)]
@@ -294,6 +289,18 @@ func cmulGo(d, a, b []complex64) {
 	}
 }
 
+// csquare sets d[i] = a[i]·a[i] by the product's loops: vec, the vector
+// loop, which recomputes an element with a NaN part from its operands
+// for the NaN's payload, or ref where d is a itself (the operands are
+// overwritten by then).
+func csquare[C complex64 | complex128](d, a []C, vec, ref func(d, a, b []C)) {
+	if len(d) > 0 && len(a) > 0 && &d[0] == &a[0] {
+		ref(d, a, a)
+		return
+	}
+	vec(d, a, a)
+}
+
 // cmulGo128 is cmulGo for complex128.
 //
 //go:noinline
@@ -333,12 +340,7 @@ func complex64Kernel(o backend.Op) kfn {
 	case backend.OpRsqrt:
 		return cmap64(crsqrt)
 	case backend.OpSquare:
-		return un(func(d, a []C) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(a[i]), imag(a[i])))
-			}
-		})
+		return un(func(d, a []C) { csquare(d, a, cmulC64, cmulGo) })
 	case backend.OpReciprocal:
 		return un(func(d, a []C) {
 			a = a[:len(d)]
