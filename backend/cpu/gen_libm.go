@@ -138,6 +138,7 @@ var consts = []struct {
 	{"TANSMALL", 0x1p-12},
 	{"THIRD", 1.0 / 3},
 	{"TWO15", 2.0 / 15},
+	{"P15MIN", 0x1p-84}, // pow15Body: (2^-84)^1.5 = 2^-126
 	// expm1.go
 	{"TINY54", 1.0 / (1 << 54)},
 	{"MLN2X56", -3.88162421113569373274e+01},
@@ -194,6 +195,10 @@ var iconsts = []struct {
 	{"SQRT2MANT", 0x0006a09e667f3bcd},
 	{"MANTM4", 1<<52 - 4},
 	{"GONAN", 0x7FF8000000000001}, // math.NaN()
+	// pow15Body's rounding check
+	{"LOW29", 1<<29 - 1},
+	{"HALF29", 1 << 28},
+	{"ZIVT", 1 << 10},
 }
 
 // expBody: Y0 = x in, Y0 = math.Exp(x) out; exits to done unless every
@@ -699,6 +704,35 @@ const atan2Body = `	VANDPD libmABS<>(SB), Y0, Y1
 	VSUBPD libmPI<>(SB), Y0, Y3
 	VBLENDVPD Y1, Y2, Y3, Y2
 	VBLENDVPD Y12, Y2, Y0, Y0 // x < 0
+`
+
+// pow15Body: Y0 = x in (a float32 value), Y0 = x·√x out, close enough
+// to powF64(x, 1.5) (math.Pow: x·Exp(0.5·Log(x)), tens of float64 ULP
+// from the exact power) to round to the same float32. x·√x is within 1.5
+// ULP of x^1.5 (two roundings), so where its bits below float32's 24
+// lie more than 2^10 float64 ULP from the float32 rounding midpoint
+// (bit 28 of the 29 cut off), both round to the float32 that x·√x
+// rounds to; a lane nearer the midpoint stops the loop, as do x < 2^-84
+// (a result below float32's normal range, or x <= 0, or NaN) and +Inf.
+// Every float32 input is checked by TestPow15F32Exhaustive; about one
+// lane in 2^18 is left to the scalar code.
+const pow15Body = `	VCMPPD $0x1D, libmP15MIN<>(SB), Y0, Y5 // x >= 2^-84 (GE_OQ: false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y0, Y6 // x < +Inf
+	VANDPD Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VSQRTPD Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VPAND libmLOW29<>(SB), Y0, Y2
+	VPSUBQ libmHALF29<>(SB), Y2, Y2
+	VPADDQ libmZIVT<>(SB), Y2, Y2 // in [0, 2^11) near the midpoint
+	VPSRLQ $11, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPCMPGTQ Y3, Y2, Y2 // far from it
+	VMOVMSKPD Y2, AX
+	CMPL AX, $15
+	JNE  done
 `
 
 // log10Body: Y0 = x in, Y0 = log10F64(x) out: math.Log10 is Log(x) ·
@@ -1227,29 +1261,34 @@ const powSign512 = `	VANDPD libmSIGN<>(SB), Z12, Z6
 
 var funcs = []struct {
 	name, body, ref string
-	f64only         bool // float32 has a loop of its own (tanhF32)
+	// only names the one element type with a loop ("F32", "F64"), or
+	// is empty for both: float32 tanh has a loop of its own (tanhF32),
+	// and pow15's rounding check needs the float64 result to be wider
+	// than the stored one.
+	only string
 }{
-	{"exp", expBody, "math.Exp(x)", false},
-	{"log", logBody, "logF64(x)", false},
-	{"sin", sinBody, "math.Sin(x)", false},
-	{"cos", cosBody, "math.Cos(x)", false},
-	{"sigmoid", sigmoidBody, "sigmoid(x)", false},
-	{"silu", siluBody, "x * sigmoid(x)", false},
-	{"log1p", log1pBody, "math.Log1p(x)", false},
-	{"tanh", tanhBody, "math.Tanh(x)", true},
-	{"exp2", exp2Body, "math.Exp2(x)", false},
-	{"atan", atanBody, "math.Atan(x)", false},
-	{"tan", tanBody, "tanF64(x)", false},
-	{"expm1", expm1Body, "math.Expm1(x)", false},
-	{"asin", asinBody, "asinF64(x)", false},
-	{"acos", acosBody, "acosF64(x)", false},
-	{"log10", log10Body, "log10F64(x)", false},
-	{"cosh", coshBody, "coshF64(x)", false},
-	{"sinh", sinhBody, "sinhF64(x)", false},
-	{"atanh", atanhBody, "math.Atanh(x)", false},
-	{"log2", log2Body, "log2F64(x)", false},
-	{"asinh", asinhBody, "math.Asinh(x)", false},
-	{"acosh", acoshBody, "math.Acosh(x)", false},
+	{"exp", expBody, "math.Exp(x)", ""},
+	{"log", logBody, "logF64(x)", ""},
+	{"sin", sinBody, "math.Sin(x)", ""},
+	{"cos", cosBody, "math.Cos(x)", ""},
+	{"sigmoid", sigmoidBody, "sigmoid(x)", ""},
+	{"silu", siluBody, "x * sigmoid(x)", ""},
+	{"log1p", log1pBody, "math.Log1p(x)", ""},
+	{"tanh", tanhBody, "math.Tanh(x)", "F64"},
+	{"exp2", exp2Body, "math.Exp2(x)", ""},
+	{"atan", atanBody, "math.Atan(x)", ""},
+	{"tan", tanBody, "tanF64(x)", ""},
+	{"expm1", expm1Body, "math.Expm1(x)", ""},
+	{"asin", asinBody, "asinF64(x)", ""},
+	{"acos", acosBody, "acosF64(x)", ""},
+	{"log10", log10Body, "log10F64(x)", ""},
+	{"cosh", coshBody, "coshF64(x)", ""},
+	{"sinh", sinhBody, "sinhF64(x)", ""},
+	{"atanh", atanhBody, "math.Atanh(x)", ""},
+	{"log2", log2Body, "log2F64(x)", ""},
+	{"asinh", asinhBody, "math.Asinh(x)", ""},
+	{"acosh", acoshBody, "math.Acosh(x)", ""},
+	{"pow15", pow15Body, "powF64(x, 1.5)", "F32"},
 }
 
 // binFuncs are the loops of two operands (x = float64(a[i]), y =
@@ -1291,7 +1330,7 @@ func main() {
 			{"F32", "VCVTPS2PD (SI), Y0", "VCVTPD2PSY Y0, X0\n\tVMOVUPS X0, (DI)", 4},
 			{"F64", "VMOVUPD (SI), Y0", "VMOVUPD Y0, (DI)", 8},
 		} {
-			if f.f64only && e.elem == "F32" {
+			if f.only != "" && f.only != e.elem {
 				continue
 			}
 			name := f.name + e.elem + "AVX2"
@@ -1678,7 +1717,7 @@ func writeAVX512(b *bytes.Buffer) {
 	}
 	for _, f := range funcs {
 		for _, e := range elems {
-			if f.f64only && e.name == "F32" {
+			if f.only != "" && f.only != e.name {
 				continue
 			}
 			name := f.name + e.name + "AVX512"

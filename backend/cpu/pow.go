@@ -76,6 +76,7 @@ func ddMul(ah, al, bh, bl float64) (float64, float64) {
 //     exact remainder r = fma(-q, x, 1), for |x| in [2^-1000, 2^1000]
 //     (for a float32 x that is q itself, the float32 quotient: see the
 //     case);
+//   - y = 1.5, float32 x: x·√x, where it rounds as powF64 does (below);
 //   - y = 4 and y = -2, float32 x: x*x is exact in float64 (48 bits), so
 //     the double-double square is (x*x, 0); x**4 is then the product
 //     (x*x)*(x*x) rounded once, as powF64 rounds the exact double-double
@@ -151,6 +152,16 @@ func constPowKernel[T float](n *backend.Node) kfn {
 				b[i] = 1 / (x * x)
 			}
 		}
+	case y == 1.5 && f32:
+		// x·√x in float64 where it rounds to powF64's float32 (the
+		// loop checks each lane: see pow15Body in gen_libm.go);
+		// the lanes it leaves take powF64.
+		v := pow15Asm()
+		if v == nil || libmFused(backend.OpPow) {
+			return nil
+		}
+		loop := libmLoop(v, func(x float64) float64 { return powF64(x, 1.5) })
+		return bin(func(d, a, _ []T) { loop(any(d).([]float32), any(a).([]float32)) })
 	default:
 		return nil
 	}

@@ -73,8 +73,9 @@ func TestPowF64(t *testing.T) {
 	}
 }
 
-// TestConstPowKernel checks the short forms of x**4, x**-2 (float32) and
-// x**-1 (float32 and float64) against powF64, bit for bit, on random
+// TestConstPowKernel checks the short forms of x**4, x**-2, x**1.5
+// (float32; x**1.5's loops at both widths) and x**-1 (float32 and
+// float64) against powF64, bit for bit, on random
 // values over the whole exponent range and on zeros, infinities, NaN,
 // subnormals and the ends of the range powF64 takes math.Pow outside.
 func TestConstPowKernel(t *testing.T) {
@@ -87,6 +88,24 @@ func TestConstPowKernel(t *testing.T) {
 		x32 = append(x32, math.Float32frombits(rng.Uint32()))
 		x32 = append(x32, float32(rng.Float64()+0.5))
 	}
+	// x ** 1.5: exact powers (squares of integers and of halves), the
+	// ends of the loop's range (2^-84, whose power is float32's least
+	// normal; the overflow near 4.9e25) and their neighbours, in groups
+	// of sixteen so that the loop computes them itself.
+	var edges []float32
+	for k := 1; k < 3000; k += 7 {
+		edges = append(edges, float32(k*k), float32(k*k)/4)
+	}
+	for _, e := range []float32{0x1p-84, 4.86e25, 4.8740157e25, 1, 4} {
+		b := math.Float32bits(e)
+		for d := uint32(0); d < 8; d++ {
+			edges = append(edges, math.Float32frombits(b+d), math.Float32frombits(b-d))
+		}
+	}
+	for len(edges)%16 != 0 {
+		edges = append(edges, 2)
+	}
+	x32 = append(edges, x32...)
 	x64 := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(),
 		0x1p1000, 0x1.0000000000001p1000, 0x1p-1000, 0x1.fffffffffffffp-1001, -0x1p-1000,
 		math.SmallestNonzeroFloat64, math.MaxFloat64, 3, 0.1}
@@ -98,8 +117,19 @@ func TestConstPowKernel(t *testing.T) {
 		e := in(mk(dt, []int{}, y))
 		return &backend.Node{Op: backend.OpPow, DType: dt, Args: []*backend.Node{in(mk(dt, []int{1}, 1)), e}}
 	}
-	for _, y := range []float64{4, -2, -1} {
+	for _, c := range []struct {
+		y     float64
+		avx2  bool
+		loops bool // the kernel has assembly loops (AVX2 and AVX-512)
+	}{{4, false, false}, {-2, false, false}, {-1, false, false}, {1.5, false, true}, {1.5, true, true}} {
+		y := c.y
+		if c.loops && pow15Asm() == nil || c.avx2 && !libmAVX512 {
+			continue
+		}
 		k := constPowKernel[float32](pow(dtypes.F32, y))
+		if c.avx2 {
+			k = avx2Kernel(func() kfn { return constPowKernel[float32](pow(dtypes.F32, y)) })
+		}
 		if k == nil {
 			t.Fatalf("no float32 kernel for x**%v", y)
 		}
@@ -145,7 +175,7 @@ func TestConstPowFloat32Exhaustive(t *testing.T) {
 	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
 		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
 	}
-	for _, y := range []float64{-1, -2} {
+	for _, y := range []float64{-1, -2, 1.5} {
 		e := in(mk(dtypes.F32, []int{}, y))
 		k := constPowKernel[float32](&backend.Node{Op: backend.OpPow, DType: dtypes.F32, Args: []*backend.Node{in(mk(dtypes.F32, []int{1}, 1)), e}})
 		var wg sync.WaitGroup
@@ -208,5 +238,30 @@ func TestHasNaN32(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPow15Path checks that float32 x ** 1.5's loop computes ordinary
+// inputs itself (values of every scale in its range), leaving only lanes
+// near a float32 rounding midpoint to powF64: about one in 2^18.
+func TestPow15Path(t *testing.T) {
+	v := pow15Asm()
+	if v == nil {
+		t.Skip("no float32 x ** 1.5 loop on this CPU")
+	}
+	rng := rand.New(rand.NewSource(3))
+	x := make([]float32, 1<<14)
+	for i := range x {
+		x[i] = float32(math.Ldexp(rng.Float64()+0.5, rng.Intn(160)-80))
+	}
+	d := make([]float32, len(x))
+	computed := 0
+	for i := 0; i < len(x); i += libmGroup() { // past each group it leaves
+		n := v(d[i:], x[i:])
+		computed += n
+		i += n
+	}
+	if computed < len(x)-4*libmGroup() {
+		t.Errorf("the loop computed %d of %d ordinary inputs", computed, len(x))
 	}
 }

@@ -277,6 +277,24 @@ func log1pF64AVX512(d, a []float64) int
 func tanhF64AVX512(d, a []float64) int
 
 //go:noescape
+func pow15F32AVX2(d, a []float32) int
+
+//go:noescape
+func pow15F32AVX512(d, a []float32) int
+
+// pow15Asm returns the loop of float32 x ** 1.5 (x·√x in float64, checked
+// to round as powF64 does: see pow15Body in gen_libm.go), or nil.
+func pow15Asm() func(d, a []float32) int {
+	switch {
+	case !haveAVX2:
+		return nil
+	case libmAVX512:
+		return pow15F32AVX512
+	}
+	return pow15F32AVX2
+}
+
+//go:noescape
 func powF32AVX512(d, a, b []float32) int
 
 //go:noescape

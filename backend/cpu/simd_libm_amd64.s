@@ -944,6 +944,16 @@ DATA libmTWO15<>+48(SB)/8, $0x3fc1111111111111
 DATA libmTWO15<>+56(SB)/8, $0x3fc1111111111111
 GLOBL libmTWO15<>(SB), RODATA|NOPTR, $64
 
+DATA libmP15MIN<>+0(SB)/8, $0x3ab0000000000000
+DATA libmP15MIN<>+8(SB)/8, $0x3ab0000000000000
+DATA libmP15MIN<>+16(SB)/8, $0x3ab0000000000000
+DATA libmP15MIN<>+24(SB)/8, $0x3ab0000000000000
+DATA libmP15MIN<>+32(SB)/8, $0x3ab0000000000000
+DATA libmP15MIN<>+40(SB)/8, $0x3ab0000000000000
+DATA libmP15MIN<>+48(SB)/8, $0x3ab0000000000000
+DATA libmP15MIN<>+56(SB)/8, $0x3ab0000000000000
+GLOBL libmP15MIN<>(SB), RODATA|NOPTR, $64
+
 DATA libmTINY54<>+0(SB)/8, $0x3c90000000000000
 DATA libmTINY54<>+8(SB)/8, $0x3c90000000000000
 DATA libmTINY54<>+16(SB)/8, $0x3c90000000000000
@@ -1417,6 +1427,36 @@ DATA libmGONAN<>+40(SB)/8, $0x7ff8000000000001
 DATA libmGONAN<>+48(SB)/8, $0x7ff8000000000001
 DATA libmGONAN<>+56(SB)/8, $0x7ff8000000000001
 GLOBL libmGONAN<>(SB), RODATA|NOPTR, $64
+
+DATA libmLOW29<>+0(SB)/8, $0x000000001fffffff
+DATA libmLOW29<>+8(SB)/8, $0x000000001fffffff
+DATA libmLOW29<>+16(SB)/8, $0x000000001fffffff
+DATA libmLOW29<>+24(SB)/8, $0x000000001fffffff
+DATA libmLOW29<>+32(SB)/8, $0x000000001fffffff
+DATA libmLOW29<>+40(SB)/8, $0x000000001fffffff
+DATA libmLOW29<>+48(SB)/8, $0x000000001fffffff
+DATA libmLOW29<>+56(SB)/8, $0x000000001fffffff
+GLOBL libmLOW29<>(SB), RODATA|NOPTR, $64
+
+DATA libmHALF29<>+0(SB)/8, $0x0000000010000000
+DATA libmHALF29<>+8(SB)/8, $0x0000000010000000
+DATA libmHALF29<>+16(SB)/8, $0x0000000010000000
+DATA libmHALF29<>+24(SB)/8, $0x0000000010000000
+DATA libmHALF29<>+32(SB)/8, $0x0000000010000000
+DATA libmHALF29<>+40(SB)/8, $0x0000000010000000
+DATA libmHALF29<>+48(SB)/8, $0x0000000010000000
+DATA libmHALF29<>+56(SB)/8, $0x0000000010000000
+GLOBL libmHALF29<>(SB), RODATA|NOPTR, $64
+
+DATA libmZIVT<>+0(SB)/8, $0x0000000000000400
+DATA libmZIVT<>+8(SB)/8, $0x0000000000000400
+DATA libmZIVT<>+16(SB)/8, $0x0000000000000400
+DATA libmZIVT<>+24(SB)/8, $0x0000000000000400
+DATA libmZIVT<>+32(SB)/8, $0x0000000000000400
+DATA libmZIVT<>+40(SB)/8, $0x0000000000000400
+DATA libmZIVT<>+48(SB)/8, $0x0000000000000400
+DATA libmZIVT<>+56(SB)/8, $0x0000000000000400
+GLOBL libmZIVT<>(SB), RODATA|NOPTR, $64
 
 // func expF32AVX2(d, a []float32) int
 //
@@ -5491,6 +5531,49 @@ nolog:
 	VMOVUPD Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func pow15F32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(powF64(x, 1.5)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·pow15F32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VCMPPD $0x1D, libmP15MIN<>(SB), Y0, Y5 // x >= 2^-84 (GE_OQ: false for NaN)
+	VCMPPD $1, libmPINF<>(SB), Y0, Y6 // x < +Inf
+	VANDPD Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VSQRTPD Y0, Y1
+	VMULPD Y1, Y0, Y0
+	VPAND libmLOW29<>(SB), Y0, Y2
+	VPSUBQ libmHALF29<>(SB), Y2, Y2
+	VPADDQ libmZIVT<>(SB), Y2, Y2 // in [0, 2^11) near the midpoint
+	VPSRLQ $11, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPCMPGTQ Y3, Y2, Y2 // far from it
+	VMOVMSKPD Y2, AX
+	CMPL AX, $15
+	JNE  done
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
 	ADDQ $4, BX
 	DECQ CX
 	JNZ  loop
@@ -14205,6 +14288,80 @@ nolog:
 	VMOVUPD Z16, 64(DI)
 	ADDQ $128, SI
 	ADDQ $128, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func pow15F32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(powF64(x, 1.5)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·pow15F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VCMPPD $0x1D, libmP15MIN<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0x1D, libmP15MIN<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $1, libmPINF<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $1, libmPINF<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z5, Z6, Z5
+	VANDPD Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VSQRTPD Z0, Z1
+	VSQRTPD Z16, Z17
+	VMULPD Z1, Z0, Z0
+	VMULPD Z17, Z16, Z16
+	VPANDQ libmLOW29<>(SB), Z0, Z2
+	VPANDQ libmLOW29<>(SB), Z16, Z18
+	VPSUBQ libmHALF29<>(SB), Z2, Z2
+	VPSUBQ libmHALF29<>(SB), Z18, Z18
+	VPADDQ libmZIVT<>(SB), Z2, Z2
+	VPADDQ libmZIVT<>(SB), Z18, Z18
+	VPSRLQ $11, Z2, Z2
+	VPSRLQ $11, Z18, Z18
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z19, Z19, Z19
+	VPCMPGTQ Z3, Z2, K1
+	VPMOVM2Q K1, Z2
+	VPCMPGTQ Z19, Z18, K1
+	VPMOVM2Q K1, Z18
+	VPMOVQ2M Z2, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z18, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
 	ADDQ $16, BX
 	DECQ CX
 	JNZ  loop

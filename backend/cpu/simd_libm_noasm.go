@@ -21,3 +21,6 @@ var libmAVX512 = false
 
 // lookup16 sets none: without assembly lookupF16's loop does it all.
 func lookup16(_, _ []uint16, _ *[1 << 16]uint16) int { return 0 }
+
+// pow15Asm returns nil: without assembly float32 x ** 1.5 is powF64's.
+func pow15Asm() func(d, a []float32) int { return nil }
