@@ -1044,9 +1044,8 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 		ops = redOps[T]{init: 0, pairwise: pairwise[T], leafMax: 128, split: splitReal,
 			vec: func(acc, x []T) { vecWith(acc, x, add[T]) }}
 	case backend.OpProd:
-		ops = redOps[T]{init: 1,
-			fold: func(acc T, x []T) T { return foldWith(acc, x, mul[T]) },
-			vec:  func(acc, x []T) { vecWith(acc, x, mul[T]) }}
+		ops = redOps[T]{init: 1, fold: foldMul[T],
+			vec: func(acc, x []T) { vecWith(acc, x, mul[T]) }}
 	case backend.OpReduceMax:
 		ops = redOps[T]{first: true, assoc: true,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, maxFloat[T]) },
