@@ -20,6 +20,8 @@ func TestFillRange(t *testing.T) {
 		{true, 0, 1, 1000}, {true, -5, 3, 200}, {true, 100, -7, 300}, {true, 1 << 40, 1 << 20, 50},
 		{true, 16777215, 1, 10}, {true, -1 << 62, 1 << 61, 8},
 		{false, 0.1, 0.1, 999}, {false, 1e8, 1.1, 500}, {false, -3.5, 0.25, 100}, {false, 1.5, 1.3, 1000},
+		// Several chunks, filled in parallel (chunked).
+		{true, -7, 3, 200003}, {true, 1 << 62, 1 << 60, 140000}, {false, 0.1, 0.1, 200003},
 	} {
 		for _, d := range []dtypes.DType{dtypes.I64, dtypes.I32, dtypes.I16, dtypes.I8, dtypes.U8, dtypes.F64, dtypes.F32, dtypes.F16, dtypes.U32} {
 			got := newTensor(d, []int{c.n})
@@ -50,5 +52,42 @@ func TestFillRange(t *testing.T) {
 	fillRange(tt, true, 1<<24+1, 1)
 	if v := tt.Data.([]float32)[0]; v != 1<<24 {
 		t.Errorf("float32(2^24+1) = %v, want 2^24 (to even)", v)
+	}
+}
+
+// TestFillNumPyRangeChunks checks NumPy's arange fill over several chunks
+// (filled in parallel) against its formula element by element: b0 +
+// i·delta in the dtype's arithmetic.
+func TestFillNumPyRangeChunks(t *testing.T) {
+	const n = 300001
+	for _, d := range []dtypes.DType{dtypes.F64, dtypes.F32, dtypes.F16} {
+		tt := newTensor(d, []int{n})
+		if !fillNumPyRange(tt, promote.FloatValue(0.5), promote.FloatValue(0.1)) {
+			t.Fatalf("%v: not filled", d)
+		}
+		switch x := tt.Data.(type) {
+		case []float64:
+			b0, delta := x[0], x[1]-x[0]
+			for i := 2; i < n; i++ {
+				if w := b0 + float64(float64(i)*delta); x[i] != w {
+					t.Fatalf("float64 [%d] = %v, want %v", i, x[i], w)
+				}
+			}
+		case []float32:
+			b0, delta := x[0], x[1]-x[0]
+			for i := 2; i < n; i++ {
+				if w := b0 + float32(float32(i)*delta); x[i] != w {
+					t.Fatalf("float32 [%d] = %v, want %v", i, x[i], w)
+				}
+			}
+		case []uint16:
+			b0 := float32(dtypes.F16ToFloat64(x[0]))
+			delta := float32(dtypes.F16ToFloat64(x[1])) - b0
+			for i := 2; i < n; i++ {
+				if w := dtypes.F16FromFloat64(float64(b0 + float32(float32(i)*delta))); x[i] != w {
+					t.Fatalf("float16 [%d] = %#x, want %#x", i, x[i], w)
+				}
+			}
+		}
 	}
 }

@@ -201,7 +201,7 @@ func arange(c *compiler, k *call) (*operand, error) {
 		return nil, c.errorf(k.sp, "MemoryError", "out of memory: arange() would make %g elements", nf)
 	}
 	n := int(nf)
-	tt := newTensor(t.DType, []int{n})
+	tt := c.s.fullTensor(t.DType, []int{n}) // every element is set below
 	if numpyFill(c.policy.Name()) && fillNumPyRange(tt, start, step) {
 		return tensorOperand(tt, t, k.sp), nil
 	}
@@ -263,22 +263,56 @@ func fillNumPyRange(tt *backend.Tensor, start, step promote.Scalar) bool {
 	switch d := tt.Data.(type) {
 	case []float64:
 		b0, delta := d[0], d[1]-d[0]
-		for i := 2; i < n; i++ {
-			d[i] = b0 + float64(float64(i)*delta)
-		}
+		chunked(2, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d[i] = b0 + float64(float64(i)*delta)
+			}
+		})
 	case []float32:
 		b0, delta := d[0], d[1]-d[0]
-		for i := 2; i < n; i++ {
-			d[i] = b0 + float32(float32(i)*delta)
-		}
+		chunked(2, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d[i] = b0 + float32(float32(i)*delta)
+			}
+		})
 	case []uint16: // float16, computed in float32
 		b0 := float32(dtypes.F16ToFloat64(d[0]))
 		delta := float32(dtypes.F16ToFloat64(d[1])) - b0
-		for i := 2; i < n; i++ {
-			d[i] = dtypes.F16FromFloat64(float64(b0 + float32(float32(i)*delta)))
-		}
+		chunked(2, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d[i] = dtypes.F16FromFloat64(float64(b0 + float32(float32(i)*delta)))
+			}
+		})
 	}
 	return true
+}
+
+// chunked calls fill(lo, hi) over [from, to) in chunks of 2^16
+// elements, on as many goroutines as GOMAXPROCS allows when there are
+// several chunks: element i of a range is a function of i alone, so the
+// values do not depend on the split (arange(10^6) filled 8 MB on one
+// core in 1 ms; NumPy 0.45 ms).
+func chunked(from, to int, fill func(lo, hi int)) {
+	const chunk = 1 << 16
+	if to-from <= chunk || runtime.GOMAXPROCS(0) == 1 {
+		fill(from, to)
+		return
+	}
+	var next atomic.Int64
+	next.Store(int64(from))
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (to-from+chunk-1)/chunk) {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(chunk) - chunk)
+				if lo >= to {
+					return
+				}
+				fill(lo, min(to, lo+chunk))
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // fillRange sets element i of tt to start + i*step for the common
@@ -288,6 +322,7 @@ func fillNumPyRange(tt *backend.Tensor, start, step promote.Scalar) bool {
 // per element: arange(10**6) took 14 ms that way. It reports false for
 // the other dtypes, which the caller fills through setScalar.
 func fillRange(tt *backend.Tensor, ints bool, start, step float64) bool {
+	n := tt.Len()
 	if ints {
 		s, st := int64(start), int64(step)
 		switch d := tt.Data.(type) {
@@ -308,16 +343,20 @@ func fillRange(tt *backend.Tensor, ints bool, start, step float64) bool {
 			if tt.DType != dtypes.F64 {
 				return false
 			}
-			for i := range d {
-				d[i] = float64(s + int64(i)*st)
-			}
+			chunked(0, n, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					d[i] = float64(s + int64(i)*st)
+				}
+			})
 		case []float32:
 			if tt.DType != dtypes.F32 {
 				return false
 			}
-			for i := range d {
-				d[i] = float32(s + int64(i)*st)
-			}
+			chunked(0, n, func(lo, hi int) {
+				for i := lo; i < hi; i++ {
+					d[i] = float32(s + int64(i)*st)
+				}
+			})
 		default:
 			return false
 		}
@@ -328,16 +367,20 @@ func fillRange(tt *backend.Tensor, ints bool, start, step float64) bool {
 		if tt.DType != dtypes.F64 {
 			return false
 		}
-		for i := range d {
-			d[i] = start + float64(i)*step
-		}
+		chunked(0, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d[i] = start + float64(i)*step
+			}
+		})
 	case []float32:
 		if tt.DType != dtypes.F32 {
 			return false
 		}
-		for i := range d {
-			d[i] = float32(start + float64(i)*step)
-		}
+		chunked(0, n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				d[i] = float32(start + float64(i)*step)
+			}
+		})
 	default:
 		return false
 	}
@@ -346,9 +389,14 @@ func fillRange(tt *backend.Tensor, ints bool, start, step float64) bool {
 
 // rangeInts sets d[i] = start + i*step computed in int64, wrapped to T.
 func rangeInts[T int8 | int16 | int32 | int64 | uint8](d []T, start, step int64) {
-	for i := range d {
-		d[i] = T(start + int64(i)*step)
-	}
+	chunked(0, len(d), func(lo, hi int) {
+		c := d[lo:hi]
+		v := start + int64(lo)*step
+		for i := range c {
+			c[i] = T(v)
+			v += step
+		}
+	})
 }
 
 // linspace makes num evenly spaced values from start to stop.
@@ -385,7 +433,7 @@ func linspace(c *compiler, k *call) (*operand, error) {
 	if err := c.s.checkAlloc(t.DType, num); err != nil {
 		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
 	}
-	tt := newTensor(t.DType, []int{num})
+	tt := c.s.fullTensor(t.DType, []int{num}) // every element is set below
 	step := 0.0
 	if num > 1 {
 		step = (ends[1] - ends[0]) / float64(num-1)

@@ -98,6 +98,19 @@ func formatShape(s []int) string {
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
+// fullTensor returns a CPU tensor of dtype d and shape whose elements the
+// caller sets, every one: storage from the CPU backend (a recycled block
+// of the size when one is free, see cpu.Backend.StorageFull), or
+// newTensor's.
+func (s *Session) fullTensor(d dtypes.DType, shape []int) *backend.Tensor {
+	if a, ok := s.backends["cpu"].(interface {
+		StorageFull(d dtypes.DType, n int) any
+	}); ok {
+		return &backend.Tensor{DType: d, Shape: append([]int(nil), shape...), Data: a.StorageFull(d, backend.Size(shape))}
+	}
+	return newTensor(d, shape)
+}
+
 // newTensor allocates a CPU tensor of dtype d and shape.
 func newTensor(d dtypes.DType, shape []int) *backend.Tensor {
 	n := backend.Size(shape)

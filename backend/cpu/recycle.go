@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // Recycling of result storage.
@@ -150,4 +151,15 @@ func (b *Backend) Recycle(t *backend.Tensor) {
 	if t != nil {
 		recycled.put(t.Data)
 	}
+}
+
+// StorageFull returns storage for n elements of d, in the form
+// backend.Tensor describes, that the caller writes in full: a recycled
+// block of that size when one is free, issued as a result's storage is
+// (so that Recycle takes it back). The evaluator's constructors fill it:
+// arange(10^6) repeated wrote a fresh 8 MB block each time, which Go
+// clears first, where NumPy's allocator hands back the last array's
+// memory.
+func (b *Backend) StorageFull(d dtypes.DType, n int) any {
+	return newStorageFull(d, n)
 }
