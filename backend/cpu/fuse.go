@@ -1019,7 +1019,7 @@ func (f *fusion) f16Leaf(root fnode) *leaf {
 		costly = costly || !cheapOp(o.name, o.ct) && o.name != backend.OpSqrt
 		n = next
 	}
-	if !costly {
+	if !costly && !gatherLookups() {
 		// A few vector instructions per element (abs, floor, sqrt)
 		// beat the table's scalar lookups (abs on 10^6 elements:
 		// 0.24 ms CPU against 0.37 ms looked up in a kept table).

@@ -139,6 +139,8 @@ var consts = []struct {
 	{"THIRD", 1.0 / 3},
 	{"TWO15", 2.0 / 15},
 	{"P15MIN", 0x1p-84}, // pow15Body: (2^-84)^1.5 = 2^-126
+	{"RMIN", 0x1p-1000}, // recipBody
+	{"RMAX", 0x1p1000},
 	// expm1.go
 	{"TINY54", 1.0 / (1 << 54)},
 	{"MLN2X56", -3.88162421113569373274e+01},
@@ -735,6 +737,43 @@ const pow15Body = `	VCMPPD $0x1D, libmP15MIN<>(SB), Y0, Y5 // x >= 2^-84 (GE_OQ:
 	JNE  done
 `
 
+// pow4Body and powm2Body: Y0 = x in (a float32 value), Y0 = (x·x)·(x·x)
+// or 1/(x·x) out, powF64's results for float32 x (see constPowKernel:
+// x·x is exact); NaN, whose payload powF64 does not keep, stops the loop.
+const pow4Body = notNaN + `	VMULPD Y0, Y0, Y1
+	VMULPD Y1, Y1, Y0
+`
+
+const powm2Body = notNaN + `	VMULPD Y0, Y0, Y1
+	VMOVUPD libmE8<>(SB), Y0
+	VDIVPD Y1, Y0, Y0
+`
+
+// notNaN exits to done unless no lane of Y0 is NaN.
+const notNaN = `	VCMPPD $0, Y0, Y0, Y5 // x == x
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+`
+
+// recipBody: Y0 = x in, Y0 = powF64(x, -1) out: q = 1/x, then q +
+// fma(-q, x, 1)/x (the exact remainder, divided); lanes outside
+// [2^-1000, 2^1000] in magnitude (zeros, infinities, NaN) stop the loop.
+const recipBody = `	VANDPD libmABS<>(SB), Y0, Y1
+	VCMPPD $0x1D, libmRMIN<>(SB), Y1, Y5 // |x| >= 2^-1000 (false for NaN)
+	VCMPPD $2, libmRMAX<>(SB), Y1, Y6 // |x| <= 2^1000
+	VANDPD Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE8<>(SB), Y1
+	VDIVPD Y0, Y1, Y2 // q
+	VMOVAPD Y2, Y1
+	VFNMADD213PD libmE8<>(SB), Y0, Y1 // 1 - x·q, exact
+	VDIVPD Y0, Y1, Y1
+	VADDPD Y1, Y2, Y0
+`
+
 // log10Body: Y0 = x in, Y0 = log10F64(x) out: math.Log10 is Log(x) ·
 // (1/Ln10) ($GOROOT/src/math/log10.go); logBody's check leaves subnormal
 // x (which log10F64 scales) to the scalar code.
@@ -1289,6 +1328,9 @@ var funcs = []struct {
 	{"asinh", asinhBody, "math.Asinh(x)", ""},
 	{"acosh", acoshBody, "math.Acosh(x)", ""},
 	{"pow15", pow15Body, "powF64(x, 1.5)", "F32"},
+	{"pow4", pow4Body, "powF64(x, 4)", "F32"},
+	{"powm2", powm2Body, "powF64(x, -2)", "F32"},
+	{"recip", recipBody, "powF64(x, -1)", "F64"},
 }
 
 // binFuncs are the loops of two operands (x = float64(a[i]), y =

@@ -76,7 +76,8 @@ func ddMul(ah, al, bh, bl float64) (float64, float64) {
 //     exact remainder r = fma(-q, x, 1), for |x| in [2^-1000, 2^1000]
 //     (for a float32 x that is q itself, the float32 quotient: see the
 //     case);
-//   - y = 1.5, float32 x: x·√x, where it rounds as powF64 does (below);
+//   - y = 1.5, float32 x: x·√x in float64, where it rounds as powF64
+//     does (the loop checks each lane: see pow15Body in gen_libm.go);
 //   - y = 4 and y = -2, float32 x: x*x is exact in float64 (48 bits), so
 //     the double-double square is (x*x, 0); x**4 is then the product
 //     (x*x)*(x*x) rounded once, as powF64 rounds the exact double-double
@@ -94,6 +95,9 @@ func constPowKernel[T float](n *backend.Node) kfn {
 		return nil
 	}
 	_, f32 := any(T(0)).(float32)
+	if k := constPowLoop[T](y); k != nil && !(y == -1 && f32) {
+		return k
+	}
 	var blk func(b []float64) // b[i] = x**y in place
 	switch {
 	case y == -1 && f32:
@@ -152,20 +156,31 @@ func constPowKernel[T float](n *backend.Node) kfn {
 				b[i] = 1 / (x * x)
 			}
 		}
-	case y == 1.5 && f32:
-		// x·√x in float64 where it rounds to powF64's float32 (the
-		// loop checks each lane: see pow15Body in gen_libm.go);
-		// the lanes it leaves take powF64.
-		v := pow15Asm()
-		if v == nil || libmFused(backend.OpPow) {
-			return nil
-		}
-		loop := libmLoop(v, func(x float64) float64 { return powF64(x, 1.5) })
-		return bin(func(d, a, _ []T) { loop(any(d).([]float32), any(a).([]float32)) })
 	default:
 		return nil
 	}
 	return bin(func(d, a, _ []T) { mapBlocks64(d, a, blk) })
+}
+
+// constPowLoop returns the kernel of x ** y that runs the vector loop of
+// constPowAsm (y = 4, -2 and 1.5 on float32, -1 on float64: the forms
+// below, and x·√x in float64 checked to round as powF64 does; see their
+// bodies in gen_libm.go), or nil; the lanes the loop leaves take powF64.
+func constPowLoop[T float](y float64) kfn {
+	f := func(x float64) float64 { return powF64(x, y) }
+	switch any(T(0)).(type) {
+	case float32:
+		if v := constPowAsm[float32](y); v != nil {
+			loop := libmLoop(v, f)
+			return bin(func(d, a, _ []T) { loop(any(d).([]float32), any(a).([]float32)) })
+		}
+	case float64:
+		if v := constPowAsm[float64](y); v != nil {
+			loop := libmLoop(v, f)
+			return bin(func(d, a, _ []T) { loop(any(d).([]float64), any(a).([]float64)) })
+		}
+	}
+	return nil
 }
 
 // hasNaN32 reports whether some element of a is NaN, without a branch an

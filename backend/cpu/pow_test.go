@@ -105,6 +105,11 @@ func TestConstPowKernel(t *testing.T) {
 	for len(edges)%16 != 0 {
 		edges = append(edges, 2)
 	}
+	// The values the loops of x ** 4 and x ** -2 take that are not
+	// ordinary: zeros, infinities, the ends of the range, subnormals.
+	edges = append(edges, 0, float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32, -math.SmallestNonzeroFloat32,
+		1e-20, -1e20, 3, -3, 0.5, -0.5, 0x1p-126, -0x1p-126)
 	x32 = append(edges, x32...)
 	x64 := []float64{0, math.Copysign(0, -1), 1, -1, math.Inf(1), math.Inf(-1), math.NaN(),
 		0x1p1000, 0x1.0000000000001p1000, 0x1p-1000, 0x1.fffffffffffffp-1001, -0x1p-1000,
@@ -121,9 +126,10 @@ func TestConstPowKernel(t *testing.T) {
 		y     float64
 		avx2  bool
 		loops bool // the kernel has assembly loops (AVX2 and AVX-512)
-	}{{4, false, false}, {-2, false, false}, {-1, false, false}, {1.5, false, true}, {1.5, true, true}} {
+	}{{4, false, true}, {4, true, true}, {-2, false, true}, {-2, true, true}, {-1, false, false},
+		{1.5, false, true}, {1.5, true, true}} {
 		y := c.y
-		if c.loops && pow15Asm() == nil || c.avx2 && !libmAVX512 {
+		if c.loops && constPowAsm[float32](y) == nil || c.avx2 && !libmAVX512 {
 			continue
 		}
 		k := constPowKernel[float32](pow(dtypes.F32, y))
@@ -147,18 +153,31 @@ func TestConstPowKernel(t *testing.T) {
 			}
 		}
 	}
-	k := constPowKernel[float64](pow(dtypes.F64, -1))
-	d := make([]float64, len(x64))
+	// The ends of the float64 loop's range and their neighbours, in a
+	// group of sixteen without a lane it leaves.
+	x64 = append([]float64{0x1p1000, -0x1p1000, 0x1p-1000, -0x1p-1000, math.Nextafter(0x1p1000, 0),
+		math.Nextafter(0x1p-1000, 1), 3, -3, 0.1, 1e300, -1e-300, 1.0000000000000002, 0.9999999999999999,
+		7, 1e-5, 49}, x64...)
 	ys := make([]float64, len(x64))
 	for i := range ys {
 		ys[i] = -1
 	}
-	if err := k(d, []any{x64, ys}); err != nil {
-		t.Fatal(err)
-	}
-	for i, x := range x64 {
-		if want := powF64(x, -1); math.Float64bits(d[i]) != math.Float64bits(want) {
-			t.Fatalf("float64 %v**-1 = %v, powF64 %v", x, d[i], want)
+	for _, avx2 := range []bool{false, true} {
+		if avx2 && !libmAVX512 {
+			continue
+		}
+		k := constPowKernel[float64](pow(dtypes.F64, -1))
+		if avx2 {
+			k = avx2Kernel(func() kfn { return constPowKernel[float64](pow(dtypes.F64, -1)) })
+		}
+		d := make([]float64, len(x64))
+		if err := k(d, []any{x64, ys}); err != nil {
+			t.Fatal(err)
+		}
+		for i, x := range x64 {
+			if want := powF64(x, -1); math.Float64bits(d[i]) != math.Float64bits(want) {
+				t.Fatalf("float64 %v**-1 = %v, powF64 %v (avx2 %v)", x, d[i], want, avx2)
+			}
 		}
 	}
 	for _, y := range []float64{4, -2, 5, 2.5} {
@@ -175,7 +194,7 @@ func TestConstPowFloat32Exhaustive(t *testing.T) {
 	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
 		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
 	}
-	for _, y := range []float64{-1, -2, 1.5} {
+	for _, y := range []float64{-1, -2, 1.5, 4} {
 		e := in(mk(dtypes.F32, []int{}, y))
 		k := constPowKernel[float32](&backend.Node{Op: backend.OpPow, DType: dtypes.F32, Args: []*backend.Node{in(mk(dtypes.F32, []int{1}, 1)), e}})
 		var wg sync.WaitGroup
@@ -241,27 +260,47 @@ func TestHasNaN32(t *testing.T) {
 	}
 }
 
-// TestPow15Path checks that float32 x ** 1.5's loop computes ordinary
-// inputs itself (values of every scale in its range), leaving only lanes
-// near a float32 rounding midpoint to powF64: about one in 2^18.
-func TestPow15Path(t *testing.T) {
-	v := pow15Asm()
-	if v == nil {
-		t.Skip("no float32 x ** 1.5 loop on this CPU")
+// TestConstPowPath checks that the loops of constPowAsm compute ordinary
+// inputs themselves (values of every scale): x ** 1.5 leaves only lanes
+// near a float32 rounding midpoint to powF64, about one in 2^18; x ** 4,
+// x ** -2 (float32) and x ** -1 (float64) leave none.
+func TestConstPowPath(t *testing.T) {
+	if constPowAsm[float32](1.5) == nil {
+		t.Skip("no x ** y loops on this CPU")
 	}
 	rng := rand.New(rand.NewSource(3))
 	x := make([]float32, 1<<14)
+	x64 := make([]float64, len(x))
 	for i := range x {
 		x[i] = float32(math.Ldexp(rng.Float64()+0.5, rng.Intn(160)-80))
+		x64[i] = math.Ldexp(rng.Float64()+0.5, rng.Intn(1600)-800)
+		if i%2 == 1 {
+			x64[i] = -x64[i]
+		}
 	}
-	d := make([]float32, len(x))
-	computed := 0
-	for i := 0; i < len(x); i += libmGroup() { // past each group it leaves
-		n := v(d[i:], x[i:])
-		computed += n
-		i += n
-	}
-	if computed < len(x)-4*libmGroup() {
-		t.Errorf("the loop computed %d of %d ordinary inputs", computed, len(x))
+	for _, y := range []float64{1.5, 4, -2, -1} {
+		var computed int
+		if y == -1 {
+			v, d := constPowAsm[float64](y), make([]float64, len(x64))
+			for i := 0; i < len(x64); i += libmGroup() { // past each group it leaves
+				n := v(d[i:], x64[i:])
+				computed += n
+				i += n
+			}
+		} else {
+			v, d := constPowAsm[float32](y), make([]float32, len(x))
+			for i := 0; i < len(x); i += libmGroup() {
+				n := v(d[i:], x[i:])
+				computed += n
+				i += n
+			}
+		}
+		left := 0
+		if y == 1.5 {
+			left = 4 * libmGroup()
+		}
+		if computed < len(x)-left {
+			t.Errorf("x ** %v: the loop computed %d of %d ordinary inputs", y, computed, len(x))
+		}
 	}
 }

@@ -282,16 +282,58 @@ func pow15F32AVX2(d, a []float32) int
 //go:noescape
 func pow15F32AVX512(d, a []float32) int
 
-// pow15Asm returns the loop of float32 x ** 1.5 (x·√x in float64, checked
-// to round as powF64 does: see pow15Body in gen_libm.go), or nil.
-func pow15Asm() func(d, a []float32) int {
-	switch {
-	case !haveAVX2:
+//go:noescape
+func pow4F32AVX2(d, a []float32) int
+
+//go:noescape
+func pow4F32AVX512(d, a []float32) int
+
+//go:noescape
+func powm2F32AVX2(d, a []float32) int
+
+//go:noescape
+func powm2F32AVX512(d, a []float32) int
+
+//go:noescape
+func recipF64AVX2(d, a []float64) int
+
+//go:noescape
+func recipF64AVX512(d, a []float64) int
+
+// constPowAsm returns the loop of x ** y on T for the constant exponents
+// constPowKernel gives loops (see their bodies in gen_libm.go): float32
+// 1.5 (x·√x in float64, checked to round as powF64 does), 4 and -2;
+// float64 -1. It returns nil for the others, and without AVX2.
+func constPowAsm[T float32 | float64](y float64) func(d, a []T) int {
+	if !haveAVX2 {
 		return nil
-	case libmAVX512:
-		return pow15F32AVX512
 	}
-	return pow15F32AVX2
+	var f32 [2]func(d, a []float32) int
+	var f64 [2]func(d, a []float64) int
+	switch y {
+	case 1.5:
+		f32 = [2]func(d, a []float32) int{pow15F32AVX2, pow15F32AVX512}
+	case 4:
+		f32 = [2]func(d, a []float32) int{pow4F32AVX2, pow4F32AVX512}
+	case -2:
+		f32 = [2]func(d, a []float32) int{powm2F32AVX2, powm2F32AVX512}
+	case -1:
+		f64 = [2]func(d, a []float64) int{recipF64AVX2, recipF64AVX512}
+	}
+	w := 0
+	if libmAVX512 {
+		w = 1
+	}
+	if _, ok := any(T(0)).(float32); ok {
+		if f32[w] == nil {
+			return nil
+		}
+		return any(f32[w]).(func(d, a []T) int)
+	}
+	if f64[w] == nil {
+		return nil
+	}
+	return any(f64[w]).(func(d, a []T) int)
 }
 
 //go:noescape
@@ -472,6 +514,9 @@ func f16LookupAVX512(d, a []float32, tab *float32) int
 
 //go:noescape
 func lookup16AVX512(d, a []uint16, tab *[1 << 16]uint16) int
+
+// gatherLookups reports whether lookup16 gathers (AVX-512).
+func gatherLookups() bool { return libmAVX512 }
 
 // lookup16 sets d[i] = tab[a[i]] for the first groups of sixteen elements
 // (lookup16AVX512) and returns how many it set: none without AVX-512.

@@ -954,6 +954,26 @@ DATA libmP15MIN<>+48(SB)/8, $0x3ab0000000000000
 DATA libmP15MIN<>+56(SB)/8, $0x3ab0000000000000
 GLOBL libmP15MIN<>(SB), RODATA|NOPTR, $64
 
+DATA libmRMIN<>+0(SB)/8, $0x0170000000000000
+DATA libmRMIN<>+8(SB)/8, $0x0170000000000000
+DATA libmRMIN<>+16(SB)/8, $0x0170000000000000
+DATA libmRMIN<>+24(SB)/8, $0x0170000000000000
+DATA libmRMIN<>+32(SB)/8, $0x0170000000000000
+DATA libmRMIN<>+40(SB)/8, $0x0170000000000000
+DATA libmRMIN<>+48(SB)/8, $0x0170000000000000
+DATA libmRMIN<>+56(SB)/8, $0x0170000000000000
+GLOBL libmRMIN<>(SB), RODATA|NOPTR, $64
+
+DATA libmRMAX<>+0(SB)/8, $0x7e70000000000000
+DATA libmRMAX<>+8(SB)/8, $0x7e70000000000000
+DATA libmRMAX<>+16(SB)/8, $0x7e70000000000000
+DATA libmRMAX<>+24(SB)/8, $0x7e70000000000000
+DATA libmRMAX<>+32(SB)/8, $0x7e70000000000000
+DATA libmRMAX<>+40(SB)/8, $0x7e70000000000000
+DATA libmRMAX<>+48(SB)/8, $0x7e70000000000000
+DATA libmRMAX<>+56(SB)/8, $0x7e70000000000000
+GLOBL libmRMAX<>(SB), RODATA|NOPTR, $64
+
 DATA libmTINY54<>+0(SB)/8, $0x3c90000000000000
 DATA libmTINY54<>+8(SB)/8, $0x3c90000000000000
 DATA libmTINY54<>+16(SB)/8, $0x3c90000000000000
@@ -5574,6 +5594,109 @@ loop:
 	VMOVUPS X0, (DI)
 	ADDQ $16, SI
 	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func pow4F32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(powF64(x, 4)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·pow4F32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VCMPPD $0, Y0, Y0, Y5 // x == x
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD Y0, Y0, Y1
+	VMULPD Y1, Y1, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func powm2F32AVX2(d, a []float32) int
+//
+// sets d[i] = float32(powF64(x, -2)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·powm2F32AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Y0
+	VCMPPD $0, Y0, Y0, Y5 // x == x
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD Y0, Y0, Y1
+	VMOVUPD libmE8<>(SB), Y0
+	VDIVPD Y1, Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS X0, (DI)
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $4, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func recipF64AVX2(d, a []float64) int
+//
+// sets d[i] = float64(powF64(x, -1)), x = float64(a[i]), for the first groups of four elements, up to
+// len(d) rounded down to a multiple of 4, and returns how many it set: it
+// stops before a group with a lane the scalar code takes another path for.
+TEXT ·recipF64AVX2(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Y0
+	VANDPD libmABS<>(SB), Y0, Y1
+	VCMPPD $0x1D, libmRMIN<>(SB), Y1, Y5 // |x| >= 2^-1000 (false for NaN)
+	VCMPPD $2, libmRMAX<>(SB), Y1, Y6 // |x| <= 2^1000
+	VANDPD Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE8<>(SB), Y1
+	VDIVPD Y0, Y1, Y2 // q
+	VMOVAPD Y2, Y1
+	VFNMADD213PD libmE8<>(SB), Y0, Y1 // 1 - x·q, exact
+	VDIVPD Y0, Y1, Y1
+	VADDPD Y1, Y2, Y0
+	VMOVUPD Y0, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
 	ADDQ $4, BX
 	DECQ CX
 	JNZ  loop
@@ -14362,6 +14485,160 @@ loop:
 	VMOVUPS Y16, 32(DI)
 	ADDQ $64, SI
 	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func pow4F32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(powF64(x, 4)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·pow4F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMULPD Z0, Z0, Z1
+	VMULPD Z16, Z16, Z17
+	VMULPD Z1, Z1, Z0
+	VMULPD Z17, Z17, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func powm2F32AVX512(d, a []float32) int
+//
+// sets d[i] = float32(powF64(x, -2)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·powm2F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VCVTPS2PD 0(SI), Z0
+	VCVTPS2PD 32(SI), Z16
+	VCMPPD $0, Z0, Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0, Z16, Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMULPD Z0, Z0, Z1
+	VMULPD Z16, Z16, Z17
+	VMOVUPD libmE8<>(SB), Z0
+	VMOVUPD libmE8<>(SB), Z16
+	VDIVPD Z1, Z0, Z0
+	VDIVPD Z17, Z16, Z16
+	VCVTPD2PS Z0, Y0
+	VMOVUPS Y0, 0(DI)
+	VCVTPD2PS Z16, Y16
+	VMOVUPS Y16, 32(DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+
+// func recipF64AVX512(d, a []float64) int
+//
+// sets d[i] = float64(powF64(x, -1)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
+TEXT ·recipF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD 0(SI), Z0
+	VMOVUPD 64(SI), Z16
+	VANDPD libmABS<>(SB), Z0, Z1
+	VANDPD libmABS<>(SB), Z16, Z17
+	VCMPPD $0x1D, libmRMIN<>(SB), Z1, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD $0x1D, libmRMIN<>(SB), Z17, K1
+	VPMOVM2Q K1, Z21
+	VCMPPD $2, libmRMAX<>(SB), Z1, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD $2, libmRMAX<>(SB), Z17, K1
+	VPMOVM2Q K1, Z22
+	VANDPD Z5, Z6, Z5
+	VANDPD Z21, Z22, Z21
+	VPMOVQ2M Z5, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VPMOVQ2M Z21, K1
+	KMOVB K1, AX
+	CMPL AX, $0xFF
+	JNE done
+	VMOVUPD libmE8<>(SB), Z1
+	VMOVUPD libmE8<>(SB), Z17
+	VDIVPD Z0, Z1, Z2
+	VDIVPD Z16, Z17, Z18
+	VMOVAPD Z2, Z1
+	VMOVAPD Z18, Z17
+	VFNMADD213PD libmE8<>(SB), Z0, Z1
+	VFNMADD213PD libmE8<>(SB), Z16, Z17
+	VDIVPD Z0, Z1, Z1
+	VDIVPD Z16, Z17, Z17
+	VADDPD Z1, Z2, Z0
+	VADDPD Z17, Z18, Z16
+	VMOVUPD Z0, 0(DI)
+	VMOVUPD Z16, 64(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
 	ADDQ $16, BX
 	DECQ CX
 	JNZ  loop

@@ -22,5 +22,9 @@ var libmAVX512 = false
 // lookup16 sets none: without assembly lookupF16's loop does it all.
 func lookup16(_, _ []uint16, _ *[1 << 16]uint16) int { return 0 }
 
-// pow15Asm returns nil: without assembly float32 x ** 1.5 is powF64's.
-func pow15Asm() func(d, a []float32) int { return nil }
+// constPowAsm returns nil: without assembly constPowKernel's Go forms
+// serve.
+func constPowAsm[T float32 | float64](float64) func(d, a []T) int { return nil }
+
+// gatherLookups reports false: lookup16 sets none here.
+func gatherLookups() bool { return false }
