@@ -726,7 +726,16 @@ const pow15Body = `	VCMPPD $0x1D, libmP15MIN<>(SB), Y0, Y5 // x >= 2^-84 (GE_OQ:
 	JNE  done
 	VSQRTPD Y0, Y1
 	VMULPD Y1, Y0, Y0
-	VPAND libmLOW29<>(SB), Y0, Y2
+` + roundCheck32
+
+// roundCheck32: Y0 = a float64 result within 2^9 float64 ULP of the
+// scalar code's (both close to the exact value); exits to done unless,
+// in every lane, its bits below float32's 24 lie more than 2^10 ULP from
+// the float32 rounding midpoint (bit 28 of the 29 cut off): then the
+// scalar result rounds to the same float32. About one lane in 2^18 is
+// nearer. Y2, Y3 are scratch. The result must be a normal float32 or
+// overflow (a subnormal float32 rounds elsewhere).
+const roundCheck32 = `	VPAND libmLOW29<>(SB), Y0, Y2
 	VPSUBQ libmHALF29<>(SB), Y2, Y2
 	VPADDQ libmZIVT<>(SB), Y2, Y2 // in [0, 2^11) near the midpoint
 	VPSRLQ $11, Y2, Y2
@@ -736,6 +745,25 @@ const pow15Body = `	VCMPPD $0x1D, libmP15MIN<>(SB), Y0, Y5 // x >= 2^-84 (GE_OQ:
 	CMPL AX, $15
 	JNE  done
 `
+
+// log2r32Body and log1pr32Body: float32 log2 and log1p through logBody
+// (math.Log, within 1 float64 ULP): Log(x)·(1/Ln2), and Log(1 + x) where
+// 1 + x is exact (|x| >= 2^-29 for a float32 x; smaller |x| stops the
+// loop), each within 2 float64 ULP of the exact value as log2F64 and
+// math.Log1p are, so roundCheck32 decides where they round to the same
+// float32 (checked on every float32 input by TestLibmF32Exhaustive).
+// log2F64's two branches and Log1p's reduction made those loops three
+// times as long as log's.
+const log2r32Body = logBody + `	VMULPD libmINVLN2X<>(SB), Y0, Y0
+` + roundCheck32
+
+const log1pr32Body = `	VANDPD libmABS<>(SB), Y0, Y1
+	VCMPPD $13, libmSMALL<>(SB), Y1, Y5 // |x| >= 2^-29 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VADDPD libmE8<>(SB), Y0, Y0
+` + logBody + roundCheck32
 
 // pow4Body and powm2Body: Y0 = x in (a float32 value), Y0 = (x·x)·(x·x)
 // or 1/(x·x) out, powF64's results for float32 x (see constPowKernel:
@@ -1312,7 +1340,7 @@ var funcs = []struct {
 	{"cos", cosBody, "math.Cos(x)", ""},
 	{"sigmoid", sigmoidBody, "sigmoid(x)", ""},
 	{"silu", siluBody, "x * sigmoid(x)", ""},
-	{"log1p", log1pBody, "math.Log1p(x)", ""},
+	{"log1p", log1pBody, "math.Log1p(x)", "F64"}, // float32: log1pr
 	{"tanh", tanhBody, "math.Tanh(x)", "F64"},
 	{"exp2", exp2Body, "math.Exp2(x)", ""},
 	{"atan", atanBody, "math.Atan(x)", ""},
@@ -1324,10 +1352,12 @@ var funcs = []struct {
 	{"cosh", coshBody, "coshF64(x)", ""},
 	{"sinh", sinhBody, "sinhF64(x)", ""},
 	{"atanh", atanhBody, "math.Atanh(x)", ""},
-	{"log2", log2Body, "log2F64(x)", ""},
+	{"log2", log2Body, "log2F64(x)", "F64"}, // float32: log2r
 	{"asinh", asinhBody, "math.Asinh(x)", ""},
 	{"acosh", acoshBody, "math.Acosh(x)", ""},
 	{"pow15", pow15Body, "powF64(x, 1.5)", "F32"},
+	{"log2r", log2r32Body, "log2F64(x)", "F32"},
+	{"log1pr", log1pr32Body, "math.Log1p(x)", "F32"},
 	{"pow4", pow4Body, "powF64(x, 4)", "F32"},
 	{"powm2", powm2Body, "powF64(x, -2)", "F32"},
 	{"recip", recipBody, "powF64(x, -1)", "F64"},

@@ -49,7 +49,7 @@ func siluF32AVX2(d, a []float32) int
 func siluF64AVX2(d, a []float64) int
 
 //go:noescape
-func log1pF32AVX2(d, a []float32) int
+func log1prF32AVX2(d, a []float32) int
 
 //go:noescape
 func log1pF64AVX2(d, a []float64) int
@@ -190,10 +190,10 @@ func atanhF64AVX2(d, a []float64) int
 func atanhF64AVX512(d, a []float64) int
 
 //go:noescape
-func log2F32AVX2(d, a []float32) int
+func log2rF32AVX2(d, a []float32) int
 
 //go:noescape
-func log2F32AVX512(d, a []float32) int
+func log2rF32AVX512(d, a []float32) int
 
 //go:noescape
 func log2F64AVX2(d, a []float64) int
@@ -268,7 +268,7 @@ func siluF32AVX512(d, a []float32) int
 func siluF64AVX512(d, a []float64) int
 
 //go:noescape
-func log1pF32AVX512(d, a []float32) int
+func log1prF32AVX512(d, a []float32) int
 
 //go:noescape
 func log1pF64AVX512(d, a []float64) int
@@ -423,9 +423,10 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 			f32, f64 = siluF32AVX512, siluF64AVX512
 		}
 	case backend.OpLog1p:
-		f32, f64 = log1pF32AVX2, log1pF64AVX2
+		// float32: Log(1 + x), checked to round as Log1p (log1pr32Body).
+		f32, f64 = log1prF32AVX2, log1pF64AVX2
 		if libmAVX512 {
-			f32, f64 = log1pF32AVX512, log1pF64AVX512
+			f32, f64 = log1prF32AVX512, log1pF64AVX512
 		}
 	case backend.OpExp2:
 		f32, f64 = exp2F32AVX2, exp2F64AVX2
@@ -478,9 +479,11 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 			f32, f64 = atanhF32AVX512, atanhF64AVX512
 		}
 	case backend.OpLog2:
-		f32, f64 = log2F32AVX2, log2F64AVX2
+		// float32: Log(x)·(1/Ln2), checked to round as log2F64
+		// (log2r32Body).
+		f32, f64 = log2rF32AVX2, log2F64AVX2
 		if libmAVX512 {
-			f32, f64 = log2F32AVX512, log2F64AVX512
+			f32, f64 = log2rF32AVX512, log2F64AVX512
 		}
 	case backend.OpAsinh:
 		f32, f64 = asinhF32AVX2, asinhF64AVX2
