@@ -1,6 +1,9 @@
 package cpu
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // A product fold, acc·x[0]·x[1]·… rounded after every step, is one long
 // dependency chain; where the accumulator is subnormal, every step of it
@@ -33,10 +36,15 @@ func foldMul[T float](acc T, x []T) T {
 }
 
 // foldMul64 is foldWith(acc, x, mul[float64]).
-func foldMul64(acc float64, x []float64) float64 {
+func foldMul64(acc float64, x []float64) float64 { return foldMulT(acc, x) }
+
+// foldMul32 is foldWith(acc, x, mul[float32]).
+func foldMul32(acc float32, x []float32) float32 { return foldMulT(acc, x) }
+
+func foldMulT[T float32 | float64](acc T, x []T) T {
 	for len(x) > 0 {
-		if subnormal64(acc) {
-			acc, x = subnormalSteps64(acc, x)
+		if subnormal(acc) {
+			acc, x = subnormalSteps(acc, x)
 			continue
 		}
 		// Plain products, eight between checks (a zero accumulator
@@ -51,6 +59,25 @@ func foldMul64(acc float64, x []float64) float64 {
 		x = x[1:]
 	}
 	return acc
+}
+
+// subnormal reports whether x is a subnormal number of its type.
+func subnormal[T float32 | float64](x T) bool {
+	a, least := math.Abs(float64(x)), 0x1p-1022
+	if unsafe.Sizeof(x) == 4 {
+		least = 0x1p-126
+	}
+	return a < least && a != 0
+}
+
+// subnormalSteps is subnormalSteps64 or subnormalSteps32.
+func subnormalSteps[T float32 | float64](acc T, x []T) (T, []T) {
+	if x64, ok := any(x).([]float64); ok {
+		r, rest := subnormalSteps64(float64(acc), x64)
+		return T(r), any(rest).([]T)
+	}
+	r, rest := subnormalSteps32(float32(acc), any(x).([]float32))
+	return T(r), any(rest).([]T)
 }
 
 // subnormalSteps64 folds the elements of x into a subnormal acc, scaled,
@@ -76,25 +103,6 @@ func subnormalSteps64(acc float64, x []float64) (float64, []float64) {
 	return a * 0x1p-600 * 0x1p-474, nil
 }
 
-// foldMul32 is foldWith(acc, x, mul[float32]).
-func foldMul32(acc float32, x []float32) float32 {
-	for len(x) > 0 {
-		if subnormal32(acc) {
-			acc, x = subnormalSteps32(acc, x)
-			continue
-		}
-		if len(x) >= 8 {
-			b := x[:8:8]
-			acc = acc * b[0] * b[1] * b[2] * b[3] * b[4] * b[5] * b[6] * b[7]
-			x = x[8:]
-			continue
-		}
-		acc *= x[0]
-		x = x[1:]
-	}
-	return acc
-}
-
 // subnormalSteps32 is subnormalSteps64 for float32: the scaled
 // accumulator is an integer below 2^23, and its product by a float32 is
 // exact in float64.
@@ -114,11 +122,4 @@ func subnormalSteps32(acc float32, x []float32) (float32, []float32) {
 		}
 	}
 	return float32(a * 0x1p-149), nil
-}
-
-func subnormal64(x float64) bool { a := math.Abs(x); return a < 0x1p-1022 && a != 0 }
-
-func subnormal32(x float32) bool {
-	a := math.Float32bits(x) &^ (1 << 31)
-	return a < 0x00800000 && a != 0
 }
