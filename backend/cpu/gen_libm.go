@@ -140,6 +140,7 @@ var consts = []struct {
 	{"TWO15", 2.0 / 15},
 	{"P15MIN", 0x1p-84}, // pow15Body: (2^-84)^1.5 = 2^-126
 	{"RMIN", 0x1p-1000}, // recipBody
+	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
 	{"RMAX", 0x1p1000},
 	// expm1.go
 	{"TINY54", 1.0 / (1 << 54)},
@@ -745,6 +746,21 @@ const roundCheck32 = `	VPAND libmLOW29<>(SB), Y0, Y2
 	CMPL AX, $15
 	JNE  done
 `
+
+// expm1r32Body: float32 expm1 as Exp(x) - 1 (expBody, within 1 float64
+// ULP of e^x), where |x| >= 2^-7: the subtraction's result is then
+// within 2^8 ULP of e^x - 1 (the error of e^x, relative to e^x - 1,
+// grows as 1/|x|), and roundCheck32 decides where it rounds as
+// math.Expm1 does; smaller |x| stops the loop (the exact expm1 loop
+// takes those groups: see chained). Checked on every float32 input by
+// TestLibmF32Exhaustive.
+const expm1r32Body = `	VANDPD libmABS<>(SB), Y0, Y1
+	VCMPPD $0x1D, libmEXPM1RMIN<>(SB), Y1, Y5 // |x| >= 2^-7 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+` + expBody + `	VSUBPD libmE8<>(SB), Y0, Y0
+` + roundCheck32
 
 // log2r32Body and log1pr32Body: float32 log2 and log1p through logBody
 // (math.Log, within 1 float64 ULP): Log(x)·(1/Ln2), and Log(1 + x) where
@@ -1358,6 +1374,7 @@ var funcs = []struct {
 	{"pow15", pow15Body, "powF64(x, 1.5)", "F32"},
 	{"log2r", log2r32Body, "log2F64(x)", "F32"},
 	{"log1pr", log1pr32Body, "math.Log1p(x)", "F32"},
+	{"expm1r", expm1r32Body, "math.Expm1(x)", "F32"},
 	{"pow4", pow4Body, "powF64(x, 4)", "F32"},
 	{"powm2", powm2Body, "powF64(x, -2)", "F32"},
 	{"recip", recipBody, "powF64(x, -1)", "F64"},

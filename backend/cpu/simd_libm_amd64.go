@@ -283,6 +283,35 @@ func pow15F32AVX2(d, a []float32) int
 func pow15F32AVX512(d, a []float32) int
 
 //go:noescape
+func expm1rF32AVX2(d, a []float32) int
+
+//go:noescape
+func expm1rF32AVX512(d, a []float32) int
+
+// chained returns a loop like fast and exact (the vector loops of one
+// function, which compute groups of libmGroup elements and stop before
+// a group they leave): fast, and exact on each group fast leaves; it
+// stops where exact does.
+func chained(fast, exact func(d, a []float32) int) func(d, a []float32) int {
+	return func(d, a []float32) int {
+		g := libmGroup()
+		a = a[:len(d)]
+		i := 0
+		for {
+			i += fast(d[i:], a[i:])
+			j := i + g
+			if j > len(d) {
+				return i
+			}
+			if exact(d[i:j], a[i:j]) < g {
+				return i
+			}
+			i = j
+		}
+	}
+}
+
+//go:noescape
 func pow4F32AVX2(d, a []float32) int
 
 //go:noescape
@@ -444,9 +473,12 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 			f32, f64 = tanF32AVX512, tanF64AVX512
 		}
 	case backend.OpExpm1:
-		f32, f64 = expm1F32AVX2, expm1F64AVX2
+		// float32: Exp(x) - 1, checked to round as Expm1
+		// (expm1r32Body), where |x| >= 2^-7; expm1's own loop on the
+		// groups with a smaller |x|.
+		f32, f64 = chained(expm1rF32AVX2, expm1F32AVX2), expm1F64AVX2
 		if libmAVX512 {
-			f32, f64 = expm1F32AVX512, expm1F64AVX512
+			f32, f64 = chained(expm1rF32AVX512, expm1F32AVX512), expm1F64AVX512
 		}
 	case backend.OpAsin:
 		f32, f64 = asinF32AVX2, asinF64AVX2

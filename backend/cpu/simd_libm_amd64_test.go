@@ -26,3 +26,53 @@ func TestLibmF16Path(t *testing.T) {
 		t.Errorf("the table loop stopped at %d, want 992", got)
 	}
 }
+
+// TestChained checks chained's hand-over with stand-in loops over groups
+// of libmGroup elements: fast sets 1 and stops before each group whose
+// first input is negative; exact sets 2 and stops before a group whose
+// first input is below -10. The loop must run fast up to a group it
+// leaves, exact on that group alone, fast again after it, and stop
+// where exact stops.
+func TestChained(t *testing.T) {
+	g := libmGroup()
+	loop := func(stop float32, v float32) func(d, a []float32) int {
+		return func(d, a []float32) int {
+			i := 0
+			for ; i+g <= len(d) && a[i] >= stop; i += g {
+				for j := i; j < i+g; j++ {
+					d[j] = v
+				}
+			}
+			return i
+		}
+	}
+	fast, exact := loop(0, 1), loop(-10, 2)
+	for _, c := range []struct {
+		firsts []float32 // the first input of each group
+		want   []float32 // each group's result (0: unset)
+		n      int       // groups set
+	}{
+		{[]float32{1, 1, 1}, []float32{1, 1, 1}, 3},
+		{[]float32{1, -1, 1}, []float32{1, 2, 1}, 3},
+		{[]float32{-1, -1}, []float32{2, 2}, 2},
+		{[]float32{1, -20, 1}, []float32{1, 0, 0}, 1},
+		{[]float32{1, -1, -20}, []float32{1, 2, 0}, 2},
+		{nil, nil, 0},
+	} {
+		a := make([]float32, len(c.firsts)*g)
+		for k, v := range c.firsts {
+			a[k*g] = v
+		}
+		d := make([]float32, len(a))
+		if n := chained(fast, exact)(d, a); n != c.n*g {
+			t.Errorf("%v: chained set %d, want %d", c.firsts, n, c.n*g)
+		}
+		for k, w := range c.want {
+			for j := k * g; j < (k+1)*g; j++ {
+				if d[j] != w {
+					t.Fatalf("%v: group %d = %v, want %v", c.firsts, k, d[j], w)
+				}
+			}
+		}
+	}
+}
