@@ -138,8 +138,8 @@ var consts = []struct {
 	{"TANSMALL", 0x1p-12},
 	{"THIRD", 1.0 / 3},
 	{"TWO15", 2.0 / 15},
-	{"P15MIN", 0x1p-84}, // pow15Body: (2^-84)^1.5 = 2^-126
-	{"RMIN", 0x1p-1000}, // recipBody
+	{"P15MIN", 0x1p-84},   // pow15Body: (2^-84)^1.5 = 2^-126
+	{"RMIN", 0x1p-1000},   // recipBody
 	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
 	{"RMAX", 0x1p1000},
 	// expm1.go
