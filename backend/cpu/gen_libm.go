@@ -141,6 +141,29 @@ var consts = []struct {
 	{"P15MIN", 0x1p-84},   // pow15Body: (2^-84)^1.5 = 2^-126
 	{"RMIN", 0x1p-1000},   // recipBody
 	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
+	{"EIGHTH", 0.125},     // asinhr32Body, atanhr32Body
+	{"MINF32", 0x1p-126},
+	// taylorSmall: atanh(x)/x = Σ x^2k/(2k+1), asinh(x)/x = Σ (-1)^k
+	// (2k)!/(4^k (k!)² (2k+1)) x^2k, k = 0..8
+	{"ATH0", 0x1p+0},
+	{"ATH1", 0x1.5555555555555p-2},
+	{"ATH2", 0x1.999999999999ap-3},
+	{"ATH3", 0x1.2492492492492p-3},
+	{"ATH4", 0x1.c71c71c71c71cp-4},
+	{"ATH5", 0x1.745d1745d1746p-4},
+	{"ATH6", 0x1.3b13b13b13b14p-4},
+	{"ATH7", 0x1.1111111111111p-4},
+	{"ATH8", 0x1.e1e1e1e1e1e1ep-5},
+	{"ASH0", 1.0},
+	{"ASH1", -0.16666666666666666},
+	{"ASH2", 0.075},
+	{"ASH3", -0.044642857142857144},
+	{"ASH4", 0.030381944444444444},
+	{"ASH5", -0.022372159090909092},
+	{"ASH6", 0.017352764423076924},
+	{"ASH7", -0.01396484375},
+	{"ASH8", 0.011551800896139705},
+	{"ACOSHRMIN", 1 + 0x1p-15},
 	{"RMAX", 0x1p1000},
 	// expm1.go
 	{"TINY54", 1.0 / (1 << 54)},
@@ -762,6 +785,74 @@ const expm1r32Body = `	VANDPD libmABS<>(SB), Y0, Y1
 ` + expBody + `	VSUBPD libmE8<>(SB), Y0, Y0
 ` + roundCheck32
 
+// asinhr32Body, acoshr32Body and atanhr32Body: float32 arcsinh,
+// arccosh and arctanh through logBody, as log(|x| + √(x² + 1)) with x's
+// sign, log(x + √(x² - 1)) and ½·log((1 + |x|)/(1 - |x|)) with x's sign:
+// x² is exact for a float32 x, and where |x| >= 1/8 (asinh, atanh) or
+// x >= 1 + 2^-15 (acosh) the roundings of the argument move the result by
+// at most 2^6 float64 ULP. Below 1/8, asinh and atanh take |x|·p(x²),
+// their Taylor series to x^17 (the next term is below 2^-54 of the sum):
+// both forms are computed and each lane's taken. roundCheck32 then
+// decides where the result rounds as math.Asinh, Acosh and Atanh do.
+// Other lanes (|x| < 2^-126, whose results are not normal float32
+// values; x < 1 + 2^-15 for acosh; NaN, infinities) stop the loop: the
+// function's own loop takes those groups (see chained). Checked on every
+// float32 input by TestLibmF32Exhaustive.
+var asinhr32Body = `	VANDPD libmABS<>(SB), Y0, Y1
+	VANDPD libmSIGN<>(SB), Y0, Y9
+	VCMPPD $0x1D, libmMINF32<>(SB), Y1, Y5 // |x| >= 2^-126 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+` + taylorSmall("ASH") + `	VMULPD Y1, Y1, Y2
+	VADDPD libmE8<>(SB), Y2, Y2
+	VSQRTPD Y2, Y2
+	VADDPD Y2, Y1, Y0
+` + logBody + `	VBLENDVPD Y12, Y11, Y0, Y0
+	VORPD Y9, Y0, Y0
+` + roundCheck32
+
+const acoshr32Body = `	VCMPPD $0x1D, libmACOSHRMIN<>(SB), Y0, Y5 // x >= 1 + 2^-15 (false for NaN)
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMULPD Y0, Y0, Y2
+	VSUBPD libmE8<>(SB), Y2, Y2
+	VSQRTPD Y2, Y2
+	VADDPD Y2, Y0, Y0
+` + logBody + roundCheck32
+
+var atanhr32Body = `	VANDPD libmABS<>(SB), Y0, Y1
+	VANDPD libmSIGN<>(SB), Y0, Y9
+	VCMPPD $0x1D, libmMINF32<>(SB), Y1, Y5 // |x| >= 2^-126 (false for NaN)
+	VCMPPD $1, libmE8<>(SB), Y1, Y6 // |x| < 1
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+` + taylorSmall("ATH") + `	VADDPD libmE8<>(SB), Y1, Y2 // exact
+	VMOVUPD libmE8<>(SB), Y3
+	VSUBPD Y1, Y3, Y3 // exact
+	VDIVPD Y3, Y2, Y0
+` + logBody + `	VMULPD libmE0<>(SB), Y0, Y0
+	VBLENDVPD Y12, Y11, Y0, Y0
+	VORPD Y9, Y0, Y0
+` + roundCheck32
+
+// taylorSmall: Y1 = |x| in; out: Y11 = |x|·p(x²), p the polynomial of
+// the constants NAME0..NAME8 (Horner), and Y12 = |x| < 1/8.
+func taylorSmall(name string) string {
+	var b strings.Builder
+	b.WriteString("\tVMULPD Y1, Y1, Y10\n")
+	fmt.Fprintf(&b, "\tVMOVUPD libm%s8<>(SB), Y11\n", name)
+	for k := 7; k >= 0; k-- {
+		fmt.Fprintf(&b, "\tVFMADD213PD libm%s%d<>(SB), Y10, Y11\n", name, k)
+	}
+	b.WriteString("\tVMULPD Y1, Y11, Y11\n")
+	b.WriteString("\tVCMPPD $1, libmEIGHTH<>(SB), Y1, Y12 // |x| < 1/8\n")
+	return b.String()
+}
+
 // log2r32Body and log1pr32Body: float32 log2 and log1p through logBody
 // (math.Log, within 1 float64 ULP): Log(x)·(1/Ln2), and Log(1 + x) where
 // 1 + x is exact (|x| >= 2^-29 for a float32 x; smaller |x| stops the
@@ -1375,6 +1466,9 @@ var funcs = []struct {
 	{"log2r", log2r32Body, "log2F64(x)", "F32"},
 	{"log1pr", log1pr32Body, "math.Log1p(x)", "F32"},
 	{"expm1r", expm1r32Body, "math.Expm1(x)", "F32"},
+	{"asinhr", asinhr32Body, "math.Asinh(x)", "F32"},
+	{"acoshr", acoshr32Body, "math.Acosh(x)", "F32"},
+	{"atanhr", atanhr32Body, "math.Atanh(x)", "F32"},
 	{"pow4", pow4Body, "powF64(x, 4)", "F32"},
 	{"powm2", powm2Body, "powF64(x, -2)", "F32"},
 	{"recip", recipBody, "powF64(x, -1)", "F64"},

@@ -286,6 +286,24 @@ func pow15F32AVX512(d, a []float32) int
 func expm1rF32AVX2(d, a []float32) int
 
 //go:noescape
+func asinhrF32AVX2(d, a []float32) int
+
+//go:noescape
+func asinhrF32AVX512(d, a []float32) int
+
+//go:noescape
+func acoshrF32AVX2(d, a []float32) int
+
+//go:noescape
+func acoshrF32AVX512(d, a []float32) int
+
+//go:noescape
+func atanhrF32AVX2(d, a []float32) int
+
+//go:noescape
+func atanhrF32AVX512(d, a []float32) int
+
+//go:noescape
 func expm1rF32AVX512(d, a []float32) int
 
 // chained returns a loop like fast and exact (the vector loops of one
@@ -506,9 +524,11 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 			f32, f64 = sinhF32AVX512, sinhF64AVX512
 		}
 	case backend.OpAtanh:
-		f32, f64 = atanhF32AVX2, atanhF64AVX2
+		// float32: through log's loop, checked to round as the
+		// scalar code (atanhr32Body), where the argument allows.
+		f32, f64 = chained(atanhrF32AVX2, atanhF32AVX2), atanhF64AVX2
 		if libmAVX512 {
-			f32, f64 = atanhF32AVX512, atanhF64AVX512
+			f32, f64 = chained(atanhrF32AVX512, atanhF32AVX512), atanhF64AVX512
 		}
 	case backend.OpLog2:
 		// float32: Log(x)·(1/Ln2), checked to round as log2F64
@@ -518,14 +538,18 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 			f32, f64 = log2rF32AVX512, log2F64AVX512
 		}
 	case backend.OpAsinh:
-		f32, f64 = asinhF32AVX2, asinhF64AVX2
+		// float32: through log's loop, checked to round as the
+		// scalar code (asinhr32Body), where the argument allows.
+		f32, f64 = chained(asinhrF32AVX2, asinhF32AVX2), asinhF64AVX2
 		if libmAVX512 {
-			f32, f64 = asinhF32AVX512, asinhF64AVX512
+			f32, f64 = chained(asinhrF32AVX512, asinhF32AVX512), asinhF64AVX512
 		}
 	case backend.OpAcosh:
-		f32, f64 = acoshF32AVX2, acoshF64AVX2
+		// float32: through log's loop, checked to round as the
+		// scalar code (acoshr32Body), where the argument allows.
+		f32, f64 = chained(acoshrF32AVX2, acoshF32AVX2), acoshF64AVX2
 		if libmAVX512 {
-			f32, f64 = acoshF32AVX512, acoshF64AVX512
+			f32, f64 = chained(acoshrF32AVX512, acoshF32AVX512), acoshF64AVX512
 		}
 	case backend.OpTanh:
 		f64 = tanhF64AVX2 // float32: tanhF32
