@@ -35,6 +35,19 @@ import (
 // TENSORSH_EXHAUSTIVE=1), on every float16 value (TestLibmF16) and on
 // random and special float64 inputs, each edge also in a group of its own
 // (TestLibmVector), for the AVX2 and the AVX-512 loops.
+//
+// For float32, log2, log1p, expm1, arcsinh, arccosh and arctanh (and
+// x ** 1.5, see constPowKernel) have shorter loops that do not replay the
+// scalar code: they compute a float64 result within 2^9 float64 ULP of
+// the exact value (through log's or exp's body: Log(x)/Ln2, Log(1 + x),
+// Exp(x) - 1, log(|x| + √(x² + 1)), …), so that where its bits below
+// float32's lie more than 2^10 ULP from the float32 rounding midpoint,
+// the scalar result, within a few ULP of the exact value too, rounds to
+// the same float32 (roundCheck32 in gen_libm.go: Ziv's rounding test).
+// A group with a lane nearer the midpoint (about one in 2^18), or outside
+// the range where the error bound holds, is left to the function's own
+// loop (chained) or the scalar code. TestLibmF32Exhaustive checks them on
+// every float32 input like the others.
 
 // libmRef returns the scalar function that defines the vector loop of o,
 // or nil when o has none.
