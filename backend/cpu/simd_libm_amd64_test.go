@@ -4,6 +4,7 @@ package cpu
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -72,6 +73,66 @@ func TestChained(t *testing.T) {
 				if d[j] != w {
 					t.Fatalf("%v: group %d = %v, want %v", c.firsts, k, d[j], w)
 				}
+			}
+		}
+	}
+}
+
+// TestRoundCheckedPath checks that the float32 loops with the rounding
+// test (log2r, log1pr, expm1r, asinhr, acoshr, atanhr) compute ordinary
+// inputs of their ranges themselves, at both widths: the test leaves
+// about one lane in 2^18 near a rounding midpoint, so nearly every group
+// of random inputs is theirs (else chained would hand each to the
+// function's own loop: right, but slow).
+func TestRoundCheckedPath(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no vector loops on this CPU")
+	}
+	rng := rand.New(rand.NewPCG(5, 7))
+	in := func(lo, hi float64) []float32 {
+		x := make([]float32, 1<<14)
+		for i := range x {
+			x[i] = float32(lo + (hi-lo)*rng.Float64())
+		}
+		return x
+	}
+	away := func(x []float32, m float32) []float32 {
+		for i, v := range x {
+			if v > -m && v < m {
+				x[i] = m
+			}
+		}
+		return x
+	}
+	for _, c := range []struct {
+		name         string
+		x            []float32
+		avx2, avx512 func(d, a []float32) int
+	}{
+		{"log2", in(1e-3, 1e3), log2rF32AVX2, log2rF32AVX512},
+		{"log1p", in(-0.9, 100), log1prF32AVX2, log1prF32AVX512},
+		{"expm1", away(in(-10, 10), 1.0/64), expm1rF32AVX2, expm1rF32AVX512}, // |x| >= 2^-7: expm1's own loop below
+		{"asinh", in(-100, 100), asinhrF32AVX2, asinhrF32AVX512},
+		{"acosh", in(1.01, 100), acoshrF32AVX2, acoshrF32AVX512},
+		{"atanh", in(-0.99, 0.99), atanhrF32AVX2, atanhrF32AVX512},
+	} {
+		for _, w := range []struct {
+			name string
+			v    func(d, a []float32) int
+			g    int
+		}{{"avx2", c.avx2, 4}, {"avx512", c.avx512, 16}} {
+			if w.g == 16 && !libmAVX512 {
+				continue
+			}
+			d := make([]float32, len(c.x))
+			computed := 0
+			for i := 0; i < len(c.x); i += w.g { // past each group it leaves
+				n := w.v(d[i:], c.x[i:])
+				computed += n
+				i += n
+			}
+			if computed < len(c.x)-4*w.g {
+				t.Errorf("%s/%s: the loop computed %d of %d ordinary inputs", c.name, w.name, computed, len(c.x))
 			}
 		}
 	}
