@@ -286,6 +286,9 @@ func pow15F32AVX512(d, a []float32) int
 func expm1rF32AVX2(d, a []float32) int
 
 //go:noescape
+func expm1rF32AVX512(d, a []float32) int
+
+//go:noescape
 func asinhrF32AVX2(d, a []float32) int
 
 //go:noescape
@@ -302,9 +305,6 @@ func atanhrF32AVX2(d, a []float32) int
 
 //go:noescape
 func atanhrF32AVX512(d, a []float32) int
-
-//go:noescape
-func expm1rF32AVX512(d, a []float32) int
 
 // chained returns a loop like fast and exact (the vector loops of one
 // function, which compute groups of libmGroup elements and stop before
