@@ -1022,7 +1022,9 @@ func (f *fusion) f16Leaf(root fnode) *leaf {
 	if !costly && !gatherLookups() {
 		// A few vector instructions per element (abs, floor, sqrt)
 		// beat the table's scalar lookups (abs on 10^6 elements:
-		// 0.24 ms CPU against 0.37 ms looked up in a kept table).
+		// 0.24 ms CPU against 0.37 ms looked up in a kept table);
+		// gathered sixteen at a time, the table wins (abs, neg,
+		// sqrt, square: 0.17-0.30 ms against 0.33-0.56 ms).
 		return nil
 	}
 	return l
