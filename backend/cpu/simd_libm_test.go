@@ -587,9 +587,11 @@ func benchPow[T float32 | float64](b *testing.B) {
 }
 
 // TestPowVectorMany checks the float32 vector kernel of x**y on 2^28
-// random pairs (x any positive float32 or one in [0.5, 1.5), y a float32
-// in (-16, 16)) against the scalar kernel, only when TENSORSH_EXHAUSTIVE
-// is set (x**y has too many inputs for an exhaustive check).
+// random pairs (x any positive float32, one in [0.5, 1.5) or one of
+// 2^-24..2^24, whose powers reach both ends of float32's range; y a
+// float32 in (-16, 16)) against the scalar kernel, only when
+// TENSORSH_EXHAUSTIVE is set (x**y has too many inputs for an exhaustive
+// check).
 func TestPowVectorMany(t *testing.T) {
 	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
 		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check 2^28 random pairs")
@@ -614,9 +616,16 @@ func TestPowVectorMany(t *testing.T) {
 				}
 				rng := rand.New(rand.NewSource(c))
 				for i := range x {
-					x[i] = math.Float32frombits(rng.Uint32() &^ (1 << 31))
-					if i%2 == 0 {
+					switch i % 3 {
+					case 0:
 						x[i] = float32(rng.Float64() + 0.5)
+					case 1:
+						// every scale whose powers reach the ends
+						// of float32's range (float32 x ** y's loop
+						// takes |y·log(x)| up to 88)
+						x[i] = float32(math.Ldexp(rng.Float64()+1, rng.Intn(48)-24))
+					default:
+						x[i] = math.Float32frombits(rng.Uint32() &^ (1 << 31))
 					}
 					y[i] = float32(rng.Float64()*32 - 16)
 				}
