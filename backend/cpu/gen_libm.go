@@ -935,7 +935,8 @@ const coshBody = `	VANDPD libmABS<>(SB), Y0, Y0
 
 // sinhBody: Y0 = x in, Y0 = sinhF64(x) out: math.Sinh ($GOROOT/src/math/sinh.go
 // sinh, Go code, on a = |x| with x's sign: Exp(a)·0.5 above 21, (e -
-// 1/e)·0.5 above 1/2, its rational function up to 1/2) for |x| <= 709
+// 1/e)·0.5 above 1/2, its rational function up to 1/2, skipped when no
+// lane of the group takes it) for |x| <= 709
 // (beyond, sinhF64's own formula: exits to done, as NaN does). For x =
 // -0 Go takes the rational function on -0 itself, which gives -0 as
 // well.
@@ -953,6 +954,8 @@ const sinhBody = `	VANDPD libmSIGN<>(SB), Y0, Y12
 	VMULPD libmE0<>(SB), Y0, Y0 // e·0.5
 	VCMPPD $14, libmTWENTYONE<>(SB), Y13, Y5 // a > 21
 	VBLENDVPD Y5, Y0, Y1, Y0
+	VCMPPD $2, libmE0<>(SB), Y13, Y5 // a <= 1/2
+	SKIPNONE Y5, nosinhpoly
 	VMULPD Y13, Y13, Y1 // sq
 	VMULPD libmSP3<>(SB), Y1, Y2
 	VADDPD libmSP2<>(SB), Y2, Y2
@@ -966,9 +969,9 @@ const sinhBody = `	VANDPD libmSIGN<>(SB), Y0, Y12
 	VADDPD libmSQ1<>(SB), Y3, Y3
 	VMULPD Y1, Y3, Y3
 	VADDPD libmSQ0<>(SB), Y3, Y3
-	VDIVPD Y3, Y2, Y2 // a <= 1/2
-	VCMPPD $14, libmE0<>(SB), Y13, Y5 // a > 1/2
-	VBLENDVPD Y5, Y0, Y2, Y0
+	VDIVPD Y3, Y2, Y2
+	VBLENDVPD Y5, Y2, Y0, Y0
+nosinhpoly:
 	VXORPD Y12, Y0, Y0
 `
 
