@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"log"
 	"math"
+	"math/big"
 	"os"
 	"regexp"
 	"strings"
@@ -199,6 +200,57 @@ var consts = []struct {
 	{"INVLN2X", 1 / math.Ln2},
 	{"LN2F", math.Ln2},
 	{"LARGE28", 1 << 28},
+	// log2Table
+	{"LTMAGIC", 0x1p48}, // its ULP is 2^-4
+	{"LT1", log2Series[0]},
+	{"LT2", log2Series[1]},
+	{"LT3", log2Series[2]},
+	{"LT4", log2Series[3]},
+	{"LT5", log2Series[4]},
+	{"LT6", log2Series[5]},
+	{"LT7", log2Series[6]},
+	{"LT8", log2Series[7]},
+	// expTable
+	{"ETMAGIC", 0x1.8p48}, // its ULP is 2^-4
+	{"EF0", expSeries[0]},
+	{"EF1", expSeries[1]},
+	{"EF2", expSeries[2]},
+	{"EF3", expSeries[3]},
+	{"EF4", expSeries[4]},
+	{"EF5", expSeries[5]},
+	{"EXP2LO", -126},
+	{"EXP2HI", 129},
+	{"EXPLO", -87},
+	{"EXPHI", 89},
+	{"EXPM1LO", -100},
+	{"HYPHI", 100},
+	{"ZEROD", 0},
+	{"QUARTER", 0.25},
+	{"TANHMAX", 20},
+	{"RSQ2", 3.0 / 8},
+	// sincosReduce
+	{"SC16PI", 16 / math.Pi},
+	{"SCMAGIC", 0x1.8p52}, // its ULP is 1
+	{"SCP1", piOver16[0]},
+	{"SCP2", piOver16[1]},
+	{"SCP3", piOver16[2]},
+	{"TRIG20", 1 << 20},
+	{"SCS1", -1.0 / 6},
+	{"SCS2", 1.0 / 120},
+	{"SCS3", -1.0 / 5040},
+	{"SCS4", 1.0 / 362880},
+	{"SCC1", -1.0 / 2},
+	{"SCC2", 1.0 / 24},
+	{"SCC3", -1.0 / 720},
+	{"SCC4", 1.0 / 40320},
+	{"RSQ3", 5.0 / 16},
+	// sinhTail: sinh(x)/x = Σ x^2k/(2k+1)!, k = 1..5
+	{"SHT1", 1.0 / 6},
+	{"SHT2", 1.0 / 120},
+	{"SHT3", 1.0 / 5040},
+	{"SHT4", 1.0 / 362880},
+	{"SHT5", 1.0 / 39916800},
+	{"LOG10TWO", 0.30102999566398119521373889472449302676818988146210854131},
 }
 
 // Integer constants, replicated four times as 64-bit lanes (or eight
@@ -225,6 +277,8 @@ var iconsts = []struct {
 	{"LOW29", 1<<29 - 1},
 	{"HALF29", 1 << 28},
 	{"ZIVT", 1 << 10},
+	{"ZIVC", 1<<64 - 1<<28 + 1<<10}, // roundCheck512: 2^10 - 2^28
+	{"ZIVN", 1 << 11},
 }
 
 // expBody: Y0 = x in, Y0 = math.Exp(x) out; exits to done unless every
@@ -265,9 +319,12 @@ const expBody = `	VMULPD libmLOG2E<>(SB), Y0, Y1
 	VMULPD Y3, Y0, Y0
 `
 
-// logBody: Y0 = x in, Y0 = math.Log(x) out; exits to done unless every
-// lane is a positive normal finite number.
-const logBody = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
+// logHead is logBody up to f (the check, k and f), and logHead512 its
+// AVX-512 form, in nine instructions where the translation of logHead
+// takes fifteen: the check's comparisons go to an opmask, and where f1 <=
+// √2/2 the merge-masked k - 1 and f1 + f1 give the bits of logHead's k -
+// 1 and f1·2 (elsewhere both leave k and f1, as k - 0 and f1·1 do).
+const logHead = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
 	VMOVDQU libmPINF<>(SB), Y6
 	VPCMPGTQ Y0, Y6, Y6
 	VPAND Y5, Y6, Y5
@@ -285,7 +342,34 @@ const logBody = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
 	VADDPD libmE8<>(SB), Y3, Y3
 	VMULPD Y3, Y2, Y2
 	VSUBPD libmE8<>(SB), Y2, Y2 // f
-	VADDPD libmE16<>(SB), Y2, Y0
+`
+
+const logHead512 = `	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VPCMPGTQ Z0, Z6, K2, K2 // positive, normal, finite
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VANDPD libmMANT<>(SB), Z0, Z2
+	VORPD libmE0<>(SB), Z2, Z2 // f1
+	VPSRLQ $52, Z0, Z1
+	VPORQ libmMAGICBITS<>(SB), Z1, Z1
+	VSUBPD libmKMAGIC<>(SB), Z1, Z1 // k
+	VCMPPD $2, libmHSQRT2<>(SB), Z2, K2 // f1 <= √2/2
+	VSUBPD libmE8<>(SB), Z1, K2, Z1
+	VADDPD Z2, Z2, K2, Z2
+	VSUBPD libmE8<>(SB), Z2, Z2 // f
+`
+
+// to512 returns an AVX2 body with the parts that have AVX-512 forms of
+// their own (roundCheck32, logHead) replaced by them, for interleave.
+func to512(body string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(body, roundCheck32, roundCheck512), logHead, logHead512)
+}
+
+// logBody: Y0 = x in, Y0 = math.Log(x) out; exits to done unless every
+// lane is a positive normal finite number.
+const logBody = logHead + `	VADDPD libmE16<>(SB), Y2, Y0
 	VDIVPD Y0, Y2, Y3 // s
 	VMULPD Y3, Y3, Y4 // s2
 	VMULPD Y4, Y4, Y5 // s4
@@ -839,17 +923,20 @@ var atanhr32Body = `	VANDPD libmABS<>(SB), Y0, Y1
 	VORPD Y9, Y0, Y0
 ` + roundCheck32
 
-// taylorSmall: Y1 = |x| in; out: Y11 = |x|·p(x²), p the polynomial of
-// the constants NAME0..NAME8 (Horner), and Y12 = |x| < 1/8.
+// taylorSmall: Y1 = |x| in; out: Y12 = |x| < 1/8, and Y11 = |x|·p(x²),
+// p the polynomial of the constants NAME0..NAME8 (Horner), computed only
+// where a lane of the group has |x| < 1/8 (the lanes that take it).
 func taylorSmall(name string) string {
 	var b strings.Builder
+	b.WriteString("\tVCMPPD $1, libmEIGHTH<>(SB), Y1, Y12 // |x| < 1/8\n")
+	b.WriteString("\tSKIPNONE Y12, nosmall\n")
 	b.WriteString("\tVMULPD Y1, Y1, Y10\n")
 	fmt.Fprintf(&b, "\tVMOVUPD libm%s8<>(SB), Y11\n", name)
 	for k := 7; k >= 0; k-- {
 		fmt.Fprintf(&b, "\tVFMADD213PD libm%s%d<>(SB), Y10, Y11\n", name, k)
 	}
 	b.WriteString("\tVMULPD Y1, Y11, Y11\n")
-	b.WriteString("\tVCMPPD $1, libmEIGHTH<>(SB), Y1, Y12 // |x| < 1/8\n")
+	b.WriteString("nosmall:\n")
 	return b.String()
 }
 
@@ -1477,6 +1564,519 @@ var funcs = []struct {
 	{"recip", recipBody, "powF64(x, -1)", "F64"},
 }
 
+// binFuncs512 are float32 loops of two operands that only AVX-512 has
+// (as funcs512), chained before pow's loop.
+var binFuncs512 = []struct{ name, body, ref string }{
+	{"powt", powtBody, "powF64(x, y)"},
+}
+
+// funcs512 are float32 loops that only AVX-512 has: their bodies use
+// its instructions (VGETMANTPD, VGETEXPPD, gathers), and without it the
+// function keeps the loop named in funcs. Each is chained before that
+// loop (see chained in simd_libm_amd64.go), which takes the groups it
+// leaves.
+var funcs512 = []struct{ name, body, ref string }{
+	{"log2t", positiveNormal + log2Table + roundCheck512, "log2F64(x)"},
+	{"logt", positiveNormal + log2Table + "\tVMULPD libmLN2F<>(SB), Z0, Z0\n" + roundCheck512, "logF64(x)"},
+	{"log10t", positiveNormal + log2Table + "\tVMULPD libmLOG10TWO<>(SB), Z0, Z0\n" + roundCheck512, "log10F64(x)"},
+	{"exp2t", expRange("EXP2LO", "EXP2HI") + exp2Reduce + expTable + expTail + roundCheck512, "math.Exp2(x)"},
+	{"expt", expRange("EXPLO", "EXPHI") + expReduce + expTable + expTail + roundCheck512, "math.Exp(x)"},
+	{"expm1t", expRange("EXPM1LO", "EXPHI") + notTiny + expReduce + expTable + expm1Tail + roundCheck512,
+		"math.Expm1(x)"},
+	{"cosht", "\tVANDPD libmABS<>(SB), Z0, Z0\n" + expRange("ZEROD", "HYPHI") + expReduce + expTable + expTail + coshTail +
+		roundCheck512, "coshF64(x)"},
+	{"sinht", sinhHead + expRange("ZEROD", "HYPHI") + expReduce + expTable + expTail + sinhTail + roundCheck512,
+		"sinhF64(x)"},
+	{"tanht", tanhHead + expReduce + expTable + expm1Tail + tanhTail + roundCheck512, "tanh64(x)"},
+	{"asinht", strings.Replace(asinhr32Body, logBody, lnTable, 1), "math.Asinh(x)"},
+	{"acosht", strings.Replace(acoshr32Body, logBody, lnTable, 1), "math.Acosh(x)"},
+	{"atanht", strings.Replace(atanhr32Body, logBody, lnTable, 1), "math.Atanh(x)"},
+	{"rsqrtt", positiveNormal + rsqrtBody + roundCheck512, "1 / math.Sqrt(x)"},
+	{"sint", sincosReduce + "\tVMULPD Z8, Z3, Z0 // C·sin r\n\tVFMADD231PD Z9, Z5, Z0 // + S·cos r\n\tVXORPD Z7, Z0, Z0\n" +
+		roundCheck512, "math.Sin(x)"},
+	{"cost", sincosReduce + "\tVMULPD Z9, Z3, Z0 // C·cos r\n\tVFNMADD231PD Z8, Z5, Z0 // - S·sin r\n\tVXORPD Z10, Z0, Z0\n" +
+		roundCheck512, "math.Cos(x)"},
+	{"tant", sincosReduce + tanTail + roundCheck512, "tanF64(x)"},
+	{"log1pt", log1pArg + positiveNormal + log2Table + "\tVMULPD libmLN2F<>(SB), Z0, Z0\n" + roundCheck512,
+		"math.Log1p(x)"},
+}
+
+// log2Series are the coefficients of log2Table's polynomial p, p(r) =
+// log2(1 + r)/r for |r| <= 1/24 (Σ (-1)^k r^k/((k+1)·ln 2)), economized
+// from degree 13 to 7: within 2^-47 of p.
+var log2Series = economized(func(k int) float64 { return math.Pow(-1, float64(k)) / (float64(k+1) * math.Ln2) },
+	13, 7, 1.0/24)
+
+// expSeries are the coefficients of expTable's polynomial f, f(s) =
+// (e^s - 1)/s for |s| <= ln(2)/32 (Σ s^k/(k+1)!), economized from
+// degree 10 to 5: within 2^-50 of f.
+var expSeries = economized(func(k int) float64 { return 1 / math.Gamma(float64(k+2)) }, 10, 5, 0.0217)
+
+// economized returns the coefficients of a polynomial of degree deg
+// close to the series Σ c(k)·x^k (k = 0..top) for |x| <= a: each term
+// above deg is traded for the lower terms of the Chebyshev polynomial
+// T_n(x/a) that has it (Chebyshev economization), which adds an error of
+// at most its coefficient times a^n/2^(n-1).
+func economized(c func(k int) float64, top, deg int, a float64) []float64 {
+	d := make([]float64, top+1) // the coefficients of u = x/a
+	for k := range d {
+		d[k] = c(k) * math.Pow(a, float64(k))
+	}
+	t := [][]float64{{1}, {0, 1}} // T_n's coefficients
+	for n := 2; n <= top; n++ {
+		tn := make([]float64, n+1)
+		for i, v := range t[n-1] {
+			tn[i+1] += 2 * v
+		}
+		for i, v := range t[n-2] {
+			tn[i] -= v
+		}
+		t = append(t, tn)
+	}
+	for n := top; n > deg; n-- {
+		f := d[n] / t[n][n]
+		for i, v := range t[n] {
+			d[i] -= f * v
+		}
+	}
+	d = d[:deg+1]
+	for k := range d {
+		d[k] /= math.Pow(a, float64(k))
+	}
+	return d
+}
+
+// lnTable: Z0 = z in, Z0 = ln z out (log2Table's, times ln 2), where
+// every lane is a positive normal float64 (else it exits to done): it
+// stands for logBody in the float32 loops of asinh, acosh and atanh,
+// which keep their own values in Z8 and above.
+const lnTable = positiveNormal + log2Table + "\tVMULPD libmLN2F<>(SB), Z0, Z0\n"
+
+// positiveNormal exits to done unless every lane of Z0 is a positive
+// normal float64 below +Inf (as every positive float32 is): VFPCLASSPD's
+// classes NaN, ±0, ±Inf, subnormal and negative stop the loop.
+const positiveNormal = `	VFPCLASSPDZ $0xFF, Z0, K2
+	KMOVB K2, AX
+	TESTL AX, AX
+	JNE  done
+`
+
+// roundCheck512 is roundCheck32 for the AVX-512 loops, in three
+// instructions: the low 29 bits lie within 2^10 of 2^28 exactly where
+// (bits + 2^10 - 2^28) mod 2^29 < 2^11.
+const roundCheck512 = `	VPADDQ libmZIVC<>(SB), Z0, Z2
+	VPANDQ libmLOW29<>(SB), Z2, Z2
+	VPCMPUQ $1, libmZIVN<>(SB), Z2, K2 // near the midpoint
+	KMOVB K2, AX
+	TESTL AX, AX
+	JNE  done
+`
+
+// log1pArg: Z0 = x in, Z0 = 1 + x out, exact: it exits to done unless
+// |x| >= 2^-29 in every lane (then 1 + x needs at most 53 bits for a
+// float32 x; NaN stops too).
+const log1pArg = `	VANDPD libmABS<>(SB), Z0, Z1
+	VCMPPD $13, libmSMALL<>(SB), Z1, K2 // |x| >= 2^-29 (false for NaN)
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VADDPD libmE8<>(SB), Z0, Z0
+`
+
+// log2Table: Z0 = z in (a positive normal float64), Z0 = log2(z) out
+// (Z1-Z7 and K2 are scratch),
+// within 2^-45 of it, relative: z = 2^k·m with m in [3/4, 3/2)
+// (VGETMANTPD; k is VGETEXPPD's floor(log2 z), plus 1 where m < 1); j =
+// m·16 rounded (12..24, through the bits of 2^48 + m); r = m·invc_j - 1
+// in one rounding (FMA), where invc_j is 16/j rounded (the table LTINVC,
+// indexed by j mod 16 in two registers: VPERMI2PD), so |r| <= 1/24; and
+// log2(z) = k + log2(1/invc_j) (the table LTLOGC) + log2(1 + r), the
+// last as r·p(r) (log2Series: within 2^-47 of it). m near 1 takes j =
+// 16, invc = 1 and log2(1/invc) = 0, so that the sum does not cancel
+// there (elsewhere |log2 z| >= 2^-4.6 or k != 0, and it cancels at most
+// one bit).
+// Its loops are about twice as fast as the division in log's
+// (math.Log's) body allows; a gathered table of 128 entries (a shorter
+// series) was slower, as each gather takes as long as nine instructions.
+const log2Table = `	VGETMANTPD $3, Z0, Z1 // m in [3/4, 3/2)
+	VGETEXPPD Z0, Z2 // floor(log2 z)
+	VCMPPD $1, libmE8<>(SB), Z1, K2 // m < 1: z = 2^(e+1)·m
+	VADDPD libmE8<>(SB), Z2, K2, Z2 // k
+	VADDPD libmLTMAGIC<>(SB), Z1, Z3 // 2^48 + j/16
+	VMOVAPD Z3, Z4
+	VMOVUPD libmLTINVC<>(SB), Z5
+	VPERMI2PD libmLTINVC<>+64(SB), Z5, Z4 // invc_j
+	VMOVUPD libmLTLOGC<>(SB), Z5
+	VPERMI2PD libmLTLOGC<>+64(SB), Z5, Z3 // log2(1/invc_j)
+	VFMSUB213PD libmE8<>(SB), Z1, Z4 // r = m·invc_j - 1
+` + log2Poly + `	VADDPD Z3, Z2, Z0 // k + log2(1/invc_j)
+	VFMADD231PD Z6, Z4, Z0
+`
+
+// expRange exits to done unless lo <= x <= hi in every lane (which
+// excludes NaN): lo and hi name constants.
+func expRange(lo, hi string) string {
+	return fmt.Sprintf(`	VCMPPD $13, libm%s<>(SB), Z0, K2 // x >= lo (false for NaN)
+	VCMPPD $2, libm%s<>(SB), Z0, K2, K2 // x <= hi
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+`, lo, hi)
+}
+
+// notTiny exits to done unless |x| >= 2^-29 in every lane.
+const notTiny = `	VANDPD libmABS<>(SB), Z0, Z1
+	VCMPPD $13, libmSMALL<>(SB), Z1, K2 // |x| >= 2^-29
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+`
+
+// exp2Reduce and expReduce: Z0 = x in; out: Z1 = n, x or x·log2(e)
+// rounded to a multiple of 1/16, Z3 = 1.5·2^48 + n (whose low four bits
+// are 16n mod 16), and Z4 = s, with x = (n + s/ln 2) or x = n·ln 2 + s:
+// |s| <= ln(2)/32. For exp2, x - n is exact and s is its product with
+// ln 2; for exp, n·ln 2 is subtracted in two parts (Cody and Waite: the
+// upper part, 32 bits, times n, 12 bits, is exact, and so is x less it).
+const exp2Reduce = `	VADDPD libmETMAGIC<>(SB), Z0, Z3 // 1.5·2^48 + n
+	VSUBPD libmETMAGIC<>(SB), Z3, Z1 // n
+	VSUBPD Z1, Z0, Z4 // x - n, exact
+	VMULPD libmLN2F<>(SB), Z4, Z4 // s
+`
+
+const expReduce = `	VMOVUPD libmLOG2E<>(SB), Z3
+	VFMADD213PD libmETMAGIC<>(SB), Z0, Z3 // 1.5·2^48 + n
+	VSUBPD libmETMAGIC<>(SB), Z3, Z1 // n
+	VMOVAPD Z0, Z4
+	VFNMADD231PD libmLN2U<>(SB), Z1, Z4 // x - n·ln2's upper part, exact
+	VFNMADD231PD libmLN2L<>(SB), Z1, Z4 // s
+`
+
+// expTable: Z1 = n, Z3 and Z4 = s (of exp2Reduce or expReduce) in; out:
+// Z3 = T = 2^(j/16), j = 16n mod 16 (the table ETAB in two registers:
+// VPERMI2PD), and Z5 = u = e^s - 1, as s·f(s) (expSeries), within 2^-50
+// of it: so that 2^x or e^x is 2^floor(n)·(T + T·u).
+const expTable = `	VMOVUPD libmETAB<>(SB), Z6
+	VPERMI2PD libmETAB<>+64(SB), Z6, Z3 // T
+	VMOVUPD libmEF5<>(SB), Z5
+	VFMADD213PD libmEF4<>(SB), Z4, Z5
+	VFMADD213PD libmEF3<>(SB), Z4, Z5
+	VFMADD213PD libmEF2<>(SB), Z4, Z5
+	VFMADD213PD libmEF1<>(SB), Z4, Z5
+	VFMADD213PD libmEF0<>(SB), Z4, Z5 // f(s)
+	VMULPD Z4, Z5, Z5 // u
+`
+
+// expTail: Z0 = 2^floor(n)·(T + T·u) (VSCALEFPD), within 2^-49 of 2^x
+// or e^x; expm1Tail: Z0 = (2^n' - 1) + 2^n'·u, 2^n' = 2^floor(n)·T,
+// within 2^-48 of e^x - 1: 2^n' - 1 is exact where 2^n' is in [1/2, 2]
+// (within 2^-53 of e^x - 1 elsewhere), and the two terms cancel at most
+// one bit (|2^n' - 1| >= ln(2)/16·2^n' > 2|2^n'·u| where n != 0).
+const expTail = `	VFMADD213PD Z3, Z3, Z5 // T + T·u
+	VSCALEFPD Z1, Z5, Z0
+`
+
+const expm1Tail = `	VSCALEFPD Z1, Z3, Z3 // 2^n'
+	VSUBPD libmE8<>(SB), Z3, Z0
+	VFMADD231PD Z5, Z3, Z0
+`
+
+// coshTail: Z0 = E = e^|x| (expTail) in, Z0 = E/2 + (1/2)/E out (two
+// positive terms, each within 2^-48). coshF64 is e^|x|/2 beyond 21,
+// where the second term is below 2^-61 of the first: both round alike.
+const coshTail = `	VMOVUPD libmE0<>(SB), Z6
+	VDIVPD Z0, Z6, Z6 // (1/2)/E
+	VFMADD231PD libmE0<>(SB), Z0, Z6
+	VMOVAPD Z6, Z0
+`
+
+// sinhHead: Z0 = x in; out: Z0 = |x|, Z12 = x's sign, Z13 = |x|.
+// sinhTail: Z0 = E = e^|x| in, Z0 = sinh(x) out: E/2 - (1/2)/E where |x|
+// >= 1/4 (which cancels at most 1.4 bits: within 2^-46), else |x| times
+// its Taylor series to x^10 (whose rest is below 2^-56 of it), x's sign
+// put back. A float32 x below 2^-27 gives x itself (x² vanishes next to
+// 1/6 and 1), which is exact.
+const sinhHead = `	VANDPD libmSIGN<>(SB), Z0, Z12
+	VANDPD libmABS<>(SB), Z0, Z0
+	VMOVAPD Z0, Z13
+`
+
+const sinhTail = `	VMOVUPD libmE0<>(SB), Z6
+	VDIVPD Z0, Z6, Z6 // (1/2)/E
+	VFMSUB231PD libmE0<>(SB), Z0, Z6 // E/2 - (1/2)/E
+	VMULPD Z13, Z13, Z7 // x²
+	VMOVUPD libmSHT5<>(SB), Z8
+	VFMADD213PD libmSHT4<>(SB), Z7, Z8
+	VFMADD213PD libmSHT3<>(SB), Z7, Z8
+	VFMADD213PD libmSHT2<>(SB), Z7, Z8
+	VFMADD213PD libmSHT1<>(SB), Z7, Z8
+	VFMADD213PD libmE8<>(SB), Z7, Z8
+	VMULPD Z13, Z8, Z8
+	VCMPPD $1, libmQUARTER<>(SB), Z13, K2 // |x| < 1/4
+	VMOVAPD Z8, K2, Z6
+	VORPD Z12, Z6, Z0
+`
+
+// tanhHead: Z0 = x in; out: Z0 = 2·min(|x|, 20), Z12 = x's sign; it
+// exits to done where x is NaN. tanhTail: Z0 = em = e^(2|x|) - 1
+// (expm1Tail) in, Z0 = em/(em + 2) with x's sign out, within 2^-47 of
+// tanh x: tanh64's formula (simd.go), whose own error is far smaller.
+const tanhHead = `	VCMPPD $0, Z0, Z0, K2 // x == x
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VANDPD libmSIGN<>(SB), Z0, Z12
+	VANDPD libmABS<>(SB), Z0, Z0
+	VMINPD libmTANHMAX<>(SB), Z0, Z0
+	VADDPD Z0, Z0, Z0
+`
+
+const tanhTail = `	VADDPD libmE16<>(SB), Z0, Z6
+	VDIVPD Z6, Z0, Z0
+	VORPD Z12, Z0, Z0
+`
+
+// log2Poly: Z4 = r in, Z6 = p(r) = log2(1 + r)/r out (log2Series,
+// by Estrin's scheme); Z1, Z5 and Z7 are scratch.
+const log2Poly = `	VMULPD Z4, Z4, Z7 // r²
+	VMOVUPD libmLT2<>(SB), Z6
+	VFMADD213PD libmLT1<>(SB), Z4, Z6 // C1 + C2·r, and so on (Estrin)
+	VMOVUPD libmLT4<>(SB), Z5
+	VFMADD213PD libmLT3<>(SB), Z4, Z5
+	VFMADD231PD Z5, Z7, Z6 // C1..C4
+	VMOVUPD libmLT6<>(SB), Z1
+	VFMADD213PD libmLT5<>(SB), Z4, Z1
+	VMOVUPD libmLT8<>(SB), Z5
+	VFMADD213PD libmLT7<>(SB), Z4, Z5
+	VFMADD231PD Z5, Z7, Z1 // C5..C8
+	VMULPD Z7, Z7, Z7 // r^4
+	VFMADD231PD Z1, Z7, Z6 // p(r)
+`
+
+// powtBody: Z0 = x (a float32 value), Z12 = y in, Z0 = x**y out, within
+// 2^-46 of it, for x a positive normal float64 and |y| < 15.5 where the
+// result is a normal float32 or overflows: 2^(y·log2 x), log2 x = A + B
+// as log2Table's sum with A = k + hi_j exact (the table PTLOGH holds
+// log2(1/invc_j) to 2^-44, PTLOGL the rest) and B = lo_j + r·p(r), r
+// exact (PTINVC's invc_j have 29 bits, m 24); y·A is split into Zh + Zl
+// (FMA), y·B added to Zl, and expTable takes n = Zh + Zl rounded to a
+// multiple of 1/16 and s = ((Zh - n) + Zl)·ln 2. B is within 2^-50.5 of
+// its value (p's error; the rest are roundings of terms below 2^-4), y·B
+// within 2^-46.5, and the roundings of Zh, Zl and s move the result by
+// 2^-52, expTable's by 2^-49. powF64 takes math.Pow there, whose result
+// is within 2^7 ULP (Exp(yf·Log(x)) within 2^6.5 for |yf·Log(x)| <= 52,
+// four squarings of a float64 Frexp fraction), or (y an integer, 0.5)
+// rounds once: roundCheck512 decides where both round alike.
+var powtBody = positiveNormal + `	VANDPD libmABS<>(SB), Z12, Z14
+	VCMPPD $1, libmYMAX<>(SB), Z14, K2 // |y| < 15.5 (false for NaN)
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VGETMANTPD $3, Z0, Z1 // m in [3/4, 3/2)
+	VGETEXPPD Z0, Z2
+	VCMPPD $1, libmE8<>(SB), Z1, K2
+	VADDPD libmE8<>(SB), Z2, K2, Z2 // k
+	VADDPD libmLTMAGIC<>(SB), Z1, Z3 // 2^48 + j/16
+	VMOVAPD Z3, Z4
+	VMOVUPD libmPTINVC<>(SB), Z5
+	VPERMI2PD libmPTINVC<>+64(SB), Z5, Z4 // invc_j
+	VMOVAPD Z3, Z6
+	VMOVUPD libmPTLOGH<>(SB), Z5
+	VPERMI2PD libmPTLOGH<>+64(SB), Z5, Z6 // hi_j
+	VMOVUPD libmPTLOGL<>(SB), Z5
+	VPERMI2PD libmPTLOGL<>+64(SB), Z5, Z3 // lo_j
+	VFMSUB213PD libmE8<>(SB), Z1, Z4 // r = m·invc_j - 1, exact
+	VADDPD Z6, Z2, Z2 // A, exact
+` + log2Poly + `	VFMADD231PD Z6, Z4, Z3 // B
+	VMULPD Z12, Z2, Z8 // Zh
+	VMOVAPD Z8, Z9
+	VFMSUB231PD Z12, Z2, Z9 // y·A - Zh, exact
+	VFMADD231PD Z12, Z3, Z9 // Zl
+	VADDPD Z9, Z8, Z0
+` + expRange("EXP2LO", "EXP2HI") + `	VADDPD libmETMAGIC<>(SB), Z0, Z3 // 1.5·2^48 + n
+	VSUBPD libmETMAGIC<>(SB), Z3, Z1 // n
+	VSUBPD Z1, Z8, Z4
+	VADDPD Z9, Z4, Z4
+	VMULPD libmLN2F<>(SB), Z4, Z4 // s
+` + expTable + expTail + roundCheck512
+
+// bigLn returns ln v to 200 bits: 2·atanh(u), u = (v - 1)/(v + 1), by
+// its series.
+func bigLn(v float64) *big.Float {
+	const prec = 200
+	f := func(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
+	u := f(v - 1)
+	u.Quo(u, f(v+1)) // v - 1 is exact for v in [1/2, 2]
+	u2 := new(big.Float).SetPrec(prec).Mul(u, u)
+	sum, term := f(0), new(big.Float).SetPrec(prec).Set(u)
+	for k := range 200 {
+		sum.Add(sum, new(big.Float).SetPrec(prec).Quo(term, f(float64(2*k+1))))
+		term.Mul(term, u2)
+	}
+	return sum.Mul(sum, f(2))
+}
+
+// rsqrtBody: Z0 = x in (a positive normal float64), Z0 = 1/√x out,
+// within 2^-52 of it: y0 = VRSQRT14PD's estimate (within 2^-14), e = 1 -
+// x·y0² (|e| <= 2^-13), and 1/√x = y0·(1 - e)^(-1/2) = y0·(1 + e/2 +
+// 3e²/8 + 5e³/16) to within 2^-54 (the next term is 35e^4/128). The
+// scalar code's two roundings (√x, then 1/√x) leave it within 1 ULP, and
+// no division is needed.
+const rsqrtBody = `	VRSQRT14PD Z0, Z1 // y0
+	VMULPD Z1, Z0, Z2
+	VFNMADD213PD libmE8<>(SB), Z1, Z2 // e
+	VMOVUPD libmRSQ3<>(SB), Z3
+	VFMADD213PD libmRSQ2<>(SB), Z2, Z3
+	VFMADD213PD libmE0<>(SB), Z2, Z3 // 1/2 + 3e/8 + 5e²/16
+	VMULPD Z2, Z1, Z2 // y0·e
+	VFMADD231PD Z3, Z2, Z1
+	VMOVAPD Z1, Z0
+`
+
+// sincosReduce: Z0 = x in; it exits to done unless |x| <= 2^20 in every
+// lane (NaN stops too); out: |x| = kπ/16 + r with k = |x|·16/π rounded
+// (through the bits of 1.5·2^52 + k) and |r| <= π/32 (r = |x| - k·P1 -
+// k·P2 - k·P3, P1 + P2 + P3 = π/16: P1 and P2 of 28 bits, so that k·P1
+// and k·P2 are exact for k < 2^23, and |x| - k·P1 is too; r within 2^-52
+// of its value), Z5 = S and Z3 = C, the sine and cosine of jπ/16 for j = k
+// mod 16 (the tables SINTAB and COSTAB: exact for j = 0 and 8, so that
+// sin near kπ and cos near π/2 + kπ do not cancel), Z8 = sin r and Z9 =
+// cos r (Taylor series to r^9 and r^8: the rest below 2^-55), Z7 = x's
+// sign xor k's bit 4 (the half turn kπ/16 passes: it changes both signs)
+// at the sign bit, Z10 = k's bit 4 alone. sin x = ±(S·cos r + C·sin r)
+// and cos x = ±(C·cos r - S·sin r), on |x| so that sin(-0) is -0; they
+// cancel at most one bit (the sum is at least sin(π/32) where neither S
+// nor C is 0), and lie within 2^-49 of their value.
+const sincosReduce = `	VANDPD libmSIGN<>(SB), Z0, Z7
+	VANDPD libmABS<>(SB), Z0, Z0
+	VCMPPD $2, libmTRIG20<>(SB), Z0, K2 // |x| <= 2^20 (false for NaN)
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VMOVUPD libmSC16PI<>(SB), Z3
+	VFMADD213PD libmSCMAGIC<>(SB), Z0, Z3 // 1.5·2^52 + k
+	VSUBPD libmSCMAGIC<>(SB), Z3, Z1 // k
+	VFNMADD231PD libmSCP1<>(SB), Z1, Z0
+	VFNMADD231PD libmSCP2<>(SB), Z1, Z0
+	VFNMADD231PD libmSCP3<>(SB), Z1, Z0 // r
+	VPSLLQ $59, Z3, Z10
+	VPANDQ libmSIGN<>(SB), Z10, Z10 // k's bit 4
+	VXORPD Z10, Z7, Z7
+	VMOVAPD Z3, Z5
+	VMOVUPD libmSINTAB<>(SB), Z2
+	VPERMI2PD libmSINTAB<>+64(SB), Z2, Z5 // S
+	VMOVUPD libmCOSTAB<>(SB), Z2
+	VPERMI2PD libmCOSTAB<>+64(SB), Z2, Z3 // C
+	VMULPD Z0, Z0, Z2 // r²
+	VMOVUPD libmSCS4<>(SB), Z8
+	VFMADD213PD libmSCS3<>(SB), Z2, Z8
+	VFMADD213PD libmSCS2<>(SB), Z2, Z8
+	VFMADD213PD libmSCS1<>(SB), Z2, Z8
+	VMULPD Z0, Z2, Z9 // r³
+	VFMADD213PD Z0, Z9, Z8 // sin r
+	VMOVUPD libmSCC4<>(SB), Z9
+	VFMADD213PD libmSCC3<>(SB), Z2, Z9
+	VFMADD213PD libmSCC2<>(SB), Z2, Z9
+	VFMADD213PD libmSCC1<>(SB), Z2, Z9
+	VFMADD213PD libmE8<>(SB), Z2, Z9 // cos r
+`
+
+// tanTail: tan x = ±(S·cos r + C·sin r)/(C·cos r - S·sin r) with x's sign
+// (the half turns cancel), within 2^-48 of its value; the denominator
+// cancels no more than the numerator (it is cos x).
+const tanTail = `	VMULPD Z8, Z3, Z0
+	VFMADD231PD Z9, Z5, Z0 // sin |x|, but the half turns' sign
+	VMULPD Z9, Z3, Z1
+	VFNMADD231PD Z8, Z5, Z1 // cos |x|, likewise
+	VDIVPD Z1, Z0, Z0
+	VXORPD Z10, Z7, Z7 // x's sign
+	VXORPD Z7, Z0, Z0
+`
+
+// piOver16 is π/16 as P1 + P2 + P3: P1 and P2 of 28 significant bits,
+// P3 the rest rounded to float64 (sincosReduce).
+var piOver16 = func() [3]float64 {
+	pi, _, err := big.ParseFloat("3.14159265358979323846264338327950288419716939937510582097494459230781640628620899863", 10, 300, big.ToNearestEven)
+	if err != nil {
+		log.Fatal(err)
+	}
+	rest := pi.Quo(pi, big.NewFloat(16))
+	var p [3]float64
+	for i := range p {
+		v, _ := rest.Float64()
+		if i < 2 {
+			e := math.Ilogb(v)
+			v = math.Round(math.Ldexp(v, 27-e)) // 28 bits
+			v = math.Ldexp(v, e-27)
+		}
+		p[i] = v
+		rest.Sub(rest, new(big.Float).SetFloat64(v))
+	}
+	return p
+}()
+
+// logTables writes log2Table's tables: invc_j = 16/j and log2(1/invc_j)
+// at j mod 16 for j = 12..24.
+func logTables(b *bytes.Buffer) {
+	inv, lg := make([]uint64, 16), make([]uint64, 16)
+	for j := 12; j <= 24; j++ {
+		c := 16 / float64(j)
+		l := -math.Log2(c)
+		if l == 0 {
+			l = 0 // +0, not -0
+		}
+		inv[j%16], lg[j%16] = math.Float64bits(c), math.Float64bits(l)
+	}
+	writeTable(b, "LTINVC", inv)
+	writeTable(b, "LTLOGC", lg)
+	e := make([]uint64, 16)
+	for j := range e {
+		e[j] = math.Float64bits(math.Exp2(float64(j) / 16))
+	}
+	writeTable(b, "ETAB", e)
+	// sincosReduce's: sin and cos of jπ/16, exact at 0 and π/2.
+	st, ct := make([]uint64, 16), make([]uint64, 16)
+	for j := range 16 {
+		sn := math.Sin(float64(j%8) * math.Pi / 16) // sin(jπ/16) = sin((16-j)π/16)
+		cs := math.Sin(float64(8-j%8) * math.Pi / 16)
+		switch {
+		case j == 0:
+			sn, cs = 0, 1
+		case j == 8:
+			sn, cs = 1, 0
+		case j > 8: // sin(jπ/16) = cos((j-8)π/16), cos(jπ/16) = -sin((j-8)π/16)
+			sn, cs = cs, -sn
+		}
+		st[j], ct[j] = math.Float64bits(sn), math.Float64bits(cs)
+	}
+	writeTable(b, "SINTAB", st)
+	writeTable(b, "COSTAB", ct)
+	// powtBody's: invc_j = 16/j to 29 bits, log2(1/invc_j) = hi + lo.
+	pinv, ph, pl := make([]uint64, 16), make([]uint64, 16), make([]uint64, 16)
+	ln2 := bigLn(2)
+	for j := 12; j <= 24; j++ {
+		c := math.Round(16/float64(j)*(1<<28)) / (1 << 28)
+		l := bigLn(c)
+		l.Quo(l, ln2).Neg(l)
+		lf, _ := l.Float64()
+		hi := math.Round(lf*(1<<44)) / (1 << 44)
+		lo, _ := l.Sub(l, new(big.Float).SetFloat64(hi)).Float64()
+		pinv[j%16], ph[j%16], pl[j%16] = math.Float64bits(c), math.Float64bits(hi+0), math.Float64bits(lo+0)
+	}
+	writeTable(b, "PTINVC", pinv)
+	writeTable(b, "PTLOGH", ph)
+	writeTable(b, "PTLOGL", pl)
+}
+
+// writeTable writes a table of 64-bit values.
+func writeTable(b *bytes.Buffer, name string, v []uint64) {
+	fmt.Fprintln(b)
+	for i, x := range v {
+		fmt.Fprintf(b, "DATA libm%s<>+%d(SB)/8, $%#016x\n", name, 8*i, x)
+	}
+	fmt.Fprintf(b, "GLOBL libm%s<>(SB), RODATA|NOPTR, $%d\n", name, 8*len(v))
+}
+
 // binFuncs are the loops of two operands (x = float64(a[i]), y =
 // float64(b[i])): the AVX2 body reads x in Y0 and y in Y12; the AVX-512
 // body of pow is written apart (see writeAVX512).
@@ -1684,7 +2284,7 @@ func reg(args string, off int, avx512 bool) string {
 	for i := 0; i < len(args); i++ {
 		c := args[i]
 		if strings.IndexByte("XYZK", c) >= 0 && i+1 < len(args) && args[i+1] >= '0' && args[i+1] <= '9' &&
-			(i == 0 || args[i-1] == ' ' || args[i-1] == ',') {
+			(i == 0 || args[i-1] == ' ' || args[i-1] == ',' || args[i-1] == '(') {
 			j := i + 1
 			n := 0
 			for j < len(args) && args[j] >= '0' && args[j] <= '9' {
@@ -1935,9 +2535,42 @@ done:
 	MOVQ BX, ret+48(FP)
 	VZEROUPPER
 	RET
-`, name, e.typ, f.ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), interleave(f.body),
+`, name, e.typ, f.ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), interleave(to512(f.body)),
 				e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
 		}
+	}
+	logTables(b)
+	for _, f := range funcs512 {
+		e := elems[0] // float32
+		name := f.name + e.name + "AVX512"
+		fmt.Fprintf(b, `
+// func %[1]s(d, a []%[2]s) int
+//
+// sets d[i] = %[2]s(%[3]s), x = float64(a[i]), as the loops above.
+TEXT ·%[1]s(SB), NOSPLIT, $0-56
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	%[4]s
+	%[5]s
+%[6]s	%[7]s
+	%[8]s
+	ADDQ $%[9]d, SI
+	ADDQ $%[9]d, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+48(FP)
+	VZEROUPPER
+	RET
+`, name, e.typ, f.ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"),
+			interleave(to512(f.body)),
+			e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
 	}
 	b.WriteString(f16Lookup)
 	b.WriteString(lookup16)
@@ -1945,7 +2578,7 @@ done:
 	// when no lane needs them (every bit of yi left is 0; y >= 0), which
 	// changes no lane's result.
 	var pow strings.Builder
-	pow.WriteString(interleave(powCheck512 + logBody + powMul + expBody + powFrexp))
+	pow.WriteString(interleave(to512(powCheck512 + logBody + powMul + expBody + powFrexp)))
 	for i, sh := range []int{63, 62, 61, 60} {
 		if i > 0 {
 			fmt.Fprintf(&pow, "\tVPORQ Z11, Z27, Z5 // yi >> %d == 0 in every lane: no round left\n", i)
@@ -1961,14 +2594,9 @@ done:
 	pow.WriteString("recip:\n")
 	pow.WriteString(interleave(powSign512))
 	bodies512 := map[string]string{"pow": pow.String()}
-	for _, f := range binFuncs {
-		body, ok := bodies512[f.name]
-		if !ok {
-			body = interleave(f.body)
-		}
-		for _, e := range elems {
-			name := f.name + e.name + "AVX512"
-			fmt.Fprintf(b, `
+	// emit2 writes the AVX-512 loop of a function of two operands.
+	emit2 := func(name, body, ref string, e elem) {
+		fmt.Fprintf(b, `
 // func %[1]s(d, a, b []%[2]s) int
 //
 // sets d[i] = %[2]s(%[11]s), x = float64(a[i]), y = float64(b[i]), for
@@ -1999,8 +2627,19 @@ done:
 	MOVQ BX, ret+72(FP)
 	VZEROUPPER
 	RET
-`, name, e.typ, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), e.load(12, 0, "DX"), e.load(28, 8*e.size, "DX"),
-				body, e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size, f.ref)
+`, name+e.name+"AVX512", e.typ, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), e.load(12, 0, "DX"),
+			e.load(28, 8*e.size, "DX"), body, e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size, ref)
+	}
+	for _, f := range binFuncs {
+		body, ok := bodies512[f.name]
+		if !ok {
+			body = interleave(to512(f.body))
 		}
+		for _, e := range elems {
+			emit2(f.name, body, f.ref, e)
+		}
+	}
+	for _, f := range binFuncs512 {
+		emit2(f.name, interleave(to512(f.body)), f.ref, elems[0]) // float32
 	}
 }

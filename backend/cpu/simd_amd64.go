@@ -257,7 +257,11 @@ func tanhF32PF(d, a []float32, pf [][]byte) {
 	}
 	n := len(d) &^ 7
 	if len(pf) == 0 {
-		tanhF32AVX2(d[:n], a[:n], nil)
+		i := 0
+		if libmAVX512 {
+			i = tanhtF32(d[:n], a[:n])
+		}
+		tanhF32AVX2(d[i:n], a[i:n], nil)
 	} else {
 		run := (n/len(pf) + 7) &^ 7
 		for i, p := range pf {
@@ -270,6 +274,42 @@ func tanhF32PF(d, a []float32, pf [][]byte) {
 		}
 	}
 	tanhF32Go(d[n:], a[n:])
+}
+
+// tanhtF32 sets d[i] = float32(tanh64(a[i])) with tanhtF32AVX512 (tanh64's
+// formula through gen_libm.go's expTable, checked to round as tanh64)
+// and tanhF32AVX2 on each group of sixteen that loop leaves; it returns
+// how many it set, all but the last len(d) % 16.
+func tanhtF32(d, a []float32) int {
+	return tableThen(d, a, tanhtF32AVX512, func(d, a []float32) { tanhF32AVX2(d, a, nil) })
+}
+
+// rsqrtF32 sets d[i] = float32(1/√a[i]) (len(d) a multiple of 8):
+// rsqrtF32AVX2, after rsqrttF32AVX512 with AVX-512 (no division, checked
+// to round as the scalar code; see rsqrtBody in gen_libm.go).
+func rsqrtF32(d, a []float32) {
+	i := 0
+	if libmAVX512 {
+		i = tableThen(d, a, rsqrttF32AVX512, rsqrtF32AVX2)
+	}
+	rsqrtF32AVX2(d[i:], a[i:])
+}
+
+// tableThen runs fast (a loop of gen_libm.go's funcs512, which stops
+// before a group of sixteen it leaves) over d and a, and exact on each
+// group fast leaves; it returns how many elements it set, all but the
+// last len(d) % 16.
+func tableThen(d, a []float32, fast func(d, a []float32) int, exact func(d, a []float32)) int {
+	a = a[:len(d)]
+	i := 0
+	for {
+		i += fast(d[i:], a[i:])
+		if len(d)-i < 16 {
+			return i
+		}
+		exact(d[i:i+16], a[i:i+16])
+		i += 16
+	}
 }
 
 // expSumF32 is expSumF32Go.

@@ -190,7 +190,7 @@ var (
 		unary: map[backend.Op]func(d, a []float32){
 			backend.OpNeg: negF32AVX2, backend.OpAbs: absF32AVX2, backend.OpRelu: reluF32AVX2,
 			backend.OpRoundEven: rintF32AVX2, backend.OpRound: roundF32AVX2, backend.OpFloor: floorF32AVX2, backend.OpCeil: ceilF32AVX2,
-			backend.OpTrunc: truncF32AVX2, backend.OpSqrt: sqrtF32AVX2, backend.OpRsqrt: rsqrtF32AVX2,
+			backend.OpTrunc: truncF32AVX2, backend.OpSqrt: sqrtF32AVX2, backend.OpRsqrt: rsqrtF32,
 			backend.OpSquare: squareF32AVX2, backend.OpReciprocal: reciprocalF32AVX2, backend.OpSign: signF32AVX2,
 		},
 		pred: map[backend.Op]func(d []bool, a, b []float32){

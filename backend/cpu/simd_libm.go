@@ -48,6 +48,21 @@ import (
 // the range where the error bound holds, is left to the function's own
 // loop (chained) or the scalar code. TestLibmF32Exhaustive checks them on
 // every float32 input like the others.
+//
+// With AVX-512, float32 log, log2, log10, log1p, exp, exp2, expm1, cosh,
+// sinh, tanh, arcsinh, arccosh, arctanh and x**y first run loops that
+// only AVX-512 has (funcs512 and binFuncs512 in gen_libm.go), built the
+// same way on its own instructions: the logarithms split x as 2^k·m (VGETEXPPD, VGETMANTPD) and
+// look 1/c and log2(c) up for the c nearest m in tables of sixteen held in
+// two registers (VPERMI2PD), the exponentials split x as n + s/ln 2 with
+// n a multiple of 1/16 and look 2^(n mod 1) up likewise, then scale by
+// 2^floor(n) (VSCALEFPD); each then needs a polynomial of degree 7 or 5
+// and no division (but cosh, sinh, tanh and arctanh: one; arcsinh and
+// arccosh take a square root); x**y is 2^(y·log2 x) with log2 x in two
+// parts. Their float64 results lie within 2^-45 of the exact value, and go
+// through the same rounding test; the groups they leave go on to the
+// function's loop above. They take about half the time of those loops
+// (one ZMM instruction a cycle is what this generation of Xeon runs).
 
 // libmRef returns the scalar function that defines the vector loop of o,
 // or nil when o has none.

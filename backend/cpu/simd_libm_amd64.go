@@ -306,6 +306,60 @@ func atanhrF32AVX2(d, a []float32) int
 //go:noescape
 func atanhrF32AVX512(d, a []float32) int
 
+//go:noescape
+func log2tF32AVX512(d, a []float32) int
+
+//go:noescape
+func logtF32AVX512(d, a []float32) int
+
+//go:noescape
+func log10tF32AVX512(d, a []float32) int
+
+//go:noescape
+func exp2tF32AVX512(d, a []float32) int
+
+//go:noescape
+func exptF32AVX512(d, a []float32) int
+
+//go:noescape
+func expm1tF32AVX512(d, a []float32) int
+
+//go:noescape
+func coshtF32AVX512(d, a []float32) int
+
+//go:noescape
+func sinhtF32AVX512(d, a []float32) int
+
+//go:noescape
+func tanhtF32AVX512(d, a []float32) int
+
+//go:noescape
+func asinhtF32AVX512(d, a []float32) int
+
+//go:noescape
+func acoshtF32AVX512(d, a []float32) int
+
+//go:noescape
+func atanhtF32AVX512(d, a []float32) int
+
+//go:noescape
+func powtF32AVX512(d, a, b []float32) int
+
+//go:noescape
+func rsqrttF32AVX512(d, a []float32) int
+
+//go:noescape
+func sintF32AVX512(d, a []float32) int
+
+//go:noescape
+func costF32AVX512(d, a []float32) int
+
+//go:noescape
+func tantF32AVX512(d, a []float32) int
+
+//go:noescape
+func log1ptF32AVX512(d, a []float32) int
+
 // chained returns a loop like fast and exact (the vector loops of one
 // function, which compute groups of libmGroup elements and stop before
 // a group they leave): fast, and exact on each group fast leaves; it
@@ -322,6 +376,26 @@ func chained(fast, exact func(d, a []float32) int) func(d, a []float32) int {
 				return i
 			}
 			if exact(d[i:j], a[i:j]) < g {
+				return i
+			}
+			i = j
+		}
+	}
+}
+
+// chained2 is chained for loops of two operands.
+func chained2(fast, exact func(d, a, b []float32) int) func(d, a, b []float32) int {
+	return func(d, a, b []float32) int {
+		g := libmGroup()
+		a, b = a[:len(d)], b[:len(d)]
+		i := 0
+		for {
+			i += fast(d[i:], a[i:], b[i:])
+			j := i + g
+			if j > len(d) {
+				return i
+			}
+			if exact(d[i:j], a[i:j], b[i:j]) < g {
 				return i
 			}
 			i = j
@@ -415,7 +489,10 @@ func binAsm[T float32 | float64](o backend.Op) func(d, a, b []T) int {
 	case backend.OpPow:
 		f32, f64 = powF32AVX2, powF64AVX2
 		if libmAVX512 {
-			f32, f64 = powF32AVX512, powF64AVX512
+			// float32: 2^(y·log2 x) through gen_libm.go's tables
+			// (powtBody), checked to round as powF64, before pow's
+			// own loop.
+			f32, f64 = chained2(powtF32AVX512, powF32AVX512), powF64AVX512
 		}
 	case backend.OpAtan2:
 		f32, f64 = atan2F32AVX2, atan2F64AVX2
@@ -442,22 +519,26 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	case backend.OpExp:
 		f32, f64 = expF32AVX2, expF64AVX2
 		if libmAVX512 {
-			f32, f64 = expF32AVX512, expF64AVX512
+			// float32: expTable's loop (gen_libm.go), checked to round
+			// as math.Exp, before exp's own.
+			f32, f64 = chained(exptF32AVX512, expF32AVX512), expF64AVX512
 		}
 	case backend.OpLog:
 		f32, f64 = logF32AVX2, logF64AVX2
 		if libmAVX512 {
-			f32, f64 = logF32AVX512, logF64AVX512
+			// float32: log2Table's loop (gen_libm.go), checked to
+			// round as logF64, before log's own.
+			f32, f64 = chained(logtF32AVX512, logF32AVX512), logF64AVX512
 		}
 	case backend.OpSin:
 		f32, f64 = sinF32AVX2, sinF64AVX2
 		if libmAVX512 {
-			f32, f64 = sinF32AVX512, sinF64AVX512
+			f32, f64 = chained(sintF32AVX512, sinF32AVX512), sinF64AVX512
 		}
 	case backend.OpCos:
 		f32, f64 = cosF32AVX2, cosF64AVX2
 		if libmAVX512 {
-			f32, f64 = cosF32AVX512, cosF64AVX512
+			f32, f64 = chained(costF32AVX512, cosF32AVX512), cosF64AVX512
 		}
 	case backend.OpSigmoid:
 		f32, f64 = sigmoidF32AVX2, sigmoidF64AVX2
@@ -473,12 +554,12 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		// float32: Log(1 + x), checked to round as Log1p (log1pr32Body).
 		f32, f64 = log1prF32AVX2, log1pF64AVX2
 		if libmAVX512 {
-			f32, f64 = log1prF32AVX512, log1pF64AVX512
+			f32, f64 = chained(log1ptF32AVX512, log1prF32AVX512), log1pF64AVX512
 		}
 	case backend.OpExp2:
 		f32, f64 = exp2F32AVX2, exp2F64AVX2
 		if libmAVX512 {
-			f32, f64 = exp2F32AVX512, exp2F64AVX512
+			f32, f64 = chained(exp2tF32AVX512, exp2F32AVX512), exp2F64AVX512
 		}
 	case backend.OpAtan:
 		f32, f64 = atanF32AVX2, atanF64AVX2
@@ -488,7 +569,7 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	case backend.OpTan:
 		f32, f64 = tanF32AVX2, tanF64AVX2
 		if libmAVX512 {
-			f32, f64 = tanF32AVX512, tanF64AVX512
+			f32, f64 = chained(tantF32AVX512, tanF32AVX512), tanF64AVX512
 		}
 	case backend.OpExpm1:
 		// float32: Exp(x) - 1, checked to round as Expm1
@@ -496,7 +577,7 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 		// groups with a smaller |x|.
 		f32, f64 = chained(expm1rF32AVX2, expm1F32AVX2), expm1F64AVX2
 		if libmAVX512 {
-			f32, f64 = chained(expm1rF32AVX512, expm1F32AVX512), expm1F64AVX512
+			f32, f64 = chained(expm1tF32AVX512, chained(expm1rF32AVX512, expm1F32AVX512)), expm1F64AVX512
 		}
 	case backend.OpAsin:
 		f32, f64 = asinF32AVX2, asinF64AVX2
@@ -511,45 +592,45 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	case backend.OpLog10:
 		f32, f64 = log10F32AVX2, log10F64AVX2
 		if libmAVX512 {
-			f32, f64 = log10F32AVX512, log10F64AVX512
+			f32, f64 = chained(log10tF32AVX512, log10F32AVX512), log10F64AVX512
 		}
 	case backend.OpCosh:
 		f32, f64 = coshF32AVX2, coshF64AVX2
 		if libmAVX512 {
-			f32, f64 = coshF32AVX512, coshF64AVX512
+			f32, f64 = chained(coshtF32AVX512, coshF32AVX512), coshF64AVX512
 		}
 	case backend.OpSinh:
 		f32, f64 = sinhF32AVX2, sinhF64AVX2
 		if libmAVX512 {
-			f32, f64 = sinhF32AVX512, sinhF64AVX512
+			f32, f64 = chained(sinhtF32AVX512, sinhF32AVX512), sinhF64AVX512
 		}
 	case backend.OpAtanh:
 		// float32: through log's loop, checked to round as the
 		// scalar code (atanhr32Body), where the argument allows.
 		f32, f64 = chained(atanhrF32AVX2, atanhF32AVX2), atanhF64AVX2
 		if libmAVX512 {
-			f32, f64 = chained(atanhrF32AVX512, atanhF32AVX512), atanhF64AVX512
+			f32, f64 = chained(atanhtF32AVX512, atanhF32AVX512), atanhF64AVX512
 		}
 	case backend.OpLog2:
 		// float32: Log(x)·(1/Ln2), checked to round as log2F64
 		// (log2r32Body).
 		f32, f64 = log2rF32AVX2, log2F64AVX2
 		if libmAVX512 {
-			f32, f64 = log2rF32AVX512, log2F64AVX512
+			f32, f64 = chained(log2tF32AVX512, log2rF32AVX512), log2F64AVX512
 		}
 	case backend.OpAsinh:
 		// float32: through log's loop, checked to round as the
 		// scalar code (asinhr32Body), where the argument allows.
 		f32, f64 = chained(asinhrF32AVX2, asinhF32AVX2), asinhF64AVX2
 		if libmAVX512 {
-			f32, f64 = chained(asinhrF32AVX512, asinhF32AVX512), asinhF64AVX512
+			f32, f64 = chained(asinhtF32AVX512, asinhF32AVX512), asinhF64AVX512
 		}
 	case backend.OpAcosh:
 		// float32: through log's loop, checked to round as the
 		// scalar code (acoshr32Body), where the argument allows.
 		f32, f64 = chained(acoshrF32AVX2, acoshF32AVX2), acoshF64AVX2
 		if libmAVX512 {
-			f32, f64 = chained(acoshrF32AVX512, acoshF32AVX512), acoshF64AVX512
+			f32, f64 = chained(acoshtF32AVX512, acoshF32AVX512), acoshF64AVX512
 		}
 	case backend.OpTanh:
 		f64 = tanhF64AVX2 // float32: tanhF32

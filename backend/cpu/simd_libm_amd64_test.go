@@ -3,8 +3,13 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -136,4 +141,161 @@ func TestRoundCheckedPath(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTableLoops checks the float32 loops of funcs512 and binFuncs512
+// (gen_libm.go) on their own: on ordinary inputs (those of the benchmark
+// matrix, and wider ranges whose results stay normal float32 values) each
+// loop takes every group itself but about one in 2^14 (the rounding
+// check's share), and every element it sets has the scalar function's
+// bits. TestLibmF32Exhaustive checks the unary ones (through their
+// kernels) on every float32 input.
+func TestTableLoops(t *testing.T) {
+	if !libmAVX512 {
+		t.Skip("no AVX-512")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 1 << 18
+	unif := func(lo, hi float64) func() float64 { return func() float64 { return lo + (hi-lo)*rng.Float64() } }
+	expu := func(lo, hi float64) func() float64 {
+		return func() float64 { return math.Exp(lo + (hi-lo)*rng.Float64()) }
+	}
+	for _, c := range []struct {
+		name string
+		loop func(d, a []float32) int
+		ref  func(float64) float64
+		x    func() float64
+	}{
+		{"log2", log2tF32AVX512, log2F64, expu(-100, 80)},
+		{"log", logtF32AVX512, logF64, unif(0.5, 1.5)},
+		{"log10", log10tF32AVX512, log10F64, expu(-100, 80)},
+		{"log1p", log1ptF32AVX512, math.Log1p, unif(-0.99, 10)},
+		{"exp2", exp2tF32AVX512, math.Exp2, unif(-120, 120)},
+		{"exp", exptF32AVX512, math.Exp, unif(-80, 80)},
+		{"expm1", expm1tF32AVX512, math.Expm1, unif(-5, 5)},
+		{"cosh", coshtF32AVX512, coshF64, unif(-80, 80)},
+		{"sinh", sinhtF32AVX512, sinhF64, unif(-2, 2)},
+		{"tanh", tanhtF32AVX512, tanh64, unif(-10, 10)},
+		{"asinh", asinhtF32AVX512, math.Asinh, unif(-100, 100)},
+		{"acosh", acoshtF32AVX512, math.Acosh, unif(1.01, 100)},
+		{"atanh", atanhtF32AVX512, math.Atanh, unif(-0.99, 0.99)},
+		{"sin", sintF32AVX512, math.Sin, unif(-1e4, 1e4)},
+		{"cos", costF32AVX512, math.Cos, unif(0.5, 1.5)},
+		{"tan", tantF32AVX512, tanF64, unif(-100, 100)},
+		{"rsqrt", rsqrttF32AVX512, func(x float64) float64 { return 1 / math.Sqrt(x) }, expu(-100, 80)},
+	} {
+		x, d := make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i] = float32(c.x())
+		}
+		checkTableLoop(t, c.name, n, func(i int) int { return c.loop(d[i:], x[i:]) }, func(i int) (float32, float32, string) {
+			return d[i], float32(c.ref(float64(x[i]))), fmt.Sprint(x[i])
+		})
+	}
+	for _, r := range []struct{ x, y func() float64 }{
+		{unif(0.5, 1.5), unif(0.5, 1.5)},
+		{expu(-5, 5), unif(-15.4, 15.4)},
+		{unif(0.999, 1.001), unif(-15.4, 15.4)},
+	} {
+		x, y, d := make([]float32, n), make([]float32, n), make([]float32, n)
+		for i := range x {
+			x[i], y[i] = float32(r.x()), float32(r.y())
+		}
+		checkTableLoop(t, "pow", n, func(i int) int { return powtF32AVX512(d[i:], x[i:], y[i:]) }, func(i int) (float32, float32, string) {
+			return d[i], float32(powF64(float64(x[i]), float64(y[i]))), fmt.Sprint(x[i], " ** ", y[i])
+		})
+	}
+}
+
+// checkTableLoop runs loop (from element i on) over n elements, skipping
+// each group of sixteen it leaves, and checks that it leaves few and
+// that got(i) gives the bits of the scalar result where it set element i.
+func checkTableLoop(t *testing.T, name string, n int, loop func(i int) int, got func(i int) (d, want float32, x string)) {
+	t.Helper()
+	left, bad := 0, 0
+	for i := 0; i < n; {
+		j := i + loop(i)
+		for ; i < j; i++ {
+			if d, w, x := got(i); math.Float32bits(d) != math.Float32bits(w) {
+				if bad++; bad <= 3 {
+					t.Errorf("%s(%s) = %v, scalar %v", name, x, d, w)
+				}
+			}
+		}
+		if i < n {
+			left++
+			i += 16
+		}
+	}
+	if left > n/16/(1<<14)+4 {
+		t.Errorf("%s: the loop left %d groups of %d", name, left, n/16)
+	}
+}
+
+// TestRoundCheckMidpoint checks that the rounding check stops a loop on a
+// result at a float32 rounding midpoint: x**1.5 of x = (1 + 2^-8)² is
+// (1 + 2^-8)³ = 1 + 3·2^-8 + 3·2^-16 + 2^-24, half a float32 ULP above
+// a float32 value (its low 29 bits are 2^28), and 1 + 2^-7, whose x**1.5
+// is not near one, goes through.
+func TestRoundCheckMidpoint(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no vector loops on this CPU")
+	}
+	loops := map[string]func(d, a []float32) int{"avx2": pow15F32AVX2}
+	if libmAVX512 {
+		loops["avx512"] = pow15F32AVX512
+	}
+	for name, loop := range loops {
+		for _, c := range []struct {
+			x    float32
+			want int
+		}{{1 + 0x1p-7 + 0x1p-16, 0}, {1 + 0x1p-7, 16}} {
+			x := make([]float32, 16)
+			for i := range x {
+				x[i] = c.x
+			}
+			if got := loop(make([]float32, 16), x); got != c.want {
+				t.Errorf("%s: x**1.5 of %v: the loop set %d, want %d", name, c.x, got, c.want)
+			}
+		}
+	}
+}
+
+// TestRsqrtF32Exhaustive checks the float32 kernel of rsqrt (rsqrtF32,
+// whose AVX-512 loop does not divide) on every one of the 2^32 float32
+// inputs against float32(1/math.Sqrt(x)), as TestLibmF32Exhaustive.
+func TestRsqrtF32Exhaustive(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	const chunk = 1 << 16
+	var (
+		next   atomic.Uint64
+		differ atomic.Int64
+		wg     sync.WaitGroup
+	)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			x, d := make([]float32, chunk), make([]float32, chunk)
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= 1<<32 {
+					return
+				}
+				for i := range x {
+					x[i] = math.Float32frombits(uint32(lo) + uint32(i))
+				}
+				rsqrtF32(d, x)
+				for i, v := range x {
+					if want := float32(1 / math.Sqrt(float64(v))); !sameBits32(d[i], want) {
+						if differ.Add(1) <= 10 {
+							t.Errorf("rsqrt(%g) (bits %#08x) = %g, scalar %g", v, math.Float32bits(v), d[i], want)
+						}
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("%d of 2^32 inputs differ", differ.Load())
 }
