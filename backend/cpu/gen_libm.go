@@ -228,6 +228,15 @@ var consts = []struct {
 	{"QUARTER", 0.25},
 	{"TANHMAX", 20},
 	{"RSQ2", 3.0 / 8},
+	// atan2Core
+	{"TWOM100", 0x1p-100},
+	{"SIXTEEN", 16},
+	{"FIFTEEN", 15},
+	{"AT3", -1.0 / 3},
+	{"AT5", 1.0 / 5},
+	{"AT7", -1.0 / 7},
+	{"AT9", 1.0 / 9},
+	{"AT11", -1.0 / 11},
 	// sincosReduce
 	{"SC16PI", 16 / math.Pi},
 	{"SCMAGIC", 0x1.8p52}, // its ULP is 1
@@ -1568,6 +1577,7 @@ var funcs = []struct {
 // (as funcs512), chained before pow's loop.
 var binFuncs512 = []struct{ name, body, ref string }{
 	{"powt", powtBody, "powF64(x, y)"},
+	{"atan2t", atan2Core + roundCheck512, "math.Atan2(x, y)"},
 }
 
 // funcs512 are float32 loops that only AVX-512 has: their bodies use
@@ -1597,6 +1607,9 @@ var funcs512 = []struct{ name, body, ref string }{
 	{"cost", sincosReduce + "\tVMULPD Z9, Z3, Z0 // C·cos r\n\tVFNMADD231PD Z8, Z5, Z0 // - S·sin r\n\tVXORPD Z10, Z0, Z0\n" +
 		roundCheck512, "math.Cos(x)"},
 	{"tant", sincosReduce + tanTail + roundCheck512, "tanF64(x)"},
+	{"atant", "\tVMOVUPD libmE8<>(SB), Z12\n" + atan2Core + roundCheck512, "math.Atan(x)"},
+	{"asint", asinTArg + atan2Core + roundCheck512, "asinF64(x)"},
+	{"acost", acosTArg + atan2Core + roundCheck512, "acosF64(x)"},
 	{"log1pt", log1pArg + positiveNormal + log2Table + "\tVMULPD libmLN2F<>(SB), Z0, Z0\n" + roundCheck512,
 		"math.Log1p(x)"},
 }
@@ -2015,6 +2028,81 @@ var piOver16 = func() [3]float64 {
 	return p
 }()
 
+// atan2Core: Z0 = y, Z12 = x in, Z0 = atan2(y, x) out, within 2^-50 of
+// it; it exits to done where a lane has y or x NaN, ±0 or ±Inf, or
+// min(|x|, |y|) below 2^-100 of the other (a result that is no normal
+// float32). With a = min(|x|, |y|), b = max: q = a/b in (0, 1] is
+// estimated (VRCP14PD, within 2^-14) to pick j = floor(16q) (at most 15)
+// and c_j from the table ATC (0, then (j + 1/2)/16), and atan(q) =
+// atan(c_j) (the table ATV) + atan(t), t = (a - c_j·b)/(b + c_j·a) (two
+// FMAs, one rounding each, then one division), |t| <= 1/16 (1/32 where
+// j > 0, whose sum then cancels under one bit), by its Taylor series to
+// t^11 (the rest below 2^-51). Then π/2 - r where |y| > |x|, π - r where
+// x < 0 (neither cancels: r <= π/4, then π/2), and y's sign.
+const atan2Core = `	VFPCLASSPDZ $0x9F, Z0, K2 // y NaN, ±0 or ±Inf
+	VFPCLASSPDZ $0x9F, Z12, K3 // x likewise
+	KORB K3, K2, K2
+	KMOVB K2, AX
+	TESTL AX, AX
+	JNE  done
+	VANDPD libmABS<>(SB), Z0, Z1 // |y|
+	VANDPD libmABS<>(SB), Z12, Z2 // |x|
+	VMINPD Z2, Z1, Z3 // a
+	VMAXPD Z2, Z1, Z4 // b
+	VMULPD libmTWOM100<>(SB), Z4, Z5
+	VCMPPD $1, Z5, Z3, K2 // a < b·2^-100
+	KMOVB K2, AX
+	TESTL AX, AX
+	JNE  done
+	VRCP14PD Z4, Z5
+	VMULPD Z3, Z5, Z5 // q, within 2^-13
+	VMULPD libmSIXTEEN<>(SB), Z5, Z5
+	VMINPD libmFIFTEEN<>(SB), Z5, Z5
+	VRNDSCALEPD $1, Z5, Z5 // j
+	VADDPD libmSCMAGIC<>(SB), Z5, Z5 // 1.5·2^52 + j
+	VMOVAPD Z5, Z6
+	VMOVUPD libmATC<>(SB), Z10
+	VPERMI2PD libmATC<>+64(SB), Z10, Z6 // c_j
+	VMOVUPD libmATV<>(SB), Z10
+	VPERMI2PD libmATV<>+64(SB), Z10, Z5 // atan(c_j)
+	VMOVAPD Z3, Z7
+	VFNMADD231PD Z6, Z4, Z7 // a - c_j·b
+	VFMADD231PD Z6, Z3, Z4 // b + c_j·a
+	VDIVPD Z4, Z7, Z7 // t
+	VMULPD Z7, Z7, Z8 // t²
+	VMOVUPD libmAT11<>(SB), Z9
+	VFMADD213PD libmAT9<>(SB), Z8, Z9
+	VFMADD213PD libmAT7<>(SB), Z8, Z9
+	VFMADD213PD libmAT5<>(SB), Z8, Z9
+	VFMADD213PD libmAT3<>(SB), Z8, Z9
+	VMULPD Z7, Z8, Z8 // t³
+	VFMADD213PD Z7, Z8, Z9 // atan(t)
+	VADDPD Z9, Z5, Z7 // r = atan(q)
+	VCMPPD $14, Z2, Z1, K2 // |y| > |x|: π/2 - r
+	VMOVUPD libmPIO2<>(SB), Z10
+	VSUBPD Z7, Z10, K2, Z7
+	VPMOVQ2M Z12, K3 // x < 0: π - r
+	VMOVUPD libmPI<>(SB), Z10
+	VSUBPD Z7, Z10, K3, Z7
+	VANDPD libmSIGN<>(SB), Z0, Z10
+	VORPD Z10, Z7, Z0 // y's sign
+`
+
+// asinTArg: Z0 = x in; out: Z0 = x, Z12 = √(1 - x²) (1 - x² in one
+// rounding, FMA), so that atan2Core gives asin x (acosTArg: the two
+// swapped, acos x). |x| >= 1 gives 0 or NaN, which atan2Core leaves.
+// asinF64 and acosF64 lie within 3 ULP of the exact value.
+const asinTArg = `	VMOVUPD libmE8<>(SB), Z12
+	VFNMADD231PD Z0, Z0, Z12
+	VSQRTPD Z12, Z12
+`
+
+const acosTArg = `	VMOVAPD Z0, Z12
+	VMOVUPD libmE8<>(SB), Z0
+	VFNMADD231PD Z12, Z12, Z0
+	VSQRTPD Z0, Z0
+`
+
 // logTables writes log2Table's tables: invc_j = 16/j and log2(1/invc_j)
 // at j mod 16 for j = 12..24.
 func logTables(b *bytes.Buffer) {
@@ -2050,6 +2138,14 @@ func logTables(b *bytes.Buffer) {
 		st[j], ct[j] = math.Float64bits(sn), math.Float64bits(cs)
 	}
 	writeTable(b, "SINTAB", st)
+	// atan2Core's: c_j and atan(c_j).
+	ac, av := make([]uint64, 16), make([]uint64, 16)
+	for j := 1; j < 16; j++ {
+		c := (float64(j) + 0.5) / 16
+		ac[j], av[j] = math.Float64bits(c), math.Float64bits(math.Atan(c))
+	}
+	writeTable(b, "ATC", ac)
+	writeTable(b, "ATV", av)
 	writeTable(b, "COSTAB", ct)
 	// powtBody's: invc_j = 16/j to 29 bits, log2(1/invc_j) = hi + lo.
 	pinv, ph, pl := make([]uint64, 16), make([]uint64, 16), make([]uint64, 16)

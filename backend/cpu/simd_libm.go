@@ -50,15 +50,21 @@ import (
 // every float32 input like the others.
 //
 // With AVX-512, float32 log, log2, log10, log1p, exp, exp2, expm1, cosh,
-// sinh, tanh, arcsinh, arccosh, arctanh and x**y first run loops that
-// only AVX-512 has (funcs512 and binFuncs512 in gen_libm.go), built the
-// same way on its own instructions: the logarithms split x as 2^k·m (VGETEXPPD, VGETMANTPD) and
+// sinh, tanh, arcsinh, arccosh, arctanh, sin, cos, tan, arctan, arcsin,
+// arccos, arctan2, rsqrt and x**y first run loops that only AVX-512 has
+// (funcs512 and binFuncs512 in gen_libm.go), built the same way on its
+// own instructions: the logarithms split x as 2^k·m (VGETEXPPD, VGETMANTPD) and
 // look 1/c and log2(c) up for the c nearest m in tables of sixteen held in
 // two registers (VPERMI2PD), the exponentials split x as n + s/ln 2 with
 // n a multiple of 1/16 and look 2^(n mod 1) up likewise, then scale by
-// 2^floor(n) (VSCALEFPD); each then needs a polynomial of degree 7 or 5
-// and no division (but cosh, sinh, tanh and arctanh: one; arcsinh and
-// arccosh take a square root); x**y is 2^(y·log2 x) with log2 x in two
+// 2^floor(n) (VSCALEFPD); sin, cos and tan reduce by π/16 (three parts)
+// and look up the sine and cosine of jπ/16; arctan2 looks up atan(c) for
+// c near min(|x|, |y|)/max and takes atan((a - c·b)/(b + c·a)) (one
+// division), arcsin and arccos are arctan2 of x and √(1 - x²), arctan of x
+// and 1; rsqrt refines VRSQRT14PD's estimate. Each then needs a
+// polynomial of degree 5 to 11 and no division (but cosh, sinh, tanh,
+// tan, arctanh and the arctangents: one; arcsinh, arccosh, arcsin and
+// arccos take a square root); x**y is 2^(y·log2 x) with log2 x in two
 // parts. Their float64 results lie within 2^-45 of the exact value, and go
 // through the same rounding test; the groups they leave go on to the
 // function's loop above. They take about half the time of those loops

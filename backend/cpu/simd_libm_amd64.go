@@ -358,6 +358,18 @@ func costF32AVX512(d, a []float32) int
 func tantF32AVX512(d, a []float32) int
 
 //go:noescape
+func atan2tF32AVX512(d, a, b []float32) int
+
+//go:noescape
+func atantF32AVX512(d, a []float32) int
+
+//go:noescape
+func asintF32AVX512(d, a []float32) int
+
+//go:noescape
+func acostF32AVX512(d, a []float32) int
+
+//go:noescape
 func log1ptF32AVX512(d, a []float32) int
 
 // chained returns a loop like fast and exact (the vector loops of one
@@ -497,7 +509,7 @@ func binAsm[T float32 | float64](o backend.Op) func(d, a, b []T) int {
 	case backend.OpAtan2:
 		f32, f64 = atan2F32AVX2, atan2F64AVX2
 		if libmAVX512 {
-			f32, f64 = atan2F32AVX512, atan2F64AVX512
+			f32, f64 = chained2(atan2tF32AVX512, atan2F32AVX512), atan2F64AVX512
 		}
 	default:
 		return nil
@@ -564,7 +576,7 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	case backend.OpAtan:
 		f32, f64 = atanF32AVX2, atanF64AVX2
 		if libmAVX512 {
-			f32, f64 = atanF32AVX512, atanF64AVX512
+			f32, f64 = chained(atantF32AVX512, atanF32AVX512), atanF64AVX512
 		}
 	case backend.OpTan:
 		f32, f64 = tanF32AVX2, tanF64AVX2
@@ -582,12 +594,12 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	case backend.OpAsin:
 		f32, f64 = asinF32AVX2, asinF64AVX2
 		if libmAVX512 {
-			f32, f64 = asinF32AVX512, asinF64AVX512
+			f32, f64 = chained(asintF32AVX512, asinF32AVX512), asinF64AVX512
 		}
 	case backend.OpAcos:
 		f32, f64 = acosF32AVX2, acosF64AVX2
 		if libmAVX512 {
-			f32, f64 = acosF32AVX512, acosF64AVX512
+			f32, f64 = chained(acostF32AVX512, acosF32AVX512), acosF64AVX512
 		}
 	case backend.OpLog10:
 		f32, f64 = log10F32AVX2, log10F64AVX2

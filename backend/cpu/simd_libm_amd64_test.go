@@ -182,6 +182,9 @@ func TestTableLoops(t *testing.T) {
 		{"sin", sintF32AVX512, math.Sin, unif(-1e4, 1e4)},
 		{"cos", costF32AVX512, math.Cos, unif(0.5, 1.5)},
 		{"tan", tantF32AVX512, tanF64, unif(-100, 100)},
+		{"atan", atantF32AVX512, math.Atan, unif(-50, 50)},
+		{"asin", asintF32AVX512, asinF64, unif(-1, 1)},
+		{"acos", acostF32AVX512, acosF64, unif(-1, 1)},
 		{"rsqrt", rsqrttF32AVX512, func(x float64) float64 { return 1 / math.Sqrt(x) }, expu(-100, 80)},
 	} {
 		x, d := make([]float32, n), make([]float32, n)
@@ -205,6 +208,14 @@ func TestTableLoops(t *testing.T) {
 			return d[i], float32(powF64(float64(x[i]), float64(y[i]))), fmt.Sprint(x[i], " ** ", y[i])
 		})
 	}
+
+	x, y, d := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range x { // either sign, ratios up to 2^±40
+		x[i], y[i] = float32(unif(-3, 3)()), float32(math.Ldexp(unif(-3, 3)(), rng.IntN(80)-40))
+	}
+	checkTableLoop(t, "atan2", n, func(i int) int { return atan2tF32AVX512(d[i:], x[i:], y[i:]) }, func(i int) (float32, float32, string) {
+		return d[i], float32(math.Atan2(float64(x[i]), float64(y[i]))), fmt.Sprint("atan2(", x[i], ", ", y[i], ")")
+	})
 }
 
 // checkTableLoop runs loop (from element i on) over n elements, skipping

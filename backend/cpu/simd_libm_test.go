@@ -588,15 +588,57 @@ func benchPow[T float32 | float64](b *testing.B) {
 
 // TestPowVectorMany checks the float32 vector kernel of x**y on 2^28
 // random pairs (x any positive float32, one in [0.5, 1.5) or one of
-// 2^-24..2^24, whose powers reach both ends of float32's range; y a
-// float32 in (-16, 16)) against the scalar kernel, only when
-// TENSORSH_EXHAUSTIVE is set (x**y has too many inputs for an exhaustive
-// check).
+// 2^-24..2^24, whose powers reach both ends of float32's range, each
+// kind in groups of sixteen so that the loops that leave a group with an
+// extreme lane take the others; y a float32 in (-16, 16)) against the
+// scalar kernel, only when TENSORSH_EXHAUSTIVE is set (x**y has too many
+// inputs for an exhaustive check).
 func TestPowVectorMany(t *testing.T) {
+	manyPairs(t, backend.OpPow, func(rng *rand.Rand, i int) (x, y float32) {
+		switch i / 16 % 3 {
+		case 0:
+			x = float32(rng.Float64() + 0.5)
+		case 1:
+			// every scale whose powers reach the ends of float32's
+			// range
+			x = float32(math.Ldexp(rng.Float64()+1, rng.Intn(48)-24))
+		default:
+			x = math.Float32frombits(rng.Uint32() &^ (1 << 31))
+		}
+		return x, float32(rng.Float64()*32 - 16)
+	})
+}
+
+// TestAtan2VectorMany checks the float32 vector kernel of arctan2 on
+// 2^28 random pairs of either sign, of one scale in [0.5, 1.5), of
+// scales 2^-60..2^60 apart (ratios that reach the loops' limits), and of
+// any float32 bits, as TestPowVectorMany.
+func TestAtan2VectorMany(t *testing.T) {
+	sign := func(rng *rand.Rand, v float64) float32 {
+		if rng.Intn(2) == 0 {
+			v = -v
+		}
+		return float32(v)
+	}
+	manyPairs(t, backend.OpAtan2, func(rng *rand.Rand, i int) (x, y float32) {
+		switch i / 16 % 3 {
+		case 0:
+			return sign(rng, rng.Float64()+0.5), sign(rng, rng.Float64()+0.5)
+		case 1:
+			return sign(rng, math.Ldexp(rng.Float64()+1, rng.Intn(120)-60)), sign(rng, rng.Float64()+0.5)
+		}
+		return math.Float32frombits(rng.Uint32()), math.Float32frombits(rng.Uint32())
+	})
+}
+
+// manyPairs checks the float32 vector kernel of o against the scalar
+// kernel on 2^28 pairs pair(rng, i) makes (i the index in a chunk of
+// 2^16), only when TENSORSH_EXHAUSTIVE is set.
+func manyPairs(t *testing.T, o backend.Op, pair func(rng *rand.Rand, i int) (x, y float32)) {
 	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
 		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check 2^28 random pairs")
 	}
-	k, ref := libmKernel[float32](backend.OpPow), floatKernel[float32](&backend.Node{Op: backend.OpPow})
+	k, ref := libmKernel[float32](o), floatKernel[float32](&backend.Node{Op: o})
 	if k == nil {
 		t.Skip("no vector kernels on this CPU")
 	}
@@ -616,24 +658,14 @@ func TestPowVectorMany(t *testing.T) {
 				}
 				rng := rand.New(rand.NewSource(c))
 				for i := range x {
-					switch i % 3 {
-					case 0:
-						x[i] = float32(rng.Float64() + 0.5)
-					case 1:
-						// every scale whose powers reach the ends
-						// of float32's range
-						x[i] = float32(math.Ldexp(rng.Float64()+1, rng.Intn(48)-24))
-					default:
-						x[i] = math.Float32frombits(rng.Uint32() &^ (1 << 31))
-					}
-					y[i] = float32(rng.Float64()*32 - 16)
+					x[i], y[i] = pair(rng, i)
 				}
 				_ = k(d, []any{x, y})
 				_ = ref(w, []any{x, y})
 				for i := range x {
 					if math.Float32bits(d[i]) != math.Float32bits(w[i]) {
 						if differ.Add(1) <= 10 {
-							t.Errorf("%g ** %g = %g, scalar %g", x[i], y[i], d[i], w[i])
+							t.Errorf("%v(%g, %g) = %g, scalar %g", o, x[i], y[i], d[i], w[i])
 						}
 					}
 				}
