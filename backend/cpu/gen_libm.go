@@ -2597,13 +2597,9 @@ func writeAVX512(b *bytes.Buffer) {
 			func(r, off int, base string) string { return fmt.Sprintf("VMOVUPD %d(%s), Z%d", off, base, r) },
 			func(r, off int, base string) string { return fmt.Sprintf("VMOVUPD Z%d, %d(%s)", r, off, base) }, 8},
 	}
-	for _, f := range funcs {
-		for _, e := range elems {
-			if f.only != "" && f.only != e.name {
-				continue
-			}
-			name := f.name + e.name + "AVX512"
-			fmt.Fprintf(b, `
+	// emit1 writes the AVX-512 loop of a function of one operand.
+	emit1 := func(name, body, ref string, e elem) {
+		fmt.Fprintf(b, `
 // func %[1]s(d, a []%[2]s) int
 //
 // sets d[i] = %[2]s(%[3]s), x = float64(a[i]), for the first groups of
@@ -2631,42 +2627,19 @@ done:
 	MOVQ BX, ret+48(FP)
 	VZEROUPPER
 	RET
-`, name, e.typ, f.ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), interleave(to512(f.body)),
-				e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+`, name+e.name+"AVX512", e.typ, ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"), interleave(to512(body)),
+			e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+	}
+	for _, f := range funcs {
+		for _, e := range elems {
+			if f.only == "" || f.only == e.name {
+				emit1(f.name, f.body, f.ref, e)
+			}
 		}
 	}
 	logTables(b)
 	for _, f := range funcs512 {
-		e := elems[0] // float32
-		name := f.name + e.name + "AVX512"
-		fmt.Fprintf(b, `
-// func %[1]s(d, a []%[2]s) int
-//
-// sets d[i] = %[2]s(%[3]s), x = float64(a[i]), as the loops above.
-TEXT ·%[1]s(SB), NOSPLIT, $0-56
-	MOVQ d_base+0(FP), DI
-	MOVQ d_len+8(FP), CX
-	MOVQ a_base+24(FP), SI
-	XORQ BX, BX
-	SHRQ $4, CX
-	JZ   done
-loop:
-	%[4]s
-	%[5]s
-%[6]s	%[7]s
-	%[8]s
-	ADDQ $%[9]d, SI
-	ADDQ $%[9]d, DI
-	ADDQ $16, BX
-	DECQ CX
-	JNZ  loop
-done:
-	MOVQ BX, ret+48(FP)
-	VZEROUPPER
-	RET
-`, name, e.typ, f.ref, e.load(0, 0, "SI"), e.load(16, 8*e.size, "SI"),
-			interleave(to512(f.body)),
-			e.store(0, 0, "DI"), e.store(16, 8*e.size, "DI"), 16*e.size)
+		emit1(f.name, f.body, f.ref, elems[0]) // float32
 	}
 	b.WriteString(f16Lookup)
 	b.WriteString(lookup16)

@@ -16028,7 +16028,10 @@ GLOBL libmPTLOGL<>(SB), RODATA|NOPTR, $128
 
 // func log2tF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(log2F64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(log2F64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·log2tF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16127,7 +16130,10 @@ done:
 
 // func logtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(logF64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(logF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·logtF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16228,7 +16234,10 @@ done:
 
 // func log10tF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(log10F64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(log10F64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·log10tF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16329,7 +16338,10 @@ done:
 
 // func exp2tF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Exp2(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Exp2(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·exp2tF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16408,7 +16420,10 @@ done:
 
 // func exptF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Exp(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Exp(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·exptF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16491,7 +16506,10 @@ done:
 
 // func expm1tF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Expm1(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Expm1(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·expm1tF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16586,7 +16604,10 @@ done:
 
 // func coshtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(coshF64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(coshF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·coshtF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16679,7 +16700,10 @@ done:
 
 // func sinhtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(sinhF64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(sinhF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·sinhtF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16796,7 +16820,10 @@ done:
 
 // func tanhtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(tanh64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(tanh64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·tanhtF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -16893,7 +16920,10 @@ done:
 
 // func asinhtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·asinhtF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17055,7 +17085,10 @@ done:
 
 // func acoshtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·acoshtF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17176,7 +17209,10 @@ done:
 
 // func atanhtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Atanh(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Atanh(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·atanhtF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17346,7 +17382,10 @@ done:
 
 // func rsqrttF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(1 / math.Sqrt(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(1 / math.Sqrt(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·rsqrttF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17411,7 +17450,10 @@ done:
 
 // func sintF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Sin(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Sin(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·sintF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17520,7 +17562,10 @@ done:
 
 // func costF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Cos(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Cos(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·costF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17629,7 +17674,10 @@ done:
 
 // func tantF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(tanF64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(tanF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·tantF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17746,7 +17794,10 @@ done:
 
 // func atantF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Atan(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Atan(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·atantF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -17881,7 +17932,10 @@ done:
 
 // func asintF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(asinF64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(asinF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·asintF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -18020,7 +18074,10 @@ done:
 
 // func acostF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(acosF64(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(acosF64(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·acostF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -18161,7 +18218,10 @@ done:
 
 // func log1ptF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Log1p(x)), x = float64(a[i]), as the loops above.
+// sets d[i] = float32(math.Log1p(x)), x = float64(a[i]), for the first groups of
+// sixteen elements, up to len(d) rounded down to a multiple of 16, and
+// returns how many it set: it stops before a group with a lane the
+// scalar code takes another path for.
 TEXT ·log1ptF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
