@@ -1597,7 +1597,7 @@ var funcs512 = []struct{ name, body, ref string }{
 		roundCheck512, "coshF64(x)"},
 	{"sinht", sinhHead + expRange("ZEROD", "HYPHI") + expReduce + expTable + expTail + sinhTail + roundCheck512,
 		"sinhF64(x)"},
-	{"tanht", tanhHead + expReduce + expTable + expm1Tail + tanhTail + roundCheck512, "tanh64(x)"},
+	{"tanht", tanhtBody, "tanh64(x)"},
 	{"asinht", strings.Replace(asinhr32Body, logBody, lnTable, 1), "math.Asinh(x)"},
 	{"acosht", strings.Replace(acoshr32Body, logBody, lnTable, 1), "math.Acosh(x)"},
 	{"atanht", strings.Replace(atanhr32Body, logBody, lnTable, 1), "math.Atanh(x)"},
@@ -1829,6 +1829,9 @@ const sinhTail = `	VMOVUPD libmE0<>(SB), Z6
 	VMOVAPD Z8, K2, Z6
 	VORPD Z12, Z6, Z0
 `
+
+// tanhtBody is float32 tanh: tanh64's formula on expTable.
+var tanhtBody = tanhHead + expReduce + expTable + expm1Tail + tanhTail + roundCheck512
 
 // tanhHead: Z0 = x in; out: Z0 = 2·min(|x|, 20), Z12 = x's sign; it
 // exits to done where x is NaN. tanhTail: Z0 = em = e^(2|x|) - 1
@@ -2641,6 +2644,46 @@ done:
 	for _, f := range funcs512 {
 		emit1(f.name, f.body, f.ref, elems[0]) // float32
 	}
+	// tanh's loop again, which also prefetches the lines of pf, two an
+	// iteration (one a group of eight), as tanhF32AVX2 does: the fused
+	// kernels read their next block's operands while tanh computes.
+	e := elems[0]
+	fmt.Fprintf(b, `
+// func tanhtPFF32AVX512(d, a []float32, pf []byte) int
+//
+// is tanhtF32AVX512 that also prefetches the lines of pf, two an
+// iteration, while it computes.
+TEXT ·tanhtPFF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ pf_base+48(FP), R10
+	MOVQ pf_len+56(FP), R11
+	ADDQ R10, R11
+	XORQ BX, BX
+	SHRQ $4, CX
+	JZ   done
+loop:
+	CMPQ R10, R11
+	JAE  pfskip
+	PREFETCHT0 (R10)
+	PREFETCHT0 64(R10)
+	ADDQ $128, R10
+pfskip:
+	%[1]s
+	%[2]s
+%[3]s	%[4]s
+	%[5]s
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  loop
+done:
+	MOVQ BX, ret+72(FP)
+	VZEROUPPER
+	RET
+`, e.load(0, 0, "SI"), e.load(16, 32, "SI"), interleave(to512(tanhtBody)), e.store(0, 0, "DI"), e.store(16, 32, "DI"))
 	b.WriteString(f16Lookup)
 	b.WriteString(lookup16)
 	// pow: the rounds after the first, and the reciprocal, are skipped

@@ -270,7 +270,11 @@ func tanhF32PF(d, a []float32, pf [][]byte) {
 			if i == len(pf)-1 {
 				hi = n
 			}
-			tanhF32AVX2(d[lo:hi], a[lo:hi], p)
+			if libmAVX512 {
+				tanhtPF(d[lo:hi], a[lo:hi], p)
+			} else {
+				tanhF32AVX2(d[lo:hi], a[lo:hi], p)
+			}
 		}
 	}
 	tanhF32Go(d[n:], a[n:])
@@ -282,6 +286,24 @@ func tanhF32PF(d, a []float32, pf [][]byte) {
 // how many it set, all but the last len(d) % 16.
 func tanhtF32(d, a []float32) int {
 	return tableThen(d, a, tanhtF32AVX512, func(d, a []float32) { tanhF32AVX2(d, a, nil) })
+}
+
+// tanhtPF is tanhtF32 on d (len(d) a multiple of 8) that also prefetches
+// the lines of pf, one a group of eight elements as tanhF32AVX2 does:
+// tanhtPFF32AVX512, tanhF32AVX2 on each group of sixteen that loop leaves
+// and on the last eight.
+func tanhtPF(d, a []float32, pf []byte) {
+	at := func(i int) []byte { return pf[min(len(pf), i/8*64):] }
+	i := 0
+	for {
+		i += tanhtPFF32AVX512(d[i:], a[i:], at(i))
+		if len(d)-i < 16 {
+			break
+		}
+		tanhF32AVX2(d[i:i+16], a[i:i+16], nil)
+		i += 16
+	}
+	tanhF32AVX2(d[i:], a[i:], at(i))
 }
 
 // rsqrtF32 sets d[i] = float32(1/√a[i]) (len(d) a multiple of 8):

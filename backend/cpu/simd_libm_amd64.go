@@ -346,6 +346,9 @@ func atanhtF32AVX512(d, a []float32) int
 func powtF32AVX512(d, a, b []float32) int
 
 //go:noescape
+func tanhtPFF32AVX512(d, a []float32, pf []byte) int
+
+//go:noescape
 func rsqrttF32AVX512(d, a []float32) int
 
 //go:noescape
