@@ -117,6 +117,9 @@ func tanhF32AVX2(d, a []float32, pf []byte)
 func expSumF32AVX2(d []float64, a []float32, m float64, pf []byte) float64
 
 //go:noescape
+func expSumF32AVX512(d []float64, a []float32, m float64, pf []byte) float64
+
+//go:noescape
 func divToF32AVX2(d []float32, a []float64, s float64)
 
 //go:noescape
@@ -347,7 +350,12 @@ func expSumF32PF(d []float64, a []float32, m float64, pf []byte) float64 {
 	if !haveAVX2 || n == 0 {
 		return expSumF32Go(d, a, m)
 	}
-	s := expSumF32AVX2(d[:n], a[:n], m, pf)
+	var s float64
+	if libmAVX512 {
+		s = expSumF32AVX512(d[:n], a[:n], m, pf)
+	} else {
+		s = expSumF32AVX2(d[:n], a[:n], m, pf)
+	}
 	for i := n; i < len(d); i++ {
 		d[i] = expCore(clampExp(float64(a[i]) - m))
 		s += d[i]

@@ -286,6 +286,87 @@ pffold:
 	VZEROUPPER
 	RET
 
+// EXPPOLY512 and EXP512 are EXPPOLY and EXP on eight lanes (ZMM
+// registers, the constants broadcast from their first lanes): the same
+// operations in the same order.
+#define EXPPOLY512(r, r2, p4) \
+	VMULPD r, r, r2 \
+	VBROADCASTSD expc<>+32(SB), Z2 \
+	VFMADD213PD.BCST expc<>+0(SB), r, Z2 \
+	VBROADCASTSD expc<>+96(SB), Z3 \
+	VFMADD213PD.BCST expc<>+64(SB), r, Z3 \
+	VBROADCASTSD expc<>+160(SB), Z4 \
+	VFMADD213PD.BCST expc<>+128(SB), r, Z4 \
+	VBROADCASTSD expc<>+224(SB), Z5 \
+	VFMADD213PD.BCST expc<>+192(SB), r, Z5 \
+	VBROADCASTSD expc<>+288(SB), p4 \
+	VFMADD213PD.BCST expc<>+256(SB), r, p4 \
+	VFMADD231PD Z3, r2, Z2 \
+	VFMADD231PD Z5, r2, Z4 \
+	VMULPD r2, r2, r2 \
+	VFMADD231PD Z4, r2, Z2 \
+	VMULPD r2, r2, r2 \
+	VFMADD231PD p4, r2, Z2 \
+	VFMADD213PD.BCST ONE, r, Z2
+
+#define EXP512 \
+	VMULPD.BCST LOG2E, Z6, Z7 \
+	VADDPD.BCST MAGIC, Z7, Z7 \
+	VSUBPD.BCST MAGIC, Z7, Z13 \
+	VMOVAPD Z6, Z8 \
+	VFNMADD231PD.BCST LN2HI, Z13, Z8 \
+	VFNMADD231PD.BCST LN2LO, Z13, Z8 \
+	EXPPOLY512(Z8, Z9, Z0) \
+	VFMADD213PD.BCST ONE, Z8, Z2 \
+	VPSLLQ $52, Z7, Z13 \
+	VPADDQ.BCST ONE, Z13, Z13 \
+	VMULPD Z13, Z2, Z9
+
+// func expSumF32AVX512(d []float64, a []float32, m float64, pf []byte) float64,
+// len(d) a multiple of 8: expSumF32AVX2 on eight lanes, accumulator i of
+// the eight in lane i, so that each accumulator adds the same elements in
+// the same order; PREFETCHT0 of the lines of pf, one per 8 elements.
+TEXT ·expSumF32AVX512(SB), NOSPLIT, $0-88
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ pf_base+56(FP), R8
+	MOVQ pf_len+64(FP), R9
+	ADDQ R8, R9
+	VBROADCASTSD m+48(FP), Z15
+	VBROADCASTSD MIN708, Z11
+	VBROADCASTSD MAX709, Z10
+	VXORPD Z14, Z14, Z14 // accumulators 0-7
+	SHRQ $3, CX
+	JZ   fold
+loop:
+	CMPQ R8, R9
+	JAE  skip
+	PREFETCHT0 (R8)
+	ADDQ $64, R8
+skip:
+	VCVTPS2PD (SI), Z6
+	VSUBPD Z15, Z6, Z6
+	VMAXPD Z6, Z11, Z6 // max(-708, y), NaN stays
+	VMINPD Z6, Z10, Z6 // min(709, y)
+	EXP512
+	VMOVUPD Z9, (DI)
+	VADDPD Z9, Z14, Z14
+	ADDQ $32, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+fold:
+	// ((s0+s1)+(s2+s3))+((s4+s5)+(s6+s7)), as expSumF32AVX2
+	VEXTRACTF64X4 $1, Z14, Y12
+	VHADDPD Y12, Y14, Y0 // s0+s1, s4+s5, s2+s3, s6+s7
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	VMOVSD X0, ret+80(FP)
+	VZEROUPPER
+	RET
+
 // func divToF32AVX2(d []float32, a []float64, s float64), len(d) a
 // multiple of 4: d[i] = float32(a[i] / s).
 TEXT ·divToF32AVX2(SB), NOSPLIT, $0-56
