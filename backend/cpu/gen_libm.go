@@ -1806,8 +1806,8 @@ const coshTail = `	VMOVUPD libmE0<>(SB), Z6
 // sinhHead: Z0 = x in; out: Z0 = |x|, Z12 = x's sign, Z13 = |x|.
 // sinhTail: Z0 = E = e^|x| in, Z0 = sinh(x) out: E/2 - (1/2)/E where |x|
 // >= 1/4 (which cancels at most 1.4 bits: within 2^-46), else |x| times
-// its Taylor series to x^10 (whose rest is below 2^-56 of it), x's sign
-// put back. A float32 x below 2^-27 gives x itself (x² vanishes next to
+// its Taylor series to x^10 (whose rest is below 2^-56 of it; skipped
+// where no lane of the group needs it), x's sign put back. A float32 x below 2^-27 gives x itself (x² vanishes next to
 // 1/6 and 1), which is exact.
 const sinhHead = `	VANDPD libmSIGN<>(SB), Z0, Z12
 	VANDPD libmABS<>(SB), Z0, Z0
@@ -1817,6 +1817,8 @@ const sinhHead = `	VANDPD libmSIGN<>(SB), Z0, Z12
 const sinhTail = `	VMOVUPD libmE0<>(SB), Z6
 	VDIVPD Z0, Z6, Z6 // (1/2)/E
 	VFMSUB231PD libmE0<>(SB), Z0, Z6 // E/2 - (1/2)/E
+	VCMPPD $1, libmQUARTER<>(SB), Y13, Y11 // |x| < 1/4
+	SKIPNONE Y11, nosmall
 	VMULPD Z13, Z13, Z7 // x²
 	VMOVUPD libmSHT5<>(SB), Z8
 	VFMADD213PD libmSHT4<>(SB), Z7, Z8
@@ -1825,8 +1827,8 @@ const sinhTail = `	VMOVUPD libmE0<>(SB), Z6
 	VFMADD213PD libmSHT1<>(SB), Z7, Z8
 	VFMADD213PD libmE8<>(SB), Z7, Z8
 	VMULPD Z13, Z8, Z8
-	VCMPPD $1, libmQUARTER<>(SB), Z13, K2 // |x| < 1/4
-	VMOVAPD Z8, K2, Z6
+	VBLENDVPD Y11, Y8, Y6, Y6
+nosmall:
 	VORPD Z12, Z6, Z0
 `
 
