@@ -370,10 +370,112 @@ const logHead512 = `	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2
 	VSUBPD libmE8<>(SB), Z2, Z2 // f
 `
 
+// log1pHead is log1pBody up to k, c and f, and log1pHead512 its AVX-512
+// form: the masks on the result's dependency chain (k > 0; iu below √2's
+// mantissa; the k = 0 path) stay in opmasks, where the blends, k++ (a
+// merge-masked add of 1: k + 0 is k, never -0) and k = 0 (a merge-masked
+// xor: +0, the bits of k AND NOT mask) read them; the check's mask logic,
+// off that chain, is logHead's own lines on the masks in vector form.
+const log1pHead = `	VMOVUPD Y0, Y13
+	VANDPD libmABS<>(SB), Y0, Y14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
+	VANDPD Y6, Y5, Y5
+	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
+	VANDPD Y6, Y5, Y5
+	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
+	VANDPD Y6, Y7, Y7 // k = 0, f = x
+	VADDPD libmE8<>(SB), Y0, Y1 // u
+	VPSRLQ $52, Y1, Y2
+	VPOR libmMAGICBITS<>(SB), Y2, Y2
+	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
+	VSUBPD Y0, Y1, Y3
+	VMOVUPD libmE8<>(SB), Y4
+	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Y1, Y4
+	VSUBPD Y4, Y0, Y4 // x - (u - 1)
+	VXORPD Y6, Y6, Y6
+	VCMPPD $14, Y6, Y2, Y6 // k > 0
+	VBLENDVPD Y6, Y3, Y4, Y3
+	VDIVPD Y1, Y3, Y3 // c
+	VANDPD libmMANT<>(SB), Y1, Y4 // iu
+	VMOVDQU libmSQRT2MANT<>(SB), Y6
+	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+`
+
+const log1pHead512 = `	VMOVAPD Z0, Z13
+	VANDPD libmABS<>(SB), Z0, Z14 // absx
+	VCMPPD $14, libmMINUS1<>(SB), Z0, K3 // x > -1 (false for NaN)
+	VCMPPD $1, libmTWO53<>(SB), Z14, K3, K3 // absx < 2^53
+	VCMPPD $13, libmSMALL<>(SB), Z14, K3, K3 // absx >= 2^-29
+	VPMOVM2Q K3, Z5
+	VCMPPD $1, libmSQRT2M1<>(SB), Z14, K2
+	VCMPPD $14, libmSQRT2HALFM1<>(SB), Z0, K2, K2 // k = 0, f = x
+	VADDPD libmE8<>(SB), Z0, Z1 // u
+	VPSRLQ $52, Z1, Z2
+	VPORQ libmMAGICBITS<>(SB), Z2, Z2
+	VSUBPD libmKMAGIC1023<>(SB), Z2, Z2 // k
+	VSUBPD Z0, Z1, Z3
+	VMOVUPD libmE8<>(SB), Z4
+	VSUBPD Z3, Z4, Z3 // 1 - (u - x)
+	VSUBPD libmE8<>(SB), Z1, Z4
+	VSUBPD Z4, Z0, Z4 // x - (u - 1)
+	VXORPD Z6, Z6, Z6
+	VCMPPD $14, Z6, Z2, K3 // k > 0
+	VBLENDMPD Z3, Z4, K3, Z3
+	VDIVPD Z1, Z3, Z3 // c
+	VANDPD libmMANT<>(SB), Z1, Z4 // iu
+	VMOVDQU64 libmSQRT2MANT<>(SB), Z6
+	VPCMPGTQ Z4, Z6, K3 // iu < the mantissa of √2
+	VPMOVM2Q K3, Z6
+	VPMOVM2Q K2, Z7
+	VPXOR Y9, Y9, Y9
+	VPCMPEQQ Y9, Y4, Y9
+	VPAND Y6, Y9, Y9 // iu == 0
+	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
+	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
+	VPOR Y10, Y9, Y9
+	VPANDN Y9, Y7, Y9
+	VPANDN Y5, Y9, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VMOVUPD libmE0<>(SB), Z8
+	VMOVUPD libmE8<>(SB), K3, Z8
+	VORPD Z4, Z8, Z8 // u normalised
+	KNOTB K3, K3
+	VADDPD libmE8<>(SB), Z2, K3, Z2 // k++
+	VSUBPD libmE8<>(SB), Z8, Z8 // f
+	VMOVAPD Z0, K2, Z8
+	VXORPD Z2, Z2, K2, Z2
+`
+
 // to512 returns an AVX2 body with the parts that have AVX-512 forms of
-// their own (roundCheck32, logHead) replaced by them, for interleave.
+// their own (roundCheck32, logHead, log1pHead) replaced by them, for
+// interleave.
 func to512(body string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(body, roundCheck32, roundCheck512), logHead, logHead512)
+	r := strings.NewReplacer(roundCheck32, roundCheck512, logHead, logHead512, log1pHead, log1pHead512)
+	return r.Replace(body)
 }
 
 // logBody: Y0 = x in, Y0 = math.Log(x) out; exits to done unless every
@@ -542,52 +644,7 @@ const tanhBody = `	VMOVUPD Y0, Y13
 // of 2^52). Both of its paths are computed: k = 0 and f = x where
 // √2/2-1 < x < √2-1 (mask Y7), else k, c and f from u = 1+x; the result
 // is that of k = 0 where the final k is 0.
-const log1pBody = `	VMOVUPD Y0, Y13
-	VANDPD libmABS<>(SB), Y0, Y14 // absx
-	VCMPPD $14, libmMINUS1<>(SB), Y0, Y5 // x > -1 (false for NaN)
-	VCMPPD $1, libmTWO53<>(SB), Y14, Y6 // absx < 2^53
-	VANDPD Y6, Y5, Y5
-	VCMPPD $13, libmSMALL<>(SB), Y14, Y6 // absx >= 2^-29
-	VANDPD Y6, Y5, Y5
-	VCMPPD $1, libmSQRT2M1<>(SB), Y14, Y7
-	VCMPPD $14, libmSQRT2HALFM1<>(SB), Y0, Y6
-	VANDPD Y6, Y7, Y7 // k = 0, f = x
-	VADDPD libmE8<>(SB), Y0, Y1 // u
-	VPSRLQ $52, Y1, Y2
-	VPOR libmMAGICBITS<>(SB), Y2, Y2
-	VSUBPD libmKMAGIC1023<>(SB), Y2, Y2 // k
-	VSUBPD Y0, Y1, Y3
-	VMOVUPD libmE8<>(SB), Y4
-	VSUBPD Y3, Y4, Y3 // 1 - (u - x)
-	VSUBPD libmE8<>(SB), Y1, Y4
-	VSUBPD Y4, Y0, Y4 // x - (u - 1)
-	VXORPD Y6, Y6, Y6
-	VCMPPD $14, Y6, Y2, Y6 // k > 0
-	VBLENDVPD Y6, Y3, Y4, Y3
-	VDIVPD Y1, Y3, Y3 // c
-	VANDPD libmMANT<>(SB), Y1, Y4 // iu
-	VMOVDQU libmSQRT2MANT<>(SB), Y6
-	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
-	VPXOR Y9, Y9, Y9
-	VPCMPEQQ Y9, Y4, Y9
-	VPAND Y6, Y9, Y9 // iu == 0
-	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
-	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
-	VPOR Y10, Y9, Y9
-	VPANDN Y9, Y7, Y9
-	VPANDN Y5, Y9, Y5
-	VMOVMSKPD Y5, AX
-	CMPL AX, $15
-	JNE  done
-	VMOVUPD libmE0<>(SB), Y8
-	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
-	VORPD Y4, Y8, Y8 // u normalised
-	VANDNPD libmE8<>(SB), Y6, Y9
-	VADDPD Y9, Y2, Y2 // k++
-	VSUBPD libmE8<>(SB), Y8, Y8 // f
-	VBLENDVPD Y7, Y0, Y8, Y8
-	VANDNPD Y2, Y7, Y2
-	VMULPD libmE0<>(SB), Y8, Y9
+const log1pBody = log1pHead + `	VMULPD libmE0<>(SB), Y8, Y9
 	VMULPD Y8, Y9, Y9 // hfsq
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
