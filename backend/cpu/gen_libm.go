@@ -402,7 +402,20 @@ const log1pHead = `	VMOVUPD Y0, Y13
 	VANDPD libmMANT<>(SB), Y1, Y4 // iu
 	VMOVDQU libmSQRT2MANT<>(SB), Y6
 	VPCMPGTQ Y4, Y6, Y6 // iu < the mantissa of √2
-	VPXOR Y9, Y9, Y9
+` + log1pCheck + `	VMOVUPD libmE0<>(SB), Y8
+	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
+	VORPD Y4, Y8, Y8 // u normalised
+	VANDNPD libmE8<>(SB), Y6, Y9
+	VADDPD Y9, Y2, Y2 // k++
+	VSUBPD libmE8<>(SB), Y8, Y8 // f
+	VBLENDVPD Y7, Y0, Y8, Y8
+	VANDNPD Y2, Y7, Y2
+`
+
+// log1pCheck is log1pHead's check of the lanes its branch iu == 0 takes
+// (Y6: iu below √2's mantissa, Y7: the k = 0 path, Y5: the range), which
+// log1pHead512 keeps in vector form too.
+const log1pCheck = `	VPXOR Y9, Y9, Y9
 	VPCMPEQQ Y9, Y4, Y9
 	VPAND Y6, Y9, Y9 // iu == 0
 	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
@@ -413,14 +426,6 @@ const log1pHead = `	VMOVUPD Y0, Y13
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
-	VMOVUPD libmE0<>(SB), Y8
-	VBLENDVPD Y6, libmE8<>(SB), Y8, Y8
-	VORPD Y4, Y8, Y8 // u normalised
-	VANDNPD libmE8<>(SB), Y6, Y9
-	VADDPD Y9, Y2, Y2 // k++
-	VSUBPD libmE8<>(SB), Y8, Y8 // f
-	VBLENDVPD Y7, Y0, Y8, Y8
-	VANDNPD Y2, Y7, Y2
 `
 
 const log1pHead512 = `	VMOVAPD Z0, Z13
@@ -449,18 +454,7 @@ const log1pHead512 = `	VMOVAPD Z0, Z13
 	VPCMPGTQ Z4, Z6, K3 // iu < the mantissa of √2
 	VPMOVM2Q K3, Z6
 	VPMOVM2Q K2, Z7
-	VPXOR Y9, Y9, Y9
-	VPCMPEQQ Y9, Y4, Y9
-	VPAND Y6, Y9, Y9 // iu == 0
-	VPCMPGTQ libmMANTM4<>(SB), Y4, Y10
-	VPANDN Y10, Y6, Y10 // (2^52 - iu) >> 2 == 0
-	VPOR Y10, Y9, Y9
-	VPANDN Y9, Y7, Y9
-	VPANDN Y5, Y9, Y5
-	VMOVMSKPD Y5, AX
-	CMPL AX, $15
-	JNE  done
-	VMOVUPD libmE0<>(SB), Z8
+` + log1pCheck + `	VMOVUPD libmE0<>(SB), Z8
 	VMOVUPD libmE8<>(SB), K3, Z8
 	VORPD Z4, Z8, Z8 // u normalised
 	KNOTB K3, K3
@@ -1745,13 +1739,7 @@ const roundCheck512 = `	VPADDQ libmZIVC<>(SB), Z0, Z2
 // log1pArg: Z0 = x in, Z0 = 1 + x out, exact: it exits to done unless
 // |x| >= 2^-29 in every lane (then 1 + x needs at most 53 bits for a
 // float32 x; NaN stops too).
-const log1pArg = `	VANDPD libmABS<>(SB), Z0, Z1
-	VCMPPD $13, libmSMALL<>(SB), Z1, K2 // |x| >= 2^-29 (false for NaN)
-	KMOVB K2, AX
-	CMPL AX, $0xFF
-	JNE  done
-	VADDPD libmE8<>(SB), Z0, Z0
-`
+const log1pArg = notTiny + "\tVADDPD libmE8<>(SB), Z0, Z0\n"
 
 // log2Table: Z0 = z in (a positive normal float64), Z0 = log2(z) out
 // (Z1-Z7 and K2 are scratch),
@@ -1794,7 +1782,8 @@ func expRange(lo, hi string) string {
 `, lo, hi)
 }
 
-// notTiny exits to done unless |x| >= 2^-29 in every lane.
+// notTiny exits to done unless |x| >= 2^-29 in every lane (false for
+// NaN).
 const notTiny = `	VANDPD libmABS<>(SB), Z0, Z1
 	VCMPPD $13, libmSMALL<>(SB), Z1, K2 // |x| >= 2^-29
 	KMOVB K2, AX
