@@ -288,24 +288,16 @@ func tanhF32PF(d, a []float32, pf [][]byte) {
 // and tanhF32AVX2 on each group of sixteen that loop leaves; it returns
 // how many it set, all but the last len(d) % 16.
 func tanhtF32(d, a []float32) int {
-	return tableThen(d, a, tanhtF32AVX512, func(d, a []float32) { tanhF32AVX2(d, a, nil) })
+	return chained(tanhtF32AVX512, whole(func(d, a []float32) { tanhF32AVX2(d, a, nil) }))(d, a)
 }
 
 // tanhtPF is tanhtF32 on d (len(d) a multiple of 8) that also prefetches
-// the lines of pf, one a group of eight elements as tanhF32AVX2 does:
-// tanhtPFF32AVX512, tanhF32AVX2 on each group of sixteen that loop leaves
-// and on the last eight.
+// the lines of pf, one a group of eight elements as tanhF32AVX2 does
+// (tanhtPFF32AVX512), and computes the last eight with tanhF32AVX2.
 func tanhtPF(d, a []float32, pf []byte) {
 	at := func(i int) []byte { return pf[min(len(pf), i/8*64):] }
-	i := 0
-	for {
-		i += tanhtPFF32AVX512(d[i:], a[i:], at(i))
-		if len(d)-i < 16 {
-			break
-		}
-		tanhF32AVX2(d[i:i+16], a[i:i+16], nil)
-		i += 16
-	}
+	fast := func(dd, aa []float32) int { return tanhtPFF32AVX512(dd, aa, at(len(d)-len(dd))) }
+	i := chained(fast, whole(func(d, a []float32) { tanhF32AVX2(d, a, nil) }))(d, a)
 	tanhF32AVX2(d[i:], a[i:], at(i))
 }
 
@@ -315,25 +307,16 @@ func tanhtPF(d, a []float32, pf []byte) {
 func rsqrtF32(d, a []float32) {
 	i := 0
 	if libmAVX512 {
-		i = tableThen(d, a, rsqrttF32AVX512, rsqrtF32AVX2)
+		i = chained(rsqrttF32AVX512, whole(rsqrtF32AVX2))(d, a)
 	}
 	rsqrtF32AVX2(d[i:], a[i:])
 }
 
-// tableThen runs fast (a loop of gen_libm.go's funcs512, which stops
-// before a group of sixteen it leaves) over d and a, and exact on each
-// group fast leaves; it returns how many elements it set, all but the
-// last len(d) % 16.
-func tableThen(d, a []float32, fast func(d, a []float32) int, exact func(d, a []float32)) int {
-	a = a[:len(d)]
-	i := 0
-	for {
-		i += fast(d[i:], a[i:])
-		if len(d)-i < 16 {
-			return i
-		}
-		exact(d[i:i+16], a[i:i+16])
-		i += 16
+// whole turns a loop that sets all of d into one of chained's form.
+func whole(f func(d, a []float32)) func(d, a []float32) int {
+	return func(d, a []float32) int {
+		f(d, a)
+		return len(d)
 	}
 }
 
