@@ -225,6 +225,7 @@ func (r *runner) run1(c *Case, warmup, runs int) Result {
 			res.Err = err.Error()
 			return res
 		}
+		r.drop()
 	}
 	var ts []time.Duration
 	var total time.Duration
@@ -236,6 +237,7 @@ func (r *runner) run1(c *Case, warmup, runs int) Result {
 			return res
 		}
 		d := time.Since(t0)
+		r.drop()
 		ts = append(ts, d)
 		total += d
 	}
@@ -243,6 +245,16 @@ func (r *runner) run1(c *Case, warmup, runs int) Result {
 	slices.Sort(ts)
 	res.Ms, res.Runs = float64(ts[len(ts)/2])/1e6, len(ts)
 	return res
+}
+
+// drop ends a run as NumPy's side (timeit) and tensorsh's :timeit do:
+// the run's result is dropped before the next run, so that its memory can
+// hold the next result (NumPy's allocator hands the freed block back;
+// tensorsh's CPU backend recycles a result once nothing the session holds
+// shares it). A result stays the session's last result until another
+// replaces it: a cell whose result is a scalar does, untimed.
+func (r *runner) drop() {
+	_, _ = r.s.Execute(context.Background(), "drop", "0")
 }
 
 // cpuTime returns the CPU time the process has used, user and system.
