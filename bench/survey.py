@@ -30,14 +30,15 @@ v = cast(rand((1000000,), dtype=f64) + 0.5, f32)
 m3 = cast(rand((100, 100, 100), dtype=f64), f32)
 """
 
-# (tensorsh, NumPy)
+# (tensorsh, NumPy): each pair gives one dtype (the constructors make
+# float64 on both sides, the numpy policy's default float and NumPy's).
 CASES = [
     ("arange(1000000)", "np.arange(1000000)"),
     ("arange(0.5, 100000, 0.1)", "np.arange(0.5, 100000, 0.1)"),
     ("linspace(0, 1, 1000000)", "np.linspace(0, 1, 1000000)"),
-    ("ones((1000, 1000))", "np.ones((1000, 1000), dtype=np.float32)"),
-    ("zeros((1000, 1000))", "np.zeros((1000, 1000), dtype=np.float32)"),
-    ("eye(1000)", "np.eye(1000, dtype=np.float32)"),
+    ("ones((1000, 1000))", "np.ones((1000, 1000))"),
+    ("zeros((1000, 1000))", "np.zeros((1000, 1000))"),
+    ("eye(1000)", "np.eye(1000)"),
     ("cumsum(v)", "np.cumsum(v)"),
     ("cumsum(x, axis=0)", "np.cumsum(x, axis=0)"),
     ("cumsum(x, axis=1)", "np.cumsum(x, axis=1)"),
@@ -86,15 +87,22 @@ CASES = [
 
 
 def tensorsh_ms(binary, expr):
-    out = subprocess.run([binary, "-policy", "numpy", "-e", SETUP, "-e", ":timeit " + expr],
+    """(median ms, result dtype, error)."""
+    out = subprocess.run([binary, "-policy", "numpy", "-e", SETUP, "-e", ":timeit " + expr, "-e", "dtype(%s)" % expr],
                          capture_output=True, text=True)
     lines = [l for l in (out.stdout + out.stderr).splitlines() if l.strip()]
-    last = lines[-1] if lines else ""
-    m = re.match(r"\s*([\d.]+) (ns|µs|ms|s) \(median", last)
+    if len(lines) < 2:
+        return None, None, lines[-1].strip() if lines else "no output"
+    m = re.match(r"\s*([\d.]+) (ns|µs|ms|s) \(median", lines[-2])
     if not m:
-        return None, last.strip()
+        return None, None, lines[-2].strip()
     scale = {"ns": 1e-6, "µs": 1e-3, "ms": 1.0, "s": 1e3}[m.group(2)]
-    return float(m.group(1)) * scale, ""
+    return float(m.group(1)) * scale, lines[-1].strip(), ""
+
+
+# TSH_DTYPES names NumPy's dtypes as tensorsh does.
+TSH_DTYPES = {"bool": "bool", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
+              "float16": "f16", "float32": "f32", "float64": "f64", "complex64": "c64", "complex128": "c128"}
 
 
 def numpy_ms(expr, ns):
@@ -127,9 +135,13 @@ def main():
     for te, ne in CASES:
         if args.filter and not re.search(args.filter, te):
             continue
-        t, err = tensorsh_ms(args.binary, te)
+        t, dt, err = tensorsh_ms(args.binary, te)
         if t is None:
             print("%-38s tensorsh failed: %s" % (te, err))
+            continue
+        ndt = np.asarray(eval(ne, ns)).dtype.name
+        if TSH_DTYPES.get(ndt, ndt) != dt.rstrip("?"):  # a ratio of different work ("?": weak)
+            print("%-38s dtypes differ: tensorsh %s, NumPy %s" % (te, dt, ndt))
             continue
         n = numpy_ms(ne, ns)
         ratios.append(n / t)

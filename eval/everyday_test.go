@@ -67,6 +67,7 @@ func TestEverydayValues(t *testing.T) {
 		{"numpy", "eye(2, dtype=c64)", "[[1.+0.j 0.+0.j]\n [0.+0.j 1.+0.j]]\nc64[2,2] cpu"},
 		{"numpy", "sum(eye(300, 1000, dtype=f16))", "f16 300.0"},
 		{"numpy", "shape(eye(2, 0))", "(2, 0)"},
+		{"numpy", "eye(1, dtype=i8)", "[[1]]\ni8[1,1] cpu"},
 		// A bool mask is counted as it is summed: np.count_nonzero(
 		// np.array([[1, 0, 1], [0, 0, 1]], bool), axis=0) is [1 0 2].
 		{"numpy", "count_nonzero(bool([[true, false, true], [false, false, true]]), axis=0)", "[1 0 2]\ni64[3] cpu"},

@@ -480,16 +480,22 @@ func eye(c *compiler, k *call) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := c.s.checkAlloc(t.DType, n*m); err != nil {
-		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+	// Zeros as zeros() makes them (the CPU backend fills its storage in
+	// parallel: clearing a new slice in Go took twice as long at
+	// 1000×1000), then the 1 of the dtype once and its bits along the
+	// diagonal (setScalar a diagonal element took 0.15 ms of eye(1000)).
+	z, err := c.filled([]int{n, m}, t, promote.Int64Value(0), k.sp)
+	if err != nil || n == 0 || m == 0 {
+		return z, err
 	}
-	tt := newTensor(t.DType, []int{n, m})
-	if n > 0 && m > 0 {
-		// The 1 of the dtype once, then its bits along the diagonal
-		// (setScalar a diagonal element took 0.15 ms of eye(1000)).
-		setScalar(tt, 0, promote.Int64Value(1))
-		copyDiagonal(tt.Data, min(n, m), m)
+	tt := z.node.Tensor // a new 0-d literal's, reshaped, when n·m is 1
+	if z.node.Op != backend.OpInput {
+		if tt, err = c.s.backends["cpu"].Run(c.ctx, z.node); err != nil {
+			return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
+		}
 	}
+	setScalar(tt, 0, promote.Int64Value(1))
+	copyDiagonal(tt.Data, min(n, m), m)
 	return tensorOperand(tt, t, k.sp), nil
 }
 
