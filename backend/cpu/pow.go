@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"sync"
 
 	"github.com/tensorsh/tensorsh/backend"
 )
@@ -209,17 +210,27 @@ func finiteNonzero(x float64) bool {
 	return a > 0 && a <= math.MaxFloat64
 }
 
+// f64Runs holds mapBlocks64's buffers.
+var f64Runs = sync.Pool{New: func() any { return new([f64Run]float64) }}
+
 // mapBlocks64 sets d[i] = T(v[i]) where blk turns v[i] = float64(a[i])
 // into its result in place: float64 elements in d itself, float32 ones
 // through a float64 buffer (see map64).
 func mapBlocks64[T float](d, a []T, blk func(b []float64)) {
 	a = a[:len(d)]
+	if len(d) == 0 {
+		return
+	}
 	if d64, ok := any(d).([]float64); ok {
 		copy(d64, any(a).([]float64))
 		blk(d64)
 		return
 	}
-	var buf [f64Run]float64
+	// The buffer escapes to blk, so a fresh one would come from the heap
+	// at every call (2 KiB for the few last elements of a vector loop's
+	// chunk): a pooled one.
+	buf := f64Runs.Get().(*[f64Run]float64)
+	defer f64Runs.Put(buf)
 	for len(d) > 0 {
 		n := min(len(d), f64Run)
 		b := buf[:n]
