@@ -184,10 +184,10 @@ func constPowLoop[T float](y float64) kfn {
 	return nil
 }
 
-// hasNaN32 reports whether some element of a is NaN, without a branch an
-// element: (bits &^ sign) + 0x7fffff reaches bit 31 exactly when the
+// hasNaN32Go reports whether some element of a is NaN, without a branch
+// an element: (bits &^ sign) + 0x7fffff reaches bit 31 exactly when the
 // bits lie above +Inf's.
-func hasNaN32(a []float32) bool {
+func hasNaN32Go(a []float32) bool {
 	const abs, lift = 0x7fffffff, 0x7fffff
 	var m0, m1, m2, m3 uint32 // four chains: one would wait on each OR
 	n := len(a) &^ 3

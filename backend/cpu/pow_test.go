@@ -234,13 +234,16 @@ func TestConstPowFloat32Exhaustive(t *testing.T) {
 	}
 }
 
-// TestHasNaN32 checks the branch-free NaN scan of float32 x ** -1 on
-// every NaN class (quiet, signalling, either sign, the extremes of the
-// payload) and the values next to them (±Inf, the largest finite), at
-// every position of slices of 1 to 11 elements (the four chains and the
-// tail).
+// TestHasNaN32 checks the NaN scan of float32 x ** -1 on every NaN class
+// (quiet, signalling, either sign, the extremes of the payload) and the
+// values next to them (±Inf, the largest finite), at every position of
+// slices of 1 to 100 elements and of 1000 (the vector steps of 32, the Go
+// loop's four chains and its tail).
 func TestHasNaN32(t *testing.T) {
-	for n := 1; n < 12; n++ {
+	for n := 1; n <= 1000; n++ {
+		if n > 100 && n != 1000 {
+			continue
+		}
 		for p := range n {
 			for _, b := range []uint32{0x7f800001, 0xffc00000, 0x7fffffff, 0xffffffff, 0x7fc00000, 0xff800001} {
 				x := make([]float32, n)
