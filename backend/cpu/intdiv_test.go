@@ -363,3 +363,62 @@ func TestIntSign(t *testing.T) {
 	check("int64", ends, w, dtypes.I64)
 	check("uint32", []float64{0, 1, math.MaxUint32, 1 << 31}, []float64{0, 1, 1, 1}, dtypes.U32)
 }
+
+// TestFloorDivConst checks int32 floor division by a constant divisor
+// (the kernel intKernel builds when the divisor is a one-element input:
+// floorDivConstI32's multiply by 1/|c| and correction) against the Go
+// loop, bit for bit: divisors ±1, ±2, ±3, ±7, powers of two, the
+// extremes and random ones; dividends the extremes, 0, ±1, multiples of
+// the divisor and their neighbours (where a quotient is exact or one
+// below) and random ones, at lengths 0..40 (the vector steps of 8 and
+// the Go tail).
+func TestFloorDivConst(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	divs := []int32{1, -1, 2, -2, 3, -3, 7, -7, 10, 1 << 30, -1 << 30, math.MaxInt32, math.MinInt32, math.MaxInt32 - 1, math.MinInt32 + 1, 46341, -46341}
+	for range 40 {
+		divs = append(divs, int32(rng.Uint32()), int32(rng.IntN(1000))+1, -int32(rng.IntN(1000))-1)
+	}
+	for _, c := range divs {
+		if c == 0 {
+			continue
+		}
+		n := &backend.Node{Op: backend.OpFloorDiv, DType: dtypes.I32, Args: []*backend.Node{
+			{Op: backend.OpInput, DType: dtypes.I32},
+			{Op: backend.OpInput, DType: dtypes.I32, Tensor: &backend.Tensor{DType: dtypes.I32, Data: []int32{c}}},
+		}}
+		k := intKernel[int32](n)
+		x := []int32{math.MinInt32, math.MaxInt32, 0, 1, -1, math.MinInt32 + 1, math.MaxInt32 - 1}
+		for _, m := range []int64{0, 1, -1, 2, -2, 5, -5, int64(math.MaxInt32) / int64(max(c, -c, 1)), int64(math.MinInt32) / int64(max(c, -c, 1))} {
+			for _, e := range []int64{-1, 0, 1} {
+				if v := m*int64(c) + e; v >= math.MinInt32 && v <= math.MaxInt32 {
+					x = append(x, int32(v))
+				}
+			}
+		}
+		for range 200 {
+			x = append(x, int32(rng.Uint32()))
+		}
+		y := make([]int32, len(x))
+		for i := range y {
+			y[i] = c
+		}
+		ref := intDivL[int32](true, false, backend.IntDivZero)
+		for _, l := range []int{len(x), 0, 1, 7, 8, 9, 15, 16, 17, 40} {
+			want, got := make([]int32, l), make([]int32, l)
+			if err := ref(want, x[:l], y[:l]); err != nil {
+				t.Fatal(err)
+			}
+			if err := k(got, []any{x[:l], y[:l]}); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%d // %d: got %d, want %d", x[i], c, got[i], want[i])
+				}
+			}
+		}
+	}
+	if haveAVX512DQVL && floorDivConstI32(7, intDivL[int32](true, false, backend.IntDivZero)) == nil {
+		t.Fatal("no constant-divisor loop with AVX-512")
+	}
+}

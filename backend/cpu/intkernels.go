@@ -70,7 +70,11 @@ func intKernel[T integer](n *backend.Node) kfn {
 	case backend.OpMul:
 		return bin(mulL[T])
 	case backend.OpDiv, backend.OpFloorDiv:
-		return binErr(vectorIntDiv(intDivL[T](floor, zeroErr, n.IntDiv), floor, false, n.IntDiv))
+		ref := intDivL[T](floor, zeroErr, n.IntDiv)
+		if k := constIntDiv(n, floor, ref); k != nil {
+			return binErr(k)
+		}
+		return binErr(vectorIntDiv(ref, floor, false, n.IntDiv))
 	case backend.OpMod:
 		return binErr(vectorIntDiv(intModL[T](floor, zeroErr, n.IntDiv), floor, true, n.IntDiv))
 	case backend.OpPow:
@@ -129,6 +133,29 @@ func intKernel[T integer](n *backend.Node) kfn {
 		return bin(orL[T])
 	}
 	return nil
+}
+
+// constIntDiv returns the loop of the floor division n of int32 by a
+// constant divisor (its second operand a one-element input holding a
+// value other than 0) where there is one (floorDivConstI32), else nil.
+func constIntDiv[T integer](n *backend.Node, floor bool, ref func(d, a, b []T) error) func(d, a, b []T) error {
+	if !floor || len(n.Args) != 2 {
+		return nil
+	}
+	y := n.Args[1]
+	if y.Op != backend.OpInput || y.Tensor == nil || backend.Size(y.Tensor.Shape) != 1 {
+		return nil
+	}
+	c, ok := y.Tensor.Data.([]int32)
+	r, isI32 := any(ref).(func(d, a, b []int32) error)
+	if !ok || !isI32 || len(c) != 1 {
+		return nil
+	}
+	k := floorDivConstI32(c[0], r)
+	if k == nil {
+		return nil
+	}
+	return any(k).(func(d, a, b []T) error)
 }
 
 // intDivL is the integer division loop: floor division unless floor is
