@@ -367,10 +367,10 @@ func atan2tF32AVX512(d, a, b []float32) int
 func atantF32AVX512(d, a []float32) int
 
 //go:noescape
-func asintF32AVX512(d, a []float32) int
+func asinpF32AVX512(d, a []float32) int
 
 //go:noescape
-func acostF32AVX512(d, a []float32) int
+func acospF32AVX512(d, a []float32) int
 
 //go:noescape
 func log1ptF32AVX512(d, a []float32) int
@@ -597,12 +597,12 @@ func libmAsm[T float32 | float64](o backend.Op) func(d, a []T) int {
 	case backend.OpAsin:
 		f32, f64 = asinF32AVX2, asinF64AVX2
 		if libmAVX512 {
-			f32, f64 = chained(asintF32AVX512, asinF32AVX512), asinF64AVX512
+			f32, f64 = chained(asinpF32AVX512, asinF32AVX512), asinF64AVX512
 		}
 	case backend.OpAcos:
 		f32, f64 = acosF32AVX2, acosF64AVX2
 		if libmAVX512 {
-			f32, f64 = chained(acostF32AVX512, acosF32AVX512), acosF64AVX512
+			f32, f64 = chained(acospF32AVX512, acosF32AVX512), acosF64AVX512
 		}
 	case backend.OpLog10:
 		f32, f64 = log10F32AVX2, log10F64AVX2
