@@ -197,15 +197,15 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 	}
 }
 
-// lastGroup reports whether the len-n last elements of a loop over len
-// elements, n of which groups of g cover, are better computed as part of
-// the last g elements, by the vector loop again: in chunks of 1000 (the
-// rows of a transposed operand), 8 elements a chunk left to the scalar
-// function doubled the time of float32 cosh. The vector loop writes the
-// earlier elements of that group again, which it may only where the
-// result and operands do not overlap.
-func lastGroup(len, n, g int, disjoint bool) bool {
-	return len > n && n > 0 && disjoint
+// lastGroup reports whether the total-n last elements of a loop over
+// total elements, n of which groups of g cover, are better computed as
+// part of the last g elements, by the vector loop again: in calls of 1000
+// elements, the 8 of each call left to the scalar function (and a buffer
+// from the heap for them) doubled the time of float32 cosh. The vector
+// loop writes the earlier elements of that group again, which it may only
+// where the result and operands do not overlap.
+func lastGroup(total, n, g int, disjoint bool) bool {
+	return total > n && n > 0 && disjoint
 }
 
 // disjoint reports whether the storage of d shares no element with
