@@ -187,7 +187,7 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 			map64(d[i:j], a[i:j], f)
 			i = j
 		}
-		if lastGroup(len(d), n, g, disjoint(d, a)) {
+		if lastGroup(len(d), n, disjoint(d, a)) {
 			// The last elements as part of the last whole group, which
 			// v computes again (the same bits: v's are f's).
 			k := len(d) - g
@@ -198,13 +198,13 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 }
 
 // lastGroup reports whether the total-n last elements of a loop over
-// total elements, n of which groups of g cover, are better computed as
-// part of the last g elements, by the vector loop again: in calls of 1000
+// total elements, n of which whole groups cover, are better computed as
+// part of the last whole group, by the vector loop again: in calls of 1000
 // elements, the 8 of each call left to the scalar function (and a buffer
 // from the heap for them) doubled the time of float32 cosh. The vector
 // loop writes the earlier elements of that group again, which it may only
 // where the result and operands do not overlap.
-func lastGroup(total, n, g int, disjoint bool) bool {
+func lastGroup(total, n int, disjoint bool) bool {
 	return total > n && n > 0 && disjoint
 }
 
@@ -240,7 +240,7 @@ func binLoop[T float32 | float64](v func(d, a, b []T) int, f func(x, y float64) 
 			map64x2(d[i:j], a[i:j], b[i:j], f)
 			i = j
 		}
-		if lastGroup(len(d), n, g, disjoint(d, a, b)) {
+		if lastGroup(len(d), n, disjoint(d, a, b)) {
 			k := len(d) - g
 			i += max(v(d[k:], a[k:], b[k:])-(n-k), 0)
 		}
