@@ -204,8 +204,8 @@ func libmLoop[T float32 | float64](v func(d, a []T) int, f func(float64) float64
 // from the heap for them) doubled the time of float32 cosh. The vector
 // loop writes the earlier elements of that group again, which it may only
 // where the result and operands do not overlap.
-func lastGroup(total, n int, disjoint bool) bool {
-	return total > n && n > 0 && disjoint
+func lastGroup(total, n int, noOverlap bool) bool {
+	return total > n && n > 0 && noOverlap
 }
 
 // disjoint reports whether the storage of d shares no element with
