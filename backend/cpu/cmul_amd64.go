@@ -8,12 +8,55 @@ func cmulC64AVX2(d, a, b []complex64) (nan bool)
 //go:noescape
 func cmulC128AVX2(d, a, b []complex128) (nan bool)
 
+//go:noescape
+func cdivC64AVX2(d, a, b []complex64) (nan bool)
+
+//go:noescape
+func cdivC128AVX2(d, a, b []complex128) (nan bool)
+
+//go:noescape
+func crecipC64AVX2(d, a []complex64) (nan bool)
+
+//go:noescape
+func crecipC128AVX2(d, a []complex128) (nan bool)
+
 // cmulC64 sets d[i] = a[i]·b[i] as cmulParts computes it, four a time
 // with AVX2 (cmul_amd64.s).
 func cmulC64(d, a, b []complex64) { cmulVec(d, a, b, 4, cmulC64AVX2, cmulGo) }
 
 // cmulC128 is cmulC64 for complex128, two a time.
 func cmulC128(d, a, b []complex128) { cmulVec(d, a, b, 2, cmulC128AVX2, cmulGo128) }
+
+// cdivC64 sets d[i] = a[i]/b[i] as cdivParts computes it, four a time
+// with AVX2 (cmul_amd64.s): no branch per element, where the reference
+// loop's branch on |br| >= |bi| mispredicts on mixed operands (complex64
+// x / y of 10^6: 3.9 ms on two cores against NumPy's 2.8 on one).
+func cdivC64(d, a, b []complex64) { cmulVec(d, a, b, 4, cdivC64AVX2, cdivGo) }
+
+// cdivC128 is cdivC64 for complex128, two a time.
+func cdivC128(d, a, b []complex128) { cmulVec(d, a, b, 2, cdivC128AVX2, cdivGo128) }
+
+// crecipC64 sets d[i] = 1/a[i] as crecipParts computes it, four a time.
+func crecipC64(d, a []complex64) { cunVec(d, a, 4, crecipC64AVX2, crecipGo) }
+
+// crecipC128 is crecipC64 for complex128, two a time.
+func crecipC128(d, a []complex128) { cunVec(d, a, 2, crecipC128AVX2, crecipGo128) }
+
+// cunVec is cmulVec for an operation of one operand.
+func cunVec[C complex64 | complex128](d, a []C, lanes int, vec func(d, a []C) bool, ref func(d, a []C)) {
+	a = a[:len(d)]
+	if n := len(d) &^ (lanes - 1); haveAVX2 && n > 0 {
+		if vec(d[:n], a[:n]) {
+			for i, z := range d[:n] {
+				if hasNaN(z) {
+					ref(d[i:i+1], a[i:i+1])
+				}
+			}
+		}
+		d, a = d[n:], a[n:]
+	}
+	ref(d, a)
+}
 
 // cmulVec sets d[i] = a[i]·b[i]: the vector loop vec over the first
 // len(d) - len(d)%lanes elements, the reference loop ref over the rest

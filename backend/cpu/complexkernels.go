@@ -200,12 +200,7 @@ func complex128Kernel(o backend.Op) kfn {
 	case backend.OpSquare:
 		return un(func(d, a []C) { csquare(d, a, cmulC128, cmulGo128) })
 	case backend.OpReciprocal:
-		return un(func(d, a []C) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = complex(crecipParts(real(a[i]), imag(a[i])))
-			}
-		})
+		return un(crecipC128)
 	case backend.OpSign:
 		return un(func(d, a []C) {
 			a = a[:len(d)]
@@ -242,12 +237,7 @@ func complex128Kernel(o backend.Op) kfn {
 	case backend.OpMul:
 		return bin(cmulC128)
 	case backend.OpDiv:
-		return bin(func(d, a, b []C) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = complex(cdivParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
-			}
-		})
+		return bin(cdivC128)
 	case backend.OpPow:
 		return bin(func(d, a, b []C) {
 			a, b = a[:len(d)], b[:len(d)]
@@ -286,6 +276,47 @@ func cmulGo(d, a, b []complex64) {
 	a, b = a[:len(d)], b[:len(d)]
 	for i := range d {
 		d[i] = complex(cmulParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+	}
+}
+
+// cdivGo sets d[i] = a[i]/b[i] by cdivParts: the reference of cdivC64
+// (not inlined, as cmulGo).
+//
+//go:noinline
+func cdivGo(d, a, b []complex64) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = complex(cdivParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+	}
+}
+
+// cdivGo128 is cdivGo for complex128.
+//
+//go:noinline
+func cdivGo128(d, a, b []complex128) {
+	a, b = a[:len(d)], b[:len(d)]
+	for i := range d {
+		d[i] = complex(cdivParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
+	}
+}
+
+// crecipGo sets d[i] = 1/a[i] by crecipParts: the reference of crecipC64.
+//
+//go:noinline
+func crecipGo(d, a []complex64) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = complex(crecipParts(real(a[i]), imag(a[i])))
+	}
+}
+
+// crecipGo128 is crecipGo for complex128.
+//
+//go:noinline
+func crecipGo128(d, a []complex128) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = complex(crecipParts(real(a[i]), imag(a[i])))
 	}
 }
 
@@ -342,12 +373,7 @@ func complex64Kernel(o backend.Op) kfn {
 	case backend.OpSquare:
 		return un(func(d, a []C) { csquare(d, a, cmulC64, cmulGo) })
 	case backend.OpReciprocal:
-		return un(func(d, a []C) {
-			a = a[:len(d)]
-			for i := range d {
-				d[i] = complex(crecipParts(real(a[i]), imag(a[i])))
-			}
-		})
+		return un(crecipC64)
 	case backend.OpSign:
 		return un(func(d, a []C) {
 			a = a[:len(d)]
@@ -384,12 +410,7 @@ func complex64Kernel(o backend.Op) kfn {
 	case backend.OpMul:
 		return bin(cmulC64)
 	case backend.OpDiv:
-		return bin(func(d, a, b []C) {
-			a, b = a[:len(d)], b[:len(d)]
-			for i := range d {
-				d[i] = complex(cdivParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
-			}
-		})
+		return bin(cdivC64)
 	case backend.OpPow:
 		return bin(func(d, a, b []C) {
 			a, b = a[:len(d)], b[:len(d)]
