@@ -182,7 +182,7 @@ func complex128Kernel(o backend.Op) kfn {
 	case backend.OpNot:
 		return un(notL[C])
 	case backend.OpExp:
-		return cmap128(cmplx.Exp)
+		return un(cexp[C]())
 	case backend.OpLog:
 		return cmap128(cmplx.Log)
 	case backend.OpLog1p:
@@ -355,7 +355,7 @@ func complex64Kernel(o backend.Op) kfn {
 	case backend.OpNot:
 		return un(notL[C])
 	case backend.OpExp:
-		return cmap64(cmplx.Exp)
+		return un(cexp[C]())
 	case backend.OpLog:
 		return cmap64(cmplx.Log)
 	case backend.OpLog1p:
