@@ -253,3 +253,40 @@ func testWhere[T integer](t *testing.T, check func(string, kfn, kfn, any, any, a
 	}
 	check(fmt.Sprintf("%T", x), whereInt[T](), whereOf[T](), x, y, make([]T, len(x)), make([]T, len(x)))
 }
+
+// TestFillRows checks a row leaf's block (fillRows) against its index
+// formula where the block starts inside the row, ends inside a later one
+// and spans whole rows between, for a row stored in its compute type and
+// one converted (float16).
+func TestFillRows(t *testing.T) {
+	initTables() // float16 conversions
+	const rowLen = 7
+	for _, d := range []dtypes.DType{dtypes.I32, dtypes.F16} {
+		rv := make([]float64, rowLen+2)
+		for i := range rv {
+			rv[i] = float64(i*3 + 1)
+		}
+		v := tensorView(mk(d, []int{rowLen + 2}, rv...))
+		v.off = 2 // the row is rv[2:]
+		l := &leaf{v: v, f: &fusion{shape: []int{9, rowLen}}}
+		for col := range rowLen {
+			for cnt := 1; cnt <= 4*rowLen; cnt++ {
+				buf := make([]float32, cnt)
+				if d == dtypes.I32 {
+					b := make([]int32, cnt)
+					l.fillRows(b, col, cnt)
+					for i, x := range b {
+						buf[i] = float32(x)
+					}
+				} else {
+					l.fillRows(buf, col, cnt)
+				}
+				for i, got := range buf {
+					if want := float32(rv[2+(col+i)%rowLen]); got != want {
+						t.Fatalf("%v col %d cnt %d: element %d = %v, want %v", d, col, cnt, i, got, want)
+					}
+				}
+			}
+		}
+	}
+}
