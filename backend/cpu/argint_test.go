@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"bytes"
 	"math"
 	"math/rand"
 	"testing"
@@ -138,6 +139,42 @@ func TestArgColsBool(t *testing.T) {
 						t.Fatalf("%v of %v along %d: %d outputs, want %d", op, sh, axis, len(got), n)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestIndexTop checks indexTop against bytes.IndexByte for both tops, on
+// bools with the first top at every position and on arbitrary bytes.
+func TestIndexTop(t *testing.T) {
+	r := rand.New(rand.NewSource(17))
+	for n := range 40 {
+		for first := range n + 1 {
+			for _, top := range []uint8{0, 1} {
+				b := make([]byte, n)
+				for i := range b {
+					b[i] = 1 - top
+					if i > first {
+						b[i] = uint8(r.Intn(2))
+					}
+				}
+				if first < n {
+					b[first] = top
+				}
+				if got, want := indexTop(b, top), bytes.IndexByte(b, top); got != want {
+					t.Fatalf("indexTop(%v, %d) = %d, want %d", b, top, got, want)
+				}
+			}
+		}
+	}
+	for range 10000 {
+		b := make([]byte, r.Intn(20))
+		for i := range b {
+			b[i] = uint8(r.Intn(4))
+		}
+		for _, top := range []uint8{0, 1, 2} {
+			if got, want := indexTop(b, top), bytes.IndexByte(b, top); got != want {
+				t.Fatalf("indexTop(%v, %d) = %d, want %d", b, top, got, want)
 			}
 		}
 	}

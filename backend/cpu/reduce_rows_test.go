@@ -114,6 +114,13 @@ func TestRowsKernelsBool(t *testing.T) {
 	and := redOps[bool]{init: true, fold: func(acc bool, x []bool) bool { return foldWith(acc, x, and) }}
 	checkRows(t, "bool/or", or, intRowsKernel(kOr, or.rowsGo), gen, []bool{false, false, false})
 	checkRows(t, "bool/and", and, intRowsKernel(kAnd, and.rowsGo), gen, []bool{true, true, true})
+	// Rows their first bytes do not decide (decideBool): one value but
+	// for a rare other one, anywhere or nowhere in the row.
+	rare := func(v bool) func(*rand.Rand) bool {
+		return func(r *rand.Rand) bool { return (r.Intn(300) == 0) != v }
+	}
+	checkRows(t, "bool/or-rare", or, intRowsKernel(kOr, or.rowsGo), rare(false), []bool{true})
+	checkRows(t, "bool/and-rare", and, intRowsKernel(kAnd, and.rowsGo), rare(true), []bool{false})
 }
 
 func floatRowsOps[T float](k redKind) redOps[T] {
