@@ -868,6 +868,18 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 			return r.finish(res, at, n.DType, n.Shape)
 		}
 	}
+	if n.Op == backend.OpSum && p.m == 1 && argSize > 0 && argNode.Op == backend.OpCast && fastReduce &&
+		argNode.Args[0].DType == dtypes.Bool && argNode.Args[0].Op != backend.OpInput && countType(at) &&
+		r.x.Fusible(argNode.Args[0], argNode.Args[0]) {
+		// A count of a fused comparison (sum(x > y)): the bools of each
+		// block counted as bytes, never converted to the sum's dtype.
+		c, err := r.countFused(argNode.Args[0], argSize)
+		if err != nil {
+			return nil, err
+		}
+		res, _ := countResult(c, at)
+		return r.finish(res, at, n.DType, n.Shape)
+	}
 	// The input: a fused elementwise tree read a block at a time, or a
 	// materialised buffer.
 	var (
@@ -1177,30 +1189,74 @@ func countTrue(t *backend.Tensor, d dtypes.DType) (any, bool) {
 	if !ok || backend.CheckStorage(dtypes.Bool, t.Data, backend.Size(t.Shape)) != nil {
 		return nil, false
 	}
+	return countResult(countOnes(boolBytes(b)), d)
+}
+
+// countOnes returns the sum of the bytes of x, each 0 or 1.
+func countOnes(x []byte) uint64 {
 	var c uint64
-	switch computeOf(d) {
-	case ctI64, ctI32, ctU64, ctU32:
-		x := boolBytes(b)
-		words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/8)
-		for len(words) > 0 {
-			// Up to 255 words added lane by lane (a byte lane
-			// holds 255 ones), then the lanes summed.
-			m := min(len(words), 255)
-			var acc uint64
-			for _, w := range words[:m] {
-				acc += w
-			}
-			const lo = 0x00ff00ff00ff00ff
-			acc = acc&lo + acc>>8&lo // four 16-bit sums
-			c += acc * 0x0001000100010001 >> 48
-			words = words[m:]
+	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/8)
+	for len(words) > 0 {
+		// Up to 255 words added lane by lane (a byte lane holds 255
+		// ones), then the lanes summed.
+		m := min(len(words), 255)
+		var acc uint64
+		for _, w := range words[:m] {
+			acc += w
 		}
-		for _, v := range x[len(x)&^7:] {
-			c += uint64(v)
-		}
-	default:
-		return nil, false
+		const lo = 0x00ff00ff00ff00ff
+		acc = acc&lo + acc>>8&lo // four 16-bit sums
+		c += acc * 0x0001000100010001 >> 48
+		words = words[m:]
 	}
+	for _, v := range x[len(x)&^7:] {
+		c += uint64(v)
+	}
+	return c
+}
+
+// countFused returns how many of the values of the fused bool tree n
+// (size elements) are true, a block at a time on the workers.
+func (r *runner) countFused(n *backend.Node, size int) (uint64, error) {
+	f, root, err := r.fuse(n, size)
+	if err != nil {
+		return 0, err
+	}
+	grain := grainSize
+	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && b < serialMin {
+		grain = size
+	}
+	nw := r.workersFor(size, grain)
+	workers := make([]*worker, nw)
+	counts := make([]uint64, nw)
+	for i := range workers {
+		workers[i] = f.newWorker()
+	}
+	err = r.parallel(size, grain, func(wi, lo, hi int) error {
+		w := workers[wi]
+		for off, cnt := lo, 0; off < hi; off += cnt {
+			cnt = min(w.block, hi-off)
+			b, err := root.eval(w, off, cnt)
+			if err != nil {
+				return err
+			}
+			counts[wi] += countOnes(boolBytes(b.([]bool)))
+		}
+		return r.ctx.Err()
+	})
+	for _, w := range workers {
+		w.done()
+	}
+	var c uint64
+	for _, k := range counts {
+		c += k
+	}
+	return c, err
+}
+
+// countResult returns the count c as a one-element buffer of the compute
+// type of d, an integer dtype of 32 or 64 bits, or false.
+func countResult(c uint64, d dtypes.DType) (any, bool) {
 	switch computeOf(d) {
 	case ctI64:
 		return []int64{int64(c)}, true
@@ -1208,7 +1264,15 @@ func countTrue(t *backend.Tensor, d dtypes.DType) (any, bool) {
 		return []int32{int32(c)}, true
 	case ctU64:
 		return []uint64{c}, true
-	default:
+	case ctU32:
 		return []uint32{uint32(c)}, true
 	}
+	return nil, false
+}
+
+// countType reports whether a count can be the sum of dtype d
+// (countResult).
+func countType(d dtypes.DType) bool {
+	_, ok := countResult(0, d)
+	return ok
 }

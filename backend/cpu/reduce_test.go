@@ -585,3 +585,58 @@ func TestCountTrue(t *testing.T) {
 		t.Errorf("sum along axis 0 = %v", got)
 	}
 }
+
+// TestCountFused checks sum(cast(x > y, d)) of fused comparisons
+// (countFused: each block's bools counted as bytes, on the workers)
+// against a plain count: one and several blocks and workers, tails,
+// operands transposed and broadcast, every integer dtype it takes, and
+// int8, which it leaves to the running sum.
+func TestCountFused(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, shape := range [][]int{{1}, {7}, {4097}, {300, 301}, {1000, 1003}} {
+		n := 1
+		for _, s := range shape {
+			n *= s
+		}
+		xv, yv := make([]float64, n), make([]float64, n)
+		for i := range xv {
+			xv[i], yv[i] = float64(rng.Intn(7)), float64(rng.Intn(7))
+		}
+		x, y := in(mk(dtypes.F32, shape, xv...)), in(mk(dtypes.F32, shape, yv...))
+		count := 0
+		for i := range xv {
+			if xv[i] > yv[i] {
+				count++
+			}
+		}
+		gt := &backend.Node{Op: backend.OpGt, DType: dtypes.Bool, Shape: shape, Args: []*backend.Node{x, y}}
+		for _, d := range []dtypes.DType{dtypes.I64, dtypes.I32, dtypes.U64, dtypes.U32, dtypes.I8} {
+			got := vals(run(t, red(backend.OpSum, d, cast(gt, d), false)))[0]
+			want := float64(count)
+			if d == dtypes.I8 {
+				want = float64(int8(count))
+			}
+			if got != want {
+				t.Fatalf("%v: count of x > y as %v = %v, want %v", shape, d, got, want)
+			}
+		}
+		// x > 3 and x > 3 of x transposed: the same count.
+		c3 := 0
+		for _, v := range xv {
+			if v > 3 {
+				c3++
+			}
+		}
+		three := in(mk(dtypes.F32, nil, 3))
+		xt := x
+		if len(shape) == 2 {
+			xt = &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{shape[1], shape[0]}, Axes: []int{1, 0}, Args: []*backend.Node{x}}
+		}
+		for _, a := range []*backend.Node{x, xt} {
+			g := &backend.Node{Op: backend.OpGt, DType: dtypes.Bool, Shape: a.Shape, Args: []*backend.Node{a, three}}
+			if got := vals(run(t, red(backend.OpSum, dtypes.I64, cast(g, dtypes.I64), false)))[0]; got != float64(c3) {
+				t.Fatalf("%v: count of x > 3 = %v, want %v", shape, got, c3)
+			}
+		}
+	}
+}
