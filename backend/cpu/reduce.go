@@ -868,6 +868,22 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 			return r.finish(res, at, n.DType, n.Shape)
 		}
 	}
+	if (n.Op == backend.OpAny || n.Op == backend.OpAll) && p.m == 1 && argSize > 0 && fastReduce &&
+		at == dtypes.Bool && argNode.Op != backend.OpInput && r.x.Fusible(argNode, argNode) {
+		// any(x > t), all(x > t): whether the count of the fused
+		// comparison is above 0, or all of it. Every block is computed,
+		// as NumPy computes the whole comparison first (and warns of
+		// what any of it meets).
+		c, err := r.countFused(argNode, argSize)
+		if err != nil {
+			return nil, err
+		}
+		v := c > 0
+		if n.Op == backend.OpAll {
+			v = c == uint64(argSize)
+		}
+		return r.finish([]bool{v}, dtypes.Bool, n.DType, n.Shape)
+	}
 	if n.Op == backend.OpSum && p.m == 1 && argSize > 0 && argNode.Op == backend.OpCast && fastReduce &&
 		argNode.Args[0].DType == dtypes.Bool && argNode.Args[0].Op != backend.OpInput && countType(at) &&
 		r.x.Fusible(argNode.Args[0], argNode.Args[0]) {

@@ -640,3 +640,26 @@ func TestCountFused(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyAllFused checks any and all of fused comparisons (counted by
+// countFused) where every element, none, or one decides.
+func TestAnyAllFused(t *testing.T) {
+	for _, n := range []int{1, 5, 4096, 4097, 300001} {
+		for _, where := range []int{-1, 0, n / 2, n - 1} {
+			v := make([]float64, n)
+			if where >= 0 {
+				v[where] = 5
+			}
+			x := in(mk(dtypes.F32, []int{n}, v...))
+			lim := in(mk(dtypes.F32, nil, 1))
+			gt := &backend.Node{Op: backend.OpGt, DType: dtypes.Bool, Shape: []int{n}, Args: []*backend.Node{x, lim}}
+			le := &backend.Node{Op: backend.OpLe, DType: dtypes.Bool, Shape: []int{n}, Args: []*backend.Node{x, lim}}
+			if got := vals(run(t, red(backend.OpAny, dtypes.Bool, gt, false)))[0]; (got == 1) != (where >= 0) {
+				t.Fatalf("n=%d, 5 at %d: any(x > 1) = %v", n, where, got)
+			}
+			if got := vals(run(t, red(backend.OpAll, dtypes.Bool, le, false)))[0]; (got == 1) != (where < 0) {
+				t.Fatalf("n=%d, 5 at %d: all(x <= 1) = %v", n, where, got)
+			}
+		}
+	}
+}
