@@ -868,6 +868,19 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 			return r.finish(res, at, n.DType, n.Shape)
 		}
 	}
+	if n.Op == backend.OpProd && argNode.Op == backend.OpCast && argNode.Args[0].DType == dtypes.Bool && fastReduce {
+		// The product of bools (cast to a number) is 1 where all are
+		// true, else 0, exactly, and 1 over no elements: all(b) cast.
+		// prod(b, axis=0) of 1000×1000 bools took 0.62 ms as products
+		// of int64, all(b, axis=0) takes 0.04.
+		all := &backend.Node{Op: backend.OpAll, DType: dtypes.Bool, Shape: n.Shape,
+			Args: argNode.Args[:1], Axes: n.Axes, KeepDims: n.KeepDims}
+		v, err := r.Reduce(all, argNode.Args[0], bp, size)
+		if err != nil {
+			return nil, err
+		}
+		return r.finish(v.data.([]bool)[v.off:v.off+size], dtypes.Bool, n.DType, n.Shape)
+	}
 	if (n.Op == backend.OpAny || n.Op == backend.OpAll) && p.m == 1 && argSize > 0 && fastReduce &&
 		at == dtypes.Bool && argNode.Op != backend.OpInput && r.x.Fusible(argNode, argNode) {
 		// any(x > t), all(x > t): whether the count of the fused

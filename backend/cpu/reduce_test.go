@@ -663,3 +663,33 @@ func TestAnyAllFused(t *testing.T) {
 		}
 	}
 }
+
+// TestProdBool checks prod(cast(b, d)) of bools (all(b) cast) against
+// the products of their numbers, along every axis and all, with keepdims,
+// for integer, float and complex d, and over no elements (1).
+func TestProdBool(t *testing.T) {
+	rng := rand.New(rand.NewSource(6))
+	shape := []int{3, 40, 5}
+	v := make([]float64, 600)
+	for i := range v {
+		if rng.Intn(8) != 0 || i%5 == 2 {
+			v[i] = 1 // mostly true, one column all true
+		}
+	}
+	b := in(mk(dtypes.Bool, shape, v...))
+	for _, d := range []dtypes.DType{dtypes.I64, dtypes.U8, dtypes.F32, dtypes.C64} {
+		for _, axes := range [][]int{nil, {0}, {1}, {2}, {0, 2}} {
+			for _, keep := range []bool{false, true} {
+				got := vals(run(t, red(backend.OpProd, d, cast(b, d), keep, axes...)))
+				want := vals(run(t, red(backend.OpProd, d, in(mk(d, shape, v...)), keep, axes...)))
+				if !sameAll(got, want) {
+					t.Fatalf("%v axes %v keep %v: prod = %v, want %v", d, axes, keep, got, want)
+				}
+			}
+		}
+	}
+	e := in(mk(dtypes.Bool, []int{0, 3}))
+	if got := vals(run(t, red(backend.OpProd, dtypes.I64, cast(e, dtypes.I64), false, 0))); !sameAll(got, []float64{1, 1, 1}) {
+		t.Errorf("prod over no elements = %v, want ones", got)
+	}
+}
