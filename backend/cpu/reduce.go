@@ -881,6 +881,27 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 		}
 		return r.finish(v.data.([]bool)[v.off:v.off+size], dtypes.Bool, n.DType, n.Shape)
 	}
+	if n.Op == backend.OpMean && p.m == 1 && argSize > 0 && argNode.Op == backend.OpCast && fastReduce &&
+		argNode.Args[0].DType == dtypes.Bool && (at == dtypes.F64 || at == dtypes.F32 && argSize <= 1<<24) &&
+		(argNode.Args[0].Op == backend.OpInput || r.x.Fusible(argNode.Args[0], argNode.Args[0])) {
+		// The mean of bools (mean(x > 1)): their sum of ones and zeros
+		// is exact in float64 (and in float32 up to 2^24 elements), in
+		// any order, so the count divided by the size gives its bits.
+		var c uint64
+		if b := argNode.Args[0]; b.Op == backend.OpInput {
+			res, ok := countTrue(b.Tensor, dtypes.U64)
+			if !ok {
+				return nil, fmt.Errorf("cpu: internal error: bool input %T", b.Tensor.Data)
+			}
+			c = res.([]uint64)[0]
+		} else if c, err = r.countFused(b, argSize); err != nil {
+			return nil, err
+		}
+		if at == dtypes.F32 {
+			return r.finish([]float32{float32(c) / float32(argSize)}, at, n.DType, n.Shape)
+		}
+		return r.finish([]float64{float64(c) / float64(argSize)}, at, n.DType, n.Shape)
+	}
 	if (n.Op == backend.OpAny || n.Op == backend.OpAll) && p.m == 1 && argSize > 0 && fastReduce &&
 		at == dtypes.Bool && argNode.Op != backend.OpInput && r.x.Fusible(argNode, argNode) {
 		// any(x > t), all(x > t): whether the count of the fused

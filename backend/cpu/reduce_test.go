@@ -693,3 +693,29 @@ func TestProdBool(t *testing.T) {
 		t.Errorf("prod over no elements = %v, want ones", got)
 	}
 }
+
+// TestMeanBool checks mean(cast(b, d)) of a whole bool array and of a
+// fused comparison (the count over the size) against the mean of the
+// numbers, for float64 and float32, sizes of one and many blocks.
+func TestMeanBool(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for _, n := range []int{1, 3, 4097, 1000003} {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rng.Intn(2))
+		}
+		for _, d := range []dtypes.DType{dtypes.F64, dtypes.F32} {
+			want := vals(run(t, red(backend.OpMean, d, in(mk(d, []int{n}, v...)), false)))[0]
+			b := in(mk(dtypes.Bool, []int{n}, v...))
+			if got := vals(run(t, red(backend.OpMean, d, cast(b, d), false)))[0]; got != want {
+				t.Fatalf("%d bools, %v: mean = %v, want %v", n, d, got, want)
+			}
+			x := in(mk(dtypes.F32, []int{n}, v...))
+			half := in(mk(dtypes.F32, nil, 0.5))
+			gt := &backend.Node{Op: backend.OpGt, DType: dtypes.Bool, Shape: []int{n}, Args: []*backend.Node{x, half}}
+			if got := vals(run(t, red(backend.OpMean, d, cast(gt, d), false)))[0]; got != want {
+				t.Fatalf("%d elements, %v: mean(x > 0.5) = %v, want %v", n, d, got, want)
+			}
+		}
+	}
+}
