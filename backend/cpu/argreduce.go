@@ -456,7 +456,7 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 // indices bi. v != v && b == b is false for integers.
 // argColsKernel returns argColMax (argColMin) for many rows a call,
 // cols(bv, bi, x, rows, stride, j) over the first len(bv)&^31 bytes, by
-// redArgCols* (float32, float64, int32, int64); nil for the others.
+// redArgCols* (float32, float64, int8, int32, int64); nil for the others.
 func argColsKernel[T integer | float](isMax bool) func(bv, bi, x []byte, rows, stride, j int) {
 	if !fastReduce {
 		return nil
@@ -471,6 +471,8 @@ func argColsKernel[T integer | float](isMax bool) func(bv, bi, x []byte, rows, s
 		name = "D"
 	case int64:
 		name = "Q"
+	case int8:
+		name = "B"
 	default:
 		return nil
 	}

@@ -528,7 +528,7 @@ var finds = []find{
 //     of rows done: the caller folds that row in Go and calls again.
 
 // argColTypes are the element types of the redArgCols kernels.
-var argColTypes = []string{"PS", "PD", "D", "Q"}
+var argColTypes = []string{"PS", "PD", "D", "Q", "B"}
 
 var shifts = map[int]int{1: 0, 2: 1, 4: 2, 8: 3, 32: 5, 64: 6}
 
@@ -948,7 +948,7 @@ done:
 // replaces it and its row number the int64 in bi; over the first
 // len(bv)&^31 bytes of bv (the caller does the other columns).
 func argColsAsm(op, t string) string {
-	size := map[string]int{"PS": 4, "D": 4, "PD": 8, "Q": 8}[t]
+	size := map[string]int{"PS": 4, "D": 4, "PD": 8, "Q": 8, "B": 1}[t]
 	var cmp string
 	switch t {
 	case "PS", "PD":
@@ -972,6 +972,31 @@ func argColsAsm(op, t string) string {
 	VMOVDQU Y5, (R12)
 	ADDQ $32, R12
 `
+	if size == 1 {
+		// Thirty-two int8 columns: their masks widened to int64, four
+		// at a time (bytes 0-15 of Y2, then 16-31).
+		// Rows that replace no best value (most, once the column
+		// maxima are found) skip the indices.
+		var b strings.Builder
+		b.WriteString("\tVPTEST Y2, Y2\n\tJZ   same\n")
+		for q := range 8 {
+			src := "X2"
+			if q >= 4 {
+				src = "X7"
+			}
+			if q == 4 {
+				b.WriteString("\tVEXTRACTI128 $1, Y2, X7\n")
+			}
+			if q%4 == 0 {
+				fmt.Fprintf(&b, "\tVPMOVSXBQ %s, Y3\n", src)
+			} else {
+				fmt.Fprintf(&b, "\tVPSRLDQ $%d, %s, X4\n\tVPMOVSXBQ X4, Y3\n", 4*(q%4), src)
+			}
+			fmt.Fprintf(&b, "\tVMOVDQU %[1]d(R12), Y5\n\tVPBLENDVB Y3, Y15, Y5, Y5\n\tVMOVDQU Y5, %[1]d(R12)\n", 32*q)
+		}
+		b.WriteString("same:\n\tADDQ $256, R12\n")
+		idx = b.String()
+	}
 	if size == 4 {
 		idx = `	VPMOVSXDQ X2, Y3
 	VEXTRACTI128 $1, Y2, X4

@@ -36,7 +36,7 @@ import (
 //     pass (redArg*: per lane the extreme and its first group, merged
 //     lane by lane, of equal values the smaller index); other runs by the
 //     folds and redFind*; along kept axes they stream rows (argCols, by
-//     redArgCols* for float32, float64, int32, int64).
+//     redArgCols* for float32, float64, int8, int32, int64).
 //   - Many rows a call: along a last axis whose outputs are consecutive
 //     rows, redRows* reduce each row to one output (integer folds; float
 //     pairwise sums of 8 to 128 elements in the order of pairwise and

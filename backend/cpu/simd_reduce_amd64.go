@@ -431,6 +431,12 @@ func redArgColsMaxQ(bv, bi, x []byte, rows, stride, j int)
 func redArgColsMinQ(bv, bi, x []byte, rows, stride, j int)
 
 //go:noescape
+func redArgColsMaxB(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
+func redArgColsMinB(bv, bi, x []byte, rows, stride, j int)
+
+//go:noescape
 func redRowsSumPS(out, x []byte, l int)
 
 //go:noescape
@@ -697,6 +703,8 @@ func init() {
 	redArgCols["MinD"] = redArgColsMinD
 	redArgCols["MaxQ"] = redArgColsMaxQ
 	redArgCols["MinQ"] = redArgColsMinQ
+	redArgCols["MaxB"] = redArgColsMaxB
+	redArgCols["MinB"] = redArgColsMinB
 	redArgAsm["MaxPS"] = redArgMaxPS
 	redArgAsm["MinPS"] = redArgMinPS
 	redRowsAsm["SumPS"] = redRowsSumPS
