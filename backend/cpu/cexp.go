@@ -44,7 +44,7 @@ func cexp[C complex64 | complex128]() func(d, a []C) {
 			y := d[off : off+n]
 			for i := range y {
 				w := C(complex(e[i]*c[i], e[i]*s[i]))
-				if w != w { // a part is NaN
+				if hasNaN(w) {
 					w = C(cmplx.Exp(complex128(x[i])))
 				}
 				y[i] = w

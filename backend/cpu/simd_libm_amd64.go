@@ -756,17 +756,17 @@ func f16Values(a []float32) bool {
 	return true
 }
 
-// libmTabs is the address of a copy of libmTabSrc that starts on a cache
-// line, which the AVX-512 loops read their lookup tables from (R12, see
-// alignTables in gen_libm.go); libmTabMem keeps that copy.
-var libmTabs, libmTabMem = alignedTabs()
+// libmTabs points at a copy of libmTabSrc that starts on a cache line,
+// which the AVX-512 loops read their lookup tables from (R12, see
+// alignTables in gen_libm.go).
+var libmTabs = alignedTabs()
 
-func alignedTabs() (uintptr, []uint64) {
+func alignedTabs() unsafe.Pointer {
 	m := make([]uint64, len(libmTabSrc)+8)
 	i := 0
 	for uintptr(unsafe.Pointer(&m[i]))%64 != 0 {
 		i++
 	}
 	copy(m[i:], libmTabSrc[:])
-	return uintptr(unsafe.Pointer(&m[i])), m
+	return unsafe.Pointer(&m[i])
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // TestLibmF16Path checks that the table loop takes float16 values and
@@ -275,4 +276,18 @@ func TestRoundCheckMidpoint(t *testing.T) {
 // inputs against float32(1/math.Sqrt(x)).
 func TestRsqrtF32Exhaustive(t *testing.T) {
 	exhaustiveF32(t, "rsqrt", rsqrtF32, func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) })
+}
+
+// TestLibmTabs checks the copy of the lookup tables the AVX-512 loops
+// read (libmTabs, R12): it starts on a cache line and holds libmTabSrc.
+func TestLibmTabs(t *testing.T) {
+	if uintptr(libmTabs)%64 != 0 {
+		t.Fatalf("libmTabs at %p, not on a cache line", libmTabs)
+	}
+	got := unsafe.Slice((*uint64)(libmTabs), len(libmTabSrc))
+	for i, v := range libmTabSrc {
+		if got[i] != v {
+			t.Fatalf("libmTabs[%d] = %#x, want %#x", i, got[i], v)
+		}
+	}
 }
