@@ -75,10 +75,3 @@ func cmulVec[C complex64 | complex128](d, a, b []C, lanes int, vec func(d, a, b 
 	}
 	ref(d, a, b)
 }
-
-// hasNaN reports whether a part of z is NaN: a complex number equals
-// itself unless one is.
-func hasNaN[C complex64 | complex128](z C) bool {
-	w := z
-	return w != z
-}

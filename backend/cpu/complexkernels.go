@@ -279,6 +279,13 @@ func cmulGo(d, a, b []complex64) {
 	}
 }
 
+// hasNaN reports whether a part of z is NaN: a complex number equals
+// itself unless one is.
+func hasNaN[C complex64 | complex128](z C) bool {
+	w := z
+	return w != z
+}
+
 // cdivGo sets d[i] = a[i]/b[i] by cdivParts: the reference of cdivC64
 // (not inlined, as cmulGo).
 //
