@@ -71,6 +71,11 @@ import (
 // through the same rounding test; the groups they leave go on to the
 // function's loop above. They take about half the time of those loops
 // (one ZMM instruction a cycle is what this generation of Xeon runs).
+// The AVX-512 loops read a constant with one value in every lane as that
+// value, broadcast, and their lookup tables from a copy aligned to 64
+// bytes (broadcastConsts and alignTables in gen_libm.go): the linker
+// aligns data to 32 bytes, and a 64-byte read across two cache lines made
+// the loops 15–20% slower in some builds.
 
 // libmRef returns the scalar function that defines the vector loop of o,
 // or nil when o has none.
