@@ -2,6 +2,8 @@
 
 package cpu
 
+//go:generate go run gen_cdiv.go
+
 //go:noescape
 func cmulC64AVX2(d, a, b []complex64) (nan bool)
 

@@ -389,6 +389,7 @@ func TestGeneratedCurrent(t *testing.T) {
 		{"gen_simd.go", []string{"simd_binary_amd64.s"}},
 		{"gen_simdfloat.go", []string{"simd_float_amd64.s"}},
 		{"gen_transpose.go", []string{"transpose_amd64.s"}},
+		{"gen_cdiv.go", []string{"cdiv_amd64.s"}},
 	} {
 		t.Run(g.gen, func(t *testing.T) {
 			t.Parallel()
