@@ -37,7 +37,7 @@ func TestCexp(t *testing.T) {
 		cexp[complex64]()(got64, a64)
 		for i, g := range got64 {
 			w := complex64(cmplx.Exp(complex128(a64[i])))
-			if math.Float32bits(real(g)) != math.Float32bits(real(w)) || math.Float32bits(imag(g)) != math.Float32bits(imag(w)) {
+			if !sameBitsT(g, w) {
 				t.Fatalf("n=%d: exp(%v) = %v, want %v", n, a64[i], g, w)
 			}
 		}
@@ -45,7 +45,7 @@ func TestCexp(t *testing.T) {
 		cexp[complex128]()(got128, a128)
 		for i, g := range got128 {
 			w := cmplx.Exp(a128[i])
-			if math.Float64bits(real(g)) != math.Float64bits(real(w)) || math.Float64bits(imag(g)) != math.Float64bits(imag(w)) {
+			if !sameBitsT(g, w) {
 				t.Fatalf("n=%d: exp(%v) = %v, want %v", n, a128[i], g, w)
 			}
 		}

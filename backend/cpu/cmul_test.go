@@ -36,20 +36,13 @@ func TestCmul(t *testing.T) {
 		pb = append(pb, [2]float64{g(), g()})
 	}
 	for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 9, len(pa)} {
-		a64, b64 := make([]complex64, n), make([]complex64, n)
-		a128, b128 := make([]complex128, n), make([]complex128, n)
-		for i := range n {
-			a64[i] = complex(float32(pa[i][0]), float32(pa[i][1]))
-			b64[i] = complex(float32(pb[i][0]), float32(pb[i][1]))
-			a128[i] = complex(pa[i][0], pa[i][1])
-			b128[i] = complex(pb[i][0], pb[i][1])
-		}
+		a64, b64, a128, b128 := complexOperands(pa[:n], pb[:n])
 		got64, want64 := make([]complex64, n), make([]complex64, n)
 		cmulC64(got64, a64, b64)
 		cmulGo(want64, a64, b64)
 		for i := range n {
 			g, w := got64[i], want64[i]
-			if math.Float32bits(real(g)) != math.Float32bits(real(w)) || math.Float32bits(imag(g)) != math.Float32bits(imag(w)) {
+			if !sameBitsT(g, w) {
 				t.Fatalf("n=%d: %v·%v = %v, want %v", n, a64[i], b64[i], g, w)
 			}
 		}
@@ -58,7 +51,7 @@ func TestCmul(t *testing.T) {
 		cmulGo128(want128, a128, b128)
 		for i := range n {
 			g, w := got128[i], want128[i]
-			if math.Float64bits(real(g)) != math.Float64bits(real(w)) || math.Float64bits(imag(g)) != math.Float64bits(imag(w)) {
+			if !sameBitsT(g, w) {
 				t.Fatalf("n=%d i=%d: %v·%v = %v, want %v (%x %x / %x %x)", n, i, a128[i], b128[i], g, w, math.Float64bits(real(g)), math.Float64bits(imag(g)), math.Float64bits(real(w)), math.Float64bits(imag(w)))
 			}
 		}
@@ -153,33 +146,20 @@ func TestCdiv(t *testing.T) {
 		pa = append(pa, [2]float64{r.Float64(), -r.Float64()})
 		pb = append(pb, [2]float64{x, y})
 	}
-	same32 := func(g, w complex64) bool {
-		return math.Float32bits(real(g)) == math.Float32bits(real(w)) && math.Float32bits(imag(g)) == math.Float32bits(imag(w))
-	}
-	same64 := func(g, w complex128) bool {
-		return math.Float64bits(real(g)) == math.Float64bits(real(w)) && math.Float64bits(imag(g)) == math.Float64bits(imag(w))
-	}
 	for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 9, len(pa)} {
-		a64, b64 := make([]complex64, n), make([]complex64, n)
-		a128, b128 := make([]complex128, n), make([]complex128, n)
-		for i := range n {
-			a64[i] = complex(float32(pa[i][0]), float32(pa[i][1]))
-			b64[i] = complex(float32(pb[i][0]), float32(pb[i][1]))
-			a128[i] = complex(pa[i][0], pa[i][1])
-			b128[i] = complex(pb[i][0], pb[i][1])
-		}
+		a64, b64, a128, b128 := complexOperands(pa[:n], pb[:n])
 		got64, want64 := make([]complex64, n), make([]complex64, n)
 		cdivC64(got64, a64, b64)
 		cdivGo(want64, a64, b64)
 		for i := range n {
-			if !same32(got64[i], want64[i]) {
+			if !sameBitsT(got64[i], want64[i]) {
 				t.Fatalf("n=%d: %v/%v = %v, want %v", n, a64[i], b64[i], got64[i], want64[i])
 			}
 		}
 		crecipC64(got64, b64)
 		crecipGo(want64, b64)
 		for i := range n {
-			if !same32(got64[i], want64[i]) {
+			if !sameBitsT(got64[i], want64[i]) {
 				t.Fatalf("n=%d: 1/%v = %v, want %v", n, b64[i], got64[i], want64[i])
 			}
 		}
@@ -187,16 +167,28 @@ func TestCdiv(t *testing.T) {
 		cdivC128(got128, a128, b128)
 		cdivGo128(want128, a128, b128)
 		for i := range n {
-			if !same64(got128[i], want128[i]) {
+			if !sameBitsT(got128[i], want128[i]) {
 				t.Fatalf("n=%d: %v/%v = %v, want %v", n, a128[i], b128[i], got128[i], want128[i])
 			}
 		}
 		crecipC128(got128, b128)
 		crecipGo128(want128, b128)
 		for i := range n {
-			if !same64(got128[i], want128[i]) {
+			if !sameBitsT(got128[i], want128[i]) {
 				t.Fatalf("n=%d: 1/%v = %v, want %v", n, b128[i], got128[i], want128[i])
 			}
 		}
 	}
+}
+
+// complexOperands returns the pairs of parts pa and pb as complex64 and
+// complex128 operands.
+func complexOperands(pa, pb [][2]float64) (a64, b64 []complex64, a128, b128 []complex128) {
+	for i := range pa {
+		a64 = append(a64, complex(float32(pa[i][0]), float32(pa[i][1])))
+		b64 = append(b64, complex(float32(pb[i][0]), float32(pb[i][1])))
+		a128 = append(a128, complex(pa[i][0], pa[i][1]))
+		b128 = append(b128, complex(pb[i][0], pb[i][1]))
+	}
+	return a64, b64, a128, b128
 }
