@@ -714,6 +714,17 @@ func (c *checker) matmul(t *testing.T) {
 	c.check(t, "matmul of a transpose", n, c.productTol(t, n))
 	n = &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{3, 6}, Args: []*backend.Node{at, b}}
 	c.check(t, "matmul into f16", n, c.productTol(t, n))
+	// float64 operands of 53 bits, whose products are not exact: each
+	// step's one rounding (a fused multiply-add) is pinned.
+	full := func(shape []int) *backend.Node {
+		vs := make([]float64, backend.Size(shape))
+		for i := range vs {
+			vs[i] = rng.NormFloat64()
+		}
+		return input(&backend.Tensor{DType: dtypes.F64, Shape: shape, Data: vs})
+	}
+	n = &backend.Node{Op: backend.OpMatMul, DType: dtypes.F64, Shape: []int{5, 3}, Args: []*backend.Node{full([]int{5, 40}), full([]int{40, 3})}}
+	c.check(t, "matmul of full float64", n, c.productTol(t, n))
 }
 
 // productTol is the tolerance of a matrix product n. Products of float32
@@ -724,9 +735,9 @@ func (c *checker) matmul(t *testing.T) {
 // ed., §3.1, (3.5)), and the float64 sum within u·S, so two backends
 // differ by at most γ_{k+1}·S; a result narrower than float32 adds one ULP
 // of its format, as the two sums may round to neighbours. Every other
-// product is pinned bit for bit: float64 accumulates in float64 with
-// rounded products on every backend, narrower floats in float64 with
-// exact products, integers wrap.
+// product is pinned bit for bit: float64 accumulates in float64 with a
+// fused multiply-add a step on every backend, narrower floats in float64
+// with exact products, integers wrap.
 func (c *checker) productTol(t *testing.T, n *backend.Node) tol {
 	t.Helper()
 	a, b := n.Args[0], n.Args[1]

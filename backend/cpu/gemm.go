@@ -27,11 +27,14 @@ import (
 //     L1 and the mc×kc block of A in L2.
 //
 // The kernel carries on from the tile of C for every kc-block after the
-// first, so each element of C is the sum over p, in order of p, of the
-// rounded products a[i,p]·b[p,j], each addition rounded to T: the order of
-// the naive loop, whatever the blocking, the number of workers or the
-// kernel. (The kernels multiply and then add; a fused multiply-add would
-// round once per step and give other bits on CPUs without it.)
+// first, so each element of C is the sum over p, in order of p, of fused
+// multiply-adds acc = a[i,p]·b[p,j] + acc, each rounded once to T: the
+// order of the naive loop, whatever the blocking, the number of workers or
+// the kernel. Every kernel computes the same step (VFMADD231PS/PD in
+// gemm_amd64.s, fmaT in Go, exact on CPUs without the instruction), so the
+// bits do not depend on the CPU either. (Until stop 31 the kernels rounded
+// each product and then added it: twice the instructions, and half the
+// speed of BLAS's fused kernels on the same cores.)
 
 // A gemmTile computes an mr×nr tile of C from mr rows of A, element i of
 // p at a[i*ra+p*pa] (a packed panel: ra = 1, pa = mr; rows of A in place:
@@ -57,8 +60,8 @@ var (
 	gemmF64 = gemmKernelF64()
 )
 
-// gemmTileGo is the portable kernel: mr×nr accumulators, the products
-// rounded to T before they are added.
+// gemmTileGo is the portable kernel: mr×nr accumulators, each step a fused
+// multiply-add (fmaT).
 func gemmTileGo[T float32 | float64](mr, nr int) gemmTile[T] {
 	return func(k int, a []T, ra, pa int, b []T, pb int, c []T, ldc int, load bool) {
 		acc := make([]T, mr*nr)
@@ -73,7 +76,7 @@ func gemmTileGo[T float32 | float64](mr, nr int) gemmTile[T] {
 				av := a[i*ra+p*pa]
 				row := acc[i*nr : (i+1)*nr]
 				for j, bv := range bp {
-					row[j] += T(av * bv)
+					row[j] = fmaT(av, bv, row[j])
 				}
 			}
 		}
@@ -432,8 +435,9 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 }
 
 // A vmKernel computes w columns of a vector-matrix product x·B (B with
-// rows ldb apart) into y, each the sum in order of p of the rounded
-// products, as gemmTileGo: the rows of B stream through, x[p] broadcast.
+// rows ldb apart) into y, each the sum in order of p of fused
+// multiply-adds, as gemmTileGo: the rows of B stream through, x[p]
+// broadcast.
 // w is 0 where there is no such kernel.
 type vmKernel[T float32 | float64] struct {
 	w int
@@ -479,10 +483,10 @@ func vmRun[T float32 | float64](r *runner, kern vmKernel[T], g mmGeom, x, y, out
 }
 
 // An mvKernel computes rows sums of a matrix-vector product A·x (A with
-// rows lda apart) into y, each the sum in order of p of the rounded
-// products, as mvSeq, for k a multiple of rows (the kernel transposes
-// blocks of 16×16 float32 or 8×8 float64 products in registers). rows is
-// 0 where there is no such kernel.
+// rows lda apart) into y, each the sum in order of p of fused
+// multiply-adds, as mvSeq, for k a multiple of rows (the kernel transposes
+// blocks of 16×16 float32 or 8×8 float64 elements of A in registers). rows
+// is 0 where there is no such kernel.
 type mvKernel[T float32 | float64] struct {
 	rows int
 	f    func(k int, a []T, lda int, x, y []T)

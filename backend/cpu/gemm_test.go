@@ -13,15 +13,16 @@ import (
 )
 
 // naiveMatMul is the definition the GEMM keeps bit for bit: for each
-// element, the products a[i,p]·b[p,j] rounded to T and added in order of p,
-// each sum rounded to T.
+// element, the fused multiply-adds acc = a[i,p]·b[p,j] + acc in order of p,
+// each rounded once to T (fmaT: math.FMA, and fma32, which TestFMA32
+// checks against exact sums).
 func naiveMatMul[T float32 | float64](a, b []T, m, n, k int) []T {
 	c := make([]T, m*n)
 	for i := range m {
 		for j := range n {
 			var acc T
 			for p := range k {
-				acc += T(a[i*k+p] * b[p*n+j])
+				acc = fmaT(a[i*k+p], b[p*n+j], acc)
 			}
 			c[i*n+j] = acc
 		}

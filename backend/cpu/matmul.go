@@ -10,15 +10,16 @@ import (
 // removed from the result); the leading (batch) axes broadcast.
 //
 // Each output element is the sum over p of a[i,p]·b[p,j] in order of p.
-// float32 and float64 accumulate like BLAS, in their own precision: each
-// product is rounded to the dtype and added, each sum rounded, in order of
-// p (gemm.go; the same bits for every blocking, worker count and kernel).
-// The error of an element is then at most γ_k·Σ_p |a[i,p]|·|b[p,j]|, where
-// γ_k = k·u/(1-k·u) and u = 2^-24 for float32, 2^-53 for float64 (Higham,
-// Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.1, (3.5)).
-// OpenBLAS also accumulates in the dtype but blocks p and uses fused
-// multiply-adds, so results can differ from NumPy's in the last bits
-// within that bound. Floats narrower than float32 accumulate in float64
+// float32 and float64 accumulate like BLAS, in their own precision, with
+// fused multiply-adds: each step acc = a[i,p]·b[p,j] + acc is rounded once
+// to the dtype, in order of p (gemm.go; the same bits for every blocking,
+// worker count, kernel and CPU). The error of an element is then at most
+// γ_k·Σ_p |a[i,p]|·|b[p,j]|, where γ_k = k·u/(1-k·u) and u = 2^-24 for
+// float32, 2^-53 for float64 (Higham, Accuracy and Stability of Numerical
+// Algorithms, 2nd ed., §3.1, (3.5), which holds with a fused multiply-add
+// as each step still has one rounding). OpenBLAS also accumulates in the
+// dtype with fused multiply-adds but splits p among several sums, so
+// results can differ from NumPy's in the last bits within that bound. Floats narrower than float32 accumulate in float64
 // (each product of such operands is exact there) and round once to the
 // operand dtype. Complex numbers accumulate in complex128. Integers wrap;
 // bool is an OR of ANDs.
@@ -215,14 +216,14 @@ func mmComplex[T complex64 | complex128](d, a, b []T, k, cols int) {
 func gemmShape(g mmGeom) bool { return g.rows > 1 && g.cols > 1 }
 
 // mmSeq is one row of a float32 or float64 product accumulated in T, in
-// the order and with the roundings of the GEMM's kernels.
+// the order and with the fused multiply-adds of the GEMM's kernels.
 func mmSeq[T float32 | float64](d, a, b []T, k, cols int) {
 	clear(d)
 	for p := range k {
 		av := a[p]
 		brow := b[p*cols : (p+1)*cols]
 		for j, bv := range brow {
-			d[j] += T(av * bv)
+			d[j] = fmaT(av, bv, d[j])
 		}
 	}
 }
@@ -249,8 +250,9 @@ func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
 
 // mvRun computes products with one column (matrix-vector): the rows of
 // each product spread over the workers, each sum in the order and with
-// the roundings of mmSeq; blocks of kern.rows rows go through kern for
-// the largest multiple of kern.rows values of p, and carry on in Go.
+// the fused multiply-adds of mmSeq; blocks of kern.rows rows go through
+// kern for the largest multiple of kern.rows values of p, and carry on in
+// Go.
 func mvRun[T float32 | float64](r *runner, kern mvKernel[T], g mmGeom, x, y, out []T) error {
 	k := g.k
 	grain := max(4, grainSize/max(1, k))
@@ -278,38 +280,39 @@ func mvRun[T float32 | float64](r *runner, kern mvKernel[T], g mmGeom, x, y, out
 	})
 }
 
-// mvTail adds to each d[i] the rounded products T(a[i*k+p]*v[p]) for p
-// from p0 to k, in order of p.
+// mvTail carries each d[i] on with the fused multiply-adds of
+// a[i*k+p]·v[p] for p from p0 to k, in order of p.
 func mvTail[T float32 | float64](d, a, v []T, k, p0 int) {
 	for i := range d {
 		s := d[i]
 		row := a[i*k : (i+1)*k]
 		for p := p0; p < k; p++ {
-			s += T(row[p] * v[p])
+			s = fmaT(row[p], v[p], s)
 		}
 		d[i] = s
 	}
 }
 
-// mvSeq sets d[i] to the sum over p of T(a[i*k+p]*v[p]) in order of p,
-// four rows at a time (four independent sums keep the adder busy).
+// mvSeq sets d[i] to the sum over p of a[i*k+p]·v[p] in order of p, one
+// fused multiply-add a step, four rows at a time (four independent sums
+// keep the unit busy).
 func mvSeq[T float32 | float64](d, a, v []T, k int) {
 	i := 0
 	for ; i+4 <= len(d); i += 4 {
 		a0, a1, a2, a3 := a[i*k:(i+1)*k], a[(i+1)*k:(i+2)*k], a[(i+2)*k:(i+3)*k], a[(i+3)*k:(i+4)*k]
 		var s0, s1, s2, s3 T
 		for p, vp := range v[:k] {
-			s0 += T(a0[p] * vp)
-			s1 += T(a1[p] * vp)
-			s2 += T(a2[p] * vp)
-			s3 += T(a3[p] * vp)
+			s0 = fmaT(a0[p], vp, s0)
+			s1 = fmaT(a1[p], vp, s1)
+			s2 = fmaT(a2[p], vp, s2)
+			s3 = fmaT(a3[p], vp, s3)
 		}
 		d[i], d[i+1], d[i+2], d[i+3] = s0, s1, s2, s3
 	}
 	for ; i < len(d); i++ {
 		var s T
 		for p, vp := range v[:k] {
-			s += T(a[i*k+p] * vp)
+			s = fmaT(a[i*k+p], vp, s)
 		}
 		d[i] = s
 	}

@@ -56,7 +56,10 @@ func (r *runner) MatMul(n *backend.Node, av, bv *dview, p *backend.MatMulPlan, s
 		step = fmt.Sprintf("acc = (%s)((%s)acc + (%s)x * (%s)y);", ct.C(), u, u, u)
 		res = "acc"
 	case ct.isFloat():
-		acc, step, res = "double acc = 0;", "acc += (double)x * (double)y;", "acc"
+		// One fused multiply-add a step, as the CPU backend's kernels
+		// (backend/cpu/matmul.go): for float64 the same bits; narrower
+		// operands' products are exact in double either way.
+		acc, step, res = "double acc = 0;", "acc = fma((double)x, (double)y, acc);", "acc"
 		if ct == ctF32 {
 			res = round64C(&s.h, dt, "acc")
 		}

@@ -115,7 +115,7 @@ KERNEL void mm(const P p) {
 		double acc = 0;
 		for (IDX q = 0; q < K; q++) {
 			const float x = ts_f16_dec(a[q * (IDX)p.w[9]]), y = ts_f16_dec(b[q * (IDX)p.w[10]]);
-			acc += (double)x * (double)y;
+			acc = fma((double)x, (double)y, acc);
 		}
 		const float res = ts_f16_from64(acc);
 		out[i] = ts_f16_enc(res);

@@ -1,0 +1,114 @@
+package cpu
+
+import (
+	"math"
+	"math/big"
+	"math/rand"
+	"testing"
+)
+
+// fma32Exact is a·b + c rounded once to float32, through math/big: the
+// product and sum exactly (float32 values need at most 24 bits and
+// exponents within ±300), then one rounding to nearest even at 24 bits,
+// below 2^-126 on float32's subnormal grid, and to ±Inf from halfway
+// between MaxFloat32 and 2^128 up (IEEE 754-2019 §4.3.1, §7.4).
+func fma32Exact(a, b, c float32) float32 {
+	if math.IsNaN(float64(a)) || math.IsNaN(float64(b)) || math.IsNaN(float64(c)) ||
+		math.IsInf(float64(a), 0) || math.IsInf(float64(b), 0) || math.IsInf(float64(c), 0) {
+		return float32(float64(a)*float64(b) + float64(c)) // infinities and NaNs: no rounding to get wrong
+	}
+	x := new(big.Float).SetPrec(1000).SetFloat64(float64(a))
+	x.Mul(x, new(big.Float).SetFloat64(float64(b)))
+	x.Add(x, new(big.Float).SetFloat64(float64(c)))
+	if x.Sign() == 0 {
+		// An exact zero: -0 only where both a·b and c are -0 (§6.3).
+		p := float64(a) * float64(b)
+		if math.Signbit(p) && math.Signbit(float64(c)) {
+			return float32(math.Copysign(0, -1))
+		}
+		return 0
+	}
+	if x.MantExp(nil) <= -126 { // below 2^-126: round on the grid of 2^-149
+		q := new(big.Float).SetPrec(1000).SetMantExp(x, 149)
+		n, _ := new(big.Float).SetPrec(1000).Add(q, big.NewFloat(0)).Int(nil)
+		frac := new(big.Float).SetPrec(1000).Sub(q, new(big.Float).SetInt(n))
+		half := big.NewFloat(0.5)
+		if x.Sign() < 0 {
+			half.Neg(half)
+		}
+		switch cmp := frac.Cmp(half); {
+		case x.Sign() > 0 && (cmp > 0 || cmp == 0 && n.Bit(0) == 1):
+			n.Add(n, big.NewInt(1))
+		case x.Sign() < 0 && (cmp < 0 || cmp == 0 && n.Bit(0) == 1):
+			n.Sub(n, big.NewInt(1))
+		}
+		f, _ := new(big.Float).SetMantExp(new(big.Float).SetInt(n), -149).Float64()
+		if f == 0 && x.Sign() < 0 {
+			return float32(math.Copysign(0, -1))
+		}
+		return float32(f)
+	}
+	r := new(big.Float).SetPrec(24).SetMode(big.ToNearestEven).Set(x)
+	f, _ := r.Float64()
+	if math.Abs(f) > math.MaxFloat32 {
+		return float32(math.Copysign(math.Inf(1), f))
+	}
+	return float32(f)
+}
+
+// TestFMA32 checks fma32 against fma32Exact: on the cases whose float64
+// sum falls halfway between two float32 values (where rounding twice goes
+// the wrong way without fma32Halfway), results near and below float32's
+// normal range and at its top, signed zeros, infinities and NaNs, and on
+// random values of every magnitude.
+func TestFMA32(t *testing.T) {
+	tiny := float32(math.Float32frombits(1)) // 2^-149
+	q := float32(1 + 0x1p-12)                // q·q = 1 + 2^-11 + 2^-24, halfway between two float32
+	cases := [][3]float32{
+		{q, q, 0x1p-60}, {q, q, -0x1p-60}, {-q, q, 0x1p-60}, {q, q, tiny}, {q, q, -tiny}, {q, q, 0},
+		{1 + 0x1p-23, 1 + 0x1p-23, -1}, {3, 1 + 0x1p-23, 0x1p-30},
+		{math.MaxFloat32, 1, math.MaxFloat32}, {math.MaxFloat32, 1 + 0x1p-23, 0},
+		{float32(math.Float32frombits(0x7f7fffff)), 1, float32(math.Float32frombits(0x737fffff))}, // MaxFloat32 + half its ulp
+		{0x1p-75, 0x1p-75, 0}, {0x1p-75, 0x1p-74, tiny}, {0x1p-100, 0x1p-49, -tiny}, {0x1p-127, 1.5, tiny},
+		{3 * tiny, 0.5, 0}, {tiny, 0.5, 0}, {-tiny, 0.5, 0}, {5 * tiny, 0.5, tiny},
+		// a·b = 0x809540000001·2^-180 and c = 2^-127: the sum, below
+		// 2^-126, is 2^-180 above a point halfway between two subnormal
+		// float32 (2^-150 its last bit but one), and 2^-180 is half a
+		// float64 ulp there, so s is that halfway point.
+		{8427573 * 0x1p-90, 16775709 * 0x1p-90, 0x1p-127}, {-8427573 * 0x1p-90, 16775709 * 0x1p-90, -0x1p-127},
+		{0, 1, 0}, {float32(math.Copysign(0, -1)), 1, float32(math.Copysign(0, -1))}, {1, -1, 1}, {-1, 1, 1},
+		{float32(math.Inf(1)), 0, 1}, {float32(math.Inf(1)), 1, float32(math.Inf(-1))}, {float32(math.NaN()), 1, 1},
+		{float32(math.Inf(-1)), 2, 3},
+	}
+	rng := rand.New(rand.NewSource(31))
+	for range 200_000 {
+		var v [3]float32
+		for i := range v {
+			switch rng.Intn(4) {
+			case 0: // any bits (NaNs and infinities included)
+				v[i] = math.Float32frombits(rng.Uint32())
+			case 1: // near 1, where a·b and c overlap
+				v[i] = float32(1+rng.Float64()) * float32(1-2*rng.Intn(2))
+			default:
+				v[i] = float32(math.Ldexp(rng.NormFloat64(), rng.Intn(80)-40))
+			}
+		}
+		if rng.Intn(8) == 0 {
+			// c cancelling a·b to a few bits
+			v[2] = -float32(float64(v[0]) * float64(v[1]))
+		}
+		cases = append(cases, v)
+	}
+	bad := 0
+	for _, c := range cases {
+		got, want := fma32(c[0], c[1], c[2]), fma32Exact(c[0], c[1], c[2])
+		if math.Float32bits(got) != math.Float32bits(want) && !(got != got && want != want) {
+			if bad++; bad <= 10 {
+				t.Errorf("fma32(%g, %g, %g) = %g (%#08x), want %g (%#08x)", c[0], c[1], c[2], got, math.Float32bits(got), want, math.Float32bits(want))
+			}
+		}
+	}
+	if bad > 0 {
+		t.Errorf("%d of %d differ", bad, len(cases))
+	}
+}
