@@ -19,6 +19,7 @@ NumPy uses OpenBLAS only where libopenblas0-pthread is installed
 it found.
 
 Usage: /usr/bin/python3 bench/matmul.py [--rounds R] [--runs N] [--json]
+                                       [--coretype NAME] [--filter RE]
 """
 import argparse
 import json
@@ -96,11 +97,14 @@ def runs_for(name, runs):
     return max(3, runs // 4) if name.endswith("2000") else runs
 
 
-def numpy_time(name, runs):
-    """NumPy's median ms and CPU ms for one product, and what BLAS it used."""
+def numpy_time(name, runs, coretype=None):
+    """NumPy's median ms and CPU ms for one product, and what BLAS it used
+    (OpenBLAS's choice of kernel, or the one coretype names)."""
     env = dict(os.environ)
     env.pop("OPENBLAS_CORETYPE", None)
     env.pop("OPENBLAS_L2_SIZE", None)
+    if coretype:
+        env["OPENBLAS_CORETYPE"] = coretype
     p = subprocess.run(["/usr/bin/python3", "-c", NUMPY_SIDE, json.dumps({name: CASES[name]}), str(runs)],
                        capture_output=True, text=True, env=env)
     if p.returncode != 0:
@@ -139,7 +143,11 @@ def main():
     ap.add_argument("--rounds", type=int, default=3, help="alternating Go/NumPy rounds")
     ap.add_argument("--runs", type=int, default=21, help="timed runs per product and round")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--coretype", help="OPENBLAS_CORETYPE for NumPy (say Cooperlake, OpenBLAS's AVX-512 "
+                    "kernel, where OpenBLAS does not recognise the CPU and picks an older one)")
+    ap.add_argument("--filter", help="only the products whose name matches this regular expression")
     args = ap.parse_args()
+    names = [n for n in CASES if not args.filter or re.search(args.filter, n)]
     exe = build_go()
     load0 = os.getloadavg()
     rounds = []
@@ -148,14 +156,14 @@ def main():
         # Per product, Go then NumPy, so that both sides of a ratio run
         # seconds apart, under about the same load.
         g, n = {}, {}
-        for name in CASES:
+        for name in names:
             runs = runs_for(name, args.runs)
             g[name] = go_time(exe, name, runs)
-            n[name], info = numpy_time(name, runs)
+            n[name], info = numpy_time(name, runs, args.coretype)
         rounds.append((g, n))
     load1 = os.getloadavg()
     rows = []
-    for name in CASES:
+    for name in names:
         ratios = [n[name][0] / g[name][0] for g, n in rounds]
         rows.append({
             "case": name,

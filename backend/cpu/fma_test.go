@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/rand"
 	"testing"
+	"unsafe"
 )
 
 // fma32Exact is a·b + c rounded once to float32, through math/big: the
@@ -110,5 +111,67 @@ func TestFMA32(t *testing.T) {
 	}
 	if bad > 0 {
 		t.Errorf("%d of %d differ", bad, len(cases))
+	}
+}
+
+// TestFMALoops checks the loops of the Go products (fmaRow, fmaDot,
+// fmaDot4 in Go and in assembly) against fmaT a step at a time, on random
+// values mixed with NaNs, infinities, zeros and subnormals.
+func TestFMALoops(t *testing.T) {
+	testFMALoops[float32](t)
+	testFMALoops[float64](t)
+}
+
+func testFMALoops[T float32 | float64](t *testing.T) {
+	rng := rand.New(rand.NewSource(32))
+	for _, k := range []int{0, 1, 2, 7, 64, 301} {
+		const lda = 311
+		a, v, d := gemmEdgeFloats[T](rng, 4*lda), gemmEdgeFloats[T](rng, k), gemmEdgeFloats[T](rng, k)
+		x := gemmEdgeFloats[T](rng, 1)[0]
+		if k >= 2 {
+			// A step whose float64 sum falls halfway between two
+			// float32 (q·q + 2^-60, as in TestFMA32): rows 0 and 2
+			// reach it at p = 1, fmaRow at j = 0.
+			q := T(1 + 0x1p-12)
+			x, v[0], d[0], v[1] = q, q, 0x1p-60, q
+			a[0], a[1], a[2*lda], a[2*lda+1] = 0x1p-60/q, q, 0x1p-60/q, q
+		}
+		want := make([]T, k)
+		for j := range want {
+			want[j] = fmaT(x, v[j], d[j])
+		}
+		got := append([]T(nil), d...)
+		fmaRow(got, v, x)
+		for j := range got {
+			if !gemmSameBits(got[j], want[j]) {
+				t.Fatalf("%T fmaRow k=%d: element %d = %v, want %v", x, k, j, got[j], want[j])
+			}
+		}
+		var sums [4]T
+		for r := range sums {
+			for p := range k {
+				sums[r] = fmaT(a[r*lda+p], v[p], sums[r])
+			}
+		}
+		for _, r := range []int{0, 1} {
+			if got := fmaDot(0, a[r*lda:r*lda+k], v); !gemmSameBits(got, sums[r]) {
+				t.Fatalf("%T fmaDot k=%d: row %d = %v, want %v", x, k, r, got, sums[r])
+			}
+		}
+		var g4, asm [4]T
+		if unsafe.Sizeof(x) == 4 {
+			fmaDot4x32((*[4]float32)(unsafe.Pointer(&g4)), as32(a), lda, k, as32(v))
+		} else {
+			fmaDot4x64((*[4]float64)(unsafe.Pointer(&g4)), as64(a), lda, k, as64(v))
+		}
+		ran := fmaDot4Asm(&asm, a, lda, k, v)
+		for r := range sums {
+			if !gemmSameBits(g4[r], sums[r]) {
+				t.Fatalf("%T fmaDot4 in Go k=%d: row %d = %v, want %v", x, k, r, g4[r], sums[r])
+			}
+			if ran && !gemmSameBits(asm[r], sums[r]) {
+				t.Fatalf("%T fmaDot4 in assembly k=%d: row %d = %v, want %v", x, k, r, asm[r], sums[r])
+			}
+		}
 	}
 }

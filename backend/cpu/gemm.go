@@ -73,11 +73,7 @@ func gemmTileGo[T float32 | float64](mr, nr int) gemmTile[T] {
 		for p := range k {
 			bp := b[p*pb : p*pb+nr]
 			for i := range mr {
-				av := a[i*ra+p*pa]
-				row := acc[i*nr : (i+1)*nr]
-				for j, bv := range bp {
-					row[j] = fmaT(av, bv, row[j])
-				}
+				fmaRow(acc[i*nr:(i+1)*nr], bp, a[i*ra+p*pa])
 			}
 		}
 		for i := range mr {
@@ -484,12 +480,12 @@ func vmRun[T float32 | float64](r *runner, kern vmKernel[T], g mmGeom, x, y, out
 
 // An mvKernel computes rows sums of a matrix-vector product A·x (A with
 // rows lda apart) into y, each the sum in order of p of fused
-// multiply-adds, as mvSeq, for k a multiple of rows (the kernel transposes
-// blocks of 16×16 float32 or 8×8 float64 elements of A in registers). rows
-// is 0 where there is no such kernel.
+// multiply-adds, as mvSeq, for k a multiple of block (the kernel
+// transposes blocks of 16×16 float32 or 8×8 float64 elements of A in
+// registers). rows is 0 where there is no such kernel.
 type mvKernel[T float32 | float64] struct {
-	rows int
-	f    func(k int, a []T, lda int, x, y []T)
+	rows, block int
+	f           func(k int, a []T, lda int, x, y []T)
 }
 
 var (

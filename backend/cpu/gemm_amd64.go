@@ -111,8 +111,8 @@ func mvF32AVX512(k int, a *float32, lda int, x, y *float32)
 //go:noescape
 func mvF64AVX512(k int, a *float64, lda int, x, y *float64)
 
-// mvAsm wraps an assembly matrix-vector kernel of the given rows (which
-// reads the largest multiple of rows values of p up to k).
+// mvAsm wraps an assembly matrix-vector kernel of the given rows (k a
+// multiple of its block).
 func mvAsm[T float32 | float64](rows int, f func(k int, a *T, lda int, x, y *T)) func(k int, a []T, lda int, x, y []T) {
 	return func(k int, a []T, lda int, x, y []T) {
 		_ = a[(rows-1)*lda+k-1]
@@ -124,14 +124,14 @@ func mvAsm[T float32 | float64](rows int, f func(k int, a *T, lda int, x, y *T))
 
 func mvKernelF32() mvKernel[float32] {
 	if haveAVX512 {
-		return mvKernel[float32]{rows: 16, f: mvAsm(16, mvF32AVX512)}
+		return mvKernel[float32]{rows: 32, block: 16, f: mvAsm(32, mvF32AVX512)}
 	}
 	return mvKernel[float32]{}
 }
 
 func mvKernelF64() mvKernel[float64] {
 	if haveAVX512 {
-		return mvKernel[float64]{rows: 16, f: mvAsm(16, mvF64AVX512)}
+		return mvKernel[float64]{rows: 32, block: 8, f: mvAsm(32, mvF64AVX512)}
 	}
 	return mvKernel[float64]{}
 }

@@ -352,54 +352,51 @@ func simulate(steps []shuffle, regs map[int][][2]int, n int) {
 	}
 }
 
-// writeMV writes the matrix-vector kernel of k (AVX-512): 16 float32 (or
-// 8 float64) rows of y = A·x, each the sum in order of p of fused
-// multiply-adds, as mvSeq:
+// writeMV writes the matrix-vector kernel of k (AVX-512): 32 rows of y =
+// A·x, each the sum in order of p of fused multiply-adds, as mvSeq:
 //
 //	for p := range k {
-//		for i := range rows {
+//		for i := range 32 {
 //			y[i] = fma(a[i*lda+p], x[p], y[i])
 //		}
 //	}
 //
-// with y starting at zero and k a multiple of rows. For each block of
-// rows values of p it loads each row's block (rows in registers),
-// transposes them in registers (shuffles simulated here, to find which
-// register holds which p) and multiplies and adds them in order of p to
-// the sums (rows in lanes), x[p] broadcast from memory.
+// with y starting at zero and k a multiple of the lanes of a register (16
+// float32, 8 float64). For each block of that many values of p it takes
+// the rows a group of lanes at a time: it loads the group's blocks (rows
+// in registers), transposes them in registers (shuffles simulated here,
+// to find which register holds which p) and multiplies and adds them in
+// order of p to the group's sums (rows in lanes), x[p] broadcast from
+// memory. Each sum is a chain of dependent steps; the groups' chains (two
+// for float32, four for float64) are independent, and the core overlaps
+// them (with 16 rows a float32 kernel waited on one chain's latency).
 func writeMV(b *bytes.Buffer, k kernel) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 	n := k.lanes
-	const rows = 16
-	groups := rows / n // transposes of n×n per block of p: two for float64, two sums in flight
+	const rows = 32
+	groups := rows / n
 	name := "mv" + k.name[len("gemm"):]
-	// For each group, steps[g] transposes registers Z(g·(n+1)).., and
-	// byP[g][q] is the register holding p = q of the group's rows, row
-	// g·n+l in lane l.
-	steps := make([][]shuffle, groups)
-	byP := make([][]int, groups)
-	reg := func(i int) int { return i/n*(n+1) + i%n } // the register loaded with row i
-	for g := range groups {
-		var out []int
-		steps[g], out = transposeSteps(n, g*(n+1))
-		regs := map[int][][2]int{}
-		for i := g * n; i < (g+1)*n; i++ {
-			regs[reg(i)] = make([][2]int, n)
-			for l := range n {
-				regs[reg(i)][l] = [2]int{i, l}
+	// steps transposes registers Z0..Z(n-1) (Z(n) the spare), which hold
+	// a group's rows, and byP[q] is the register holding p = q of them,
+	// row l of the group in lane l.
+	steps, out := transposeSteps(n, 0)
+	regs := map[int][][2]int{}
+	for i := range n {
+		regs[i] = make([][2]int, n)
+		for l := range n {
+			regs[i][l] = [2]int{i, l}
+		}
+	}
+	simulate(steps, regs, n)
+	byP := make([]int, n)
+	for _, r := range out {
+		q := regs[r][0][1]
+		for l, t := range regs[r] {
+			if t != [2]int{l, q} {
+				log.Fatalf("%s: register Z%d lane %d holds row %d p %d, not row %d p %d", name, r, l, t[0], t[1], l, q)
 			}
 		}
-		simulate(steps[g], regs, n)
-		byP[g] = make([]int, n)
-		for _, r := range out {
-			q := regs[r][0][1]
-			for l, t := range regs[r] {
-				if t != [2]int{g*n + l, q} {
-					log.Fatalf("%s: register Z%d lane %d holds row %d p %d, not row %d p %d", name, r, l, t[0], t[1], g*n+l, q)
-				}
-			}
-			byP[g][q] = r
-		}
+		byP[q] = r
 	}
 	shift := map[int]int{4: 2, 8: 3}[k.size]
 	p("\n// func %s(k int, a *%s, lda int, x, y *%s): %d rows of A·x, k a multiple of %d.", name, k.elem, k.elem, rows, n)
@@ -410,11 +407,14 @@ func writeMV(b *bytes.Buffer, k kernel) {
 	p("\tSHLQ $%d, R8", shift)
 	p("\tMOVQ x+24(FP), BX")
 	p("\tMOVQ y+32(FP), DX")
-	p("\tLEAQ (R8)(R8*2), R9") // 3 rows
-	// Bases of the groups of four rows: R10, R11, R12, R13.
-	bases := []string{"R10", "R11", "R12", "R13"}
-	for g := 1; g < rows/4; g++ {
-		p("\tLEAQ (%s)(R8*4), %s", bases[g-1], bases[g])
+	// Rows 8j..8j+7 at base j (R10, R11, SI, DI) plus 0, 1, …, 7 rows:
+	// 0, R8, 2·R8, R9 = 3·R8, 4·R8, R12 = 5·R8, 2·R9, R13 = 7·R8.
+	p("\tLEAQ (R8)(R8*2), R9")
+	p("\tLEAQ (R8)(R8*4), R12")
+	p("\tLEAQ (R12)(R8*2), R13")
+	bases := []string{"R10", "R11", "SI", "DI"}
+	for j := 1; j < rows/8; j++ {
+		p("\tLEAQ (%s)(R8*8), %s", bases[j-1], bases[j])
 	}
 	p("\tSHRQ $%d, CX", map[int]int{16: 4, 8: 3}[n])
 	acc := make([]string, groups)
@@ -425,27 +425,25 @@ func writeMV(b *bytes.Buffer, k kernel) {
 	p("\tTESTQ CX, CX")
 	p("\tJZ   store")
 	p("loop:")
-	rowAddr := []string{"(%s)", "(%s)(R8*1)", "(%s)(R8*2)", "(%s)(R9*1)"}
-	for i := range rows {
-		addr := fmt.Sprintf(rowAddr[i%4], bases[i/4])
-		p("\t%s %s, Z%d", k.move, addr, reg(i))
-	}
+	rowAddr := []string{"(%s)", "(%s)(R8*1)", "(%s)(R8*2)", "(%s)(R9*1)", "(%s)(R8*4)", "(%s)(R12*1)", "(%s)(R9*2)", "(%s)(R13*1)"}
 	for g := range groups {
-		for _, s := range steps[g] {
+		for l := range n {
+			i := g*n + l
+			p("\t%s %s, Z%d", k.move, fmt.Sprintf(rowAddr[i%8], bases[i/8]), l)
+		}
+		for _, s := range steps {
 			if s.op[:5] == "VSHUF" {
 				p("\t%s $%d, Z%d, Z%d, Z%d", s.op, s.imm, s.src2, s.src1, s.dst)
 			} else {
 				p("\t%s Z%d, Z%d, Z%d", s.op, s.src2, s.src1, s.dst)
 			}
 		}
-	}
-	for q := range n {
-		for g := range groups {
-			p("\t%s.BCST %d(BX), Z%d, %s", k.fma, q*k.size, byP[g][q], acc[g])
+		for q := range n {
+			p("\t%s.BCST %d(BX), Z%d, %s", k.fma, q*k.size, byP[q], acc[g])
 		}
 	}
-	for g := range rows / 4 {
-		p("\tADDQ $64, %s", bases[g])
+	for _, r := range bases[:rows/8] {
+		p("\tADDQ $64, %s", r)
 	}
 	p("\tADDQ $64, BX")
 	p("\tDECQ CX")

@@ -220,11 +220,7 @@ func gemmShape(g mmGeom) bool { return g.rows > 1 && g.cols > 1 }
 func mmSeq[T float32 | float64](d, a, b []T, k, cols int) {
 	clear(d)
 	for p := range k {
-		av := a[p]
-		brow := b[p*cols : (p+1)*cols]
-		for j, bv := range brow {
-			d[j] = fmaT(av, bv, d[j])
-		}
+		fmaRow(d, b[p*cols:(p+1)*cols], a[p])
 	}
 }
 
@@ -251,7 +247,7 @@ func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
 // mvRun computes products with one column (matrix-vector): the rows of
 // each product spread over the workers, each sum in the order and with
 // the fused multiply-adds of mmSeq; blocks of kern.rows rows go through
-// kern for the largest multiple of kern.rows values of p, and carry on in
+// kern for the largest multiple of kern.block values of p, and carry on in
 // Go.
 func mvRun[T float32 | float64](r *runner, kern mvKernel[T], g mmGeom, x, y, out []T) error {
 	k := g.k
@@ -266,7 +262,7 @@ func mvRun[T float32 | float64](r *runner, kern mvKernel[T], g mmGeom, x, y, out
 			a := x[g.offA[bi]+i*k : g.offA[bi]+(i+n)*k]
 			v := y[g.offB[bi] : g.offB[bi]+k]
 			d := out[t : t+n]
-			if kb := k / max(1, kern.rows) * kern.rows; kb > 0 {
+			if kb := k / max(1, kern.block) * kern.block; kb > 0 {
 				for len(d) >= kern.rows {
 					kern.f(kb, a, k, v, d)
 					mvTail(d[:kern.rows], a, v, k, kb)
@@ -284,12 +280,7 @@ func mvRun[T float32 | float64](r *runner, kern mvKernel[T], g mmGeom, x, y, out
 // a[i*k+p]·v[p] for p from p0 to k, in order of p.
 func mvTail[T float32 | float64](d, a, v []T, k, p0 int) {
 	for i := range d {
-		s := d[i]
-		row := a[i*k : (i+1)*k]
-		for p := p0; p < k; p++ {
-			s = fmaT(row[p], v[p], s)
-		}
-		d[i] = s
+		d[i] = fmaDot(d[i], a[i*k+p0:(i+1)*k], v[p0:k])
 	}
 }
 
@@ -299,21 +290,9 @@ func mvTail[T float32 | float64](d, a, v []T, k, p0 int) {
 func mvSeq[T float32 | float64](d, a, v []T, k int) {
 	i := 0
 	for ; i+4 <= len(d); i += 4 {
-		a0, a1, a2, a3 := a[i*k:(i+1)*k], a[(i+1)*k:(i+2)*k], a[(i+2)*k:(i+3)*k], a[(i+3)*k:(i+4)*k]
-		var s0, s1, s2, s3 T
-		for p, vp := range v[:k] {
-			s0 = fmaT(a0[p], vp, s0)
-			s1 = fmaT(a1[p], vp, s1)
-			s2 = fmaT(a2[p], vp, s2)
-			s3 = fmaT(a3[p], vp, s3)
-		}
-		d[i], d[i+1], d[i+2], d[i+3] = s0, s1, s2, s3
+		fmaDot4((*[4]T)(d[i:i+4]), a[i*k:], k, k, v)
 	}
 	for ; i < len(d); i++ {
-		var s T
-		for p, vp := range v[:k] {
-			s = fmaT(a[i*k+p], vp, s)
-		}
-		d[i] = s
+		d[i] = fmaDot(0, a[i*k:(i+1)*k], v[:k])
 	}
 }
