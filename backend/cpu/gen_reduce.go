@@ -788,6 +788,14 @@ TEXT ·redVecs%[1]s(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $%[4]d
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -795,6 +803,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 %[3]s	VMOVDQU Y0, (R9)
@@ -817,8 +826,15 @@ next:
 done:
 	VZEROUPPER
 	RET
-`, k.Name, k.Doc, k.VecBody)
+`, k.Name, k.Doc, k.VecBody, vecsPrefetchMax)
 }
+
+// vecsPrefetchMax is the longest row step (bytes of acc) that vecsAsm's
+// loop prefetches two rows ahead: sum(x, axis=0) of 1000×1000 float64
+// (rows of 4000 bytes a worker) 0.37 → 0.32 ms and of float32 0.22 →
+// 0.16–0.19 ms, while rows of 40 KB and more (sum(m, axis=0) of a
+// 100×100×100 float64) ran 10% slower with it.
+const vecsPrefetchMax = 16 << 10
 
 // argAsm writes redArgMaxPS, ... (x []byte) (idx int, nan bool): the
 // index of the first max (min) of x[:len(x)&^127] (at least one

@@ -3288,6 +3288,14 @@ TEXT ·redVecsMaxSB(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -3295,6 +3303,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMAXSB Y1, Y0, Y0
@@ -3400,6 +3409,14 @@ TEXT ·redVecsMinSB(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -3407,6 +3424,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMINSB Y1, Y0, Y0
@@ -3512,6 +3530,14 @@ TEXT ·redVecsMaxUB(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -3519,6 +3545,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMAXUB Y1, Y0, Y0
@@ -3624,6 +3651,14 @@ TEXT ·redVecsMinUB(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -3631,6 +3666,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMINUB Y1, Y0, Y0
@@ -3734,6 +3770,14 @@ TEXT ·redVecsMaxSW(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -3741,6 +3785,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMAXSW Y1, Y0, Y0
@@ -3844,6 +3889,14 @@ TEXT ·redVecsMinSW(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -3851,6 +3904,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMINSW Y1, Y0, Y0
@@ -3954,6 +4008,14 @@ TEXT ·redVecsMaxUW(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -3961,6 +4023,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMAXUW Y1, Y0, Y0
@@ -4064,6 +4127,14 @@ TEXT ·redVecsMinUW(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4071,6 +4142,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMINUW Y1, Y0, Y0
@@ -4171,6 +4243,14 @@ TEXT ·redVecsMaxSD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4178,6 +4258,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMAXSD Y1, Y0, Y0
@@ -4278,6 +4359,14 @@ TEXT ·redVecsMinSD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4285,6 +4374,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMINSD Y1, Y0, Y0
@@ -4385,6 +4475,14 @@ TEXT ·redVecsMaxUD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4392,6 +4490,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMAXUD Y1, Y0, Y0
@@ -4492,6 +4591,14 @@ TEXT ·redVecsMinUD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4499,6 +4606,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMINUD Y1, Y0, Y0
@@ -4604,6 +4712,14 @@ TEXT ·redVecsMaxSQ(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4611,6 +4727,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPCMPGTQ Y1, Y0, Y2
@@ -4718,6 +4835,14 @@ TEXT ·redVecsMinSQ(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4725,6 +4850,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPCMPGTQ Y0, Y1, Y2
@@ -4832,6 +4958,14 @@ TEXT ·redVecsAddB(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4839,6 +4973,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPADDB Y1, Y0, Y0
@@ -4942,6 +5077,14 @@ TEXT ·redVecsAddW(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -4949,6 +5092,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPADDW Y1, Y0, Y0
@@ -5049,6 +5193,14 @@ TEXT ·redVecsAddD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5056,6 +5208,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPADDD Y1, Y0, Y0
@@ -5154,6 +5307,14 @@ TEXT ·redVecsAddQ(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5161,6 +5322,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPADDQ Y1, Y0, Y0
@@ -5264,6 +5426,14 @@ TEXT ·redVecsMulW(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5271,6 +5441,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMULLW Y1, Y0, Y0
@@ -5371,6 +5542,14 @@ TEXT ·redVecsMulD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5378,6 +5557,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPMULLD Y1, Y0, Y0
@@ -5525,6 +5705,14 @@ TEXT ·redVecsMulQ(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5532,6 +5720,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPSRLQ $32, Y0, Y2
@@ -5587,6 +5776,14 @@ TEXT ·redVecsZeroOrQ(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5594,6 +5791,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPXOR Y2, Y2, Y2
@@ -5639,6 +5837,14 @@ TEXT ·redVecsZeroOrPS(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5646,6 +5852,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPXOR Y2, Y2, Y2
@@ -5691,6 +5898,14 @@ TEXT ·redVecsZeroOrPD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5698,6 +5913,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPXOR Y2, Y2, Y2
@@ -5743,6 +5959,14 @@ TEXT ·redVecsOr(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5750,6 +5974,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPOR Y1, Y0, Y0
@@ -5791,6 +6016,14 @@ TEXT ·redVecsAnd(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5798,6 +6031,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VPAND Y1, Y0, Y0
@@ -5839,6 +6073,14 @@ TEXT ·redVecsAddPS(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5846,6 +6088,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VADDPS Y1, Y0, Y0
@@ -5887,6 +6130,14 @@ TEXT ·redVecsMulPS(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5894,6 +6145,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VMULPS Y1, Y0, Y0
@@ -5935,6 +6187,14 @@ TEXT ·redVecsMaxPS(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5942,6 +6202,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VCMPPS $0x1d, Y1, Y0, Y2
@@ -5989,6 +6250,14 @@ TEXT ·redVecsMinPS(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -5996,6 +6265,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VCMPPS $0x12, Y1, Y0, Y2
@@ -6043,6 +6313,14 @@ TEXT ·redVecsAddPD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -6050,6 +6328,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VADDPD Y1, Y0, Y0
@@ -6091,6 +6370,14 @@ TEXT ·redVecsMulPD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -6098,6 +6385,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VMULPD Y1, Y0, Y0
@@ -6139,6 +6427,14 @@ TEXT ·redVecsMaxPD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -6146,6 +6442,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VCMPPD $0x1d, Y1, Y0, Y2
@@ -6193,6 +6490,14 @@ TEXT ·redVecsMinPD(SB), NOSPLIT, $0-64
 	VMOVDQU (AX)(BX*1), Y13
 	MOVQ DX, R11
 	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
+	// line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
 	MOVQ SI, R10
@@ -6200,6 +6505,7 @@ row:
 	TESTQ R12, R12
 	JZ   tail
 loop:
+	PREFETCHT0 (R10)(R13*1)
 	VMOVDQU (R9), Y0
 	VMOVDQU (R10), Y1
 	VCMPPD $0x12, Y1, Y0, Y2
