@@ -546,6 +546,10 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	}
 	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && (b < serialMin || b < serialLimit(r.b.nworkers())) {
 		grain = size // one range, on the calling goroutine
+	} else if nw := r.b.nworkers(); !f.costly && b >= 0 && b <= nw*staticMax {
+		// One range a worker (see staticMax).
+		unit := max(f.block, 4096)
+		grain = ((size+nw-1)/nw + unit - 1) / unit * unit
 	}
 	if size >= f16TableMin {
 		if l := f.f16Leaf(root); l != nil {
@@ -708,6 +712,16 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	}
 	return node, nil
 }
+
+// staticMax is the number of bytes a worker reads and writes up to which
+// a tree of cheap operations gives each worker one range (the same part
+// of the operands and result each time) rather than ranges of grainSize
+// taken in turn: data a statement used before is then mostly in the
+// cache of the core that reads it again. On the Xeon guest (2 MB of L2 a
+// core), x & y of 10^6 int8 (3 MB) 0.095 → 0.074 ms, x < y 0.10 → 0.07,
+// int16 h + h (6 MB) 0.13 → 0.11; from 8 MB (float32 g * 2, g + g 12 MB)
+// the same or slower.
+const staticMax = 3 << 20
 
 // serialMax is, on machines where a second core brings no bandwidth for
 // data in the cache (see serialLimits), the number of bytes a tree of
