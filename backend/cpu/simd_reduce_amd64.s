@@ -3290,11 +3290,14 @@ TEXT ·redVecsMaxSB(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -3411,11 +3414,14 @@ TEXT ·redVecsMinSB(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -3532,11 +3538,14 @@ TEXT ·redVecsMaxUB(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -3653,11 +3662,14 @@ TEXT ·redVecsMinUB(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -3772,11 +3784,14 @@ TEXT ·redVecsMaxSW(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -3891,11 +3906,14 @@ TEXT ·redVecsMinSW(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4010,11 +4028,14 @@ TEXT ·redVecsMaxUW(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4129,11 +4150,14 @@ TEXT ·redVecsMinUW(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4245,11 +4269,14 @@ TEXT ·redVecsMaxSD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4361,11 +4388,14 @@ TEXT ·redVecsMinSD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4477,11 +4507,14 @@ TEXT ·redVecsMaxUD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4593,11 +4626,14 @@ TEXT ·redVecsMinUD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4714,11 +4750,14 @@ TEXT ·redVecsMaxSQ(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4837,11 +4876,14 @@ TEXT ·redVecsMinSQ(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -4960,11 +5002,14 @@ TEXT ·redVecsAddB(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5079,11 +5124,14 @@ TEXT ·redVecsAddW(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5195,11 +5243,14 @@ TEXT ·redVecsAddD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5309,11 +5360,14 @@ TEXT ·redVecsAddQ(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5428,11 +5482,14 @@ TEXT ·redVecsMulW(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5544,11 +5601,14 @@ TEXT ·redVecsMulD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5707,11 +5767,14 @@ TEXT ·redVecsMulQ(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5778,11 +5841,14 @@ TEXT ·redVecsZeroOrQ(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5839,11 +5905,14 @@ TEXT ·redVecsZeroOrPS(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5900,11 +5969,14 @@ TEXT ·redVecsZeroOrPD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -5961,11 +6033,14 @@ TEXT ·redVecsOr(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6018,11 +6093,14 @@ TEXT ·redVecsAnd(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6075,11 +6153,14 @@ TEXT ·redVecsAddPS(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6132,11 +6213,14 @@ TEXT ·redVecsMulPS(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6189,11 +6273,14 @@ TEXT ·redVecsMaxPS(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6252,11 +6339,14 @@ TEXT ·redVecsMinPS(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6315,11 +6405,14 @@ TEXT ·redVecsAddPD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6372,11 +6465,14 @@ TEXT ·redVecsMulPD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6429,11 +6525,14 @@ TEXT ·redVecsMaxPD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
@@ -6492,11 +6591,14 @@ TEXT ·redVecsMinPD(SB), NOSPLIT, $0-64
 	SHRQ $5, R11
 	// Short rows (a 2-d input's columns shared among the workers) are
 	// runs the hardware prefetcher starts over on each: read each run
-	// two rows ahead. Long runs it follows; R13 = 0 prefetches the
-	// line being read.
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
 	CMPQ DX, $16384
 	JA   row
+	CMPQ CX, $16
+	JB   row
 	LEAQ (R8)(R8*1), R13
 row:
 	MOVQ DI, R9
