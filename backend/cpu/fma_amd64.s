@@ -72,3 +72,109 @@ done:
 	VMOVSD X2, 16(DX)
 	VMOVSD X3, 24(DX)
 	RET
+
+// func fmaDotF32(s float32, a, v *float32, n int) float32
+// s carried on with fma(a[p], v[p], s) for p < n, in order: one chain of
+// VFMADD231SS (see fmaDot).
+TEXT ·fmaDotF32(SB), NOSPLIT, $0-36
+	VMOVSS s+0(FP), X0
+	MOVQ a+8(FP), SI
+	MOVQ v+16(FP), DI
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE  done
+loop:
+	VMOVSS (DI)(AX*4), X1
+	VFMADD231SS (SI)(AX*4), X1, X0
+	INCQ AX
+	CMPQ AX, CX
+	JLT  loop
+done:
+	VMOVSS X0, ret+32(FP)
+	RET
+
+// func fmaDotF64(s float64, a, v *float64, n int) float64
+// fmaDotF32 for float64: VFMADD231SD.
+TEXT ·fmaDotF64(SB), NOSPLIT, $0-40
+	VMOVSD s+0(FP), X0
+	MOVQ a+8(FP), SI
+	MOVQ v+16(FP), DI
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE  done
+loop:
+	VMOVSD (DI)(AX*8), X1
+	VFMADD231SD (SI)(AX*8), X1, X0
+	INCQ AX
+	CMPQ AX, CX
+	JLT  loop
+done:
+	VMOVSD X0, ret+32(FP)
+	RET
+
+// func fmaRowF32(d, b *float32, n int, a float32)
+// d[j] = fma(a, b[j], d[j]) for j < n: eight at a time (VFMADD231PS),
+// then one at a time (see fmaRow).
+TEXT ·fmaRowF32(SB), NOSPLIT, $0-28
+	MOVQ d+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS a+24(FP), Y0
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-8, DX
+	JZ   tail
+loop8:
+	VMOVUPS (DI)(AX*4), Y1
+	VFMADD231PS (SI)(AX*4), Y0, Y1
+	VMOVUPS Y1, (DI)(AX*4)
+	ADDQ $8, AX
+	CMPQ AX, DX
+	JLT  loop8
+tail:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVSS (DI)(AX*4), X1
+	VFMADD231SS (SI)(AX*4), X0, X1
+	VMOVSS X1, (DI)(AX*4)
+	INCQ AX
+	CMPQ AX, CX
+	JLT  loop1
+done:
+	VZEROUPPER
+	RET
+
+// func fmaRowF64(d, b *float64, n int, a float64)
+// fmaRowF32 for float64: four at a time (VFMADD231PD).
+TEXT ·fmaRowF64(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ b+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSD a+24(FP), Y0
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	JZ   tail
+loop4:
+	VMOVUPD (DI)(AX*8), Y1
+	VFMADD231PD (SI)(AX*8), Y0, Y1
+	VMOVUPD Y1, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, DX
+	JLT  loop4
+tail:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVSD (DI)(AX*8), X1
+	VFMADD231SD (SI)(AX*8), X0, X1
+	VMOVSD X1, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JLT  loop1
+done:
+	VZEROUPPER
+	RET

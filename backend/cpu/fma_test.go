@@ -115,8 +115,9 @@ func TestFMA32(t *testing.T) {
 }
 
 // TestFMALoops checks the loops of the Go products (fmaRow, fmaDot,
-// fmaDot4 in Go and in assembly) against fmaT a step at a time, on random
-// values mixed with NaNs, infinities, zeros and subnormals.
+// fmaDot4, in Go and in assembly) against fmaT a step at a time, on random
+// values mixed with NaNs, infinities, zeros and subnormals, and a step
+// whose float64 sum falls halfway between two float32.
 func TestFMALoops(t *testing.T) {
 	testFMALoops[float32](t)
 	testFMALoops[float64](t)
@@ -140,11 +141,16 @@ func testFMALoops[T float32 | float64](t *testing.T) {
 		for j := range want {
 			want[j] = fmaT(x, v[j], d[j])
 		}
-		got := append([]T(nil), d...)
-		fmaRow(got, v, x)
+		got, goRow := append([]T(nil), d...), append([]T(nil), d...)
+		fmaRow(got, v, x) // in assembly where the CPU has FMA3
+		if unsafe.Sizeof(x) == 4 {
+			fmaRow32(as32(goRow), as32(v), *(*float32)(unsafe.Pointer(&x)))
+		} else {
+			fmaRow64(as64(goRow), as64(v), *(*float64)(unsafe.Pointer(&x)))
+		}
 		for j := range got {
-			if !gemmSameBits(got[j], want[j]) {
-				t.Fatalf("%T fmaRow k=%d: element %d = %v, want %v", x, k, j, got[j], want[j])
+			if !gemmSameBits(got[j], want[j]) || !gemmSameBits(goRow[j], want[j]) {
+				t.Fatalf("%T fmaRow k=%d: element %d = %v (in Go %v), want %v", x, k, j, got[j], goRow[j], want[j])
 			}
 		}
 		var sums [4]T
@@ -154,8 +160,17 @@ func testFMALoops[T float32 | float64](t *testing.T) {
 			}
 		}
 		for _, r := range []int{0, 1} {
-			if got := fmaDot(0, a[r*lda:r*lda+k], v); !gemmSameBits(got, sums[r]) {
-				t.Fatalf("%T fmaDot k=%d: row %d = %v, want %v", x, k, r, got, sums[r])
+			row := a[r*lda : r*lda+k]
+			var inGo T
+			if unsafe.Sizeof(x) == 4 {
+				g := fmaDot32(0, as32(row), as32(v))
+				inGo = *(*T)(unsafe.Pointer(&g))
+			} else {
+				g := fmaDot64(0, as64(row), as64(v))
+				inGo = *(*T)(unsafe.Pointer(&g))
+			}
+			if got := fmaDot(0, row, v); !gemmSameBits(got, sums[r]) || !gemmSameBits(inGo, sums[r]) {
+				t.Fatalf("%T fmaDot k=%d: row %d = %v (in Go %v), want %v", x, k, r, got, inGo, sums[r])
 			}
 		}
 		var g4, asm [4]T
