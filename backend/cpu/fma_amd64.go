@@ -4,9 +4,11 @@ package cpu
 
 import "unsafe"
 
-// The loops of fma.go in assembly where the CPU has FMA3 (haveAVX2 asks
-// for it): VFMADD231SS/SD/PS/PD are the fused step fmaT defines. Each
-// wrapper reports whether it ran.
+//go:generate go run gen_fma.go
+
+// The loops of fma.go in assembly (fma_amd64.s, written by gen_fma.go)
+// where the CPU has FMA3 (haveAVX2 asks for it): VFMADD231SS/SD/PS/PD are
+// the fused step fmaT defines. Each wrapper reports whether it ran.
 
 //go:noescape
 func fmaDot4F32(s *[4]float32, a *float32, lda int, k int, v *float32)

@@ -390,6 +390,7 @@ func TestGeneratedCurrent(t *testing.T) {
 		{"gen_simdfloat.go", []string{"simd_float_amd64.s"}},
 		{"gen_transpose.go", []string{"transpose_amd64.s"}},
 		{"gen_cdiv.go", []string{"cdiv_amd64.s"}},
+		{"gen_fma.go", []string{"fma_amd64.s"}},
 	} {
 		t.Run(g.gen, func(t *testing.T) {
 			t.Parallel()
