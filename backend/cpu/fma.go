@@ -168,6 +168,7 @@ func fmaDot4x32(s *[4]float32, a []float32, lda, k int, v []float32) {
 			s0, s1, s2, s3 = float32(t0), float32(t1), float32(t2), float32(t3)
 			continue
 		}
+		// fma32Halfway rounds any sum right, halfway or not.
 		s0 = fma32Halfway(a0[p], x, s0, t0)
 		s1 = fma32Halfway(a1[p], x, s1, t1)
 		s2 = fma32Halfway(a2[p], x, s2, t2)

@@ -547,8 +547,12 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && (b < serialMin || b < serialLimit(r.b.nworkers())) {
 		grain = size // one range, on the calling goroutine
 	} else if nw := r.b.nworkers(); !f.costly && b >= 0 && b <= nw*staticMax {
-		// One range a worker (see staticMax).
-		unit := max(f.block, 4096)
+		// One range a worker (see staticMax), of whole blocks where the
+		// tree has a block length (see above).
+		unit := 4096
+		if f.block > 0 {
+			unit = f.block
+		}
 		grain = ((size+nw-1)/nw + unit - 1) / unit * unit
 	}
 	if size >= f16TableMin {
