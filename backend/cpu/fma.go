@@ -25,7 +25,7 @@ func fmaT[T float32 | float64](a, b, c T) T {
 // points lie elsewhere in the bits, take fma32Halfway.
 func fma32(a, b, c float32) float32 {
 	s := float64(a)*float64(b) + float64(c)
-	if bits := math.Float64bits(s); bits&(1<<29-1) != 1<<28 && bits&(1<<63-1) >= 0x3810000000000000 {
+	if fma32Fast(s) {
 		return float32(s)
 	}
 	return fma32Halfway(a, b, c, s)
