@@ -229,6 +229,10 @@ func (c *compiler) varOperand(v *Value, sp span) (*operand, error) {
 			}
 		}
 		o := &operand{kind: TensorValue, typ: v.Type, shape: t.Shape, node: inputNode(t), start: sp.start, end: sp.end}
+		if v.Perm != nil {
+			o.shape = v.Dims()
+			o.node = &backend.Node{Op: backend.OpTranspose, DType: t.DType, Shape: o.shape, Axes: v.Perm, Args: []*backend.Node{o.node}}
+		}
 		if len(t.Shape) == 0 && (v.Device == "cpu" || v.Device == "") {
 			s := scalarAt(t, 0)
 			o.value = &s

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/internal/format"
 	"github.com/tensorsh/tensorsh/internal/textfile"
@@ -83,6 +84,10 @@ func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (
 	return c.finish(o)
 }
 
+// unpermute is backend.Unpermute; tests replace it to compare results
+// with and without it.
+var unpermute = backend.Unpermute
+
 // finish runs an operand's plan and makes it a Value.
 func (c *compiler) finish(o *operand) (*Value, error) {
 	switch o.kind {
@@ -103,14 +108,17 @@ func (c *compiler) finish(o *operand) (*Value, error) {
 	case TextValue:
 		return &Value{Kind: TextValue, Str: o.str, HTML: o.html, SVG: o.svg}, nil
 	case TensorValue:
-		t, err := c.s.run(c.ctx, o.node)
+		// An elementwise result keeps its operands' order (NumPy's
+		// order='K'): exp(transpose(x)) is exp(x), transposed.
+		n, perm, _ := unpermute(o.node)
+		t, err := c.s.run(c.ctx, n)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 				return nil, &Error{Name: "KeyboardInterrupt", Msg: "interrupted", File: c.file}
 			}
 			return nil, c.errorf(o.span(), "RuntimeError", "%w", err)
 		}
-		return &Value{Kind: TensorValue, Type: o.typ, Tensor: t, Device: c.s.backend.Name()}, nil
+		return &Value{Kind: TensorValue, Type: o.typ, Tensor: t, Device: c.s.backend.Name(), Perm: perm}, nil
 	case tupleKind:
 		dims, err := c.shapeOf(o, "tuple element")
 		if err != nil {

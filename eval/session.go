@@ -368,21 +368,42 @@ func (s *Session) run(ctx context.Context, n *backend.Node) (*backend.Tensor, er
 	return t, err
 }
 
-// fetch returns the CPU form of a value's tensor.
+// fetch returns the CPU form of a value's tensor, in row-major order.
 func (s *Session) fetch(v *Value) (*Value, error) {
-	if v.Kind != TensorValue || v.Device == "cpu" || v.Device == "" {
+	onCPU := v.Device == "cpu" || v.Device == ""
+	if v.Kind != TensorValue || onCPU && v.Perm == nil {
 		return v, nil
 	}
-	t, err := s.backends[v.Device].Fetch(v.Tensor)
-	if err != nil {
-		return nil, err
+	b := s.backends[v.Device]
+	t := v.Tensor
+	if v.Perm != nil {
+		in := &backend.Node{Op: backend.OpInput, DType: t.DType, Shape: t.Shape, Tensor: t}
+		n := &backend.Node{Op: backend.OpTranspose, DType: t.DType, Shape: v.Dims(), Axes: v.Perm, Args: []*backend.Node{in}}
+		var err error
+		if t, err = b.Run(context.Background(), n); err != nil {
+			return nil, err
+		}
+		if !onCPU {
+			defer func(t *backend.Tensor) {
+				if f, ok := b.(freer); ok {
+					f.Free(t)
+				}
+			}(t)
+		}
+	}
+	if !onCPU {
+		var err error
+		if t, err = b.Fetch(t); err != nil {
+			return nil, err
+		}
 	}
 	w := *v
-	w.Tensor = t
+	w.Tensor, w.Perm = t, nil
 	return &w, nil
 }
 
-// Fetch returns v with its tensor in CPU form, ready to format.
+// Fetch returns v with its tensor in CPU form and row-major order, ready
+// to format.
 func (s *Session) Fetch(v *Value) (*Value, error) { return s.fetch(v) }
 
 // NextName returns the file name the next Execute call will report in

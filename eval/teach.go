@@ -128,7 +128,7 @@ func (c *compiler) compare(e *lang.CallExpr) (*operand, error) {
 			}
 			r.Value = strings.TrimPrefix(r.Value, name+": ")
 		} else {
-			r.Type, r.Value = shortValue(v)
+			r.Type, r.Value = c.s.shortValue(v)
 		}
 		if after == nil {
 			after = c.s.rngState()
@@ -148,15 +148,19 @@ func (c *compiler) compareOne(e lang.Expr) (*Value, error) {
 }
 
 // shortValue returns a value's type and its values on one line.
-func shortValue(v *Value) (typ, val string) {
+func (s *Session) shortValue(v *Value) (typ, val string) {
 	switch v.Kind {
 	case TensorValue:
-		typ = v.Type.String() + formatDims(v.Tensor.Shape)
+		typ = v.Type.String() + formatDims(v.Dims())
 		if v.Device != "cpu" && v.Device != "" {
 			return typ, "(on " + v.Device + ")"
 		}
-		s := format.Values(v.Tensor, format.Options{Width: 1 << 20, Threshold: 12, EdgeItems: 3})
-		return typ, strings.Join(strings.Fields(s), " ")
+		v, err := s.fetch(v)
+		if err != nil {
+			return typ, "<" + err.Error() + ">"
+		}
+		f := format.Values(v.Tensor, format.Options{Width: 1 << 20, Threshold: 12, EdgeItems: 3})
+		return typ, strings.Join(strings.Fields(f), " ")
 	case LiteralValue:
 		return v.litTypeName(), v.Lit.String()
 	case DTypeValue:

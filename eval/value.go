@@ -31,9 +31,15 @@ type Value struct {
 	// Type is the dtype and weak flag of a tensor or literal (for a literal:
 	// the policy's literal default), or the dtype of a DTypeValue.
 	Type dtypes.Type
-	// Tensor holds a TensorValue's data, on the backend named by Device.
+	// Tensor holds a TensorValue's data, on the backend named by Device,
+	// in the order Perm gives.
 	Tensor *backend.Tensor
 	Device string
+	// Perm, when not nil, says that the value is Tensor transposed by Perm
+	// (dimension i of the value is dimension Perm[i] of Tensor): an
+	// elementwise result keeps its operands' order, as NumPy's does, and
+	// Session.Fetch gives the row-major form.
+	Perm []int
 	// Lit is a LiteralValue's exact value.
 	Lit promote.Scalar
 	// Str is a StringValue's text, or a TextValue's plain text.
@@ -46,17 +52,24 @@ type Value struct {
 
 // Dims returns the shape of a tensor value (nil, i.e. 0-d, for literals).
 func (v *Value) Dims() []int {
-	if v.Kind == TensorValue {
+	if v.Kind != TensorValue {
+		return nil
+	}
+	if v.Perm == nil {
 		return v.Tensor.Shape
 	}
-	return nil
+	d := make([]int, len(v.Perm))
+	for i, p := range v.Perm {
+		d[i] = v.Tensor.Shape[p]
+	}
+	return d
 }
 
 // Describe returns a short description: "f32?[3]", "i32? literal 3", "dtype".
 func (v *Value) Describe() string {
 	switch v.Kind {
 	case TensorValue:
-		return v.Type.String() + formatDims(v.Tensor.Shape)
+		return v.Type.String() + formatDims(v.Dims())
 	case LiteralValue:
 		return v.litTypeName() + " literal " + v.Lit.String()
 	case DTypeValue:

@@ -212,7 +212,7 @@ func (r *runner) run1(c *Case, warmup, runs int) Result {
 		res.Err = "not a tensor: " + v.Describe()
 		return res
 	}
-	res.DType, res.Shape = v.Type.DType.String(), v.Tensor.Shape
+	res.DType, res.Shape = v.Type.DType.String(), v.Dims()
 	if res.Shape == nil {
 		res.Shape = []int{}
 	}

@@ -1,0 +1,99 @@
+package backend
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+func TestUnpermute(t *testing.T) {
+	in := func(shape ...int) *Node {
+		return &Node{Op: OpInput, DType: dtypes.I32, Shape: shape, Tensor: &Tensor{DType: dtypes.I32, Shape: shape}}
+	}
+	tr := func(x *Node, perm ...int) *Node {
+		shape := make([]int, len(perm))
+		for i, p := range perm {
+			shape[i] = x.Shape[p]
+		}
+		return &Node{Op: OpTranspose, DType: x.DType, Shape: shape, Axes: perm, Args: []*Node{x}}
+	}
+	op := func(o Op, shape []int, args ...*Node) *Node {
+		return &Node{Op: o, DType: args[0].DType, Shape: shape, Args: args}
+	}
+	x, y := in(2, 3), in(2, 3)
+	c := in(2, 3, 4)
+	one := in()
+	ones := in(1, 1)
+	for _, tc := range []struct {
+		name    string
+		n       *Node
+		ok      bool
+		perm    []int
+		storage []int // the rewritten root's shape
+	}{
+		{"bare transpose", tr(x, 1, 0), true, []int{1, 0}, []int{2, 3}},
+		{"unary", op(OpNeg, []int{3, 2}, tr(x, 1, 0)), true, []int{1, 0}, []int{2, 3}},
+		{"times a 0-d literal", op(OpMul, []int{3, 2}, tr(x, 1, 0), one), true, []int{1, 0}, []int{2, 3}},
+		{"plus a [1,1] tensor", op(OpAdd, []int{3, 2}, ones, tr(x, 1, 0)), true, []int{1, 0}, []int{2, 3}},
+		{"two transposes alike", op(OpAdd, []int{3, 2}, tr(x, 1, 0), tr(y, 1, 0)), true, []int{1, 0}, []int{2, 3}},
+		{"3-d", op(OpCast, []int{4, 2, 3}, tr(c, 2, 0, 1)), true, []int{2, 0, 1}, []int{2, 3, 4}},
+		{"nested transposes compose", tr(tr(c, 2, 0, 1), 0, 2, 1), true, []int{2, 1, 0}, []int{2, 3, 4}},
+		{"back to the identity", op(OpNeg, []int{2, 3}, tr(tr(x, 1, 0), 1, 0)), true, nil, []int{2, 3}},
+		{"where", op(OpWhere, []int{3, 2}, op(OpGt, []int{3, 2}, tr(x, 1, 0), one), tr(y, 1, 0), one), true, []int{1, 0}, []int{2, 3}},
+
+		{"a row-major operand", op(OpAdd, []int{3, 2}, tr(x, 1, 0), in(3, 2)), false, nil, nil},
+		{"a broadcast row", op(OpAdd, []int{3, 2}, tr(x, 1, 0), in(2)), false, nil, nil},
+		{"two permutations", op(OpAdd, []int{4, 2, 3}, tr(c, 2, 0, 1), tr(tr(c, 1, 2, 0), 1, 2, 0)), true, []int{2, 0, 1}, []int{2, 3, 4}},
+		{"two other permutations", op(OpAdd, []int{2, 4, 3}, tr(c, 0, 2, 1), tr(in(4, 2, 3), 1, 0, 2)), false, nil, nil},
+		{"only size-1 axes move", op(OpNeg, []int{6, 1}, tr(in(1, 6), 1, 0)), false, nil, nil},
+		{"a reduction", op(OpSum, []int{3}, tr(x, 1, 0)), false, nil, nil},
+		{"no transpose", op(OpNeg, []int{2, 3}, x), false, nil, nil},
+		{"an input", x, false, nil, nil},
+		{"a transposed reduction", op(OpNeg, []int{3, 2}, tr(op(OpSum, []int{2, 3}, c), 1, 0)), true, []int{1, 0}, []int{2, 3}},
+	} {
+		m, perm, ok := Unpermute(tc.n)
+		if ok != tc.ok || !slices.Equal(perm, tc.perm) {
+			t.Errorf("%s: perm %v, ok %v; want %v, %v", tc.name, perm, ok, tc.perm, tc.ok)
+			continue
+		}
+		if !ok {
+			if m != tc.n {
+				t.Errorf("%s: not ok, but the plan changed", tc.name)
+			}
+			continue
+		}
+		if !slices.Equal(m.Shape, tc.storage) {
+			t.Errorf("%s: rewritten shape %v, want %v", tc.name, m.Shape, tc.storage)
+		}
+		// No transpose is left, the size-1 leaves are the same nodes,
+		// and the plan given is unchanged.
+		var walk func(n *Node)
+		walk = func(n *Node) {
+			if n.Op == OpTranspose {
+				t.Errorf("%s: a transpose is left", tc.name)
+			}
+			for _, a := range n.Args {
+				walk(a)
+			}
+		}
+		walk(m)
+		if tc.n.Op != OpTranspose && m == tc.n {
+			t.Errorf("%s: rewrote the plan in place", tc.name)
+		}
+	}
+
+	// A shared subtree stays shared, and the walk is bounded.
+	s := op(OpNeg, []int{3, 2}, tr(x, 1, 0))
+	m, _, ok := Unpermute(op(OpAdd, []int{3, 2}, s, s))
+	if !ok || m.Args[0] != m.Args[1] {
+		t.Errorf("a shared subtree: ok %v, shared %v", ok, ok && m.Args[0] == m.Args[1])
+	}
+	deep := op(OpNeg, []int{3, 2}, tr(x, 1, 0))
+	for range 40 {
+		deep = op(OpAdd, []int{3, 2}, deep, deep)
+	}
+	if _, _, ok := Unpermute(deep); ok {
+		t.Errorf("a plan of 2^40 paths was walked")
+	}
+}
