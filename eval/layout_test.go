@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/backend/cpu"
 	"github.com/tensorsh/tensorsh/internal/format"
 )
 
@@ -68,7 +69,7 @@ transpose(x)
 // reads as the row-major value would: the same script with every result
 // row-major (unpermute replaced by the identity) must print the same.
 func TestResultsKeepOrder(t *testing.T) {
-	run := func(keep bool) string {
+	run := func(keep bool, device string) string {
 		if !keep {
 			saved := unpermute
 			unpermute = func(n *backend.Node) (*backend.Node, []int, bool) { return n, nil, false }
@@ -78,11 +79,27 @@ func TestResultsKeepOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if device != "" {
+			// A backend other than the CPU's: shown values are made
+			// row-major there, fetched, and the copy freed.
+			cb := &countingBackend{Backend: cpu.New(), freed: map[*backend.Tensor]int{}}
+			s.RegisterBackend(device, func() (backend.Backend, error) { return cb, nil })
+			if _, err := s.Execute(context.Background(), "", ":backend "+device); err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if n := len(cb.freed); keep && n == 0 {
+					t.Errorf("%s: no row-major copy was freed", device)
+				}
+			}()
+		}
 		return transcript(t, s, layoutScript)
 	}
-	want, got := run(false), run(true)
-	if got != want {
-		t.Errorf("results in their operands' order read differently:\n%s", lineDiff(want, got))
+	for _, device := range []string{"", "counting"} {
+		want, got := run(false, device), run(true, device)
+		if got != want {
+			t.Errorf("%s: results in their operands' order read differently:\n%s", device, lineDiff(want, got))
+		}
 	}
 
 	// The script must exercise the permuted form.
