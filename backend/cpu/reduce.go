@@ -631,7 +631,7 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		return out, runRows(r, s, p, &ops, out, wins)
 	}
 	if n := p.chunk; p.m == 1 && len(p.offs) == 1 && ops.assoc && ops.pairwise == nil && ops.round1 == nil &&
-		s.x != nil && fastReduce && r.b.nworkers() > 1 && n >= 64*r.b.nworkers() && r.reduceParallel(n*sizeOf[T]()) {
+		fastReduce && r.b.nworkers() > 1 && n >= 64*r.b.nworkers() && r.reduceParallel(n*sizeOf[T]()) {
 		return out, runFoldParts(r, s, p, &ops, out)
 	}
 	grain := max(1, grainSize/p.l)
@@ -666,23 +666,40 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 	return out, err
 }
 
-// runFoldParts is runReduce for one output folded from one run read in
-// place by a fold that may be regrouped (ops.assoc: the maximum of a
-// whole matrix): the run is cut into two parts a worker, folded apart,
-// and the parts' results folded in order into the first. The one fold
-// of the whole run on one worker left the other idle.
+// runFoldParts is runReduce for one output folded from one run by a fold
+// that may be regrouped (ops.assoc: the maximum of a whole matrix, the
+// int64 sum of int32 elements): the run is cut into two parts a worker,
+// folded apart (a fused source's blocks evaluated by each worker in a
+// window of its own), and the parts' results folded in order into the
+// first. The one fold of the whole run on one worker left the other idle.
 func runFoldParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T], out []T) error {
 	n, b := p.chunk, p.base(0)+p.offs[0]
 	parts := 2 * r.b.nworkers()
 	accs := make([]T, parts)
-	err := r.parallel(parts, 1, func(_, lo, hi int) error {
+	wins := make([]*window[T], r.b.nworkers())
+	err := r.parallel(parts, 1, func(wi, lo, hi int) error {
 		for j := lo; j < hi; j++ {
-			x := s.x[b+j*n/parts : b+(j+1)*n/parts]
+			a, e := b+j*n/parts, b+(j+1)*n/parts
+			if s.x != nil {
+				x := s.x[a:e]
+				acc := ops.init
+				if ops.first {
+					acc = x[0]
+				}
+				accs[j] = ops.fold(acc, x)
+				continue
+			}
+			if wins[wi] == nil {
+				wins[wi] = s.window()
+			}
 			acc := ops.init
 			if ops.first {
-				acc = x[0]
+				acc = s.get(wins[wi], a, a+1)[0]
 			}
-			accs[j] = ops.fold(acc, x)
+			accs[j] = s.run(ops, wins[wi], acc, a, e-a, nil)
+			if err := s.failed(); err != nil {
+				return err
+			}
 		}
 		return r.ctx.Err()
 	})

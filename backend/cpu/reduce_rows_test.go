@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"testing"
@@ -201,6 +202,28 @@ func TestReduceWorkers(t *testing.T) {
 					t.Fatalf("%v of %v%v along %v: one worker %v, four %v", node.Op, d, shape, node.Axes, head(one), head(four))
 				}
 			}
+		}
+	}
+}
+
+// TestReduceWorkersError divides by zero in a fused source that workers
+// fold in parts (the int64 sum of a quotient of int32 elements): the
+// error must come back, whichever part meets the zero.
+func TestReduceWorkersError(t *testing.T) {
+	defer func(b int) { reduceSerialMax = b }(reduceSerialMax)
+	reduceSerialMax = 0
+	const n = 1 << 18
+	for _, at := range []int{0, n / 3, n - 1} {
+		v, z := make([]float64, n), make([]float64, n)
+		for i := range v {
+			v[i], z[i] = float64(i), 1
+		}
+		z[at] = 0
+		q := nb(backend.OpFloorDiv, in(mk(dtypes.I32, []int{n}, v...)), in(mk(dtypes.I32, []int{n}, z...)))
+		q.ZeroDivError = true
+		sum := red(backend.OpSum, dtypes.I64, cast(q, dtypes.I64), false)
+		if err := runErr(sum, Workers(4)); !errors.Is(err, backend.ErrDivideByZero) {
+			t.Errorf("sum with a zero divisor at %d: %v", at, err)
 		}
 	}
 }
