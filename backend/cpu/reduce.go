@@ -521,11 +521,14 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		// others are cut into narrower stripes (stripeWidth). A fused
 		// source's blocks must hold whole rows for ops.vecs.
 		parallel := r.reduceParallel(p.m * p.l * sizeOf[T]())
-		rowParts := ops.assoc && ops.vecs != nil && ops.round == nil && fastReduce && s.x != nil && parallel
+		rowParts := ops.assoc && ops.vecs != nil && ops.round == nil && fastReduce && parallel
 		parts, partStride := 1, 0
 		if rowParts {
 			parts, partStride = rowPartsOf(p.m/k*stripes, len(p.offs), nw), equalStride(p.offs)
-			rowParts = parts > 1 && partStride > 0
+			// A fused source's rows are read from its blocks, each
+			// holding whole rows: contiguous ones, one stripe wide.
+			rowParts = parts > 1 && partStride > 0 &&
+				(s.x != nil || stripes == 1 && partStride == k && k <= blockSize)
 		}
 		if w := stripeWidth[T](k, p.m/k, nw, parallel); w > 0 && s.x != nil && !rowParts {
 			sw, stripes = w, (k+w-1)/w
@@ -741,7 +744,7 @@ func equalStride(offs []int) int {
 
 // runRowParts is runReduce's fold along kept axes for a fold that may be
 // regrouped (ops.assoc) with few units: each unit's rows (stride elements
-// apart in s.x) are cut into parts consecutive ranges, folded on the
+// apart in s.x, or contiguous rows of a fused source's blocks) are cut into parts consecutive ranges, folded on the
 // workers into accumulators of their own, and the ranges' results are
 // then folded into the unit's output in order by ops.vec. A 1000×1000
 // maximum along axis 0 is one unit; its two workers each read half the
@@ -759,13 +762,43 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 		}
 		return oo, k0, k1
 	}
-	err := r.parallel(units*parts, 1, func(_, lo, hi int) error {
+	var wins []*window[T]
+	if s.x == nil {
+		wins = make([]*window[T], r.b.nworkers())
+	}
+	err := r.parallel(units*parts, 1, func(wi, lo, hi int) error {
 		for t := lo; t < hi; t++ {
 			u, part := t/parts, t%parts
 			oo, k0, k1 := span(u)
 			j0, j1 := part*rows/parts, (part+1)*rows/parts
 			acc := make([]T, k1-k0)
 			b := p.base(oo*k) + k0
+			if s.x == nil {
+				// Whole contiguous rows (stride == k), a block's worth
+				// a call.
+				if wins[wi] == nil {
+					wins[wi] = s.window()
+				}
+				win := wins[wi]
+				if ops.first {
+					copy(acc, s.get(win, b+j0*stride, b+j0*stride+len(acc)))
+					j0++
+				} else {
+					for i := range acc {
+						acc[i] = ops.init
+					}
+				}
+				per := max(1, blockSize/stride)
+				for j := j0; j < j1 && !s.stop.Load(); j += per {
+					n := min(per, j1-j)
+					ops.vecs(acc, s.get(win, b+j*stride, b+(j+n)*stride), n, stride)
+				}
+				if err := s.failed(); err != nil {
+					return err
+				}
+				accs[t] = acc
+				continue
+			}
 			if ops.first {
 				copy(acc, s.x[b+j0*stride:])
 				j0++

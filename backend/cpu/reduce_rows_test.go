@@ -207,23 +207,29 @@ func TestReduceWorkers(t *testing.T) {
 }
 
 // TestReduceWorkersError divides by zero in a fused source that workers
-// fold in parts (the int64 sum of a quotient of int32 elements): the
-// error must come back, whichever part meets the zero.
+// fold in parts (the int64 sum of a quotient of int32 elements, whole or
+// along axis 0, where each worker folds a range of rows): the error must
+// come back, whichever part meets the zero.
 func TestReduceWorkersError(t *testing.T) {
 	defer func(b int) { reduceSerialMax = b }(reduceSerialMax)
 	reduceSerialMax = 0
 	const n = 1 << 18
-	for _, at := range []int{0, n / 3, n - 1} {
-		v, z := make([]float64, n), make([]float64, n)
-		for i := range v {
-			v[i], z[i] = float64(i), 1
-		}
-		z[at] = 0
-		q := nb(backend.OpFloorDiv, in(mk(dtypes.I32, []int{n}, v...)), in(mk(dtypes.I32, []int{n}, z...)))
-		q.ZeroDivError = true
-		sum := red(backend.OpSum, dtypes.I64, cast(q, dtypes.I64), false)
-		if err := runErr(sum, Workers(4)); !errors.Is(err, backend.ErrDivideByZero) {
-			t.Errorf("sum with a zero divisor at %d: %v", at, err)
+	for _, tc := range []struct {
+		shape []int
+		axes  []int
+	}{{[]int{n}, nil}, {[]int{512, 512}, []int{0}}} {
+		for _, at := range []int{0, n / 3, n - 1} {
+			v, z := make([]float64, n), make([]float64, n)
+			for i := range v {
+				v[i], z[i] = float64(i), 1
+			}
+			z[at] = 0
+			q := nb(backend.OpFloorDiv, in(mk(dtypes.I32, tc.shape, v...)), in(mk(dtypes.I32, tc.shape, z...)))
+			q.ZeroDivError = true
+			sum := red(backend.OpSum, dtypes.I64, cast(q, dtypes.I64), false, tc.axes...)
+			if err := runErr(sum, Workers(4)); !errors.Is(err, backend.ErrDivideByZero) {
+				t.Errorf("sum of %v along %v with a zero divisor at %d: %v", tc.shape, tc.axes, at, err)
+			}
 		}
 	}
 }
