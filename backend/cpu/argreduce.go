@@ -503,8 +503,9 @@ func argColMin[T integer | float](bv []T, bi []int64, row []T, j int64) {
 // argKernel returns a function giving the index of the first max
 // (isMax) or min of a non-empty run of floats and whether the run holds
 // a NaN (the index is then moot), in one pass by redArg* over its
-// 128-byte groups, then the elements after them one by one; nil
-// without a kernel.
+// 128-byte groups (redArg*512 over the 256-byte ones, where the CPU has
+// AVX-512, and redArg* over a 128-byte group left), then the elements
+// after them one by one; nil without a kernel.
 func argKernel[T float](isMax bool) func(run []T) (int, bool) {
 	name := "Min" + asmName[T](kAdd)[len("Add"):]
 	if isMax {
@@ -515,14 +516,39 @@ func argKernel[T float](isMax bool) func(run []T) (int, bool) {
 		return nil
 	}
 	group := 128 / sizeOf[T]()
+	f512 := redArgAsm512[name] // 256-byte groups, where there is AVX-512
 	return func(run []T) (int, bool) {
 		n := len(run) &^ (group - 1)
 		if n == 0 {
 			return argWalk(run, isMax)
 		}
-		i, nan := f(byteView(run[:n]))
-		if nan {
-			return 0, true
+		var i int
+		if f512 != nil && n >= 4*group {
+			// The 256-byte groups, then a 128-byte one left: a later
+			// extreme only where strictly better. (Below two of them
+			// the one AVX2 pass is faster: each call ends merging its
+			// registers' lanes.)
+			n2 := n &^ (2*group - 1)
+			j, nan := f512(byteView(run[:n2]))
+			if nan {
+				return 0, true
+			}
+			i = j
+			if n > n2 {
+				j, nan := f(byteView(run[n2:n]))
+				if nan {
+					return 0, true
+				}
+				if v, e := run[n2+j], run[i]; isMax && v > e || !isMax && v < e {
+					i = n2 + j
+				}
+			}
+		} else {
+			j, nan := f(byteView(run[:n]))
+			if nan {
+				return 0, true
+			}
+			i = j
 		}
 		e := run[i]
 		for j, v := range run[n:] {

@@ -1,7 +1,8 @@
 //go:build ignore
 
-// gen_reduce writes simd_reduce_amd64.s, the AVX2 steps of reductions,
-// and simd_reduce_amd64.go, their declarations and table.
+// gen_reduce writes simd_reduce_amd64.s, the AVX2 steps of reductions
+// (and AVX-512 ones of float argmax and argmin), and
+// simd_reduce_amd64.go, their declarations and table.
 // Run it with go generate.
 //
 // For each operation and element type there are two kernels on the bytes
@@ -25,7 +26,8 @@
 //
 // Also, for many rows a call: redRows* (each row of a short last axis to
 // one output), redVecs* (the row step over equally spaced rows), and
-// the argmax/argmin kernels redArg* (one pass over a run) and
+// the argmax/argmin kernels redArg* (one pass over a run; redArg*512 with
+// AVX-512 for floats) and
 // redArgCols* (rows streamed into the best values and their row numbers);
 // see the comments at rowsInt, vecsAsm, argAsm and argColsAsm.
 //
@@ -290,6 +292,12 @@ func redArgMax{{.}}(x []byte) (idx int, nan bool)
 func redArgMin{{.}}(x []byte) (idx int, nan bool)
 
 //go:noescape
+func redArgMax{{.}}512(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMin{{.}}512(x []byte) (idx int, nan bool)
+
+//go:noescape
 func redRowsMax{{.}}(out, x []byte, l int) (done int)
 
 //go:noescape
@@ -320,6 +328,9 @@ var (
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
 	redArgAsm   = map[string]func(x []byte) (int, bool){}
 	redArgCols  = map[string]func(bv, bi, x []byte, rows, stride, j int){}
+	// redArgAsm512 are the float kernels of redArgAsm over 256-byte
+	// groups, where the CPU has AVX-512.
+	redArgAsm512 = map[string]func(x []byte) (int, bool){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -361,6 +372,10 @@ func init() {
 	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
 	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
 	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
+	if haveAVX512 {
+		redArgAsm512["Max{{.}}"] = redArgMax{{.}}512
+		redArgAsm512["Min{{.}}"] = redArgMin{{.}}512
+	}
 {{end}}}
 `))
 
@@ -966,6 +981,99 @@ done:
 `, op, f, pred, add, one, strings.ToLower(op), chains.String(), merge.String(), store, nanInit)
 }
 
+// argAsm512 writes redArgMaxPS512, ... (x []byte) (idx int, nan bool):
+// argAsm's search with AVX-512 over x[:len(x)&^255] (at least one
+// 256-byte group), four chains of one register each. A compare into a
+// mask register and two masked moves take the place of AVX2's compare
+// and two three-uop blends, and the NaN test compares two loaded
+// registers (unordered) rather than each with itself. The merge is
+// argAsm's: the four chains, then the halves, quarters, ... of the
+// register.
+func argAsm512(op, f string) string {
+	pred := "0x1e" // x > best, ordered
+	if op == "Min" {
+		pred = "0x11"
+	}
+	add, shl, gt, iota, mov, idxMov, one := "VPADDD", "VPSLLD $6", "VPCMPGTD", "redIota32<>", "VMOVAPS", "VMOVDQA32", "VPSRLD $31"
+	if f == "PD" {
+		add, shl, gt, iota, mov, idxMov, one = "VPADDQ", "VPSLLQ $5", "VPCMPGTQ", "redIota64<>", "VMOVAPD", "VMOVDQA64", "VPSRLQ $63"
+	}
+	var chains, merge strings.Builder
+	for c := range 4 {
+		fmt.Fprintf(&chains, "\tVMOVUPS %d(SI), Z%d\n", 64*c, 10+c)
+	}
+	fmt.Fprintf(&chains, "\tVCMP%[1]s $0x03, Z10, Z11, K2\n\tVCMP%[1]s $0x03, Z12, Z13, K3\n\tKORW K2, K7, K7\n\tKORW K3, K7, K7\n", f)
+	for c := range 4 {
+		fmt.Fprintf(&chains, "\tVCMP%[1]s $%[2]s, Z%[3]d, Z%[4]d, K1\n\t%[5]s Z%[4]d, K1, Z%[3]d\n\t%[6]s Z8, K1, Z%[7]d\n",
+			f, pred, c, 10+c, mov, idxMov, 4+c)
+		fmt.Fprintf(&merge, "\t%s, Z%d, Z%d\n\t%s %s+%d(SB), Z%d, Z%d\n", shl, 4+c, 4+c, add, iota, 64*c, 4+c, 4+c)
+	}
+	// mergeInto takes (Zb, Zj) into (Za, Zi) where b beats a, or equals
+	// it with a smaller index.
+	mergeInto := func(a, i, b, j string) string {
+		return fmt.Sprintf(`	VCMP%[1]s $%[2]s, %[3]s, %[5]s, K1
+	VCMP%[1]s $0x00, %[3]s, %[5]s, K2
+	%[7]s %[6]s, %[4]s, K3
+	KANDW K3, K2, K2
+	KORW K2, K1, K1
+	%[8]s %[5]s, K1, %[3]s
+	%[9]s %[6]s, K1, %[4]s
+`, f, pred, a, i, b, j, gt, mov, idxMov)
+	}
+	merge.WriteString(mergeInto("Z0", "Z4", "Z1", "Z5"))
+	merge.WriteString(mergeInto("Z2", "Z6", "Z3", "Z7"))
+	merge.WriteString(mergeInto("Z0", "Z4", "Z2", "Z6"))
+	shuffles := []string{"VSHUFF64X2 $0x4E, %[1]s, %[1]s, %[2]s", "VSHUFF64X2 $0xB1, %[1]s, %[1]s, %[2]s",
+		"VPSHUFD $0x4E, %[1]s, %[2]s"}
+	store := "\tVMOVQ X4, AX\n"
+	if f == "PS" {
+		shuffles = append(shuffles, "VPSHUFD $0xB1, %[1]s, %[2]s")
+		store = "\tVMOVD X4, AX\n"
+	}
+	for _, sh := range shuffles {
+		merge.WriteString("\t" + fmt.Sprintf(sh, "Z0", "Z1") + "\n\t" + fmt.Sprintf(sh, "Z4", "Z5") + "\n")
+		merge.WriteString(mergeInto("Z0", "Z4", "Z1", "Z5"))
+	}
+	return fmt.Sprintf(`
+// func redArg%[1]s%[2]s512(x []byte) (idx int, nan bool): the index of the
+// first %[3]s of x[:len(x)&^255], and whether x holds a NaN.
+TEXT ·redArg%[1]s%[2]s512(SB), NOSPLIT, $0-33
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	SHRQ $8, CX
+	VMOVUPS (SI), Z0
+	VMOVUPS 64(SI), Z1
+	VMOVUPS 128(SI), Z2
+	VMOVUPS 192(SI), Z3
+	VCMP%[2]s $0x03, Z0, Z1, K7
+	VCMP%[2]s $0x03, Z2, Z3, K2
+	KORW K2, K7, K7
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPTERNLOGD $0xFF, Z9, Z9, Z9
+	%[4]s, Z9, Z9
+	ADDQ $256, SI
+	DECQ CX
+	JZ   merge
+loop:
+	%[5]s Z9, Z8, Z8
+%[6]s	ADDQ $256, SI
+	DECQ CX
+	JNZ  loop
+merge:
+	KORTESTW K7, K7
+	SETNE nan+32(FP)
+	JNE  done
+%[7]s%[8]s	MOVQ AX, idx+24(FP)
+done:
+	VZEROUPPER
+	RET
+`, op, f, strings.ToLower(op), one, add, chains.String(), merge.String(), store)
+}
+
 // argColsAsm writes redArgColsOPT(bv, bi, x []byte, rows, stride, j int):
 // argColMax (argColMin) for each of rows rows of x, stride bytes apart,
 // numbered j, j+1, ...: where the row's element beats the best in bv
@@ -1080,18 +1188,18 @@ done:
 `, op, t, cmp, idx)
 }
 
-// iotas are redIota32 and redIota64: 0, 1, ... 31 as int32 and 0, 1,
-// ... 15 as int64 (chain c's lanes at 32c).
+// iotas are redIota32 and redIota64: 0, 1, ... 63 as int32 and 0, 1,
+// ... 31 as int64 (chain c's lanes at 32c in argAsm, 64c in argAsm512).
 func iotas() string {
 	var b strings.Builder
-	for i := 0; i < 32; i += 2 {
+	for i := 0; i < 64; i += 2 {
 		fmt.Fprintf(&b, "DATA redIota32<>+%d(SB)/8, $0x%08x%08x\n", 4*i, i+1, i)
 	}
-	b.WriteString("GLOBL redIota32<>(SB), RODATA|NOPTR, $128\n")
-	for i := range 16 {
+	b.WriteString("GLOBL redIota32<>(SB), RODATA|NOPTR, $256\n")
+	for i := range 32 {
 		fmt.Fprintf(&b, "DATA redIota64<>+%d(SB)/8, $%d\n", 8*i, i)
 	}
-	b.WriteString("GLOBL redIota64<>(SB), RODATA|NOPTR, $128\n")
+	b.WriteString("GLOBL redIota64<>(SB), RODATA|NOPTR, $256\n")
 	return b.String()
 }
 
@@ -1182,6 +1290,8 @@ func main() {
 	for _, f := range []string{"PS", "PD"} {
 		b.WriteString(argAsm("Max", f))
 		b.WriteString(argAsm("Min", f))
+		b.WriteString(argAsm512("Max", f))
+		b.WriteString(argAsm512("Min", f))
 		b.WriteString(rowsSum(f))
 		for _, op := range []string{"Max", "Min"} {
 			b.WriteString(rowsExt(op, f))

@@ -317,7 +317,7 @@ func checkArg[T float](t *testing.T, name string, gen func(*rand.Rand) T, edges 
 			}
 			return
 		}
-		for _, n := range append(rowLengths[7:], 4099, 70001) {
+		for _, n := range append(rowLengths[7:], 200, 1059, 1075, 4099, 70001) {
 			for off := range 3 {
 				for range 4 {
 					x := randomSlice(rng, n+off, gen, edges)[off:]
@@ -342,6 +342,20 @@ func checkArg[T float](t *testing.T, name string, gen func(*rand.Rand) T, edges 
 					if nan != wantNaN || !nan && got != want {
 						t.Fatalf("%s max=%v: n=%d off %d: %d (NaN %v), want %d (NaN %v)", name, isMax, n, off, got, nan, want, wantNaN)
 					}
+				}
+				// One NaN, at places across the run (in every kind of
+				// group and in the tail).
+				x := make([]T, n+off)[off:] // at an unaligned start
+				for i := range x {
+					x[i] = gen(rng)
+				}
+				for p := 0; p < n; p += max(1, n/61) {
+					v := x[p]
+					x[p] = T(math.NaN())
+					if _, nan := argk(x); !nan {
+						t.Fatalf("%s max=%v: n=%d off %d: NaN at %d not reported", name, isMax, n, off, p)
+					}
+					x[p] = v
 				}
 			}
 		}

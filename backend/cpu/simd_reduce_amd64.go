@@ -446,6 +446,12 @@ func redArgMaxPS(x []byte) (idx int, nan bool)
 func redArgMinPS(x []byte) (idx int, nan bool)
 
 //go:noescape
+func redArgMaxPS512(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinPS512(x []byte) (idx int, nan bool)
+
+//go:noescape
 func redRowsMaxPS(out, x []byte, l int) (done int)
 
 //go:noescape
@@ -459,6 +465,12 @@ func redArgMaxPD(x []byte) (idx int, nan bool)
 
 //go:noescape
 func redArgMinPD(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMaxPD512(x []byte) (idx int, nan bool)
+
+//go:noescape
+func redArgMinPD512(x []byte) (idx int, nan bool)
 
 //go:noescape
 func redRowsMaxPD(out, x []byte, l int) (done int)
@@ -491,6 +503,9 @@ var (
 	redVecsAsm  = map[string]func(acc, x []byte, rows, stride int){}
 	redArgAsm   = map[string]func(x []byte) (int, bool){}
 	redArgCols  = map[string]func(bv, bi, x []byte, rows, stride, j int){}
+	// redArgAsm512 are the float kernels of redArgAsm over 256-byte
+	// groups, where the CPU has AVX-512.
+	redArgAsm512 = map[string]func(x []byte) (int, bool){}
 )
 
 // redFold calls the integer fold numbered i in redFoldAsm.
@@ -710,9 +725,17 @@ func init() {
 	redRowsAsm["SumPS"] = redRowsSumPS
 	redRowsAsmF["MaxPS"] = redRowsMaxPS
 	redRowsAsmF["MinPS"] = redRowsMinPS
+	if haveAVX512 {
+		redArgAsm512["MaxPS"] = redArgMaxPS512
+		redArgAsm512["MinPS"] = redArgMinPS512
+	}
 	redArgAsm["MaxPD"] = redArgMaxPD
 	redArgAsm["MinPD"] = redArgMinPD
 	redRowsAsm["SumPD"] = redRowsSumPD
 	redRowsAsmF["MaxPD"] = redRowsMaxPD
 	redRowsAsmF["MinPD"] = redRowsMinPD
+	if haveAVX512 {
+		redArgAsm512["MaxPD"] = redArgMaxPD512
+		redArgAsm512["MinPD"] = redArgMinPD512
+	}
 }
