@@ -525,6 +525,9 @@ func (r *runner) fuse(n *backend.Node, size int) (*fusion, fnode, error) {
 
 // Elementwise evaluates the fused tree rooted at n into a new tensor.
 func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
+	if v, ok, err := r.signBits(n, size); ok {
+		return v, err
+	}
 	f, root, err := r.fuse(n, size)
 	if err != nil {
 		return nil, err
