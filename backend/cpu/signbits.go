@@ -16,29 +16,38 @@ var signMasks = func() (m [2][blockSize]uint16) {
 	return m
 }()
 
-// signBits evaluates abs(x) and -x of a float16 or bfloat16 input on the
-// sign bit, x & 0x7fff and x ^ 0x8000, as NumPy's float16 loops and
+// signBits evaluates abs(x) and -x of a float16 or bfloat16 input, or a
+// view of one (a transpose, slice, broadcast or reshape), on the sign
+// bit, x & 0x7fff and x ^ 0x8000, as NumPy's float16 loops and
 // ml_dtypes' bfloat16 ones do, rather than converting each block to
 // float32 and rounding it back: the same numbers, two bytes an element
 // read and written, and a NaN keeps its payload as in NumPy
 // (np.abs(np.uint16(0x7c01).view(np.float16)) is 0x7c01, where the
-// conversion made it 0x7e01). ok is false where n is not such an
-// operation on an input.
+// conversion made it 0x7e01) whatever the operand's layout: a view is
+// copied contiguous first, and the copy masked in place. ok is false
+// where n is not such an operation.
 func (r *runner) signBits(n *backend.Node, size int) (v *view, ok bool, err error) {
-	if n.Op != backend.OpAbs && n.Op != backend.OpNeg || len(n.Args) != 1 {
+	if n.Op != backend.OpAbs && n.Op != backend.OpNeg || len(n.Args) != 1 ||
+		n.DType != dtypes.F16 && n.DType != dtypes.BF16 || n.Args[0].DType != n.DType || !inputView(n.Args[0]) {
 		return nil, false, nil
 	}
-	a := n.Args[0]
-	if a.Op != backend.OpInput || a.DType != n.DType || n.DType != dtypes.F16 && n.DType != dtypes.BF16 {
-		return nil, false, nil
-	}
-	in, err := r.eval(a)
+	in, err := r.eval(n.Args[0])
 	if err != nil {
 		return nil, true, err
 	}
-	out, err := r.Alloc(n.DType, n.Shape, size)
-	if err != nil || size == 0 {
-		return out, true, err
+	var out *view
+	if in.Layout().Contiguous() {
+		if out, err = r.Alloc(n.DType, n.Shape, size); err != nil {
+			return nil, true, err
+		}
+	} else {
+		if out, err = r.x.Materialize(in); err != nil {
+			return nil, true, err
+		}
+		in = out
+	}
+	if size == 0 {
+		return out, true, nil
 	}
 	x, d := in.data.([]uint16)[in.off:in.off+size], out.data.([]uint16)
 	op, mask := backend.OpBitXor, signMasks[1][:]
@@ -63,4 +72,20 @@ func (r *runner) signBits(n *backend.Node, size int) (v *view, ok bool, err erro
 		}
 		return nil
 	})
+}
+
+// inputView reports whether n is an input or a view of one that
+// evaluating copies nothing (or, for a reshape of a strided view, only
+// the elements).
+func inputView(n *backend.Node) bool {
+	for {
+		switch n.Op {
+		case backend.OpInput:
+			return true
+		case backend.OpTranspose, backend.OpSlice, backend.OpBroadcastTo, backend.OpReshape:
+			n = n.Args[0]
+		default:
+			return false
+		}
+	}
 }

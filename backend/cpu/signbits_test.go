@@ -37,9 +37,36 @@ func TestSignBits(t *testing.T) {
 			}
 		}
 	}
+	// Views are copied, then masked: a transpose, a strided slice.
+	x := &backend.Tensor{DType: dtypes.F16, Shape: []int{512, 2048}, Data: bits[:n]}
+	tr := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F16, Shape: []int{2048, 512}, Axes: []int{1, 0}, Args: []*backend.Node{in(x)}}
+	sl := &backend.Node{Op: backend.OpSlice, DType: dtypes.F16, Shape: []int{512, 1024}, Args: []*backend.Node{in(x)},
+		Slices: []backend.Slice{{Start: 0, Stop: 512, Step: 1}, {Start: 1, Stop: 2048, Step: 2}}}
+	for _, o := range []backend.Op{backend.OpAbs, backend.OpNeg} {
+		for _, v := range []struct {
+			node *backend.Node
+			at   func(i int) int // the input element of output element i
+		}{
+			{tr, func(i int) int { return i%512*2048 + i/512 }},
+			{sl, func(i int) int { return i/1024*2048 + 1 + 2*(i%1024) }},
+		} {
+			got := run(t, nu(o, v.node), Workers(4)).Data.([]uint16)
+			for i, g := range got {
+				b := bits[v.at(i)]
+				want := b & 0x7fff
+				if o == backend.OpNeg {
+					want = b ^ 0x8000
+				}
+				if g != want {
+					t.Fatalf("%v of a %v view, element %d (%#04x): %#04x, want %#04x", o, v.node.Op, i, b, g, want)
+				}
+			}
+		}
+	}
+
 	// Within a fused tree the operation converts, and the numbers are
 	// the same.
-	x := &backend.Tensor{DType: dtypes.F16, Shape: []int{1 << 16}, Data: bits[:1<<16]}
+	x = &backend.Tensor{DType: dtypes.F16, Shape: []int{1 << 16}, Data: bits[:1<<16]}
 	for _, o := range []backend.Op{backend.OpAbs, backend.OpNeg} {
 		direct := run(t, nu(o, in(x))).Data.([]uint16)
 		fused := run(t, nu(o, nu(backend.OpNeg, nu(backend.OpNeg, in(x))))).Data.([]uint16)
