@@ -9,18 +9,21 @@ const unpermuteVisits = 1 << 12
 
 // Unpermute finds an elementwise plan whose full-size operands all read
 // one permutation of their arguments (exp(transpose(x)), transpose(x) * 2,
-// or a bare transpose) and returns the plan that computes the same
-// elements in those arguments' order, with that permutation: n's value is
-// m's value transposed by perm (dimension i of n is dimension perm[i] of
-// m), and m reads its arguments as they are stored. NumPy's ufuncs keep
-// their operand's order in the same way (order='K': np.exp(x.T) is stored
-// as x is, and its .T is C-contiguous).
+// transpose(x) - r for a row r, or a bare transpose) and returns the plan
+// that computes the same elements in those arguments' order, with that
+// permutation: n's value is m's value transposed by perm (dimension i of
+// n is dimension perm[i] of m), and m reads its arguments as they are
+// stored. NumPy's ufuncs keep their operand's order in the same way
+// (order='K': np.exp(x.T) is stored as x is, and its .T is C-contiguous;
+// a broadcast operand, whose strides are 0 along the broadcast axes, does
+// not change the order x.T gives x.T - r).
 //
-// Every other leaf of the tree must be of size 1 in every dimension (a
-// literal or a 0-d tensor broadcast). Nested transposes compose; where
-// they compose to the identity, perm is nil and m drops them. ok is false,
-// and m is n, where the plan is of another form or the permutation only
-// moves axes of size 1 (then the elements are in order already).
+// Every other operand must be smaller than the result and broadcast to it
+// (a literal, a row, a column): m reads it through the inverse
+// permutation. Nested transposes compose; where they compose to the
+// identity, perm is nil and m drops them. ok is false, and m is n, where
+// the plan is of another form or the permutation only moves axes of size
+// 1 (then the elements are in order already).
 func Unpermute(n *Node) (m *Node, perm []int, ok bool) {
 	budget := unpermuteVisits
 	if !findPerm(n, n.Shape, &perm, &budget) || perm == nil {
@@ -33,11 +36,17 @@ func Unpermute(n *Node) (m *Node, perm []int, ok bool) {
 	if !identity && !movesAxes(perm, n.Shape) {
 		return n, nil, false
 	}
-	storage := make([]int, len(perm))
+	u := &unpermuter{shape: n.Shape, storage: make([]int, len(perm)), done: map[*Node]*Node{}}
 	for i, p := range perm {
-		storage[p] = n.Shape[i]
+		u.storage[p] = n.Shape[i]
 	}
-	m = unpermute(n, storage, map[*Node]*Node{})
+	if !identity {
+		u.inv = make([]int, len(perm))
+		for i, p := range perm {
+			u.inv[p] = i
+		}
+	}
+	m = u.rewrite(n)
 	if identity {
 		perm = nil
 	}
@@ -55,7 +64,8 @@ func findPerm(n *Node, shape []int, perm *[]int, budget *int) bool {
 		return true
 	}
 	if !slices.Equal(n.Shape, shape) {
-		return false
+		// Broadcast to the result: read through the permutation.
+		return broadcastsTo(n.Shape, shape) && Size(n.Shape) < Size(shape)
 	}
 	switch {
 	case n.Op == OpTranspose:
@@ -91,30 +101,73 @@ func peelTranspose(n *Node) ([]int, *Node) {
 	return q, x
 }
 
-// unpermute rebuilds the tree at n in its transposed leaves' order: full
-// elementwise nodes take the storage shape, transposes give way to what
-// they read, and size-1 leaves stay as they are.
-func unpermute(n *Node, storage []int, done map[*Node]*Node) *Node {
+// An unpermuter rebuilds a plan in its transposed leaves' order.
+type unpermuter struct {
+	shape   []int // the result's
+	storage []int // the result's in the leaves' order
+	inv     []int // the inverse permutation; nil for the identity
+	done    map[*Node]*Node
+}
+
+// rewrite rebuilds the tree at n: full elementwise nodes take the
+// storage shape, transposes give way to what they read, smaller
+// operands are read through the inverse permutation (after a reshape to
+// the result's rank), and size-1 ones stay as they are.
+func (u *unpermuter) rewrite(n *Node) *Node {
 	if allOnes(n.Shape) {
 		return n
 	}
-	if m, ok := done[n]; ok {
+	if m, ok := u.done[n]; ok {
 		return m
 	}
 	var m *Node
-	if n.Op == OpTranspose {
+	switch {
+	case !slices.Equal(n.Shape, u.shape):
+		m = n
+		if u.inv == nil {
+			break
+		}
+		if len(n.Shape) < len(u.shape) {
+			full := make([]int, len(u.shape)-len(n.Shape), len(u.shape))
+			for i := range full {
+				full[i] = 1
+			}
+			full = append(full, n.Shape...)
+			m = &Node{Op: OpReshape, DType: n.DType, Shape: full, Args: []*Node{n}}
+		}
+		t := make([]int, len(u.inv))
+		for k, i := range u.inv {
+			t[k] = m.Shape[i]
+		}
+		m = &Node{Op: OpTranspose, DType: n.DType, Shape: t, Axes: u.inv, Args: []*Node{m}}
+	case n.Op == OpTranspose:
 		_, m = peelTranspose(n)
-	} else {
+	default:
 		c := *n
-		c.Shape = storage
+		c.Shape = u.storage
 		c.Args = make([]*Node, len(n.Args))
 		for i, a := range n.Args {
-			c.Args[i] = unpermute(a, storage, done)
+			c.Args[i] = u.rewrite(a)
 		}
 		m = &c
 	}
-	done[n] = m
+	u.done[n] = m
 	return m
+}
+
+// broadcastsTo reports whether shape broadcasts to out (NumPy's rules:
+// aligned at the right, each dimension 1 or out's).
+func broadcastsTo(shape, out []int) bool {
+	if len(shape) > len(out) {
+		return false
+	}
+	off := len(out) - len(shape)
+	for i, d := range shape {
+		if d != 1 && d != out[off+i] {
+			return false
+		}
+	}
+	return true
 }
 
 // movesAxes reports whether perm changes the order of the elements of a

@@ -43,7 +43,10 @@ func TestUnpermute(t *testing.T) {
 		{"where", op(OpWhere, []int{3, 2}, op(OpGt, []int{3, 2}, tr(x, 1, 0), one), tr(y, 1, 0), one), true, []int{1, 0}, []int{2, 3}},
 
 		{"a row-major operand", op(OpAdd, []int{3, 2}, tr(x, 1, 0), in(3, 2)), false, nil, nil},
-		{"a broadcast row", op(OpAdd, []int{3, 2}, tr(x, 1, 0), in(2)), false, nil, nil},
+		{"a broadcast row", op(OpAdd, []int{3, 2}, tr(x, 1, 0), in(2)), true, []int{1, 0}, []int{2, 3}},
+		{"a broadcast column", op(OpMul, []int{3, 2}, in(3, 1), tr(x, 1, 0)), true, []int{1, 0}, []int{2, 3}},
+		{"a row of a 3-d result", op(OpSub, []int{4, 2, 3}, tr(c, 2, 0, 1), op(OpNeg, []int{3}, in(3))), true, []int{2, 0, 1}, []int{2, 3, 4}},
+		{"a smaller matrix of the same size", op(OpAdd, []int{1, 3, 2}, tr(in(1, 2, 3), 0, 2, 1), in(3, 2)), false, nil, nil},
 		{"two permutations", op(OpAdd, []int{4, 2, 3}, tr(c, 2, 0, 1), tr(tr(c, 1, 2, 0), 1, 2, 0)), true, []int{2, 0, 1}, []int{2, 3, 4}},
 		{"two other permutations", op(OpAdd, []int{2, 4, 3}, tr(c, 0, 2, 1), tr(in(4, 2, 3), 1, 0, 2)), false, nil, nil},
 		{"only size-1 axes move", op(OpNeg, []int{6, 1}, tr(in(1, 6), 1, 0)), false, nil, nil},
@@ -66,12 +69,21 @@ func TestUnpermute(t *testing.T) {
 		if !slices.Equal(m.Shape, tc.storage) {
 			t.Errorf("%s: rewritten shape %v, want %v", tc.name, m.Shape, tc.storage)
 		}
-		// No transpose is left, the size-1 leaves are the same nodes,
-		// and the plan given is unchanged.
+		// No full-size transpose is left (a smaller operand is read
+		// through the inverse permutation, at the result's rank), and
+		// the plan given is unchanged.
 		var walk func(n *Node)
 		walk = func(n *Node) {
 			if n.Op == OpTranspose {
-				t.Errorf("%s: a transpose is left", tc.name)
+				if Size(n.Shape) >= Size(m.Shape) || len(n.Shape) != len(m.Shape) {
+					t.Errorf("%s: a transpose of shape %v is left", tc.name, n.Shape)
+				}
+				for k, i := range n.Axes {
+					if tc.perm[i] != k {
+						t.Errorf("%s: a smaller operand is read through axes %v, want the inverse of %v", tc.name, n.Axes, tc.perm)
+					}
+				}
+				return
 			}
 			for _, a := range n.Args {
 				walk(a)

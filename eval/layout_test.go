@@ -63,6 +63,15 @@ y[-1, 1:3]
 y.T
 y.T + 1
 transpose(x)
+transpose(x) - x[:, 0]
+r = transpose(x) * reshape(arange(6), (6, 1)) + x[:, 1]
+r
+r + r
+sum(r, axis=1)
+transpose(c, (2, 0, 1)) - c[0, :, 0]
+transpose(c, (1, 2, 0)) * reshape(arange(4), (4, 1)) + reshape(arange(2), (1, 1, 2))
+where(transpose(x) > 110, transpose(x), x[:, 1])
+transpose(f32(x)) / x[0, :4]
 `
 
 // TestResultsKeepOrder checks that a value stored in its operands' order
@@ -114,6 +123,12 @@ func TestResultsKeepOrder(t *testing.T) {
 	x, _ := s.Var("x")
 	if z, _ := s.Var("z"); z.Tensor != x.Tensor || z.Perm == nil {
 		t.Fatalf("transpose(x) copied x (perm %v)", z.Perm)
+	}
+	if _, err := s.Execute(context.Background(), "", "w = transpose(x) - x[:, 0] * 2"); err != nil {
+		t.Fatal(err)
+	}
+	if w, _ := s.Var("w"); w.Perm == nil {
+		t.Fatalf("transpose(x) - x[:, 0] * 2: row-major; want x's order (a broadcast row does not change it)")
 	}
 
 	// The rich forms read the row-major value too.
