@@ -118,7 +118,23 @@ type jupyterEnv struct {
 func newJupyterEnv(t *testing.T) *jupyterEnv {
 	t.Helper()
 	cmd, extra := kernelCommand(t)
-	dir := t.TempDir()
+	dir, err := os.MkdirTemp("", "tensorsh-jupyter-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// A kernel that a client shut down may still write under the
+		// data directory for a moment after the client has exited
+		// (t.TempDir's cleanup then failed: "directory not empty").
+		err := os.RemoveAll(dir)
+		for deadline := time.Now().Add(10 * time.Second); err != nil && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			err = os.RemoveAll(dir)
+		}
+		if err != nil {
+			t.Errorf("removing the Jupyter setup: %v", err)
+		}
+	})
 	j := &jupyterEnv{dir: dir}
 	j.env = append(os.Environ(),
 		"JUPYTER_PATH="+filepath.Join(dir, "share", "jupyter"),
@@ -266,7 +282,18 @@ func TestJupyterConsoleTerminal(t *testing.T) {
 	screen("In [3]: squeeze")
 	tm("send-keys", "-t", "console", "(x)", "Enter")
 	screen("Out[3]:\n[1 2 3]\ni16[3] cpu")
-	tm("send-keys", "-t", "console", "exit", "Enter")
+	// Ctrl-D leaves (the kernel answers "exit" with a NameError that
+	// says so); the console ends its session once the kernel has shut
+	// down.
+	tm("send-keys", "-t", "console", "C-d")
+	for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		has := exec.Command(tmux, "-L", sock, "has-session", "-t", "console")
+		has.Env = j.env
+		if has.Run() != nil {
+			return
+		}
+	}
+	t.Errorf("the console did not exit:\n%s", tm("capture-pane", "-t", "console", "-p"))
 }
 
 // TestJupyterIPythonHabits checks _, Out[n], %load's payload, %run, %who
