@@ -744,9 +744,10 @@ func equalStride(offs []int) int {
 
 // runRowParts is runReduce's fold along kept axes for a fold that may be
 // regrouped (ops.assoc) with few units: each unit's rows (stride elements
-// apart in s.x, or contiguous rows of a fused source's blocks) are cut into parts consecutive ranges, folded on the
-// workers into accumulators of their own, and the ranges' results are
-// then folded into the unit's output in order by ops.vec. A 1000×1000
+// apart in s.x, or contiguous rows of a fused source's blocks) are cut
+// into parts consecutive ranges, folded on the workers into accumulators
+// of their own, and the ranges' results are then folded into the unit's
+// output in order by ops.vec. A 1000×1000
 // maximum along axis 0 is one unit; its two workers each read half the
 // rows whole, in order, where column stripes had each read half of every
 // row.
