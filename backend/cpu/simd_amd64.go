@@ -2,7 +2,10 @@
 
 package cpu
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // haveAVX2 reports whether the CPU (and the OS) support AVX2 and FMA.
 var haveAVX2 = cpuHasAVX2FMA()
@@ -118,6 +121,18 @@ func expSumF32AVX2(d []float64, a []float32, m float64, pf []byte) float64
 
 //go:noescape
 func expSumF32AVX512(d []float64, a []float32, m float64, pf []byte) float64
+
+//go:noescape
+func colExpSumF32AVX512(e []float64, x []float32, stride int, mx *[16]float64, acc *[8][16]float64, rows, n8 int)
+
+//go:noescape
+func divColsF32AVX512(out []float32, e []float64, stride int, s, rs *[16]float64, rows int)
+
+//go:noescape
+func divToF32AVX512(d []float32, a []float64, s, rs float64)
+
+//go:noescape
+func logColsF32AVX512(out, x []float32, stride int, mx, ls *[16]float64, rows int)
 
 //go:noescape
 func divToF32AVX2(d []float32, a []float64, s float64)
@@ -350,11 +365,23 @@ func expSumF32PF(d []float64, a []float32, m float64, pf []byte) float64 {
 func divToF32(d []float32, a []float64, s float64) {
 	a = a[:len(d)]
 	n := len(d) &^ 7
+	if n16 := len(d) &^ 15; libmAVX512 && n16 > 0 && normalRecip(s) {
+		divToF32AVX512(d[:n16], a[:n16], s, 1/s)
+		d, a = d[n16:], a[n16:]
+		n = len(d) &^ 7
+	}
 	if haveAVX2 && n > 0 {
 		divToF32AVX2(d[:n], a[:n], s)
 		d, a = d[n:], a[n:]
 	}
 	divToF32Go(d, a, s)
+}
+
+// normalRecip reports whether s and 1/s are normal float64s (so that
+// 1/s rounded is within half an ULP of the reciprocal, as DIVQ32 needs).
+func normalRecip(s float64) bool {
+	a := math.Abs(s)
+	return a >= 0x1p-1000 && a <= 0x1p1000
 }
 
 // cvtI8F32 sets d[i] = float32(a[i]).
@@ -374,4 +401,66 @@ func sum8F32(a []float32) float32 {
 		return sum8F32AVX2(a[:len(a)&^7])
 	}
 	return sum8F32Go(a)
+}
+
+// softmaxColsAVX512 computes the float32 softmax (or log-softmax) of the
+// w adjacent columns of x at b (w a multiple of 16; m values each,
+// stride elements apart) into out, reading rows of the columns in
+// place, with e (16·m float64s) and mx32 (w float32s) as scratch, where
+// the CPU has AVX-512; it reports whether it did. The steps are
+// softmaxRow's on each column: the maximum (the row step of max along a
+// kept axis, redVecsMaxPS, from -Inf: rowMax's first NaN and first of
+// equal values), expCore(clampExp(x - max)) summed by sum8F64's eight
+// accumulators in its order (the rows i < m&^7 into accumulator i mod 8,
+// folded, then the others in order), then e/s, or x - max - log(s),
+// rounded once to float32. The maxima of all w columns are taken first,
+// reading whole rows of them (which the CPU prefetches), so that the
+// later passes, sixteen columns at a time, find x in the cache.
+func softmaxColsAVX512(out, x []float32, m, inner, b, w int, log bool, e []float64, mx32 []float32) bool {
+	maxRows := redVecsAsm["MaxPS"]
+	if !libmAVX512 || maxRows == nil || m == 0 || w%16 != 0 {
+		return false
+	}
+	mx32 = mx32[:w]
+	for k := range mx32 {
+		mx32[k] = float32(math.Inf(-1))
+	}
+	maxRows(byteView(mx32), byteView(x[b:b+(m-1)*inner+w]), m, 4*inner)
+	e = e[:16*m]
+	n8 := m &^ 7
+	for c := 0; c < w; c += 16 {
+		end := b + c + (m-1)*inner + 16
+		xs, os := x[b+c:end], out[b+c:end]
+		var mx [16]float64
+		for k, v := range mx32[c : c+16] {
+			mx[k] = float64(v)
+		}
+		var acc [8][16]float64
+		colExpSumF32AVX512(e, xs, inner, &mx, &acc, m, n8)
+		var s [16]float64
+		for k := range s {
+			t := ((acc[0][k] + acc[1][k]) + (acc[2][k] + acc[3][k])) + ((acc[4][k] + acc[5][k]) + (acc[6][k] + acc[7][k]))
+			for i := n8; i < m; i++ {
+				t += e[16*i+k]
+			}
+			s[k] = t
+		}
+		if log {
+			var ls [16]float64
+			for k, v := range s {
+				ls[k] = math.Log(v)
+			}
+			logColsF32AVX512(os, xs, inner, &mx, &ls, m)
+			continue
+		}
+		var rs [16]float64
+		for k, v := range s {
+			rs[k] = 1 / v
+			if !normalRecip(v) {
+				rs[k] = math.NaN() // every row by division
+			}
+		}
+		divColsF32AVX512(os, e, inner, &s, &rs, m)
+	}
+	return true
 }

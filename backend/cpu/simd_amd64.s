@@ -467,3 +467,225 @@ fold:
 	SETNE nan+28(FP)
 	VZEROUPPER
 	RET
+
+// COLEXP512 sets Z9 = expCore(clampExp(float64(x) - mx)) for the eight
+// float32s at off(SI) and the register mx: expSumF32AVX512's steps.
+#define COLEXP512(off, mx) \
+	VCVTPS2PD off(SI), Z6 \
+	VSUBPD mx, Z6, Z6 \
+	VMAXPD Z6, Z11, Z6 \
+	VMINPD Z6, Z10, Z6 \
+	EXP512
+
+// func colExpSumF32AVX512(e []float64, x []float32, stride int, mx *[16]float64, acc *[8][16]float64, rows, n8 int)
+//
+// For the sixteen columns of x at 0(SI) and rows rows stride elements
+// apart, sets e[16i+k] = expCore(clampExp(float64(x[i·stride+k]) -
+// mx[k])) and, for the rows i < n8, adds it to acc[i mod 8][k]: the
+// accumulators of sum8F64 down each column, added in its order.
+TEXT ·colExpSumF32AVX512(SB), NOSPLIT, $0-88
+	MOVQ e_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	SHLQ $2, R8
+	MOVQ mx+56(FP), AX
+	VMOVUPD (AX), Z14
+	VMOVUPD 64(AX), Z15
+	MOVQ acc+64(FP), R11
+	LEAQ 1024(R11), R12
+	MOVQ R11, R10
+	VBROADCASTSD MIN708, Z11
+	VBROADCASTSD MAX709, Z10
+	MOVQ rows+72(FP), BX
+	MOVQ n8+80(FP), CX
+	SUBQ CX, BX // the rows after n8
+	TESTQ CX, CX
+	JZ   tail
+sum:
+	PREFETCHT0 (SI)(R8*8) // the row 8 ahead
+	COLEXP512(0, Z14)
+	VMOVUPD Z9, (DI)
+	VMOVUPD (R10), Z12
+	VADDPD Z9, Z12, Z12 // acc + e
+	VMOVUPD Z12, (R10)
+	COLEXP512(32, Z15)
+	VMOVUPD Z9, 64(DI)
+	VMOVUPD 64(R10), Z12
+	VADDPD Z9, Z12, Z12
+	VMOVUPD Z12, 64(R10)
+	ADDQ R8, SI
+	ADDQ $128, DI
+	ADDQ $128, R10
+	CMPQ R10, R12
+	JB   same
+	MOVQ R11, R10
+same:
+	DECQ CX
+	JNZ  sum
+tail:
+	TESTQ BX, BX
+	JZ   done
+tailloop:
+	PREFETCHT0 (SI)(R8*8)
+	COLEXP512(0, Z14)
+	VMOVUPD Z9, (DI)
+	COLEXP512(32, Z15)
+	VMOVUPD Z9, 64(DI)
+	ADDQ R8, SI
+	ADDQ $128, DI
+	DECQ BX
+	JNZ  tailloop
+done:
+	VZEROUPPER
+	RET
+
+// Constants of the float32 quotients by a reciprocal (DIVQ32): 2^-125
+// (below it float32's subnormals round on another grid), and
+// roundCheck512's 2^10 - 2^28, 2^29 - 1 and 2^11 (gen_libm.go).
+DATA divq<>+0(SB)/8, $0x3820000000000000
+DATA divq<>+8(SB)/8, $0xFFFFFFFFF0000400
+DATA divq<>+16(SB)/8, $0x000000001FFFFFFF
+DATA divq<>+24(SB)/8, $0x0000000000000800
+GLOBL divq<>(SB), RODATA|NOPTR, $32
+
+// DIVQ32CONSTS loads DIVQ32's constants into Z8 and Z10-Z12.
+#define DIVQ32CONSTS \
+	VBROADCASTSD divq<>+0(SB), Z8 \
+	VPBROADCASTQ divq<>+8(SB), Z10 \
+	VPBROADCASTQ divq<>+16(SB), Z11 \
+	VPBROADCASTQ divq<>+24(SB), Z12
+
+// DIVQ32 sets q = a·r (r the reciprocal of the divisor, rounded: r =
+// RN(1/s)) and clears, in the opmask k, the lanes where float32(q) may
+// differ from float32(a/s) (a/s rounded to float64 first, as Go's
+// float32(a / s)): q is within 2^-51.9 of a/s, relative, so within 5
+// float64 ULP of RN(a/s), and both round to the same float32 unless a
+// float32 rounding midpoint lies between them. It keeps the lanes where
+// q >= 2^-125 (normal float32s on both sides; not NaN) and the low 29
+// bits of q lie 2^10 or more from the midpoint's 2^28 (roundCheck512's
+// test). Large q need no bound: float32's overflow threshold is such a
+// midpoint (that of its largest value and 2^128), and beyond it both
+// round to +Inf. t is scratch.
+#define DIVQ32(a, r, q, t, k) \
+	VMULPD r, a, q \
+	VCMPPD $13, Z8, q, k \
+	VPADDQ Z10, q, t \
+	VPANDQ Z11, t, t \
+	VPCMPUQ $5, Z12, t, k, k
+
+// func divColsF32AVX512(out []float32, e []float64, stride int, s, rs *[16]float64, rows int)
+//
+// Sets out[i·stride+k] = float32(e[16i+k] / s[k]) for the rows i <
+// rows and the sixteen columns k, by the products with rs[k] = 1/s[k]
+// where DIVQ32 shows they round to the same float32 (every lane of a
+// row, else that row by division); rs[k] must be a normal float64.
+TEXT ·divColsF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ out_base+0(FP), DI
+	MOVQ e_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	SHLQ $2, R8
+	MOVQ s+56(FP), AX
+	VMOVUPD (AX), Z16
+	VMOVUPD 64(AX), Z17
+	MOVQ rs+64(FP), AX
+	VMOVUPD (AX), Z14
+	VMOVUPD 64(AX), Z15
+	DIVQ32CONSTS
+	MOVQ rows+72(FP), CX
+	TESTQ CX, CX
+	JZ   done
+loop:
+	PREFETCHT0 (DI)(R8*8) // the row 8 ahead
+	VMOVUPD (SI), Z0
+	VMOVUPD 64(SI), Z1
+	DIVQ32(Z0, Z14, Z2, Z4, K1)
+	DIVQ32(Z1, Z15, Z3, Z5, K2)
+	KANDB K1, K2, K3
+	KORTESTB K3, K3
+	JCS  store // every lane
+	VDIVPD Z16, Z0, Z2
+	VDIVPD Z17, Z1, Z3
+store:
+	VCVTPD2PS Z2, Y2
+	VCVTPD2PS Z3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ $128, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func divToF32AVX512(d []float32, a []float64, s, rs float64), len(d) a
+// multiple of 16: d[i] = float32(a[i] / s), by products with rs = 1/s
+// where DIVQ32 allows (as divColsF32AVX512); rs must be a normal float64.
+TEXT ·divToF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSD s+48(FP), Z16
+	VBROADCASTSD rs+56(FP), Z14
+	DIVQ32CONSTS
+	SHRQ $4, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Z0
+	VMOVUPD 64(SI), Z1
+	DIVQ32(Z0, Z14, Z2, Z4, K1)
+	DIVQ32(Z1, Z14, Z3, Z5, K2)
+	KANDB K1, K2, K3
+	KORTESTB K3, K3
+	JCS  store
+	VDIVPD Z16, Z0, Z2
+	VDIVPD Z16, Z1, Z3
+store:
+	VCVTPD2PS Z2, Y2
+	VCVTPD2PS Z3, Y3
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y3, 32(DI)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func logColsF32AVX512(out, x []float32, stride int, mx, ls *[16]float64, rows int)
+//
+// Sets out[i·stride+k] = float32(float64(x[i·stride+k]) - mx[k] -
+// ls[k]) for the rows i < rows and the sixteen columns k.
+TEXT ·logColsF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ out_base+0(FP), DI
+	MOVQ x_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	SHLQ $2, R8
+	MOVQ mx+56(FP), AX
+	VMOVUPD (AX), Z14
+	VMOVUPD 64(AX), Z15
+	MOVQ ls+64(FP), AX
+	VMOVUPD (AX), Z12
+	VMOVUPD 64(AX), Z13
+	MOVQ rows+72(FP), CX
+	TESTQ CX, CX
+	JZ   done
+loop:
+	VCVTPS2PD (SI), Z0
+	VSUBPD Z14, Z0, Z0
+	VSUBPD Z12, Z0, Z0
+	VCVTPS2PD 32(SI), Z1
+	VSUBPD Z15, Z1, Z1
+	VSUBPD Z13, Z1, Z1
+	VCVTPD2PS Z0, Y0
+	VCVTPD2PS Z1, Y1
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ R8, SI
+	ADDQ R8, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET

@@ -65,7 +65,7 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 		grain = max(softmaxTile, grain/softmaxTile*softmaxTile)
 	}
 	rows := make([][]float64, r.workersFor(outer*inner, grain))
-	tiles := make([][]float32, len(rows))
+	scratch := make([]colScratch, len(rows))
 	tiles64 := make([][]float64, len(rows))
 	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
 		if rows[w] == nil {
@@ -80,11 +80,7 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 			return nil
 		}
 		if cols {
-			if tiles[w] == nil {
-				tiles[w] = make([]float32, 2*softmaxTile*m)
-			}
-			t := tiles[w]
-			softmaxColsF32(out32, x32, m, inner, lo, hi, log, t[:softmaxTile*m], t[softmaxTile*m:], y)
+			softmaxColsF32(out32, x32, m, inner, lo, hi, log, &scratch[w], y)
 			return nil
 		}
 		for row := lo; row < hi; row++ {

@@ -13,19 +13,41 @@ import (
 // along non-last axes bit for bit against the column-at-a-time
 // computation it replaces (softmaxRow on the gathered column, rounded
 // once to float32), on widths that are not multiples of the tile, with
-// large values, infinities and NaNs (NumPy reference formula, as in
-// bench/matrix.py and scipy.special.softmax: exp(x - max) / sum).
+// large values, infinities, NaNs, ±0 and repeated maxima (NumPy
+// reference formula, as in bench/matrix.py and scipy.special.softmax:
+// exp(x - max) / sum), by softmaxColsAVX512 where the CPU has AVX-512 and
+// by the transposes.
 func TestSoftmaxColsF32(t *testing.T) {
+	saved := libmAVX512
+	defer func() { libmAVX512 = saved }()
+	for _, avx512 := range []bool{saved, false} {
+		libmAVX512 = avx512
+		testSoftmaxColsF32(t)
+	}
+}
+
+func testSoftmaxColsF32(t *testing.T) {
 	rng := rand.New(rand.NewSource(36))
-	for _, shape := range [][]int{{37, 23}, {5, 41, 19}, {300, 17}, {2, 1}} {
+	pool := []float64{math.Copysign(0, -1), 0, -1, -3}
+	for si, shape := range [][]int{{37, 23}, {5, 41, 19}, {300, 17}, {2, 1}, {40, 300}, {9, 2, 70}, {7, 16}, {1, 33}, {6, 48}} {
 		n := backend.Size(shape)
 		vals := make([]float64, n)
 		for i := range vals {
+			if si == 8 {
+				// Maxima that are zeros of either sign: the first
+				// one is the maximum (x - max differs in sign).
+				vals[i] = pool[rng.Intn(len(pool))]
+				continue
+			}
 			switch r := rng.Intn(200); {
 			case r == 0:
 				vals[i] = math.NaN()
 			case r == 1:
 				vals[i] = math.Inf(1 - 2*rng.Intn(2))
+			case r < 4:
+				vals[i] = math.Copysign(0, float64(1-2*rng.Intn(2)))
+			case r < 6:
+				vals[i] = 2
 			case r < 10:
 				vals[i] = rng.NormFloat64() * 100
 			default:

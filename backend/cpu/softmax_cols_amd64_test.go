@@ -1,0 +1,121 @@
+//go:build amd64 && !purego
+
+package cpu
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+)
+
+// quotientKinds is the number of kinds of dividends quotient makes.
+const quotientKinds = 6
+
+// quotient returns a dividend for divisor s of a kind (0 to
+// quotientKinds-1): a/s a special value (zeros, infinities, NaN, negative
+// values, float32's limits), spread over float32's range and past it,
+// within a few float64 ULP of a float32 rounding midpoint (or on it) where
+// float32(a·(1/s)) and float32(a/s) can differ, just outside DIVQ32's
+// window around one, around the midpoint of two float32 subnormals, or
+// around float32's overflow threshold. A group of lanes of one kind is
+// taken by the products unless one of its lanes is left to the division.
+func quotient(rng *rand.Rand, kind int, s float64) float64 {
+	// near returns x moved by d float64 ULP.
+	near := func(x float64, d int) float64 {
+		return math.Float64frombits(uint64(int64(math.Float64bits(x)) + int64(d)))
+	}
+	switch kind {
+	case 0:
+		special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1,
+			0x1p-126, 0x1p-125, 0x1p-149, 0x1p127, 0x1p128, math.MaxFloat32, 5e-324}
+		return special[rng.Intn(len(special))] * s
+	case 1:
+		return math.Ldexp(rng.Float64(), rng.Intn(300)-150) * s
+	}
+	// mid is a float32 rounding midpoint: that of a normal float32 v and
+	// the next (exact in float64), of two subnormals, or of the largest
+	// float32 and 2^128.
+	v := float64(math.Float32frombits(rng.Uint32()&0x7effffff | 0x00800000))
+	mid := math.Float64frombits(math.Float64bits(v) + 1<<28)
+	d := rng.Intn(9) - 4
+	switch kind {
+	case 3:
+		d = (1<<10 + rng.Intn(64)) * (1 - 2*rng.Intn(2))
+	case 4:
+		mid = (float64(rng.Intn(1<<23)) + 0.5) * 0x1p-149
+	case 5:
+		mid = math.MaxFloat32 + 0x1p103
+	}
+	return near(mid, d) * s
+}
+
+// quotientCases returns n dividends for divisor s, in groups of 16 of one
+// kind (see quotient).
+func quotientCases(rng *rand.Rand, s float64, n int) []float64 {
+	a := make([]float64, n)
+	kind := 0
+	for i := range a {
+		if i%16 == 0 {
+			kind = rng.Intn(quotientKinds)
+		}
+		a[i] = quotient(rng, kind, s)
+	}
+	return a
+}
+
+// TestDivQuotientsF32 checks the float32 quotients taken by products with
+// the reciprocal (DIVQ32: divToF32AVX512 and divColsF32AVX512, the
+// division of softmax) bit for bit against float32(a / s), on quotients
+// at and around float32 rounding midpoints, subnormal, overflowing and
+// special ones, for divisors that are powers of two, ordinary, and too
+// large or small for an exact reciprocal (division throughout).
+func TestDivQuotientsF32(t *testing.T) {
+	if !libmAVX512 {
+		t.Skip("no AVX-512: divToF32AVX2 divides")
+	}
+	rng := rand.New(rand.NewSource(17))
+	divisors := []float64{1, 3, 7, 0.1, 2, 1000.5, 1 + 0x1p-52, 0x1p-1010, 0x1p1010, 3e-310, math.Inf(1), math.NaN()}
+	for range 200 {
+		divisors = append(divisors, math.Ldexp(1+rng.Float64(), rng.Intn(40)-20))
+	}
+	for _, s := range divisors {
+		a := quotientCases(rng, s, 4096+13)
+		d := make([]float32, len(a))
+		divToF32(d, a, s)
+		for i, v := range a {
+			if w := float32(v / s); math.Float32bits(d[i]) != math.Float32bits(w) {
+				t.Fatalf("divToF32: %v / %v = %v (%#x), want %v (%#x)", v, s, d[i], math.Float32bits(d[i]), w, math.Float32bits(w))
+			}
+		}
+	}
+	// Sixteen columns of rows, each column its own divisor.
+	const rows, stride = 300, 21
+	for round := range 40 {
+		var s, rs [16]float64
+		for k := range s {
+			s[k] = divisors[rng.Intn(len(divisors))]
+			rs[k] = 1 / s[k]
+			if !normalRecip(s[k]) {
+				rs[k] = math.NaN()
+			}
+		}
+		e := make([]float64, 16*rows)
+		for i := range rows {
+			kind := rng.Intn(quotientKinds)
+			for k := range 16 {
+				e[16*i+k] = quotient(rng, kind, s[k])
+			}
+		}
+		out := make([]float32, (rows-1)*stride+16)
+		divColsF32AVX512(out, e, stride, &s, &rs, rows)
+		for i := range rows {
+			for k := range 16 {
+				g, w := out[i*stride+k], float32(e[16*i+k]/s[k])
+				if math.Float32bits(g) != math.Float32bits(w) {
+					t.Fatalf("round %d: divColsF32AVX512 row %d column %d: %v / %v = %v (%#x), want %v (%#x)",
+						round, i, k, e[16*i+k], s[k], g, math.Float32bits(g), w, math.Float32bits(w))
+				}
+			}
+		}
+	}
+}
