@@ -58,27 +58,30 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	cols := x32 != nil && inner > 1 && n.DType == dtypes.F32
 	cols64 := x64 != nil && inner > 1 && exact
 	grain := max(1, grainSize/max(m, 1))
-	if cols || cols64 {
+	if cols {
 		// Whole tiles of columns: a range ending one column into a
 		// tile read a cache line of every row for that column alone
 		// (65 columns a range: four tiles and one column).
 		grain = max(softmaxTile, grain/softmaxTile*softmaxTile)
 	}
+	if cols64 {
+		// A tile of softmaxColsF64 a range.
+		grain = softmaxWide64(m)
+		if grain < softmaxMinWide64 {
+			grain = max(softmaxTile, grainSize/max(m, 1)/softmaxTile*softmaxTile)
+		}
+	}
 	rows := make([][]float64, r.workersFor(outer*inner, grain))
 	scratch := make([]colScratch, len(rows))
-	tiles64 := make([][]float64, len(rows))
 	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
+		if cols64 {
+			softmaxColsF64(out64, x64, m, inner, lo, hi, log, &scratch[w])
+			return nil
+		}
 		if rows[w] == nil {
 			rows[w] = make([]float64, 3*m)
 		}
 		y, e, c := rows[w][:m], rows[w][m:2*m], rows[w][2*m:]
-		if cols64 {
-			if tiles64[w] == nil {
-				tiles64[w] = make([]float64, softmaxTile*m)
-			}
-			softmaxColsF64(out64, x64, m, inner, lo, hi, log, tiles64[w], e, c)
-			return nil
-		}
 		if cols {
 			softmaxColsF32(out32, x32, m, inner, lo, hi, log, &scratch[w], y)
 			return nil
@@ -190,6 +193,7 @@ func softmaxRowF64(y, e, c []float64, log bool) {
 }
 
 var (
+	addF64 = binaryF64('+')
 	subF64 = binaryF64('-')
 	divF64 = binaryF64('/')
 )

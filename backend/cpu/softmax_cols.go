@@ -1,5 +1,7 @@
 package cpu
 
+import "math"
+
 // softmaxColsF32 computes the float32 softmax (or log-softmax) of the
 // rows [lo, hi) of a reduction along a non-last axis (row = o*inner + k:
 // the m values x[o*m*inner + k + i*inner]) a tile of adjacent k at a
@@ -32,12 +34,31 @@ func softmaxColsF32(out, x []float32, m, inner, lo, hi int, log bool, sc *colScr
 	}
 }
 
-// colScratch is a worker's scratch for softmaxColsF32, each part made
-// when first needed: two tiles of softmaxTile columns (for the
-// transposes), or softmaxTile*m float64s (softmaxColsAVX512's).
+// colScratch is a worker's scratch for softmaxColsF32 and
+// softmaxColsF64, each part made when first needed: two tiles of
+// softmaxTile float32 columns (for the transposes), softmaxTile*m float64s
+// (softmaxColsAVX512's), three rows of a float64 tile, or a float64 tile
+// and two columns (softmaxTilesF64's).
 type colScratch struct {
 	t, dt []float32
 	e     []float64
+	c64   []float64
+	t64   []float64
+}
+
+func (sc *colScratch) cols64(wide int) (mx, sum, t []float64) {
+	if sc.c64 == nil {
+		sc.c64 = make([]float64, 3*wide)
+	}
+	return sc.c64[:wide], sc.c64[wide : 2*wide], sc.c64[2*wide:]
+}
+
+func (sc *colScratch) tiles64(m int) (t, e, c []float64) {
+	if sc.t64 == nil {
+		sc.t64 = make([]float64, (softmaxTile+2)*m)
+	}
+	n := softmaxTile * m
+	return sc.t64[:n], sc.t64[n : n+m], sc.t64[n+m:]
 }
 
 func (sc *colScratch) tiles(m int) (t, dt []float32) {
@@ -67,19 +88,101 @@ const (
 	softmaxWideBytes = 512 << 10
 )
 
-// softmaxColsF64 is softmaxColsF32 for a float64 x and result: each
-// column of a tile computed by softmaxRowF64 in place in t (softmaxTile*m
-// values), with e and c (m each) as its scratch.
-func softmaxColsF64(out, x []float64, m, inner, lo, hi int, log bool, t, e, c []float64) {
+// softmaxColsF64 computes the float64 softmax (or log-softmax) of the
+// rows [lo, hi) of a reduction along a non-last axis (as softmaxColsF32)
+// with softmaxRowExact's operations on each column, done on a tile of up
+// to softmaxWide64(m) adjacent columns a row at a time, so that every
+// step reads and writes rows of the tile in place: the maxima (rowMax's:
+// the row step of max along a kept axis from -Inf), then for each row x -
+// max into out and math.Exp of it (expF64: the same bits) added to the
+// column's sum, in the columns' order, then each row divided by the sums,
+// or less their logarithms. Tiles narrower than softmaxMinWide64 (few
+// columns, or columns too long for that many) are transposed instead
+// (softmaxTilesF64), as a kernel call a row would cost more than the row.
+func softmaxColsF64(out, x []float64, m, inner, lo, hi int, log bool, sc *colScratch) {
+	wide := softmaxWide64(m)
 	for row := lo; row < hi; {
 		o, k := row/inner, row%inner
-		w := min(softmaxTile, hi-row, inner-k)
+		w := min(wide, hi-row, inner-k)
 		b := o*m*inner + k
-		transposeInto(t, 0, m, x, b, inner, w, m)
-		for j := range w {
-			softmaxRowF64(t[j*m:(j+1)*m], e, c, log)
+		if w < softmaxMinWide64 {
+			w = min(w, softmaxTile)
+			t, e, c := sc.tiles64(m)
+			softmaxTilesF64(out, x, m, inner, b, w, log, t, e, c)
+			row += w
+			continue
 		}
-		transposeInto(out, b, inner, t, 0, m, m, w)
+		mx, sum, t := sc.cols64(wide)
+		mx, sum, t = mx[:w], sum[:w], t[:w]
+		for j := range mx {
+			mx[j] = math.Inf(-1)
+		}
+		colMaxF64(mx, x[b:b+(m-1)*inner+w], m, inner)
+		clear(sum)
+		for i := range m {
+			xi, oi := x[b+i*inner:][:w], out[b+i*inner:][:w]
+			subF64(oi, xi, mx)
+			if log {
+				expF64(t, oi)
+				addF64(sum, sum, t)
+				continue
+			}
+			expF64(oi, oi)
+			addF64(sum, sum, oi)
+		}
+		if log {
+			for j, v := range sum {
+				t[j] = math.Log(v)
+			}
+		}
+		for i := range m {
+			oi := out[b+i*inner:][:w]
+			if log {
+				subF64(oi, oi, t)
+			} else {
+				divF64(oi, oi, sum)
+			}
+		}
 		row += w
+	}
+}
+
+// softmaxTilesF64 computes the w (at most softmaxTile) columns of
+// softmaxColsF64 at b: transposed into t (softmaxTile*m values), each
+// computed by softmaxRowF64 with e and c (m each) as its scratch, and
+// transposed back into out.
+func softmaxTilesF64(out, x []float64, m, inner, b, w int, log bool, t, e, c []float64) {
+	transposeInto(t, 0, m, x, b, inner, w, m)
+	for j := range w {
+		softmaxRowF64(t[j*m:(j+1)*m], e, c, log)
+	}
+	transposeInto(out, b, inner, t, 0, m, m, w)
+}
+
+// softmaxMinWide64 is the fewest columns softmaxColsF64 computes a row at
+// a time.
+const softmaxMinWide64 = 32
+
+// softmaxWide64 returns the number of columns softmaxColsF64 takes at
+// once for columns of m values: as many as span 2 MB of x (the tile's x
+// and result then mostly stay in the cache between its passes; 512 KB,
+// 64 columns of 1000, was 40% slower on the Xeon, the calls a row
+// costing more), from 8 to softmaxWide.
+func softmaxWide64(m int) int {
+	return max(8, min(softmaxWide, (2<<20)/(8*max(m, 1)))/8*8)
+}
+
+// colMaxF64 sets acc[j] to the larger of acc[j] and each of rows values
+// x[i*stride+j] in turn, as max along a kept axis does (maxFloat: NaN
+// sticks, of equal values the first): by redVecsMaxPD where there is one.
+func colMaxF64(acc, x []float64, rows, stride int) {
+	if f := redVecsAsm["MaxPD"]; f != nil && len(acc) >= 4 {
+		f(byteView(acc), byteView(x[:(rows-1)*stride+len(acc)]), rows, 8*stride)
+		return
+	}
+	for i := range rows {
+		for j, v := range x[i*stride:][:len(acc)] {
+			acc[j] = maxFloat(acc[j], v)
+		}
 	}
 }

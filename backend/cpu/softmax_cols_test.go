@@ -88,13 +88,14 @@ func testSoftmaxColsF32(t *testing.T) {
 }
 
 // TestSoftmaxF64 checks the float64 softmax and log-softmax along every
-// axis (softmaxRowF64 in the result, or on tiles by softmaxColsF64) bit
+// axis (softmaxRowF64 in the result, or softmaxColsF64 on rows of tiles
+// or on transposed tiles of columns too long for that) bit
 // for bit against softmaxRowExact on the gathered row, the scalar loop
 // with math.Exp it replaces: rows shorter and longer than a vector, large
 // values, subnormals, ±0, infinities and NaNs.
 func TestSoftmaxF64(t *testing.T) {
 	rng := rand.New(rand.NewSource(64))
-	for _, shape := range [][]int{{37, 23}, {5, 41, 19}, {300, 17}, {2, 1}, {3, 1029}, {1, 7}} {
+	for _, shape := range [][]int{{37, 23}, {5, 41, 19}, {300, 17}, {2, 1}, {3, 1029}, {1, 7}, {40, 100}, {9000, 40}} {
 		n := backend.Size(shape)
 		vals := make([]float64, n)
 		for i := range vals {
