@@ -132,6 +132,12 @@ func divColsF32AVX512(out []float32, e []float64, stride int, s, rs *[16]float64
 func divToF32AVX512(d []float32, a []float64, s, rs float64)
 
 //go:noescape
+func divExactF64AVX512(d, a, b, rb []float64)
+
+//go:noescape
+func divByF64AVX512(d, a []float64, b, rb float64)
+
+//go:noescape
 func logColsF32AVX512(out, x []float32, stride int, mx, ls *[16]float64, rows int)
 
 //go:noescape
@@ -463,4 +469,29 @@ func softmaxColsAVX512(out, x []float32, m, inner, b, w int, log bool, e []float
 		divColsF32AVX512(os, e, inner, &s, &rs, m)
 	}
 	return true
+}
+
+// divExactF64 sets d[i] = a[i] / b[i], where rb[i] = recipOrNaN(b[i]):
+// with AVX-512, by products with the reciprocal and one correction where
+// a test shows the quotient rounded (DIVX64), else by division.
+func divExactF64(d, a, b, rb []float64) {
+	a, b, rb = a[:len(d)], b[:len(d)], rb[:len(d)]
+	if n := len(d) &^ 7; libmAVX512 && n > 0 {
+		divExactF64AVX512(d[:n], a[:n], b[:n], rb[:n])
+		d, a, b = d[n:], a[n:], b[n:]
+	}
+	divF64(d, a, b)
+}
+
+// divByF64 sets d[i] = a[i] / b, as divExactF64 with one divisor; c
+// (len(d) values) is scratch.
+func divByF64(d, a []float64, b float64, c []float64) {
+	a = a[:len(d)]
+	if n := len(d) &^ 7; libmAVX512 && n > 0 {
+		divByF64AVX512(d[:n], a[:n], b, recipOrNaN(b))
+		d, a = d[n:], a[n:]
+	}
+	c = c[:len(d)]
+	fillF64(c, b)
+	divF64(d, a, c)
 }

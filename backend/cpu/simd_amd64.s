@@ -689,3 +689,97 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// Constants of DIVX64: 2^-960 and 2^1000 (the dividends it takes), 53,
+// the float64 mantissa's bits, and the absolute value's mask.
+DATA divx<>+0(SB)/8, $0x03F0000000000000
+DATA divx<>+8(SB)/8, $0x7E70000000000000
+DATA divx<>+16(SB)/8, $0x404A800000000000
+DATA divx<>+24(SB)/8, $0x000FFFFFFFFFFFFF
+DATA divx<>+32(SB)/8, $0x7FFFFFFFFFFFFFFF
+GLOBL divx<>(SB), RODATA|NOPTR, $40
+
+// DIVX64 sets q to the quotient a/b rounded to nearest, from r =
+// RN(1/b), where opmask k shows it is: q0 = a·r, then one correction
+// (Markstein's) q = q0 + (a - q0·b)·r, and the test: the remainder a -
+// q·b (exact, by FMA, for a q within an ULP of a/b; rounding it cannot
+// make it smaller than a bound it exceeds) is below b·ulp(q)/2 in
+// magnitude, so q is the float64 nearest a/b, when q is not a power of two
+// (whose lower neighbour is nearer). k keeps those lanes, for dividends in
+// [2^-960, 2^1000] (no NaN) and divisors in [2^-1000, 2^1000] (r is NaN
+// otherwise), where nothing overflows or underflows; elsewhere a/b must be
+// divided. t and u are scratch.
+#define DIVX64(a, b, r, q, t, u, k) \
+	VMULPD r, a, q \
+	VMOVAPD a, t \
+	VFNMADD231PD q, b, t \
+	VFMADD231PD t, r, q \
+	VMOVAPD a, t \
+	VFNMADD231PD q, b, t \
+	VPANDQ.BCST divx<>+32(SB), t, t \
+	VGETEXPPD q, u \
+	VSUBPD.BCST divx<>+16(SB), u, u \
+	VSCALEFPD u, b, u \
+	VCMPPD $1, u, t, k \
+	VCMPPD.BCST $13, divx<>+0(SB), a, k, k \
+	VCMPPD.BCST $2, divx<>+8(SB), a, k, k \
+	VPTESTMQ.BCST divx<>+24(SB), q, k, k
+
+// func divExactF64AVX512(d, a, b, rb []float64), len(d) a multiple of 8,
+// rb[i] = 1/b[i] (rounded) where b[i] is in [2^-1000, 2^1000], else NaN:
+// d[i] = a[i] / b[i], eight at a time by DIVX64, or by division where a
+// lane of the eight needs it.
+TEXT ·divExactF64AVX512(SB), NOSPLIT, $0-96
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	MOVQ rb_base+72(FP), R8
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Z0
+	VMOVUPD (DX), Z1
+	VMOVUPD (R8), Z2
+	DIVX64(Z0, Z1, Z2, Z3, Z4, Z5, K1)
+	KORTESTB K1, K1
+	JCS  store // every lane
+	VDIVPD Z1, Z0, Z3
+store:
+	VMOVUPD Z3, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, R8
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func divByF64AVX512(d, a []float64, b, rb float64), len(d) a multiple
+// of 8, rb = 1/b (rounded) where b is in [2^-1000, 2^1000], else NaN:
+// d[i] = a[i] / b, as divExactF64AVX512.
+TEXT ·divByF64AVX512(SB), NOSPLIT, $0-64
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	VBROADCASTSD b+48(FP), Z1
+	VBROADCASTSD rb+56(FP), Z2
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Z0
+	DIVX64(Z0, Z1, Z2, Z3, Z4, Z5, K1)
+	KORTESTB K1, K1
+	JCS  store // every lane
+	VDIVPD Z1, Z0, Z3
+store:
+	VMOVUPD Z3, (DI)
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET

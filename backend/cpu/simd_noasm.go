@@ -31,3 +31,11 @@ func expSumF32PF(d []float64, a []float32, m float64, pf []byte) float64 { retur
 func softmaxColsAVX512(out, x []float32, m, inner, b, w int, log bool, e []float64, mx32 []float32) bool {
 	return false
 }
+
+func divExactF64(d, a, b, rb []float64) { divF64(d, a, b) }
+
+func divByF64(d, a []float64, b float64, c []float64) {
+	c = c[:len(d)]
+	fillF64(c, b)
+	divF64(d, a, c)
+}

@@ -188,8 +188,7 @@ func softmaxRowF64(y, e, c []float64, log bool) {
 		subF64(y, y, c)
 		return
 	}
-	fillF64(c, s)
-	divF64(y, e, c)
+	divByF64(y, e, s, c)
 }
 
 var (
@@ -197,6 +196,16 @@ var (
 	subF64 = binaryF64('-')
 	divF64 = binaryF64('/')
 )
+
+// recipOrNaN returns 1/b where b is in [2^-1000, 2^1000] (then 1/b
+// rounded is a normal float64 within half an ULP of the reciprocal), else
+// NaN: the reciprocal divExactF64 takes.
+func recipOrNaN(b float64) float64 {
+	if b >= 0x1p-1000 && b <= 0x1p1000 {
+		return 1 / b
+	}
+	return math.NaN()
+}
 
 // fillF64 sets every element of c to v.
 func fillF64(c []float64, v float64) {

@@ -95,8 +95,8 @@ const (
 // step reads and writes rows of the tile in place: the maxima (rowMax's:
 // the row step of max along a kept axis from -Inf), then for each row x -
 // max into out and math.Exp of it (expF64: the same bits) added to the
-// column's sum, in the columns' order, then each row divided by the sums,
-// or less their logarithms. Tiles narrower than softmaxMinWide64 (few
+// column's sum, in the columns' order, then each row divided by the sums
+// (divExactF64), or less their logarithms. Tiles narrower than softmaxMinWide64 (few
 // columns, or columns too long for that many) are transposed instead
 // (softmaxTilesF64), as a kernel call a row would cost more than the row.
 func softmaxColsF64(out, x []float64, m, inner, lo, hi int, log bool, sc *colScratch) {
@@ -130,9 +130,11 @@ func softmaxColsF64(out, x []float64, m, inner, lo, hi int, log bool, sc *colScr
 			expF64(oi, oi)
 			addF64(sum, sum, oi)
 		}
-		if log {
-			for j, v := range sum {
+		for j, v := range sum {
+			if log {
 				t[j] = math.Log(v)
+			} else {
+				t[j] = recipOrNaN(v)
 			}
 		}
 		for i := range m {
@@ -140,7 +142,7 @@ func softmaxColsF64(out, x []float64, m, inner, lo, hi int, log bool, sc *colScr
 			if log {
 				subF64(oi, oi, t)
 			} else {
-				divF64(oi, oi, sum)
+				divExactF64(oi, oi, sum, t)
 			}
 		}
 		row += w

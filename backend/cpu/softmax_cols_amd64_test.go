@@ -119,3 +119,69 @@ func TestDivQuotientsF32(t *testing.T) {
 		}
 	}
 }
+
+// TestDivExactF64 checks the float64 quotients of DIVX64 (divExactF64,
+// divByF64: softmax's divisions) bit for bit against a / b, on dividends
+// and divisors across float64's range and past the ranges it takes
+// (subnormals, huge values, zeros, infinities, NaNs, negative values), on
+// quotients near powers of two and equal to 1, and in groups of eight of
+// one kind, so that the products are taken where they may be.
+func TestDivExactF64(t *testing.T) {
+	if !libmAVX512 {
+		t.Skip("no AVX-512: divF64 divides")
+	}
+	rng := rand.New(rand.NewSource(23))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1, -1, 5e-324,
+		0x1p-1022, 0x1p-960, 0x1p-961, 0x1p1000, 0x1.0000000000001p1000, math.MaxFloat64}
+	value := func(kind int) float64 {
+		switch kind {
+		case 0:
+			return special[rng.Intn(len(special))]
+		case 1:
+			return math.Ldexp(1+rng.Float64(), rng.Intn(2100)-1050)
+		case 2:
+			return rng.Float64()
+		}
+		return math.Ldexp(1+rng.Float64(), rng.Intn(40)-20)
+	}
+	const n = 8 * 2000
+	a, b, rb, d := make([]float64, n+5), make([]float64, n+5), make([]float64, n+5), make([]float64, n+5)
+	for g := 0; g < len(a); g += 8 {
+		ka, kb := rng.Intn(4), rng.Intn(4)
+		for i := g; i < min(g+8, len(a)); i++ {
+			a[i], b[i] = value(ka), value(kb)
+			switch rng.Intn(8) {
+			case 0:
+				a[i] = b[i] // a quotient of 1
+			case 1:
+				// Near a power of two: a/b within a few ULP of 2^k.
+				a[i] = math.Float64frombits(math.Float64bits(math.Ldexp(b[i], rng.Intn(20)-10)) + uint64(rng.Intn(5)) - 2)
+			}
+			rb[i] = recipOrNaN(b[i])
+		}
+	}
+	divExactF64(d, a, b, rb)
+	for i := range d {
+		if w := a[i] / b[i]; math.Float64bits(d[i]) != math.Float64bits(w) {
+			t.Fatalf("divExactF64: %v / %v = %v (%#x), want %v (%#x)", a[i], b[i], d[i], math.Float64bits(d[i]), w, math.Float64bits(w))
+		}
+	}
+	for range 300 {
+		s := value(rng.Intn(4))
+		x := make([]float64, 64+rng.Intn(9))
+		kind := rng.Intn(4)
+		for i := range x {
+			x[i] = value(kind)
+			if rng.Intn(8) == 0 {
+				x[i] = s
+			}
+		}
+		y, c := make([]float64, len(x)), make([]float64, len(x))
+		divByF64(y, x, s, c)
+		for i := range y {
+			if w := x[i] / s; math.Float64bits(y[i]) != math.Float64bits(w) {
+				t.Fatalf("divByF64: %v / %v = %v (%#x), want %v (%#x)", x[i], s, y[i], math.Float64bits(y[i]), w, math.Float64bits(w))
+			}
+		}
+	}
+}
