@@ -55,8 +55,9 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	x32, _ := x.([]float32)
 	x64, _ := x.([]float64)
 	inPlace := x32 != nil && inner == 1 && n.DType == dtypes.F32
-	cols := x32 != nil && inner > 1 && n.DType == dtypes.F32
+	cols := x32 != nil && inner > 1 && !exact
 	cols64 := x64 != nil && inner > 1 && exact
+	narrow := x32 != nil && !exact && n.DType != dtypes.F32
 	grain := max(1, grainSize/max(m, 1))
 	if cols {
 		// Whole tiles of columns: a range ending one column into a
@@ -83,7 +84,7 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 		}
 		y, e, c := rows[w][:m], rows[w][m:2*m], rows[w][2*m:]
 		if cols {
-			softmaxColsF32(out32, x32, m, inner, lo, hi, log, &scratch[w], y)
+			softmaxColsF32(out32, x32, m, inner, lo, hi, log, &scratch[w], y, e, c, n.DType)
 			return nil
 		}
 		for row := lo; row < hi; row++ {
@@ -103,6 +104,13 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 				// In place in the result.
 				copy(out64[b:b+m], x64[b:b+m])
 				softmaxRowF64(out64[b:b+m], e, c, log)
+				continue
+			}
+			if narrow {
+				// float16, bfloat16, float8: softmaxRowF32's
+				// vector steps, each quotient rounded once.
+				// (Along other axes: softmaxColsF32.)
+				softmaxRowNarrow(out32[b:b+m], x32[b:b+m], e, c, log, n.DType)
 				continue
 			}
 			if err := gatherFloat64(y, x, b, inner); err != nil {
@@ -326,6 +334,28 @@ func softmaxRowF32(d, x []float32, y []float64, log bool, pf []byte) {
 	}
 	s := expSumF32PF(y, x, mx, pf)
 	divToF32(d, y, s)
+}
+
+// softmaxRowNarrow is softmaxRow for a row x of float32 values (exact in
+// float32: float16, bfloat16 and float8 inputs) and a result d of dtype dt
+// (its values as float32s), with e and c (len(x) each) as scratch:
+// softmaxRowF32's vector steps (the same operations as softmaxRow's),
+// then each quotient (divByF64) or difference rounded once to dt.
+func softmaxRowNarrow(d, x []float32, e, c []float64, log bool, dt dtypes.DType) {
+	e = e[:len(x)]
+	mx := float64(rowMaxF32(x))
+	s := expSumF32PF(e, x, mx, nil)
+	if log {
+		ls := math.Log(s)
+		for i, v := range x {
+			d[i] = roundTo64(dt, float64(v)-mx-ls)
+		}
+		return
+	}
+	divByF64(e, e, s, c)
+	for i, v := range e {
+		d[i] = roundTo64(dt, v)
+	}
 }
 
 // clampExp clamps the argument of expCore to [-708, 709] (NaN stays).

@@ -1,6 +1,10 @@
 package cpu
 
-import "math"
+import (
+	"math"
+
+	"github.com/tensorsh/tensorsh/dtypes"
+)
 
 // softmaxColsF32 computes the float32 softmax (or log-softmax) of the
 // rows [lo, hi) of a reduction along a non-last axis (row = o*inner + k:
@@ -9,16 +13,18 @@ import "math"
 // cache lines of x, where a column at a time would touch a line per
 // value), each of its columns computed by softmaxRowF32 (the vectorised
 // operations of the last-axis case, the same as softmaxRow's), and
-// transposed back into out; y holds m values. Where the CPU has
-// AVX-512, whole tiles are computed in place by softmaxColsAVX512
-// instead, up to softmaxWide columns at a time.
-func softmaxColsF32(out, x []float32, m, inner, lo, hi int, log bool, sc *colScratch, y []float64) {
+// transposed back into out; y, e and c hold m values each. Where the
+// CPU has AVX-512, whole tiles are computed in place by
+// softmaxColsAVX512 instead, up to softmaxWide columns at a time. A
+// result of a narrower dtype d (float16, bfloat16, float8: out holds its
+// values as float32s) takes softmaxRowNarrow on the transposed tiles.
+func softmaxColsF32(out, x []float32, m, inner, lo, hi int, log bool, sc *colScratch, y, e, c []float64, d dtypes.DType) {
 	var mx [softmaxWide]float32
 	wide := max(softmaxTile, min(softmaxWide, softmaxWideBytes/(4*max(m, 1)))/softmaxTile*softmaxTile)
 	for row := lo; row < hi; {
 		o, k := row/inner, row%inner
 		b := o*m*inner + k
-		if w := min(wide, hi-row, inner-k) / softmaxTile * softmaxTile; w > 0 && libmAVX512 &&
+		if w := min(wide, hi-row, inner-k) / softmaxTile * softmaxTile; w > 0 && libmAVX512 && d == dtypes.F32 &&
 			softmaxColsAVX512(out, x, m, inner, b, w, log, sc.exps(m), mx[:]) {
 			row += w
 			continue
@@ -27,6 +33,10 @@ func softmaxColsF32(out, x []float32, m, inner, lo, hi int, log bool, sc *colScr
 		t, dt := sc.tiles(m)
 		transposeInto(t, 0, m, x, b, inner, w, m)
 		for j := range w {
+			if d != dtypes.F32 {
+				softmaxRowNarrow(dt[j*m:(j+1)*m], t[j*m:(j+1)*m], e, c, log, d)
+				continue
+			}
 			softmaxRowF32(dt[j*m:(j+1)*m], t[j*m:(j+1)*m], y, log, nil)
 		}
 		transposeInto(out, b, inner, dt, 0, m, m, w)

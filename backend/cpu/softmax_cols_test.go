@@ -162,3 +162,62 @@ func TestRowMaxF64(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftmaxNarrow checks softmax and log-softmax of float16, bfloat16
+// and float8 inputs (and a float16 result of float32 values) along every
+// axis bit for bit against softmaxRow on the gathered row in float64,
+// rounded once to the result dtype (softmaxRowNarrow's vector steps and
+// reciprocal division must give those bits): ±0, infinities, NaNs and
+// values far apart (subnormal and underflowing quotients).
+func TestSoftmaxNarrow(t *testing.T) {
+	rng := rand.New(rand.NewSource(16))
+	type pair struct{ in, out dtypes.DType }
+	for _, p := range []pair{{dtypes.F16, dtypes.F16}, {dtypes.BF16, dtypes.BF16}, {dtypes.F8E4M3, dtypes.F8E4M3},
+		{dtypes.F8E5M2, dtypes.F8E5M2}, {dtypes.F32, dtypes.F16}} {
+		for _, shape := range [][]int{{37, 29}, {3, 50, 7}, {1, 70}} {
+			n := backend.Size(shape)
+			vals := make([]float64, n)
+			for i := range vals {
+				switch r := rng.Intn(100); {
+				case r == 0:
+					vals[i] = math.NaN()
+				case r == 1:
+					vals[i] = math.Inf(1 - 2*rng.Intn(2))
+				case r < 4:
+					vals[i] = math.Copysign(0, float64(1-2*rng.Intn(2)))
+				case r < 10:
+					vals[i] = rng.NormFloat64() * 30
+				default:
+					vals[i] = rng.NormFloat64() * 3
+				}
+			}
+			x := mk(p.in, shape, vals...)
+			xv := make([]float64, n) // the stored values
+			for i := range xv {
+				xv[i] = at(x, i)
+			}
+			for ax := range shape {
+				for _, op := range []backend.Op{backend.OpSoftmax, backend.OpLogSoftmax} {
+					got := run(t, &backend.Node{Op: op, DType: p.out, Shape: shape, Args: []*backend.Node{in(x)}, Axes: []int{ax}})
+					outer, inner, m := backend.Size(shape[:ax]), backend.Size(shape[ax+1:]), shape[ax]
+					y := make([]float64, m)
+					for o := range outer {
+						for k := range inner {
+							b := o*m*inner + k
+							for i := range y {
+								y[i] = xv[b+i*inner]
+							}
+							softmaxRow(y, op == backend.OpLogSoftmax)
+							for i, v := range y {
+								w := float64(roundTo64(p.out, v))
+								if g := at(got, b+i*inner); !same(g, w) {
+									t.Fatalf("%v %v→%v %v axis %d at (%d, %d, %d): %v, want %v", op, p.in, p.out, shape, ax, o, i, k, g, w)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
