@@ -495,3 +495,19 @@ func divByF64(d, a []float64, b float64, c []float64) {
 	fillF64(c, b)
 	divF64(d, a, c)
 }
+
+// logDiffF32 sets d[i] = float32(float64(x[i]) - mx - ls): with AVX-512,
+// sixteen at a time by logColsF32AVX512 (the row taken as rows of
+// sixteen columns, each column's maximum and logarithm mx and ls).
+func logDiffF32(d, x []float32, mx, ls float64) {
+	x = x[:len(d)]
+	if n := len(d) &^ 15; libmAVX512 && n > 0 {
+		var mxs, lss [16]float64
+		for k := range mxs {
+			mxs[k], lss[k] = mx, ls
+		}
+		logColsF32AVX512(d[:n], x[:n], 16, &mxs, &lss, n/16)
+		d, x = d[n:], x[n:]
+	}
+	logDiffF32Go(d, x, mx, ls)
+}

@@ -39,3 +39,5 @@ func divByF64(d, a []float64, b float64, c []float64) {
 	fillF64(c, b)
 	divF64(d, a, c)
 }
+
+func logDiffF32(d, x []float32, mx, ls float64) { logDiffF32Go(d, x, mx, ls) }

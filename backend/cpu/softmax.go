@@ -326,14 +326,19 @@ func softmaxRowF32(d, x []float32, y []float64, log bool, pf []byte) {
 	mx := float64(rowMaxF32(x))
 	if log {
 		s := expSumF32PF(y, x, mx, pf)
-		ls := math.Log(s)
-		for i, v := range x {
-			d[i] = float32(float64(v) - mx - ls)
-		}
+		logDiffF32(d, x, mx, math.Log(s))
 		return
 	}
 	s := expSumF32PF(y, x, mx, pf)
 	divToF32(d, y, s)
+}
+
+// logDiffF32Go is the reference of logDiffF32: d[i] = float32(float64(x[i])
+// - mx - ls).
+func logDiffF32Go(d, x []float32, mx, ls float64) {
+	for i, v := range x[:len(d)] {
+		d[i] = float32(float64(v) - mx - ls)
+	}
 }
 
 // softmaxRowNarrow is softmaxRow for a row x of float32 values (exact in
