@@ -192,6 +192,12 @@ no:
 	RET
 `
 
+// vmAheadShift is log2 of how many rows of B ahead writeVM's kernels
+// prefetch (their rows' lines are far apart, so that the CPU does not
+// see a stream to prefetch; 16 rows ahead made v @ m of 2000×2000
+// float64 about 5% faster on the Xeon, and 4 or 8 rows about 3%).
+const vmAheadShift = 4
+
 // writeVM writes the vector-matrix kernel of k's dtype and registers:
 // 8 vectors of columns of y = x·B, the same sums in order of p:
 //
@@ -214,6 +220,8 @@ func writeVM(b *bytes.Buffer, k kernel) {
 	p("\tMOVQ ldb+24(FP), R8")
 	p("\tSHLQ $%d, R8", map[int]int{4: 2, 8: 3}[k.size])
 	p("\tMOVQ y+32(FP), DX")
+	p("\tMOVQ R8, R9")
+	p("\tSHLQ $%d, R9 // vmAhead rows", vmAheadShift)
 	for i := range 8 {
 		r := k.r(8 + i)
 		if k.reg == "Z" {
@@ -225,6 +233,9 @@ func writeVM(b *bytes.Buffer, k kernel) {
 	p("\tTESTQ CX, CX")
 	p("\tJZ   store")
 	p("loop:")
+	for off := 0; off < 8*vb; off += 64 {
+		p("\tPREFETCHT0 %d(DI)(R9*1)", off)
+	}
 	p("\t%s (SI), %s", k.bcast, k.r(0))
 	for i := range 8 {
 		p("\t%s %d(DI), %s, %s", k.fma, i*vb, k.r(0), k.r(8+i))
