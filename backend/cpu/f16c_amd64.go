@@ -49,3 +49,19 @@ func roundF16(d []float32) {
 	}
 	roundF16Go(d)
 }
+
+//go:noescape
+func f64sToF16ValsAVX512(d []float32, a []float64)
+
+// f64sToF16Vals sets d[i] = f16Table[f64ToF16(a[i])]: with AVX-512, eight
+// at a time by f64sToF16ValsAVX512.
+func f64sToF16Vals(d []float32, a []float64) {
+	a = a[:len(d)]
+	if n := len(d) &^ 7; libmAVX512 && n > 0 {
+		f64sToF16ValsAVX512(d[:n], a[:n])
+		d, a = d[n:], a[n:]
+	}
+	for i, x := range a {
+		d[i] = f16Table[f64ToF16(x)]
+	}
+}

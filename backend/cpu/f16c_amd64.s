@@ -71,3 +71,40 @@ loop:
 done:
 	VZEROUPPER
 	RET
+
+// func f64sToF16ValsAVX512(d []float32, a []float64), len(d) a multiple
+// of 8
+//
+// sets d[i] to the float32 value of the float16 nearest a[i] (ties to
+// even: f16Table[f64ToF16(a[i])]). Each value is rounded to float32 by
+// truncation, with the last bit set where that was inexact (rounding to
+// odd), then to float16 to nearest (VCVTPS2PH): with 13 bits to spare,
+// rounding to odd first gives the single rounding's result (Boldo and
+// Melquiond, "When double rounding is odd"), subnormal, overflowing and
+// tiny values included (a value below float32's range keeps its sign and
+// a last bit, and goes to ±0). A NaN keeps its sign and the top 10 bits
+// of its payload, quiet bit set, as in f64ToF16.
+TEXT ·f64sToF16ValsAVX512(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVL $1, AX
+	VPBROADCASTD AX, Y15
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Z0
+	VCVTPD2PS.RZ_SAE Z0, Y1
+	VCVTPS2PD Y1, Z2
+	VCMPPD $12, Z2, Z0, K2 // inexact (not NaN)
+	VPORD Y15, Y1, K2, Y1
+	VCVTPS2PH $0, Y1, X3
+	VCVTPH2PS X3, Y4
+	VMOVUPS Y4, (DI)
+	ADDQ $64, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET

@@ -262,12 +262,7 @@ func roundBF16Go(d []float32) {
 func f64NarrowKernel(to dtypes.DType) kfn {
 	switch to {
 	case dtypes.F16:
-		return un(func(d []float32, a []float64) {
-			a = a[:len(d)]
-			for i, x := range a {
-				d[i] = f16Table[f64ToF16(x)]
-			}
-		})
+		return un(f64sToF16Vals)
 	case dtypes.BF16:
 		// Through float32, as f64ToBF16: the vector float64 → float32
 		// conversion, then the bfloat16 rounding in place.

@@ -237,6 +237,10 @@ func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
 		return err
 	}
 	return r.parallel(len(out), grainSize, func(_, lo, hi int) error {
+		if dt == dtypes.F16 {
+			f64sToF16Vals(out[lo:hi], wide[lo:hi])
+			return nil
+		}
 		for i := lo; i < hi; i++ {
 			out[i] = roundTo64(dt, wide[i])
 		}

@@ -353,11 +353,15 @@ func softmaxRowNarrow(d, x []float32, e, c []float64, log bool, dt dtypes.DType)
 	if log {
 		ls := math.Log(s)
 		for i, v := range x {
-			d[i] = roundTo64(dt, float64(v)-mx-ls)
+			e[i] = float64(v) - mx - ls
 		}
+	} else {
+		divByF64(e, e, s, c)
+	}
+	if dt == dtypes.F16 {
+		f64sToF16Vals(d[:len(e)], e)
 		return
 	}
-	divByF64(e, e, s, c)
 	for i, v := range e {
 		d[i] = roundTo64(dt, v)
 	}

@@ -185,3 +185,50 @@ func TestDivExactF64(t *testing.T) {
 		}
 	}
 }
+
+// TestF64sToF16Vals checks the float64 → float16 rounding of
+// f64sToF16ValsAVX512 (rounding to odd in float32, then to nearest in
+// float16) bit for bit against f64ToF16, the single rounding: every
+// float16 rounding midpoint and value, moved by up to 4 float64 ULP,
+// subnormal ones and 65520 (the overflow threshold) among them, float32's
+// subnormals and values below them, ±0, ±Inf, NaNs with payloads and
+// random values.
+func TestF64sToF16Vals(t *testing.T) {
+	if !libmAVX512 {
+		t.Skip("no AVX-512: f64ToF16 rounds")
+	}
+	initTables()
+	var a []float64
+	near := func(x float64) {
+		for d := -4; d <= 4; d++ {
+			a = append(a, math.Float64frombits(uint64(int64(math.Float64bits(x))+int64(d))))
+		}
+	}
+	for h := range uint32(0x7c00) {
+		v := float64(f16Table[h])
+		next := float64(f16Table[h+1])
+		near(v)
+		near((v + next) / 2) // exact in float64
+		near(-(v + next) / 2)
+	}
+	rng := rand.New(rand.NewSource(99))
+	for range 20000 {
+		a = append(a, math.Ldexp(rng.NormFloat64(), rng.Intn(400)-200))
+	}
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 0x1p-149, -0x1p-149, 0x1p-126,
+		0x1p-1074, -0x1p-1074, 0x1p-150, 0x1.8p-150, math.MaxFloat32, 0x1p128, math.MaxFloat64, -math.MaxFloat64,
+		math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0xfff4000000000000), math.NaN(),
+		math.Float64frombits(0x7ff0040000000000), math.Float64frombits(0xfff0000000000001), math.Float64frombits(0x7ff7fc0000000000)}
+	for range 100 {
+		for range 8 {
+			a = append(a, special[rng.Intn(len(special))])
+		}
+	}
+	d := make([]float32, len(a))
+	f64sToF16Vals(d, a)
+	for i, x := range a {
+		if w := f16Table[f64ToF16(x)]; math.Float32bits(d[i]) != math.Float32bits(w) {
+			t.Fatalf("f16 of %v (%#x) = %v (%#x), want %v (%#x)", x, math.Float64bits(x), d[i], math.Float32bits(d[i]), w, math.Float32bits(w))
+		}
+	}
+}
