@@ -358,8 +358,16 @@ func softmaxRowNarrow(d, x []float32, e, c []float64, log bool, dt dtypes.DType)
 	} else {
 		divByF64(e, e, s, c)
 	}
-	if dt == dtypes.F16 {
+	switch dt {
+	case dtypes.F16:
 		f64sToF16Vals(d[:len(e)], e)
+		return
+	case dtypes.BF16:
+		// Through float32, as f64ToBF16.
+		for i, v := range e {
+			d[i] = float32(v)
+		}
+		roundBF16(d[:len(e)])
 		return
 	}
 	for i, v := range e {
