@@ -59,29 +59,19 @@ func testSoftmaxColsF32(t *testing.T) {
 		for ax := 0; ax < len(shape)-1; ax++ {
 			for _, op := range []backend.Op{backend.OpSoftmax, backend.OpLogSoftmax} {
 				got := run(t, &backend.Node{Op: op, DType: dtypes.F32, Shape: shape, Args: []*backend.Node{in(x)}, Axes: []int{ax}}).Data.([]float32)
-				outer, inner, m := 1, 1, shape[ax]
-				for _, d := range shape[:ax] {
-					outer *= d
+				xv := make([]float64, len(xs))
+				for i, v := range xs {
+					xv[i] = float64(v)
 				}
-				for _, d := range shape[ax+1:] {
-					inner *= d
-				}
-				y := make([]float64, m)
-				for o := range outer {
-					for k := range inner {
-						b := o*m*inner + k
-						for i := range y {
-							y[i] = float64(xs[b+i*inner])
-						}
-						softmaxRow(y, op == backend.OpLogSoftmax)
-						for i, v := range y {
-							w := roundTo64(dtypes.F32, v)
-							if g := got[b+i*inner]; math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
-								t.Fatalf("%v %v axis %d at (%d, %d, %d): %v, want %v", op, shape, ax, o, i, k, g, w)
-							}
+				eachLine(shape, ax, xv, func(b, inner int, y []float64) {
+					softmaxRow(y, op == backend.OpLogSoftmax)
+					for i, v := range y {
+						w := roundTo64(dtypes.F32, v)
+						if g := got[b+i*inner]; math.Float32bits(g) != math.Float32bits(w) && !(g != g && w != w) {
+							t.Fatalf("%v %v axis %d at %d+%d·%d: %v, want %v", op, shape, ax, b, i, inner, g, w)
 						}
 					}
-				}
+				})
 			}
 		}
 	}
@@ -118,23 +108,32 @@ func TestSoftmaxF64(t *testing.T) {
 		for ax := range shape {
 			for _, op := range []backend.Op{backend.OpSoftmax, backend.OpLogSoftmax} {
 				got := run(t, &backend.Node{Op: op, DType: dtypes.F64, Shape: shape, Args: []*backend.Node{in(x)}, Axes: []int{ax}}).Data.([]float64)
-				outer, inner, m := backend.Size(shape[:ax]), backend.Size(shape[ax+1:]), shape[ax]
-				y := make([]float64, m)
-				for o := range outer {
-					for k := range inner {
-						b := o*m*inner + k
-						for i := range y {
-							y[i] = vals[b+i*inner]
-						}
-						softmaxRowExact(y, op == backend.OpLogSoftmax)
-						for i, w := range y {
-							if g := got[b+i*inner]; math.Float64bits(g) != math.Float64bits(w) {
-								t.Fatalf("%v %v axis %d at (%d, %d, %d): %v, want %v", op, shape, ax, o, i, k, g, w)
-							}
+				eachLine(shape, ax, vals, func(b, inner int, y []float64) {
+					softmaxRowExact(y, op == backend.OpLogSoftmax)
+					for i, w := range y {
+						if g := got[b+i*inner]; math.Float64bits(g) != math.Float64bits(w) {
+							t.Fatalf("%v %v axis %d at %d+%d·%d: %v, want %v", op, shape, ax, b, i, inner, g, w)
 						}
 					}
-				}
+				})
 			}
+		}
+	}
+}
+
+// eachLine calls f for each line along axis ax of an array of shape
+// holding vals: its first index b, the stride inner of its elements, and
+// its values, gathered into y.
+func eachLine(shape []int, ax int, vals []float64, f func(b, inner int, y []float64)) {
+	outer, inner, m := backend.Size(shape[:ax]), backend.Size(shape[ax+1:]), shape[ax]
+	y := make([]float64, m)
+	for o := range outer {
+		for k := range inner {
+			b := o*m*inner + k
+			for i := range y {
+				y[i] = vals[b+i*inner]
+			}
+			f(b, inner, y)
 		}
 	}
 }
@@ -199,23 +198,15 @@ func TestSoftmaxNarrow(t *testing.T) {
 			for ax := range shape {
 				for _, op := range []backend.Op{backend.OpSoftmax, backend.OpLogSoftmax} {
 					got := run(t, &backend.Node{Op: op, DType: p.out, Shape: shape, Args: []*backend.Node{in(x)}, Axes: []int{ax}})
-					outer, inner, m := backend.Size(shape[:ax]), backend.Size(shape[ax+1:]), shape[ax]
-					y := make([]float64, m)
-					for o := range outer {
-						for k := range inner {
-							b := o*m*inner + k
-							for i := range y {
-								y[i] = xv[b+i*inner]
-							}
-							softmaxRow(y, op == backend.OpLogSoftmax)
-							for i, v := range y {
-								w := float64(roundTo64(p.out, v))
-								if g := at(got, b+i*inner); !same(g, w) {
-									t.Fatalf("%v %v→%v %v axis %d at (%d, %d, %d): %v, want %v", op, p.in, p.out, shape, ax, o, i, k, g, w)
-								}
+					eachLine(shape, ax, xv, func(b, inner int, y []float64) {
+						softmaxRow(y, op == backend.OpLogSoftmax)
+						for i, v := range y {
+							w := float64(roundTo64(p.out, v))
+							if g := at(got, b+i*inner); !same(g, w) {
+								t.Fatalf("%v %v→%v %v axis %d at %d+%d·%d: %v, want %v", op, p.in, p.out, shape, ax, b, i, inner, g, w)
 							}
 						}
-					}
+					})
 				}
 			}
 		}
