@@ -111,3 +111,34 @@ func viaT[T integer](k func(d, a, b []T)) func(a, b []int64) []int64 {
 		return out
 	}
 }
+
+// TestCountOnes checks countOnes (VPSADBW sums of 128-byte steps with
+// AVX2) against a plain count on every length up to 300 and long runs,
+// at unaligned starts, all ones and all zeros among them.
+func TestCountOnes(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	buf := make([]byte, 1<<20+300)
+	for i := range buf {
+		buf[i] = byte(rng.Intn(2))
+	}
+	check := func(x []byte) {
+		t.Helper()
+		var want uint64
+		for _, v := range x {
+			want += uint64(v)
+		}
+		if got := countOnes(x); got != want {
+			t.Fatalf("countOnes of %d bytes = %d, want %d", len(x), got, want)
+		}
+	}
+	for n := range 301 {
+		check(buf[n%7 : n%7+n])
+	}
+	check(buf[3 : 3+1<<20])
+	ones := make([]byte, 1<<20)
+	for i := range ones {
+		ones[i] = 1
+	}
+	check(ones)
+	check(make([]byte, 1000))
+}

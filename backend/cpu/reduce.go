@@ -1293,8 +1293,9 @@ func countTrue(t *backend.Tensor, d dtypes.DType) (any, bool) {
 	return countResult(countOnes(boolBytes(b)), d)
 }
 
-// countOnes returns the sum of the bytes of x, each 0 or 1.
-func countOnes(x []byte) uint64 {
+// countOnesGo returns the sum of the bytes of x, each 0 or 1: the
+// reference of countOnes.
+func countOnesGo(x []byte) uint64 {
 	var c uint64
 	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/8)
 	for len(words) > 0 {

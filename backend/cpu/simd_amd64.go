@@ -135,6 +135,9 @@ func divToF32AVX512(d []float32, a []float64, s, rs float64)
 func divExactF64AVX512(d, a, b, rb []float64)
 
 //go:noescape
+func countBytesAVX2(x []byte) uint64
+
+//go:noescape
 func divByF64AVX512(d, a []float64, b, rb float64)
 
 //go:noescape
@@ -510,4 +513,14 @@ func logDiffF32(d, x []float32, mx, ls float64) {
 		d, x = d[n:], x[n:]
 	}
 	logDiffF32Go(d, x, mx, ls)
+}
+
+// countOnes returns the sum of the bytes of x, each 0 or 1: with AVX2,
+// 128 bytes a step by countBytesAVX2, the rest by countOnesGo.
+func countOnes(x []byte) uint64 {
+	var c uint64
+	if n := len(x) &^ 127; haveAVX2 && n > 0 {
+		c, x = countBytesAVX2(x[:n]), x[n:]
+	}
+	return c + countOnesGo(x)
 }

@@ -783,3 +783,41 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// func countBytesAVX2(x []byte) uint64, len(x) a multiple of 128: the
+// sum of the bytes of x, by VPSADBW against zero (eight bytes summed into
+// each 64-bit lane) into four accumulators.
+TEXT ·countBytesAVX2(SB), NOSPLIT, $0-32
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	SHRQ $7, CX
+	JZ   fold
+loop:
+	VPSADBW (SI), Y0, Y5
+	VPADDQ Y5, Y1, Y1
+	VPSADBW 32(SI), Y0, Y6
+	VPADDQ Y6, Y2, Y2
+	VPSADBW 64(SI), Y0, Y7
+	VPADDQ Y7, Y3, Y3
+	VPSADBW 96(SI), Y0, Y8
+	VPADDQ Y8, Y4, Y4
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+fold:
+	VPADDQ Y2, Y1, Y1
+	VPADDQ Y4, Y3, Y3
+	VPADDQ Y3, Y1, Y1
+	VEXTRACTI128 $1, Y1, X2
+	VPADDQ X2, X1, X1
+	VPSHUFD $0x4E, X1, X2
+	VPADDQ X2, X1, X1
+	VMOVQ X1, AX
+	MOVQ AX, ret+24(FP)
+	VZEROUPPER
+	RET

@@ -41,3 +41,5 @@ func divByF64(d, a []float64, b float64, c []float64) {
 }
 
 func logDiffF32(d, x []float32, mx, ls float64) { logDiffF32Go(d, x, mx, ls) }
+
+func countOnes(x []byte) uint64 { return countOnesGo(x) }
