@@ -209,7 +209,21 @@ func (s *source[T]) get(win *window[T], lo, hi int) []T {
 	if lo >= win.lo && hi <= win.hi {
 		return win.buf[lo-win.lo : hi-win.lo]
 	}
-	end := min(lo+blockSize, s.n)
+	return s.eval(win, lo, min(lo+blockSize, s.n), hi)
+}
+
+// getSpan is get for a range that no later get reads again: a fused
+// source evaluates [lo, hi) alone.
+func (s *source[T]) getSpan(win *window[T], lo, hi int) []T {
+	if s.x != nil {
+		return s.x[lo:hi]
+	}
+	return s.eval(win, lo, hi, hi)
+}
+
+// eval evaluates the fused source's elements [lo, end) into win and
+// returns [lo, hi) of them (hi <= end).
+func (s *source[T]) eval(win *window[T], lo, end, hi int) []T {
 	err := s.r.ctx.Err()
 	var b any
 	if err == nil {
@@ -302,6 +316,58 @@ func runRows[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T
 			rows(out[a:b], s.get(win, a*l, b*l), l)
 		}
 		return s.failed()
+	})
+}
+
+// sideBySide reports whether the runs of p's outputs lie side by side,
+// several a output: the run t of output o+1 starts where that of o ends
+// (one group of kept axes, whose stride is the run's length: the middle
+// axis of a 3-d input kept, the other two reduced).
+func (p *redPlan) sideBySide() bool {
+	return len(p.offs) > 1 && p.chunk > 1 && p.chunk <= blockSize && len(p.keptSize) == 1 && p.keptStr[0] == p.chunk
+}
+
+// runChunks is runReduce for a fold that may be regrouped (ops.assoc)
+// whose outputs' runs lie side by side (p.sideBySide): a worker takes a
+// range of outputs, and for each run index t reads their runs as one span
+// (a fused source's block holds it whole), reduces each run to one value
+// (ops.rows) and folds those into the outputs' values in order (ops.vec),
+// which gives the bits of one fold over each output's runs in order.
+// Output by output, each run was read alone, and a fused source evaluated
+// a block for each (the int64 sum of a 100×100×100 int32 input over axes
+// 0 and 2: 5.2 ms, NumPy 0.46 ms).
+func runChunks[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T], out []T, wins []*window[T]) error {
+	c := p.chunk
+	rows := ops.rows
+	if rows == nil {
+		rows = ops.rowsGo
+	}
+	per := max(1, blockSize/c) // outputs a span
+	return r.redParallel(p.m*p.l*sizeOf[T](), p.m, max(1, grainSize/p.l), func(wi, lo, hi int) error {
+		win := wins[wi]
+		part := make([]T, min(per, hi-lo))
+		for a := lo; a < hi; a += per {
+			b := min(a+per, hi)
+			acc, tmp, base := out[a:b], part[:b-a], p.base(a)
+			for t, off := range p.offs {
+				if t&255 == 255 {
+					if err := r.ctx.Err(); err != nil {
+						return err
+					}
+				}
+				span := s.getSpan(win, base+off, base+off+(b-a)*c)
+				if t == 0 {
+					rows(acc, span, c)
+					continue
+				}
+				rows(tmp, span, c)
+				ops.vec(acc, tmp)
+			}
+			if err := s.failed(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -632,6 +698,9 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 	}
 	if fastReduce && p.m > 1 && p.rowMajor() && (s.x != nil || p.l <= blockSize) {
 		return out, runRows(r, s, p, &ops, out, wins)
+	}
+	if fastReduce && ops.assoc && ops.round1 == nil && ops.round == nil && p.m > 1 && p.sideBySide() {
+		return out, runChunks(r, s, p, &ops, out, wins)
 	}
 	if n := p.chunk; p.m == 1 && len(p.offs) == 1 && ops.assoc && ops.pairwise == nil && ops.round1 == nil &&
 		fastReduce && r.b.nworkers() > 1 && n >= 64*r.b.nworkers() && r.reduceParallel(n*sizeOf[T]()) {

@@ -274,7 +274,7 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 		dtypes.F32:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 1e-45, 3e38},
 		dtypes.F64:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, 1e308},
 	}
-	shapes := [][]int{{37, 70}, {3, 5, 131}, {2, 4100}, {4100, 3}, {1, 300}}
+	shapes := [][]int{{37, 70}, {3, 5, 131}, {2, 4100}, {4100, 3}, {1, 300}, {5, 33, 70}}
 	for d, edge := range edges {
 		for _, shape := range shapes {
 			n := backend.Size(shape)
@@ -303,6 +303,11 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 					axesList = append(axesList, []int{a - 1, a})
 				}
 			}
+			if len(shape) == 3 {
+				// The middle axis kept: its outputs' runs lie side by
+				// side (runChunks).
+				axesList = append(axesList, []int{0, 2})
+			}
 			ops := []backend.Op{backend.OpSum, backend.OpMean, backend.OpProd, backend.OpReduceMax, backend.OpReduceMin,
 				backend.OpArgMax, backend.OpArgMin}
 			if d == dtypes.Bool {
@@ -318,9 +323,10 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 						rd = dtypes.I64
 					}
 					nodes := []*backend.Node{red(op, rd, x, false, axes...)}
-					if !d.IsFloat() && d != dtypes.Bool && op == backend.OpSum {
-						// A fused source: the sum of the values as int64.
-						nodes = append(nodes, red(op, dtypes.I64, cast(x, dtypes.I64), false, axes...))
+					if !d.IsFloat() && d != dtypes.Bool && op == backend.OpSum || d == dtypes.Bool && op == backend.OpAny {
+						// A fused source: the sum of the values as int64
+						// (for bools, their count).
+						nodes = append(nodes, red(backend.OpSum, dtypes.I64, cast(x, dtypes.I64), false, axes...))
 					}
 					if d != dtypes.Bool && op == backend.OpSum {
 						// any and all of numbers: of x != 0.
