@@ -327,12 +327,16 @@ func (p *redPlan) sideBySide() bool {
 	return len(p.offs) > 1 && p.chunk > 1 && p.chunk <= blockSize && len(p.keptSize) == 1 && p.keptStr[0] == p.chunk
 }
 
-// runChunks is runReduce for a fold that may be regrouped (ops.assoc)
-// whose outputs' runs lie side by side (p.sideBySide): a worker takes a
-// range of outputs, and for each run index t reads their runs as one span
-// (a fused source's block holds it whole), reduces each run to one value
-// (ops.rows) and folds those into the outputs' values in order (ops.vec),
-// which gives the bits of one fold over each output's runs in order.
+// runChunks is runReduce for a fold that may be regrouped (ops.assoc), or
+// a pairwise sum, whose outputs' runs lie side by side (p.sideBySide): a
+// worker takes a range of outputs, and for each run index t reads their
+// runs as one span (a fused source's block holds it whole), reduces each
+// run to one value (ops.rows) and folds those into the outputs' values in
+// order (ops.vec). That gives the bits of one fold over each output's
+// runs in order, and for a sum those of runReduce's walk by output, which
+// adds each run's pairwise sum to the output's in order (ops.rows adds it
+// to the identity, +0: that turns a -0 into +0, which the walk's sum,
+// never -0 itself, adds the same).
 // Output by output, each run was read alone, and a fused source evaluated
 // a block for each (the int64 sum of a 100×100×100 int32 input over axes
 // 0 and 2: 5.2 ms, NumPy 0.46 ms).
@@ -699,7 +703,8 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 	if fastReduce && p.m > 1 && p.rowMajor() && (s.x != nil || p.l <= blockSize) {
 		return out, runRows(r, s, p, &ops, out, wins)
 	}
-	if fastReduce && ops.assoc && ops.round1 == nil && ops.round == nil && p.m > 1 && p.sideBySide() {
+	if fastReduce && (ops.assoc || ops.pairwise != nil && !ops.first) && ops.round1 == nil && ops.round == nil &&
+		p.m > 1 && p.sideBySide() {
 		return out, runChunks(r, s, p, &ops, out, wins)
 	}
 	if n := p.chunk; p.m == 1 && len(p.offs) == 1 && ops.assoc && ops.pairwise == nil && ops.round1 == nil &&
