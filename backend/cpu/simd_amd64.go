@@ -439,7 +439,7 @@ func softmaxColsAVX512(out, x []float32, m, inner, b, w int, log bool, e []float
 	n8 := m &^ 7
 	for c := 0; c < w; c += 16 {
 		end := b + c + (m-1)*inner + 16
-		xs, os := x[b+c:end], out[b+c:end]
+		xs, ys := x[b+c:end], out[b+c:end]
 		var mx [16]float64
 		for k, v := range mx32[c : c+16] {
 			mx[k] = float64(v)
@@ -459,7 +459,7 @@ func softmaxColsAVX512(out, x []float32, m, inner, b, w int, log bool, e []float
 			for k, v := range s {
 				ls[k] = math.Log(v)
 			}
-			logColsF32AVX512(os, xs, inner, &mx, &ls, m)
+			logColsF32AVX512(ys, xs, inner, &mx, &ls, m)
 			continue
 		}
 		var rs [16]float64
@@ -469,7 +469,7 @@ func softmaxColsAVX512(out, x []float32, m, inner, b, w int, log bool, e []float
 				rs[k] = math.NaN() // every row by division
 			}
 		}
-		divColsF32AVX512(os, e, inner, &s, &rs, m)
+		divColsF32AVX512(ys, e, inner, &s, &rs, m)
 	}
 	return true
 }

@@ -20,7 +20,10 @@ import (
 // e^x, see simd.go), summed with eight interleaved accumulators
 // (sum8F64), and softmax divides each by the sum: the float64 values are
 // within a few ULP of the float64 computation with math.Exp, far inside
-// the half float32 ULP the final rounding takes.
+// the half float32 ULP the final rounding takes. The divisions give the
+// rounded quotients: with AVX-512 they are products with the reciprocal
+// where a test shows the same result (divToF32, divExactF64, divByF64),
+// else divisions.
 func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	initTables() // roundTo64's float16 table
 	a, err := r.eval(n.Args[0])
