@@ -142,6 +142,8 @@ var consts = []struct {
 	{"TWO15", 2.0 / 15},
 	{"P15MIN", 0x1p-84},   // pow15Body: (2^-84)^1.5 = 2^-126
 	{"RMIN", 0x1p-1000},   // recipBody
+	{"RFAST", 0x1p900},
+	{"ONEM40", 1 - 0x1p-40},
 	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
 	{"EIGHTH", 0.125},     // asinhr32Body, atanhr32Body
 	{"MINF32", 0x1p-126},
@@ -290,6 +292,7 @@ var iconsts = []struct {
 	{"MAGICBITS", 0x4330000000000000}, // 2^52
 	{"MINNORMM1", 0x000FFFFFFFFFFFFF},
 	{"PINF", 0x7FF0000000000000},
+	{"EXP53", 53 << 52}, // recipBody
 	{"BIAS", 1023},
 	{"ONEQ", 1},
 	{"KOFFD", 1022}, // k + 1022 in [0, 2045] for a normal 2^k
@@ -1055,8 +1058,15 @@ const notNaN = `	VCMPPD $0, Y0, Y0, Y5 // x == x
 `
 
 // recipBody: Y0 = x in, Y0 = powF64(x, -1) out: q = 1/x, then q +
-// fma(-q, x, 1)/x (the exact remainder, divided); lanes outside
+// fma(-q, x, 1)/x (the exact remainder r, divided); lanes outside
 // [2^-1000, 2^1000] in magnitude (zeros, infinities, NaN) stop the loop.
+// The second division is skipped where no lane needs it: 1/x = q + r/x,
+// and r·q (rounded) is within 2^-51 of r/x, so where |r·q| < (1 -
+// 2^-40)·h, h half q's ULP, the division rounds below h and q + r/x
+// rounds to q (q's neighbours are an ULP away on both sides unless q is a
+// power of two, which it is only for x one, and then r is 0). h is 2^(E -
+// 53) for q's exponent E, made from q's exponent bits, which stays normal
+// for |x| <= 2^900 (the test's range).
 const recipBody = `	VANDPD libmABS<>(SB), Y0, Y1
 	VCMPPD $0x1D, libmRMIN<>(SB), Y1, Y5 // |x| >= 2^-1000 (false for NaN)
 	VCMPPD $2, libmRMAX<>(SB), Y1, Y6 // |x| <= 2^1000
@@ -1064,12 +1074,26 @@ const recipBody = `	VANDPD libmABS<>(SB), Y0, Y1
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
+	VCMPPD $2, libmRFAST<>(SB), Y1, Y7 // |x| <= 2^900
 	VMOVUPD libmE8<>(SB), Y1
 	VDIVPD Y0, Y1, Y2 // q
 	VMOVAPD Y2, Y1
-	VFNMADD213PD libmE8<>(SB), Y0, Y1 // 1 - x·q, exact
+	VFNMADD213PD libmE8<>(SB), Y0, Y1 // r = 1 - x·q, exact
+	VMULPD Y2, Y1, Y3 // r·q
+	VANDPD libmABS<>(SB), Y3, Y3
+	VANDPD libmPINF<>(SB), Y2, Y4 // 2^E
+	VPSUBQ libmEXP53<>(SB), Y4, Y4 // h = 2^(E-53)
+	VMULPD libmONEM40<>(SB), Y4, Y4
+	VCMPPD $1, Y4, Y3, Y4 // |r·q| < (1 - 2^-40)·h
+	VANDPD Y7, Y4, Y4
+	VPCMPEQQ Y5, Y5, Y5
+	VXORPD Y5, Y4, Y4 // the lanes that need r/x
+	VMOVAPD Y2, Y8
+	SKIPNONE Y4, recipq
 	VDIVPD Y0, Y1, Y1
-	VADDPD Y1, Y2, Y0
+	VADDPD Y1, Y2, Y8
+recipq:
+	VMOVAPD Y8, Y0
 `
 
 // log10Body: Y0 = x in, Y0 = log10F64(x) out: math.Log10 is Log(x) ·
