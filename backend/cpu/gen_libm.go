@@ -140,8 +140,8 @@ var consts = []struct {
 	{"TANSMALL", 0x1p-12},
 	{"THIRD", 1.0 / 3},
 	{"TWO15", 2.0 / 15},
-	{"P15MIN", 0x1p-84},   // pow15Body: (2^-84)^1.5 = 2^-126
-	{"RMIN", 0x1p-1000},   // recipBody
+	{"P15MIN", 0x1p-84}, // pow15Body: (2^-84)^1.5 = 2^-126
+	{"RMIN", 0x1p-1000}, // recipBody
 	{"RFAST", 0x1p900},
 	{"ONEM40", 1 - 0x1p-40},
 	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
