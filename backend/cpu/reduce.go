@@ -1149,11 +1149,11 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 	var ops redOps[bool]
 	switch o {
 	case backend.OpAny, backend.OpReduceMax, backend.OpSum:
-		ops = redOps[bool]{init: false,
+		ops = redOps[bool]{init: false, assoc: true,
 			fold: func(acc bool, x []bool) bool { return foldWith(acc, x, or) },
 			vec:  func(acc, x []bool) { vecWith(acc, x, or) }}
 	case backend.OpAll, backend.OpReduceMin, backend.OpProd:
-		ops = redOps[bool]{init: true,
+		ops = redOps[bool]{init: true, assoc: true,
 			fold: func(acc bool, x []bool) bool { return foldWith(acc, x, and) },
 			vec:  func(acc, x []bool) { vecWith(acc, x, and) }}
 	default:
