@@ -374,8 +374,8 @@ func expSumF32PF(d []float64, a []float32, m float64, pf []byte) float64 {
 func divToF32(d []float32, a []float64, s float64) {
 	a = a[:len(d)]
 	n := len(d) &^ 7
-	if n16 := len(d) &^ 15; libmAVX512 && n16 > 0 && normalRecip(s) {
-		divToF32AVX512(d[:n16], a[:n16], s, 1/s)
+	if n16, rs := len(d)&^15, recipOrNaN(s); libmAVX512 && n16 > 0 && rs == rs {
+		divToF32AVX512(d[:n16], a[:n16], s, rs)
 		d, a = d[n16:], a[n16:]
 		n = len(d) &^ 7
 	}
@@ -384,13 +384,6 @@ func divToF32(d []float32, a []float64, s float64) {
 		d, a = d[n:], a[n:]
 	}
 	divToF32Go(d, a, s)
-}
-
-// normalRecip reports whether s and 1/s are normal float64s (so that
-// 1/s rounded is within half an ULP of the reciprocal, as DIVQ32 needs).
-func normalRecip(s float64) bool {
-	a := math.Abs(s)
-	return a >= 0x1p-1000 && a <= 0x1p1000
 }
 
 // cvtI8F32 sets d[i] = float32(a[i]).
@@ -464,10 +457,7 @@ func softmaxColsAVX512(out, x []float32, m, inner, b, w int, log bool, e []float
 		}
 		var rs [16]float64
 		for k, v := range s {
-			rs[k] = 1 / v
-			if !normalRecip(v) {
-				rs[k] = math.NaN() // every row by division
-			}
+			rs[k] = recipOrNaN(v) // NaN: every row by division
 		}
 		divColsF32AVX512(ys, e, inner, &s, &rs, m)
 	}

@@ -94,10 +94,7 @@ func TestDivQuotientsF32(t *testing.T) {
 		var s, rs [16]float64
 		for k := range s {
 			s[k] = divisors[rng.Intn(len(divisors))]
-			rs[k] = 1 / s[k]
-			if !normalRecip(s[k]) {
-				rs[k] = math.NaN()
-			}
+			rs[k] = recipOrNaN(s[k])
 		}
 		e := make([]float64, 16*rows)
 		for i := range rows {
