@@ -26,8 +26,14 @@ const unpermuteVisits = 1 << 12
 // 1 (then the elements are in order already).
 func Unpermute(n *Node) (m *Node, perm []int, ok bool) {
 	budget := unpermuteVisits
-	if !findPerm(n, n.Shape, &perm, &budget) || perm == nil {
+	var small []*Node
+	if !findPerm(n, n.Shape, &perm, &small, &budget) || perm == nil {
 		return n, nil, false
+	}
+	for _, s := range small {
+		if !storedAlike(s, n.Shape, perm) {
+			return n, nil, false
+		}
 	}
 	identity := true
 	for i, p := range perm {
@@ -53,10 +59,113 @@ func Unpermute(n *Node) (m *Node, perm []int, ok bool) {
 	return m, perm, true
 }
 
+// InOrder returns the plan n with each reduction that Unpermute can
+// rewrite made a reduction of the stored order: a sum over transpose(x)
+// becomes a sum over x along the same axes of x, transposed. NumPy
+// reduces a view in the order of its memory (the reduction's iterator
+// orders the axes by their strides, and keeps a negative stride's
+// direction), so x.T.sum(axis=1) adds the elements of x.sum(axis=0) in
+// its order and gives its bits, and np.exp(x.T), stored as x is, sums in
+// that order too. The result is transposed back to the reduction's
+// shape; Unpermute takes that transpose off at the root, where NumPy's
+// result is stored in the order of its operand too. argmax and argmin
+// are left as they are: NumPy reads a copy in the logical order, and the
+// flat index of argmax(transpose(x)) counts in that order.
+func InOrder(n *Node) *Node {
+	r := &reorderer{done: map[*Node]*Node{}, budget: unpermuteVisits}
+	return r.walk(n)
+}
+
+type reorderer struct {
+	done   map[*Node]*Node
+	budget int
+}
+
+func (r *reorderer) walk(n *Node) *Node {
+	if m, ok := r.done[n]; ok {
+		return m
+	}
+	if r.budget--; r.budget < 0 {
+		return n
+	}
+	m := n
+	for i, a := range n.Args {
+		if b := r.walk(a); b != a {
+			if m == n {
+				c := *n
+				c.Args = slices.Clone(n.Args)
+				m = &c
+			}
+			m.Args[i] = b
+		}
+	}
+	switch m.Op {
+	case OpSum, OpProd, OpMean, OpReduceMax, OpReduceMin, OpAny, OpAll:
+		m = reduceStored(m)
+	}
+	r.done[n] = m
+	return m
+}
+
+// reduceStored returns the reduction n of an operand Unpermute rewrites
+// as the same reduction of the rewritten operand, transposed to n's
+// shape; else n.
+func reduceStored(n *Node) *Node {
+	a, perm, ok := Unpermute(n.Args[0])
+	if !ok || perm == nil {
+		return n
+	}
+	// Dimension i of the operand is dimension perm[i] of a.
+	nd := len(perm)
+	red := make([]bool, nd)
+	for _, ax := range n.Axes {
+		red[perm[ax]] = true
+	}
+	if len(n.Axes) == 0 {
+		for i := range red {
+			red[i] = true
+		}
+	}
+	m := &Node{Op: n.Op, DType: n.DType, Args: []*Node{a}, KeepDims: n.KeepDims, Shape: []int{}}
+	pos := make([]int, nd) // dimension i of a is dimension pos[i] of m, or none (-1)
+	for i, d := range a.Shape {
+		switch {
+		case !red[i]:
+			pos[i] = len(m.Shape)
+			m.Shape = append(m.Shape, d)
+		case n.KeepDims:
+			pos[i] = len(m.Shape)
+			m.Shape = append(m.Shape, 1)
+		default:
+			pos[i] = -1
+		}
+		if red[i] && len(n.Axes) > 0 {
+			m.Axes = append(m.Axes, i)
+		}
+	}
+	// Dimension j of n is dimension t[j] of m: the operand's dimensions
+	// that n keeps, in the operand's order.
+	var t []int
+	for _, p := range perm {
+		if pos[p] >= 0 {
+			t = append(t, pos[p])
+		}
+	}
+	switch {
+	case movesAxes(t, n.Shape):
+		return &Node{Op: OpTranspose, DType: n.DType, Shape: n.Shape, Axes: t, Args: []*Node{m}}
+	case slices.Equal(m.Shape, n.Shape):
+		return m
+	}
+	// Only axes of size 1 move.
+	return &Node{Op: OpReshape, DType: n.DType, Shape: n.Shape, Args: []*Node{m}}
+}
+
 // findPerm reports whether the tree at n has Unpermute's form for a
 // result of the given shape, setting *perm to the permutation of its
-// transposed leaves (left nil where it has none).
-func findPerm(n *Node, shape []int, perm *[]int, budget *int) bool {
+// transposed leaves (left nil where it has none) and adding its smaller
+// operands to *small.
+func findPerm(n *Node, shape []int, perm *[]int, small *[]*Node, budget *int) bool {
 	if *budget--; *budget < 0 {
 		return false
 	}
@@ -65,6 +174,7 @@ func findPerm(n *Node, shape []int, perm *[]int, budget *int) bool {
 	}
 	if !slices.Equal(n.Shape, shape) {
 		// Broadcast to the result: read through the permutation.
+		*small = append(*small, n)
 		return broadcastsTo(n.Shape, shape) && Size(n.Shape) < Size(shape)
 	}
 	switch {
@@ -76,13 +186,43 @@ func findPerm(n *Node, shape []int, perm *[]int, budget *int) bool {
 		return slices.Equal(*perm, q)
 	case n.Op.IsElementwise():
 		for _, a := range n.Args {
-			if !findPerm(a, shape, perm, budget) {
+			if !findPerm(a, shape, perm, small, budget) {
 				return false
 			}
 		}
 		return true
 	}
 	return false
+}
+
+// storedAlike reports whether the operand s, broadcast to shape, is
+// stored with its axes longer than 1 in the order perm gives those axes
+// of the result (dimension i of the result is dimension perm[i] of the
+// storage). NumPy's iterator orders the axes of an elementwise operation
+// by the strides of all its operands (npyiter_find_best_axis_ordering in
+// numpy/core/src/multiarray/nditer_constr.c): an axis goes inside another
+// only where every operand that moves along both agrees, so a row r of
+// x.T - r, whose stride along the broadcast axis is 0, follows x.T, but
+// an operand of two axes stored the other way round leaves the result in
+// an order that is neither (np.ones((4,3,2)).transpose(2,1,0) +
+// np.ones((2,1,4)) has strides of 12, 1 and 3 elements).
+func storedAlike(s *Node, shape, perm []int) bool {
+	q := make([]int, len(s.Shape))
+	for i := range q {
+		q[i] = i
+	}
+	if s.Op == OpTranspose {
+		q, _ = peelTranspose(s)
+	}
+	off := len(shape) - len(s.Shape)
+	for i, d := range s.Shape {
+		for j := i + 1; j < len(s.Shape) && d > 1; j++ {
+			if s.Shape[j] > 1 && q[i] < q[j] != (perm[off+i] < perm[off+j]) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // peelTranspose returns the permutation a chain of transposes at n makes

@@ -109,8 +109,9 @@ func (c *compiler) finish(o *operand) (*Value, error) {
 		return &Value{Kind: TextValue, Str: o.str, HTML: o.html, SVG: o.svg}, nil
 	case TensorValue:
 		// An elementwise result keeps its operands' order (NumPy's
-		// order='K'): exp(transpose(x)) is exp(x), transposed.
-		n, perm, _ := unpermute(o.node)
+		// order='K'): exp(transpose(x)) is exp(x), transposed; so does
+		// a reduction, which adds in that order.
+		n, perm, _ := unpermute(backend.InOrder(o.node))
 		t, err := c.s.run(c.ctx, n)
 		if err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {

@@ -181,7 +181,7 @@ func (c *compiler) known(o *operand) error {
 	}
 	n := o.node
 	if n.Op != backend.OpInput {
-		t, err := c.s.run(c.ctx, n)
+		t, err := c.s.run(c.ctx, backend.InOrder(n))
 		if err != nil {
 			return c.errorf(o.span(), "RuntimeError", "%w", err)
 		}

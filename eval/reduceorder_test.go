@@ -1,0 +1,157 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/internal/testenv"
+)
+
+// reduceOrderCases are reductions of permuted operands, in tensorsh and
+// in NumPy. NumPy reduces a view in the order of its memory, and stores
+// an elementwise result of a transposed operand in that operand's order
+// (order='K'), so x.T.sum(axis=1) adds what x.sum(axis=0) adds, in its
+// order: a float32 sum of 300 rows differs in most outputs from the sum of
+// a row-major copy of x.T (np.ascontiguousarray(x.T).sum(axis=1)).
+var reduceOrderCases = []struct{ ts, py string }{
+	{"sum(transpose(x), axis=1)", "x.T.sum(axis=1)"},
+	{"sum(transpose(x), axis=0)", "x.T.sum(axis=0)"},
+	{"sum(transpose(e))", "e.T.sum()"},
+	{"sum(transpose(x), axis=1, keepdims=true)", "x.T.sum(axis=1, keepdims=True)"},
+	{"mean(transpose(x), axis=1)", "x.T.mean(axis=1)"},
+	{"prod(transpose(x) + 0.5, axis=1)", "(x.T + np.float32(0.5)).prod(axis=1)"},
+	{"max(transpose(x), axis=1)", "x.T.max(axis=1)"},
+	{"std(transpose(x), axis=1)", "x.T.std(axis=1)"},
+	{"sum(transpose(x) * r, axis=1)", "(x.T * r).sum(axis=1)"},
+	{"sum(sqrt(transpose(c, (2, 0, 1))), axis=(0, 1))", "np.sqrt(c.transpose(2, 0, 1)).sum(axis=(0, 1))"},
+	{"sum(c, axis=(0, 2))", "c.sum(axis=(0, 2))"},
+	{"sum(transpose(c, (2, 0, 1)), axis=1)", "c.transpose(2, 0, 1).sum(axis=1)"},
+	{"mean(transpose(c, (1, 2, 0)), axis=2, keepdims=true)", "c.transpose(1, 2, 0).mean(axis=2, keepdims=True)"},
+	{"sum(transpose(c, (0, 2, 1)) * q, axis=2)", "(c.transpose(0, 2, 1) * q).sum(axis=2)"},
+	{"sum(sum(transpose(c, (2, 0, 1)), axis=1), axis=0)", "c.transpose(2, 0, 1).sum(axis=1).sum(axis=0)"},
+	{"sum(d.T, axis=1)", "d.T.sum(axis=1)"},
+	{"mean(d.T)", "d.T.mean()"},
+	{"sum(h.T, axis=1)", "h.T.sum(axis=1)"},
+	{"sum(h, axis=0)", "h.sum(axis=0)"},
+	// A result stored in its operand's order, reduced later.
+	{"z = transpose(x) * 2\nsum(z, axis=1)", "(x.T * np.float32(2)).sum(axis=1)"},
+	{"w = sum(transpose(c, (2, 0, 1)), axis=1)\nsum(w, axis=0)", "c.transpose(2, 0, 1).sum(axis=1).sum(axis=0)"},
+}
+
+// reduceOrderSetup makes the operands of reduceOrderCases.
+const reduceOrderSetup = `x = rand((300, 200), dtype=f32, seed=1)
+r = rand((300,), dtype=f32, seed=2)
+c = rand((20, 30, 40), dtype=f32, seed=3)
+q = rand((30,), dtype=f32, seed=4)
+d = rand((300, 200), dtype=f64, seed=5)
+h = cast(rand((300, 200), dtype=f32, seed=6), f16)
+e = rand((100, 80), dtype=f32, seed=7)`
+
+// TestReduceOrderNumPy runs reduceOrderCases in the installed NumPy on
+// the same operands and compares the bits of each result.
+func TestReduceOrderNumPy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping a test that runs NumPy")
+	}
+	const python = "/usr/bin/python3"
+	if err := exec.Command(python, "-c", "import numpy").Run(); err != nil {
+		testenv.Missing(t, "%s cannot import numpy (apt-get install python3-numpy)", python)
+	}
+	s, err := New("numpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.Execute(ctx, "", reduceOrderSetup); err != nil {
+		t.Fatal(err)
+	}
+	// The operands' bytes, for NumPy to read.
+	dir := t.TempDir()
+	type operand struct {
+		Name, DType string
+		Shape       []int
+	}
+	var ops []operand
+	for _, o := range []struct{ name, dtype string }{{"x", "float32"}, {"r", "float32"}, {"c", "float32"}, {"q", "float32"}, {"d", "float64"}, {"h", "float16"}, {"e", "float32"}} {
+		v, ok := s.Var(o.name)
+		if !ok {
+			t.Fatalf("no %s", o.name)
+		}
+		var b bytes.Buffer
+		if err := binary.Write(&b, binary.LittleEndian, v.Tensor.Data); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, o.name), b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ops = append(ops, operand{o.name, o.dtype, v.Dims()})
+	}
+	var exprs []string
+	for _, tc := range reduceOrderCases {
+		exprs = append(exprs, tc.py)
+	}
+	js, _ := json.Marshal(map[string]any{"dir": dir, "operands": ops, "exprs": exprs})
+	script := `
+import json, os, sys
+import numpy as np
+a = json.loads(sys.argv[1])
+env = {"np": np}
+for o in a["operands"]:
+    env[o["Name"]] = np.fromfile(os.path.join(a["dir"], o["Name"]), dtype=o["DType"]).reshape(o["Shape"])
+out = []
+for e in a["exprs"]:
+    v = np.asarray(eval(e, env))
+    out.append({"dtype": str(v.dtype), "shape": list(v.shape), "hex": np.ascontiguousarray(v).tobytes().hex()})
+print(json.dumps(out))
+`
+	b, err := exec.Command(python, "-c", script, string(js)).Output()
+	if err != nil {
+		t.Fatalf("numpy: %v", err)
+	}
+	var want []struct {
+		DType string
+		Shape []int
+		Hex   string
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	for i, tc := range reduceOrderCases {
+		outs, err := s.Execute(ctx, "", tc.ts)
+		if err != nil || len(outs) == 0 || outs[len(outs)-1].Value == nil {
+			t.Errorf("%s: %v %v", tc.ts, outs, err)
+			continue
+		}
+		v, err := s.Fetch(outs[len(outs)-1].Value)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		if err := binary.Write(&got, binary.LittleEndian, v.Tensor.Data); err != nil {
+			t.Fatal(err)
+		}
+		w := want[i]
+		if h := hex.EncodeToString(got.Bytes()); h != w.Hex || !sameShape(v.Dims(), w.Shape) {
+			t.Errorf("%s: %v%v differs from NumPy's %s %v (%s)", tc.ts, v.Type, v.Dims(), w.DType, w.Shape, tc.py)
+		}
+	}
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
