@@ -17,6 +17,17 @@ type ReducePlan struct {
 	M, L     int   // outputs, and reduced elements per output
 }
 
+// SumPiece is the most elements one pairwise sum covers. NumPy's
+// reductions run on a buffered iterator (NPY_ITER_BUFFERED), whose inner
+// loop is at most np.getbufsize() = 8192 elements even where nothing is
+// copied (numpy/numpy#17649), so a contiguous run longer than that, a
+// row of 20000 or a whole array of 10^6, is summed in pieces of 8192
+// (the last one shorter), each piece's pairwise sum added to the running
+// result in order, and narrow floats rounded after each piece:
+// np.ones(10**6, np.float32).sum() adds 123 pieces. Backends sum every
+// run in these pieces.
+const SumPiece = 8192
+
 // PlanReduce returns the plan of reducing shape over axes (all of them
 // when axes is empty), keeping the reduced axes as 1s when keep is set.
 // Axes must be non-negative; an axis out of range or given twice is an

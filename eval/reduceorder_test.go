@@ -40,6 +40,23 @@ var reduceOrderCases = []struct{ ts, py string }{
 	{"mean(d.T)", "d.T.mean()"},
 	{"sum(h.T, axis=1)", "h.T.sum(axis=1)"},
 	{"sum(h, axis=0)", "h.sum(axis=0)"},
+	// Runs longer than NumPy's buffer (8192 elements) are summed in
+	// pieces of 8192 added in order.
+	{"sum(x)", "x.sum()"},
+	{"sum(transpose(x))", "x.T.sum()"},
+	{"mean(x)", "x.mean()"},
+	{"sum(x * x)", "(x * x).sum()"},
+	{"sum(x[:, :100])", "x[:, :100].sum()"},
+	{"sum(g, axis=1)", "g.sum(axis=1)"},
+	{"mean(g, axis=-1, keepdims=true)", "g.mean(axis=-1, keepdims=True)"},
+	{"sum(reshape(g, (3, 2, 25000)), axis=(1, 2))", "g.reshape(3, 2, 25000).sum(axis=(1, 2))"},
+	{"std(g, axis=1)", "g.std(axis=1)"},
+	{"sum(d)", "d.sum()"},
+	{"sum(h)", "h.sum()"},
+	{"mean(h)", "h.mean()"},
+	{"sum(cast(h, f32) * 3)", "(h.astype(np.float32) * np.float32(3)).sum()"},
+	{"sum(cast(x, c64) * (1 + 2j))", "(x.astype(np.complex64) * np.complex64(1 + 2j)).sum()"},
+	{"sum(v)", "v.sum()"},
 	// A result stored in its operand's order, reduced later.
 	{"z = transpose(x) * 2\nsum(z, axis=1)", "(x.T * np.float32(2)).sum(axis=1)"},
 	{"w = sum(transpose(c, (2, 0, 1)), axis=1)\nsum(w, axis=0)", "c.transpose(2, 0, 1).sum(axis=1).sum(axis=0)"},
@@ -52,7 +69,9 @@ c = rand((20, 30, 40), dtype=f32, seed=3)
 q = rand((30,), dtype=f32, seed=4)
 d = rand((300, 200), dtype=f64, seed=5)
 h = cast(rand((300, 200), dtype=f32, seed=6), f16)
-e = rand((100, 80), dtype=f32, seed=7)`
+e = rand((100, 80), dtype=f32, seed=7)
+g = rand((3, 50000), dtype=f32, seed=8)
+v = rand((1000000,), dtype=f32, seed=9)`
 
 // TestReduceOrderNumPy runs reduceOrderCases in the installed NumPy on
 // the same operands and compares the bits of each result.
@@ -79,7 +98,7 @@ func TestReduceOrderNumPy(t *testing.T) {
 		Shape       []int
 	}
 	var ops []operand
-	for _, o := range []struct{ name, dtype string }{{"x", "float32"}, {"r", "float32"}, {"c", "float32"}, {"q", "float32"}, {"d", "float64"}, {"h", "float16"}, {"e", "float32"}} {
+	for _, o := range []struct{ name, dtype string }{{"x", "float32"}, {"r", "float32"}, {"c", "float32"}, {"q", "float32"}, {"d", "float64"}, {"h", "float16"}, {"e", "float32"}, {"g", "float32"}, {"v", "float32"}} {
 		v, ok := s.Var(o.name)
 		if !ok {
 			t.Fatalf("no %s", o.name)

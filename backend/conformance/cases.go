@@ -609,6 +609,31 @@ func (c *checker) reduce(t *testing.T) {
 	c.check(t, "argmax to i32", reduceNode(backend.OpArgMax, dtypes.I32, a, redCase{shape: []int{40, 300}, axes: []int{1}}), exact)
 	c.check(t, "sum bool to bool", reduceNode(backend.OpSum, dtypes.Bool, binary(backend.OpGt, a, b), redCase{shape: []int{40, 300}, axes: []int{0}}), exact)
 	c.check(t, "prod f32 long", reduceNode(backend.OpProd, dtypes.F32, input(floatTensor(dtypes.F32, repeat(1.0001, 100000))), redCase{shape: []int{100000}}), exact)
+	// Sums whose order shows: values that round when added, in runs
+	// longer than the pieces of backend.SumPiece NumPy sums them in
+	// (a row of 20000 is three pieces, the last short), split among
+	// threads or not.
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F16, dtypes.C64} {
+		for _, rc := range []redCase{{[]int{3, 20000}, []int{1}, false}, {[]int{1 << 17}, nil, false}, {[]int{2, 2, 8200}, []int{0, 2}, false}, {[]int{300, 8193}, []int{1}, true}} {
+			vs := make([]float64, backend.Size(rc.shape))
+			for i := range vs {
+				vs[i] = rng.Float64()
+			}
+			st := dtypes.F32
+			if d != dtypes.C64 {
+				st = d
+			}
+			v := floatTensor(st, vs)
+			v.Shape = rc.shape
+			x := input(v)
+			if d == dtypes.C64 {
+				x = castNode(x, d)
+			}
+			for _, op := range []backend.Op{backend.OpSum, backend.OpMean} {
+				c.check(t, fmt.Sprintf("%v of inexact %v %v axes %v", op, d, rc.shape, rc.axes), reduceNode(op, d, x, rc), exact)
+			}
+		}
+	}
 }
 
 func repeat(v float64, n int) []float64 {

@@ -93,8 +93,10 @@
 // with Node.XLAMinMax.
 //
 // Reductions follow the order of NumPy's loops (see reduce.go): float sums
-// use NumPy's pairwise summation along the contiguous axis, so typical
-// results match NumPy's bit for bit. Softmax and log-softmax are computed
+// use NumPy's pairwise summation along the contiguous axis, in pieces of
+// its buffer's 8192 elements, and a permuted operand is reduced in the
+// order of its storage (backend.InOrder), so typical results match
+// NumPy's bit for bit. Softmax and log-softmax are computed
 // in float64 (max subtracted first) and rounded once: with math.Exp and
 // a sum in order for a float64 result; for float32 and narrower results
 // with a vectorised exponential within 2 float64 ULP (expCore) and a sum

@@ -18,15 +18,17 @@ import (
 //   - The reduced axes are grouped. When the last axis is reduced, each
 //     contiguous run along the trailing reduced axes is summed by NumPy's
 //     pairwise summation (blocks of 8 accumulators up to 128 elements,
-//     halves above) and added to the running result; runs of the outer
-//     reduced axes are visited in memory order. When the last axis is kept,
-//     every output element accumulates its inputs one by one in memory
-//     order (NumPy's elementwise add of rows).
+//     halves above), in pieces of backend.SumPiece (8192) elements as
+//     NumPy's buffered loops sum it, each added to the running result in
+//     turn; runs of the outer reduced axes are visited in memory order.
+//     When the last axis is kept, every output element accumulates its
+//     inputs one by one in memory order (NumPy's elementwise add of rows).
 //   - The running result starts at the operation's identity (0 for sum,
 //     as NumPy's +0, 1 for prod) or at the first element (max, min).
 //   - Narrow floats (f16, bf16, f8, tf32) are accumulated in float32 within
-//     a run and rounded to their format after each run, as NumPy's float16
-//     loops do (ml_dtypes' bfloat16 rounds after every element instead).
+//     a piece and rounded to their format after each piece, as NumPy's
+//     float16 loops do (ml_dtypes' bfloat16 rounds after every element
+//     instead).
 //   - Products are sequential, never pairwise, as in NumPy.
 //   - Integer sums and products wrap.
 
@@ -458,17 +460,27 @@ func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, l
 	return addAny(ops.pairwiseGet(get, stop, lo, n2), ops.pairwiseGet(get, stop, lo+n2, n-n2))
 }
 
-// run returns fold(acc, run [lo, lo+n)) for a chunk of the reduction: a
-// pairwise sum added to acc, or a sequential fold.
+// run returns fold(acc, run [lo, lo+n)) for a chunk of the reduction:
+// the pairwise sums of its pieces of backend.SumPiece elements added to
+// acc in order (NumPy's buffered inner loops), rounded after each, or a
+// sequential fold.
 func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
 	if ops.pairwise != nil {
 		if n > 1<<16 && s.r.b.nworkers() > 1 && s.r.reduceParallel(n*sizeOf[T]()) {
-			return add(acc, s.parallelPairwise(ops, lo, n))
+			return s.parallelPieces(ops, acc, lo, n, add)
 		}
-		if s.x != nil {
-			return add(acc, ops.pairwise(s.x[lo:lo+n]))
+		for a := lo; a < lo+n && !s.stop.Load(); a += backend.SumPiece {
+			e := min(a+backend.SumPiece, lo+n)
+			if s.x != nil {
+				acc = add(acc, ops.pairwise(s.x[a:e]))
+			} else {
+				acc = add(acc, ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, a, e-a))
+			}
+			if ops.round1 != nil {
+				acc = ops.round1(acc)
+			}
 		}
-		return add(acc, ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, lo, n))
+		return acc
 	}
 	if s.x != nil {
 		return ops.fold(acc, s.x[lo:lo+n])
@@ -479,33 +491,22 @@ func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add fu
 	return acc
 }
 
-// parallelPairwise gives the pairwise sum of [lo, lo+n): the subtrees of
-// the recursion of at most pairCut elements are summed by the workers, a
-// window each, and their sums combined as the recursion combines them
-// (the same additions in the same order, so the same result).
-func (s *source[T]) parallelPairwise(ops *redOps[T], lo, n int) T {
-	var leaves [][2]int // the subtrees' [lo, n), in order
-	var cut func(lo, n int)
-	cut = func(lo, n int) {
-		if n <= pairCut {
-			leaves = append(leaves, [2]int{lo, n})
-			return
-		}
-		n2 := ops.split(n)
-		cut(lo, n2)
-		cut(lo+n2, n-n2)
-	}
-	cut(lo, n)
-	sums := make([]T, len(leaves))
-	nw := s.r.workersFor(len(leaves), 1)
+// parallelPieces is run's pairwise sum of [lo, lo+n) with the pieces'
+// sums computed by the workers, four pieces a task and a window each, and
+// then added to acc in order (the same additions in the same order, so
+// the same result).
+func (s *source[T]) parallelPieces(ops *redOps[T], acc T, lo, n int, add func(T, T) T) T {
+	sums := make([]T, (n+backend.SumPiece-1)/backend.SumPiece)
+	nw := s.r.workersFor(len(sums), 1)
 	wins := make([]*window[T], nw)
-	err := s.r.redParallel(n*sizeOf[T](), len(leaves), 1, func(wi, a, b int) error {
+	err := s.r.redParallel(n*sizeOf[T](), len(sums), 4, func(wi, a, b int) error {
 		if s.x == nil && wins[wi] == nil {
 			wins[wi] = s.window()
 		}
 		win := wins[wi]
 		for i := a; i < b && !s.stop.Load(); i++ {
-			lo, n := leaves[i][0], leaves[i][1]
+			lo := lo + i*backend.SumPiece
+			n := min(backend.SumPiece, n-i*backend.SumPiece)
 			if s.x != nil {
 				sums[i] = ops.pairwise(s.x[lo : lo+n])
 			} else {
@@ -518,23 +519,14 @@ func (s *source[T]) parallelPairwise(ops *redOps[T], lo, n int) T {
 		s.fail(err)
 		return ops.init
 	}
-	k := 0
-	var join func(n int) T
-	join = func(n int) T {
-		if n <= pairCut {
-			k++
-			return sums[k-1]
+	for _, v := range sums {
+		acc = add(acc, v)
+		if ops.round1 != nil {
+			acc = ops.round1(acc)
 		}
-		n2 := ops.split(n)
-		left := join(n2)
-		return addAny(left, join(n-n2))
 	}
-	return join(n)
+	return acc
 }
-
-// pairCut is the size of the subtrees of a pairwise sum that
-// parallelPairwise hands to the workers.
-const pairCut = 1 << 15
 
 // reduceSerialMax is the size of the largest reduction input read by one
 // worker. On the project's machine (two vCPUs) a second worker adds little
@@ -700,7 +692,8 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		})
 		return out, err
 	}
-	if fastReduce && p.m > 1 && p.rowMajor() && (s.x != nil || p.l <= blockSize) {
+	if fastReduce && p.m > 1 && p.rowMajor() && (s.x != nil || p.l <= blockSize) &&
+		(ops.pairwise == nil || p.l <= backend.SumPiece) {
 		return out, runRows(r, s, p, &ops, out, wins)
 	}
 	if fastReduce && (ops.assoc || ops.pairwise != nil && !ops.first) && ops.round1 == nil && ops.round == nil &&

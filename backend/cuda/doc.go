@@ -81,9 +81,9 @@
 // produce their own canonical NaN); they are NaN in both.
 //
 // Reductions give the CPU backend's results bit for bit: the kernels add
-// in NumPy's order (pairwise summation of contiguous runs, sequential
-// accumulation across outer axes, rounding of narrow floats after each
-// run), splitting the work between threads only where that does not
+// in NumPy's order (pairwise summation of contiguous runs in pieces of
+// backend.SumPiece, sequential accumulation across outer axes, rounding
+// of narrow floats after each piece), splitting the work between threads only where that does not
 // change the result (see reduce.go). Matrix products (one thread per
 // output element, floats accumulated in double in order) and softmax (one
 // thread per row, in double) are simple kernels with the CPU backend's

@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"context"
+	"math/rand"
 	"os"
 	"testing"
 
@@ -50,4 +51,72 @@ func TestHostConformance(t *testing.T) {
 	full := os.Getenv("TENSORSH_HOST_FULL") == "1"
 	conformance.RunOptions(t, b, conformance.Options{Short: !full})
 	t.Logf("%d kernel sources compiled (full tables: %v)", d.compiles, full)
+}
+
+// TestHostPiecesUnsplit checks the sums in pieces of backend.SumPiece of
+// the kernel that sums each output on one thread, which the conformance
+// suite's long runs (few outputs, split among threads) do not reach.
+func TestHostPiecesUnsplit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: compiles kernels with g++")
+	}
+	defer func(n int) { redManyOutputs = n }(redManyOutputs)
+	redManyOutputs = 1
+	b, _ := newHostBackend(t)
+	rng := rand.New(rand.NewSource(1))
+	for _, tc := range []struct {
+		d     dtypes.DType
+		shape []int
+		axes  []int
+	}{{dtypes.F32, []int{3, 20000}, []int{1}}, {dtypes.F16, []int{2, 2, 8200}, []int{0, 2}}, {dtypes.F64, []int{1 << 17}, nil}} {
+		x := randTensor(rng, tc.d, tc.shape)
+		p, err := backend.PlanReduce(tc.shape, tc.axes, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := &backend.Node{Op: backend.OpSum, DType: tc.d, Shape: p.OutShape, Axes: tc.axes, Args: []*backend.Node{in(x)}}
+		res, err := b.Run(context.Background(), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := b.Fetch(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := cpu.New().Run(context.Background(), n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !equalData(got.Data, want.Data) {
+			t.Errorf("sum of %v%v over %v: got %v, want %v", tc.d, tc.shape, tc.axes, got.Data, want.Data)
+		}
+	}
+}
+
+// randTensor returns a tensor of d (float32, float64 or float16) of
+// uniform values in [0, 1), which round when added.
+func randTensor(rng *rand.Rand, d dtypes.DType, shape []int) *backend.Tensor {
+	n := backend.Size(shape)
+	t := &backend.Tensor{DType: d, Shape: shape}
+	switch d {
+	case dtypes.F32:
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = rng.Float32()
+		}
+		t.Data = s
+	case dtypes.F64:
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = rng.Float64()
+		}
+		t.Data = s
+	default:
+		s := make([]uint16, n)
+		for i := range s {
+			s[i] = dtypes.F16FromFloat64(rng.Float64())
+		}
+		t.Data = s
+	}
+	return t
 }

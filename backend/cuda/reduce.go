@@ -16,9 +16,10 @@ import (
 // output element o the reduced elements are visited as the CPU backend
 // visits them: the outer reduced axes in memory order ("chunks" j), and
 // within a chunk C contiguous elements (C = 1 when the last axis is kept).
-// Sums of floats add NumPy's pairwise sum of every chunk to the running
-// result; every other reduction folds the elements one by one; narrow
-// floats are rounded after every chunk.
+// Sums of floats add NumPy's pairwise sum of every piece of a chunk (of at
+// most backend.SumPiece elements) to the running result; every other
+// reduction folds the elements one by one; narrow floats are rounded after
+// every piece (or chunk).
 //
 // One thread computes one output element. When there are few outputs and
 // many elements, the work is split without changing the result:
@@ -64,6 +65,10 @@ func newRedPlan(bp *backend.ReducePlan) *redPlan {
 	}
 	return p
 }
+
+// pieces returns the number of pairwise sums of each chunk: pieces of
+// backend.SumPiece elements (the last shorter), as NumPy sums them.
+func (p *redPlan) pieces() int { return (p.chunk + backend.SumPiece - 1) / backend.SumPiece }
 
 // A redKind is the family of a reduction's kernel.
 type redKind uint8
@@ -266,10 +271,13 @@ func (g *redGen) fold(acc, x string) string { return fmt.Sprintf(g.op.fold, acc,
 
 // Split sizes.
 const (
-	redManyOutputs = 4096  // with this many outputs, one thread each is enough
-	redThreads     = 65536 // threads to aim for when splitting
-	redMinSegment  = 2048  // elements per thread at least
+	redThreads    = 65536 // threads to aim for when splitting
+	redMinSegment = 2048  // elements per thread at least
 )
+
+// redManyOutputs is the number of outputs (or of pairwise sums) for which
+// one thread each is enough; a variable for the tests.
+var redManyOutputs = 4096
 
 func (g *redGen) run(r *runner, out uintptr) error {
 	p, s := g.p, g.s
@@ -280,10 +288,11 @@ func (g *redGen) run(r *runner, out uintptr) error {
 	var work int
 	switch {
 	case p.l == 0:
-	case g.op.kind == redPairwise && p.m*p.nchunks < redManyOutputs && p.chunk >= 2*redMinSegment:
-		d := min(20, bits.Len(uint(p.chunk/redMinSegment))-1, bits.Len(uint(redThreads/(p.m*p.nchunks)))-1)
+	case g.op.kind == redPairwise && p.m*p.nchunks*p.pieces() < redManyOutputs && min(p.chunk, backend.SumPiece) >= 2*redMinSegment:
+		sums := p.m * p.nchunks * p.pieces()
+		d := min(20, bits.Len(uint(min(p.chunk, backend.SumPiece)/redMinSegment))-1, bits.Len(uint(redThreads/sums))-1)
 		if d > 0 {
-			work = p.m * p.nchunks << d
+			work = sums << d
 			buf, err := r.allocBytes(work * g.accSize())
 			if err != nil {
 				return err
@@ -386,9 +395,11 @@ func (g *redGen) emitPairwiseStage1(d int, parts uintptr) string {
 	s.names = append(s.names, "red_pw")
 	fmt.Fprintf(b, "KERNEL void red_pw(const P p) {\n\tconst IDX m = %s, J = %s, C = %s;\n\tconst int D = (int)p.w[%d];\n\t%s* __restrict__ part = (%s*)p.w[%d];\n",
 		s.w(g.mw), s.w(g.jw), s.w(g.cw), dw, acc, acc, pw)
-	fmt.Fprintf(b, "\t"+gridStride+" {\n", "m * J << D")
-	fmt.Fprintf(b, "\t\tconst IDX S = (IDX)1 << D, s = i %% S, j = (i / S) %% J, o = i / S / J;\n")
-	fmt.Fprintf(b, "\t\tIDX lo, len;\n\t\tif (ts_subtree<%v>(C, D, s, &lo, &len)) part[i] = pwsum(p, kbase(p, o) + roff(p, j) + lo, len);\n\t}\n}\n", g.op.cplx)
+	fmt.Fprintf(b, "\tconst IDX Q = (C + %[1]d - 1) / %[1]d;\n", backend.SumPiece)
+	fmt.Fprintf(b, "\t"+gridStride+" {\n", "m * J * Q << D")
+	b.WriteString("\t\tconst IDX S = (IDX)1 << D, s = i % S, k = (i / S) % (J * Q), j = k / Q, q = k % Q, o = i / S / (J * Q);\n")
+	fmt.Fprintf(b, "\t\tconst IDX n = C - q * %[1]d < %[1]d ? C - q * %[1]d : %[1]d;\n", backend.SumPiece)
+	fmt.Fprintf(b, "\t\tIDX lo, len;\n\t\tif (ts_subtree<%v>(n, D, s, &lo, &len)) part[i] = pwsum(p, kbase(p, o) + roff(p, j) + q * %d + lo, len);\n\t}\n}\n", g.op.cplx, backend.SumPiece)
 	// The final kernel reads the subtrees back through PwPart.
 	fmt.Fprintf(b, "struct PwPart {\n\tconst %s* part;\n\tint D;\n\tDEVM %s operator()(IDX, IDX, IDX path, int depth) const { return part[path << (D - depth)]; }\n};\n", acc, acc)
 	return "red_pw"
@@ -462,9 +473,11 @@ func (g *redGen) emitFinal(out uintptr, split bool, parts []uintptr) {
 	case split && op.kind == redPairwise:
 		res = "acc"
 		fmt.Fprintf(b, "\t\tconst int D = (int)p.w[%d];\n\t\t%s acc = %s;\n", g.dw, op.acc, op.init)
-		b.WriteString("\t\tfor (IDX j = 0; j < J; j++) {\n")
-		fmt.Fprintf(b, "\t\t\tconst %s* pj = part + ((i64)o * J + j) * ((IDX)1 << D);\n", op.acc)
-		fmt.Fprintf(b, "\t\t\tacc = %s;\n", g.fold("acc", fmt.Sprintf("ts_pairwise<%s, %v>(C, D, PwPart{pj, D})", op.acc, op.cplx)))
+		fmt.Fprintf(b, "\t\tconst IDX Q = (C + %[1]d - 1) / %[1]d;\n", backend.SumPiece)
+		b.WriteString("\t\tfor (IDX k = 0; k < J * Q; k++) {\n")
+		fmt.Fprintf(b, "\t\t\tconst IDX q = k %% Q, n = C - q * %[1]d < %[1]d ? C - q * %[1]d : %[1]d;\n", backend.SumPiece)
+		fmt.Fprintf(b, "\t\t\tconst %s* pk = part + ((i64)o * J * Q + k) * ((IDX)1 << D);\n", op.acc)
+		fmt.Fprintf(b, "\t\t\tacc = %s;\n", g.fold("acc", fmt.Sprintf("ts_pairwise<%s, %v>(n, D, PwPart{pk, D})", op.acc, op.cplx)))
 		g.roundAcc(b, "\t\t\t")
 		b.WriteString("\t\t}\n")
 	case split:
@@ -488,11 +501,14 @@ func (g *redGen) emitFinal(out uintptr, split bool, parts []uintptr) {
 			if op.cplx {
 				leafMax = 64
 			}
-			fmt.Fprintf(b, "\t\t\tacc = %s;\n", g.fold("acc", fmt.Sprintf("(C <= %d ? pwleaf(p, bj, C) : pwsum(p, bj, C))", leafMax)))
+			fmt.Fprintf(b, "\t\t\tfor (IDX q = 0; q < C; q += %[1]d) {\n\t\t\t\tconst IDX n = C - q < %[1]d ? C - q : %[1]d;\n", backend.SumPiece)
+			fmt.Fprintf(b, "\t\t\t\tacc = %s;\n", g.fold("acc", fmt.Sprintf("(n <= %d ? pwleaf(p, bj + q, n) : pwsum(p, bj + q, n))", leafMax)))
+			g.roundAcc(b, "\t\t\t\t")
+			b.WriteString("\t\t\t}\n")
 		} else {
 			fmt.Fprintf(b, "\t\t\tfor (IDX c = 0; c < C; c++) acc = %s;\n", g.fold("acc", "ev(p, bj + c)"))
+			g.roundAcc(b, "\t\t\t")
 		}
-		g.roundAcc(b, "\t\t\t")
 		b.WriteString("\t\t}\n")
 	}
 	if g.n.Op == backend.OpMean {

@@ -165,8 +165,11 @@ KERNEL void red(const P p) {
 		float acc = 0;
 		for (IDX j = 0; j < J; j++) {
 			const IDX bj = base + roff(p, j);
-			acc = (acc + (C <= 128 ? pwleaf(p, bj, C) : pwsum(p, bj, C)));
-			acc = ts_f16_dec(ts_f16_enc(acc));
+			for (IDX q = 0; q < C; q += 8192) {
+				const IDX n = C - q < 8192 ? C - q : 8192;
+				acc = (acc + (n <= 128 ? pwleaf(p, bj + q, n) : pwsum(p, bj + q, n)));
+				acc = ts_f16_dec(ts_f16_enc(acc));
+			}
 		}
 		acc = acc / (float)(i64)p.w[4];
 		acc = ts_f16_dec(ts_f16_enc(acc));

@@ -134,10 +134,12 @@ KERNEL void red_pw(const P p) {
 	const IDX m = (IDX)p.w[1], J = (IDX)p.w[2], C = (IDX)p.w[3];
 	const int D = (int)p.w[7];
 	float* __restrict__ part = (float*)p.w[8];
-	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < m * J << D; i += (IDX)blockDim.x * (IDX)gridDim.x) {
-		const IDX S = (IDX)1 << D, s = i % S, j = (i / S) % J, o = i / S / J;
+	const IDX Q = (C + 8192 - 1) / 8192;
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < m * J * Q << D; i += (IDX)blockDim.x * (IDX)gridDim.x) {
+		const IDX S = (IDX)1 << D, s = i % S, k = (i / S) % (J * Q), j = k / Q, q = k % Q, o = i / S / (J * Q);
+		const IDX n = C - q * 8192 < 8192 ? C - q * 8192 : 8192;
 		IDX lo, len;
-		if (ts_subtree<false>(C, D, s, &lo, &len)) part[i] = pwsum(p, kbase(p, o) + roff(p, j) + lo, len);
+		if (ts_subtree<false>(n, D, s, &lo, &len)) part[i] = pwsum(p, kbase(p, o) + roff(p, j) + q * 8192 + lo, len);
 	}
 }
 struct PwPart {
@@ -153,9 +155,11 @@ KERNEL void red(const P p) {
 		const IDX o = i;
 		const int D = (int)p.w[7];
 		float acc = 0;
-		for (IDX j = 0; j < J; j++) {
-			const float* pj = part + ((i64)o * J + j) * ((IDX)1 << D);
-			acc = (acc + ts_pairwise<float, false>(C, D, PwPart{pj, D}));
+		const IDX Q = (C + 8192 - 1) / 8192;
+		for (IDX k = 0; k < J * Q; k++) {
+			const IDX q = k % Q, n = C - q * 8192 < 8192 ? C - q * 8192 : 8192;
+			const float* pk = part + ((i64)o * J * Q + k) * ((IDX)1 << D);
+			acc = (acc + ts_pairwise<float, false>(n, D, PwPart{pk, D}));
 		}
 		out[o] = acc;
 	}
