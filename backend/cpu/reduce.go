@@ -1048,6 +1048,18 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 		res, _ := countResult(c, at)
 		return r.finish(res, at, n.DType, n.Shape)
 	}
+	if (n.Op == backend.OpSum || n.Op == backend.OpMean) && fastReduce && argSize > 0 &&
+		argNode.Op == backend.OpCast && argNode.Args[0].Op == backend.OpInput {
+		// Sums and means of bools and bytes: integer sums of the bytes
+		// in place (bytesum.go).
+		res, ok, err := r.byteReduce(argNode.Args[0], p, at, n.Op == backend.OpMean)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return r.finish(res, at, n.DType, n.Shape)
+		}
+	}
 	// The input: a fused elementwise tree read a block at a time, or a
 	// materialised buffer.
 	var (

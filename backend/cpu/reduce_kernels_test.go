@@ -274,7 +274,7 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 		dtypes.F32:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 1e-45, 3e38},
 		dtypes.F64:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 5e-324, 1e308},
 	}
-	shapes := [][]int{{37, 70}, {3, 5, 131}, {2, 4100}, {4100, 3}, {1, 300}, {5, 33, 70}}
+	shapes := [][]int{{37, 70}, {3, 5, 131}, {2, 4100}, {4100, 3}, {1, 300}, {5, 33, 70}, {3, 70000}}
 	for d, edge := range edges {
 		for _, shape := range shapes {
 			n := backend.Size(shape)
@@ -327,6 +327,16 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 						// A fused source: the sum of the values as int64
 						// (for bools, their count).
 						nodes = append(nodes, red(backend.OpSum, dtypes.I64, cast(x, dtypes.I64), false, axes...))
+					}
+					if (d == dtypes.Bool || d == dtypes.I8 || d == dtypes.U8) && (op == backend.OpSum || op == backend.OpAny) {
+						// Sums of bytes into other integers (wrapping),
+						// means into floats (bytesum.go).
+						for _, to := range []dtypes.DType{dtypes.I32, dtypes.U64, dtypes.U32, dtypes.I16} {
+							nodes = append(nodes, red(backend.OpSum, to, cast(x, to), false, axes...))
+						}
+						for _, to := range []dtypes.DType{dtypes.F64, dtypes.F32} {
+							nodes = append(nodes, red(backend.OpMean, to, cast(x, to), false, axes...))
+						}
 					}
 					if d != dtypes.Bool && op == backend.OpSum {
 						// any and all of numbers: of x != 0.

@@ -135,7 +135,10 @@ func divToF32AVX512(d []float32, a []float64, s, rs float64)
 func divExactF64AVX512(d, a, b, rb []float64)
 
 //go:noescape
-func countBytesAVX2(x []byte) uint64
+func sumBytesAVX2(x []byte, flip uint64) uint64
+
+//go:noescape
+func colBytesAVX2(acc []int32, x []byte, rows, stride, signed int)
 
 //go:noescape
 func divByF64AVX512(d, a []float64, b, rb float64)
@@ -506,11 +509,41 @@ func logDiffF32(d, x []float32, mx, ls float64) {
 }
 
 // countOnes returns the sum of the bytes of x, each 0 or 1: with AVX2,
-// 128 bytes a step by countBytesAVX2, the rest by countOnesGo.
+// 32 bytes a step by sumBytesAVX2, the rest by countOnesGo.
 func countOnes(x []byte) uint64 {
 	var c uint64
-	if n := len(x) &^ 127; haveAVX2 && n > 0 {
-		c, x = countBytesAVX2(x[:n]), x[n:]
+	if n := len(x) &^ 31; haveAVX2 && n > 0 {
+		c, x = sumBytesAVX2(x[:n], 0), x[n:]
 	}
 	return c + countOnesGo(x)
+}
+
+// sumBytes returns the sum of the bytes of x read as uint8, or as int8
+// where signed: with AVX2, 32 bytes a step by sumBytesAVX2 (an int8 as its
+// byte XOR 0x80, which is the int8 plus 128), the rest by sumBytesGo.
+func sumBytes(x []byte, signed bool) int64 {
+	var c int64
+	if n := len(x) &^ 31; haveAVX2 && n > 0 {
+		if signed {
+			c = int64(sumBytesAVX2(x[:n], 0x8080808080808080)) - 128*int64(n)
+		} else {
+			c = int64(sumBytesAVX2(x[:n], 0))
+		}
+		x = x[n:]
+	}
+	return c + sumBytesGo(x, signed)
+}
+
+// colBytes adds rows rows of x, stride bytes apart, to acc column by
+// column (colBytesGo): with AVX2, 32 columns a step by colBytesAVX2.
+func colBytes(acc []int32, x []byte, rows, stride int, signed bool) {
+	if n := len(acc) &^ 31; haveAVX2 && n > 0 && rows > 0 {
+		sg := 0
+		if signed {
+			sg = 1
+		}
+		colBytesAVX2(acc[:n], x, rows, stride, sg)
+		acc, x = acc[n:], x[n:]
+	}
+	colBytesGo(acc, x, rows, stride, signed)
 }

@@ -784,31 +784,50 @@ done:
 	VZEROUPPER
 	RET
 
-// func countBytesAVX2(x []byte) uint64, len(x) a multiple of 128: the
-// sum of the bytes of x, by VPSADBW against zero (eight bytes summed into
-// each 64-bit lane) into four accumulators.
-TEXT ·countBytesAVX2(SB), NOSPLIT, $0-32
+// func sumBytesAVX2(x []byte, flip uint64) uint64, len(x) a multiple of
+// 32: the sum of the bytes of x, each XORed with the bytes of flip first
+// (0, or 0x80 in each byte: an int8 plus 128), by VPSADBW against zero
+// (eight bytes summed into each 64-bit lane) into four accumulators, 128
+// bytes a step, then 32.
+TEXT ·sumBytesAVX2(SB), NOSPLIT, $0-40
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
+	VPBROADCASTQ flip+24(FP), Y9
 	VPXOR Y0, Y0, Y0
 	VPXOR Y1, Y1, Y1
 	VPXOR Y2, Y2, Y2
 	VPXOR Y3, Y3, Y3
 	VPXOR Y4, Y4, Y4
+	MOVQ CX, DX
 	SHRQ $7, CX
-	JZ   fold
+	JZ   tail
 loop:
-	VPSADBW (SI), Y0, Y5
+	VPXOR (SI), Y9, Y5
+	VPSADBW Y0, Y5, Y5
 	VPADDQ Y5, Y1, Y1
-	VPSADBW 32(SI), Y0, Y6
+	VPXOR 32(SI), Y9, Y6
+	VPSADBW Y0, Y6, Y6
 	VPADDQ Y6, Y2, Y2
-	VPSADBW 64(SI), Y0, Y7
+	VPXOR 64(SI), Y9, Y7
+	VPSADBW Y0, Y7, Y7
 	VPADDQ Y7, Y3, Y3
-	VPSADBW 96(SI), Y0, Y8
+	VPXOR 96(SI), Y9, Y8
+	VPSADBW Y0, Y8, Y8
 	VPADDQ Y8, Y4, Y4
 	ADDQ $128, SI
 	DECQ CX
 	JNZ  loop
+tail:
+	ANDQ $127, DX
+	SHRQ $5, DX
+	JZ   fold
+tail32:
+	VPXOR (SI), Y9, Y5
+	VPSADBW Y0, Y5, Y5
+	VPADDQ Y5, Y1, Y1
+	ADDQ $32, SI
+	DECQ DX
+	JNZ  tail32
 fold:
 	VPADDQ Y2, Y1, Y1
 	VPADDQ Y4, Y3, Y3
@@ -818,6 +837,68 @@ fold:
 	VPSHUFD $0x4E, X1, X2
 	VPADDQ X2, X1, X1
 	VMOVQ X1, AX
-	MOVQ AX, ret+24(FP)
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func colBytesAVX2(acc []int32, x []byte, rows, stride, signed int),
+// len(acc) a multiple of 32: acc[j] += x[i*stride+j] for the rows i, the
+// bytes read as uint8 (signed 0) or int8. Thirty-two columns at a time
+// held in four registers while the rows go by.
+TEXT ·colBytesAVX2(SB), NOSPLIT, $0-72
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), R8
+	MOVQ stride+56(FP), R9
+	MOVQ signed+64(FP), R10
+	SHRQ $5, CX
+	JZ   coldone
+colblock:
+	VMOVDQU (DI), Y1
+	VMOVDQU 32(DI), Y2
+	VMOVDQU 64(DI), Y3
+	VMOVDQU 96(DI), Y4
+	MOVQ SI, AX
+	MOVQ R8, DX
+	TESTQ DX, DX
+	JZ   colstore
+	TESTQ R10, R10
+	JNZ  colsigned
+colunsigned:
+	VPMOVZXBD (AX), Y5
+	VPMOVZXBD 8(AX), Y6
+	VPMOVZXBD 16(AX), Y7
+	VPMOVZXBD 24(AX), Y8
+	VPADDD Y5, Y1, Y1
+	VPADDD Y6, Y2, Y2
+	VPADDD Y7, Y3, Y3
+	VPADDD Y8, Y4, Y4
+	ADDQ R9, AX
+	DECQ DX
+	JNZ  colunsigned
+	JMP  colstore
+colsigned:
+	VPMOVSXBD (AX), Y5
+	VPMOVSXBD 8(AX), Y6
+	VPMOVSXBD 16(AX), Y7
+	VPMOVSXBD 24(AX), Y8
+	VPADDD Y5, Y1, Y1
+	VPADDD Y6, Y2, Y2
+	VPADDD Y7, Y3, Y3
+	VPADDD Y8, Y4, Y4
+	ADDQ R9, AX
+	DECQ DX
+	JNZ  colsigned
+colstore:
+	VMOVDQU Y1, (DI)
+	VMOVDQU Y2, 32(DI)
+	VMOVDQU Y3, 64(DI)
+	VMOVDQU Y4, 96(DI)
+	ADDQ $128, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  colblock
+coldone:
 	VZEROUPPER
 	RET

@@ -43,3 +43,9 @@ func divByF64(d, a []float64, b float64, c []float64) {
 func logDiffF32(d, x []float32, mx, ls float64) { logDiffF32Go(d, x, mx, ls) }
 
 func countOnes(x []byte) uint64 { return countOnesGo(x) }
+
+func sumBytes(x []byte, signed bool) int64 { return sumBytesGo(x, signed) }
+
+func colBytes(acc []int32, x []byte, rows, stride int, signed bool) {
+	colBytesGo(acc, x, rows, stride, signed)
+}

@@ -1,0 +1,212 @@
+package cpu
+
+import (
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// Sums and means of bytes: bools, uint8 and int8 summed into a wider dtype
+// (NumPy's sum of int8 into int64, the float64 mean of bools). A sum of
+// integers gives the same bits in any order where no partial sum wraps or
+// rounds, so these are summed as integers, their bytes read in place, and
+// converted once: into an integer dtype a sum wraps as the sum of the
+// converted elements does (two's complement), and into a float dtype every
+// partial sum of at most l elements of magnitude at most 255 is exact while
+// 255·l stays within the float's integers (2^53 for float64, 2^24 for
+// float32), as NumPy's pairwise and row-by-row float sums of them are.
+
+// sumBytesGo returns the sum of the bytes of x read as uint8, or as int8
+// where signed: the reference of sumBytes. Eight bytes a word, their
+// halves added in 16-bit lanes.
+func sumBytesGo(x []byte, signed bool) int64 {
+	const lo = 0x00ff00ff00ff00ff
+	flip := uint64(0)
+	if signed {
+		flip = 0x8080808080808080 // an int8 XOR 0x80 is the int8 plus 128
+	}
+	var c int64
+	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/8)
+	for len(words) > 0 {
+		// Up to 128 words: a 16-bit lane takes two bytes a word, and
+		// holds 257 bytes of 255.
+		m := min(len(words), 128)
+		var acc uint64
+		for _, w := range words[:m] {
+			w ^= flip
+			acc += w&lo + w>>8&lo
+		}
+		c += int64(acc&0xffff + acc>>16&0xffff + acc>>32&0xffff + acc>>48)
+		words = words[m:]
+	}
+	for _, b := range x[len(x)&^7:] {
+		c += int64(b ^ byte(flip))
+	}
+	if signed {
+		c -= 128 * int64(len(x))
+	}
+	return c
+}
+
+// colBytesGo adds rows rows of x, stride bytes apart, to acc column by
+// column: acc[j] += x[i*stride+j], the bytes read as uint8 or, where
+// signed, int8. The reference of colBytes.
+func colBytesGo(acc []int32, x []byte, rows, stride int, signed bool) {
+	for i := range rows {
+		row := x[i*stride : i*stride+len(acc)]
+		if signed {
+			for j, b := range row {
+				acc[j] += int32(int8(b))
+			}
+			continue
+		}
+		for j, b := range row {
+			acc[j] += int32(b)
+		}
+	}
+}
+
+// byteSumsMax bounds the rows colBytes adds into 32-bit columns: 2^23
+// bytes of 255 stay below 2^31.
+const byteSumsMax = 1 << 23
+
+// byteReduce returns the sum (or mean) over p of the bytes of src, an
+// input of bools, uint8 or int8, in the compute type of at, or false where
+// it leaves the reduction to the general walk: at another than int32,
+// int64, uint32, uint64, float32 or float64, a float sum that could round,
+// or a walk other than one run (all of it), consecutive rows (the last
+// axis) or equally spaced rows of columns (a kept last axis).
+func (r *runner) byteReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean bool) (any, bool, error) {
+	var x []byte
+	signed := false
+	switch d := src.Tensor.Data.(type) {
+	case []bool:
+		x = boolBytes(d)
+	case []uint8:
+		x = d
+	case []int8:
+		x, signed = asBytes(d), true
+	default:
+		return nil, false, nil
+	}
+	bound := 255 * int64(p.l)
+	switch computeOf(at) {
+	case ctI32, ctI64, ctU32, ctU64:
+		if mean {
+			return nil, false, nil // an integer mean divides as integers
+		}
+	case ctF64:
+		if bound > 1<<53 {
+			return nil, false, nil
+		}
+	case ctF32:
+		if bound > 1<<24 {
+			return nil, false, nil
+		}
+	default:
+		return nil, false, nil
+	}
+	if p.m == 0 || p.l == 0 || len(x) != p.m*p.l {
+		return nil, false, nil
+	}
+	sums := make([]int64, p.m)
+	var err error
+	switch {
+	case p.m == 1 && len(p.offs) == 1:
+		// One run: cut in parts of 64 KB at least for the workers.
+		parts := min(r.b.nworkers(), max(1, len(x)>>16))
+		part := make([]int64, parts)
+		err = r.parallel(parts, 1, func(_, lo, hi int) error {
+			for h := lo; h < hi; h++ {
+				part[h] = sumBytes(x[h*len(x)/parts:(h+1)*len(x)/parts], signed)
+			}
+			return nil
+		})
+		for _, v := range part {
+			sums[0] += v
+		}
+	case p.rowMajor() && p.l >= 32:
+		l := p.l
+		err = r.parallel(p.m, max(1, grainSize/l), func(_, lo, hi int) error {
+			for o := lo; o < hi; o++ {
+				sums[o] = sumBytes(x[o*l:o*l+l], signed)
+			}
+			return r.ctx.Err()
+		})
+	case p.inner > 0 && len(p.offs) < byteSumsMax:
+		stride := 0
+		if len(p.offs) > 1 {
+			stride = p.offs[1]
+		}
+		for j, off := range p.offs {
+			if off != j*stride {
+				return nil, false, nil
+			}
+		}
+		err = r.byteCols(sums, x, p, stride, signed)
+	default:
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, true, err
+	}
+	n := int64(p.l)
+	switch computeOf(at) {
+	case ctI64:
+		return sums, true, nil
+	case ctI32:
+		return convertSums[int32](sums, n, false), true, nil
+	case ctU64:
+		return convertSums[uint64](sums, n, false), true, nil
+	case ctU32:
+		return convertSums[uint32](sums, n, false), true, nil
+	case ctF64:
+		return convertSums[float64](sums, n, mean), true, nil
+	default:
+		return convertSums[float32](sums, n, mean), true, nil
+	}
+}
+
+// byteCols is byteReduce's sums of columns: for each block of p.inner
+// outputs (the kept last axis), the rows at p.offs from the block's base,
+// stride bytes apart, added column by column into 32-bit sums; the blocks'
+// columns cut into strips of at least 256 for the workers.
+func (r *runner) byteCols(sums []int64, x []byte, p *redPlan, stride int, signed bool) error {
+	k := p.inner
+	strip := max(256, ((k+1)/2+31)&^31)
+	strips := (k + strip - 1) / strip
+	rows := len(p.offs)
+	units := p.m / k * strips
+	return r.parallel(units, max(1, grainSize/(rows*strip)), func(_, lo, hi int) error {
+		acc := make([]int32, min(strip, k))
+		for u := lo; u < hi; u++ {
+			oo, st := u/strips, u%strips
+			k0, k1 := st*strip, min(st*strip+strip, k)
+			a := acc[:k1-k0]
+			clear(a)
+			b := p.base(oo*k) + k0
+			colBytes(a, x[b:b+(rows-1)*stride+len(a)], rows, stride, signed)
+			for j, v := range a {
+				sums[oo*k+k0+j] = int64(v)
+			}
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// convertSums returns the exact integer sums as T, divided by n where mean
+// (T a float).
+func convertSums[T int32 | uint32 | uint64 | float32 | float64](sums []int64, n int64, mean bool) []T {
+	out := make([]T, len(sums))
+	for i, s := range sums {
+		out[i] = T(s)
+		if mean {
+			out[i] /= T(n)
+		}
+	}
+	return out
+}

@@ -1,0 +1,123 @@
+package cpu
+
+import (
+	"math/rand"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// TestSumBytes checks sumBytes and sumBytesGo against a plain sum of the
+// bytes as uint8 and as int8, at every length up to 300 and a long one, on
+// random bytes and on runs of the extremes (0xff and 0x80, where the
+// 16-bit lanes and the int8 correction are at their limits).
+func TestSumBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	lengths := []int{100000}
+	for n := range 301 {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
+		for _, fill := range []int{-1, 0xff, 0x80, 0x7f} {
+			for off := range 2 {
+				x := make([]byte, n+off)[off:]
+				for i := range x {
+					x[i] = byte(fill)
+					if fill < 0 {
+						x[i] = byte(rng.Intn(256))
+					}
+				}
+				var u, s int64
+				for _, b := range x {
+					u += int64(b)
+					s += int64(int8(b))
+				}
+				for _, f := range []func([]byte, bool) int64{sumBytes, sumBytesGo} {
+					if got := f(x, false); got != u {
+						t.Fatalf("n=%d fill=%d: uint8 sum %d, want %d", n, fill, got, u)
+					}
+					if got := f(x, true); got != s {
+						t.Fatalf("n=%d fill=%d: int8 sum %d, want %d", n, fill, got, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestColBytes checks colBytes against colBytesGo and colBytesGo against
+// a plain loop: column counts around the 32 columns of a step, rows
+// around none and one, strides wider than the columns.
+func TestColBytes(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for _, k := range []int{1, 7, 31, 32, 33, 64, 100, 130} {
+		for _, rows := range []int{0, 1, 2, 5, 300} {
+			for _, stride := range []int{k, k + 3, 2*k + 64} {
+				x := make([]byte, max(0, (rows-1)*stride)+k+5)
+				for i := range x {
+					x[i] = byte(rng.Intn(256))
+				}
+				if rows == 0 {
+					x = x[:0]
+				}
+				for _, signed := range []bool{false, true} {
+					want := make([]int32, k)
+					for i := range rows {
+						for j := range k {
+							if signed {
+								want[j] += int32(int8(x[i*stride+j]))
+							} else {
+								want[j] += int32(x[i*stride+j])
+							}
+						}
+					}
+					for name, f := range map[string]func([]int32, []byte, int, int, bool){"colBytes": colBytes, "colBytesGo": colBytesGo} {
+						acc := make([]int32, k)
+						for j := range acc {
+							acc[j] = int32(j) // added to
+							want[j] += int32(j)
+						}
+						f(acc, x, rows, stride, signed)
+						for j := range acc {
+							if acc[j] != want[j] {
+								t.Fatalf("%s k=%d rows=%d stride=%d signed=%v: column %d = %d, want %d", name, k, rows, stride, signed, j, acc[j], want[j])
+							}
+							want[j] -= int32(j)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestByteMeansRound checks that a float32 mean of bytes whose sum can
+// round (70000 uint8 of 255 and 253: partial sums above 2^24) is left to
+// the float32 sum, whose pairwise roundings the integer sum would not
+// make; and that float64 means and int64 sums of the same agree with the
+// general walk.
+func TestByteMeansRound(t *testing.T) {
+	defer func(f bool) { fastReduce = f }(fastReduce)
+	n := 70000
+	vals := make([]float64, 2*n)
+	for i := range vals {
+		vals[i] = 255 - 2*float64(i%3%2)
+	}
+	x := in(mk(dtypes.U8, []int{2, n}, vals...))
+	for _, node := range []*backend.Node{
+		red(backend.OpMean, dtypes.F32, cast(x, dtypes.F32), false),
+		red(backend.OpMean, dtypes.F32, cast(x, dtypes.F32), false, 1),
+		red(backend.OpMean, dtypes.F64, cast(x, dtypes.F64), false, 1),
+		red(backend.OpSum, dtypes.I64, cast(x, dtypes.I64), false, 1),
+		red(backend.OpSum, dtypes.F32, cast(x, dtypes.F32), false, 0),
+	} {
+		fastReduce = true
+		got := run(t, node)
+		fastReduce = false
+		want := run(t, node)
+		if !sameBits(got, want) {
+			t.Errorf("%v to %v along %v: %v, the general walk %v", node.Op, node.DType, node.Axes, head(got), head(want))
+		}
+	}
+}
