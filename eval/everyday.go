@@ -149,7 +149,10 @@ func moment(op promote.UnaryOp) builtinFunc {
 				{Op: backend.OpMul, DType: rd, Shape: x.shape, Args: []*backend.Node{im, im}},
 			}}
 		} else {
-			sq = &backend.Node{Op: backend.OpMul, DType: rd, Shape: x.shape, Args: []*backend.Node{dev, dev}}
+			// dev·dev, as NumPy's multiply(x, x, out=x): a square, so that
+			// dev is read once and fuses into the sum rather than being
+			// stored whole for its two uses.
+			sq = &backend.Node{Op: backend.OpSquare, DType: rd, Shape: x.shape, Args: []*backend.Node{dev}}
 		}
 		total := &backend.Node{Op: backend.OpSum, DType: rd, Shape: shape, Args: []*backend.Node{sq}, Axes: axes, KeepDims: keep}
 		dof := max(count-ddof, 0)
