@@ -1,21 +1,24 @@
 package cpu
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 )
 
-// Sums and means of bytes: bools, uint8 and int8 summed into a wider dtype
-// (NumPy's sum of int8 into int64, the float64 mean of bools). A sum of
+// Sums and means of integers: bools, uint8, int8, int32 and uint32 summed
+// into a wider dtype (NumPy's sum of int8 into int64, the float64 mean of
+// bools and of int32). A sum of
 // integers gives the same bits in any order where no partial sum wraps or
 // rounds, so these are summed as integers, their bytes read in place, and
 // converted once: into an integer dtype a sum wraps as the sum of the
 // converted elements does (two's complement), and into a float dtype every
-// partial sum of at most l elements of magnitude at most 255 is exact while
-// 255·l stays within the float's integers (2^53 for float64, 2^24 for
-// float32), as NumPy's pairwise and row-by-row float sums of them are.
+// partial sum of at most l elements of magnitude at most M (255 for bytes,
+// 2^31 for int32) is exact while M·l stays within the float's integers
+// (2^53 for float64, 2^24 for float32), as NumPy's pairwise and
+// row-by-row float sums of them are.
 
 // sumBytesGo returns the sum of the bytes of x read as uint8, or as int8
 // where signed: the reference of sumBytes. Eight bytes a word, their
@@ -71,43 +74,82 @@ func colBytesGo(acc []int32, x []byte, rows, stride int, signed bool) {
 // bytes of 255 stay below 2^31.
 const byteSumsMax = 1 << 23
 
-// byteReduce returns the sum (or mean) over p of the bytes of src, an
-// input of bools, uint8 or int8, in the compute type of at, or false where
+// An intSource is the input of intReduce: its sums of a run and of
+// columns, and the largest magnitude of an element.
+type intSource struct {
+	n, size int   // elements, and bytes an element
+	max     int64 // the largest |element|
+	// run returns the sum of the elements [lo, lo+n).
+	run func(lo, n int) int64
+	// cols adds to dst[j] the elements at base + i·stride + j for the
+	// rows i (at most colRows) and j < len(dst).
+	cols    func(dst []int64, base, rows, stride int)
+	colRows int
+}
+
+// newIntSource returns the intSource of an input of bools, bytes or
+// 32-bit integers, or false.
+func newIntSource(data any) (intSource, bool) {
+	byteSource := func(x []byte, signed bool) intSource {
+		return intSource{n: len(x), size: 1, max: 255, colRows: byteSumsMax,
+			run: func(lo, n int) int64 { return sumBytes(x[lo:lo+n], signed) },
+			cols: func(dst []int64, base, rows, stride int) {
+				acc := make([]int32, len(dst))
+				colBytes(acc, x[base:base+(rows-1)*stride+len(dst)], rows, stride, signed)
+				for j, v := range acc {
+					dst[j] += int64(v)
+				}
+			}}
+	}
+	switch d := data.(type) {
+	case []bool:
+		return byteSource(boolBytes(d), false), true
+	case []uint8:
+		return byteSource(d, false), true
+	case []int8:
+		return byteSource(asBytes(d), true), true
+	case []int32:
+		return intSource{n: len(d), size: 4, max: 1 << 31, colRows: math.MaxInt,
+			run: func(lo, n int) int64 { return sumInt32s(d[lo : lo+n]) },
+			cols: func(dst []int64, base, rows, stride int) {
+				colInt32s(dst, d[base:base+(rows-1)*stride+len(dst)], rows, stride)
+			}}, true
+	case []uint32:
+		x := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(d))), len(d))
+		return intSource{n: len(d), size: 4, max: 1<<32 - 1, colRows: math.MaxInt,
+			run: func(lo, n int) int64 { return sumUint32s(x[lo : lo+n]) },
+			cols: func(dst []int64, base, rows, stride int) {
+				colUint32s(dst, x[base:base+(rows-1)*stride+len(dst)], rows, stride)
+			}}, true
+	}
+	return intSource{}, false
+}
+
+// intReduce returns the sum (or mean) over p of src, an input of bools,
+// uint8, int8, int32 or uint32, in the compute type of at, or false where
 // it leaves the reduction to the general walk: at another than int32,
 // int64, uint32, uint64, float32 or float64, a float sum that could round,
 // or a walk other than one run (all of it), consecutive rows (the last
 // axis) or equally spaced rows of columns (a kept last axis).
-func (r *runner) byteReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean bool) (any, bool, error) {
-	var x []byte
-	signed := false
-	switch d := src.Tensor.Data.(type) {
-	case []bool:
-		x = boolBytes(d)
-	case []uint8:
-		x = d
-	case []int8:
-		x, signed = asBytes(d), true
-	default:
+func (r *runner) intReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean bool) (any, bool, error) {
+	x, ok := newIntSource(src.Tensor.Data)
+	if !ok || p.m == 0 || p.l == 0 || x.n != p.m*p.l {
 		return nil, false, nil
 	}
-	bound := 255 * int64(p.l)
+	var limit int64 // the largest exact sum, 0 for wrapping integers
 	switch computeOf(at) {
 	case ctI32, ctI64, ctU32, ctU64:
 		if mean {
 			return nil, false, nil // an integer mean divides as integers
 		}
 	case ctF64:
-		if bound > 1<<53 {
-			return nil, false, nil
-		}
+		limit = 1 << 53
 	case ctF32:
-		if bound > 1<<24 {
-			return nil, false, nil
-		}
+		limit = 1 << 24
 	default:
 		return nil, false, nil
 	}
-	if p.m == 0 || p.l == 0 || len(x) != p.m*p.l {
+	if limit > 0 && int64(p.l) > limit/x.max {
 		return nil, false, nil
 	}
 	sums := make([]int64, p.m)
@@ -115,11 +157,11 @@ func (r *runner) byteReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean
 	switch {
 	case p.m == 1 && len(p.offs) == 1:
 		// One run: cut in parts of 64 KB at least for the workers.
-		parts := min(r.b.nworkers(), max(1, len(x)>>16))
+		parts := min(r.b.nworkers(), max(1, x.n*x.size>>16))
 		part := make([]int64, parts)
 		err = r.parallel(parts, 1, func(_, lo, hi int) error {
 			for h := lo; h < hi; h++ {
-				part[h] = sumBytes(x[h*len(x)/parts:(h+1)*len(x)/parts], signed)
+				part[h] = x.run(h*x.n/parts, (h+1)*x.n/parts-h*x.n/parts)
 			}
 			return nil
 		})
@@ -130,11 +172,11 @@ func (r *runner) byteReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean
 		l := p.l
 		err = r.parallel(p.m, max(1, grainSize/l), func(_, lo, hi int) error {
 			for o := lo; o < hi; o++ {
-				sums[o] = sumBytes(x[o*l:o*l+l], signed)
+				sums[o] = x.run(o*l, l)
 			}
 			return r.ctx.Err()
 		})
-	case p.inner > 0 && len(p.offs) < byteSumsMax:
+	case p.inner > 0 && len(p.offs) <= x.colRows:
 		stride := 0
 		if len(p.offs) > 1 {
 			stride = p.offs[1]
@@ -144,7 +186,7 @@ func (r *runner) byteReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean
 				return nil, false, nil
 			}
 		}
-		err = r.byteCols(sums, x, p, stride, signed)
+		err = r.intCols(sums, x, p, stride)
 	default:
 		return nil, false, nil
 	}
@@ -168,34 +210,65 @@ func (r *runner) byteReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean
 	}
 }
 
-// byteCols is byteReduce's sums of columns: for each block of p.inner
+// intCols is intReduce's sums of columns: for each block of p.inner
 // outputs (the kept last axis), the rows at p.offs from the block's base,
-// stride bytes apart, added column by column into 32-bit sums; the blocks'
-// columns cut into strips of at least 256 for the workers.
-func (r *runner) byteCols(sums []int64, x []byte, p *redPlan, stride int, signed bool) error {
+// stride elements apart, added column by column; the blocks' columns cut
+// into strips of at least 256 for the workers.
+func (r *runner) intCols(sums []int64, x intSource, p *redPlan, stride int) error {
 	k := p.inner
 	strip := max(256, ((k+1)/2+31)&^31)
 	strips := (k + strip - 1) / strip
 	rows := len(p.offs)
 	units := p.m / k * strips
 	return r.parallel(units, max(1, grainSize/(rows*strip)), func(_, lo, hi int) error {
-		acc := make([]int32, min(strip, k))
 		for u := lo; u < hi; u++ {
 			oo, st := u/strips, u%strips
 			k0, k1 := st*strip, min(st*strip+strip, k)
-			a := acc[:k1-k0]
-			clear(a)
-			b := p.base(oo*k) + k0
-			colBytes(a, x[b:b+(rows-1)*stride+len(a)], rows, stride, signed)
-			for j, v := range a {
-				sums[oo*k+k0+j] = int64(v)
-			}
+			x.cols(sums[oo*k+k0:oo*k+k1], p.base(oo*k)+k0, rows, stride)
 			if err := r.ctx.Err(); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
+}
+
+// sumInt32sGo returns the sum of x: the reference of sumInt32s.
+func sumInt32sGo(x []int32) int64 {
+	var s int64
+	for _, v := range x {
+		s += int64(v)
+	}
+	return s
+}
+
+// sumUint32sGo returns the sum of x read as uint32: the reference of
+// sumUint32s.
+func sumUint32sGo(x []int32) int64 {
+	var s int64
+	for _, v := range x {
+		s += int64(uint32(v))
+	}
+	return s
+}
+
+// colInt32sGo adds rows rows of x, stride elements apart, to dst column
+// by column: the reference of colInt32s.
+func colInt32sGo(dst []int64, x []int32, rows, stride int) {
+	for i := range rows {
+		for j, v := range x[i*stride : i*stride+len(dst)] {
+			dst[j] += int64(v)
+		}
+	}
+}
+
+// colUint32sGo is colInt32sGo with x read as uint32.
+func colUint32sGo(dst []int64, x []int32, rows, stride int) {
+	for i := range rows {
+		for j, v := range x[i*stride : i*stride+len(dst)] {
+			dst[j] += int64(uint32(v))
+		}
+	}
 }
 
 // convertSums returns the exact integer sums as T, divided by n where mean

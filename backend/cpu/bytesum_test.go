@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
@@ -51,7 +52,7 @@ func TestSumBytes(t *testing.T) {
 // around none and one, strides wider than the columns.
 func TestColBytes(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
-	for _, k := range []int{1, 7, 31, 32, 33, 64, 100, 130} {
+	for _, k := range []int{1, 7, 31, 32, 33, 64, 100, 130, 256, 300, 520} {
 		for _, rows := range []int{0, 1, 2, 5, 300} {
 			for _, stride := range []int{k, k + 3, 2*k + 64} {
 				x := make([]byte, max(0, (rows-1)*stride)+k+5)
@@ -118,6 +119,76 @@ func TestByteMeansRound(t *testing.T) {
 		want := run(t, node)
 		if !sameBits(got, want) {
 			t.Errorf("%v to %v along %v: %v, the general walk %v", node.Op, node.DType, node.Axes, head(got), head(want))
+		}
+	}
+}
+
+// TestSumInt32s checks sumInt32s, sumUint32s and the column sums of
+// 32-bit integers against plain loops, at lengths around the 16 elements
+// of a step, on random values and runs of the extremes.
+func TestSumInt32s(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	lengths := []int{1000}
+	for n := range 40 {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
+		for _, fill := range []int64{-1, math.MinInt32, math.MaxInt32, -1 << 31 >> 1} {
+			x := make([]int32, n)
+			for i := range x {
+				x[i] = int32(fill)
+				if fill == -1 {
+					x[i] = int32(rng.Uint32())
+				}
+			}
+			var s, u int64
+			for _, v := range x {
+				s += int64(v)
+				u += int64(uint32(v))
+			}
+			if got := sumInt32s(x); got != s {
+				t.Fatalf("n=%d fill=%d: sum %d, want %d", n, fill, got, s)
+			}
+			if got := sumUint32s(x); got != u {
+				t.Fatalf("n=%d fill=%d: uint32 sum %d, want %d", n, fill, got, u)
+			}
+		}
+	}
+	for _, k := range []int{1, 15, 16, 17, 40, 256, 300} {
+		for _, rows := range []int{0, 1, 3, 50} {
+			stride := k + 5
+			x := make([]int32, max(0, (rows-1)*stride)+k)
+			for i := range x {
+				x[i] = int32(rng.Uint32())
+			}
+			if rows == 0 {
+				x = x[:0]
+			}
+			for _, unsigned := range []bool{false, true} {
+				got, want := make([]int64, k), make([]int64, k)
+				for j := range got {
+					got[j], want[j] = int64(j), int64(j)
+				}
+				for i := range rows {
+					for j := range k {
+						if unsigned {
+							want[j] += int64(uint32(x[i*stride+j]))
+						} else {
+							want[j] += int64(x[i*stride+j])
+						}
+					}
+				}
+				if unsigned {
+					colUint32s(got, x, rows, stride)
+				} else {
+					colInt32s(got, x, rows, stride)
+				}
+				for j := range got {
+					if got[j] != want[j] {
+						t.Fatalf("k=%d rows=%d unsigned=%v: column %d = %d, want %d", k, rows, unsigned, j, got[j], want[j])
+					}
+				}
+			}
 		}
 	}
 }

@@ -1050,9 +1050,9 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 	}
 	if (n.Op == backend.OpSum || n.Op == backend.OpMean) && fastReduce && argSize > 0 &&
 		argNode.Op == backend.OpCast && argNode.Args[0].Op == backend.OpInput {
-		// Sums and means of bools and bytes: integer sums of the bytes
-		// in place (bytesum.go).
-		res, ok, err := r.byteReduce(argNode.Args[0], p, at, n.Op == backend.OpMean)
+		// Sums and means of bools, bytes and 32-bit integers: integer
+		// sums of the elements in place (bytesum.go).
+		res, ok, err := r.intReduce(argNode.Args[0], p, at, n.Op == backend.OpMean)
 		if err != nil {
 			return nil, err
 		}

@@ -268,6 +268,7 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 		dtypes.U8:   {0, 255, 128},
 		dtypes.I16:  {-32768, 32767, -1},
 		dtypes.I32:  {math.MinInt32, math.MaxInt32, -1, 0},
+		dtypes.U32:  {0, math.MaxUint32, 1 << 31},
 		dtypes.I64:  {-1 << 62, 1 << 62, -1, 0},
 		dtypes.U64:  {0, 1 << 63, 1},
 		dtypes.F16:  {math.NaN(), 0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), 65504, 6e-8},
@@ -328,9 +329,11 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 						// (for bools, their count).
 						nodes = append(nodes, red(backend.OpSum, dtypes.I64, cast(x, dtypes.I64), false, axes...))
 					}
-					if (d == dtypes.Bool || d == dtypes.I8 || d == dtypes.U8) && (op == backend.OpSum || op == backend.OpAny) {
-						// Sums of bytes into other integers (wrapping),
-						// means into floats (bytesum.go).
+					if (d == dtypes.Bool || d == dtypes.I8 || d == dtypes.U8 || d == dtypes.I32 || d == dtypes.U32) &&
+						(op == backend.OpSum || op == backend.OpAny) {
+						// Sums of bytes and 32-bit integers into other
+						// integers (wrapping), means into floats
+						// (bytesum.go).
 						for _, to := range []dtypes.DType{dtypes.I32, dtypes.U64, dtypes.U32, dtypes.I16} {
 							nodes = append(nodes, red(backend.OpSum, to, cast(x, to), false, axes...))
 						}

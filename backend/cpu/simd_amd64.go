@@ -141,6 +141,12 @@ func sumBytesAVX2(x []byte, flip uint64) uint64
 func colBytesAVX2(acc []int32, x []byte, rows, stride, signed int)
 
 //go:noescape
+func sumInt32sAVX2(x []int32, unsigned int) int64
+
+//go:noescape
+func colInt32sAVX2(dst []int64, x []int32, rows, stride, unsigned int)
+
+//go:noescape
 func divByF64AVX512(d, a []float64, b, rb float64)
 
 //go:noescape
@@ -534,10 +540,60 @@ func sumBytes(x []byte, signed bool) int64 {
 	return c + sumBytesGo(x, signed)
 }
 
+// sumInt32s returns the sum of x: with AVX2, 16 elements a step by
+// sumInt32sAVX2, the rest by sumInt32sGo.
+func sumInt32s(x []int32) int64 {
+	var s int64
+	if n := len(x) &^ 15; haveAVX2 && n > 0 {
+		s, x = sumInt32sAVX2(x[:n], 0), x[n:]
+	}
+	return s + sumInt32sGo(x)
+}
+
+// sumUint32s is sumInt32s with x read as uint32.
+func sumUint32s(x []int32) int64 {
+	var s int64
+	if n := len(x) &^ 15; haveAVX2 && n > 0 {
+		s, x = sumInt32sAVX2(x[:n], 1), x[n:]
+	}
+	return s + sumUint32sGo(x)
+}
+
+// colInt32s adds rows rows of x, stride elements apart, to dst column by
+// column (colInt32sGo): with AVX2, 16 columns a step held in registers
+// down the rows by colInt32sAVX2. (A row at a time, in order, with the
+// sums in memory, took 1.2-1.6 times as long, even for rows 40 KB apart.)
+func colInt32s(dst []int64, x []int32, rows, stride int) { col32(dst, x, rows, stride, 0) }
+
+// colUint32s is colInt32s with x read as uint32.
+func colUint32s(dst []int64, x []int32, rows, stride int) { col32(dst, x, rows, stride, 1) }
+
+func col32(dst []int64, x []int32, rows, stride, unsigned int) {
+	if n := len(dst) &^ 15; haveAVX2 && n > 0 && rows > 0 {
+		checkCols(len(x), rows, stride, len(dst))
+		colInt32sAVX2(dst[:n], x, rows, stride, unsigned)
+		dst, x = dst[n:], x[n:]
+	}
+	if unsigned != 0 {
+		colUint32sGo(dst, x, rows, stride)
+	} else {
+		colInt32sGo(dst, x, rows, stride)
+	}
+}
+
+// checkCols panics unless x holds rows rows of k elements, stride apart,
+// before an assembly loop reads them.
+func checkCols(n, rows, stride, k int) {
+	if rows > 0 && n < (rows-1)*stride+k {
+		panic("cpu: column sum past the end of its input")
+	}
+}
+
 // colBytes adds rows rows of x, stride bytes apart, to acc column by
 // column (colBytesGo): with AVX2, 32 columns a step by colBytesAVX2.
 func colBytes(acc []int32, x []byte, rows, stride int, signed bool) {
 	if n := len(acc) &^ 31; haveAVX2 && n > 0 && rows > 0 {
+		checkCols(len(x), rows, stride, len(acc))
 		sg := 0
 		if signed {
 			sg = 1

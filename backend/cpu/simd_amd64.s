@@ -902,3 +902,119 @@ colstore:
 coldone:
 	VZEROUPPER
 	RET
+
+// func sumInt32sAVX2(x []int32, unsigned int) int64, len(x) a multiple of
+// 16: the sum of the elements, widened to int64 by VPMOVSXDQ (VPMOVZXDQ
+// where unsigned), into four accumulators.
+TEXT ·sumInt32sAVX2(SB), NOSPLIT, $0-40
+	MOVQ x_base+0(FP), SI
+	MOVQ x_len+8(FP), CX
+	MOVQ unsigned+24(FP), R10
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+	VPXOR Y4, Y4, Y4
+	SHRQ $4, CX
+	JZ   sumfold
+	TESTQ R10, R10
+	JNZ  sumu
+sums:
+	VPMOVSXDQ (SI), Y5
+	VPMOVSXDQ 16(SI), Y6
+	VPMOVSXDQ 32(SI), Y7
+	VPMOVSXDQ 48(SI), Y8
+	VPADDQ Y5, Y1, Y1
+	VPADDQ Y6, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPADDQ Y8, Y4, Y4
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  sums
+	JMP  sumfold
+sumu:
+	VPMOVZXDQ (SI), Y5
+	VPMOVZXDQ 16(SI), Y6
+	VPMOVZXDQ 32(SI), Y7
+	VPMOVZXDQ 48(SI), Y8
+	VPADDQ Y5, Y1, Y1
+	VPADDQ Y6, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPADDQ Y8, Y4, Y4
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  sumu
+sumfold:
+	VPADDQ Y2, Y1, Y1
+	VPADDQ Y4, Y3, Y3
+	VPADDQ Y3, Y1, Y1
+	VEXTRACTI128 $1, Y1, X2
+	VPADDQ X2, X1, X1
+	VPSHUFD $0x4E, X1, X2
+	VPADDQ X2, X1, X1
+	VMOVQ X1, AX
+	MOVQ AX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func colInt32sAVX2(dst []int64, x []int32, rows, stride, unsigned int),
+// len(dst) a multiple of 16: dst[j] += x[i*stride+j] for the rows i,
+// widened to int64 by VPMOVSXDQ (VPMOVZXDQ where unsigned). Sixteen
+// columns at a time held in four registers while the rows go by.
+TEXT ·colInt32sAVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), R8
+	MOVQ stride+56(FP), R9
+	SHLQ $2, R9
+	MOVQ unsigned+64(FP), R10
+	SHRQ $4, CX
+	JZ   cidone
+ciblock:
+	VMOVDQU (DI), Y1
+	VMOVDQU 32(DI), Y2
+	VMOVDQU 64(DI), Y3
+	VMOVDQU 96(DI), Y4
+	MOVQ SI, AX
+	MOVQ R8, DX
+	TESTQ DX, DX
+	JZ   cistore
+	TESTQ R10, R10
+	JNZ  ciunsigned
+cisigned:
+	VPMOVSXDQ (AX), Y5
+	VPMOVSXDQ 16(AX), Y6
+	VPMOVSXDQ 32(AX), Y7
+	VPMOVSXDQ 48(AX), Y8
+	VPADDQ Y5, Y1, Y1
+	VPADDQ Y6, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPADDQ Y8, Y4, Y4
+	ADDQ R9, AX
+	DECQ DX
+	JNZ  cisigned
+	JMP  cistore
+ciunsigned:
+	VPMOVZXDQ (AX), Y5
+	VPMOVZXDQ 16(AX), Y6
+	VPMOVZXDQ 32(AX), Y7
+	VPMOVZXDQ 48(AX), Y8
+	VPADDQ Y5, Y1, Y1
+	VPADDQ Y6, Y2, Y2
+	VPADDQ Y7, Y3, Y3
+	VPADDQ Y8, Y4, Y4
+	ADDQ R9, AX
+	DECQ DX
+	JNZ  ciunsigned
+cistore:
+	VMOVDQU Y1, (DI)
+	VMOVDQU Y2, 32(DI)
+	VMOVDQU Y3, 64(DI)
+	VMOVDQU Y4, 96(DI)
+	ADDQ $128, DI
+	ADDQ $64, SI
+	DECQ CX
+	JNZ  ciblock
+cidone:
+	VZEROUPPER
+	RET

@@ -49,3 +49,11 @@ func sumBytes(x []byte, signed bool) int64 { return sumBytesGo(x, signed) }
 func colBytes(acc []int32, x []byte, rows, stride int, signed bool) {
 	colBytesGo(acc, x, rows, stride, signed)
 }
+
+func sumInt32s(x []int32) int64 { return sumInt32sGo(x) }
+
+func sumUint32s(x []int32) int64 { return sumUint32sGo(x) }
+
+func colInt32s(dst []int64, x []int32, rows, stride int) { colInt32sGo(dst, x, rows, stride) }
+
+func colUint32s(dst []int64, x []int32, rows, stride int) { colUint32sGo(dst, x, rows, stride) }
