@@ -345,12 +345,28 @@ func map64x2[T float](d, a, b []T, f func(x, y float64) float64) {
 // sigmoid returns 1/(1+e^-x).
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
+// x86DefaultNaN is the NaN an x86 processor gives an invalid operation
+// of no NaN operands (0/0, ∞ - ∞): the quiet NaN with the sign set and no
+// payload.
+const x86DefaultNaN = 0xfff8000000000000
+
 // pyDivmod returns Python's (floor(a/b), a mod b) computed in T exactly as
 // NumPy's npy_divmod does: from fmod, with the remainder taking the sign
 // of the divisor and the quotient snapped to an integer. A zero divisor
 // gives a/b (±inf or nan) and nan.
 func pyDivmod[T float](a, b T) (T, T) {
 	mod := T(math.Mod(float64(a), float64(b))) // fmod is exact
+	if mod != mod {
+		// NaN as C's fmod gives it on x86 (glibc's (a·b)/(a·b), NumPy's
+		// npy_divmod): a NaN operand's, quieted, else the processor's
+		// default NaN (negative, no payload) for a % 0 and ±inf % b,
+		// where Go's math.Mod gives its own NaN (positive, payload 1).
+		if a != a || b != b {
+			mod = a * b
+		} else {
+			mod = T(math.Float64frombits(x86DefaultNaN))
+		}
+	}
 	if b == 0 {
 		return a / b, mod
 	}
