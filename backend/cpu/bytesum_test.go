@@ -192,3 +192,65 @@ func TestSumInt32s(t *testing.T) {
 		}
 	}
 }
+
+// TestViewReduce compares reductions of strided views walked in place
+// (viewPlan, runRowsApart) with the same reductions of their row-major
+// copies (the general walk, fastReduce off), bit for bit: slices of every
+// axis, with steps, reduced along every axis and pair of axes, float and
+// integer sums, means, products and extremes, with NaNs and signed zeros.
+func TestViewReduce(t *testing.T) {
+	defer func(f bool) { fastReduce = f }(fastReduce)
+	rng := rand.New(rand.NewSource(5))
+	slice := func(a *backend.Node, s ...backend.Slice) *backend.Node {
+		shape := make([]int, len(s))
+		for i, x := range s {
+			shape[i] = (x.Stop - x.Start + x.Step - 1) / x.Step
+		}
+		return &backend.Node{Op: backend.OpSlice, DType: a.DType, Shape: shape, Args: []*backend.Node{a}, Slices: s}
+	}
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.I32, dtypes.I64, dtypes.U8} {
+		shape := []int{9, 40, 300}
+		vals := make([]float64, backend.Size(shape))
+		for i := range vals {
+			switch {
+			case d.IsFloat() && rng.Intn(50) == 0:
+				vals[i] = []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1)}[rng.Intn(4)]
+			case d.IsFloat():
+				vals[i] = rng.NormFloat64() * 100
+			default:
+				vals[i] = float64(rng.Intn(200))
+			}
+		}
+		x := in(mk(d, shape, vals...))
+		views := []*backend.Node{
+			slice(x, sl(0, 9, 2), sl(0, 40, 1), sl(0, 300, 1)),
+			slice(x, sl(0, 9, 1), sl(3, 40, 3), sl(0, 300, 1)),
+			slice(x, sl(1, 9, 1), sl(0, 40, 1), sl(10, 60, 1)),
+			slice(x, sl(0, 9, 1), sl(0, 40, 1), sl(0, 200, 1)),
+			slice(x, sl(2, 7, 1), sl(5, 35, 2), sl(7, 207, 1)),
+			slice(x, sl(0, 9, 1), sl(0, 40, 1), sl(0, 300, 2)),
+		}
+		for _, v := range views {
+			for _, axes := range [][]int{nil, {0}, {1}, {2}, {0, 1}, {1, 2}, {0, 2}} {
+				for _, op := range []backend.Op{backend.OpSum, backend.OpMean, backend.OpProd, backend.OpReduceMax, backend.OpReduceMin} {
+					rd := d
+					if op == backend.OpMean && !d.IsFloat() {
+						rd = dtypes.F64
+					}
+					arg := v
+					if rd != d {
+						arg = cast(v, rd)
+					}
+					node := red(op, rd, arg, false, axes...)
+					fastReduce = true
+					got := run(t, node)
+					fastReduce = false
+					want := run(t, node)
+					if !sameBits(got, want) {
+						t.Fatalf("%v of %v%v (view of %v) along %v: in place %v, the copy %v", op, d, v.Shape, shape, axes, head(got), head(want))
+					}
+				}
+			}
+		}
+	}
+}
