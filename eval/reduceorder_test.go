@@ -23,8 +23,8 @@ import (
 // (np.ascontiguousarray(x.T).sum(axis=1)). Its reductions run on a
 // buffered iterator whose inner loop is at most 8192 elements, so a
 // longer run is summed pairwise in pieces of 8192, added in order.
-// (Matrix products are left out: NumPy's are OpenBLAS's, whose order
-// tensorsh does not follow.)
+// (Matrix products of float32 and float64 are left out: NumPy's are
+// OpenBLAS's, whose order tensorsh does not follow.)
 var reduceOrderCases = []struct{ ts, py string }{
 	{"sum(transpose(x), axis=1)", "x.T.sum(axis=1)"},
 	{"sum(transpose(x), axis=0)", "x.T.sum(axis=0)"},
@@ -96,6 +96,12 @@ var reduceOrderCases = []struct{ ts, py string }{
 	{"cumsum(v)", "v.cumsum()"},
 	{"cumsum(transpose(x), axis=1)", "x.T.cumsum(axis=1)"},
 	{"sum(v * v)", "(v * v).sum()"},
+	// float16 products: float32 sums in order, rounded once (NumPy's
+	// float16 matmul loop; its float32 and float64 products are
+	// OpenBLAS's, whose order tensorsh does not follow).
+	{"h @ transpose(h)", "h @ h.T"},
+	{"h[:50] @ h[0]", "h[:50] @ h[0]"},
+	{"h[0] @ transpose(h[:40])", "h[0] @ h[:40].T"},
 	// A result stored in its operand's order, reduced later.
 	{"z = transpose(x) * 2\nsum(z, axis=1)", "(x.T * np.float32(2)).sum(axis=1)"},
 	{"w = sum(transpose(c, (2, 0, 1)), axis=1)\nsum(w, axis=0)", "c.transpose(2, 0, 1).sum(axis=1).sum(axis=0)"},

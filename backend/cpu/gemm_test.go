@@ -211,25 +211,29 @@ func conv[T float32 | float64](s []float64) []T {
 	return out
 }
 
-// TestMatMulNarrow: f16 and bf16 products keep float64 sums of exact
-// products rounded once, through the GEMM as through the row loop.
+// TestMatMulNarrow: f16 and bf16 products are float32 sums of their
+// products (exact in float32) in order of p, rounded once to the dtype,
+// as NumPy's float16 matmul loop computes them (matmul.c.src), through
+// the GEMM, the matrix-vector and vector-matrix kernels and the row loop.
 func TestMatMulNarrow(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	for _, d := range []dtypes.DType{dtypes.F16, dtypes.BF16} {
-		m, k, n := 30, 200, 40
-		av, bv := randFloats[float64](rng, m*k), randFloats[float64](rng, k*n)
-		a, b := mk(d, []int{m, k}, av...), mk(d, []int{k, n}, bv...)
-		got := vals(run(t, mm(in(a), in(b), []int{m, n})))
-		ad, bd := vals(a), vals(b) // the values as stored in d
-		for i := range m {
-			for j := range n {
-				s := 0.0
-				for p := range k {
-					s += ad[i*k+p] * bd[p*n+j]
-				}
-				want := vals(mk(d, []int{1}, s))[0]
-				if g := got[i*n+j]; g != want {
-					t.Fatalf("%v [%d,%d] = %v, want %v", d, i, j, g, want)
+		for _, sh := range [][3]int{{30, 200, 40}, {30, 200, 1}, {1, 200, 40}, {3, 5, 4}} {
+			m, k, n := sh[0], sh[1], sh[2]
+			av, bv := randFloats[float64](rng, m*k), randFloats[float64](rng, k*n)
+			a, b := mk(d, []int{m, k}, av...), mk(d, []int{k, n}, bv...)
+			got := vals(run(t, mm(in(a), in(b), []int{m, n})))
+			ad, bd := vals(a), vals(b) // the values as stored in d
+			for i := range m {
+				for j := range n {
+					var s float32
+					for p := range k {
+						s += float32(ad[i*k+p] * bd[p*n+j]) // exact
+					}
+					want := vals(mk(d, []int{1}, float64(s)))[0]
+					if g := got[i*n+j]; g != want {
+						t.Fatalf("%v %v [%d,%d] = %v, want %v", d, sh, i, j, g, want)
+					}
 				}
 			}
 		}

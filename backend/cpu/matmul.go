@@ -19,9 +19,13 @@ import (
 // Algorithms, 2nd ed., §3.1, (3.5), which holds with a fused multiply-add
 // as each step still has one rounding). OpenBLAS also accumulates in the
 // dtype with fused multiply-adds but splits p among several sums, so
-// results can differ from NumPy's in the last bits within that bound. Floats narrower than float32 accumulate in float64
-// (each product of such operands is exact there) and round once to the
-// operand dtype. Complex numbers accumulate in complex128. Integers wrap;
+// results can differ from NumPy's in the last bits within that bound.
+// Floats narrower than float32 accumulate as float32 does, each product
+// exact in float32 (11 bits by 11 for float16), and round once to the
+// operand dtype: NumPy's float16 matmul, which no BLAS computes, sums the
+// products in a float32 in order of p and rounds the sum once
+// (numpy/core/src/umath/matmul.c.src, the @IS_HALF@ inner loop), so these
+// give its bits. Complex numbers accumulate in complex128. Integers wrap;
 // bool is an OR of ANDs.
 
 // MatMul computes the product n of av and bv that p plans.
@@ -66,21 +70,20 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 		err = mmRun(r, g, xs, y.([]uint64), res.([]uint64), mmInt[uint64])
 	case []float32:
 		switch {
-		case dt == dtypes.F32 && gemmShape(g):
-			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
-		case dt == dtypes.F32 && g.cols == 1:
-			err = mvRun(r, mvF32, g, xs, y.([]float32), res.([]float32))
-		case dt == dtypes.F32 && g.rows == 1 && vmF32.w > 0:
-			err = vmRun(r, vmF32, g, xs, y.([]float32), res.([]float32))
-		case dt == dtypes.F32:
-			err = mmRun(r, g, xs, y.([]float32), res.([]float32), mmSeq[float32])
 		case gemmShape(g):
-			// Narrower floats: float64 sums of exact products, rounded once.
-			err = mmNarrow(r, g, dt, xs, y.([]float32), res.([]float32))
+			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
+		case g.cols == 1:
+			err = mvRun(r, mvF32, g, xs, y.([]float32), res.([]float32))
+		case g.rows == 1 && vmF32.w > 0:
+			err = vmRun(r, vmF32, g, xs, y.([]float32), res.([]float32))
 		default:
-			err = mmRun(r, g, xs, y.([]float32), res.([]float32), func(d, a, b []float32, k, cols int) {
-				mmFloat(d, a, b, k, cols, func(v float64) float32 { return roundTo64(dt, v) })
-			})
+			err = mmRun(r, g, xs, y.([]float32), res.([]float32), mmSeq[float32])
+		}
+		if err == nil && dt != dtypes.F32 {
+			// Narrower floats: float32 sums of their products, which are
+			// exact in float32 (so each fused step rounds only the
+			// sum), rounded once to dt.
+			err = roundNarrow(r, dt, res.([]float32))
 		}
 	case []float64:
 		switch {
@@ -158,20 +161,6 @@ func mmRun[T any](r *runner, g mmGeom, x, y, out []T, row func(d, a, b []T, k, c
 	})
 }
 
-func mmFloat[T float](d, a, b []T, k, cols int, round func(float64) T) {
-	acc := make([]float64, cols)
-	for p := range k {
-		av := float64(a[p])
-		brow := b[p*cols : (p+1)*cols]
-		for j, bv := range brow {
-			acc[j] += float64(av * float64(bv))
-		}
-	}
-	for j, v := range acc {
-		d[j] = round(v)
-	}
-}
-
 func mmInt[T integer](d, a, b []T, k, cols int) {
 	clear(d)
 	for p := range k {
@@ -224,25 +213,16 @@ func mmSeq[T float32 | float64](d, a, b []T, k, cols int) {
 	}
 }
 
-// mmNarrow computes a product of floats narrower than float32 (held as
-// float32) with the float64 GEMM, whose products of such operands are
-// exact, and rounds each sum once to dt.
-func mmNarrow(r *runner, g mmGeom, dt dtypes.DType, x, y, out []float32) error {
-	acc, err := r.allocBuf(ctF64, len(out))
-	if err != nil {
-		return err
-	}
-	wide := acc.([]float64)
-	if err := gemmRun(r, gemmF64, g, x, y, wide); err != nil {
-		return err
-	}
+// roundNarrow rounds the float32 sums of a product to dt, a float
+// narrower than float32, in place.
+func roundNarrow(r *runner, dt dtypes.DType, out []float32) error {
 	return r.parallel(len(out), grainSize, func(_, lo, hi int) error {
 		if dt == dtypes.F16 {
-			f64sToF16Vals(out[lo:hi], wide[lo:hi])
+			roundF16(out[lo:hi])
 			return nil
 		}
 		for i := lo; i < hi; i++ {
-			out[i] = roundTo64(dt, wide[i])
+			out[i] = roundTo64(dt, float64(out[i]))
 		}
 		return nil
 	})

@@ -120,3 +120,32 @@ func randTensor(rng *rand.Rand, d dtypes.DType, shape []int) *backend.Tensor {
 	}
 	return t
 }
+
+// TestHostNarrowMatMul checks that float16 products give the CPU
+// backend's bits (float32 sums of exact products, rounded once), which
+// the conformance suite's tolerance for products would not tell apart
+// from float64 sums.
+func TestHostNarrowMatMul(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: compiles kernels with g++")
+	}
+	b, _ := newHostBackend(t)
+	rng := rand.New(rand.NewSource(2))
+	x, y := randTensor(rng, dtypes.F16, []int{40, 300}), randTensor(rng, dtypes.F16, []int{300, 30})
+	n := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{40, 30}, Args: []*backend.Node{in(x), in(y)}}
+	res, err := b.Run(context.Background(), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := b.Fetch(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cpu.New().Run(context.Background(), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalData(got.Data, want.Data) {
+		t.Errorf("float16 product: the host kernel's bits differ from the CPU backend's")
+	}
+}

@@ -9,7 +9,8 @@ import (
 
 // Matrix products and softmax, with simple kernels that give the CPU
 // backend's results: one thread per output element of a product (the sum
-// over p in order, floats accumulated in double and rounded once, complex
+// over p in order, floats accumulated in double and rounded once, those
+// narrower than float32 in float32 as the CPU backend sums them, complex
 // numbers in complex128, integers wrapping, bool an OR of ANDs), and one
 // thread per row of a softmax (computed in double, the maximum subtracted
 // first, rounded once).
@@ -55,10 +56,15 @@ func (r *runner) MatMul(n *backend.Node, av, bv *dview, p *backend.MatMulPlan, s
 		acc = ct.C() + " acc = 0;"
 		step = fmt.Sprintf("acc = (%s)((%s)acc + (%s)x * (%s)y);", ct.C(), u, u, u)
 		res = "acc"
+	case ct.isFloat() && ct == ctF32 && dt != dtypes.F32:
+		// Floats narrower than float32: float32 sums of their products,
+		// exact in float32 (so a fused multiply-add, where the compiler
+		// makes one, rounds alike), rounded once, as the CPU backend
+		// and NumPy's float16 loop compute them: the same bits.
+		acc, step, res = "float acc = 0;", "acc = acc + x * y;", round64C(&s.h, dt, "(double)acc")
 	case ct.isFloat():
 		// One fused multiply-add a step, as the CPU backend's kernels
-		// (backend/cpu/matmul.go): for float64 the same bits; narrower
-		// operands' products are exact in double either way.
+		// (backend/cpu/matmul.go): for float64 the same bits.
 		acc, step, res = "double acc = 0;", "acc = fma((double)x, (double)y, acc);", "acc"
 		if ct == ctF32 {
 			res = round64C(&s.h, dt, "acc")

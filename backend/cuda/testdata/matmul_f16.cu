@@ -112,12 +112,12 @@ KERNEL void mm(const P p) {
 		IDX oa = 0, ob = 0;
 		const u16* a = A + oa + ii * (IDX)p.w[7];
 		const u16* b = B + ob + jj * (IDX)p.w[8];
-		double acc = 0;
+		float acc = 0;
 		for (IDX q = 0; q < K; q++) {
 			const float x = ts_f16_dec(a[q * (IDX)p.w[9]]), y = ts_f16_dec(b[q * (IDX)p.w[10]]);
-			acc = fma((double)x, (double)y, acc);
+			acc = acc + x * y;
 		}
-		const float res = ts_f16_from64(acc);
+		const float res = ts_f16_from64((double)acc);
 		out[i] = ts_f16_enc(res);
 	}
 }
