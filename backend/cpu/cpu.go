@@ -199,20 +199,12 @@ func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*view, error) {
 	return newContigView(d, data, shape), nil
 }
 
-// allocBufFull is allocBuf for a buffer the caller writes in full.
+// allocBufFull is alloc for a compute buffer the caller writes in full.
 func (r *runner) allocBufFull(ct ctype, n int) (any, error) {
 	if err := r.reserve(n, ct.Size()); err != nil {
 		return nil, err
 	}
 	return newBufFull(ct, n), nil
-}
-
-// allocBuf is alloc for a compute buffer.
-func (r *runner) allocBuf(ct ctype, n int) (any, error) {
-	if err := r.reserve(n, ct.Size()); err != nil {
-		return nil, err
-	}
-	return newBuf(ct, n), nil
 }
 
 // reserve checks that n elements of size bytes each fit the memory limit.
