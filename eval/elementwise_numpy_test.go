@@ -86,6 +86,12 @@ func elementwiseExprs() (ts, py []string) {
 		add("clip("+x+", -3, 4)", "np.clip("+x+", -3, 4)")
 		if strings.HasPrefix(o.np, "float") {
 			add("hypot("+x+", "+y+")", "np.hypot("+x+", "+y+")")
+			// Ties of signed zeros: maximum and minimum give b for
+			// float32 and float64, keep a for float16.
+			zx, zy := "("+x+" * 0)", "-("+y+" * 0)"
+			add("maximum("+zx+", "+zy+")", "np.maximum("+zx+", "+zy+")")
+			add("minimum("+zx+", "+zy+")", "np.minimum("+zx+", "+zy+")")
+			add("clip("+zx+", 0, 1)", "np.clip("+zx+", 0, 1)")
 			// NaN operands of % and //: 0/0, the default NaN, and its
 			// negation.
 			nan := "(" + x + " * 0) / (" + y + " * 0)"

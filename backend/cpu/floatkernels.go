@@ -242,12 +242,15 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpPow:
 		return bin(func(d, a, b []T) { map64x2(d, a, b, powF64) })
 	case backend.OpMax:
-		// NumPy's maximum: NaN propagates (the first NaN wins), ties keep a.
+		// NumPy's maximum of float32 and float64: NaN propagates (the
+		// first NaN wins), and ties give b, as the x86 MAXPS under its
+		// loops (loops_minmax.dispatch.c.src) does: np.maximum(0.0, -0.0)
+		// is -0.0 (float16 keeps a: narrowMinMax).
 		return bin(func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				x, y := a[i], b[i]
-				if x >= y || x != x {
+				if x > y || x != x {
 					d[i] = x
 				} else {
 					d[i] = y
@@ -259,7 +262,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
 				x, y := a[i], b[i]
-				if x <= y || x != x {
+				if x < y || x != x {
 					d[i] = x
 				} else {
 					d[i] = y
@@ -400,4 +403,23 @@ func logF64(x float64) float64 {
 		return math.Log(x*0x1p54) - 54*math.Ln2
 	}
 	return math.Log(x)
+}
+
+// narrowMinMax returns maximum or minimum of floats narrower than float32
+// (held as float32): NaN propagates (the first NaN wins) and ties keep a,
+// as NumPy's float16 loops compare (HALF_maximum: npy_half_ge(a, b) or a
+// NaN gives a: np.maximum(float16(0), float16(-0.0)) is 0.0).
+func narrowMinMax(o backend.Op) kfn {
+	isMax := o == backend.OpMax
+	return bin(func(d, a, b []float32) {
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			x, y := a[i], b[i]
+			if isMax && x >= y || !isMax && x <= y || x != x {
+				d[i] = x
+			} else {
+				d[i] = y
+			}
+		}
+	})
 }

@@ -120,19 +120,19 @@ var ops = []op{
 	{"isnan", "d[i] = a[i] != a[i]", 1, true, func(t typ) string {
 		return fmt.Sprintf("\tVCMP%s $0x%02x, Y0, Y0, Y3\n", t.p, unordQ)
 	}},
-	{"maximum", "d[i] = a[i] if a[i] >= b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
+	{"maximum", "d[i] = a[i] if a[i] > b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
 		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
 	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
 	VOR%[1]s Y4, Y3, Y3
 	VBLENDV%[1]s Y3, Y0, Y1, Y2
-`, t.p, geOQ, unordQ)
+`, t.p, gtOQ, unordQ)
 	}},
-	{"minimum", "d[i] = a[i] if a[i] <= b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
+	{"minimum", "d[i] = a[i] if a[i] < b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
 		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
 	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
 	VOR%[1]s Y4, Y3, Y3
 	VBLENDV%[1]s Y3, Y0, Y1, Y2
-`, t.p, leOQ, unordQ)
+`, t.p, ltOQ, unordQ)
 	}},
 	{"neg", "d[i] = -a[i] (the sign flipped)", 1, false, func(t typ) string {
 		return fmt.Sprintf("\tVXOR%s Y15, Y0, Y2\n", t.p)

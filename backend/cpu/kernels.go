@@ -22,6 +22,9 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 	case backend.OpAbs:
 		natural = dt.Real()
 	}
+	if (o == backend.OpMax || o == backend.OpMin) && computeOf(dt) == ctF32 && dt != dtypes.F32 {
+		return narrowMinMax(o), natural, nil
+	}
 	if k := simdFloatKernel(n, computeOf(dt)); k != nil {
 		return k, natural, nil
 	}

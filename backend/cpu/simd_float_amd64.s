@@ -529,7 +529,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func maximumF32AVX2(d []float32, a, b []float32): d[i] = a[i] if a[i] >= b[i] or a[i] is NaN, else b[i].
+// func maximumF32AVX2(d []float32, a, b []float32): d[i] = a[i] if a[i] > b[i] or a[i] is NaN, else b[i].
 TEXT ·maximumF32AVX2(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -550,7 +550,7 @@ TEXT ·maximumF32AVX2(SB), NOSPLIT, $0-72
 loop:
 	VMOVUPS 0(SI)(AX*1), Y0
 	VMOVUPS 0(DX)(AX*1), Y1
-	VCMPPS $0x1d, Y1, Y0, Y3
+	VCMPPS $0x1e, Y1, Y0, Y3
 	VCMPPS $0x03, Y0, Y0, Y4
 	VORPS Y4, Y3, Y3
 	VBLENDVPS Y3, Y0, Y1, Y2
@@ -562,7 +562,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func minimumF32AVX2(d []float32, a, b []float32): d[i] = a[i] if a[i] <= b[i] or a[i] is NaN, else b[i].
+// func minimumF32AVX2(d []float32, a, b []float32): d[i] = a[i] if a[i] < b[i] or a[i] is NaN, else b[i].
 TEXT ·minimumF32AVX2(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -583,7 +583,7 @@ TEXT ·minimumF32AVX2(SB), NOSPLIT, $0-72
 loop:
 	VMOVUPS 0(SI)(AX*1), Y0
 	VMOVUPS 0(DX)(AX*1), Y1
-	VCMPPS $0x12, Y1, Y0, Y3
+	VCMPPS $0x11, Y1, Y0, Y3
 	VCMPPS $0x03, Y0, Y0, Y4
 	VORPS Y4, Y3, Y3
 	VBLENDVPS Y3, Y0, Y1, Y2
@@ -1427,7 +1427,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func maximumF64AVX2(d []float64, a, b []float64): d[i] = a[i] if a[i] >= b[i] or a[i] is NaN, else b[i].
+// func maximumF64AVX2(d []float64, a, b []float64): d[i] = a[i] if a[i] > b[i] or a[i] is NaN, else b[i].
 TEXT ·maximumF64AVX2(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -1447,14 +1447,14 @@ TEXT ·maximumF64AVX2(SB), NOSPLIT, $0-72
 loop:
 	VMOVUPD 0(SI)(AX*1), Y0
 	VMOVUPD 0(DX)(AX*1), Y1
-	VCMPPD $0x1d, Y1, Y0, Y3
+	VCMPPD $0x1e, Y1, Y0, Y3
 	VCMPPD $0x03, Y0, Y0, Y4
 	VORPD Y4, Y3, Y3
 	VBLENDVPD Y3, Y0, Y1, Y2
 	VMOVUPD Y2, 0(DI)(AX*1)
 	VMOVUPD 32(SI)(AX*1), Y0
 	VMOVUPD 32(DX)(AX*1), Y1
-	VCMPPD $0x1d, Y1, Y0, Y3
+	VCMPPD $0x1e, Y1, Y0, Y3
 	VCMPPD $0x03, Y0, Y0, Y4
 	VORPD Y4, Y3, Y3
 	VBLENDVPD Y3, Y0, Y1, Y2
@@ -1466,7 +1466,7 @@ done:
 	VZEROUPPER
 	RET
 
-// func minimumF64AVX2(d []float64, a, b []float64): d[i] = a[i] if a[i] <= b[i] or a[i] is NaN, else b[i].
+// func minimumF64AVX2(d []float64, a, b []float64): d[i] = a[i] if a[i] < b[i] or a[i] is NaN, else b[i].
 TEXT ·minimumF64AVX2(SB), NOSPLIT, $0-72
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
@@ -1486,14 +1486,14 @@ TEXT ·minimumF64AVX2(SB), NOSPLIT, $0-72
 loop:
 	VMOVUPD 0(SI)(AX*1), Y0
 	VMOVUPD 0(DX)(AX*1), Y1
-	VCMPPD $0x12, Y1, Y0, Y3
+	VCMPPD $0x11, Y1, Y0, Y3
 	VCMPPD $0x03, Y0, Y0, Y4
 	VORPD Y4, Y3, Y3
 	VBLENDVPD Y3, Y0, Y1, Y2
 	VMOVUPD Y2, 0(DI)(AX*1)
 	VMOVUPD 32(SI)(AX*1), Y0
 	VMOVUPD 32(DX)(AX*1), Y1
-	VCMPPD $0x12, Y1, Y0, Y3
+	VCMPPD $0x11, Y1, Y0, Y3
 	VCMPPD $0x03, Y0, Y0, Y4
 	VORPD Y4, Y3, Y3
 	VBLENDVPD Y3, Y0, Y1, Y2

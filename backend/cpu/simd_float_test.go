@@ -119,7 +119,7 @@ func powNode[T float](c T) *backend.Node {
 // reference (floatKernel, whereOf) bit for bit, on edge values and random
 // bits, at lengths 0..70 and unaligned starts (the assembly's tails and
 // heads). The references are floatKernel's loops, which follow NumPy:
-// maximum and minimum propagate the first NaN and keep a on ties; < <= >
+// maximum and minimum propagate the first NaN and give b on ties; < <= >
 // >= == are IEEE's ordered comparisons and != the unordered one; relu is
 // maximum(x, 0) with relu(-0) = +0; roundeven is np.rint (ties to even).
 // The literal exponents 0.5 and 3 get loops because array ** scalar is

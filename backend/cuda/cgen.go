@@ -487,11 +487,16 @@ func (s *source) floatOpC(e *expr, ct ctype, a []string) string {
 	case backend.OpPow:
 		s.h.add("pow")
 		return "(" + t + ")ts_pow(" + d0 + ", (double)" + a[1] + ")"
-	case backend.OpMax:
-		// NumPy's maximum: NaN propagates (the first NaN wins), ties keep a.
-		return "((" + a[0] + " >= " + a[1] + " || " + a[0] + " != " + a[0] + ") ? " + a[0] + " : " + a[1] + ")"
-	case backend.OpMin:
-		return "((" + a[0] + " <= " + a[1] + " || " + a[0] + " != " + a[0] + ") ? " + a[0] + " : " + a[1] + ")"
+	case backend.OpMax, backend.OpMin:
+		// NumPy's maximum and minimum: NaN propagates (the first NaN
+		// wins); ties give b for float32 and float64 (x86's MAXPS under
+		// NumPy's loops) and keep a for narrower floats (NumPy's float16
+		// loops), as the CPU backend's kernels do.
+		cmp := map[backend.Op]string{backend.OpMax: " > ", backend.OpMin: " < "}[e.op]
+		if e.argDT != dtypes.F32 && e.argDT != dtypes.F64 {
+			cmp = map[backend.Op]string{backend.OpMax: " >= ", backend.OpMin: " <= "}[e.op]
+		}
+		return "((" + a[0] + cmp + a[1] + " || " + a[0] + " != " + a[0] + ") ? " + a[0] + " : " + a[1] + ")"
 	case backend.OpEq, backend.OpNe, backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
 		return "(" + a[0] + " " + cmpOps[e.op] + " " + a[1] + ")"
 	case backend.OpAnd:

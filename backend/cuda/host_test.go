@@ -4,8 +4,11 @@ package cuda
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"math/rand"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -148,4 +151,79 @@ func TestHostNarrowMatMul(t *testing.T) {
 	if !equalData(got.Data, want.Data) {
 		t.Errorf("float16 product: the host kernel's bits differ from the CPU backend's")
 	}
+}
+
+// TestHostMinMaxTies checks the kernels of maximum and minimum on ties of
+// signed zeros against the CPU backend's, bit for bit: b for float32 and
+// float64, a for float16 (NumPy's loops).
+func TestHostMinMaxTies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: compiles kernels with g++")
+	}
+	b, _ := newHostBackend(t)
+	neg := math.Copysign(0, -1)
+	xs, ys := []float64{0, neg, 0, neg, 1, neg}, []float64{neg, 0, 0, neg, neg, 2}
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.F16} {
+		for _, o := range []backend.Op{backend.OpMax, backend.OpMin} {
+			x, y := floatsOf(d, xs), floatsOf(d, ys)
+			n := &backend.Node{Op: o, DType: d, Shape: []int{len(xs)}, Args: []*backend.Node{in(x), in(y)}}
+			res, err := b.Run(context.Background(), n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := b.Fetch(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := cpu.New().Run(context.Background(), n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprintf("%x", bitsOf(got.Data)) != fmt.Sprintf("%x", bitsOf(want.Data)) {
+				t.Errorf("%v of %v: %x, the CPU backend's %x", o, d, bitsOf(got.Data), bitsOf(want.Data))
+			}
+		}
+	}
+}
+
+// floatsOf returns a tensor of d (float32, float64 or float16) holding vs.
+func floatsOf(d dtypes.DType, vs []float64) *backend.Tensor {
+	t := &backend.Tensor{DType: d, Shape: []int{len(vs)}}
+	switch d {
+	case dtypes.F32:
+		s := make([]float32, len(vs))
+		for i, v := range vs {
+			s[i] = float32(v)
+		}
+		t.Data = s
+	case dtypes.F64:
+		t.Data = slices.Clone(vs)
+	default:
+		s := make([]uint16, len(vs))
+		for i, v := range vs {
+			s[i] = dtypes.F16FromFloat64(v)
+		}
+		t.Data = s
+	}
+	return t
+}
+
+// bitsOf returns the bits of a float32, float64 or float16 slice.
+func bitsOf(data any) []uint64 {
+	var out []uint64
+	switch s := data.(type) {
+	case []float32:
+		for _, v := range s {
+			out = append(out, uint64(math.Float32bits(v)))
+		}
+	case []float64:
+		for _, v := range s {
+			out = append(out, math.Float64bits(v))
+		}
+	case []uint16:
+		for _, v := range s {
+			out = append(out, uint64(v))
+		}
+	}
+	return out
 }
