@@ -117,6 +117,9 @@ func (c *compiler) tensorize(o *operand) (*operand, error) {
 	return o, nil
 }
 
+// pythonNaN is the bits of CPython's NaN (Py_NAN).
+const pythonNaN = 0x7ff8000000000000
+
 // ident compiles a name.
 func (c *compiler) ident(id *lang.Ident) (*operand, error) {
 	sp := spanOf(id)
@@ -126,7 +129,9 @@ func (c *compiler) ident(id *lang.Ident) (*operand, error) {
 	case "inf":
 		return c.literal(promote.FloatValue(math.Inf(1)), sp, nil)
 	case "nan":
-		return c.literal(promote.FloatValue(math.NaN()), sp, nil)
+		// Python's float('nan') and np.nan: the quiet NaN with no
+		// payload (Go's math.NaN sets the lowest bit).
+		return c.literal(promote.FloatValue(math.Float64frombits(pythonNaN)), sp, nil)
 	case "None":
 		return &operand{kind: noneKind, start: sp.start, end: sp.end}, nil
 	}

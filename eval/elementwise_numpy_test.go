@@ -86,6 +86,8 @@ func elementwiseExprs() (ts, py []string) {
 		add("clip("+x+", -3, 4)", "np.clip("+x+", -3, 4)")
 		if strings.HasPrefix(o.np, "float") {
 			add("hypot("+x+", "+y+")", "np.hypot("+x+", "+y+")")
+			// The literal nan: Python's float('nan'), no payload.
+			add("where("+x+" > 0, nan, "+x+")", "np.where("+x+" > 0, np.nan, "+x+")")
 			// Ties of signed zeros: maximum and minimum give b for
 			// float32 and float64, keep a for float16.
 			zx, zy := "("+x+" * 0)", "-("+y+" * 0)"

@@ -2,6 +2,7 @@ package promote
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -199,7 +200,11 @@ func numpy1MinScalar(v Scalar, d dtypes.DType) (dtypes.DType, bool) {
 		switch {
 		case d == dtypes.F16:
 			return d, false
-		case f > -65000 && f < 65000:
+		case f > -65000 && f < 65000 || math.IsInf(f, 0) || math.IsNaN(f):
+			// min_scalar_type_num (numpy/core/src/multiarray/
+			// convert_datatype.c) takes a float that is not finite as
+			// float16 too: np.min_scalar_type(np.inf) is float16, so
+			// float32 + inf stays float32.
 			return dtypes.F16, false
 		case d == dtypes.F64 && f > -3.4e38 && f < 3.4e38:
 			return dtypes.F32, false

@@ -1,6 +1,7 @@
 package promote
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -41,6 +42,12 @@ func TestNumPy1Binary(t *testing.T) {
 		{mineArr(u8), Add, mineLit(p, 300), "u16", u16},
 		{mineArr(f32), Add, mineLit(p, 1e300), "f64", 0},
 		{mineArr(f32), Add, mineLit(p, 1e30), "f32", 0},
+		// min_scalar_type of a float that is not finite is float16
+		// (convert_datatype.c, min_scalar_type_num: "|| !npy_isfinite"):
+		// np.ones(2, np.float32) + np.inf is float32.
+		{mineArr(f32), Add, mineLit(p, math.Inf(1)), "f32", 0},
+		{mineArr(f16), Mul, mineLit(p, math.NaN()), "f16", 0},
+		{mineArr(f16), Add, mineLit(p, math.Inf(-1)), "f16", 0},
 		{mineArr(i8), Add, mineZero(i64, &one), "i8", 0},
 		{mineArr(i8), Add, mineZero(i64, &big300), "i16", 0},
 		{mineArr(i8), Add, mineZero(i64, nil), "i64", 0},
