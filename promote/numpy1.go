@@ -116,7 +116,7 @@ func (p numpy1Policy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 		if sa {
 			arr, sc = b, a
 		}
-		d, rule = numpy1WithScalar(arr.d, sc)
+		d, rule = numpy1WithScalar(arr.d, sc, numpy1LoopSearch(op))
 	}
 	t := dtypes.Type{DType: d, Weak: a.weak && b.weak}
 	r, err := numpyUfunc("numpy1", op, t, rule)
@@ -129,9 +129,25 @@ func (p numpy1Policy) Binary(op BinaryOp, x, y Operand) (Result, error) {
 	return r, nil
 }
 
+// numpy1LoopSearch reports whether NumPy 1.24 resolves op's loop by the
+// linear search of its type list (PyUFunc_DefaultTypeResolver: floor_divide,
+// remainder, power, the bitwise operations and shifts) rather than from
+// result_type (add, subtract, multiply, maximum, minimum, comparisons).
+func numpy1LoopSearch(op BinaryOp) bool {
+	switch op {
+	case FloorDiv, Mod, Pow, BitAnd, BitOr, BitXor, Shl, Shr:
+		return true
+	}
+	return false
+}
+
 // numpy1WithScalar is NumPy 1's result_type of an array of dtype arr and a
-// scalar sc (a Python scalar or a 0-d array).
-func numpy1WithScalar(arr dtypes.DType, sc numpyArg) (dtypes.DType, string) {
+// scalar sc (a Python scalar or a 0-d array), or with loopSearch the dtype
+// of the first loop of the ufunc's list both can be cast to safely, the
+// scalar by its value: they differ only where a positive scalar wider than
+// an unsigned array also fits the signed type of its width, which comes
+// first in the list (np.ones(2, np.uint8) // 256 is int16, + 256 uint16).
+func numpy1WithScalar(arr dtypes.DType, sc numpyArg, loopSearch bool) (dtypes.DType, string) {
 	what := "the Python " + sc.kind.String()
 	if !sc.lit {
 		what = "the 0-d " + sc.d.FullName() + " array"
@@ -146,9 +162,13 @@ func numpy1WithScalar(arr dtypes.DType, sc numpyArg) (dtypes.DType, string) {
 	}
 	m, small := numpy1MinScalar(*sc.v, sc.d)
 	rule := fmt.Sprintf("value-based casting: min_scalar_type(%s) is %s", sc.v, m.FullName())
-	if small && arr != dtypes.Bool && !arr.IsUnsigned() {
+	switch {
+	case small && arr != dtypes.Bool && !arr.IsUnsigned():
 		m = numpySignedOf(m)
 		rule += fmt.Sprintf(", which also fits %s and so acts signed", m.FullName())
+	case small && loopSearch && arr.IsUnsigned() && m.Bits() > arr.Bits():
+		m = numpySignedOf(m)
+		rule += fmt.Sprintf(", which also fits %s; the loop search takes that signed loop, which comes first and the %s array casts to", m.FullName(), arr.FullName())
 	}
 	d := numpyClassic(arr, m)
 	return d, fmt.Sprintf("%s; %s with the %s array gives %s", rule, m.FullName(), arr.FullName(), d.FullName())

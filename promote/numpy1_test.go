@@ -48,6 +48,20 @@ func TestNumPy1Binary(t *testing.T) {
 		{mineArr(f32), Add, mineLit(p, math.Inf(1)), "f32", 0},
 		{mineArr(f16), Mul, mineLit(p, math.NaN()), "f16", 0},
 		{mineArr(f16), Add, mineLit(p, math.Inf(-1)), "f16", 0},
+		// floor_divide, remainder, power and the bitwise operations take
+		// the first loop of their list that both operands cast to (the
+		// scalar by its value, PyUFunc_DefaultTypeResolver's linear
+		// search): a positive scalar wider than an unsigned array that
+		// also fits the signed type of its width takes that signed loop,
+		// where result_type (add) takes the unsigned one. NumPy 1.24:
+		// np.ones(2, np.uint8) // 256 is int16, + 256 is uint16.
+		{mineArr(u8), FloorDiv, mineLit(p, 256), "i16", 0},
+		{mineArr(u8), Add, mineLit(p, 256), "u16", 0},
+		{mineArr(u16), Mod, mineLit(p, 65536), "i32", 0},
+		{mineArr(u16), BitAnd, mineLit(p, 1<<32), "i64", 0},
+		{mineArr(dtypes.U32), Pow, mineLit(p, 1<<32), "i64", 0},
+		{mineArr(dtypes.U32), Shl, mineLit(p, 65536), "u32", 0},
+		{mineArr(u8), BitOr, mineLit(p, 255), "u8", 0},
 		{mineArr(i8), Add, mineZero(i64, &one), "i8", 0},
 		{mineArr(i8), Add, mineZero(i64, &big300), "i16", 0},
 		{mineArr(i8), Add, mineZero(i64, nil), "i64", 0},
