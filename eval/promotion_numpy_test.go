@@ -1,0 +1,103 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/internal/testenv"
+)
+
+// TestScalarPromotionNumPy compares the dtype of an array of every NumPy
+// dtype combined with Python scalars of every kind and of values at the
+// edges of the integer and float dtypes (inf and nan included) by the
+// operators, under the policy of the installed NumPy's version (numpy1
+// for 1.x, numpy for 2.x), with the dtype NumPy gives, or its error.
+// (Ordering comparisons of complex values, which NumPy orders
+// lexicographically and tensorsh refuses, are left out.)
+func TestScalarPromotionNumPy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: skipping a test that runs NumPy")
+	}
+	const python = "/usr/bin/python3"
+	out, err := exec.Command(python, "-c", "import numpy; print(numpy.__version__)").Output()
+	if err != nil {
+		testenv.Missing(t, "%s cannot import numpy (apt-get install python3-numpy)", python)
+	}
+	policy := "numpy"
+	if strings.HasPrefix(string(out), "1.") {
+		policy = "numpy1"
+	}
+	names := map[string]string{"bool": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+		"u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16", "f32": "float32",
+		"f64": "float64", "c64": "complex64", "c128": "complex128"}
+	lits := []string{"0", "1", "127", "128", "255", "256", "-1", "-129", "65536", "2**31", "2**32", "2**63", "-2**63",
+		"0.5", "1e5", "70000.0", "1e40", "-0.0", "inf", "nan", "1j", "1e40j", "true"}
+	ops := []string{"+", "*", "/", "//", "%", "**", "<", "==", "&", "|", "<<"}
+	var ts, py []string
+	for d, np := range names {
+		for _, l := range lits {
+			p := strings.NewReplacer("true", "True", "inf", "float('inf')", "nan", "float('nan')").Replace(l)
+			for _, op := range ops {
+				if op == "<" && (strings.HasPrefix(d, "c") || strings.HasSuffix(l, "j")) {
+					continue
+				}
+				ts = append(ts, "dtype(cast(ones((2,)), "+d+") "+op+" "+l+")")
+				py = append(py, "(np.ones(2, np.dtype('"+np+"')) "+op+" "+p+").dtype.name")
+			}
+		}
+	}
+	js, _ := json.Marshal(py)
+	script := `
+import json, sys, warnings
+import numpy as np
+warnings.simplefilter("ignore")
+out = []
+for e in json.load(sys.stdin):
+    try:
+        out.append(eval(e))
+    except Exception:
+        out.append("error")
+print(json.dumps(out))
+`
+	cmd := exec.Command(python, "-c", script)
+	cmd.Stdin = bytes.NewReader(js)
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("numpy: %v", err)
+	}
+	var want []string
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	short := map[string]string{}
+	for k, v := range names {
+		short[v] = k
+	}
+	s, err := New(policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, src := range ts {
+		got := run(t, s, src)
+		g := strings.TrimSuffix(strings.TrimPrefix(got, "dtype "), "?")
+		if strings.Contains(got, "Error") {
+			g = "error"
+		}
+		w := want[i]
+		if w != "error" {
+			w = short[w]
+		}
+		if g != w {
+			if bad++; bad <= 20 {
+				t.Errorf("%s: %s, NumPy %s", src, got, want[i])
+			}
+		}
+	}
+	if bad > 20 {
+		t.Errorf("%d of %d differ", bad, len(ts))
+	}
+}
