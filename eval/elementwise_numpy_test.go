@@ -22,6 +22,7 @@ import (
 var elementwiseOperands = []struct{ x, y, np string }{
 	{"a", "b", "float32"}, {"d", "e", "float64"}, {"h", "g", "float16"},
 	{"i", "j", "int8"}, {"u", "v", "uint8"}, {"k", "l", "int32"},
+	{"c", "w", "complex64"},
 }
 
 const elementwiseSetup = `a = round(rand((1000,), dtype=f32, seed=1) * 40 - 20) / 2 + rand((1000,), dtype=f32, seed=12) * (rand((1000,), seed=13) < 0.5)
@@ -35,7 +36,10 @@ j = cast(floor(rand((1000,), seed=8) * 10) - 5, i8)
 u = cast(floor(rand((1000,), seed=9) * 256), u8)
 v = cast(floor(rand((1000,), seed=10) * 8), u8)
 k = cast(floor(rand((1000,), seed=11) * 2000000) - 1000000, i32)
-l = cast(floor(rand((1000,), seed=14) * 20) - 10, i32)`
+l = cast(floor(rand((1000,), seed=14) * 20) - 10, i32)
+c = cast(round(rand((1000,), seed=15) * 6) / 2, c64) + cast(round(rand((1000,), seed=16) * 6) / 2, c64) * 1j
+w = where(rand((1000,), seed=19) < 0.05, nan, cast(round(rand((1000,), seed=17) * 6) / 2, c64) + cast(round(rand((1000,), seed=18) * 6) / 2, c64) * 1j)
+c = where(rand((1000,), seed=20) < 0.05, c * nan, c)`
 
 // elementwiseExprs returns the expressions of TestElementwiseNumPy, in
 // tensorsh's syntax and NumPy's.
@@ -56,6 +60,17 @@ func elementwiseExprs() (ts, py []string) {
 		"reciprocal": "np.reciprocal", "is_nan": "np.isnan", "is_inf": "np.isinf", "isfinite": "np.isfinite"}
 	for _, o := range elementwiseOperands {
 		x, y := o.x, o.y
+		if strings.HasPrefix(o.np, "complex") {
+			// Comparisons and extremes: lexicographic, NumPy's CLT, CLE,
+			// CGT, CGE (its ordering comparisons of complex values);
+			// ties of real parts and NaN parts among the operands.
+			for _, op := range []string{"<", "<=", ">", ">=", "==", "!="} {
+				add(x+" "+op+" "+y, x+" "+op+" "+y)
+			}
+			add("maximum("+x+", "+y+")", "np.maximum("+x+", "+y+")")
+			add("minimum("+x+", "+y+")", "np.minimum("+x+", "+y+")")
+			continue
+		}
 		for _, op := range []string{"+", "-", "*", "/", "//", "%", "<", "<=", "==", "!=", ">"} {
 			add(x+" "+op+" "+y, x+" "+op+" "+y)
 		}

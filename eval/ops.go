@@ -344,7 +344,7 @@ func (c *compiler) checkBinaryKinds(op promote.BinaryOp, d dtypes.DType, order p
 			return c.errorf(sp, "TypeError", "%s: %s is not defined for complex values", c.policy.Name(), op)
 		}
 	case promote.Compare:
-		if d.IsComplex() && op != promote.Eq && op != promote.Ne {
+		if d.IsComplex() && op != promote.Eq && op != promote.Ne && order != promote.ComplexNumPy {
 			return c.errorf(sp, "TypeError", "%s: complex values are not ordered (%s)", c.policy.Name(), op)
 		}
 	}

@@ -474,6 +474,13 @@ func numpyUfunc(p string, op BinaryOp, t dtypes.Type, rule string) (Result, erro
 	case Compare:
 		r.Type.DType = dtypes.Bool
 		r.Rule += "; the comparison is made in " + d.FullName() + " and gives bool"
+		if d.IsComplex() && op != Eq && op != Ne {
+			// numpy/_core/src/umath/loops.c.src, CLT, CLE, CGT, CGE:
+			// lexicographic; the real parts decide only where neither
+			// imaginary part is NaN.
+			r.ComplexOrder = ComplexNumPy
+			r.Rule += "; complex numbers are ordered lexicographically (real part, then imaginary)"
+		}
 	case Bitwise:
 		if d.IsInexact() {
 			return Result{}, Errorf(p, -1, "%s needs int or bool operands, got %s", op, d.FullName())

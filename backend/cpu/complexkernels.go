@@ -249,6 +249,8 @@ func complex128Kernel(o backend.Op) kfn {
 		return bin(eqL[C])
 	case backend.OpNe:
 		return bin(neL[C])
+	case backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+		return complexOrdered[C](o)
 	case backend.OpAnd:
 		return bin(andL[C])
 	case backend.OpOr:
@@ -429,6 +431,8 @@ func complex64Kernel(o backend.Op) kfn {
 		return bin(eqL[C])
 	case backend.OpNe:
 		return bin(neL[C])
+	case backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+		return complexOrdered[C](o)
 	case backend.OpAnd:
 		return bin(andL[C])
 	case backend.OpOr:
@@ -474,7 +478,8 @@ func complex32Kernel(o backend.Op) kfn {
 	case backend.OpSub:
 		return bin(func(d, a, b []C) { caddAlpha(d, a, b, -1) })
 	case backend.OpNeg, backend.OpAbs, backend.OpMul, backend.OpEq, backend.OpNe,
-		backend.OpIsNaN, backend.OpIsInf, backend.OpNot, backend.OpAnd, backend.OpOr:
+		backend.OpIsNaN, backend.OpIsInf, backend.OpNot, backend.OpAnd, backend.OpOr,
+		backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
 		return complex64Kernel(o)
 	}
 	return nil
@@ -514,6 +519,36 @@ func cKeep(ar, ai, br, bi float64, isMax, xla bool) bool {
 		return ar > br && bi == bi || ar == br && ai >= bi
 	}
 	return ar < br && bi == bi || ar == br && ai <= bi
+}
+
+// cOrdered is NumPy's ordering comparison o (OpLt, OpLe, OpGt or OpGe) of
+// complex numbers, the macros CLT, CLE, CGT and CGE of
+// numpy/_core/src/umath/loops.c.src: lexicographic, the real parts
+// deciding only where neither imaginary part is NaN (a NaN real part
+// compares false).
+func cOrdered(o backend.Op, ar, ai, br, bi float64) bool {
+	noNaN := ai == ai && bi == bi
+	switch o {
+	case backend.OpLt:
+		return ar < br && noNaN || ar == br && ai < bi
+	case backend.OpLe:
+		return ar < br && noNaN || ar == br && ai <= bi
+	case backend.OpGt:
+		return ar > br && noNaN || ar == br && ai > bi
+	}
+	return ar > br && noNaN || ar == br && ai >= bi
+}
+
+// complexOrdered returns the kernel of a complex ordering comparison (see
+// cOrdered).
+func complexOrdered[C complex64 | complex128](o backend.Op) kfn {
+	return bin(func(d []bool, a, b []C) {
+		a, b = a[:len(d)], b[:len(d)]
+		for i := range d {
+			x, y := complex128(a[i]), complex128(b[i])
+			d[i] = cOrdered(o, real(x), imag(x), real(y), imag(y))
+		}
+	})
 }
 
 // cBetter reports whether v replaces best in complex argmax (isMax) or

@@ -470,8 +470,24 @@ func TestComplex(t *testing.T) {
 	if real(m) != x*x-y*y || imag(m) != x*y+y*x {
 		t.Errorf("c64 mul = %v", m)
 	}
-	if err := runErr(nb(backend.OpLt, a, b)); err == nil {
-		t.Errorf("complex < should be refused")
+	// Ordering comparisons are NumPy's CLT, CLE, CGT, CGE (loops.c.src):
+	// lexicographic, the real parts deciding only where neither imaginary
+	// part is NaN. a = [1+2j, 1+1j, 3+4j, nan], b = [3+4j, 0, 1j, 1];
+	// ties of real parts and NaN imaginary parts below.
+	for _, tc := range []struct {
+		op   backend.Op
+		x, y *backend.Node
+		want []float64
+	}{
+		{backend.OpLt, a, b, []float64{1, 0, 0, 0}},
+		{backend.OpGe, a, b, []float64{0, 1, 1, 0}},
+		{backend.OpLt, c(1+1i, 1+2i, complex(1, nan), 2), c(1+2i, 1+2i, 2, complex(3, nan)), []float64{1, 0, 0, 0}},
+		{backend.OpLe, c(1+1i, 1+2i, complex(1, nan), 2), c(1+2i, 1+2i, 2, complex(3, nan)), []float64{1, 1, 0, 0}},
+		{backend.OpGt, c(1+3i, 1+2i, complex(3, nan), 2), c(1+2i, 1+2i, 2, complex(1, nan)), []float64{1, 0, 0, 0}},
+	} {
+		if got := vals(run(t, nb(tc.op, tc.x, tc.y))); !sameAll(got, tc.want) {
+			t.Errorf("complex %v: %v, want %v", tc.op, got, tc.want)
+		}
 	}
 }
 

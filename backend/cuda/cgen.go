@@ -539,6 +539,10 @@ func (s *source) complexOpC(o backend.Op, ct ctype, a []string, xla bool) string
 		return "(" + a[0] + ".re == " + a[1] + ".re && " + a[0] + ".im == " + a[1] + ".im)"
 	case backend.OpNe:
 		return "(" + a[0] + ".re != " + a[1] + ".re || " + a[0] + ".im != " + a[1] + ".im)"
+	case backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
+		// NumPy's CLT, CLE, CGT, CGE (the CPU backend's cOrdered).
+		s.h.add("cordered")
+		return fmt.Sprintf("ts_cordered<%s, %d>(%s, %s)", f, map[backend.Op]int{backend.OpLt: 0, backend.OpLe: 1, backend.OpGt: 2, backend.OpGe: 3}[o], a[0], a[1])
 	case backend.OpAnd:
 		return "(" + nz(a[0]) + " && " + nz(a[1]) + ")"
 	case backend.OpOr:

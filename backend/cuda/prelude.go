@@ -234,6 +234,18 @@ template <class T, bool FLOOR, int ZERR, int RULE> DEV T ts_imod(T x, T y, u32* 
 	// CGE/CLE (a NaN in a propagates, ties keep a), or with XLA JAX's
 	// lowering (a when it compares strictly, else b); and the argmax and
 	// argmin test (cBetter).
+	// cordered: NumPy's complex ordering comparisons CLT (0), CLE (1),
+	// CGT (2) and CGE (3) of numpy/_core/src/umath/loops.c.src.
+	{name: "cordered", deps: []string{"base"}, code: `template <class F, int OP> DEV bool ts_cordered(cx<F> a, cx<F> b) {
+	const bool nonan = a.im == a.im && b.im == b.im;
+	switch (OP) {
+	case 0: return (a.re < b.re && nonan) || (a.re == b.re && a.im < b.im);
+	case 1: return (a.re < b.re && nonan) || (a.re == b.re && a.im <= b.im);
+	case 2: return (a.re > b.re && nonan) || (a.re == b.re && a.im > b.im);
+	default: return (a.re > b.re && nonan) || (a.re == b.re && a.im >= b.im);
+	}
+}
+`},
 	{name: "cminmax", deps: []string{"base"}, code: `template <class F, bool MAX, bool XLA> DEV cx<F> ts_cminmax(cx<F> a, cx<F> b) {
 	bool keep;
 	if (XLA) {
