@@ -7,17 +7,24 @@ import (
 	"github.com/tensorsh/tensorsh/dtypes"
 )
 
+// permInput is an input node of dtype d and the given shape, for the
+// tests of Unpermute and InOrder.
+func permInput(d dtypes.DType, shape ...int) *Node {
+	return &Node{Op: OpInput, DType: d, Shape: shape, Tensor: &Tensor{DType: d, Shape: shape}}
+}
+
+// transposeOf is x transposed by perm.
+func transposeOf(x *Node, perm ...int) *Node {
+	shape := make([]int, len(perm))
+	for i, p := range perm {
+		shape[i] = x.Shape[p]
+	}
+	return &Node{Op: OpTranspose, DType: x.DType, Shape: shape, Axes: perm, Args: []*Node{x}}
+}
+
 func TestUnpermute(t *testing.T) {
-	in := func(shape ...int) *Node {
-		return &Node{Op: OpInput, DType: dtypes.I32, Shape: shape, Tensor: &Tensor{DType: dtypes.I32, Shape: shape}}
-	}
-	tr := func(x *Node, perm ...int) *Node {
-		shape := make([]int, len(perm))
-		for i, p := range perm {
-			shape[i] = x.Shape[p]
-		}
-		return &Node{Op: OpTranspose, DType: x.DType, Shape: shape, Axes: perm, Args: []*Node{x}}
-	}
+	in := func(shape ...int) *Node { return permInput(dtypes.I32, shape...) }
+	tr := transposeOf
 	op := func(o Op, shape []int, args ...*Node) *Node {
 		return &Node{Op: o, DType: args[0].DType, Shape: shape, Args: args}
 	}
@@ -117,16 +124,8 @@ func TestUnpermute(t *testing.T) {
 }
 
 func TestInOrder(t *testing.T) {
-	in := func(shape ...int) *Node {
-		return &Node{Op: OpInput, DType: dtypes.F32, Shape: shape, Tensor: &Tensor{DType: dtypes.F32, Shape: shape}}
-	}
-	tr := func(x *Node, perm ...int) *Node {
-		shape := make([]int, len(perm))
-		for i, p := range perm {
-			shape[i] = x.Shape[p]
-		}
-		return &Node{Op: OpTranspose, DType: x.DType, Shape: shape, Axes: perm, Args: []*Node{x}}
-	}
+	in := func(shape ...int) *Node { return permInput(dtypes.F32, shape...) }
+	tr := transposeOf
 	red := func(o Op, x *Node, keep bool, axes ...int) *Node {
 		p, err := PlanReduce(x.Shape, axes, keep)
 		if err != nil {

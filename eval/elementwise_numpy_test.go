@@ -3,16 +3,9 @@ package eval
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // elementwiseOperands are the operands of TestElementwiseNumPy, in pairs
@@ -126,94 +119,46 @@ func elementwiseExprs() (ts, py []string) {
 // the same operands and compares the dtype and the bits of every element,
 // under the policy of NumPy's version (numpy1 for 1.x, numpy for 2.x).
 func TestElementwiseNumPy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping a test that runs NumPy")
-	}
-	const python = "/usr/bin/python3"
-	out, err := exec.Command(python, "-c", "import numpy; print(numpy.__version__)").Output()
-	if err != nil {
-		testenv.Missing(t, "%s cannot import numpy (apt-get install python3-numpy)", python)
-	}
-	policy := "numpy"
-	if strings.HasPrefix(string(out), "1.") {
-		policy = "numpy1"
-	}
-	s, err := New(policy)
+	s, err := New(needNumPy(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	if _, err := s.Execute(ctx, "", elementwiseSetup); err != nil {
+	if _, err := s.Execute(context.Background(), "", elementwiseSetup); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	names := map[string]string{}
 	for _, o := range elementwiseOperands {
-		for _, n := range []string{o.x, o.y} {
-			v, ok := s.Var(n)
-			if !ok {
-				t.Fatalf("no %s", n)
-			}
-			var b bytes.Buffer
-			if err := binary.Write(&b, binary.LittleEndian, v.Tensor.Data); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, n), b.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			names[n] = o.np
-		}
+		names[o.x], names[o.y] = o.np, o.np
 	}
+	ops := numpyOperands(t, s, dir, names)
 	ts, py := elementwiseExprs()
-	js, _ := json.Marshal(map[string]any{"dir": dir, "names": names, "exprs": py})
-	script := `
-import json, os, sys, warnings
-import numpy as np
-warnings.simplefilter("ignore")
-a = json.loads(sys.argv[1])
-env = {"np": np}
-for n, d in a["names"].items():
-    env[n] = np.fromfile(os.path.join(a["dir"], n), dtype=d)
+	var want []struct {
+		DType, Hex string
+		Size       int
+	}
+	runNumPy(t, `
 out = []
 for e in a["exprs"]:
     v = np.asarray(eval(e, env))
     out.append({"dtype": str(v.dtype), "size": v.itemsize, "hex": v.tobytes().hex()})
 print(json.dumps(out))
-`
-	b, err := exec.Command(python, "-c", script, string(js)).Output()
-	if err != nil {
-		t.Fatalf("numpy: %v", err)
-	}
-	var want []struct {
-		DType, Hex string
-		Size       int
-	}
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
+`, map[string]any{"dir": dir, "operands": ops, "exprs": py}, &want)
 	for i, src := range ts {
-		outs, err := s.Execute(ctx, "", src)
-		if err != nil || len(outs) == 0 || outs[len(outs)-1].Value == nil {
-			t.Errorf("%s: %v %v", src, outs, err)
-			continue
-		}
-		v, err := s.Fetch(outs[len(outs)-1].Value)
+		v, got, err := lastValueBytes(s, src)
 		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := binary.Write(&got, binary.LittleEndian, v.Tensor.Data); err != nil {
-			t.Fatal(err)
+			t.Errorf("%s: %v", src, err)
+			continue
 		}
 		w := want[i]
 		wb, _ := hex.DecodeString(w.Hex)
-		if len(got.Bytes()) != len(wb) {
+		if len(got) != len(wb) {
 			t.Errorf("%s: %v, NumPy's %s (%s)", src, v.Type, w.DType, py[i])
 			continue
 		}
 		differ, first := 0, -1
 		for q := 0; q < len(wb); q += w.Size {
-			if !bytes.Equal(got.Bytes()[q:q+w.Size], wb[q:q+w.Size]) {
+			if !bytes.Equal(got[q:q+w.Size], wb[q:q+w.Size]) {
 				if differ++; first < 0 {
 					first = q / w.Size
 				}

@@ -1,13 +1,8 @@
 package eval
 
 import (
-	"bytes"
-	"encoding/json"
-	"os/exec"
 	"strings"
 	"testing"
-
-	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // TestScalarPromotionNumPy compares the dtype of an array of every NumPy
@@ -16,18 +11,7 @@ import (
 // operators, under the policy of the installed NumPy's version (numpy1
 // for 1.x, numpy for 2.x), with the dtype NumPy gives, or its error.
 func TestScalarPromotionNumPy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping a test that runs NumPy")
-	}
-	const python = "/usr/bin/python3"
-	out, err := exec.Command(python, "-c", "import numpy; print(numpy.__version__)").Output()
-	if err != nil {
-		testenv.Missing(t, "%s cannot import numpy (apt-get install python3-numpy)", python)
-	}
-	policy := "numpy"
-	if strings.HasPrefix(string(out), "1.") {
-		policy = "numpy1"
-	}
+	policy := needNumPy(t)
 	names := map[string]string{"bool": "bool", "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
 		"u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "f16": "float16", "f32": "float32",
 		"f64": "float64", "c64": "complex64", "c128": "complex128"}
@@ -44,29 +28,16 @@ func TestScalarPromotionNumPy(t *testing.T) {
 			}
 		}
 	}
-	js, _ := json.Marshal(py)
-	script := `
-import json, sys, warnings
-import numpy as np
-warnings.simplefilter("ignore")
+	var want []string
+	runNumPy(t, `
 out = []
-for e in json.load(sys.stdin):
+for e in a["exprs"]:
     try:
         out.append(eval(e))
     except Exception:
         out.append("error")
 print(json.dumps(out))
-`
-	cmd := exec.Command(python, "-c", script)
-	cmd.Stdin = bytes.NewReader(js)
-	b, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("numpy: %v", err)
-	}
-	var want []string
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
+`, map[string]any{"exprs": py}, &want)
 	short := map[string]string{}
 	for k, v := range names {
 		short[v] = k

@@ -1,17 +1,10 @@
 package eval
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
+	"slices"
 	"testing"
-
-	"github.com/tensorsh/tensorsh/internal/testenv"
 )
 
 // reduceOrderCases are reductions whose bits depend on the order of their
@@ -119,103 +112,44 @@ g = rand((3, 50000), dtype=f32, seed=8)
 v = rand((1000000,), dtype=f32, seed=9)`
 
 // TestReduceOrderNumPy runs reduceOrderCases in the installed NumPy on
-// the same operands and compares the bits of each result.
+// the same operands and compares the bits and the shape of each result.
 func TestReduceOrderNumPy(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: skipping a test that runs NumPy")
-	}
-	const python = "/usr/bin/python3"
-	if err := exec.Command(python, "-c", "import numpy").Run(); err != nil {
-		testenv.Missing(t, "%s cannot import numpy (apt-get install python3-numpy)", python)
-	}
+	needNumPy(t)
 	s, err := New("numpy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	if _, err := s.Execute(ctx, "", reduceOrderSetup); err != nil {
+	if _, err := s.Execute(context.Background(), "", reduceOrderSetup); err != nil {
 		t.Fatal(err)
 	}
-	// The operands' bytes, for NumPy to read.
 	dir := t.TempDir()
-	type operand struct {
-		Name, DType string
-		Shape       []int
-	}
-	var ops []operand
-	for _, o := range []struct{ name, dtype string }{{"x", "float32"}, {"r", "float32"}, {"c", "float32"}, {"q", "float32"}, {"d", "float64"}, {"h", "float16"}, {"e", "float32"}, {"g", "float32"}, {"v", "float32"}} {
-		v, ok := s.Var(o.name)
-		if !ok {
-			t.Fatalf("no %s", o.name)
-		}
-		var b bytes.Buffer
-		if err := binary.Write(&b, binary.LittleEndian, v.Tensor.Data); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, o.name), b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		ops = append(ops, operand{o.name, o.dtype, v.Dims()})
-	}
+	ops := numpyOperands(t, s, dir, map[string]string{"x": "float32", "r": "float32", "c": "float32", "q": "float32",
+		"d": "float64", "h": "float16", "e": "float32", "g": "float32", "v": "float32"})
 	var exprs []string
 	for _, tc := range reduceOrderCases {
 		exprs = append(exprs, tc.py)
-	}
-	js, _ := json.Marshal(map[string]any{"dir": dir, "operands": ops, "exprs": exprs})
-	script := `
-import json, os, sys
-import numpy as np
-a = json.loads(sys.argv[1])
-env = {"np": np}
-for o in a["operands"]:
-    env[o["Name"]] = np.fromfile(os.path.join(a["dir"], o["Name"]), dtype=o["DType"]).reshape(o["Shape"])
-out = []
-for e in a["exprs"]:
-    v = np.asarray(eval(e, env))
-    out.append({"dtype": str(v.dtype), "shape": list(v.shape), "hex": np.ascontiguousarray(v).tobytes().hex()})
-print(json.dumps(out))
-`
-	b, err := exec.Command(python, "-c", script, string(js)).Output()
-	if err != nil {
-		t.Fatalf("numpy: %v", err)
 	}
 	var want []struct {
 		DType string
 		Shape []int
 		Hex   string
 	}
-	if err := json.Unmarshal(b, &want); err != nil {
-		t.Fatalf("%v: %s", err, b)
-	}
+	runNumPy(t, `
+out = []
+for e in a["exprs"]:
+    v = np.asarray(eval(e, env))
+    out.append({"dtype": str(v.dtype), "shape": list(v.shape), "hex": np.ascontiguousarray(v).tobytes().hex()})
+print(json.dumps(out))
+`, map[string]any{"dir": dir, "operands": ops, "exprs": exprs}, &want)
 	for i, tc := range reduceOrderCases {
-		outs, err := s.Execute(ctx, "", tc.ts)
-		if err != nil || len(outs) == 0 || outs[len(outs)-1].Value == nil {
-			t.Errorf("%s: %v %v", tc.ts, outs, err)
+		v, b, err := lastValueBytes(s, tc.ts)
+		if err != nil {
+			t.Errorf("%s: %v", tc.ts, err)
 			continue
 		}
-		v, err := s.Fetch(outs[len(outs)-1].Value)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bytes.Buffer
-		if err := binary.Write(&got, binary.LittleEndian, v.Tensor.Data); err != nil {
-			t.Fatal(err)
-		}
 		w := want[i]
-		if h := hex.EncodeToString(got.Bytes()); h != w.Hex || !sameShape(v.Dims(), w.Shape) {
+		if hex.EncodeToString(b) != w.Hex || !slices.Equal(v.Dims(), w.Shape) {
 			t.Errorf("%s: %v%v differs from NumPy's %s %v (%s)", tc.ts, v.Type, v.Dims(), w.DType, w.Shape, tc.py)
 		}
 	}
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -78,18 +78,7 @@ func TestHostPiecesUnsplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		n := &backend.Node{Op: backend.OpSum, DType: tc.d, Shape: p.OutShape, Axes: tc.axes, Args: []*backend.Node{in(x)}}
-		res, err := b.Run(context.Background(), n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := b.Fetch(res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := cpu.New().Run(context.Background(), n)
-		if err != nil {
-			t.Fatal(err)
-		}
+		got, want := hostAndCPU(t, b, n)
 		if !equalData(got.Data, want.Data) {
 			t.Errorf("sum of %v%v over %v: got %v, want %v", tc.d, tc.shape, tc.axes, got.Data, want.Data)
 		}
@@ -136,18 +125,7 @@ func TestHostNarrowMatMul(t *testing.T) {
 	rng := rand.New(rand.NewSource(2))
 	x, y := randTensor(rng, dtypes.F16, []int{40, 300}), randTensor(rng, dtypes.F16, []int{300, 30})
 	n := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{40, 30}, Args: []*backend.Node{in(x), in(y)}}
-	res, err := b.Run(context.Background(), n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := b.Fetch(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := cpu.New().Run(context.Background(), n)
-	if err != nil {
-		t.Fatal(err)
-	}
+	got, want := hostAndCPU(t, b, n)
 	if !equalData(got.Data, want.Data) {
 		t.Errorf("float16 product: the host kernel's bits differ from the CPU backend's")
 	}
@@ -167,18 +145,7 @@ func TestHostMinMaxTies(t *testing.T) {
 		for _, o := range []backend.Op{backend.OpMax, backend.OpMin} {
 			x, y := floatsOf(d, xs), floatsOf(d, ys)
 			n := &backend.Node{Op: o, DType: d, Shape: []int{len(xs)}, Args: []*backend.Node{in(x), in(y)}}
-			res, err := b.Run(context.Background(), n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := b.Fetch(res)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, err := cpu.New().Run(context.Background(), n)
-			if err != nil {
-				t.Fatal(err)
-			}
+			got, want := hostAndCPU(t, b, n)
 			if fmt.Sprintf("%x", bitsOf(got.Data)) != fmt.Sprintf("%x", bitsOf(want.Data)) {
 				t.Errorf("%v of %v: %x, the CPU backend's %x", o, d, bitsOf(got.Data), bitsOf(want.Data))
 			}
@@ -226,4 +193,21 @@ func bitsOf(data any) []uint64 {
 		}
 	}
 	return out
+}
+
+// hostAndCPU runs n on the host device's backend b and on the CPU backend
+// and returns both results, on the host.
+func hostAndCPU(t *testing.T, b *Backend, n *backend.Node) (got, want *backend.Tensor) {
+	t.Helper()
+	res, err := b.Run(context.Background(), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err = b.Fetch(res); err != nil {
+		t.Fatal(err)
+	}
+	if want, err = cpu.New().Run(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+	return got, want
 }
