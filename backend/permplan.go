@@ -72,8 +72,30 @@ func Unpermute(n *Node) (m *Node, perm []int, ok bool) {
 // are left as they are: NumPy reads a copy in the logical order, and the
 // flat index of argmax(transpose(x)) counts in that order.
 func InOrder(n *Node) *Node {
+	budget := unpermuteVisits
+	if !hasReduction(n, &budget) {
+		return n // most statements: no map to make
+	}
 	r := &reorderer{done: map[*Node]*Node{}, budget: unpermuteVisits}
 	return r.walk(n)
+}
+
+// hasReduction reports whether the plan at n holds a reduction InOrder
+// rewrites, looking at no more than *budget nodes.
+func hasReduction(n *Node, budget *int) bool {
+	if *budget--; *budget < 0 {
+		return false
+	}
+	switch n.Op {
+	case OpSum, OpProd, OpMean, OpReduceMax, OpReduceMin, OpAny, OpAll:
+		return true
+	}
+	for _, a := range n.Args {
+		if hasReduction(a, budget) {
+			return true
+		}
+	}
+	return false
 }
 
 type reorderer struct {
@@ -119,6 +141,9 @@ func reduceStored(n *Node) *Node {
 	nd := len(perm)
 	red := make([]bool, nd)
 	for _, ax := range n.Axes {
+		if ax < 0 || ax >= nd {
+			return n // the Exec reports it
+		}
 		red[perm[ax]] = true
 	}
 	if len(n.Axes) == 0 {

@@ -187,6 +187,17 @@ func TestInOrder(t *testing.T) {
 		}
 	}
 
+	// An axis out of range is left for the Exec to report.
+	bad := &Node{Op: OpSum, DType: dtypes.F32, Shape: []int{3}, Axes: []int{5}, Args: []*Node{tr(x, 1, 0)}}
+	if InOrder(bad) != bad {
+		t.Errorf("a reduction over axis 5 of a matrix was rewritten")
+	}
+	// No reduction: the plan as it is.
+	neg := &Node{Op: OpNeg, DType: dtypes.F32, Shape: []int{3, 2}, Args: []*Node{tr(x, 1, 0)}}
+	if InOrder(neg) != neg {
+		t.Errorf("a plan without a reduction was rewritten")
+	}
+
 	// A reduction inside a plan, and one of another's result.
 	inner := red(OpSum, tr(c, 2, 0, 1), false, 1) // [4, 3]: c's sum over axis 0, transposed
 	outer := red(OpSum, inner, false, 0)          // [3]
