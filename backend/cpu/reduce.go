@@ -506,12 +506,12 @@ func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add fu
 		if n > 1<<16 && s.r.b.nworkers() > 1 && s.r.reduceParallel(n*sizeOf[T]()) {
 			return s.parallelPieces(ops, acc, lo, n, add)
 		}
-		for a := lo; a < lo+n && !s.stop.Load(); a += backend.SumPiece {
-			e := min(a+backend.SumPiece, lo+n)
+		for q := lo; q < lo+n && !s.stop.Load(); q += backend.SumPiece {
+			e := min(q+backend.SumPiece, lo+n)
 			if s.x != nil {
-				acc = add(acc, ops.pairwise(s.x[a:e]))
+				acc = add(acc, ops.pairwise(s.x[q:e]))
 			} else {
-				acc = add(acc, ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, a, e-a))
+				acc = add(acc, ops.pairwiseGet(func(a, b int) []T { return s.get(win, a, b) }, &s.stop, q, e-q))
 			}
 			if ops.round1 != nil {
 				acc = ops.round1(acc)
@@ -1092,7 +1092,7 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 	if (n.Op == backend.OpSum || n.Op == backend.OpMean) && fastReduce && argSize > 0 &&
 		argNode.Op == backend.OpCast && argNode.Args[0].Op == backend.OpInput {
 		// Sums and means of bools, bytes and 32-bit integers: integer
-		// sums of the elements in place (bytesum.go).
+		// sums of the elements in place (intsum.go).
 		res, ok, err := r.intReduce(argNode.Args[0], p, at, n.Op == backend.OpMean)
 		if err != nil {
 			return nil, err

@@ -333,7 +333,7 @@ func TestReduceKernelsEndToEnd(t *testing.T) {
 						(op == backend.OpSum || op == backend.OpAny) {
 						// Sums of bytes and 32-bit integers into other
 						// integers (wrapping), means into floats
-						// (bytesum.go).
+						// (intsum.go).
 						for _, to := range []dtypes.DType{dtypes.I32, dtypes.U64, dtypes.U32, dtypes.I16} {
 							nodes = append(nodes, red(backend.OpSum, to, cast(x, to), false, axes...))
 						}
