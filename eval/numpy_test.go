@@ -106,6 +106,9 @@ func numpyOperands(t *testing.T, s *Session, dir string, names map[string]string
 // valueBytes returns the little-endian bytes of the elements of the
 // tensor value v in row-major order.
 func valueBytes(s *Session, v *Value) ([]byte, error) {
+	if v.Kind != TensorValue {
+		return nil, fmt.Errorf("not a tensor: %s", v.Describe())
+	}
 	v, err := s.Fetch(v)
 	if err != nil {
 		return nil, err
