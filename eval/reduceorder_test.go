@@ -153,3 +153,65 @@ print(json.dumps(out))
 		}
 	}
 }
+
+// TestReductionsNumPy runs the reductions and scans of every integer
+// dtype, bool and float16 along every axis in the installed NumPy on the
+// same operands, under the policy of its version, and compares dtypes and
+// bits: wrapping products and cumulative products, float64 means and
+// variances of integers, float16 sums rounded per NumPy's loops, first
+// extremes. (count_nonzero over all axes gives a Python int on both sides
+// and is left out.)
+func TestReductionsNumPy(t *testing.T) {
+	s, err := New(needNumPy(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := `b = rand((20, 30), seed=1) < 0.5
+i = cast(floor(rand((20, 30), seed=2) * 256) - 128, i8)
+u = cast(floor(rand((20, 30), seed=3) * 256), u8)
+k = cast(floor(rand((20, 30), seed=4) * 4e9) - 2e9, i32)
+w = cast(floor(rand((20, 30), seed=5) * 6e4), u16)
+q = cast(floor(rand((20, 30), seed=6) * 4e9), u32)
+l = cast(floor(rand((20, 30), seed=7) * 1e18) - 5e17, i64)
+h = cast(rand((20, 30), dtype=f32, seed=8) * 4 - 2, f16)`
+	if _, err := s.Execute(context.Background(), "", setup); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]string{"b": "bool", "i": "int8", "u": "uint8", "k": "int32", "w": "uint16", "q": "uint32",
+		"l": "int64", "h": "float16"}
+	dir := t.TempDir()
+	ops := numpyOperands(t, s, dir, names)
+	var ts, py []string
+	for n := range names {
+		for _, f := range []string{"sum", "prod", "mean", "max", "min", "cumsum", "cumprod", "any", "all", "argmax",
+			"argmin", "count_nonzero", "var", "std"} {
+			for _, ax := range []string{"", ", axis=0", ", axis=1"} {
+				if ax == "" && (f == "cumsum" || f == "cumprod" || f == "count_nonzero") {
+					continue
+				}
+				ts = append(ts, f+"("+n+ax+")")
+				py = append(py, "np."+f+"("+n+ax+")")
+			}
+		}
+	}
+	var want []struct {
+		DType, Hex string
+	}
+	runNumPy(t, `
+out = []
+for e in a["exprs"]:
+    v = np.asarray(eval(e, env))
+    out.append({"dtype": str(v.dtype), "hex": v.tobytes().hex()})
+print(json.dumps(out))
+`, map[string]any{"dir": dir, "operands": ops, "exprs": py}, &want)
+	for i, src := range ts {
+		v, got, err := lastValueBytes(s, src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if hex.EncodeToString(got) != want[i].Hex {
+			t.Errorf("%s: %v%v differs from NumPy's %s (%s)", src, v.Type, v.Dims(), want[i].DType, py[i])
+		}
+	}
+}
