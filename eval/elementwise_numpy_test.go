@@ -133,17 +133,7 @@ func TestElementwiseNumPy(t *testing.T) {
 	}
 	ops := numpyOperands(t, s, dir, names)
 	ts, py := elementwiseExprs()
-	var want []struct {
-		DType, Hex string
-		Size       int
-	}
-	runNumPy(t, `
-out = []
-for e in a["exprs"]:
-    v = np.asarray(eval(e, env))
-    out.append({"dtype": str(v.dtype), "size": v.itemsize, "hex": v.tobytes().hex()})
-print(json.dumps(out))
-`, map[string]any{"dir": dir, "operands": ops, "exprs": py}, &want)
+	want := numpyValues(t, dir, ops, py)
 	for i, src := range ts {
 		v, got, err := lastValueBytes(s, src)
 		if err != nil {
@@ -209,22 +199,5 @@ b = d > 1`
 			py = append(py, n+".astype(np."+np+")")
 		}
 	}
-	var want []struct{ DType, Hex string }
-	runNumPy(t, `
-out = []
-for e in a["exprs"]:
-    v = np.asarray(eval(e, env))
-    out.append({"dtype": str(v.dtype), "hex": v.tobytes().hex()})
-print(json.dumps(out))
-`, map[string]any{"dir": dir, "operands": ops, "exprs": py}, &want)
-	for i, src := range ts {
-		v, got, err := lastValueBytes(s, src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		if hex.EncodeToString(got) != want[i].Hex {
-			t.Errorf("%s: %v differs from NumPy's %s (%s)", src, v.Type, want[i].DType, py[i])
-		}
-	}
+	checkNumPyBits(t, s, ts, py, numpyValues(t, dir, ops, py))
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -136,4 +137,45 @@ func lastValueBytes(s *Session, src string) (*Value, []byte, error) {
 	}
 	b, err := valueBytes(s, v)
 	return v, b, err
+}
+
+// A numpyValue is a result of NumPy's: its dtype, shape, item size and
+// the bytes of its elements in row-major order, in hexadecimal.
+type numpyValue struct {
+	DType string
+	Shape []int
+	Size  int
+	Hex   string
+}
+
+// numpyValues evaluates the NumPy expressions exprs on the operands ops
+// (written into dir by numpyOperands).
+func numpyValues(t *testing.T, dir string, ops []numpyOperand, exprs []string) []numpyValue {
+	t.Helper()
+	var out []numpyValue
+	runNumPy(t, `
+out = []
+for e in a["exprs"]:
+    v = np.asarray(eval(e, env))
+    out.append({"dtype": str(v.dtype), "shape": list(v.shape), "size": v.itemsize,
+                "hex": np.ascontiguousarray(v).tobytes().hex()})
+print(json.dumps(out))
+`, map[string]any{"dir": dir, "operands": ops, "exprs": exprs}, &out)
+	return out
+}
+
+// checkNumPyBits runs each tensorsh expression ts[i] in s and reports
+// where its bytes differ from NumPy's result of py[i].
+func checkNumPyBits(t *testing.T, s *Session, ts, py []string, want []numpyValue) {
+	t.Helper()
+	for i, src := range ts {
+		v, got, err := lastValueBytes(s, src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if hex.EncodeToString(got) != want[i].Hex {
+			t.Errorf("%s: %v%v differs from NumPy's %s %v (%s)", src, v.Type, v.Dims(), want[i].DType, want[i].Shape, py[i])
+		}
+	}
 }

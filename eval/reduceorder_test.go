@@ -129,18 +129,7 @@ func TestReduceOrderNumPy(t *testing.T) {
 	for _, tc := range reduceOrderCases {
 		exprs = append(exprs, tc.py)
 	}
-	var want []struct {
-		DType string
-		Shape []int
-		Hex   string
-	}
-	runNumPy(t, `
-out = []
-for e in a["exprs"]:
-    v = np.asarray(eval(e, env))
-    out.append({"dtype": str(v.dtype), "shape": list(v.shape), "hex": np.ascontiguousarray(v).tobytes().hex()})
-print(json.dumps(out))
-`, map[string]any{"dir": dir, "operands": ops, "exprs": exprs}, &want)
+	want := numpyValues(t, dir, ops, exprs)
 	for i, tc := range reduceOrderCases {
 		v, b, err := lastValueBytes(s, tc.ts)
 		if err != nil {
@@ -194,24 +183,5 @@ h = cast(rand((20, 30), dtype=f32, seed=8) * 4 - 2, f16)`
 			}
 		}
 	}
-	var want []struct {
-		DType, Hex string
-	}
-	runNumPy(t, `
-out = []
-for e in a["exprs"]:
-    v = np.asarray(eval(e, env))
-    out.append({"dtype": str(v.dtype), "hex": v.tobytes().hex()})
-print(json.dumps(out))
-`, map[string]any{"dir": dir, "operands": ops, "exprs": py}, &want)
-	for i, src := range ts {
-		v, got, err := lastValueBytes(s, src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		if hex.EncodeToString(got) != want[i].Hex {
-			t.Errorf("%s: %v%v differs from NumPy's %s (%s)", src, v.Type, v.Dims(), want[i].DType, py[i])
-		}
-	}
+	checkNumPyBits(t, s, ts, py, numpyValues(t, dir, ops, py))
 }
