@@ -19,11 +19,14 @@ import (
 // large enough for them to matter (see twoFaster).
 
 // serialMin is the serial limit on a machine where a second core brings
-// bandwidth: the bytes below which one worker still wins or nearly (on
-// the Xeon, x + y on 2^19 int8, 1.5 MB, took 0.10 ms on one and 0.087 ms
-// on two; -x on 10^6 int8, 2 MB, 0.073-0.19 and 0.095-0.14 ms in
-// different runs).
-const serialMin = 2 << 20
+// bandwidth: the bytes below which one worker still wins or nearly. It
+// was 2 MB while each loop started its goroutines (x + y on 2^19 int8,
+// 1.5 MB, took 0.10 ms on one and 0.087 ms on two); with the helpers of
+// pool.go awake, two workers halve loops of 1-2 MB on the Xeon (x * 2 on
+// 10^6 uint8, 2 MB: 0.080-0.092 → 0.038-0.045 ms; -x 0.069-0.080 →
+// 0.030-0.037; x * 2 on 5·10^5 int8, 1 MB: 0.031 → 0.024), and at 160 kB
+// (p * 2 on 10^4 float64, with a 64 kB limit) gain nothing.
+const serialMin = 512 << 10
 
 // twoState holds what twoFaster has measured: whether two workers won,
 // whether that is final, how many measurements lost, and when the last

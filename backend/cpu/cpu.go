@@ -296,36 +296,48 @@ func (r *runner) parallel(n, grain int, body func(w, lo, hi int) error) error {
 		failed  atomic.Bool
 		errOnce sync.Once
 		first   error
-		wg      sync.WaitGroup
 	)
 	fail := func(err error) {
 		errOnce.Do(func() { first = err })
 		failed.Store(true)
 	}
+	work := func(w int) {
+		defer func() {
+			if p := recover(); p != nil {
+				fail(fmt.Errorf("cpu: internal error: %v", p))
+			}
+		}()
+		for !failed.Load() {
+			c := int(next.Add(1) - 1)
+			if c >= chunks {
+				return
+			}
+			if err := r.ctx.Err(); err != nil {
+				fail(err)
+				return
+			}
+			lo := c * grain
+			if err := body(w, lo, min(lo+grain, n)); err != nil {
+				fail(err)
+				return
+			}
+		}
+	}
+	if helpers.mu.TryLock() {
+		// The helpers (pool.go) as workers 1…nw-1, this goroutine as 0.
+		l := &loop{run: work}
+		give(l, nw)
+		work(0)
+		l.close()
+		helpers.mu.Unlock()
+		return first
+	}
+	var wg sync.WaitGroup
 	for w := range nw {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() {
-				if p := recover(); p != nil {
-					fail(fmt.Errorf("cpu: internal error: %v", p))
-				}
-			}()
-			for !failed.Load() {
-				c := int(next.Add(1) - 1)
-				if c >= chunks {
-					return
-				}
-				if err := r.ctx.Err(); err != nil {
-					fail(err)
-					return
-				}
-				lo := c * grain
-				if err := body(w, lo, min(lo+grain, n)); err != nil {
-					fail(err)
-					return
-				}
-			}
+			work(w)
 		}()
 	}
 	wg.Wait()
