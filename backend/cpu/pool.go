@@ -109,10 +109,14 @@ func (h *helper) serve() {
 			last, spins = time.Now(), 0
 			continue
 		}
+		spinPause()
+		if spins%16 != 0 {
+			continue
+		}
 		// Gosched lets a goroutine waiting for this P run (where there
 		// are more workers than Ps).
 		runtime.Gosched()
-		if spins%64 != 0 || time.Since(last) < spinFor {
+		if time.Since(last) < spinFor {
 			continue
 		}
 		// Sleep; the giver stores next before it reads sleeping, and

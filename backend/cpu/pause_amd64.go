@@ -1,0 +1,8 @@
+//go:build amd64 && !purego
+
+package cpu
+
+// spinPause waits a moment in a spin loop (PAUSE).
+//
+//go:noescape
+func spinPause()
