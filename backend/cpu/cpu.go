@@ -329,6 +329,7 @@ func (r *runner) parallel(n, grain int, body func(w, lo, hi int) error) error {
 		give(l, nw)
 		work(0)
 		l.close()
+		takeBack(l, nw)
 		helpers.mu.Unlock()
 		return first
 	}

@@ -76,6 +76,15 @@ var helpers struct {
 	list []*helper
 }
 
+// takeBack clears l from the helpers that have not taken it (a helper
+// asleep or late would otherwise hold l's closure, and the operands it
+// refers to, until the next loop). The caller holds helpers.mu.
+func takeBack(l *loop, n int) {
+	for w := 1; w < n; w++ {
+		helpers.list[w-1].next.CompareAndSwap(l, nil)
+	}
+}
+
 // give hands l to helpers 1…n-1 (starting those not yet made). The
 // caller holds helpers.mu.
 func give(l *loop, n int) {

@@ -13,7 +13,7 @@ import (
 
 // TestParallel checks the parallel loops on the helpers (pool.go): every
 // range exactly once, by workers numbered below the worker count, none
-// after the loop returns; the first error, a panic and a cancelled
+// after the loop returns, and no helper left holding the loop; the first error, a panic and a cancelled
 // context end the loop; a loop inside another's body, and loops of
 // sessions at the same time, run on goroutines of their own; with more
 // workers than Ps the loops still finish.
@@ -47,6 +47,13 @@ func TestParallel(t *testing.T) {
 				t.Fatalf("n=%d grain=%d: element %d covered %d times", n, grain, i, c)
 			}
 		}
+		helpers.mu.Lock()
+		for _, h := range helpers.list {
+			if h.next.Load() != nil {
+				t.Errorf("helper %d still holds a loop", h.w)
+			}
+		}
+		helpers.mu.Unlock()
 		time.Sleep(time.Millisecond) // a helper that came late
 		if l := late.Load(); l != 0 {
 			t.Errorf("%d ranges ran after parallel returned", l)
