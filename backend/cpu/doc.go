@@ -8,7 +8,9 @@
 // that have its shape and no other user are evaluated together over blocks
 // of 4096 output elements, each node into a small scratch buffer, so a
 // statement makes one pass over memory with no full-size temporaries.
-// Blocks are spread over runtime.GOMAXPROCS goroutines (see Workers);
+// Blocks are spread over runtime.GOMAXPROCS workers (see Workers): the
+// calling goroutine and helpers that stay, watching for the next loop a
+// moment before they sleep (pool.go);
 // along a last axis of 1024 or more elements they stop at row ends, so
 // that an operand broadcast along the rows is read in place and one
 // broadcast along the columns is filled once per row.
