@@ -204,7 +204,7 @@ func argFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error
 // elements of size bytes): one output over one run, larger than one
 // worker reads (reduceLimit), with workers to share it.
 func (r *runner) argInParts(p *redPlan, size int) bool {
-	nw := r.b.nworkers()
+	nw := r.workers()
 	return fastReduce && nw > 1 && p.m == 1 && len(p.offs) == 1 && p.chunk >= 64*nw && r.reduceParallel(p.chunk*size)
 }
 
@@ -215,7 +215,7 @@ func (r *runner) argInParts(p *redPlan, size int) bool {
 // wins): the index one search of the whole run finds.
 func argParts[T integer | float](r *runner, x []T, p *redPlan, isMax bool, one func([]T, *redPlan) ([]int64, error)) ([]int64, error) {
 	n, b := p.chunk, p.base(0)+p.offs[0]
-	parts := 2 * r.b.nworkers()
+	parts := 2 * r.workers()
 	at := make([]int, parts) // each part's answer, an index into x
 	err := r.parallel(parts, 1, func(_, lo, hi int) error {
 		for j := lo; j < hi; j++ {

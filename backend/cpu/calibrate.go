@@ -128,7 +128,7 @@ func (r *runner) reduceParallel(bytes int) bool {
 // worker: reduceSerialMax, halved where two workers are faster
 // (twoFaster).
 func (r *runner) reduceLimit() int {
-	if twoFaster(r.b.nworkers()) {
+	if twoFaster(r.workers()) {
 		return reduceSerialMax / 2
 	}
 	return reduceSerialMax

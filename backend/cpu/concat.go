@@ -44,7 +44,7 @@ func (r *runner) ConcatInto(dst *view, srcs []*view, ax int) (bool, error) {
 	}
 	width := backend.Size(dst.shape) / max(rows, 1) // elements per row of dst
 	grain := max(1, grainSize/max(width, 1))
-	if b := backend.Size(dst.shape) * es * 2; b <= copyLimit(r.b.nworkers(), b) {
+	if b := backend.Size(dst.shape) * es * 2; b <= copyLimit(r.workers(), b) {
 		grain = rows
 	}
 	return true, r.parallel(rows, grain, func(_, lo, hi int) error {

@@ -86,7 +86,7 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 			res, err = nil, fmt.Errorf("cpu: internal error in %v: %v", n.Op, p)
 		}
 	}()
-	r := &runner{ctx: ctx, b: b}
+	r := &runner{ctx: ctx, b: b, nw: b.nworkers()}
 	r.x = backend.NewExec[*view](ctx, "cpu", r, nil)
 	v, err := r.x.Run(n)
 	if err != nil {
@@ -107,6 +107,18 @@ type runner struct {
 	b    *Backend
 	x    *backend.Exec[*view]
 	warn atomic.Uint32 // backend.Warn… bits (Node.WarnIntDiv)
+	nw   int           // workers, read once (see workers)
+}
+
+// workers returns the number of workers of r's loops: the backend's, read
+// once per statement, as runtime.GOMAXPROCS takes the scheduler's lock
+// (0.2 µs of a statement of a few µs) and may change between two loops
+// that must agree on it.
+func (r *runner) workers() int {
+	if r.nw > 0 {
+		return r.nw
+	}
+	return r.b.nworkers()
 }
 
 // eval evaluates n (see backend.Exec.Eval).
@@ -365,5 +377,5 @@ func (r *runner) serial(n, grain int, body func(w, lo, hi int) error) error {
 // grain should use.
 func (r *runner) workersFor(n, grain int) int {
 	chunks := (n + grain - 1) / grain
-	return max(1, min(r.b.nworkers(), chunks))
+	return max(1, min(r.workers(), chunks))
 }

@@ -547,9 +547,9 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 		// then starts a row, and a row leaf is filled once per worker.
 		grain = max(1, grainSize/f.block) * f.block
 	}
-	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && (b < serialMin || b < serialLimit(r.b.nworkers())) {
+	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && (b < serialMin || b < serialLimit(r.workers())) {
 		grain = size // one range, on the calling goroutine
-	} else if nw := r.b.nworkers(); !f.costly && b >= 0 && b <= nw*staticMax {
+	} else if nw := r.workers(); !f.costly && b >= 0 && b <= nw*staticMax {
 		// One range a worker (see staticMax), of whole blocks where the
 		// tree has a block length (see above).
 		unit := 4096

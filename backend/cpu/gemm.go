@@ -387,7 +387,7 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 	}
 	work := m * n * k
 	switch {
-	case work*g.nbatch < gemmSerial || r.b.nworkers() == 1:
+	case work*g.nbatch < gemmSerial || r.workers() == 1:
 		return serial(0, g.nbatch)
 	case work < gemmSmall && g.nbatch > 1:
 		return r.parallel(g.nbatch, max(1, gemmSmall/work), func(_, lo, hi int) error { return serial(lo, hi) })
@@ -396,7 +396,7 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 	j := newGemmJob[S, T](kern, m, n, k)
 	j.split(workers)
 	nt := kern.mr * kern.nr
-	buf := gemmBuf[T](j.mp*k + k*j.np + r.b.nworkers()*nt)
+	buf := gemmBuf[T](j.mp*k + k*j.np + r.workers()*nt)
 	defer gemmPut(buf)
 	tmps := (*buf)[j.mp*k+k*j.np:]
 	na, nb := j.mp/kern.mr, j.np/kern.nr

@@ -157,7 +157,7 @@ func (r *runner) intReduce(src *backend.Node, p *redPlan, at dtypes.DType, mean 
 	switch {
 	case p.m == 1 && len(p.offs) == 1:
 		// One run: cut in parts of 64 KB at least for the workers.
-		parts := min(r.b.nworkers(), max(1, x.n*x.size>>16))
+		parts := min(r.workers(), max(1, x.n*x.size>>16))
 		part := make([]int64, parts)
 		err = r.parallel(parts, 1, func(_, lo, hi int) error {
 			for h := lo; h < hi; h++ {

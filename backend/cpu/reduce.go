@@ -503,7 +503,7 @@ func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, l
 // sequential fold.
 func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
 	if ops.pairwise != nil {
-		if n > 1<<16 && s.r.b.nworkers() > 1 && s.r.reduceParallel(n*sizeOf[T]()) {
+		if n > 1<<16 && s.r.workers() > 1 && s.r.reduceParallel(n*sizeOf[T]()) {
 			return s.parallelPieces(ops, acc, lo, n, add)
 		}
 		for q := lo; q < lo+n && !s.stop.Load(); q += backend.SumPiece {
@@ -742,7 +742,7 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		return out, runChunks(r, s, p, &ops, out, wins)
 	}
 	if n := p.chunk; p.m == 1 && len(p.offs) == 1 && ops.assoc && ops.pairwise == nil && ops.round1 == nil &&
-		fastReduce && r.b.nworkers() > 1 && n >= 64*r.b.nworkers() && r.reduceParallel(n*sizeOf[T]()) {
+		fastReduce && r.workers() > 1 && n >= 64*r.workers() && r.reduceParallel(n*sizeOf[T]()) {
 		return out, runFoldParts(r, s, p, &ops, out)
 	}
 	grain := max(1, grainSize/p.l)
@@ -785,9 +785,9 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 // first. The one fold of the whole run on one worker left the other idle.
 func runFoldParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T], out []T) error {
 	n, b := p.chunk, p.base(0)+p.offs[0]
-	parts := 2 * r.b.nworkers()
+	parts := 2 * r.workers()
 	accs := make([]T, parts)
-	wins := make([]*window[T], r.b.nworkers())
+	wins := make([]*window[T], r.workers())
 	err := r.parallel(parts, 1, func(wi, lo, hi int) error {
 		for j := lo; j < hi; j++ {
 			a, e := b+j*n/parts, b+(j+1)*n/parts
@@ -873,7 +873,7 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 	}
 	var wins []*window[T]
 	if s.x == nil {
-		wins = make([]*window[T], r.b.nworkers())
+		wins = make([]*window[T], r.workers())
 	}
 	err := r.parallel(units*parts, 1, func(wi, lo, hi int) error {
 		for t := lo; t < hi; t++ {

@@ -57,7 +57,7 @@ func (r *runner) CopyInto(dst, src *view) error {
 	ds, ss := st[0], st[1]
 	nd := len(shape)
 	grain := grainSize
-	if b := n * backend.ElemSize(src.dtype); b <= copyLimit(r.b.nworkers(), b) {
+	if b := n * backend.ElemSize(src.dtype); b <= copyLimit(r.workers(), b) {
 		grain = n
 	}
 	if nd >= 2 && ss[nd-2] == 1 && ss[nd-1] > 1 && ds[nd-1] == 1 {
