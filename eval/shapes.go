@@ -403,7 +403,11 @@ func rangeInts[T int8 | int16 | int32 | int64 | uint8](d []T, start, step int64)
 	})
 }
 
-// linspace makes num evenly spaced values from start to stop.
+// linspace makes num evenly spaced values from start to stop, the last
+// one stop itself unless endpoint=false, as numpy.linspace computes them
+// (numpy/core/function_base.py): start + i·step with step = (stop -
+// start)/div, div = num - 1 (num without the endpoint), or start +
+// i/div·(stop - start) where step is 0.
 func linspace(c *compiler, k *call) (*operand, error) {
 	if err := k.nargs(c, 2, 3); err != nil {
 		return nil, err
@@ -422,6 +426,12 @@ func linspace(c *compiler, k *call) (*operand, error) {
 	if num < 0 {
 		return nil, c.errorf(k.sp, "ValueError", "number of samples, %d, must be non-negative", num)
 	}
+	endpoint := true
+	if o, ok := k.kw["endpoint"]; ok {
+		if endpoint, err = c.boolOf(o, "endpoint"); err != nil {
+			return nil, err
+		}
+	}
 	var ends [2]float64
 	for i := 0; i < 2; i++ {
 		a := k.args[i]
@@ -438,19 +448,28 @@ func linspace(c *compiler, k *call) (*operand, error) {
 		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
 	}
 	tt := c.s.fullTensor(t.DType, []int{num}) // every element is set below
-	step := 0.0
-	if num > 1 {
-		step = (ends[1] - ends[0]) / float64(num-1)
+	div := num
+	if endpoint {
+		div = num - 1
 	}
-	if num > 0 && fillRange(tt, false, ends[0], step) {
-		if num > 1 {
+	delta := ends[1] - ends[0]
+	step := 0.0
+	if div > 0 {
+		step = delta / float64(div)
+	}
+	last := endpoint && num > 1 // the last element is stop
+	if num > 0 && (step != 0 || delta == 0) && fillRange(tt, false, ends[0], step) {
+		if last {
 			setScalar(tt, num-1, promote.FloatValue(ends[1]))
 		}
 		return tensorOperand(tt, t, k.sp), nil
 	}
 	for i := 0; i < num; i++ {
-		v := ends[0] + float64(i)*step
-		if i == num-1 && num > 1 {
+		v := float64(i)*step + ends[0]
+		if step == 0 && div > 0 {
+			v = float64(i)/float64(div)*delta + ends[0]
+		}
+		if last && i == num-1 {
 			v = ends[1]
 		}
 		setScalar(tt, i, promote.FloatValue(v))
@@ -458,18 +477,35 @@ func linspace(c *compiler, k *call) (*operand, error) {
 	return tensorOperand(tt, t, k.sp), nil
 }
 
-// eye makes an identity matrix.
+// eye makes an n×m matrix with ones on its k-th diagonal (numpy.eye(N,
+// M=None, k=0): above the main one for k > 0, below for k < 0).
 func eye(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
+	if err := k.nargs(c, 1, 3); err != nil {
 		return nil, err
 	}
 	n, err := c.intOf(k.args[0], "n")
 	if err != nil {
 		return nil, err
 	}
-	m := n
-	if len(k.args) == 2 {
-		if m, err = c.intOf(k.args[1], "m"); err != nil {
+	m, d := n, 0
+	mo, ok := k.kw["M"]
+	if !ok {
+		mo = k.kw["m"]
+	}
+	if len(k.args) >= 2 {
+		mo = k.args[1]
+	}
+	if mo != nil && mo.kind != noneKind {
+		if m, err = c.intOf(mo, "m"); err != nil {
+			return nil, err
+		}
+	}
+	ko := k.kw["k"]
+	if len(k.args) == 3 {
+		ko = k.args[2]
+	}
+	if ko != nil {
+		if d, err = c.intOf(ko, "k"); err != nil {
 			return nil, err
 		}
 	}
@@ -485,7 +521,9 @@ func eye(c *compiler, k *call) (*operand, error) {
 	// 1000×1000), then the 1 of the dtype once and its bits along the
 	// diagonal (setScalar a diagonal element took 0.15 ms of eye(1000)).
 	z, err := c.filled([]int{n, m}, t, promote.Int64Value(0), k.sp)
-	if err != nil || n == 0 || m == 0 {
+	// The diagonal's rows: r in [lo, hi), at column r + d.
+	lo, hi := max(0, -d), min(n, m-d)
+	if err != nil || hi <= lo {
 		return z, err
 	}
 	tt := z.node.Tensor // a new 0-d literal's, reshaped, when n·m is 1
@@ -494,47 +532,48 @@ func eye(c *compiler, k *call) (*operand, error) {
 			return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
 		}
 	}
-	setScalar(tt, 0, promote.Int64Value(1))
-	copyDiagonal(tt.Data, min(n, m), m)
+	first := lo*m + lo + d
+	setScalar(tt, first, promote.Int64Value(1))
+	copyDiagonal(tt.Data, first, hi-lo, m+1)
 	return tensorOperand(tt, t, k.sp), nil
 }
 
-// copyDiagonal copies element 0 of data (a storage slice) to the first k
-// elements of the diagonal of its rows of m elements.
-func copyDiagonal(data any, k, m int) {
+// copyDiagonal copies element first of data (a storage slice) to the
+// count-1 elements that follow it stride apart.
+func copyDiagonal(data any, first, count, stride int) {
 	switch d := data.(type) {
 	case []bool:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []int8:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []int16:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []int32:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []int64:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []uint8:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []uint16:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []uint32:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []uint64:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []float32:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []float64:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []complex64:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	case []complex128:
-		diag(d, k, m)
+		diag(d, first, count, stride)
 	}
 }
 
-func diag[T any](d []T, k, m int) {
-	for i := 1; i < k; i++ {
-		d[i*m+i] = d[0]
+func diag[T any](d []T, first, count, stride int) {
+	for i := 1; i < count; i++ {
+		d[first+i*stride] = d[first]
 	}
 }
 
