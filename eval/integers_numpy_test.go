@@ -43,7 +43,18 @@ c = rand((600,), seed=18) < 0.5
 f = cast(rand((600,), seed=19) * 200 - 100, f32)
 h = cast(rand((600,), seed=20) * 20 - 10, f16)
 d = rand((600,), seed=21) * 200 - 100
-sh = cast(floor(rand((600,), seed=22) * 70), i8)`
+sh = cast(floor(rand((600,), seed=22) * 70), i8)
+i8m = cast(floor(rand((40, 50), seed=30) * 256) - 128, i8)
+i8n = cast(floor(rand((50, 30), seed=31) * 256) - 128, i8)
+u8m = cast(floor(rand((40, 50), seed=32) * 256), u8)
+u8n = cast(floor(rand((50, 30), seed=33) * 256), u8)
+bm = rand((40, 50), seed=34) < 0.1
+bn = rand((50, 30), seed=35) < 0.1
+k32m = cast(floor(rand((40, 50), seed=36) * 4000000000) - 2000000000, i32)
+k32n = cast(floor(rand((50, 30), seed=37) * 4000000000) - 2000000000, i32)
+n64m = cast(floor(rand((40, 50), seed=38) * 2e18) - 1e18, i64)
+n64n = cast(floor(rand((50, 30), seed=39) * 2e18) - 1e18, i64)
+f16m = cast(rand((40, 50), seed=41) * 2 - 1, f16)`
 	if _, err := s.Execute(context.Background(), "", setup); err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +62,9 @@ sh = cast(floor(rand((600,), seed=22) * 70), i8)`
 	names := map[string]string{"i": "int8", "j": "int8", "u": "uint8", "v": "uint8", "p": "int16", "q": "uint16",
 		"k": "int32", "m": "uint32", "n": "int64", "r": "uint64", "b": "bool", "c": "bool", "f": "float32",
 		"h": "float16", "d": "float64", "sh": "int8"}
+	for _, nm := range []string{"i8m", "i8n", "u8m", "u8n", "bm", "bn", "k32m", "k32n", "n64m", "n64n", "f16m"} {
+		names[nm] = map[byte]string{'i': "int8", 'u': "uint8", 'b': "bool", 'k': "int32", 'n': "int64", 'f': "float16"}[nm[0]]
+	}
 	ops := numpyOperands(t, s, dir, names)
 	var ts, py []string
 	add := func(e string) { ts, py = append(ts, e), append(py, e) }
@@ -108,24 +122,6 @@ sh = cast(floor(rand((600,), seed=22) * 70), i8)`
 		add(x + " ** -1")
 		add(x + " ** 2")
 	}
-	mm := `i8m = cast(floor(rand((40, 50), seed=30) * 256) - 128, i8)
-i8n = cast(floor(rand((50, 30), seed=31) * 256) - 128, i8)
-u8m = cast(floor(rand((40, 50), seed=32) * 256), u8)
-u8n = cast(floor(rand((50, 30), seed=33) * 256), u8)
-bm = rand((40, 50), seed=34) < 0.1
-bn = rand((50, 30), seed=35) < 0.1
-k32m = cast(floor(rand((40, 50), seed=36) * 4000000000) - 2000000000, i32)
-k32n = cast(floor(rand((50, 30), seed=37) * 4000000000) - 2000000000, i32)
-n64m = cast(floor(rand((40, 50), seed=38) * 2e18) - 1e18, i64)
-n64n = cast(floor(rand((50, 30), seed=39) * 2e18) - 1e18, i64)
-f16m = cast(rand((40, 50), seed=41) * 2 - 1, f16)`
-	if _, err := s.Execute(context.Background(), "", mm); err != nil {
-		t.Fatal(err)
-	}
-	for _, nm := range []string{"i8m", "i8n", "u8m", "u8n", "bm", "bn", "k32m", "k32n", "n64m", "n64n", "f16m"} {
-		names[nm] = map[byte]string{'i': "int8", 'u': "uint8", 'b': "bool", 'k': "int32", 'n': "int64", 'f': "float16"}[nm[0]]
-	}
-	ops = numpyOperands(t, s, dir, names)
 	for _, e := range []string{"i8m @ i8n", "u8m @ u8n", "bm @ bn", "k32m @ k32n", "n64m @ n64n", "u8m @ i8n",
 		"bm @ i8n", "i8m @ i8n[:, 0]", "i8m[0] @ i8n", "bm[0] @ bn", "f16m @ i8n"} {
 		add(e)
