@@ -77,6 +77,8 @@ f16m = cast(rand((40, 50), seed=41) * 2 - 1, f16)`
 		}
 		add(x + " << v")
 		add(x + " >> v")
+		add(x + " << sh") // counts 0…69, past every width
+		add(x + " >> sh")
 		add(x + " & " + x + "[::-1]")
 		add(x + " | " + x + "[::-1]")
 		add(x + " ^ " + x + "[::-1]")
