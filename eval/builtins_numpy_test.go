@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"encoding/hex"
 	"testing"
 )
 
@@ -123,39 +122,5 @@ b = rand((300,), seed=8) < 0.5`
 	for _, p := range pairs {
 		ts, py = append(ts, p[0]), append(py, p[1])
 	}
-	var out []struct {
-		DType string `json:"dtype"`
-		Hex   string `json:"hex"`
-		Err   string `json:"err"`
-		Shape []int  `json:"shape"`
-	}
-	runNumPy(t, `
-import warnings
-warnings.simplefilter("ignore")
-out = []
-for e in a["exprs"]:
-    try:
-        v = np.asarray(eval(e, env))
-        out.append({"dtype": str(v.dtype), "hex": np.ascontiguousarray(v).tobytes().hex(), "err": "", "shape": list(v.shape)})
-    except Exception as ex:
-        out.append({"dtype": "", "hex": "", "err": str(ex), "shape": []})
-print(json.dumps(out))
-`, map[string]any{"dir": dir, "operands": ops, "exprs": py}, &out)
-	for i, src := range ts {
-		v, got, err := lastValueBytes(s, src)
-		w := out[i]
-		if w.Err != "" {
-			if err == nil {
-				t.Errorf("%s: %v, NumPy refuses: %s", src, v.Type, w.Err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v, NumPy gives %s", src, err, w.DType)
-			continue
-		}
-		if hex.EncodeToString(got) != w.Hex {
-			t.Errorf("%s: %v%v differs from NumPy's %s %v", src, v.Type, v.Dims(), w.DType, w.Shape)
-		}
-	}
+	checkNumPyBits(t, s, ts, py, numpyValues(t, dir, ops, py))
 }

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"encoding/hex"
 	"testing"
 )
 
@@ -131,38 +130,5 @@ f16m = cast(rand((40, 50), seed=41) * 2 - 1, f16)`
 	addp("sum(i8m @ i8n)", "np.sum(i8m @ i8n)")
 	addp("transpose(i8m) @ i8m", "i8m.T @ i8m")
 	addp("k32m @ transpose(k32m)", "k32m @ k32m.T")
-	var out []struct {
-		DType string `json:"dtype"`
-		Hex   string `json:"hex"`
-		Err   string `json:"err"`
-	}
-	runNumPy(t, `
-import warnings
-warnings.simplefilter("ignore")
-out = []
-for e in a["exprs"]:
-    try:
-        v = np.asarray(eval(e, env))
-        out.append({"dtype": str(v.dtype), "hex": np.ascontiguousarray(v).tobytes().hex(), "err": ""})
-    except Exception as ex:
-        out.append({"dtype": "", "hex": "", "err": str(ex)})
-print(json.dumps(out))
-`, map[string]any{"dir": dir, "operands": ops, "exprs": py}, &out)
-	for i, src := range ts {
-		v, got, err := lastValueBytes(s, src)
-		w := out[i]
-		if w.Err != "" {
-			if err == nil {
-				t.Errorf("%s: %v, NumPy refuses it: %s", src, v.Type, w.Err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: %v, NumPy gives %s", src, err, w.DType)
-			continue
-		}
-		if hex.EncodeToString(got) != w.Hex {
-			t.Errorf("%s: %v%v differs from NumPy's %s", src, v.Type, v.Dims(), w.DType)
-		}
-	}
+	checkNumPyBits(t, s, ts, py, numpyValues(t, dir, ops, py))
 }

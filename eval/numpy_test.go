@@ -146,17 +146,24 @@ type numpyValue struct {
 	Shape []int
 	Size  int
 	Hex   string
+	Err   string // the exception NumPy raised, where it refused the expression
 }
 
 // numpyValues evaluates the NumPy expressions exprs on the operands ops
-// (written into dir by numpyOperands).
+// (written into dir by numpyOperands), with NumPy's warnings off.
 func numpyValues(t *testing.T, dir string, ops []numpyOperand, exprs []string) []numpyValue {
 	t.Helper()
 	var out []numpyValue
 	runNumPy(t, `
+import warnings
+warnings.simplefilter("ignore")
 out = []
 for e in a["exprs"]:
-    v = np.asarray(eval(e, env))
+    try:
+        v = np.asarray(eval(e, env))
+    except Exception as ex:
+        out.append({"err": "%s: %s" % (type(ex).__name__, ex)})
+        continue
     out.append({"dtype": str(v.dtype), "shape": list(v.shape), "size": v.itemsize,
                 "hex": np.ascontiguousarray(v).tobytes().hex()})
 print(json.dumps(out))
@@ -165,17 +172,21 @@ print(json.dumps(out))
 }
 
 // checkNumPyBits runs each tensorsh expression ts[i] in s and reports
-// where its bytes differ from NumPy's result of py[i].
+// where its bytes differ from NumPy's result of py[i], and where one of
+// the two refuses the expression and the other does not.
 func checkNumPyBits(t *testing.T, s *Session, ts, py []string, want []numpyValue) {
 	t.Helper()
 	for i, src := range ts {
 		v, got, err := lastValueBytes(s, src)
-		if err != nil {
-			t.Errorf("%s: %v", src, err)
-			continue
-		}
-		if hex.EncodeToString(got) != want[i].Hex {
-			t.Errorf("%s: %v%v differs from NumPy's %s %v (%s)", src, v.Type, v.Dims(), want[i].DType, want[i].Shape, py[i])
+		switch w := want[i]; {
+		case w.Err != "" && err == nil:
+			t.Errorf("%s: %v%v, where NumPy refuses %s: %s", src, v.Type, v.Dims(), py[i], w.Err)
+		case w.Err != "":
+			// Both refuse.
+		case err != nil:
+			t.Errorf("%s: %v, where NumPy gives %s %v (%s)", src, err, w.DType, w.Shape, py[i])
+		case hex.EncodeToString(got) != w.Hex:
+			t.Errorf("%s: %v%v differs from NumPy's %s %v (%s)", src, v.Type, v.Dims(), w.DType, w.Shape, py[i])
 		}
 	}
 }
