@@ -105,6 +105,14 @@ func give(l *loop, n int) {
 	}
 }
 
+// run runs l as h's worker, and counts h out of it however run ends: a
+// loop's run recovers its body's panics, but not runtime.Goexit (a test's
+// t.FailNow in a body), after which close would wait for h forever.
+func (h *helper) run(l *loop) {
+	defer l.state.Add(-1)
+	l.run(h.w)
+}
+
 // serve runs the loops given to h, watching for the next for spinFor
 // before it sleeps.
 func (h *helper) serve() {
@@ -112,8 +120,7 @@ func (h *helper) serve() {
 	for spins := 0; ; spins++ {
 		if l := h.next.Swap(nil); l != nil {
 			if l.enter() {
-				l.run(h.w)
-				l.state.Add(-1)
+				h.run(l)
 			}
 			last, spins = time.Now(), 0
 			continue
