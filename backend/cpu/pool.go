@@ -107,10 +107,18 @@ func give(l *loop, n int) {
 
 // run runs l as h's worker, and counts h out of it however run ends: a
 // loop's run recovers its body's panics, but not runtime.Goexit (a test's
-// t.FailNow in a body), after which close would wait for h forever.
+// t.FailNow in a body), after which close would wait for h forever and h
+// would be gone; another goroutine then serves as h.
 func (h *helper) run(l *loop) {
-	defer l.state.Add(-1)
+	done := false
+	defer func() {
+		l.state.Add(-1)
+		if !done {
+			go h.serve()
+		}
+	}()
 	l.run(h.w)
+	done = true
 }
 
 // serve runs the loops given to h, watching for the next for spinFor

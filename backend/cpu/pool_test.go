@@ -13,10 +13,12 @@ import (
 
 // TestParallel checks the parallel loops on the helpers (pool.go): every
 // range exactly once, by workers numbered below the worker count, none
-// after the loop returns, and no helper left holding the loop; the first error, a panic and a cancelled
-// context end the loop; a loop inside another's body, and loops of
-// sessions at the same time, run on goroutines of their own; with more
-// workers than Ps the loops still finish.
+// after the loop returns, and no helper left holding the loop; the first
+// error, a panic and a cancelled context end the loop; a body that ends
+// a helper's goroutine (runtime.Goexit) ends neither the loop nor the
+// helper; a loop inside another's body, and loops of sessions at the same
+// time, run on goroutines of their own; with more workers than Ps the
+// loops still finish.
 func TestParallel(t *testing.T) {
 	cover := func(t *testing.T, r *runner, n, grain int) {
 		t.Helper()
@@ -109,6 +111,36 @@ func TestParallel(t *testing.T) {
 		})
 		if !errors.Is(err, context.Canceled) || ran.Load() > 100 {
 			t.Errorf("err = %v after %d ranges, want context.Canceled soon after 10", err, ran.Load())
+		}
+	})
+	t.Run("goexit", func(t *testing.T) {
+		// A body that ends its goroutine on a helper: the loop still
+		// returns, and the helper's place is taken for the next loops.
+		var inHelper atomic.Bool
+		for i := 0; !inHelper.Load(); i++ {
+			if i == 1000 {
+				t.Fatal("no range of 1000 loops ran on a helper")
+			}
+			r.parallel(100, 1, func(w, lo, hi int) error {
+				if w != 0 && inHelper.CompareAndSwap(false, true) {
+					runtime.Goexit()
+				}
+				time.Sleep(time.Microsecond) // the caller leaves ranges to the helpers
+				return nil
+			})
+		}
+		var onHelper atomic.Int32
+		for range 50 {
+			r.parallel(100, 1, func(w, lo, hi int) error {
+				if w != 0 {
+					onHelper.Add(1)
+				}
+				time.Sleep(time.Microsecond)
+				return nil
+			})
+		}
+		if onHelper.Load() == 0 {
+			t.Error("after a Goexit no range ran on a helper")
 		}
 	})
 	t.Run("nested", func(t *testing.T) {
