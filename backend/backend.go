@@ -221,6 +221,10 @@ type Node struct {
 	// does not propagate) instead of NumPy's CGE/CLE (NaN propagates, ties
 	// keep the first operand).
 	XLAMinMax bool
+	// ScaledCAbs makes complex OpAbs NumPy's SIMD formula (see
+	// promote.Result.ScaledCAbs) rather than the correctly rounded hypot
+	// of the parts.
+	ScaledCAbs bool
 	// WarnIntDiv makes integer OpFloorDiv and OpMod report NumPy's
 	// RuntimeWarnings (a *Warning from Run, with the result): "divide by
 	// zero encountered in floor_divide" (or "remainder") when a divisor is

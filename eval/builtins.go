@@ -348,7 +348,7 @@ func init() { builtins = builtinTable() }
 func builtinTable() map[string]*builtin {
 	t := map[string]*builtin{
 		// Elementwise functions of one argument: promote.UnaryOp by class.
-		"abs": {sig: "abs(x)", doc: "Absolute value, elementwise.",
+		"abs": {sig: "abs(x)", doc: "Absolute value, elementwise; of a complex value, the real dtype of its precision (under NumPy's policies as NumPy's SIMD loop computes it).",
 			example: "abs(f32([0.5, 1, 2]))", fn: elementwise(promote.Abs)},
 		"cos": {sig: "cos(x)", doc: "Cosine, elementwise.",
 			example: "cos(f32([0.5, 1, 2]))", fn: elementwise(promote.Cos)},

@@ -15,7 +15,7 @@ import (
 var elementwiseOperands = []struct{ x, y, np string }{
 	{"a", "b", "float32"}, {"d", "e", "float64"}, {"h", "g", "float16"},
 	{"i", "j", "int8"}, {"u", "v", "uint8"}, {"k", "l", "int32"},
-	{"c", "w", "complex64"},
+	{"c", "w", "complex64"}, {"z", "q", "complex128"},
 }
 
 const elementwiseSetup = `a = round(rand((1000,), dtype=f32, seed=1) * 40 - 20) / 2 + rand((1000,), dtype=f32, seed=12) * (rand((1000,), seed=13) < 0.5)
@@ -32,7 +32,9 @@ k = cast(floor(rand((1000,), seed=11) * 2000000) - 1000000, i32)
 l = cast(floor(rand((1000,), seed=14) * 20) - 10, i32)
 c = cast(round(rand((1000,), seed=15) * 6) / 2, c64) + cast(round(rand((1000,), seed=16) * 6) / 2, c64) * 1j
 w = where(rand((1000,), seed=19) < 0.05, nan, cast(round(rand((1000,), seed=17) * 6) / 2, c64) + cast(round(rand((1000,), seed=18) * 6) / 2, c64) * 1j)
-c = where(rand((1000,), seed=20) < 0.05, c * nan, c)`
+c = where(rand((1000,), seed=20) < 0.05, c * nan, c)
+z = cast(rand((1000,), seed=21) * 20 - 10, c128) + cast(rand((1000,), seed=22) * 20 - 10, c128) * 1j
+q = where(rand((1000,), seed=23) < 0.05, nan, cast(round(rand((1000,), seed=24) * 6) / 2, c128) + cast(rand((1000,), seed=25) * 3, c128) * 1j)`
 
 // elementwiseExprs returns the expressions of TestElementwiseNumPy, in
 // tensorsh's syntax and NumPy's.
@@ -62,14 +64,19 @@ func elementwiseExprs() (ts, py []string) {
 			}
 			add("maximum("+x+", "+y+")", "np.maximum("+x+", "+y+")")
 			add("minimum("+x+", "+y+")", "np.minimum("+x+", "+y+")")
-			// Arithmetic (NaN parts and zeros among the operands).
-			// abs, sqrt and exp are left out: NumPy 1.24 on an AVX-512
-			// CPU computes |z| in its own SIMD loop, larger·√(1 +
-			// (smaller/larger)²) in the parts' precision (35% of
-			// random complex64 values an ULP from the rounding of the
-			// exact value, where np.hypot of the parts is that
-			// rounding, as tensorsh's abs is), and the others through
-			// the C library's csqrtf and cexpf.
+			// Arithmetic and abs (NaN parts and zeros among the
+			// operands). NumPy computes |z| in its SIMD loop,
+			// max·√fma(r, r, 1) with r = min/max in the parts'
+			// precision (simd_cabsolute; 35% of random complex64
+			// values an ULP from the rounding of the exact value,
+			// which np.hypot of the parts gives). sqrt and exp are
+			// left out: NumPy's are the C library's csqrtf and cexpf.
+			add("abs("+x+")", "np.abs("+x+")")
+			add("abs("+x+"[:7])", "np.abs("+x+"[:7])")
+			add("abs("+x+"[::3])", "np.abs("+x+"[::3])")
+			add("abs("+x+" * 1e30)", "np.abs("+x+" * 1e30)")
+			add("abs("+x+" * 1e-30)", "np.abs("+x+" * 1e-30)")
+			add("abs(("+x+" + 0.1) / ("+y+" - 0.3j))", "np.abs(("+x+" + 0.1) / ("+y+" - 0.3j))")
 			for _, op := range []string{"+", "-", "*", "/"} {
 				add(x+" "+op+" "+y, x+" "+op+" "+y)
 			}

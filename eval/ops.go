@@ -478,7 +478,8 @@ func (c *compiler) unary(op promote.UnaryOp, x *operand, opSpan span, axis int) 
 			n = castNode(n, res.Type.DType)
 		}
 	} else {
-		n = &backend.Node{Op: unaryOps[op], DType: res.Type.DType, Shape: x.shape, Args: []*backend.Node{arg}}
+		n = &backend.Node{Op: unaryOps[op], DType: res.Type.DType, Shape: x.shape, Args: []*backend.Node{arg},
+			ScaledCAbs: res.ScaledCAbs && op == promote.Abs}
 		if (op == promote.Not || op.Class() == promote.Predicate) && !res.Type.DType.IsBool() {
 			// A system whose ! gives an int 0 or 1 (C): negate, then
 			// convert the bool.

@@ -76,3 +76,34 @@ func TestComplex32OnlyTorch(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledCAbs pins which policies compute abs of a complex operand as
+// NumPy's SIMD loop does (Result.ScaledCAbs): NumPy's, whose
+// CFLOAT_absolute and CDOUBLE_absolute take simd_cabsolute wherever
+// NumPy has SIMD loops (numpy/_core/src/umath/loops_unary_complex.dispatch.c.src:
+// baseline SSE2, AVX2 with FMA3, AVX-512F, NEON, ASIMD, VSX, VX; NumPy
+// 1.24 on AVX-512 CPUs, as eval's NumPy-run test checks against the
+// installed NumPy), and no other: jax.numpy's abs lowers to XLA's abs,
+// PyTorch's is std::abs of c10::complex (hypot), the Array API leaves the
+// algorithm to the library. Other operations and real operands never
+// set it.
+func TestScaledCAbs(t *testing.T) {
+	for _, name := range []string{"numpy", "numpy1", "jax", "jax64", "torch", "array-api"} {
+		p := refsMust(t, name)
+		for _, d := range []dtypes.DType{dtypes.C64, dtypes.C128} {
+			r, err := p.Unary(Abs, mineArr(d))
+			if err != nil {
+				t.Fatalf("%s: abs(%v): %v", name, d, err)
+			}
+			if want := name == "numpy" || name == "numpy1"; r.ScaledCAbs != want {
+				t.Errorf("%s: abs(%v).ScaledCAbs = %v, want %v", name, d, r.ScaledCAbs, want)
+			}
+			if r, _ := p.Unary(Neg, mineArr(d)); r.ScaledCAbs {
+				t.Errorf("%s: -%v sets ScaledCAbs", name, d)
+			}
+		}
+		if r, _ := p.Unary(Abs, mineArr(dtypes.F32)); r.ScaledCAbs {
+			t.Errorf("%s: abs(f32) sets ScaledCAbs", name)
+		}
+	}
+}

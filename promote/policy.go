@@ -342,6 +342,14 @@ type Result struct {
 	// min, argmax and argmin reductions order complex operands;
 	// ComplexUnordered (the zero value) refuses them.
 	ComplexOrder ComplexOrder
+	// ScaledCAbs makes abs of a complex value NumPy's SIMD loop's
+	// (numpy/_core/src/umath/loops_unary_complex.dispatch.c.src,
+	// simd_cabsolute): l·√fma(r, r, 1) with l = max(|re|, |im|) and r =
+	// min/l (0 where l is 0 or both are infinite), in the parts'
+	// precision, an infinite part giving inf and then a NaN part NaN;
+	// otherwise it is the correctly rounded hypot of the parts (npy_hypot,
+	// the C library's: NumPy without those loops, and the other systems).
+	ScaledCAbs bool
 	// Rule names the rule that fired, in the policy's own terms, for
 	// explain(); e.g. "weak float meets known int: the known side takes the
 	// ambiguous float's dtype (anvil rule a)".

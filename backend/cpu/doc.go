@@ -92,7 +92,10 @@
 // MIN; shifts by the width or more give 0 (or -1 for a negative number
 // shifted right). Complex maximum and minimum (and max, min, argmax and
 // argmin) order lexicographically, as NumPy does, or as JAX lowers them
-// with Node.XLAMinMax.
+// with Node.XLAMinMax. The absolute value of a complex number is the
+// correctly rounded hypot of its parts, or with Node.ScaledCAbs NumPy's
+// SIMD formula, max·√fma(r, r, 1) with r = min/max in the parts'
+// precision (scaledCAbs; AVX2 loops in hypot_amd64.s).
 //
 // Reductions follow the order of NumPy's loops (see reduce.go): float sums
 // use NumPy's pairwise summation along the contiguous axis, in pieces of

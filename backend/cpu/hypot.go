@@ -86,3 +86,74 @@ func absC64Go(d []float32, a []complex64) {
 		d[i] = hypotF32(real(a[i]), imag(a[i]))
 	}
 }
+
+// scaledCAbs returns |complex(re, im)| as NumPy's SIMD loop computes it
+// (numpy/_core/src/umath/loops_unary_complex.dispatch.c.src,
+// simd_cabsolute; Node.ScaledCAbs): with re and im made non-negative, an
+// infinite part makes both infinite, then a NaN part makes both NaN (the
+// C library's NAN for the other part); l = max(re, im) and s =
+// min(im, re) as x86's MAXPS and MINPS pick (the second operand unless the
+// first is greater, or less); r = s/l, or 0 where l is 0 or s infinite;
+// and the result √fma(r, r, 1)·l, each operation rounded to T as the
+// vector instructions round it (fma once).
+func scaledCAbs[T float32 | float64](re, im T, fma func(a, b, c T) T, sqrt func(T) T) T {
+	inf, nan := T(math.Inf(1)), T(math.Float64frombits(0x7FF8000000000000)) // C's NAN (Go's NaN has a payload)
+	re, im = T(math.Abs(float64(re))), T(math.Abs(float64(im)))
+	reInf, imInf := re == inf, im == inf
+	if reInf {
+		im = inf
+	}
+	if imInf {
+		re = inf
+	}
+	reNum, imNum := re == re, im == im
+	if !reNum {
+		im = nan
+	}
+	if !imNum {
+		re = nan
+	}
+	l := im // MAXPS re, im: re where re > im, else im
+	if re > im {
+		l = re
+	}
+	s := re // MINPS im, re: im where im < re, else re
+	if im < re {
+		s = im
+	}
+	var r T
+	if l != 0 && s != inf {
+		r = s / l
+	}
+	h := sqrt(fma(r, r, 1))
+	if h != h || l != l {
+		// MULPS h, l gives h's NaN, else l's; Go may order a product's
+		// operands either way.
+		if h != h {
+			return h
+		}
+		return l
+	}
+	return h * l
+}
+
+// scaledCAbsC64Go and scaledCAbsC128Go set d[i] = scaledCAbs(a[i]): the
+// references of scaledCAbsC64 and scaledCAbsC128.
+func scaledCAbsC64Go(d []float32, a []complex64) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = scaledCAbs(real(a[i]), imag(a[i]), fma32, sqrt32)
+	}
+}
+
+func scaledCAbsC128Go(d []float64, a []complex128) {
+	a = a[:len(d)]
+	for i := range d {
+		d[i] = scaledCAbs(real(a[i]), imag(a[i]), math.FMA, math.Sqrt)
+	}
+}
+
+// sqrt32 is the correctly rounded square root of a float32 (that of its
+// float64 value, rounded: the float64 root is within half an ULP of 2^-53,
+// too near no float32 midpoint to round twice).
+func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }

@@ -119,3 +119,100 @@ func TestAbsC64(t *testing.T) {
 		t.Errorf("absC64(%v) = %v", b, got)
 	}
 }
+
+// TestScaledCAbs checks scaledCAbsC64 and scaledCAbsC128 (AVX2 eight and
+// four a time where the CPU has it) against scaledCAbsC64Go and
+// scaledCAbsC128Go bit for bit, on every pair of edge
+// parts (signed zeros, subnormals, the largest float32, infinities, NaNs
+// with and without payloads) and random parts of many magnitudes, in runs
+// of every length up to 40; and values by hand: |3+4i| = 5, an infinite
+// part gives +inf even with a NaN one, a NaN part otherwise NaN, |-0+0i|
+// is +0, and r·r + 1 is fused (a random value where that shows).
+func TestScaledCAbs(t *testing.T) {
+	f := func(b uint32) float32 { return math.Float32frombits(b) }
+	edges := []float32{0, f(0x80000000), 1, -3, 4, f(1), f(0x807fffff), math.MaxFloat32, -math.MaxFloat32,
+		float32(math.Inf(1)), float32(math.Inf(-1)), f(0x7fc00000), f(0xffc00001), 1e-30, 3e30}
+	var a []complex64
+	for _, x := range edges {
+		for _, y := range edges {
+			a = append(a, complex(x, y))
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 0))
+	for range 4000 {
+		m := float32(math.Pow(10, float64(rng.IntN(70)-35)))
+		a = append(a, complex(float32(rng.NormFloat64())*m, float32(rng.NormFloat64())*m*float32(rng.IntN(3))))
+	}
+	for n := 0; n <= 40; n++ {
+		for lo := 0; lo+n <= len(a); lo += 97 {
+			got, want := make([]float32, n), make([]float32, n)
+			scaledCAbsC64(got, a[lo:lo+n])
+			scaledCAbsC64Go(want, a[lo:lo+n])
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("|%v|: %x, scaledCAbsC64Go's %x", a[lo+i], math.Float32bits(got[i]), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+	// complex128: the same parts widened, and float64 edges.
+	b := make([]complex128, 0, len(a)+64)
+	for _, z := range a {
+		b = append(b, complex128(z))
+	}
+	for _, x := range []float64{math.MaxFloat64, 5e-324, math.Float64frombits(0xfff8000000000001), 1e300} {
+		for _, y := range []float64{0, 1e-300, math.Inf(1), x} {
+			b = append(b, complex(x, y), complex(y, -x))
+		}
+	}
+	for n := 0; n <= 20; n++ {
+		for lo := 0; lo+n <= len(b); lo += 89 {
+			got, want := make([]float64, n), make([]float64, n)
+			scaledCAbsC128(got, b[lo:lo+n])
+			scaledCAbsC128Go(want, b[lo:lo+n])
+			for i := range got {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("|%v|: %x, scaledCAbsC128Go's %x", b[lo+i], math.Float64bits(got[i]), math.Float64bits(want[i]))
+				}
+			}
+		}
+	}
+	// A value whose r·r + 1 rounds otherwise when not fused.
+	for i := 0; ; i++ {
+		re, im := float32(rng.Float64()), float32(rng.Float64())
+		l, s := max(re, im), min(re, im)
+		r := s / l
+		fused := float32(math.Sqrt(float64(fma32(r, r, 1)))) * l
+		if fused == float32(math.Sqrt(float64(r*r+1)))*l {
+			if i == 100000 {
+				t.Fatal("no value of 100000 where fusing r·r + 1 changes |z|")
+			}
+			continue
+		}
+		d := make([]float32, 8)
+		scaledCAbsC64(d, []complex64{complex(re, im), 0, 0, 0, 0, 0, 0, 0})
+		if d[0] != fused {
+			t.Errorf("|%v| = %v, want %v (r·r + 1 fused)", complex(re, im), d[0], fused)
+		}
+		break
+	}
+	for _, c := range []struct {
+		z    complex64
+		want uint32
+	}{
+		{3 + 4i, math.Float32bits(5)},
+		{complex(float32(math.Inf(-1)), f(0x7fc00000)), 0x7f800000},
+		{complex(f(0x7fc00000), float32(math.Inf(1))), 0x7f800000},
+		{complex(f(0x7fc00000), 2), 0x7fc00000},
+		{complex(f(0x80000000), 0), 0},
+	} {
+		d := make([]float32, 8)
+		scaledCAbsC64(d, []complex64{c.z, c.z, c.z, c.z, c.z, c.z, c.z, c.z})
+		for _, v := range d {
+			if math.Float32bits(v) != c.want {
+				t.Errorf("|%v| = %x, want %x", c.z, math.Float32bits(v), c.want)
+				break
+			}
+		}
+	}
+}

@@ -55,13 +55,20 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 		k = firstKernel(func() kfn { return constPowKernel[float64](n) }, func() kfn { return vectorF64Kernel(o) },
 			func() kfn { return composedKernel[float64](o) }, func() kfn { return floatKernel[float64](n) })
 	case ctC64:
-		if dt == dtypes.C32 {
+		switch {
+		case dt == dtypes.C32:
 			k = complex32Kernel(o)
-		} else if k = complexMinMax[complex64](n); k == nil {
-			k = complex64Kernel(o)
+		case o == backend.OpAbs && n.ScaledCAbs:
+			k = un(scaledCAbsC64)
+		default:
+			if k = complexMinMax[complex64](n); k == nil {
+				k = complex64Kernel(o)
+			}
 		}
 	case ctC128:
-		if k = complexMinMax[complex128](n); k == nil {
+		if o == backend.OpAbs && n.ScaledCAbs {
+			k = un(scaledCAbsC128)
+		} else if k = complexMinMax[complex128](n); k == nil {
 			k = complex128Kernel(o)
 		}
 	}

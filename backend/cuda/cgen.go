@@ -52,6 +52,7 @@ type expr struct {
 	cdiv, zeroErr bool
 	intDiv        backend.IntDiv // the RULE of ts_idiv and ts_imod
 	xlaMinMax     bool           // complex max and min as JAX lowers them
+	scaledCAbs    bool           // complex abs as NumPy's SIMD loop computes it
 	warnIntDiv    bool           // report NumPy's integer division warnings
 	round         dtypes.DType   // narrow dtype the result is rounded to, or Invalid
 }
@@ -269,7 +270,7 @@ func (s *source) opC(e *expr, a []string) (string, error) {
 	case ct.isFloat():
 		x = s.floatOpC(e, ct, a)
 	default:
-		x = s.complexOpC(o, ct, a, e.xlaMinMax)
+		x = s.complexOpC(e, ct, a)
 	}
 	if x == "" {
 		return "", backend.Unsupported(o, dt)
@@ -507,13 +508,18 @@ func (s *source) floatOpC(e *expr, ct ctype, a []string) string {
 	return ""
 }
 
-func (s *source) complexOpC(o backend.Op, ct ctype, a []string, xla bool) string {
+func (s *source) complexOpC(e *expr, ct ctype, a []string) string {
+	o, xla := e.op, e.xlaMinMax
 	t, f := ct.C(), ct.part()
 	nz := func(v string) string { return "(" + v + ".re != 0 || " + v + ".im != 0)" }
 	switch o {
 	case backend.OpNeg:
 		return t + "{-" + a[0] + ".re, -" + a[0] + ".im}"
 	case backend.OpAbs:
+		if e.scaledCAbs {
+			s.h.add("cabs")
+			return "ts_cabs_scaled(" + a[0] + ".re, " + a[0] + ".im)"
+		}
 		s.h.add("hypot")
 		if ct == ctC64 {
 			return "ts_hypotf(" + a[0] + ".re, " + a[0] + ".im)"

@@ -59,7 +59,9 @@
 //     become a *backend.Warning returned with the result); MIN / -1 is
 //     MIN; shifts by the width or more give 0 or -1; integers to negative
 //     integer powers are an error. Complex maximum and minimum order
-//     lexicographically (ts_cminmax), as NumPy or (Node.XLAMinMax) JAX does.
+//     lexicographically (ts_cminmax), as NumPy or (Node.XLAMinMax) JAX does;
+//     |z| is the hypot of the parts, or with Node.ScaledCAbs NumPy's SIMD
+//     formula (ts_cabs_scaled, fmaf and fma fused whatever --fmad says).
 //   - Float to integer conversions follow x86-64 (NaN and out-of-range
 //     values give what NumPy gives there), integer to narrow float rounds
 //     once from the exact integer, and so on through every rule of the

@@ -132,7 +132,7 @@ func (f *fusion) build(n *backend.Node) (*expr, error) {
 			}
 		}
 		natural := naturalDType(n.Op, argDT(0))
-		e = &expr{op: n.Op, dt: natural, argDT: argDT(0), args: args, cdiv: n.CDiv, zeroErr: n.ZeroDivError, intDiv: n.IntDiv, xlaMinMax: n.XLAMinMax, warnIntDiv: n.WarnIntDiv,
+		e = &expr{op: n.Op, dt: natural, argDT: argDT(0), args: args, cdiv: n.CDiv, zeroErr: n.ZeroDivError, intDiv: n.IntDiv, xlaMinMax: n.XLAMinMax, scaledCAbs: n.ScaledCAbs, warnIntDiv: n.WarnIntDiv,
 			round: backend.RoundingFor(n.Op, natural)}
 		// Refuse unsupported operations now, as the CPU backend does.
 		if _, err := newSource(false).opC(e, []string{"x", "y", "z"}[:len(args)]); err != nil {

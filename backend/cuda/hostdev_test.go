@@ -51,6 +51,7 @@ double ldexp(double, int); double fabs(double); double copysign(double, double);
 double tan(double); double asin(double); double acos(double); double atan(double); double sinh(double);
 double cosh(double); double asinh(double); double acosh(double); double atanh(double); double log2(double);
 double log10(double); double exp2(double); double expm1(double); double atan2(double, double);
+float fmaf(float, float, float); float sqrtf(float); float fabsf(float);
 }
 `
 

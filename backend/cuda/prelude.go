@@ -350,6 +350,33 @@ DEV double ts_pow(double x, double y) {
 `},
 	{name: "sigmoid", deps: []string{"base"}, code: `DEV double ts_sigmoid(double x) { return 1 / (1 + exp(-x)); }
 `},
+	// |z| as NumPy's SIMD loop computes it (Node.ScaledCAbs;
+	// backend/cpu/hypot.go scaledCAbs): an infinite part makes both
+	// infinite, then a NaN part makes both NaN; l = max, s = min as x86's
+	// MAXPS and MINPS pick; √fma(r, r, 1)·l with r = s/l, or 0 where l is
+	// 0 or s infinite, in the parts' precision (fma and fmaf are fused
+	// whatever --fmad says).
+	{name: "cabs", deps: []string{"base"}, code: `DEV float ts_fma_p(float a, float b, float c) { return fmaf(a, b, c); }
+DEV double ts_fma_p(double a, double b, double c) { return fma(a, b, c); }
+DEV float ts_sqrt_p(float x) { return sqrtf(x); }
+DEV float ts_fabs_p(float x) { return fabsf(x); }
+DEV double ts_fabs_p(double x) { return fabs(x); }
+DEV double ts_sqrt_p(double x) { return sqrt(x); }
+template <class F> DEV F ts_cabs_scaled(F re, F im) {
+	const F inf = (F)ts_inf(), nan = (F)ts_nan();
+	re = ts_fabs_p(re);
+	im = ts_fabs_p(im);
+	bool reinf = re == inf, iminf = im == inf;
+	if (reinf) im = inf;
+	if (iminf) re = inf;
+	bool renum = re == re, imnum = im == im;
+	if (!renum) im = nan;
+	if (!imnum) re = nan;
+	F l = re > im ? re : im, s = im < re ? im : re;
+	F r = (l != 0 && s != inf) ? s / l : (F)0;
+	return ts_sqrt_p(ts_fma_p(r, r, (F)1)) * l;
+}
+`},
 	// glibc's hypot and hypotf, as the CPU backend's hypotF64 and hypotF32
 	// (backend/cpu/hypot.go): for hypot the kernel without fused
 	// multiply-add, every product rounded on its own (--fmad=false).
