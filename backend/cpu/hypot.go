@@ -153,7 +153,7 @@ func scaledCAbsC128Go(d []float64, a []complex128) {
 	}
 }
 
-// sqrt32 is the correctly rounded square root of a float32 (that of its
-// float64 value, rounded: the float64 root is within half an ULP of 2^-53,
-// too near no float32 midpoint to round twice).
+// sqrt32 is the correctly rounded square root of a float32: the float64
+// root rounded to float32, which rounds once in effect (53 bits are more
+// than the 2·24 + 2 a square root needs for that).
 func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
