@@ -87,6 +87,21 @@ func (k *call) nargs(c *compiler, min, max int) error {
 	return nil
 }
 
+// passedTwice reports a TypeError where the argument at position i (0
+// for the first) was also given by one of its keyword names, as Python
+// does ("got multiple values for argument"); nil otherwise.
+func (k *call) passedTwice(c *compiler, i int, names ...string) error {
+	if len(k.args) <= i {
+		return nil
+	}
+	for _, n := range names {
+		if o, ok := k.kw[n]; ok {
+			return c.errorf(o.span(), "TypeError", "%s() got multiple values for argument %q", k.name, n)
+		}
+	}
+	return nil
+}
+
 func plural(n int) string {
 	if n == 1 {
 		return ""

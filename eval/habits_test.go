@@ -178,6 +178,12 @@ func TestAttrErrors(t *testing.T) {
 		{"f32.shape", `AttributeError: a dtype has no attribute "shape" (only tensors have attributes)`},
 		{"x.shape.ndim", `AttributeError: a shape has no attribute "ndim" (only tensors have attributes)`},
 		{"y.shape", `NameError: name "y" is not defined`},
+		// Builtins' arguments given twice, as Python refuses them.
+		{"eye(3, 4, M=5)", `TypeError: eye() got multiple values for argument "M"`},
+		{"eye(3, 4, m=5)", `TypeError: eye() got multiple values for argument "m"`},
+		{"eye(3, m=4, M=5)", `TypeError: eye() got multiple values for argument "M" (M= and m=)`},
+		{"eye(3, 4, 1, k=2)", `TypeError: eye() got multiple values for argument "k"`},
+		{"linspace(0, 1, 5, num=3)", `TypeError: linspace() got multiple values for argument "num"`},
 	}
 	s, err := New("jax")
 	if err != nil {

@@ -412,6 +412,9 @@ func linspace(c *compiler, k *call) (*operand, error) {
 	if err := k.nargs(c, 2, 3); err != nil {
 		return nil, err
 	}
+	if err := k.passedTwice(c, 2, "num"); err != nil {
+		return nil, err
+	}
 	num := 50
 	var err error
 	if len(k.args) == 3 {
@@ -482,6 +485,17 @@ func linspace(c *compiler, k *call) (*operand, error) {
 func eye(c *compiler, k *call) (*operand, error) {
 	if err := k.nargs(c, 1, 3); err != nil {
 		return nil, err
+	}
+	if err := k.passedTwice(c, 1, "M", "m"); err != nil {
+		return nil, err
+	}
+	if err := k.passedTwice(c, 2, "k"); err != nil {
+		return nil, err
+	}
+	if _, ok := k.kw["M"]; ok {
+		if o, ok := k.kw["m"]; ok {
+			return nil, c.errorf(o.span(), "TypeError", "eye() got multiple values for argument \"M\" (M= and m=)")
+		}
 	}
 	n, err := c.intOf(k.args[0], "n")
 	if err != nil {
