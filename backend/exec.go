@@ -71,8 +71,51 @@ type Exec[V View[V]] struct {
 	ctx     context.Context
 	kernels Kernels[V]
 	check   func(*Node) error
-	refs    map[*Node]int // how many parents use each node
-	memo    map[*Node]V   // evaluated nodes used more than once (nil for none)
+	refs    refCounts   // how many parents use each node
+	memo    map[*Node]V // evaluated nodes used more than once (nil for none)
+}
+
+// refCounts counts the parents of each node of a plan: the first
+// smallRefs nodes in arrays searched in order, the others in a map. A
+// statement's plan is mostly a few nodes, and a map (its allocation, its
+// hashing) was a tenth of the fixed cost of a small statement.
+type refCounts struct {
+	nodes [smallRefs]*Node
+	n     [smallRefs]int
+	len   int
+	more  map[*Node]int
+}
+
+const smallRefs = 8
+
+// add counts one more parent of n and returns n's count.
+func (r *refCounts) add(n *Node) int {
+	for i, m := range r.nodes[:r.len] {
+		if m == n {
+			r.n[i]++
+			return r.n[i]
+		}
+	}
+	if r.len < smallRefs {
+		r.nodes[r.len], r.n[r.len] = n, 1
+		r.len++
+		return 1
+	}
+	if r.more == nil {
+		r.more = map[*Node]int{}
+	}
+	r.more[n]++
+	return r.more[n]
+}
+
+// get returns n's count.
+func (r *refCounts) get(n *Node) int {
+	for i, m := range r.nodes[:r.len] {
+		if m == n {
+			return r.n[i]
+		}
+	}
+	return r.more[n]
 }
 
 // NewExec returns an Exec for one evaluation under ctx by the backend of
@@ -80,7 +123,7 @@ type Exec[V View[V]] struct {
 // not nil, is called for every node of the plan before anything is
 // evaluated: a backend refuses there what it does not compute.
 func NewExec[V View[V]](ctx context.Context, name string, k Kernels[V], check func(*Node) error) *Exec[V] {
-	return &Exec[V]{name: name, ctx: ctx, kernels: k, check: check, refs: map[*Node]int{}}
+	return &Exec[V]{name: name, ctx: ctx, kernels: k, check: check}
 }
 
 func (x *Exec[V]) errorf(format string, args ...any) error {
@@ -109,8 +152,7 @@ func (x *Exec[V]) count(n *Node, depth int) error {
 			return err
 		}
 	}
-	x.refs[n]++
-	if x.refs[n] > 1 {
+	if x.refs.add(n) > 1 {
 		return nil
 	}
 	for _, a := range n.Args {
@@ -125,7 +167,7 @@ func (x *Exec[V]) count(n *Node, depth int) error {
 // the elementwise tree of root: it has root's shape (up to leading 1s),
 // no other user, and has not been evaluated already.
 func (x *Exec[V]) Fusible(n, root *Node) bool {
-	if !n.Op.IsElementwise() || x.refs[n] > 1 {
+	if !n.Op.IsElementwise() || x.refs.get(n) > 1 {
 		return false
 	}
 	if _, done := x.memo[n]; done {
@@ -172,7 +214,7 @@ func (x *Exec[V]) Eval(n *Node) (V, error) {
 	if v.DType() != n.DType || !slices.Equal(v.Layout().Shape, n.Shape) {
 		return zero, x.errorf("internal error: %v gave %v%v, want %v%v", n.Op, v.DType(), v.Layout().Shape, n.DType, n.Shape)
 	}
-	if x.refs[n] > 1 {
+	if x.refs.get(n) > 1 {
 		if x.memo == nil {
 			x.memo = map[*Node]V{}
 		}

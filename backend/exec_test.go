@@ -230,3 +230,34 @@ func TestReduceArg(t *testing.T) {
 		}
 	}
 }
+
+// TestRefCounts checks the parent counts of an Exec past the nodes it
+// keeps in arrays: each node's count is the number of add calls for it,
+// and a node never added counts 0.
+func TestRefCounts(t *testing.T) {
+	var r refCounts
+	nodes := make([]*Node, 3*smallRefs)
+	for i := range nodes {
+		nodes[i] = &Node{Op: OpInput}
+	}
+	want := map[*Node]int{}
+	for round := range 3 {
+		for i, n := range nodes {
+			if i%(round+1) != 0 {
+				continue
+			}
+			want[n]++
+			if got := r.add(n); got != want[n] {
+				t.Fatalf("add(node %d) in round %d = %d, want %d", i, round, got, want[n])
+			}
+		}
+	}
+	for i, n := range nodes {
+		if got := r.get(n); got != want[n] {
+			t.Errorf("get(node %d) = %d, want %d", i, got, want[n])
+		}
+	}
+	if got := r.get(&Node{}); got != 0 {
+		t.Errorf("get of a node never added = %d, want 0", got)
+	}
+}

@@ -233,7 +233,14 @@ func (c *compiler) varOperand(v *Value, sp span) (*operand, error) {
 				return nil, c.errorf(sp, "RuntimeError", "%v", err)
 			}
 		}
-		o := &operand{kind: TensorValue, typ: v.Type, shape: t.Shape, node: inputNode(t), start: sp.start, end: sp.end}
+		// The operand and its leaf are one allocation.
+		m := new(struct {
+			o operand
+			n backend.Node
+		})
+		m.n = backend.Node{Op: backend.OpInput, DType: t.DType, Shape: t.Shape, Tensor: t}
+		o := &m.o
+		*o = operand{kind: TensorValue, typ: v.Type, shape: t.Shape, node: &m.n, start: sp.start, end: sp.end}
 		if v.Perm != nil {
 			o.shape = v.Dims()
 			o.node = &backend.Node{Op: backend.OpTranspose, DType: t.DType, Shape: o.shape, Axes: v.Perm, Args: []*backend.Node{o.node}}

@@ -152,12 +152,60 @@ func literalTensor(v promote.Scalar, d dtypes.DType) *backend.Tensor {
 	return t
 }
 
+// constNode returns a plan leaf for literal v converted to a 0-d tensor of
+// dtype d: literalTensor's tensor and its leaf, allocated together (every
+// literal operand of a statement takes one).
+func constNode(v promote.Scalar, d dtypes.DType) *backend.Node {
+	var n *backend.Node
+	switch d {
+	case dtypes.Bool:
+		n = constLeaf[bool](d)
+	case dtypes.I8:
+		n = constLeaf[int8](d)
+	case dtypes.I16:
+		n = constLeaf[int16](d)
+	case dtypes.I32:
+		n = constLeaf[int32](d)
+	case dtypes.I64:
+		n = constLeaf[int64](d)
+	case dtypes.U8:
+		n = constLeaf[uint8](d)
+	case dtypes.U16:
+		n = constLeaf[uint16](d)
+	case dtypes.U32:
+		n = constLeaf[uint32](d)
+	case dtypes.U64:
+		n = constLeaf[uint64](d)
+	case dtypes.F32:
+		n = constLeaf[float32](d)
+	case dtypes.F64:
+		n = constLeaf[float64](d)
+	default:
+		return inputNode(literalTensor(v, d))
+	}
+	setScalar(n.Tensor, 0, v)
+	return n
+}
+
+// constLeaf returns an input node of dtype d (stored as T) and shape (),
+// its tensor and the tensor's element in one allocation.
+func constLeaf[T any](d dtypes.DType) *backend.Node {
+	m := new(struct {
+		n backend.Node
+		t backend.Tensor
+		v [1]T
+	})
+	m.t = backend.Tensor{DType: d, Data: m.v[:]}
+	m.n = backend.Node{Op: backend.OpInput, DType: d, Tensor: &m.t}
+	return &m.n
+}
+
 // asNode returns a plan for o converted to dtype d: literals become 0-d
 // constants (converted like a C cast: the policy already approved), tensors
 // get a cast node when their dtype differs.
 func asNode(o *operand, d dtypes.DType) *backend.Node {
 	if o.kind == LiteralValue {
-		return inputNode(literalTensor(o.lit, d))
+		return constNode(o.lit, d)
 	}
 	return castNode(o.node, d)
 }
@@ -168,7 +216,7 @@ func castNode(n *backend.Node, d dtypes.DType) *backend.Node {
 	}
 	if n.Op == backend.OpInput && len(n.Shape) == 0 {
 		// Fold casts of constants now: it keeps plans small.
-		return inputNode(literalTensor(scalarAt(n.Tensor, 0), d))
+		return constNode(scalarAt(n.Tensor, 0), d)
 	}
 	return &backend.Node{Op: backend.OpCast, DType: d, Shape: n.Shape, Args: []*backend.Node{n}}
 }
@@ -259,9 +307,16 @@ func (c *compiler) binary(op promote.BinaryOp, x, y *operand, opSpan span) (*ope
 	if err != nil {
 		return nil, c.errorf(opSpan, "BroadcastError", "%v", err)
 	}
-	n := &backend.Node{
+	// The node and its list of two arguments are one allocation.
+	na := new(struct {
+		n    backend.Node
+		args [2]*backend.Node
+	})
+	na.args = [2]*backend.Node{asNode(literalVia(x, res), res.Compute), asNode(literalVia(y, res), res.Compute)}
+	n := &na.n
+	*n = backend.Node{
 		Op: binaryOps[op], DType: res.Type.DType, Shape: shape,
-		Args:         []*backend.Node{asNode(literalVia(x, res), res.Compute), asNode(literalVia(y, res), res.Compute)},
+		Args:         na.args[:],
 		CDiv:         res.CDiv,
 		ZeroDivError: res.ZeroDivError,
 		IntDiv:       intDivRules[res.IntDiv],
