@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -32,6 +33,25 @@ func castKernel(from, to dtypes.DType) (kfn, error) {
 	if !from.IsValid() || !to.IsValid() {
 		return nil, fmt.Errorf("cpu: cast from %v to %v", from, to)
 	}
+	m := &castMemo[from][to]
+	if e := m.Load(); e != nil {
+		return e.k, e.err
+	}
+	k, err := newCastKernel(from, to)
+	m.Store(&castEntry{k, err})
+	return k, err
+}
+
+// castMemo holds castKernel's kernels (or refusals) by the two dtypes,
+// made on first use (see kmemo).
+var castMemo [dtypes.NumDTypes][dtypes.NumDTypes]atomic.Pointer[castEntry]
+
+type castEntry struct {
+	k   kfn
+	err error
+}
+
+func newCastKernel(from, to dtypes.DType) (kfn, error) {
 	if from == dtypes.I8 && to == dtypes.F32 {
 		if k := vecConvKernel(ctI8, ctF32); k != nil {
 			return k, nil // AVX-512

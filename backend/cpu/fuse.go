@@ -845,12 +845,13 @@ func (w *worker) release() {
 	clear(w.bufs)
 	clear(w.memo)
 	clear(w.pf[:cap(w.pf)])
-	for i, b := range w.boxes {
+	for _, b := range w.boxes {
 		// A box of small storage (the operands and result of a small
 		// statement, likely the next one's) is kept; larger storage
-		// must not stay reachable from the pool.
+		// must not stay reachable from the pool: the box is kept
+		// empty.
 		if b != nil && b.n*int(b.size) > keptBoxMax {
-			w.boxes[i] = nil
+			b.drop()
 		}
 	}
 	w.memo, w.pf = w.memo[:0], w.pf[:0]

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -92,6 +93,14 @@ func firstKernel(fs ...func() kfn) kfn {
 // vectorF32Kernel returns the vector kernel (see simd.go) of o on
 // float32, or nil when o has none.
 func vectorF32Kernel(o backend.Op) kfn {
+	return vecF32Memo[o].get(func() kfn { return newVectorF32Kernel(o) })
+}
+
+// vecF32Memo and vecF64Memo hold vectorF32Kernel's and vectorF64Kernel's
+// kernels by operation.
+var vecF32Memo, vecF64Memo [backend.NumOps]kmemo
+
+func newVectorF32Kernel(o backend.Op) kfn {
 	switch o {
 	case backend.OpAdd:
 		return bin(binaryF32('+'))
@@ -138,6 +147,10 @@ func streamKernel(o backend.Op, ct ctype) kfn {
 
 // vectorF64Kernel returns the vector kernel of o on float64, or nil.
 func vectorF64Kernel(o backend.Op) kfn {
+	return vecF64Memo[o].get(func() kfn { return newVectorF64Kernel(o) })
+}
+
+func newVectorF64Kernel(o backend.Op) kfn {
 	switch o {
 	case backend.OpAdd:
 		return bin(binaryF64('+'))
@@ -385,4 +398,22 @@ func prefetchKernel(o backend.Op, ct ctype) pfkfn {
 		return func(d any, a []any, pf [][]byte) { tanhF32PF(d.([]float32), a[0].([]float32), pf) }
 	}
 	return nil
+}
+
+// A kmemo is a kernel made once, on first use, and shared by every
+// statement after: a kernel is a closure (or several), and making it per
+// statement was a tenth of a small statement's allocations. Only kernels
+// that depend on nothing but the memo's index (an operation, a type) are
+// kept so; a kernel may be nil.
+type kmemo struct{ p atomic.Pointer[kfn] }
+
+// get returns the kernel, made by mk on first use (two goroutines may
+// both make it; either's is kept, and both are the same function).
+func (m *kmemo) get(mk func() kfn) kfn {
+	if k := m.p.Load(); k != nil {
+		return *k
+	}
+	k := mk()
+	m.p.Store(&k)
+	return k
 }

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -55,23 +56,50 @@ func doubleIntKernel[T integer](n *backend.Node) kfn {
 			break
 		}
 	}
-	v, ok := intAsms[intAsmKey{backend.OpAdd, unsafe.Sizeof(T(0)), ^T(0) < 0}]
-	if two < 0 || !ok {
+	if two < 0 {
 		return nil
 	}
-	add := vbin(v, addL[T])
-	if two == 1 {
-		return bin(func(d, a, _ []T) { add(d, a, a) })
+	sign := 0
+	if ^T(0) < 0 {
+		sign = 1
 	}
-	return bin(func(d, _, b []T) { add(d, b, b) })
+	return doubleIntMemo[bits.TrailingZeros(uint(unsafe.Sizeof(T(0))))][sign][two].get(func() kfn {
+		v, ok := intAsms[intAsmKey{backend.OpAdd, unsafe.Sizeof(T(0)), ^T(0) < 0}]
+		if !ok {
+			return nil
+		}
+		add := vbin(v, addL[T])
+		if two == 1 {
+			return bin(func(d, a, _ []T) { add(d, a, a) })
+		}
+		return bin(func(d, _, b []T) { add(d, b, b) })
+	})
 }
 
+// doubleIntMemo holds doubleIntKernel's kernels by log2 of the integer's
+// size in bytes, signedness and the operand that is 2.
+var doubleIntMemo [4][2][2]kmemo
+
 // vectorIntKernel returns the vector kernel of o on integers of type T,
-// or nil when o has none.
+// or nil when o has none: made once for each operation and type (its
+// closures were a tenth of a small statement's allocations).
 func vectorIntKernel[T integer](o backend.Op) kfn {
 	if !haveIntSIMD {
 		return nil
 	}
+	sign := 0
+	if ^T(0) < 0 {
+		sign = 1
+	}
+	return vecIntMemo[o][bits.TrailingZeros(uint(unsafe.Sizeof(T(0))))][sign].get(func() kfn { return newVectorIntKernel[T](o) })
+}
+
+// vecIntMemo holds vectorIntKernel's kernels by operation, log2 of the
+// integer's size in bytes, and signedness.
+var vecIntMemo [backend.NumOps][4][2]kmemo
+
+// newVectorIntKernel makes vectorIntKernel's kernel.
+func newVectorIntKernel[T integer](o backend.Op) kfn {
 	signed := ^T(0) < 0
 	if o == backend.OpAbs && !signed {
 		return un(copyL[T]) // absL of an unsigned integer is a copy

@@ -40,14 +40,28 @@ type eface struct {
 // newSliceBox returns a box for slices of storage, a non-empty slice of
 // any element type.
 func newSliceBox(storage any) *sliceBox {
+	b := &sliceBox{hdr: new(sliceHeader)}
+	b.reset(storage)
+	return b
+}
+
+// reset points b at storage, a non-empty slice of any element type: the
+// box of a pooled worker serves the next statement's storage without
+// allocating. Slices b gave before are invalid after it (they are
+// invalid after the next slice call already).
+func (b *sliceBox) reset(storage any) {
 	e := (*eface)(unsafe.Pointer(&storage))
 	src := (*sliceHeader)(e.data)
-	h := new(sliceHeader)
-	*h = *src
-	b := &sliceBox{hdr: h, base: src.data, n: src.len, size: reflect.TypeOf(storage).Elem().Size()}
+	*b.hdr = *src
+	b.base, b.n, b.size = src.data, src.len, reflect.TypeOf(storage).Elem().Size()
 	be := (*eface)(unsafe.Pointer(&b.v))
-	be.typ, be.data = e.typ, unsafe.Pointer(h)
-	return b
+	be.typ, be.data = e.typ, unsafe.Pointer(b.hdr)
+}
+
+// drop makes b hold no storage, keeping b for a later reset.
+func (b *sliceBox) drop() {
+	*b.hdr = sliceHeader{}
+	b.base, b.n = nil, 0
 }
 
 // holds reports whether b boxes slices of storage.
@@ -76,8 +90,11 @@ func (w *worker) boxed(i int, storage any, lo, hi int) any {
 	if i >= len(w.boxes) {
 		w.boxes = append(w.boxes, make([]*sliceBox, i+1-len(w.boxes))...)
 	}
-	if !w.boxes[i].holds(storage) {
+	switch b := w.boxes[i]; {
+	case b == nil:
 		w.boxes[i] = newSliceBox(storage)
+	case !b.holds(storage):
+		b.reset(storage)
 	}
 	return w.boxes[i].slice(lo, hi)
 }
