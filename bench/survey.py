@@ -86,6 +86,41 @@ CASES = [
     ("arcsin(x - 1)", "np.arcsin(x - 1)"),
     ("cast(x, f16)", "x.astype(np.float16)"),
     ("tanh(transpose(cast(x, f16)))", "np.tanh(x.astype(np.float16).T)"),
+    # Stop 36: more of what a NumPy user types (slices of both axes and of
+    # one column, methods, mixed chains, reductions of every kind along
+    # rows, broadcasting a row and a column, products with a transposed
+    # operand).
+    ("transpose(x) @ x", "x.T @ x"),
+    ("d @ d[:, :10]", "d @ d[:, :10]"),
+    ("x[100:900, 100:900] + 1", "x[100:900, 100:900] + 1"),
+    ("x[::2, ::2] * 2", "x[::2, ::2] * 2"),
+    ("x[::-1] + 0", "x[::-1] + 0"),
+    ("x[:, 0] * 2", "x[:, 0] * 2"),
+    ("sum(x[:, 0])", "np.sum(x[:, 0])"),
+    ("x + v[:1000]", "x + v[:1000]"),
+    ("x + reshape(v[:1000], (1000, 1))", "x + v[:1000].reshape(1000, 1)"),
+    ("abs(x - y) < 0.01", "np.abs(x - y) < 0.01"),
+    ("max(x) - min(x)", "np.max(x) - np.min(x)"),
+    ("maximum(x, y)", "np.maximum(x, y)"),
+    ("x * (x > 1)", "x * (x > 1)"),
+    ("x / sum(x, axis=1, keepdims=true)", "x / np.sum(x, axis=1, keepdims=True)"),
+    ("floor(x * 10) / 10", "np.floor(x * 10) / 10"),
+    ("hypot(x, y)", "np.hypot(x, y)"),
+    ("sin(x) ** 2 + cos(x) ** 2", "np.sin(x) ** 2 + np.cos(x) ** 2"),
+    ("i * 1.5", "i * 1.5"),
+    ("i & 0xF", "i & 0xF"),
+    ("sum(i)", "np.sum(i)"),
+    ("mean(i, axis=1)", "np.mean(i, axis=1)"),
+    ("sum(b, axis=1)", "np.sum(b, axis=1)"),
+    ("any(x > 1.4, axis=1)", "np.any(x > 1.4, axis=1)"),
+    ("argmin(x, axis=1)", "np.argmin(x, axis=1)"),
+    ("var(d)", "np.var(d)"),
+    ("arange(1000000) % 7 == 0", "np.arange(1000000) % 7 == 0"),
+    ("full((1000, 1000), 7.0)", "np.full((1000, 1000), 7.0)"),
+    ("x.T + 1", "x.T + 1"),
+    ("x.sum(axis=0)", "x.sum(axis=0)"),
+    ("x.astype(f64)", "x.astype(np.float64)"),
+    ("cast(d, f32)", "d.astype(np.float32)"),
 ]
 
 
