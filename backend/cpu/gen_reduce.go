@@ -82,6 +82,26 @@ func blend64(isMax bool) func(acc, x, tmp string) string {
 	}
 }
 
+// blendU64 is blend64 for uint64: AVX2 compares signed 64-bit lanes only,
+// so both sides have their top bit flipped first (x ^ 2^63 orders as
+// int64 as x does as uint64); tmp is made 2^63 in every lane from all
+// ones, and Y15 is a second temporary.
+func blendU64(isMax bool) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		var s strings.Builder
+		fmt.Fprintf(&s, "\tVPCMPEQQ %[1]s, %[1]s, %[1]s\n\tVPSLLQ $63, %[1]s, %[1]s\n", tmp)
+		fmt.Fprintf(&s, "\tVPXOR %s, %s, Y15\n", tmp, acc) // acc ^ 2^63
+		fmt.Fprintf(&s, "\tVPXOR %s, %s, %s\n", tmp, x, tmp)  // x ^ 2^63
+		if isMax {
+			fmt.Fprintf(&s, "\tVPCMPGTQ %s, Y15, %s\n", tmp, tmp) // tmp = acc > x
+		} else {
+			fmt.Fprintf(&s, "\tVPCMPGTQ Y15, %s, %s\n", tmp, tmp) // tmp = x > acc
+		}
+		fmt.Fprintf(&s, "\tVPBLENDVB %s, %s, %s, %s\n", tmp, acc, x, acc) // acc = tmp ? acc : x
+		return s.String()
+	}
+}
+
 // mul64 is the wrapping int64 product acc = acc * x without AVX-512:
 // lo·lo + (hi·lo + lo·hi) << 32 from the 32-bit VPMULUDQ, modulo 2^64 (as
 // gen_simdint.go's mul64AVX2); Y15 is a second temporary.
@@ -129,6 +149,8 @@ func kernels() []kernel {
 	}
 	add("MaxSQ", "max of int64", blend64(true), true, 8, 1<<63)
 	add("MinSQ", "min of int64", blend64(false), true, 8, 1<<63-1)
+	add("MaxUQ", "max of uint64", blendU64(true), true, 8, 0)
+	add("MinUQ", "min of uint64", blendU64(false), true, 8, 1<<64-1)
 	for _, w := range []struct {
 		s, bits string
 		size    int

@@ -89,7 +89,7 @@ func asmName[T number | bool](k redKind) string {
 	case int64:
 		ops = [6]string{"AddQ", "MulQ", "MaxSQ", "MinSQ"}
 	case uint64:
-		ops = [6]string{"AddQ", "MulQ"}
+		ops = [6]string{"AddQ", "MulQ", "MaxUQ", "MinUQ"}
 	case float32:
 		ops = [6]string{"AddPS", "MulPS", "MaxPS", "MinPS"}
 	case float64:

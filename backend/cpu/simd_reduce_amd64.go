@@ -89,6 +89,18 @@ func redVecMinSQ(acc, x []byte)
 func redFoldMinSQ(acc *[128]byte, x []byte)
 
 //go:noescape
+func redVecMaxUQ(acc, x []byte)
+
+//go:noescape
+func redFoldMaxUQ(acc *[128]byte, x []byte)
+
+//go:noescape
+func redVecMinUQ(acc, x []byte)
+
+//go:noescape
+func redFoldMinUQ(acc *[128]byte, x []byte)
+
+//go:noescape
 func redVecAddB(acc, x []byte)
 
 //go:noescape
@@ -312,6 +324,18 @@ func redRowsMinSQ(out, x []byte, l int)
 
 //go:noescape
 func redVecsMinSQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMaxUQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsMaxUQ(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redRowsMinUQ(out, x []byte, l int)
+
+//go:noescape
+func redVecsMinUQ(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redRowsAddB(out, x []byte, l int)
@@ -540,18 +564,22 @@ func redFold(i int, acc *[128]byte, x []byte) {
 	case 14:
 		redFoldMinSQ(acc, x)
 	case 15:
-		redFoldAddB(acc, x)
+		redFoldMaxUQ(acc, x)
 	case 16:
-		redFoldAddW(acc, x)
+		redFoldMinUQ(acc, x)
 	case 17:
-		redFoldAddD(acc, x)
+		redFoldAddB(acc, x)
 	case 18:
-		redFoldAddQ(acc, x)
+		redFoldAddW(acc, x)
 	case 19:
-		redFoldMulW(acc, x)
+		redFoldAddD(acc, x)
 	case 20:
-		redFoldMulD(acc, x)
+		redFoldAddQ(acc, x)
 	case 21:
+		redFoldMulW(acc, x)
+	case 22:
+		redFoldMulD(acc, x)
+	case 23:
 		redFoldMulQ(acc, x)
 	default:
 		panic("cpu: no reduction fold kernel")
@@ -561,13 +589,13 @@ func redFold(i int, acc *[128]byte, x []byte) {
 // redFoldF calls the float fold numbered i in redFoldAsmF.
 func redFoldF(i int, acc *[128]byte, x []byte) bool {
 	switch i {
-	case 31:
+	case 33:
 		return redFoldMaxPSF(acc, x)
-	case 32:
+	case 34:
 		return redFoldMinPSF(acc, x)
-	case 37:
+	case 39:
 		return redFoldMaxPDF(acc, x)
-	case 38:
+	case 40:
 		return redFoldMinPDF(acc, x)
 	}
 	panic("cpu: no reduction fold kernel")
@@ -605,20 +633,24 @@ func init() {
 	redFoldAsm["MaxSQ"] = 13
 	redVecAsm["MinSQ"] = redVecMinSQ
 	redFoldAsm["MinSQ"] = 14
+	redVecAsm["MaxUQ"] = redVecMaxUQ
+	redFoldAsm["MaxUQ"] = 15
+	redVecAsm["MinUQ"] = redVecMinUQ
+	redFoldAsm["MinUQ"] = 16
 	redVecAsm["AddB"] = redVecAddB
-	redFoldAsm["AddB"] = 15
+	redFoldAsm["AddB"] = 17
 	redVecAsm["AddW"] = redVecAddW
-	redFoldAsm["AddW"] = 16
+	redFoldAsm["AddW"] = 18
 	redVecAsm["AddD"] = redVecAddD
-	redFoldAsm["AddD"] = 17
+	redFoldAsm["AddD"] = 19
 	redVecAsm["AddQ"] = redVecAddQ
-	redFoldAsm["AddQ"] = 18
+	redFoldAsm["AddQ"] = 20
 	redVecAsm["MulW"] = redVecMulW
-	redFoldAsm["MulW"] = 19
+	redFoldAsm["MulW"] = 21
 	redVecAsm["MulD"] = redVecMulD
-	redFoldAsm["MulD"] = 20
+	redFoldAsm["MulD"] = 22
 	redVecAsm["MulQ"] = redVecMulQ
-	redFoldAsm["MulQ"] = 21
+	redFoldAsm["MulQ"] = 23
 	redVecAsm["ZeroOrQ"] = redVecZeroOrQ
 	redVecAsm["ZeroOrPS"] = redVecZeroOrPS
 	redVecAsm["ZeroOrPD"] = redVecZeroOrPD
@@ -628,14 +660,14 @@ func init() {
 	redVecAsm["MulPS"] = redVecMulPS
 	redVecAsm["MaxPS"] = redVecMaxPS
 	redVecAsm["MinPS"] = redVecMinPS
-	redFoldAsmF["MaxPS"] = 31
-	redFoldAsmF["MinPS"] = 32
+	redFoldAsmF["MaxPS"] = 33
+	redFoldAsmF["MinPS"] = 34
 	redVecAsm["AddPD"] = redVecAddPD
 	redVecAsm["MulPD"] = redVecMulPD
 	redVecAsm["MaxPD"] = redVecMaxPD
 	redVecAsm["MinPD"] = redVecMinPD
-	redFoldAsmF["MaxPD"] = 37
-	redFoldAsmF["MinPD"] = 38
+	redFoldAsmF["MaxPD"] = 39
+	redFoldAsmF["MinPD"] = 40
 	redHasAsm["ZeroB"] = redHasZeroB
 	redHasAsm["ZeroW"] = redHasZeroW
 	redHasAsm["ZeroD"] = redHasZeroD
@@ -679,6 +711,10 @@ func init() {
 	redVecsAsm["MaxSQ"] = redVecsMaxSQ
 	redRowsAsm["MinSQ"] = redRowsMinSQ
 	redVecsAsm["MinSQ"] = redVecsMinSQ
+	redRowsAsm["MaxUQ"] = redRowsMaxUQ
+	redVecsAsm["MaxUQ"] = redVecsMaxUQ
+	redRowsAsm["MinUQ"] = redRowsMinUQ
+	redVecsAsm["MinUQ"] = redVecsMinUQ
 	redRowsAsm["AddB"] = redRowsAddB
 	redVecsAsm["AddB"] = redVecsAddB
 	redRowsAsm["AddW"] = redRowsAddW

@@ -960,6 +960,230 @@ store:
 	VZEROUPPER
 	RET
 
+// func redVecMaxUQ(acc, x []byte): max of uint64, element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecMaxUQ(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redFoldMaxUQ(acc *[128]byte, x []byte): max of uint64,
+// lane by lane into the partials acc, over len(x)&^31 bytes.
+TEXT ·redFoldMaxUQ(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), CX
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VMOVDQU (SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	VPCMPEQQ Y9, Y9, Y9
+	VPSLLQ $63, Y9, Y9
+	VPXOR Y9, Y1, Y15
+	VPXOR Y9, Y5, Y9
+	VPCMPGTQ Y9, Y15, Y9
+	VPBLENDVB Y9, Y1, Y5, Y1
+	VPCMPEQQ Y10, Y10, Y10
+	VPSLLQ $63, Y10, Y10
+	VPXOR Y10, Y2, Y15
+	VPXOR Y10, Y6, Y10
+	VPCMPGTQ Y10, Y15, Y10
+	VPBLENDVB Y10, Y2, Y6, Y2
+	VPCMPEQQ Y11, Y11, Y11
+	VPSLLQ $63, Y11, Y11
+	VPXOR Y11, Y3, Y15
+	VPXOR Y11, Y7, Y11
+	VPCMPGTQ Y11, Y15, Y11
+	VPBLENDVB Y11, Y3, Y7, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPCMPEQQ Y9, Y9, Y9
+	VPSLLQ $63, Y9, Y9
+	VPXOR Y9, Y2, Y15
+	VPXOR Y9, Y3, Y9
+	VPCMPGTQ Y9, Y15, Y9
+	VPBLENDVB Y9, Y2, Y3, Y2
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y2, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y2, Y0
+	VMOVDQU Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func redVecMinUQ(acc, x []byte): min of uint64, element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecMinUQ(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redFoldMinUQ(acc *[128]byte, x []byte): min of uint64,
+// lane by lane into the partials acc, over len(x)&^31 bytes.
+TEXT ·redFoldMinUQ(SB), NOSPLIT, $0-32
+	MOVQ acc+0(FP), DI
+	MOVQ x_base+8(FP), SI
+	MOVQ x_len+16(FP), CX
+	VMOVDQU (DI), Y0
+	VMOVDQU 32(DI), Y1
+	VMOVDQU 64(DI), Y2
+	VMOVDQU 96(DI), Y3
+	MOVQ CX, BX
+	SHRQ $7, CX
+	JZ   rest
+loop:
+	VMOVDQU (SI), Y4
+	VMOVDQU 32(SI), Y5
+	VMOVDQU 64(SI), Y6
+	VMOVDQU 96(SI), Y7
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	VPCMPEQQ Y9, Y9, Y9
+	VPSLLQ $63, Y9, Y9
+	VPXOR Y9, Y1, Y15
+	VPXOR Y9, Y5, Y9
+	VPCMPGTQ Y15, Y9, Y9
+	VPBLENDVB Y9, Y1, Y5, Y1
+	VPCMPEQQ Y10, Y10, Y10
+	VPSLLQ $63, Y10, Y10
+	VPXOR Y10, Y2, Y15
+	VPXOR Y10, Y6, Y10
+	VPCMPGTQ Y15, Y10, Y10
+	VPBLENDVB Y10, Y2, Y6, Y2
+	VPCMPEQQ Y11, Y11, Y11
+	VPSLLQ $63, Y11, Y11
+	VPXOR Y11, Y3, Y15
+	VPXOR Y11, Y7, Y11
+	VPCMPGTQ Y15, Y11, Y11
+	VPBLENDVB Y11, Y3, Y7, Y3
+	ADDQ $128, SI
+	DECQ CX
+	JNZ  loop
+rest:
+	// The last 32-byte blocks, into the first partials.
+	SHRQ $5, BX
+	ANDQ $3, BX
+	JZ   store
+restloop:
+	VMOVDQU (SI), Y4
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	ADDQ $32, SI
+	DECQ BX
+	JNZ  restloop
+store:
+	// The four partials into one (for floats a NaN among them is moot:
+	// the flag tells).
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPCMPEQQ Y9, Y9, Y9
+	VPSLLQ $63, Y9, Y9
+	VPXOR Y9, Y2, Y15
+	VPXOR Y9, Y3, Y9
+	VPCMPGTQ Y15, Y9, Y9
+	VPBLENDVB Y9, Y2, Y3, Y2
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y2, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y2, Y0
+	VMOVDQU Y0, (DI)
+	VZEROUPPER
+	RET
+
 // func redVecAddB(acc, x []byte): wrapping sum of 8-bit integers, element by element
 // over len(acc)&^31 bytes.
 TEXT ·redVecAddB(SB), NOSPLIT, $0-48
@@ -4941,6 +5165,330 @@ tail:
 	VMOVDQU -32(SI)(DX*1), Y1
 	VMOVDQA Y0, Y3
 	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMaxUQ(out, x []byte, l int): max of uint64 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMaxUQ(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0x0, AX
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	VPCMPEQQ Y9, Y9, Y9
+	VPSLLQ $63, Y9, Y9
+	VPXOR Y9, Y1, Y15
+	VPXOR Y9, Y5, Y9
+	VPCMPGTQ Y9, Y15, Y9
+	VPBLENDVB Y9, Y1, Y5, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y1, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y1, Y4, Y1
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y8, Y15, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VMOVQ X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMaxUQ(acc, x []byte, rows, stride int): max of uint64, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMaxUQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	CMPQ CX, $16
+	JB   row
+	LEAQ (R8)(R8*1), R13
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	PREFETCHT0 (R10)(R13*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redRowsMinUQ(out, x []byte, l int): min of uint64 of each row of l bytes
+// (l >= 32) of x into one element of out.
+TEXT ·redRowsMinUQ(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ $0xffffffffffffffff, AX
+	VMOVQ AX, X14
+	VPBROADCASTQ X14, Y14
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R8
+	SHRQ $5, R8
+row:
+	VMOVDQU (SI), Y0
+	VMOVDQA Y14, Y1
+	LEAQ 32(SI), R10
+	LEAQ -1(R8), R9
+pair:
+	CMPQ R9, $2
+	JB   one
+	VMOVDQU (R10), Y4
+	VMOVDQU 32(R10), Y5
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+	VPCMPEQQ Y9, Y9, Y9
+	VPSLLQ $63, Y9, Y9
+	VPXOR Y9, Y1, Y15
+	VPXOR Y9, Y5, Y9
+	VPCMPGTQ Y15, Y9, Y9
+	VPBLENDVB Y9, Y1, Y5, Y1
+	ADDQ $64, R10
+	SUBQ $2, R9
+	JMP  pair
+one:
+	TESTQ R9, R9
+	JZ   tail
+	VMOVDQU (R10), Y4
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y4, Y0
+tail:
+	VMOVDQU -32(SI)(DX*1), Y4
+	VPBLENDVB Y13, Y4, Y14, Y4
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y1, Y15
+	VPXOR Y8, Y4, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y1, Y4, Y1
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VPSHUFD $0x4E, Y0, Y1
+	VPCMPEQQ Y8, Y8, Y8
+	VPSLLQ $63, Y8, Y8
+	VPXOR Y8, Y0, Y15
+	VPXOR Y8, Y1, Y8
+	VPCMPGTQ Y15, Y8, Y8
+	VPBLENDVB Y8, Y0, Y1, Y0
+	VMOVQ X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsMinUQ(acc, x []byte, rows, stride int): min of uint64, element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsMinUQ(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	CMPQ CX, $16
+	JB   row
+	LEAQ (R8)(R8*1), R13
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	PREFETCHT0 (R10)(R13*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y15, Y2, Y2
 	VPBLENDVB Y2, Y0, Y1, Y0
 	VPBLENDVB Y13, Y0, Y3, Y0
 	VMOVDQU Y0, -32(DI)(DX*1)
