@@ -4,7 +4,7 @@
 // elementwise operations on float32 and float64 (comparisons, maximum and
 // minimum, negation, absolute value, rounding, square roots, relu, square,
 // reciprocal, sign, is_nan, is_inf, isfinite, where, and the powers 0.5
-// and 3). Each loop does the operations of its Go
+// and 3; the predicates 32 elements a step, see emitBools32). Each loop does the operations of its Go
 // reference in floatkernels.go and kernels.go bit for bit; the Go wrappers
 // (simd_float_amd64.go) pass whole vectors and finish with the reference.
 // Run it with go generate.
@@ -287,6 +287,12 @@ GLOBL f64half<>(SB), RODATA|NOPTR, $8
 		fmt.Fprintf(&b, "DATA boolBytes<>+%d(SB)/8, $0x%016x\n", 8*m, v)
 	}
 	b.WriteString("GLOBL boolBytes<>(SB), RODATA|NOPTR, $2048\n")
+	// boolPerm<> puts the dwords of a vector of 32 packed bools in order
+	// (see emitBools32).
+	for i, v := range []int{0, 4, 1, 5, 2, 6, 3, 7} {
+		fmt.Fprintf(&b, "DATA boolPerm<>+%d(SB)/4, $%d\n", 4*i, v)
+	}
+	b.WriteString("GLOBL boolPerm<>(SB), RODATA|NOPTR, $32\n")
 
 	for _, t := range []typ{f32, f64} {
 		for _, o := range ops {
@@ -321,10 +327,12 @@ func emit(b *bytes.Buffer, t typ, o op) {
 	}
 	b.WriteString(setupFor(t))
 	mov := "VMOVUP" + t.p[1:]
+	b.WriteString("\tXORQ AX, AX\n")
 	if o.bools {
 		b.WriteString("\tLEAQ boolBytes<>(SB), R9\n")
+		emitBools32(b, t, o)
 	}
-	b.WriteString("\tXORQ AX, AX\n\tSHRQ $3, CX\n\tJZ   done\nloop:\n")
+	b.WriteString("\tSHRQ $3, CX\n\tJZ   done\nloop:\n")
 	// One group of 8 elements: one vector of float32, two of float64.
 	vecs := 8 * t.size / 32
 	for v := 0; v < vecs; v++ {
@@ -348,6 +356,50 @@ func emit(b *bytes.Buffer, t typ, o op) {
 		b.WriteString("\tMOVQ (R9)(BX*8), R10\n\tMOVQ R10, (DI)\n\tADDQ $8, DI\n")
 	}
 	fmt.Fprintf(b, "\tADDQ $%d, AX\n\tDECQ CX\n\tJNZ  loop\ndone:\n\tVZEROUPPER\n\tRET\n", 8*t.size)
+}
+
+// emitBools32 writes the main loop of a predicate: 32 elements a step,
+// their lane masks packed into 32 bools with two VPACKSSDW and a
+// VPACKSSWB (float64 masks first made float32-like: the low dwords of two
+// vectors by VSHUFPS, in order by VPERMQ), the dwords of bools put in
+// order by VPERMD (boolPerm), and 0/-1 made 0/1; 8 elements a step then
+// finish, from the same AX and DI. Predicate bodies leave their mask in Y3
+// and use no register above Y3 but the constants Y9 and Y14; Y4..Y7 hold
+// the masks here, Y12 the permutation and Y13 the bytes 1.
+func emitBools32(b *bytes.Buffer, t typ, o op) {
+	mov := "VMOVUP" + t.p[1:]
+	b.WriteString("\tMOVQ CX, R11\n\tSHRQ $5, R11\n\tJZ   tail\n")
+	b.WriteString("\tVMOVDQU boolPerm<>(SB), Y12\n\tVPCMPEQB Y13, Y13, Y13\n\tVPABSB Y13, Y13\n")
+	b.WriteString("loop32:\n")
+	for v := range 32 * t.size / 32 {
+		off := 32 * v
+		fmt.Fprintf(b, "\t%s %d(SI)(AX*1), Y0\n", mov, off)
+		if o.arity == 2 {
+			fmt.Fprintf(b, "\t%s %d(DX)(AX*1), Y1\n", mov, off)
+		}
+		b.WriteString(o.body(t))
+		switch {
+		case t == f32:
+			fmt.Fprintf(b, "\tVMOVAPS Y3, Y%d\n", 4+v)
+		case v%2 == 0:
+			b.WriteString("\tVMOVAPD Y3, Y2\n")
+		default:
+			fmt.Fprintf(b, "\tVSHUFPS $0x88, Y3, Y2, Y%[1]d\n\tVPERMQ $0xd8, Y%[1]d, Y%[1]d\n", 4+v/2)
+		}
+	}
+	fmt.Fprintf(b, `	VPACKSSDW Y5, Y4, Y4
+	VPACKSSDW Y7, Y6, Y6
+	VPACKSSWB Y6, Y4, Y4
+	VPERMD Y4, Y12, Y4
+	VPAND Y13, Y4, Y4
+	VMOVDQU Y4, (DI)
+	ADDQ $32, DI
+	ADDQ $%d, AX
+	DECQ R11
+	JNZ  loop32
+tail:
+	ANDQ $31, CX
+`, 32*t.size)
 }
 
 // emitWhere writes where<T>AVX2(d []T, c []bool, a, b []T): d[i] = a[i]
