@@ -90,8 +90,8 @@ func blendU64(isMax bool) func(acc, x, tmp string) string {
 	return func(acc, x, tmp string) string {
 		var s strings.Builder
 		fmt.Fprintf(&s, "\tVPCMPEQQ %[1]s, %[1]s, %[1]s\n\tVPSLLQ $63, %[1]s, %[1]s\n", tmp)
-		fmt.Fprintf(&s, "\tVPXOR %s, %s, Y15\n", tmp, acc) // acc ^ 2^63
-		fmt.Fprintf(&s, "\tVPXOR %s, %s, %s\n", tmp, x, tmp)  // x ^ 2^63
+		fmt.Fprintf(&s, "\tVPXOR %s, %s, Y15\n", tmp, acc)   // acc ^ 2^63
+		fmt.Fprintf(&s, "\tVPXOR %s, %s, %s\n", tmp, x, tmp) // x ^ 2^63
 		if isMax {
 			fmt.Fprintf(&s, "\tVPCMPGTQ %s, Y15, %s\n", tmp, tmp) // tmp = acc > x
 		} else {
