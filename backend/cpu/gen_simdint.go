@@ -37,7 +37,12 @@ type kernel struct {
 	extra  []uint64 // more constants, broadcast to extraReg(0), extraReg(1) ...
 	step   func(e *emitter, t []string, ia, oa func(off int, base string) string)
 	keys   []string // Go expressions of its table keys
-	table  string   // "intAsms" or "boolAsms"
+	table  string   // "intAsms", "boolAsms" or "constShiftAsms"
+	// setup, when set, follows the constants: it may read the operands'
+	// first elements and fill the reserve registers below extraReg's
+	// (Y10, Y9, … after the extra constants).
+	setup   func(e *emitter)
+	reserve int
 }
 
 // emitter collects the lines of a loop.
@@ -351,6 +356,9 @@ func kernels() []kernel {
 		}
 		ks = append(ks, shift(true, size, true), shift(false, size, true), shift(false, size, false),
 			logical("OpNot", size), logical("OpAnd", size), logical("OpOr", size))
+		if size <= 2 {
+			ks = append(ks, constShift(true, size, true), constShift(false, size, true), constShift(false, size, false))
+		}
 		// Unary: -x, ~x, abs(x) (signed; MinInt stays MinInt).
 		ks = append(ks, kernel{
 			name: "neg" + w + "AVX2", doc: "d[i] = -a[i]", unary: true, in: size, out: size, unit: 32 / size, temps: 1,
@@ -616,6 +624,78 @@ func shift(left bool, size int, signed bool) kernel {
 	return k
 }
 
+// constShift is the kernel of a << c or a >> c for 8- and 16-bit
+// integers with one count c for every element: b's first element, which
+// the caller (constShiftKernel) guarantees every element of b equals.
+// AVX2 shifts 16-bit lanes by one count (VPSLLW, VPSRLW, VPSRAW with the
+// count in X10), giving 0, or the sign for VPSRAW, from a count of 16 or
+// more; bytes are shifted as words and masked (Y9: 0xff >> c or 0xff << c
+// in every byte, made by shifting all ones the same way), and for >> of
+// int8 sign-extended by (v ^ s) - s (Y8: 0x80 >> c), the count first
+// clamped to 7 (a count of 8 or more gives the sign, as shift's). The
+// per-element kernel (shift) takes three or four blend steps a vector.
+func constShift(left bool, size int, signed bool) kernel {
+	w := typeName[size]
+	sn := map[bool]string{true: "I", false: "U"}[signed]
+	k := kernel{in: size, out: size, unit: 32 / size, temps: 1, table: "constShiftAsms"}
+	if left {
+		k.name, k.doc, k.keys = "shlc"+w+"AVX2", "d[i] = a[i] << uint64(b[0])", keys("OpShl", size, true, false)
+	} else {
+		k.name, k.doc, k.keys = "shrc"+sn+w+"AVX2", "d[i] = a[i] >> uint64(b[0])", []string{key("OpShr", size, signed)}
+	}
+	arith := !left && signed
+	instr := map[bool]string{true: "VPSLLW", false: "VPSRLW"}[left]
+	if arith && size == 2 {
+		instr = "VPSRAW"
+	}
+	k.reserve = 1
+	if size == 1 {
+		k.reserve = 2
+		if arith {
+			k.reserve = 3
+		}
+	}
+	k.setup = func(e *emitter) {
+		e.op("MOV%sQZX (DX), R11", map[int]string{1: "B", 2: "W"}[size])
+		if arith && size == 1 {
+			e.op("MOVQ $7, R12")
+			e.op("CMPQ R11, R12")
+			e.op("CMOVQHI R12, R11")
+		}
+		e.op("MOVQ R11, X10")
+		if size == 2 {
+			return
+		}
+		e.op("VPCMPEQB Y9, Y9, Y9")
+		e.op("%s X10, Y9, Y9", instr)
+		if !left {
+			e.op("VPSRLW $8, Y9, Y9") // the high byte of 0xffff >> c
+		}
+		e.op("VPBROADCASTB X9, Y9")
+		if arith {
+			e.op("VPCMPEQB Y8, Y8, Y8")
+			e.op("VPSLLW $15, Y8, Y8")
+			e.op("VPSRLW X10, Y8, Y8")
+			e.op("VPSRLW $8, Y8, Y8") // the high byte of 0x8000 >> c
+			e.op("VPBROADCASTB X8, Y8")
+		}
+	}
+	k.step = func(e *emitter, t []string, ia, oa func(int, string) string) {
+		x := t[0]
+		e.op("VMOVDQU %s, %s", ia(0, "SI"), x)
+		e.op("%s X10, %s, %s", instr, x, x)
+		if size == 1 {
+			e.op("VPAND Y9, %s, %s", x, x)
+			if arith {
+				e.op("VPXOR Y8, %s, %s", x, x)
+				e.op("VPSUBB Y8, %s, %s", x, x)
+			}
+		}
+		e.op("VMOVDQU %s, %s", x, oa(0, "DI"))
+	}
+	return k
+}
+
 // Yplus returns the vector register after r.
 func Yplus(r string) string {
 	var i int
@@ -649,13 +729,16 @@ func asm(b *strings.Builder, k kernel) {
 		e.op("MOVQ R11, X%s", r[1:])
 		e.op("VPBROADCASTQ X%s, %s", r[1:], r)
 	}
+	if k.setup != nil {
+		k.setup(e)
+	}
 	if k.out == 1 && k.in >= 4 {
 		e.op("LEAQ boolsOfBits<>(SB), R10")
 	}
 	e.op("XORQ AX, AX")
 	// Steps per iteration: up to 128 bytes of each operand, within the
 	// eleven free registers.
-	u := max(1, min(128/(k.unit*k.in), (11-len(k.extra))/k.temps))
+	u := max(1, min(128/(k.unit*k.in), (11-len(k.extra)-k.reserve)/k.temps))
 	addr := func(j, size int) func(off int, base string) string {
 		return func(off int, base string) string {
 			o := j*k.unit*size + off
@@ -727,7 +810,7 @@ func main() {
 		}
 		fmt.Fprintf(&g, "\n//go:noescape\nfunc %s(%s)\n", k.name, args)
 	}
-	for _, table := range []string{"intAsms", "boolAsms"} {
+	for _, table := range []string{"intAsms", "boolAsms", "constShiftAsms"} {
 		typ := "intAsmKey"
 		if table == "boolAsms" {
 			typ = "wordOp"

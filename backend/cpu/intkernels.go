@@ -21,6 +21,9 @@ func intKernel[T integer](n *backend.Node) kfn {
 	if k := doubleIntKernel[T](n); k != nil {
 		return k
 	}
+	if k := constShiftKernel[T](n); k != nil {
+		return k
+	}
 	if k := vectorIntKernel[T](n.Op); k != nil {
 		return k
 	}

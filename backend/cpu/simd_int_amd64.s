@@ -1596,6 +1596,182 @@ done:
 	VZEROUPPER
 	RET
 
+// func shlc8AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] << uint64(b[0]), n a multiple of 32
+TEXT ·shlc8AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVBQZX (DX), R11
+	MOVQ R11, X10
+	VPCMPEQB Y9, Y9, Y9
+	VPSLLW X10, Y9, Y9
+	VPBROADCASTB X9, Y9
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $128, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*1), Y0
+	VPSLLW X10, Y0, Y0
+	VPAND Y9, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VMOVDQU 32(SI)(AX*1), Y1
+	VPSLLW X10, Y1, Y1
+	VPAND Y9, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*1)
+	VMOVDQU 64(SI)(AX*1), Y2
+	VPSLLW X10, Y2, Y2
+	VPAND Y9, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*1)
+	VMOVDQU 96(SI)(AX*1), Y3
+	VPSLLW X10, Y3, Y3
+	VPAND Y9, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*1), Y0
+	VPSLLW X10, Y0, Y0
+	VPAND Y9, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func shrcI8AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] >> uint64(b[0]), n a multiple of 32
+TEXT ·shrcI8AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVBQZX (DX), R11
+	MOVQ $7, R12
+	CMPQ R11, R12
+	CMOVQHI R12, R11
+	MOVQ R11, X10
+	VPCMPEQB Y9, Y9, Y9
+	VPSRLW X10, Y9, Y9
+	VPSRLW $8, Y9, Y9
+	VPBROADCASTB X9, Y9
+	VPCMPEQB Y8, Y8, Y8
+	VPSLLW $15, Y8, Y8
+	VPSRLW X10, Y8, Y8
+	VPSRLW $8, Y8, Y8
+	VPBROADCASTB X8, Y8
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $128, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*1), Y0
+	VPSRLW X10, Y0, Y0
+	VPAND Y9, Y0, Y0
+	VPXOR Y8, Y0, Y0
+	VPSUBB Y8, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VMOVDQU 32(SI)(AX*1), Y1
+	VPSRLW X10, Y1, Y1
+	VPAND Y9, Y1, Y1
+	VPXOR Y8, Y1, Y1
+	VPSUBB Y8, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*1)
+	VMOVDQU 64(SI)(AX*1), Y2
+	VPSRLW X10, Y2, Y2
+	VPAND Y9, Y2, Y2
+	VPXOR Y8, Y2, Y2
+	VPSUBB Y8, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*1)
+	VMOVDQU 96(SI)(AX*1), Y3
+	VPSRLW X10, Y3, Y3
+	VPAND Y9, Y3, Y3
+	VPXOR Y8, Y3, Y3
+	VPSUBB Y8, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*1), Y0
+	VPSRLW X10, Y0, Y0
+	VPAND Y9, Y0, Y0
+	VPXOR Y8, Y0, Y0
+	VPSUBB Y8, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func shrcU8AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] >> uint64(b[0]), n a multiple of 32
+TEXT ·shrcU8AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVBQZX (DX), R11
+	MOVQ R11, X10
+	VPCMPEQB Y9, Y9, Y9
+	VPSRLW X10, Y9, Y9
+	VPSRLW $8, Y9, Y9
+	VPBROADCASTB X9, Y9
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $128, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*1), Y0
+	VPSRLW X10, Y0, Y0
+	VPAND Y9, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	VMOVDQU 32(SI)(AX*1), Y1
+	VPSRLW X10, Y1, Y1
+	VPAND Y9, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*1)
+	VMOVDQU 64(SI)(AX*1), Y2
+	VPSRLW X10, Y2, Y2
+	VPAND Y9, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*1)
+	VMOVDQU 96(SI)(AX*1), Y3
+	VPSRLW X10, Y3, Y3
+	VPAND Y9, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*1)
+	ADDQ $128, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*1), Y0
+	VPSRLW X10, Y0, Y0
+	VPAND Y9, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*1)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
 // func neg8AVX2(d, a unsafe.Pointer, n int)
 //
 //	d[i] = -a[i], n a multiple of 32
@@ -3347,6 +3523,138 @@ loop1:
 	VPANDN Y14, Y0, Y0
 	VMOVDQU Y0, (DI)(AX*1)
 	ADDQ $32, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func shlc16AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] << uint64(b[0]), n a multiple of 16
+TEXT ·shlc16AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVWQZX (DX), R11
+	MOVQ R11, X10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*2), Y0
+	VPSLLW X10, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	VMOVDQU 32(SI)(AX*2), Y1
+	VPSLLW X10, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*2)
+	VMOVDQU 64(SI)(AX*2), Y2
+	VPSLLW X10, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*2)
+	VMOVDQU 96(SI)(AX*2), Y3
+	VPSLLW X10, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*2)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*2), Y0
+	VPSLLW X10, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func shrcI16AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] >> uint64(b[0]), n a multiple of 16
+TEXT ·shrcI16AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVWQZX (DX), R11
+	MOVQ R11, X10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*2), Y0
+	VPSRAW X10, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	VMOVDQU 32(SI)(AX*2), Y1
+	VPSRAW X10, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*2)
+	VMOVDQU 64(SI)(AX*2), Y2
+	VPSRAW X10, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*2)
+	VMOVDQU 96(SI)(AX*2), Y3
+	VPSRAW X10, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*2)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*2), Y0
+	VPSRAW X10, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	ADDQ $16, AX
+	CMPQ AX, CX
+	JL   loop1
+done:
+	VZEROUPPER
+	RET
+
+// func shrcU16AVX2(d, a, b unsafe.Pointer, n int)
+//
+//	d[i] = a[i] >> uint64(b[0]), n a multiple of 16
+TEXT ·shrcU16AVX2(SB), NOSPLIT, $0-32
+	MOVQ d+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+	MOVWQZX (DX), R11
+	MOVQ R11, X10
+	XORQ AX, AX
+	MOVQ CX, BX
+	SUBQ $64, BX
+	JL   single
+loop:
+	VMOVDQU (SI)(AX*2), Y0
+	VPSRLW X10, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	VMOVDQU 32(SI)(AX*2), Y1
+	VPSRLW X10, Y1, Y1
+	VMOVDQU Y1, 32(DI)(AX*2)
+	VMOVDQU 64(SI)(AX*2), Y2
+	VPSRLW X10, Y2, Y2
+	VMOVDQU Y2, 64(DI)(AX*2)
+	VMOVDQU 96(SI)(AX*2), Y3
+	VPSRLW X10, Y3, Y3
+	VMOVDQU Y3, 96(DI)(AX*2)
+	ADDQ $64, AX
+	CMPQ AX, BX
+	JLE  loop
+single:
+	CMPQ AX, CX
+	JGE  done
+loop1:
+	VMOVDQU (SI)(AX*2), Y0
+	VPSRLW X10, Y0, Y0
+	VMOVDQU Y0, (DI)(AX*2)
+	ADDQ $16, AX
 	CMPQ AX, CX
 	JL   loop1
 done:

@@ -7,7 +7,9 @@ package cpu
 const haveIntSIMD = false
 
 var (
-	intAsms    map[intAsmKey]intAsm
-	boolAsms   map[wordOp]intAsm
-	notBoolAsm intAsm
+	intAsms  map[intAsmKey]intAsm
+	boolAsms map[wordOp]intAsm
+	// constShiftAsms: none either (see constShiftKernel).
+	constShiftAsms map[intAsmKey]intAsm
+	notBoolAsm     intAsm
 )

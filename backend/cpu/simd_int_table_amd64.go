@@ -95,6 +95,15 @@ func land8AVX2(d, a, b unsafe.Pointer, n int)
 func lor8AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
+func shlc8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrcI8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrcU8AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
 func neg8AVX2(d, a unsafe.Pointer, n int)
 
 //go:noescape
@@ -192,6 +201,15 @@ func land16AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func lor16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shlc16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrcI16AVX2(d, a, b unsafe.Pointer, n int)
+
+//go:noescape
+func shrcU16AVX2(d, a, b unsafe.Pointer, n int)
 
 //go:noescape
 func neg16AVX2(d, a unsafe.Pointer, n int)
@@ -625,6 +643,17 @@ var boolAsms = map[wordOp]intAsm{
 	wGt:  {bin: gtBoolAVX2, unit: 32},
 	wLe:  {bin: leBoolAVX2, unit: 32},
 	wGe:  {bin: geBoolAVX2, unit: 32},
+}
+
+var constShiftAsms = map[intAsmKey]intAsm{
+	{backend.OpShl, 1, true}:  {bin: shlc8AVX2, unit: 32},
+	{backend.OpShl, 1, false}: {bin: shlc8AVX2, unit: 32},
+	{backend.OpShr, 1, true}:  {bin: shrcI8AVX2, unit: 32},
+	{backend.OpShr, 1, false}: {bin: shrcU8AVX2, unit: 32},
+	{backend.OpShl, 2, true}:  {bin: shlc16AVX2, unit: 16},
+	{backend.OpShl, 2, false}: {bin: shlc16AVX2, unit: 16},
+	{backend.OpShr, 2, true}:  {bin: shrcI16AVX2, unit: 16},
+	{backend.OpShr, 2, false}: {bin: shrcU16AVX2, unit: 16},
 }
 
 var notBoolAsm = intAsm{un: notBoolAVX2, unit: 32}

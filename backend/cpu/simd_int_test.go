@@ -478,3 +478,64 @@ func kernelIsDouble(node *backend.Node, d dtypes.DType) bool {
 	}
 	return false
 }
+
+// TestConstShifts checks the loops of x << c and x >> c for one count c
+// (constShiftKernel) against the Go loops, for 8- and 16-bit integers,
+// every count up to past the width, counts read as unsigned (a negative
+// int8 count is 255 or more), on random and edge values of every length
+// 0..70 and some longer, at unaligned starts.
+func TestConstShifts(t *testing.T) {
+	checkConstShifts[int8](t)
+	checkConstShifts[uint8](t)
+	checkConstShifts[int16](t)
+	checkConstShifts[uint16](t)
+}
+
+func checkConstShifts[T integer](t *testing.T) {
+	size := unsafe.Sizeof(T(0))
+	edges := intEdges[T]()
+	rng := rand.New(rand.NewSource(int64(size) * 131))
+	var counts []T
+	for c := range int(size)*8 + 3 {
+		counts = append(counts, T(c))
+	}
+	counts = append(counts, ^T(0), ^T(0)-1, T(1)<<(size*8-1), 0x7f)
+	for _, op := range []backend.Op{backend.OpShl, backend.OpShr} {
+		for _, c := range counts {
+			node := &backend.Node{Op: op, Args: []*backend.Node{{Op: backend.OpInput},
+				{Op: backend.OpInput, Tensor: &backend.Tensor{Data: []T{c}}}}}
+			k := constShiftKernel[T](node)
+			if k == nil {
+				if haveIntSIMD {
+					t.Fatalf("%T %v %v: no kernel", T(0), op, c)
+				}
+				return
+			}
+			ref := withIntSIMD(false, func() kfn { return intKernel[T](node) })
+			lengths := []int{100, 127, 128, 129, 1000}
+			for n := range 71 {
+				lengths = append(lengths, n)
+			}
+			for _, n := range lengths {
+				off := rng.Intn(4)
+				a, b := make([]T, n+off)[off:], make([]T, n)
+				fillInts(rng, a, edges)
+				for i := range b {
+					b[i] = c
+				}
+				got, want := make([]T, n+off)[off:], make([]T, n)
+				if err := k(got, []any{a, b}); err != nil {
+					t.Fatal(err)
+				}
+				if err := ref(want, []any{a, b}); err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%T %v by %v, n=%d: at %d: %v gives %v, want %v", T(0), op, c, n, i, a[i], got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
