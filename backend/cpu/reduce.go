@@ -168,6 +168,29 @@ type source[T number | bool] struct {
 	stop atomic.Bool // an error was recorded: the rest of the work is moot
 }
 
+// bytes returns how many bytes taking elems elements of s reads, for the
+// choice between one worker and several (redParallel): the materialised
+// input's, or the fused tree's leaves' (a constant's none), four times
+// over for a tree with a costly operation (see cheapOp). A tree's own
+// element size would undercount it: any(x > 1.4, axis=1) of 10^6 float32
+// reads 4 MB to make 1 MB of bools, and ran on one worker at 0.22 ms,
+// memory-bound, where two take 0.12.
+func (s *source[T]) bytes(elems int) int {
+	if s.x != nil || s.f == nil {
+		return elems * sizeOf[T]()
+	}
+	per := 0
+	for _, l := range s.f.leaves {
+		if !l.constant {
+			per += backend.ElemSize(l.v.dtype)
+		}
+	}
+	if s.f.costly {
+		per *= 4
+	}
+	return elems * max(per, sizeOf[T]())
+}
+
 // A window is one goroutine's view of a fused source: the last block it
 // evaluated.
 type window[T number | bool] struct {
@@ -307,7 +330,7 @@ func runRows[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T
 		rows = ops.rowsGo
 	}
 	per := max(1, blockSize/l)
-	return r.redParallel(p.m*l*sizeOf[T](), p.m, max(1, grainSize/l), func(wi, lo, hi int) error {
+	return r.redParallel(s.bytes(p.m*l), p.m, max(1, grainSize/l), func(wi, lo, hi int) error {
 		if s.x != nil {
 			rows(out[lo:hi], s.x[lo*l:hi*l], l)
 			return nil
@@ -386,7 +409,7 @@ func runChunks[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps
 		rows = ops.rowsGo
 	}
 	per := max(1, blockSize/c) // outputs a span
-	return r.redParallel(p.m*p.l*sizeOf[T](), p.m, max(1, grainSize/p.l), func(wi, lo, hi int) error {
+	return r.redParallel(s.bytes(p.m*p.l), p.m, max(1, grainSize/p.l), func(wi, lo, hi int) error {
 		win := wins[wi]
 		part := make([]T, min(per, hi-lo))
 		for a := lo; a < hi; a += per {
@@ -503,7 +526,7 @@ func (ops *redOps[T]) pairwiseGet(get func(lo, hi int) []T, stop *atomic.Bool, l
 // sequential fold.
 func (s *source[T]) run(ops *redOps[T], win *window[T], acc T, lo, n int, add func(T, T) T) T {
 	if ops.pairwise != nil {
-		if n > 1<<16 && s.r.workers() > 1 && s.r.reduceParallel(n*sizeOf[T]()) {
+		if n > 1<<16 && s.r.workers() > 1 && s.r.reduceParallel(s.bytes(n)) {
 			return s.parallelPieces(ops, acc, lo, n, add)
 		}
 		for q := lo; q < lo+n && !s.stop.Load(); q += backend.SumPiece {
@@ -536,7 +559,7 @@ func (s *source[T]) parallelPieces(ops *redOps[T], acc T, lo, n int, add func(T,
 	sums := make([]T, (n+backend.SumPiece-1)/backend.SumPiece)
 	nw := s.r.workersFor(len(sums), 1)
 	wins := make([]*window[T], nw)
-	err := s.r.redParallel(n*sizeOf[T](), len(sums), 4, func(wi, a, b int) error {
+	err := s.r.redParallel(s.bytes(n), len(sums), 4, func(wi, a, b int) error {
 		if s.x == nil && wins[wi] == nil {
 			wins[wi] = s.window()
 		}
@@ -619,7 +642,7 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		// (runRowParts, every worker reading whole rows in order);
 		// others are cut into narrower stripes (stripeWidth). A fused
 		// source's blocks must hold whole rows for ops.vecs.
-		parallel := r.reduceParallel(p.m * p.l * sizeOf[T]())
+		parallel := r.reduceParallel(s.bytes(p.m * p.l))
 		rowParts := ops.assoc && ops.vecs != nil && ops.round == nil && fastReduce && parallel
 		parts, partStride := 1, 0
 		if rowParts {
@@ -664,7 +687,7 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		if nw > 1 && min(k, 2*sw)*sizeOf[T]() <= 4<<10 {
 			priv = make([][]T, nw)
 		}
-		err := r.redParallel(p.m*p.l*sizeOf[T](), units, 1, func(wi, lo, hi int) error {
+		err := r.redParallel(s.bytes(p.m*p.l), units, 1, func(wi, lo, hi int) error {
 			win := wins[wi]
 			for u := lo; u < hi; u++ {
 				oo, st := u/stripes, u%stripes
@@ -742,11 +765,11 @@ func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[
 		return out, runChunks(r, s, p, &ops, out, wins)
 	}
 	if n := p.chunk; p.m == 1 && len(p.offs) == 1 && ops.assoc && ops.pairwise == nil && ops.round1 == nil &&
-		fastReduce && r.workers() > 1 && n >= 64*r.workers() && r.reduceParallel(n*sizeOf[T]()) {
+		fastReduce && r.workers() > 1 && n >= 64*r.workers() && r.reduceParallel(s.bytes(n)) {
 		return out, runFoldParts(r, s, p, &ops, out)
 	}
 	grain := max(1, grainSize/p.l)
-	err := r.redParallel(p.m*p.l*sizeOf[T](), p.m, grain, func(wi, lo, hi int) error {
+	err := r.redParallel(s.bytes(p.m*p.l), p.m, grain, func(wi, lo, hi int) error {
 		win := wins[wi]
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
