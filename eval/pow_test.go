@@ -47,6 +47,31 @@ func TestSquareIsPow(t *testing.T) {
 	}
 }
 
+// TestSquareOfComputedBase checks (x - y) ** 2, whose base is computed
+// in the statement (compiled as square(x - y) for the integers, float32
+// and float64, as x * x otherwise: squareAsMul), against the pow kernel
+// on the stored difference, alone and summed, for every real dtype.
+func TestSquareOfComputedBase(t *testing.T) {
+	s, err := New("numpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const vals = "[0, 1, -1, 3, 100, -127, 15, 16, 181, 46341, -46341, 2.5, 1e-30, 1e200, nan, inf, -inf, 1e-310]"
+	for _, d := range []string{"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64"} {
+		src := "x = cast(f64(" + vals + "), " + d + ")\ny = cast(f64(" + vals + ")[::-1] / 3, " + d + ")\nz = x - y\n" +
+			"p = z ** full(shape(z), 2, dtype=" + d + ")\nq = (x - y) ** 2\nsq = sum((x - y) ** 2)\nsp = sum(p)\n" +
+			"all((q == p) | (q != q) & (p != p)) & ((sq == sp) | (sq != sq) & (sp != sp))"
+		outs, err := s.Execute(context.Background(), "", src)
+		if err != nil {
+			t.Errorf("%s: %v", d, err)
+			continue
+		}
+		if got := s.Text(outs[len(outs)-1], format.Options{}); got != "bool true" {
+			t.Errorf("%s: (x - y) ** 2 differs from pow on x - y: %s", d, got)
+		}
+	}
+}
+
 // TestIntPowerIsPow checks that integer x ** k for k from 3 to 16,
 // compiled as products by squaring (intPower), gives the bits the pow
 // kernel gives for an exponent array of ks: every integer dtype, values
