@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"slices"
 	"sync"
 	"testing"
 
@@ -49,22 +50,10 @@ func TestKMemo(t *testing.T) {
 	if err := k(d, []any{[]int16{-3, 0, 1, 32767, -32768}}); err != nil {
 		t.Fatal(err)
 	}
-	if want := []float32{-3, 0, 1, 32767, -32768}; !equalF32(d, want) {
+	if want := []float32{-3, 0, 1, 32767, -32768}; !slices.Equal(d, want) {
 		t.Errorf("memoized i16 → f32 cast gave %v, want %v", d, want)
 	}
 	if _, err := castKernel(dtypes.Invalid, dtypes.F32); err == nil {
 		t.Error("a cast from an invalid dtype was not refused")
 	}
-}
-
-func equalF32(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
