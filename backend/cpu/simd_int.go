@@ -80,7 +80,7 @@ func doubleIntKernel[T integer](n *backend.Node) kfn {
 // size in bytes, signedness and the operand that is 2.
 var doubleIntMemo [4][2][2]kmemo
 
-// constShiftKernel returns the kernel of x << c or x >> c for a product
+// constShiftKernel returns the kernel of x << c or x >> c for a shift
 // n of 8- or 16-bit integers of type T with one count c, a one-element
 // input (a literal): constShiftAsms's loop, which reads the count once
 // (on 10^6 int8, x >> 3 took 0.11 ms with the per-element count loop,
