@@ -52,7 +52,8 @@ func elementwiseExprs() (ts, py []string) {
 	add := func(t, p string) { ts, py = append(ts, t), append(py, p) }
 	fns := map[string]string{"abs": "np.abs", "negative": "np.negative", "square": "np.square", "sqrt": "np.sqrt",
 		"floor": "np.floor", "ceil": "np.ceil", "trunc": "np.trunc", "roundeven": "np.rint", "sign": "np.sign",
-		"reciprocal": "np.reciprocal", "is_nan": "np.isnan", "is_inf": "np.isinf", "isfinite": "np.isfinite"}
+		"reciprocal": "np.reciprocal", "is_nan": "np.isnan", "is_inf": "np.isinf", "isfinite": "np.isfinite",
+		"isnan": "np.isnan", "isinf": "np.isinf", "absolute": "np.absolute"}
 	for _, o := range elementwiseOperands {
 		x, y := o.x, o.y
 		if strings.HasPrefix(o.np, "complex") {
@@ -102,7 +103,7 @@ func elementwiseExprs() (ts, py []string) {
 		for f, p := range fns {
 			if strings.HasPrefix(o.np, "int") || strings.HasPrefix(o.np, "uint") {
 				switch f {
-				case "sqrt", "reciprocal", "trunc", "roundeven", "is_nan", "is_inf", "isfinite":
+				case "sqrt", "reciprocal", "trunc", "roundeven", "is_nan", "is_inf", "isfinite", "isnan", "isinf":
 					continue // float-only in some policies, or a float result
 				}
 			}
@@ -114,9 +115,30 @@ func elementwiseExprs() (ts, py []string) {
 		}
 		add("maximum("+x+", "+y+")", "np.maximum("+x+", "+y+")")
 		add("minimum("+x+", "+y+")", "np.minimum("+x+", "+y+")")
+		// NumPy's names of the operators.
+		for _, f := range []string{"multiply", "subtract", "divide", "remainder"} {
+			add(f+"("+x+", "+y+")", "np."+f+"("+x+", "+y+")")
+		}
+		if strings.HasPrefix(o.np, "int") || strings.HasPrefix(o.np, "uint") {
+			// Of floats, np.power(x, 2) is the pow loop (SVML's on
+			// this CPU, see above), where x ** 2 is np.square
+			// (fast_scalar_power): power is ** in tensorsh.
+			add("power("+x+", 2)", "np.power("+x+", 2)")
+			for _, f := range []string{"bitwise_and", "bitwise_or", "bitwise_xor"} {
+				add(f+"("+x+", "+y+")", "np."+f+"("+x+", "+y+")")
+			}
+			add("left_shift("+x+", 3)", "np.left_shift("+x+", 3)")
+			add("right_shift("+x+", 2)", "np.right_shift("+x+", 2)")
+			add("invert("+x+")", "np.invert("+x+")")
+		}
 		add("where("+x+" > 0, "+x+", "+y+")", "np.where("+x+" > 0, "+x+", "+y+")")
 		add("clip("+x+", -3, 4)", "np.clip("+x+", -3, 4)")
 		if strings.HasPrefix(o.np, "float") {
+			// NaN (0/0) and ±inf (x/0) for the predicates.
+			q := x + " / (" + y + " * 0)"
+			for _, f := range []string{"is_nan", "isnan", "is_inf", "isinf", "isfinite"} {
+				add(f+"("+q+")", fns[f]+"("+q+")")
+			}
 			add("hypot("+x+", "+y+")", "np.hypot("+x+", "+y+")")
 			// The literal nan: Python's float('nan'), no payload.
 			add("where("+x+" > 0, nan, "+x+")", "np.where("+x+" > 0, np.nan, "+x+")")
