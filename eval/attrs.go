@@ -49,6 +49,7 @@ var attrs = map[string]attr{
 	"item":      {method: true, doc: "the single element as a Python scalar (a weak literal)"},
 	"ravel":     {fn: "reshape", method: true, doc: "x.ravel() is reshape(x, -1)"},
 	"flatten":   {fn: "reshape", method: true, doc: "x.flatten() is reshape(x, -1)"},
+	"copy":      {method: true, doc: "x.copy() is x (a value never changes in place: x[0] = 1 and x += 1 make new values)"},
 }
 
 // reductionMethods take the axis first and keepdims by keyword, as
@@ -197,7 +198,7 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 	if b := builtins[a.fn]; b != nil {
 		accepted = b.kwargs
 	}
-	if name == "item" || name == "ravel" || name == "flatten" {
+	if name == "item" || name == "ravel" || name == "flatten" || name == "copy" {
 		accepted = nil
 	}
 	for _, kw := range e.Keywords {
@@ -220,6 +221,11 @@ func (c *compiler) method(e *lang.CallExpr, sel *lang.SelectorExpr) (*operand, e
 			recvName(sel), name, i, plural(i), len(args), methodUsage(recvName(sel), name, a))
 	}
 	switch {
+	case name == "copy":
+		if len(args) > 0 {
+			return nil, tooMany(0)
+		}
+		return at(x, sp), nil
 	case name == "item":
 		if len(args) > 0 {
 			return nil, tooMany(0)

@@ -59,6 +59,9 @@ func TestMethodsAreFunctions(t *testing.T) {
 		{"x.reshape(-1)", "reshape(x, -1)"},
 		{"x.ravel()", "reshape(x, -1)"},
 		{"x.flatten()", "reshape(x, -1)"},
+		{"x.copy()", "x"},
+		{"(x * 1.5).copy()", "x * 1.5"}, // weak under JAX's policies, kept weak
+		{"x.copy().T", "transpose(x)"},
 		{"x.transpose()", "transpose(x)"},
 		{"x.transpose(1, 0)", "transpose(x, (1, 0))"},
 		{"x.transpose((1, 0))", "transpose(x, (1, 0))"},
