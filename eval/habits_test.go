@@ -60,7 +60,10 @@ func TestMethodsAreFunctions(t *testing.T) {
 		{"x.ravel()", "reshape(x, -1)"},
 		{"x.flatten()", "reshape(x, -1)"},
 		{"x.copy()", "x"},
-		{"(x * 1.5).copy()", "x * 1.5"}, // weak under JAX's policies, kept weak
+		// Weak under JAX's policies, and kept weak: x.copy() is
+		// jnp.array(x, copy=True), whose weak_type is "dtype is None and
+		// dtypes.is_weakly_typed(object)" (jax/_src/numpy/lax_numpy.py).
+		{"(x * 1.5).copy()", "x * 1.5"},
 		{"x.copy().T", "transpose(x)"},
 		{"x.transpose()", "transpose(x)"},
 		{"x.transpose(1, 0)", "transpose(x, (1, 0))"},
