@@ -273,9 +273,10 @@ func literalVia(o *operand, res promote.Result) *operand {
 
 // squareAsMul reports whether square and x * x compute alike on dtype d
 // on every backend: the integers (wrapping) and float32 and float64 (one
-// rounding of the exact square); not the complex types (each backend has
-// its own complex product) or the narrow floats (computed in float32 and
-// rounded, which square and * do in different places on CUDA).
+// rounding of the exact square: a * a in both backends' kernels). The
+// complex types and the narrow floats keep x * x: their products go
+// through each backend's own complex and widened paths, which this
+// rewrite has not been checked against.
 func squareAsMul(d dtypes.DType) bool {
 	return d.IsInt() || d == dtypes.F32 || d == dtypes.F64
 }
