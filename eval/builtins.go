@@ -588,6 +588,8 @@ func builtinTable() map[string]*builtin {
 			example: "expand_dims(i8([1, 2]), 0)", kwargs: []string{"axis"}, fn: expandDims},
 		"squeeze": {sig: "squeeze(x, axis=None)", doc: "x without its length-1 axes (or just the given one).",
 			example: "squeeze(zeros((1, 3, 1)))", kwargs: []string{"axis"}, fn: squeeze},
+		"flip": {sig: "flip(x, axis=None)", doc: "x reversed along axis (every axis by default), as x[::-1] is along the first.",
+			example: "flip(i8([[1, 2], [3, 4]]), axis=1)", kwargs: []string{"axis"}, fn: flip},
 		"concat": {sig: "concat([a, b, …], axis=0)", doc: "Joins tensors along an existing axis, promoting their dtypes.",
 			example: "concat([i8([1, 2]), f16([3])])", kwargs: []string{"axis"}, fn: concat},
 		"stack": {sig: "stack([a, b, …], axis=0)", doc: "Joins same-shaped tensors along a new axis, promoting their dtypes.",

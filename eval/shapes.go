@@ -790,6 +790,37 @@ func squeeze(c *compiler, k *call) (*operand, error) {
 	return c.structural(backend.OpReshape, x, shape, nil, k), nil
 }
 
+// flip reverses x along axis (every axis by default), as np.flip,
+// jnp.flip and torch.flip do: a view with step -1 (x[::-1] along each of
+// those axes), of x's dtype, weak or not.
+func flip(c *compiler, k *call) (*operand, error) {
+	x, err := c.tensorX(k, 1, 2)
+	if err != nil {
+		return nil, err
+	}
+	axes, given, err := c.axesOf(k, len(x.shape))
+	if err != nil {
+		return nil, err
+	}
+	rev := make([]bool, len(x.shape))
+	for i := range rev {
+		rev[i] = !given
+	}
+	for _, a := range axes {
+		rev[a] = true
+	}
+	slices := make([]backend.Slice, len(x.shape))
+	for i, d := range x.shape {
+		slices[i] = backend.Slice{Start: 0, Stop: d, Step: 1}
+		if rev[i] && d > 0 {
+			// Python's slice(None, None, -1).indices(d).
+			slices[i] = backend.Slice{Start: d - 1, Stop: -1, Step: -1}
+		}
+	}
+	n := &backend.Node{Op: backend.OpSlice, DType: x.node.DType, Shape: x.shape, Args: []*backend.Node{x.node}, Slices: slices}
+	return &operand{kind: TensorValue, typ: x.typ, shape: x.shape, node: n, start: k.sp.start, end: k.sp.end}, nil
+}
+
 // concat joins tensors along an existing axis.
 func concat(c *compiler, k *call) (*operand, error) {
 	return c.join(k, false)
