@@ -415,3 +415,32 @@ func TestPythonInts(t *testing.T) {
 		t.Errorf("JSON = %s, %v", js, err)
 	}
 }
+
+// TestLikeKeepsWeak checks zeros_like, ones_like and full_like under JAX's
+// policy: x's type, weak or not, unless dtype= is given (jax.lax.full_like:
+// weak_type = dtype is None and dtypes.is_weakly_typed(x)); NumPy's and
+// PyTorch's policies have no weak tensors, and take x's dtype.
+func TestLikeKeepsWeak(t *testing.T) {
+	for _, policy := range []string{"jax", "numpy", "torch"} {
+		s, err := New(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(t, s, "w = arange(3) * 1.5\nx = i16([1, 2, 3])")
+		for _, c := range []struct{ expr, want string }{
+			{"dtype(zeros_like(w))", run(t, s, "dtype(w)")},
+			{"dtype(ones_like(w))", run(t, s, "dtype(w)")},
+			{"dtype(full_like(w, 7))", run(t, s, "dtype(w)")},
+			{"dtype(zeros_like(x))", run(t, s, "dtype(x)")},
+			{"dtype(full_like(w, 7, dtype=i32))", run(t, s, "dtype(i32([1]))")},
+			{"shape(ones_like(x[None]))", run(t, s, "shape(x[None])")},
+		} {
+			if got := run(t, s, c.expr); got != c.want {
+				t.Errorf("%s: %s = %s, want %s", policy, c.expr, got, c.want)
+			}
+		}
+		if policy == "jax" && !strings.Contains(run(t, s, "dtype(zeros_like(w))"), "?") {
+			t.Errorf("jax: zeros_like of a weak value is not weak: %s", run(t, s, "dtype(zeros_like(w))"))
+		}
+	}
+}

@@ -146,6 +146,53 @@ func full(c *compiler, k *call) (*operand, error) {
 	return c.filled(dims, t, val, k.sp)
 }
 
+// zerosLike, onesLike and fullLike make a tensor of x's shape filled with
+// 0, 1 or value: of dtype= where it is given, else of x's type, weak or
+// not (np.zeros_like(x) has x's dtype; jax.lax.full_like keeps a weak x
+// weak: weak_type = dtype is None and dtypes.is_weakly_typed(x)). The
+// value converts as full's does (np.full_like copies it in with
+// casting='unsafe', as np.full does).
+func zerosLike(c *compiler, k *call) (*operand, error) {
+	return likeFill(c, k, 1, promote.FloatValue(0))
+}
+
+func onesLike(c *compiler, k *call) (*operand, error) {
+	return likeFill(c, k, 1, promote.FloatValue(1))
+}
+
+func fullLike(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	v := k.args[1]
+	if err := c.known(v); err != nil {
+		return nil, err
+	}
+	switch {
+	case v.kind == LiteralValue:
+		return likeFill(c, k, 2, v.lit)
+	case v.kind == TensorValue && len(v.shape) == 0:
+		return likeFill(c, k, 2, *v.value)
+	}
+	return nil, c.errorf(v.span(), "TypeError", "full_like() value must be a number")
+}
+
+// likeFill is zerosLike, onesLike and fullLike, whose call takes nargs
+// positional arguments.
+func likeFill(c *compiler, k *call, nargs int, val promote.Scalar) (*operand, error) {
+	x, err := c.tensorX(k, nargs, nargs)
+	if err != nil {
+		return nil, err
+	}
+	t := x.typ
+	if o, ok := k.kw["dtype"]; ok && o.kind != noneKind {
+		if t, err = c.dtypeOf(o); err != nil {
+			return nil, err
+		}
+	}
+	return c.filled(x.shape, t, val, k.sp)
+}
+
 // arange makes evenly spaced values in [start, stop).
 func arange(c *compiler, k *call) (*operand, error) {
 	if err := k.nargs(c, 1, 3); err != nil {
