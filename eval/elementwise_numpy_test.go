@@ -116,7 +116,7 @@ func elementwiseExprs() (ts, py []string) {
 		add("maximum("+x+", "+y+")", "np.maximum("+x+", "+y+")")
 		add("minimum("+x+", "+y+")", "np.minimum("+x+", "+y+")")
 		// NumPy's names of the operators.
-		for _, f := range []string{"multiply", "subtract", "divide", "remainder"} {
+		for _, f := range []string{"multiply", "subtract", "divide", "remainder", "logical_and", "logical_or"} {
 			add(f+"("+x+", "+y+")", "np."+f+"("+x+", "+y+")")
 		}
 		if strings.HasPrefix(o.np, "int") || strings.HasPrefix(o.np, "uint") {
@@ -139,6 +139,9 @@ func elementwiseExprs() (ts, py []string) {
 			for _, f := range []string{"is_nan", "isnan", "is_inf", "isinf", "isfinite"} {
 				add(f+"("+q+")", fns[f]+"("+q+")")
 			}
+			// NaN is true.
+			add("logical_and("+q+", "+x+")", "np.logical_and("+q+", "+x+")")
+			add("logical_or("+x+" * 0, "+q+" * 0)", "np.logical_or("+x+" * 0, "+q+" * 0)")
 			add("hypot("+x+", "+y+")", "np.hypot("+x+", "+y+")")
 			// The literal nan: Python's float('nan'), no payload.
 			add("where("+x+" > 0, nan, "+x+")", "np.where("+x+" > 0, np.nan, "+x+")")
