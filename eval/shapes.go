@@ -120,17 +120,9 @@ func full(c *compiler, k *call) (*operand, error) {
 		return nil, err
 	}
 	v := k.args[1]
-	if err := c.known(v); err != nil {
+	val, err := c.fillValue(v, "full")
+	if err != nil {
 		return nil, err
-	}
-	var val promote.Scalar
-	switch {
-	case v.kind == LiteralValue:
-		val = v.lit
-	case v.kind == TensorValue && len(v.shape) == 0:
-		val = *v.value
-	default:
-		return nil, c.errorf(v.span(), "TypeError", "full() value must be a number")
 	}
 	var t dtypes.Type
 	if _, ok := k.kw["dtype"]; ok {
@@ -164,17 +156,26 @@ func fullLike(c *compiler, k *call) (*operand, error) {
 	if err := k.nargs(c, 2, 2); err != nil {
 		return nil, err
 	}
-	v := k.args[1]
-	if err := c.known(v); err != nil {
+	val, err := c.fillValue(k.args[1], "full_like")
+	if err != nil {
 		return nil, err
+	}
+	return likeFill(c, k, 2, val)
+}
+
+// fillValue returns the value of full's or full_like's value argument v:
+// a literal or a 0-d tensor whose value is known.
+func (c *compiler) fillValue(v *operand, fn string) (promote.Scalar, error) {
+	if err := c.known(v); err != nil {
+		return promote.Scalar{}, err
 	}
 	switch {
 	case v.kind == LiteralValue:
-		return likeFill(c, k, 2, v.lit)
+		return v.lit, nil
 	case v.kind == TensorValue && len(v.shape) == 0:
-		return likeFill(c, k, 2, *v.value)
+		return *v.value, nil
 	}
-	return nil, c.errorf(v.span(), "TypeError", "full_like() value must be a number")
+	return promote.Scalar{}, c.errorf(v.span(), "TypeError", "%s() value must be a number", fn)
 }
 
 // likeFill is zerosLike, onesLike and fullLike, whose call takes nargs
