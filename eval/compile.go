@@ -175,8 +175,22 @@ func looksLikeDType(name string) bool {
 	return false
 }
 
+// notTypos are NumPy functions tensorsh lacks whose names lie near one of
+// its own: np.sort is not a misspelt sqrt, nor np.sinc sin or np.cbrt sqrt.
+// suggest offers nothing for them, so that the error says tensorsh has no
+// such function rather than pointing at an unrelated one.
+var notTypos = map[string]bool{
+	"sort": true, "argsort": true, "sinc": true, "cbrt": true, "fmod": true,
+	"real": true, "imag": true, "conj": true, "angle": true, "roll": true,
+	"median": true, "unique": true, "isclose": true, "allclose": true,
+	"inner": true, "cross": true, "nonzero": true, "ptp": true, "take": true,
+}
+
 // suggest returns the known name closest to name, or "".
 func (c *compiler) suggest(name string) string {
+	if notTypos[name] {
+		return ""
+	}
 	var cands []string
 	for n := range c.s.vars {
 		cands = append(cands, n)

@@ -165,7 +165,7 @@ func TestCompleteKinds(t *testing.T) {
 		{"sqrt", "sqrt:function sqrt_of:variable"},
 		{"sum(sqrt_of, ke", "keepdims=:keyword"},
 		{"bf", "bf16:dtype bfloat16:dtype"},
-		{"tr", "transpose:function true:constant true_divide:function trunc:function"},
+		{"tr", "trace:function transpose:function tril:function triu:function true:constant true_divide:function trunc:function"},
 		{"sqrt_of.nd", "ndim:attribute"},
 		{"sqrt_of.sq", "squeeze:method"},
 		{"%hi", "history:directive"},

@@ -605,35 +605,35 @@ func eye(c *compiler, k *call) (*operand, error) {
 func copyDiagonal(data any, first, count, stride int) {
 	switch d := data.(type) {
 	case []bool:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []int8:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []int16:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []int32:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []int64:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []uint8:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []uint16:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []uint32:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []uint64:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []float32:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []float64:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []complex64:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	case []complex128:
-		diag(d, first, count, stride)
+		spreadDiagonal(d, first, count, stride)
 	}
 }
 
-func diag[T any](d []T, first, count, stride int) {
+func spreadDiagonal[T any](d []T, first, count, stride int) {
 	for i := 1; i < count; i++ {
 		d[first+i*stride] = d[first]
 	}

@@ -206,7 +206,7 @@ func TestSessionComplete(t *testing.T) {
 		{"%l", "load:magic lsmagic:magic", 1},
 		{":policy nu", "numpy:policy numpy1:policy", 8},
 		{"sum(x, ke", "keepdims=:keyword", 7},
-		{"é + tr", "transpose:function true:constant true_divide:function trunc:function", 4},
+		{"é + tr", "trace:function transpose:function tril:function triu:function true:constant true_divide:function trunc:function", 4},
 		// Attributes and methods after a '.', through Session.Complete.
 		{"sqrt_me.sq", "squeeze:function", 8},
 		{"(sqrt_me + 1).nd", "ndim:text", 14},

@@ -1,0 +1,493 @@
+package eval
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/promote"
+)
+
+// NumPy's helpers a user types by habit: diagonal, diag, trace, tril,
+// triu, outer, tile, repeat, logical_xor, nan_to_num and empty. Each is
+// built from operations every backend has (slices, reshapes, broadcasts,
+// concat, where, comparisons, and the policy's own multiply and sum), the
+// way NumPy's and JAX's Python code defines it, so its dtype follows the
+// active policy's rules for those operations and its values are theirs.
+
+// intParam reads the integer parameter at position pos or given as
+// keyword name, def when neither is given.
+func (c *compiler) intParam(k *call, pos int, name string, def int) (int, error) {
+	if err := k.passedTwice(c, pos, name); err != nil {
+		return 0, err
+	}
+	o, ok := k.kw[name]
+	if pos < len(k.args) {
+		o, ok = k.args[pos], true
+	}
+	if !ok || o.kind == noneKind {
+		return def, nil
+	}
+	return c.intOf(o, name)
+}
+
+// arrayArg returns argument i of k as a tensor, as the library's
+// asarray makes one: under NumPy's policies a literal becomes a strong
+// array of the default dtype of its kind (np.asarray(2.5) is a float64
+// array, no longer a Python float), elsewhere a 0-d tensor of its literal
+// type (jnp.asarray(2.5) keeps the weak type).
+func (c *compiler) arrayArg(k *call, i int, what string) (*operand, error) {
+	o, err := c.tensorArg(k, i, what)
+	if err != nil {
+		return nil, err
+	}
+	if o.kind != LiteralValue || !numpyShaped(c.policy.Name()) {
+		if err := c.known(o); err != nil {
+			return nil, err
+		}
+		return c.materialize(o), nil
+	}
+	t, err := c.policy.ArrayLiteral(o.lit.Kind)
+	if err != nil {
+		return nil, c.promoteError(err, o.span())
+	}
+	t = dtypes.Strong(t.DType)
+	if err := c.policy.Convert(o.lit, t.DType); err != nil {
+		return nil, c.promoteError(err, o.span())
+	}
+	return &operand{kind: TensorValue, typ: t, node: inputNode(literalTensor(o.lit, t.DType)), value: &o.lit, start: o.start, end: o.end}, nil
+}
+
+// numpyShaped reports whether the policy is NumPy's (numpy, numpy1):
+// np.asarray of a Python number is a strong array, and np.tril and
+// np.triu take a vector (their mask tri(n) broadcast against it), where
+// jnp.tril and torch.tril need two dimensions.
+func numpyShaped(policy string) bool {
+	return strings.HasPrefix(policy, "numpy")
+}
+
+// ravelsOuter reports whether the policy's outer takes tensors of any
+// rank and ravels them: np.outer, jnp.outer, mx.outer.
+func ravelsOuter(policy string) bool {
+	return numpyShaped(policy) || strings.HasPrefix(policy, "jax") || strings.HasPrefix(policy, "mlx")
+}
+
+// diagonalOf is np.diagonal(x, k, a1, a2): the elements x[…, i, i+k]
+// of axes a1 and a2, which leave the shape, their diagonal last. It reads
+// them as a strided slice of x with those axes moved last and merged:
+// element (i, i+k) of an n×m matrix is element i·(m+1) + k of its rows.
+func (c *compiler) diagonalOf(x *operand, off, a1, a2 int, k *call) (*operand, error) {
+	rank := len(x.shape)
+	if rank < 2 {
+		return nil, c.errorf(k.sp, "ValueError", "diag requires an array of at least two dimensions")
+	}
+	var err error
+	if a1, err = c.normAxis(a1, rank, k.sp); err != nil {
+		return nil, err
+	}
+	if a2, err = c.normAxis(a2, rank, k.sp); err != nil {
+		return nil, err
+	}
+	if a1 == a2 {
+		return nil, c.errorf(k.sp, "ValueError", "axis1 and axis2 cannot be the same")
+	}
+	var perm, rest []int
+	for i, d := range x.shape {
+		if i != a1 && i != a2 {
+			perm, rest = append(perm, i), append(rest, d)
+		}
+	}
+	perm = append(perm, a1, a2)
+	n, m := x.shape[a1], x.shape[a2]
+	o := x
+	if !slices.IsSorted(perm) {
+		shape := make([]int, rank)
+		for i, p := range perm {
+			shape[i] = x.shape[p]
+		}
+		o = c.structural(backend.OpTranspose, o, shape, perm, k)
+	}
+	o = c.structural(backend.OpReshape, o, append(slices.Clone(rest), n*m), nil, k)
+	first, count := off, min(n, m-off)
+	if off < 0 {
+		first, count = -off*m, min(n+off, m)
+	}
+	last := backend.Slice{Start: 0, Stop: 0, Step: 1}
+	if count > 0 {
+		last = backend.Slice{Start: first, Stop: first + (count-1)*(m+1) + 1, Step: m + 1}
+	}
+	count = max(count, 0)
+	sl := make([]backend.Slice, 0, len(rest)+1)
+	for _, d := range rest {
+		sl = append(sl, backend.Slice{Start: 0, Stop: d, Step: 1})
+	}
+	sl = append(sl, last)
+	shape := append(slices.Clone(rest), count)
+	node := &backend.Node{Op: backend.OpSlice, DType: o.node.DType, Shape: shape, Args: []*backend.Node{o.node}, Slices: sl}
+	return &operand{kind: TensorValue, typ: x.typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}, nil
+}
+
+// diagonalArgs reads x, offset, axis1 and axis2 of diagonal and trace.
+func (c *compiler) diagonalArgs(k *call) (*operand, error) {
+	x, err := c.tensorX(k, 1, 4)
+	if err != nil {
+		return nil, err
+	}
+	off, err := c.intParam(k, 1, "offset", 0)
+	if err != nil {
+		return nil, err
+	}
+	a1, err := c.intParam(k, 2, "axis1", 0)
+	if err != nil {
+		return nil, err
+	}
+	a2, err := c.intParam(k, 3, "axis2", 1)
+	if err != nil {
+		return nil, err
+	}
+	return c.diagonalOf(x, off, a1, a2, k)
+}
+
+// diagonal is np.diagonal (jnp.diagonal, torch.diagonal's dim1 and dim2).
+func diagonal(c *compiler, k *call) (*operand, error) {
+	return c.diagonalArgs(k)
+}
+
+// trace is np.trace: the sum of diagonal(x, offset, axis1, axis2) along
+// its last axis, by the policy's rules for sum (np.trace of int8 is
+// int64, as np.sum's is; jnp.trace and torch.trace sum likewise).
+func trace(c *compiler, k *call) (*operand, error) {
+	d, err := c.diagonalArgs(k)
+	if err != nil {
+		return nil, err
+	}
+	minus1, err := c.literal(promote.Int64Value(-1), k.sp, nil)
+	if err != nil {
+		return nil, err
+	}
+	sum := &call{name: "sum", args: []*operand{d}, sp: k.sp, fnSpan: k.fnSpan}
+	sum.setKw("axis", minus1)
+	return c.reduce(promote.Sum, sum)
+}
+
+// diag is np.diag: the k-th diagonal of a matrix, or the square matrix
+// with vector v on its k-th diagonal and zeros elsewhere. The matrix is
+// jnp.diag's: where(eye(n, k=k), v padded to n, 0), n = len(v) + |k|,
+// where column j of the diagonal holds v[j - k] (v padded by k zeros in
+// front for k > 0, by -k behind for k < 0).
+func diag(c *compiler, k *call) (*operand, error) {
+	x, err := c.tensorX(k, 1, 2)
+	if err != nil {
+		return nil, err
+	}
+	off, err := c.intParam(k, 1, "k", 0)
+	if err != nil {
+		return nil, err
+	}
+	switch len(x.shape) {
+	case 2:
+		return c.diagonalOf(x, off, 0, 1, k)
+	case 1:
+	default:
+		return nil, c.errorf(k.sp, "ValueError", "Input must be 1- or 2-d.")
+	}
+	pad := abs(off)
+	n := x.shape[0] + pad
+	if err := c.checkShape([]int{n, n}, k.sp); err != nil {
+		return nil, err
+	}
+	if err := c.s.checkAlloc(x.typ.DType, n*n); err != nil {
+		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+	}
+	zero := constNode(promote.Int64Value(0), x.typ.DType)
+	row := x.node
+	if pad > 0 {
+		zeros := &backend.Node{Op: backend.OpBroadcastTo, DType: x.typ.DType, Shape: []int{pad}, Args: []*backend.Node{zero}}
+		args := []*backend.Node{zeros, row}
+		if off < 0 {
+			args = []*backend.Node{row, zeros}
+		}
+		row = &backend.Node{Op: backend.OpConcat, DType: x.typ.DType, Shape: []int{n}, Args: args, Axes: []int{0}}
+	}
+	row = &backend.Node{Op: backend.OpReshape, DType: x.typ.DType, Shape: []int{1, n}, Args: []*backend.Node{row}}
+	mask := diagonalMask(n, n, off, backend.OpEq)
+	shape := []int{n, n}
+	node := &backend.Node{Op: backend.OpWhere, DType: x.typ.DType, Shape: shape, Args: []*backend.Node{mask, row, zero}}
+	return &operand{kind: TensorValue, typ: x.typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}, nil
+}
+
+func abs(i int) int {
+	if i < 0 {
+		return -i
+	}
+	return i
+}
+
+// diagonalMask returns the n×m bools j op i + k for row i and column j
+// (np.tri(n, m, k) is j <= i + k; eye's diagonal j == i + k): a comparison
+// of two index vectors, which the backend broadcasts and fuses.
+func diagonalMask(n, m, k int, op backend.Op) *backend.Node {
+	rows := newTensor(dtypes.I64, []int{n, 1})
+	cols := newTensor(dtypes.I64, []int{1, m})
+	for i, r := 0, rows.Data.([]int64); i < n; i++ {
+		r[i] = int64(i + k)
+	}
+	for j, cl := 0, cols.Data.([]int64); j < m; j++ {
+		cl[j] = int64(j)
+	}
+	return &backend.Node{Op: op, DType: dtypes.Bool, Shape: []int{n, m}, Args: []*backend.Node{inputNode(cols), inputNode(rows)}}
+}
+
+// tril and triu are np.tril and np.triu: x with the elements above
+// (tril) or below (triu) its k-th diagonal zeroed, in the last two axes:
+// where(tri(n, m, k), x, 0) and where(tri(n, m, k-1), 0, x) of NumPy's
+// twodim_base.py, so x's type is kept (weak or not, as jnp.tril's
+// lax.select of x and zeros_like(x) keeps it).
+func tril(c *compiler, k *call) (*operand, error) { return c.triangle(k, true) }
+func triu(c *compiler, k *call) (*operand, error) { return c.triangle(k, false) }
+
+func (c *compiler) triangle(k *call, lower bool) (*operand, error) {
+	x, err := c.tensorX(k, 1, 2)
+	if err != nil {
+		return nil, err
+	}
+	off, err := c.intParam(k, 1, "k", 0)
+	if err != nil {
+		return nil, err
+	}
+	rank := len(x.shape)
+	if rank == 0 || rank == 1 && !numpyShaped(c.policy.Name()) {
+		return nil, c.errorf(k.sp, "ValueError", "%s: %s needs a tensor of at least 2 dimensions (NumPy's also takes a vector), got %s", c.policy.Name(), k.name, formatShape(x.shape))
+	}
+	n, m := x.shape[0], x.shape[0]
+	if rank >= 2 {
+		n, m = x.shape[rank-2], x.shape[rank-1]
+	}
+	shape := append(slices.Clone(x.shape[:max(rank-2, 0)]), n, m)
+	if rank == 1 {
+		// np.tril of a vector: its mask tri(n) broadcast with it.
+		if err := c.checkShape(shape, k.sp); err != nil {
+			return nil, err
+		}
+		if err := c.s.checkAlloc(x.typ.DType, n*m); err != nil {
+			return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+		}
+	}
+	zero := constNode(promote.Int64Value(0), x.typ.DType)
+	args := []*backend.Node{diagonalMask(n, m, off, backend.OpLe), x.node, zero}
+	if !lower {
+		args = []*backend.Node{diagonalMask(n, m, off-1, backend.OpLe), zero, x.node}
+	}
+	node := &backend.Node{Op: backend.OpWhere, DType: x.typ.DType, Shape: shape, Args: args}
+	return &operand{kind: TensorValue, typ: x.typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}, nil
+}
+
+// outer is np.outer: ravel(a)[:, None] * ravel(b)[None, :] by the
+// policy's multiply (numeric.py; jnp.outer and mx.outer ravel too;
+// torch.outer and the Array API's linalg.outer take vectors only, and so
+// do the other policies here).
+func outer(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	var xs [2]*operand
+	for i := range xs {
+		o, err := c.arrayArg(k, i, "ab"[i:i+1])
+		if err != nil {
+			return nil, err
+		}
+		if len(o.shape) != 1 && !ravelsOuter(c.policy.Name()) {
+			return nil, c.errorf(o.span(), "ValueError", "%s: outer takes vectors (NumPy's ravels), got %s", c.policy.Name(), formatShape(o.shape))
+		}
+		shape := []int{backend.Size(o.shape), 1}
+		if i == 1 {
+			shape = []int{1, shape[0]}
+		}
+		xs[i] = at(c.structural(backend.OpReshape, o, shape, nil, k), o.span())
+	}
+	return c.binary(promote.Mul, xs[0], xs[1], k.fnSpan)
+}
+
+// tile is np.tile(x, reps): x repeated reps[i] times along axis i, x
+// seen with len(reps) axes (ones in front) or reps with x's rank (ones in
+// front). It is a broadcast of x with a new axis of reps[i] before each
+// axis i, merged: (r0, d0, r1, d1, …) read as (r0·d0, r1·d1, …).
+func tile(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	reps, err := c.shapeOf(k.args[1], "reps")
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkShape(reps, k.args[1].span()); err != nil {
+		return nil, err
+	}
+	rank := max(len(reps), len(x.shape))
+	dims := append(make([]int, rank-len(x.shape)), x.shape...)
+	rs := append(make([]int, rank-len(reps)), reps...)
+	var split, wide, out []int
+	for i := range rank {
+		if rank-len(x.shape) > i {
+			dims[i] = 1
+		}
+		if rank-len(reps) > i {
+			rs[i] = 1
+		}
+		split = append(split, 1, dims[i])
+		wide = append(wide, rs[i], dims[i])
+		out = append(out, rs[i]*dims[i])
+	}
+	return c.repeated(x, split, wide, out, k)
+}
+
+// repeated reshapes x to split, broadcasts it to wide and reshapes the
+// result to out (tile and repeat).
+func (c *compiler) repeated(x *operand, split, wide, out []int, k *call) (*operand, error) {
+	if err := c.checkShape(out, k.sp); err != nil {
+		return nil, err
+	}
+	if err := c.s.checkAlloc(x.typ.DType, backend.Size(out)); err != nil {
+		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
+	}
+	o := c.structural(backend.OpReshape, x, split, nil, k)
+	o = c.structural(backend.OpBroadcastTo, o, wide, nil, k)
+	return c.structural(backend.OpReshape, o, out, nil, k), nil
+}
+
+// repeat is np.repeat(x, repeats, axis=None) with one count: each
+// element repeated that many times along axis, or of ravel(x) when no
+// axis is given. Each element gets a new axis of length repeats after
+// axis, merged with it.
+func repeat(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 3); err != nil {
+		return nil, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	if e := k.args[1]; e.kind == listKind || e.kind == tupleKind || e.kind == TensorValue && len(e.shape) > 0 {
+		return nil, c.errorf(e.span(), "TypeError", "repeat() takes one count for every element (repeats as a list is not supported)")
+	}
+	r, err := c.intOf(k.args[1], "repeats")
+	if err != nil {
+		return nil, err
+	}
+	if r < 0 {
+		return nil, c.errorf(k.args[1].span(), "ValueError", "negative dimensions are not allowed")
+	}
+	if err := k.passedTwice(c, 2, "axis"); err != nil {
+		return nil, err
+	}
+	ao, ok := k.kw["axis"]
+	if len(k.args) == 3 {
+		ao, ok = k.args[2], true
+	}
+	if !ok || ao.kind == noneKind {
+		n := backend.Size(x.shape)
+		return c.repeated(x, []int{n, 1}, []int{n, r}, []int{n * r}, k)
+	}
+	axis, err := c.intOf(ao, "axis")
+	if err != nil {
+		return nil, err
+	}
+	if axis, err = c.normAxis(axis, len(x.shape), ao.span()); err != nil {
+		return nil, err
+	}
+	split := slices.Insert(slices.Clone(x.shape), axis+1, 1)
+	wide := slices.Insert(slices.Clone(x.shape), axis+1, r)
+	out := slices.Clone(x.shape)
+	out[axis] *= r
+	return c.repeated(x, split, wide, out, k)
+}
+
+// logicalXor is np.logical_xor: true where exactly one of a and b is
+// nonzero (NaN is nonzero), a bool; computed as not(a) != not(b).
+func logicalXor(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	var nots [2]*operand
+	for i, o := range k.args {
+		n, err := c.unary(promote.Not, o, k.fnSpan, 0)
+		if err != nil {
+			return nil, err
+		}
+		nots[i] = at(n, o.span())
+	}
+	return c.binary(promote.Ne, nots[0], nots[1], k.fnSpan)
+}
+
+// nanToNum is np.nan_to_num(x, nan=0.0, posinf=None, neginf=None): NaN
+// replaced by nan, +inf by posinf (the dtype's largest finite value by
+// default) and -inf by neginf (its most negative); integers and bools
+// are x itself. The values convert to x's dtype as np.copyto's do
+// (function_base.py: _nx.copyto(d, nan, where=isnan(d)), maxf =
+// finfo(d.dtype).max).
+func nanToNum(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 1); err != nil {
+		return nil, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	d := x.typ.DType
+	if d.IsComplex() {
+		return nil, c.errorf(k.sp, "TypeError", "nan_to_num of %s is not supported (its real and imaginary parts need parts of their own)", d.FullName())
+	}
+	if !d.IsFloat() {
+		return x, nil
+	}
+	big := maxFinite(d)
+	repl := []struct {
+		name string
+		def  float64
+		test *backend.Node
+	}{
+		{"nan", 0, &backend.Node{Op: backend.OpIsNaN, DType: dtypes.Bool, Shape: x.shape, Args: []*backend.Node{x.node}}},
+		{"posinf", big, &backend.Node{Op: backend.OpEq, DType: dtypes.Bool, Shape: x.shape, Args: []*backend.Node{x.node, constNode(promote.FloatValue(math.Inf(1)), d)}}},
+		{"neginf", -big, &backend.Node{Op: backend.OpEq, DType: dtypes.Bool, Shape: x.shape, Args: []*backend.Node{x.node, constNode(promote.FloatValue(math.Inf(-1)), d)}}},
+	}
+	node := x.node
+	for _, r := range repl {
+		v := promote.FloatValue(r.def)
+		if o, ok := k.kw[r.name]; ok && o.kind != noneKind {
+			if v, err = c.fillValue(o, "nan_to_num"); err != nil {
+				return nil, err
+			}
+			if v.Kind == promote.ComplexScalar {
+				return nil, c.errorf(o.span(), "TypeError", "nan_to_num() %s= must be a real number", r.name)
+			}
+		}
+		if err := c.policy.Convert(v, d); err != nil {
+			return nil, c.promoteError(err, k.sp)
+		}
+		node = &backend.Node{Op: backend.OpWhere, DType: d, Shape: x.shape, Args: []*backend.Node{r.test, constNode(v, d), node}}
+	}
+	return &operand{kind: TensorValue, typ: x.typ, shape: x.shape, node: node, start: k.sp.start, end: k.sp.end}, nil
+}
+
+// empty is np.empty: a tensor of the shape whose values are not to be
+// relied on; tensorsh's are zeros (as jnp.empty's are).
+func empty(c *compiler, k *call) (*operand, error) { return fill(c, k, 0) }
+
+// maxFinite is finfo(d).max of float dtype d: (2 - 2^-m)·2^emax, 448 for
+// float8_e4m3fn (whose top exponent holds numbers, and no infinity).
+func maxFinite(d dtypes.DType) float64 {
+	switch d {
+	case dtypes.F64:
+		return math.MaxFloat64
+	case dtypes.F8E4M3:
+		return 448
+	}
+	m, e := d.MantissaBits(), d.ExponentBits()
+	return math.Ldexp(2-math.Ldexp(1, -m), 1<<(e-1)-1)
+}

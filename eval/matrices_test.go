@@ -1,0 +1,66 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestMatricesPolicies checks matrices.go's functions where the libraries
+// differ (TestBuiltinsNumPy checks their values against NumPy):
+//
+//   - jnp.tril and jnp.triu refuse fewer than two dimensions
+//     (jax/_src/numpy/tensor_creation.py, tril: "Argument to jax.numpy.tril
+//     must be at least 2D"), as torch.tril does; np.tril of a vector
+//     broadcasts tri(n) against it.
+//   - np.outer and jnp.outer ravel their operands (numeric.py:
+//     multiply(a.ravel()[:, newaxis], b.ravel()[newaxis, :]); jnp.outer:
+//     ravel(a)[:, None] * ravel(b)[None, :]); torch.outer takes vectors.
+//   - jnp.asarray of a Python number keeps the weak type, np.asarray makes
+//     a strong array of the kind's default dtype: np.outer(f32, 2.5) is
+//     float64, jnp.outer's float32; np.repeat(7, 3) + int8 is int64.
+//   - jnp.tril, jnp.diag and jnp.tile keep a weak operand's weak type
+//     (lax.select of m and zeros_like(m)); trace sums as sum does
+//     (jnp.trace of int8 is int32 with x64 off, np.trace's and
+//     torch.trace's int64).
+func TestMatricesPolicies(t *testing.T) {
+	for _, c := range []struct {
+		policy, expr, want string
+	}{
+		{"numpy", "dtype(tril(i8([1, 2])))", "i8"},
+		{"numpy", "shape(triu(i8([1, 2, 3])))", "(3, 3)"},
+		{"jax", "tril(i8([1, 2]))", "tril needs a tensor of at least 2 dimensions"},
+		{"torch", "triu(i8([1, 2]))", "triu needs a tensor of at least 2 dimensions"},
+		{"numpy", "tril(7)", "tril needs a tensor of at least 2 dimensions"},
+		{"jax", "shape(outer(i8([[1, 2], [3, 4]]), i8([1, 2, 3])))", "(4, 3)"},
+		{"numpy", "shape(outer(i8([[1, 2], [3, 4]]), 5))", "(4, 1)"},
+		{"torch", "outer(i8([[1, 2], [3, 4]]), i8([1, 2, 3]))", "outer takes vectors"},
+		{"numpy", "dtype(outer(f32([1, 2]), 2.5))", "f64"},
+		{"jax", "dtype(outer(f32([1, 2]), 2.5))", "f32"},
+		{"numpy", "dtype(repeat(7, 3) + i8([1, 2, 3]))", "i64"},
+		{"jax", "dtype(repeat(7, 3) + i8([1, 2, 3]))", "i8"},
+		{"jax", "dtype(repeat(7, 3))", "i32?"},
+		{"jax", "dtype(tril(weak(f32([[1, 2], [3, 4]]))))", "f32?"},
+		{"jax", "dtype(diag(weak(i16([1, 2]))))", "i16?"},
+		{"jax", "dtype(tile(weak(i16([1, 2])), 2))", "i16?"},
+		{"jax", "dtype(trace(i8([[1, 2], [3, 4]])))", "i32"},
+		{"numpy", "dtype(trace(i8([[1, 2], [3, 4]])))", "i64"},
+		{"torch", "dtype(trace(i8([[1, 2], [3, 4]])))", "i64"},
+		{"torch", "trace(i8([[1, 2], [3, 4]]))", "5"},
+		{"jax", "dtype(nan_to_num(weak(f32([1]))))", "f32?"},
+		{"jax", "dtype(logical_xor(f32([1]), 0))", "bool"},
+		{"numpy", "nan_to_num(c64([1]))", "nan_to_num of complex64 is not supported"},
+		{"numpy", "repeat(i8([1, 2]), [1, 2])", "repeats as a list is not supported"},
+		{"numpy", "repeat(i8([1, 2]), 2, axis=1)", "axis 1 is out of bounds"},
+		{"numpy", "diagonal(i8([[1, 2]]), 0, 1, -1)", "axis1 and axis2 cannot be the same"},
+		{"numpy", "trace(i8([[1, 2]]), offset=1, 0)", "SyntaxError"},
+		{"numpy", "diag(i8([1]), 1, k=1)", `got multiple values for argument "k"`},
+	} {
+		s, err := New(c.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := run(t, s, c.expr); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %s = %q, want %q", c.policy, c.expr, got, c.want)
+		}
+	}
+}
