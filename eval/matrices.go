@@ -194,6 +194,9 @@ func diag(c *compiler, k *call) (*operand, error) {
 		return nil, c.errorf(k.sp, "ValueError", "Input must be 1- or 2-d.")
 	}
 	pad := abs(off)
+	if pad < 0 || pad > math.MaxInt-x.shape[0] {
+		return nil, c.errorf(k.sp, "MemoryError", "out of memory: diag(v, k=%d) has more elements than fit in memory", off)
+	}
 	n := x.shape[0] + pad
 	if err := c.checkShape([]int{n, n}, k.sp); err != nil {
 		return nil, err
@@ -229,13 +232,17 @@ func abs(i int) int {
 // (np.tri(n, m, k) is j <= i + k; eye's diagonal j == i + k): a comparison
 // of two index vectors, which the backend broadcasts and fuses.
 func diagonalMask(n, m, k int, op backend.Op) *backend.Node {
-	rows := newTensor(dtypes.I64, []int{n, 1})
-	cols := newTensor(dtypes.I64, []int{1, m})
-	for i, r := 0, rows.Data.([]int64); i < n; i++ {
-		r[i] = int64(i + k)
+	// Indices in int32 (half the bytes of int64 to broadcast); i + k
+	// clamped to [-1, m], which no column index reaches or passes, so
+	// that both comparisons keep their answer and k cannot overflow.
+	k = min(max(k, -n-1), m)
+	rows := newTensor(dtypes.I32, []int{n, 1})
+	cols := newTensor(dtypes.I32, []int{1, m})
+	for i, r := 0, rows.Data.([]int32); i < n; i++ {
+		r[i] = int32(min(max(i+k, -1), m))
 	}
-	for j, cl := 0, cols.Data.([]int64); j < m; j++ {
-		cl[j] = int64(j)
+	for j, cl := 0, cols.Data.([]int32); j < m; j++ {
+		cl[j] = int32(j)
 	}
 	return &backend.Node{Op: op, DType: dtypes.Bool, Shape: []int{n, m}, Args: []*backend.Node{inputNode(cols), inputNode(rows)}}
 }
@@ -344,6 +351,9 @@ func tile(c *compiler, k *call) (*operand, error) {
 		wide = append(wide, rs[i], dims[i])
 		out = append(out, rs[i]*dims[i])
 	}
+	if err := c.checkShape(wide, k.sp); err != nil {
+		return nil, err // before out, whose products may have wrapped
+	}
 	return c.repeated(x, split, wide, out, k)
 }
 
@@ -392,6 +402,9 @@ func repeat(c *compiler, k *call) (*operand, error) {
 	}
 	if !ok || ao.kind == noneKind {
 		n := backend.Size(x.shape)
+		if err := c.checkShape([]int{n, r}, k.sp); err != nil {
+			return nil, err
+		}
 		return c.repeated(x, []int{n, 1}, []int{n, r}, []int{n * r}, k)
 	}
 	axis, err := c.intOf(ao, "axis")
@@ -403,6 +416,9 @@ func repeat(c *compiler, k *call) (*operand, error) {
 	}
 	split := slices.Insert(slices.Clone(x.shape), axis+1, 1)
 	wide := slices.Insert(slices.Clone(x.shape), axis+1, r)
+	if err := c.checkShape(wide, k.sp); err != nil {
+		return nil, err
+	}
 	out := slices.Clone(x.shape)
 	out[axis] *= r
 	return c.repeated(x, split, wide, out, k)

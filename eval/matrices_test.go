@@ -54,6 +54,17 @@ func TestMatricesPolicies(t *testing.T) {
 		{"numpy", "diagonal(i8([[1, 2]]), 0, 1, -1)", "axis1 and axis2 cannot be the same"},
 		{"numpy", "trace(i8([[1, 2]]), offset=1, 0)", "SyntaxError"},
 		{"numpy", "diag(i8([1]), 1, k=1)", `got multiple values for argument "k"`},
+		// Sizes and offsets past int: a clear error or NumPy's answer,
+		// never a wrapped product.
+		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
+		{"numpy", "repeat(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
+		{"numpy", "repeat(i8([[1, 2, 3, 4]]), 2**62, axis=1)", "MemoryError"},
+		{"numpy", "diag(i8([1]), 2**63 - 1)", "MemoryError"},
+		{"numpy", "diag(i8([1]), -2**63)", "MemoryError"},
+		{"numpy", "sum(tril(i8([[1, 2], [3, 4]]), k=2**63 - 1))", "10"},
+		{"numpy", "sum(triu(i8([[1, 2], [3, 4]]), k=-2**63 + 1))", "10"},
+		{"numpy", "sum(tril(i8([[1, 2], [3, 4]]), k=-2**63))", "0"},
+		{"numpy", "shape(diagonal(i8([[1, 2], [3, 4]]), -2**63))", "(0,)"},
 	} {
 		s, err := New(c.policy)
 		if err != nil {
