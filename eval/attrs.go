@@ -50,6 +50,9 @@ var attrs = map[string]attr{
 	"ravel":     {fn: "reshape", method: true, doc: "x.ravel() is reshape(x, -1)"},
 	"flatten":   {fn: "reshape", method: true, doc: "x.flatten() is reshape(x, -1)"},
 	"copy":      {method: true, doc: "x.copy() is x (a value never changes in place: x[0] = 1 and x += 1 make new values)"},
+	"diagonal":  {fn: "diagonal", method: true, doc: "x.diagonal(offset, axis1, axis2) is diagonal(x, offset, axis1, axis2)"},
+	"trace":     {fn: "trace", method: true, doc: "x.trace(offset, axis1, axis2) is trace(x, offset, axis1, axis2)"},
+	"repeat":    {fn: "repeat", method: true, doc: "x.repeat(repeats, axis) is repeat(x, repeats, axis)"},
 }
 
 // reductionMethods take the axis first and keepdims by keyword, as
