@@ -121,6 +121,18 @@ CASES = [
     ("x.sum(axis=0)", "x.sum(axis=0)"),
     ("x.astype(f64)", "x.astype(np.float64)"),
     ("cast(d, f32)", "d.astype(np.float32)"),
+    # Stop 37: NumPy's matrix and repetition helpers (matrices.go).
+    ("tril(x)", "np.tril(x)"),
+    ("triu(d, 1)", "np.triu(d, 1)"),
+    ("diag(v[:1000])", "np.diag(v[:1000])"),
+    ("diagonal(x)", "np.diagonal(x).copy()"),
+    ("trace(d)", "np.trace(d)"),
+    ("outer(v[:1000], v[:1000])", "np.outer(v[:1000], v[:1000])"),
+    ("tile(v[:1000], (1000, 1))", "np.tile(v[:1000], (1000, 1))"),
+    ("repeat(v[:1000], 1000)", "np.repeat(v[:1000], 1000)"),
+    ("repeat(x, 2, axis=0)", "np.repeat(x, 2, axis=0)"),
+    ("logical_xor(x > 1, y > 1)", "np.logical_xor(x > 1, y > 1)"),
+    ("nan_to_num(x)", "np.nan_to_num(x)"),
 ]
 
 

@@ -173,10 +173,10 @@ func trace(c *compiler, k *call) (*operand, error) {
 }
 
 // diag is np.diag: the k-th diagonal of a matrix, or the square matrix
-// with vector v on its k-th diagonal and zeros elsewhere. The matrix is
-// jnp.diag's: where(eye(n, k=k), v padded to n, 0), n = len(v) + |k|,
-// where column j of the diagonal holds v[j - k] (v padded by k zeros in
-// front for k > 0, by -k behind for k < 0).
+// of side len(v) + |k| with vector v on its k-th diagonal and zeros
+// elsewhere (twodim_base.py: res = zeros((n, n), v.dtype), then v written
+// along the diagonal), of v's type (weak or not: jnp.diag pads v and
+// selects it where eye(n, k=k) is true, which keeps the weak type).
 func diag(c *compiler, k *call) (*operand, error) {
 	x, err := c.tensorX(k, 1, 2)
 	if err != nil {
@@ -201,24 +201,26 @@ func diag(c *compiler, k *call) (*operand, error) {
 	if err := c.checkShape([]int{n, n}, k.sp); err != nil {
 		return nil, err
 	}
-	if err := c.s.checkAlloc(x.typ.DType, n*n); err != nil {
-		return nil, c.errorf(k.sp, "MemoryError", "%v", err)
-	}
-	zero := constNode(promote.Int64Value(0), x.typ.DType)
-	row := x.node
-	if pad > 0 {
-		zeros := &backend.Node{Op: backend.OpBroadcastTo, DType: x.typ.DType, Shape: []int{pad}, Args: []*backend.Node{zero}}
-		args := []*backend.Node{zeros, row}
-		if off < 0 {
-			args = []*backend.Node{row, zeros}
+	// Zeros, then v's elements along the diagonal on the host, as eye sets
+	// its ones: a where over n² elements took 2.5 times np.diag's time.
+	vt := x.node.Tensor
+	if x.node.Op != backend.OpInput {
+		if vt, err = c.s.run(c.ctx, backend.InOrder(x.node)); err != nil {
+			return nil, c.errorf(x.span(), "RuntimeError", "%w", err)
 		}
-		row = &backend.Node{Op: backend.OpConcat, DType: x.typ.DType, Shape: []int{n}, Args: args, Axes: []int{0}}
 	}
-	row = &backend.Node{Op: backend.OpReshape, DType: x.typ.DType, Shape: []int{1, n}, Args: []*backend.Node{row}}
-	mask := diagonalMask(n, n, off, backend.OpEq)
-	shape := []int{n, n}
-	node := &backend.Node{Op: backend.OpWhere, DType: x.typ.DType, Shape: shape, Args: []*backend.Node{mask, row, zero}}
-	return &operand{kind: TensorValue, typ: x.typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}, nil
+	z, err := c.filled([]int{n, n}, x.typ, promote.Int64Value(0), k.sp)
+	if err != nil {
+		return nil, err
+	}
+	tt, err := c.zerosOnHost(z, k)
+	if err != nil {
+		return nil, err
+	}
+	// Row i holds v[i] at column i + k (k >= 0); row i - k holds it at
+	// column i (k < 0).
+	setDiagonal(tt.Data, vt.Data, max(0, -off)*n+max(0, off), x.shape[0], n+1)
+	return tensorOperand(tt, x.typ, k.sp), nil
 }
 
 func abs(i int) int {

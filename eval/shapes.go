@@ -588,54 +588,69 @@ func eye(c *compiler, k *call) (*operand, error) {
 	if err != nil || hi <= lo {
 		return z, err
 	}
-	tt := z.node.Tensor // a new 0-d literal's, reshaped, when n·m is 1
-	if z.node.Op != backend.OpInput {
-		if tt, err = c.s.backends["cpu"].Run(c.ctx, z.node); err != nil {
-			return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
-		}
+	tt, err := c.zerosOnHost(z, k)
+	if err != nil {
+		return nil, err
 	}
-	first := lo*m + lo + d
-	setScalar(tt, first, promote.Int64Value(1))
-	copyDiagonal(tt.Data, first, hi-lo, m+1)
+	one := literalTensor(promote.Int64Value(1), t.DType)
+	setDiagonal(tt.Data, one.Data, lo*m+lo+d, hi-lo, m+1)
 	return tensorOperand(tt, t, k.sp), nil
 }
 
-// copyDiagonal copies element first of data (a storage slice) to the
-// count-1 elements that follow it stride apart.
-func copyDiagonal(data any, first, count, stride int) {
-	switch d := data.(type) {
+// zerosOnHost returns the tensor of z, zeros made by filled, computed on
+// the CPU backend (which fills its storage in parallel) to be written on
+// the host.
+func (c *compiler) zerosOnHost(z *operand, k *call) (*backend.Tensor, error) {
+	if z.node.Op == backend.OpInput {
+		return z.node.Tensor, nil // a new 0-d literal's, reshaped, when z has one element
+	}
+	tt, err := c.s.backends["cpu"].Run(c.ctx, z.node)
+	if err != nil {
+		return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
+	}
+	return tt, nil
+}
+
+// setDiagonal sets count elements of dst (a storage slice), stride apart
+// from element first, to the elements of src (a storage slice of the same
+// type) in turn, src's first again after its last.
+func setDiagonal(dst, src any, first, count, stride int) {
+	switch d := dst.(type) {
 	case []bool:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []int8:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []int16:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []int32:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []int64:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []uint8:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []uint16:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []uint32:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []uint64:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []float32:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []float64:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []complex64:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
 	case []complex128:
-		spreadDiagonal(d, first, count, stride)
+		setEvery(d, src, first, count, stride)
+	default:
+		panic(fmt.Sprintf("setDiagonal: storage %T", dst))
 	}
 }
 
-func spreadDiagonal[T any](d []T, first, count, stride int) {
-	for i := 1; i < count; i++ {
-		d[first+i*stride] = d[first]
+func setEvery[T any](d []T, src any, first, count, stride int) {
+	s := src.([]T)
+	for i := range count {
+		d[first+i*stride] = s[i%len(s)]
 	}
 }
 
