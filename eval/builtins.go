@@ -626,6 +626,10 @@ func builtinTable() map[string]*builtin {
 			example: "logical_xor(f32([0, 1, 2]), i8([1, 1, 0]))", fn: logicalXor},
 		"nan_to_num": {sig: "nan_to_num(x, nan=0.0, posinf=None, neginf=None)", doc: "x with NaN replaced by nan, +inf by posinf and -inf by neginf (by default the dtype's largest and most negative finite values).",
 			example: "nan_to_num(f16([1, nan, inf, -inf]))", kwargs: []string{"nan", "posinf", "neginf"}, fn: nanToNum},
+		"isclose": {sig: "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "True where a and b are equal within atol + rtol * abs(b), by the formula and in the dtypes of the policy's library (NumPy, JAX or PyTorch).",
+			example: "isclose(f32([1, 1.00001, 1.1]), 1)", kwargs: []string{"rtol", "atol", "equal_nan"}, fn: isclose},
+		"allclose": {sig: "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "all(isclose(a, b, …)): a Python bool under NumPy and PyTorch, a 0-d bool under JAX.",
+			example: "allclose(f32([1, 2]), f64([1, 2.000001]))", kwargs: []string{"rtol", "atol", "equal_nan"}, fn: allclose},
 		"empty": {sig: "empty(shape, dtype=None)", doc: "A tensor whose values are not to be relied on (tensorsh's are zeros, as jnp.empty's).",
 			example: "empty((2, 3), dtype=i8)", kwargs: []string{"dtype"}, fn: empty},
 

@@ -182,7 +182,7 @@ func looksLikeDType(name string) bool {
 var notTypos = map[string]bool{
 	"sort": true, "argsort": true, "sinc": true, "cbrt": true, "fmod": true,
 	"real": true, "imag": true, "conj": true, "angle": true, "roll": true,
-	"median": true, "unique": true, "isclose": true, "allclose": true,
+	"median": true, "unique": true,
 	"inner": true, "cross": true, "nonzero": true, "ptp": true, "take": true,
 }
 

@@ -75,3 +75,50 @@ func TestMatricesPolicies(t *testing.T) {
 		}
 	}
 }
+
+// TestIsclosePolicies checks isclose and allclose where NumPy, JAX and
+// PyTorch compute them in different dtypes (TestBuiltinsNumPy checks
+// NumPy's against NumPy): jnp.isclose converts both operands to their
+// common inexact type first (promote_args_inexact: int32 becomes float32,
+// where 16777217 is 16777216); np.isclose makes y float64 and subtracts in
+// float64; torch.isclose compares a == b alone when both tolerances are 0
+// and otherwise subtracts b converted to the default float
+// (aten/src/ATen/native/TensorCompare.cpp: cast_other =
+// other.to(at::get_default_dtype()) for integral self), so 127 and -128 of
+// int8 differ by 255, not by a wrapped 1. torch.isclose takes two tensors
+// of one dtype and non-negative tolerances; jnp.allclose is a 0-d bool
+// array, np.allclose and torch.allclose Python bools.
+func TestIsclosePolicies(t *testing.T) {
+	for _, c := range []struct {
+		policy, expr, want string
+	}{
+		{"jax", "isclose(i32([16777217]), i32([16777216]), rtol=0, atol=0)", "[true]"},
+		{"numpy", "isclose(i32([16777217]), i32([16777216]), rtol=0, atol=0)", "[false]"},
+		{"torch", "isclose(i32([16777217]), i32([16777216]), rtol=0, atol=0)", "[false]"},
+		{"torch", "isclose(i32([16777217]), i32([16777216]), rtol=0, atol=0.5)", "[true]"},
+		{"torch", "isclose(i8([127, 5]), i8([-128, 5]), rtol=0, atol=1)", "[false true]"},
+		{"torch", "isclose(b1([true, false]), b1([true, true]))", "[true false]"},
+		{"jax", "isclose(f32([inf, inf, 1, nan]), f32([inf, -inf, inf, nan]))", "[true false false false]"},
+		{"jax", "isclose(f32([nan, 1]), f32([nan, nan]), equal_nan=true)", "[true false]"},
+		{"torch", "isclose(c64([nan]), c64([nan]), equal_nan=true)", "[true]"},
+		{"jax", "dtype(allclose(f32([1]), f32([1])))", "bool"},
+		{"jax", "allclose(f32([1]), f32([1]))", "bool true"},
+		{"numpy", "allclose(f32([1]), f32([1]))", "bool? true"},
+		{"torch", "allclose(f32([1, 2]), f32([1, 3]))", "bool? false"},
+		{"numpy", "isclose(1.0, 1.0)", "bool true"},
+		{"torch", "isclose(f32([1]), 1)", "takes tensors"},
+		{"torch", "isclose(f32([1]), f64([1]))", "f32 did not match f64"},
+		{"torch", "isclose(f32([1]), f32([1]), rtol=-1)", "must be greater than or equal to zero"},
+		{"triton", "isclose(f32([1]), f32([1]))", "triton has no isclose"},
+		{"numpy", "isclose(f32([1]), f32([1]), rtol=i8([1]))", "rtol= must be a real number"},
+		{"numpy", "isclose(f32([1]), 2**1100)", "too large"},
+	} {
+		s, err := New(c.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := run(t, s, c.expr); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %s = %q, want %q", c.policy, c.expr, got, c.want)
+		}
+	}
+}
