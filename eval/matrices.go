@@ -43,6 +43,11 @@ func (c *compiler) arrayArg(k *call, i int, what string) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.asArray(o)
+}
+
+// asArray is arrayArg's conversion of a numeric operand o.
+func (c *compiler) asArray(o *operand) (*operand, error) {
 	if o.kind != LiteralValue || !numpyShaped(c.policy.Name()) {
 		if err := c.known(o); err != nil {
 			return nil, err
@@ -508,4 +513,207 @@ func maxFinite(d dtypes.DType) float64 {
 	}
 	m, e := d.MantissaBits(), d.ExponentBits()
 	return math.Ldexp(2-math.Ldexp(1, -m), 1<<(e-1)-1)
+}
+
+// arrayDiff is np.diff(x, n=1, axis=-1): n times the differences
+// x[1:] - x[:-1] along axis (not_equal for bools), as np.diff, jnp.diff
+// and torch.diff compute them, each step by the policy's subtract.
+func (c *compiler) arrayDiff(k *call) (*operand, error) {
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	n, err := c.intParam(k, 1, "n", 1)
+	if err != nil {
+		return nil, err
+	}
+	if n < 0 {
+		return nil, c.errorf(k.sp, "ValueError", "order must be non-negative but got %d", n)
+	}
+	rank := len(x.shape)
+	if rank == 0 {
+		return nil, c.errorf(k.sp, "ValueError", "diff requires input that is at least one dimensional")
+	}
+	ax, err := c.intParam(k, 2, "axis", -1)
+	if err != nil {
+		return nil, err
+	}
+	if ax, err = c.normAxis(ax, rank, k.sp); err != nil {
+		return nil, err
+	}
+	for range min(n, x.shape[ax]+1) {
+		lo, hi := c.sliceAlong(x, ax, 1, x.shape[ax], k), c.sliceAlong(x, ax, 0, max(x.shape[ax]-1, 0), k)
+		op := promote.Sub
+		if x.typ.DType == dtypes.Bool {
+			op = promote.Ne
+		}
+		if x, err = c.binary(op, lo, hi, k.fnSpan); err != nil {
+			return nil, err
+		}
+	}
+	x.start, x.end = k.sp.start, k.sp.end
+	return x, nil
+}
+
+// sliceAlong is x[..., from:to, ...] along axis ax.
+func (c *compiler) sliceAlong(x *operand, ax, from, to int, k *call) *operand {
+	from = min(from, to)
+	sl := make([]backend.Slice, len(x.shape))
+	shape := slices.Clone(x.shape)
+	for i, d := range x.shape {
+		sl[i] = backend.Slice{Start: 0, Stop: d, Step: 1}
+	}
+	sl[ax], shape[ax] = backend.Slice{Start: from, Stop: to, Step: 1}, to-from
+	n := &backend.Node{Op: backend.OpSlice, DType: x.node.DType, Shape: shape, Args: []*backend.Node{x.node}, Slices: sl}
+	return &operand{kind: TensorValue, typ: x.typ, shape: shape, node: n, start: x.start, end: x.end}
+}
+
+// ravel is np.ravel: reshape(x, -1).
+func ravel(c *compiler, k *call) (*operand, error) {
+	x, err := c.tensorX(k, 1, 1)
+	if err != nil {
+		return nil, err
+	}
+	return c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), nil
+}
+
+// swapaxes is np.swapaxes(x, a, b): transpose with axes a and b swapped.
+func swapaxes(c *compiler, k *call) (*operand, error) {
+	x, err := c.tensorX(k, 3, 3)
+	if err != nil {
+		return nil, err
+	}
+	rank := len(x.shape)
+	perm := make([]int, rank)
+	for i := range perm {
+		perm[i] = i
+	}
+	var ab [2]int
+	for i := range ab {
+		a, err := c.intOf(k.args[i+1], "axis")
+		if err != nil {
+			return nil, err
+		}
+		if ab[i], err = c.normAxis(a, rank, k.args[i+1].span()); err != nil {
+			return nil, err
+		}
+	}
+	perm[ab[0]], perm[ab[1]] = perm[ab[1]], perm[ab[0]]
+	return c.permuted(x, perm, k), nil
+}
+
+// moveaxis is np.moveaxis(x, source, destination): the axes source (an
+// int or a tuple) moved to the positions destination, the others kept in
+// order.
+func moveaxis(c *compiler, k *call) (*operand, error) {
+	x, err := c.tensorX(k, 3, 3)
+	if err != nil {
+		return nil, err
+	}
+	rank := len(x.shape)
+	var ends [2][]int
+	for i, what := range []string{"source", "destination"} {
+		raw, err := c.shapeOf(k.args[i+1], what)
+		if err != nil {
+			return nil, err
+		}
+		seen := map[int]bool{}
+		for _, a := range raw {
+			n, err := c.normAxis(a, rank, k.args[i+1].span())
+			if err != nil {
+				return nil, err
+			}
+			if seen[n] {
+				return nil, c.errorf(k.args[i+1].span(), "ValueError", "repeated axis in `%s` argument", what)
+			}
+			seen[n] = true
+			ends[i] = append(ends[i], n)
+		}
+	}
+	src, dst := ends[0], ends[1]
+	if len(src) != len(dst) {
+		return nil, c.errorf(k.sp, "ValueError", "`source` and `destination` arguments must have the same number of elements")
+	}
+	// numeric.py: order = [n for n in range(a.ndim) if n not in source],
+	// then each source axis inserted at its destination, in sorted order.
+	var order []int
+	for i := range rank {
+		if !slices.Contains(src, i) {
+			order = append(order, i)
+		}
+	}
+	idx := make([]int, len(src))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return dst[a] - dst[b] })
+	for _, i := range idx {
+		order = slices.Insert(order, dst[i], src[i])
+	}
+	return c.permuted(x, order, k), nil
+}
+
+// permuted is x transposed by perm.
+func (c *compiler) permuted(x *operand, perm []int, k *call) *operand {
+	shape := make([]int, len(perm))
+	for i, p := range perm {
+		shape[i] = x.shape[p]
+	}
+	return c.structural(backend.OpTranspose, x, shape, perm, k)
+}
+
+// hstack and vstack are np.hstack and np.vstack: concat of the parts seen
+// with at least one axis (hstack: along axis 0 for vectors, else 1) or at
+// least two (vstack: a vector becomes a row), along axis 0; their dtypes
+// promote together as concat's do.
+func hstack(c *compiler, k *call) (*operand, error) { return c.stackAlong(k, false) }
+func vstack(c *compiler, k *call) (*operand, error) { return c.stackAlong(k, true) }
+
+func (c *compiler) stackAlong(k *call, vertical bool) (*operand, error) {
+	if err := k.nargs(c, 1, 1); err != nil {
+		return nil, err
+	}
+	l := k.args[0]
+	if l.kind != listKind && l.kind != tupleKind {
+		return nil, c.errorf(l.span(), "TypeError", "%s() takes a list of tensors, as in %s([a, b])", k.name, k.name)
+	}
+	parts := make([]*operand, len(l.elems))
+	axis := 0
+	for i, p := range l.elems {
+		var err error
+		if p.kind == listKind {
+			if p, err = c.listTensor(p, nil, p.span()); err != nil {
+				return nil, err
+			}
+		}
+		if err := c.requireNumeric(p, k.name, "()"); err != nil {
+			return nil, err
+		}
+		if p, err = c.asArray(p); err != nil {
+			return nil, err
+		}
+		want := 1
+		if vertical {
+			want = 2
+		}
+		if len(p.shape) < want {
+			// np.atleast_1d, np.atleast_2d: (n,) becomes (1, n), () (1,) or (1, 1).
+			shape := append(make([]int, want-len(p.shape)), p.shape...)
+			for j := range want - len(p.shape) {
+				shape[j] = 1
+			}
+			p = at(c.structural(backend.OpReshape, p, shape, nil, k), p.span())
+		}
+		if i == 0 && !vertical && len(p.shape) > 1 {
+			axis = 1
+		}
+		parts[i] = p
+	}
+	ax, err := c.literal(promote.Int64Value(int64(axis)), k.sp, nil)
+	if err != nil {
+		return nil, err
+	}
+	joined := &call{name: k.name, args: []*operand{{kind: listKind, elems: parts, start: l.start, end: l.end}}, sp: k.sp, fnSpan: k.fnSpan}
+	joined.setKw("axis", ax)
+	return c.join(joined, false)
 }

@@ -94,6 +94,15 @@ func table(c *compiler, k *call) (*operand, error) {
 
 // diff shows the cells where two policies' tables differ.
 func diff(c *compiler, k *call) (*operand, error) {
+	array := len(k.args) > 0 && k.args[0].kind != StringValue
+	for name, o := range k.kw {
+		if (name == "op") == array {
+			return nil, c.errorf(o.span(), "TypeError", "diff() of %s takes no %s= (usage: %s)", map[bool]string{true: "a tensor", false: "policies"}[array], name, builtins["diff"].sig)
+		}
+	}
+	if array {
+		return c.arrayDiff(k) // np.diff(x, n=1, axis=-1)
+	}
 	if err := k.nargs(c, 1, 2); err != nil {
 		return nil, err
 	}
