@@ -161,6 +161,11 @@ const (
 	// dtype's arithmetic (ints wrap, narrow floats round after every step).
 	OpCumSum
 	OpCumProd
+	// OpSort sorts Args[0] along Axes[0] (same shape and dtype): in
+	// ascending order, stably, NaN after every number (NumPy's order:
+	// complex numbers by real part, then imaginary part, with NumPy's
+	// rule for NaN parts; bools false first).
+	OpSort
 
 	NumOps
 )
@@ -176,7 +181,7 @@ var opNames = [...]string{
 	"where",
 	"sum", "prod", "mean", "reduce_max", "reduce_min", "argmax", "argmin", "any", "all",
 	"softmax", "logsoftmax", "matmul", "reshape", "transpose", "broadcast_to", "concat", "slice",
-	"cumsum", "cumprod",
+	"cumsum", "cumprod", "sort",
 }
 
 func (op Op) String() string {

@@ -37,6 +37,9 @@ type Kernels[V any] interface {
 	// OpCumProd) of its argument, of n's dtype and shape, along the one
 	// axis n.Axes[0].
 	Scan(n *Node, size int) (V, error)
+	// Sort computes the sort n (OpSort) of its argument, of n's dtype and
+	// shape, along the one axis n.Axes[0].
+	Sort(n *Node, size int) (V, error)
 	// Reduce computes the reduction n of arg (n.Args[0], or a cast of it:
 	// see ReduceArg) as p plans.
 	Reduce(n, arg *Node, p *ReducePlan, size int) (V, error)
@@ -246,7 +249,7 @@ func (x *Exec[V]) eval(n *Node, size int) (V, error) {
 		return x.matmul(n, size)
 	case OpSoftmax, OpLogSoftmax:
 		return x.softmax(n, size)
-	case OpCumSum, OpCumProd:
+	case OpCumSum, OpCumProd, OpSort:
 		return x.scan(n, size)
 	case OpSum, OpProd, OpMean, OpReduceMax, OpReduceMin, OpArgMax, OpArgMin, OpAny, OpAll:
 		return x.reduce(n, size)
@@ -429,6 +432,9 @@ func (x *Exec[V]) scan(n *Node, size int) (V, error) {
 	}
 	if !slices.Equal(a.Shape, n.Shape) {
 		return zero, x.errorf("%v keeps the shape %v, plan says %v", n.Op, a.Shape, n.Shape)
+	}
+	if n.Op == OpSort {
+		return x.kernels.Sort(n, size)
 	}
 	return x.kernels.Scan(n, size)
 }

@@ -64,6 +64,7 @@ func (k *toy) MatMul(n *Node, a, b *toyView, p *MatMulPlan, size int) (*toyView,
 
 func (k *toy) Softmax(n *Node, size int) (*toyView, error) { return nil, errors.New("toy: no softmax") }
 func (k *toy) Scan(n *Node, size int) (*toyView, error)    { return nil, errors.New("toy: no scan") }
+func (k *toy) Sort(n *Node, size int) (*toyView, error)    { return nil, errors.New("toy: no sort") }
 
 func (k *toy) Reduce(n, arg *Node, p *ReducePlan, size int) (*toyView, error) {
 	k.reduces++

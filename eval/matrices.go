@@ -717,3 +717,63 @@ func (c *compiler) stackAlong(k *call, vertical bool) (*operand, error) {
 	joined.setKw("axis", ax)
 	return c.join(joined, false)
 }
+
+// sortFn is sort(x, axis=-1, descending=false): np.sort, jnp.sort,
+// torch.sort's values, xp.sort: x's elements in ascending order along
+// axis (of the flattened x for axis=None), NaN after every number, equal
+// elements in their order (a stable sort: the bits of -0.0 and 0.0 keep
+// their order, as jnp.sort's and np.sort(kind="stable")'s do).
+// descending=true is the ascending sort reversed along axis, as jnp.sort
+// computes it (NaN first). Complex numbers sort in NumPy's order, under
+// NumPy's policies only (JAX orders them otherwise, PyTorch not at all).
+func sortFn(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	if err := k.passedTwice(c, 1, "axis"); err != nil {
+		return nil, err
+	}
+	ao, ok := k.kw["axis"]
+	if len(k.args) == 2 {
+		ao, ok = k.args[1], true
+	}
+	axis := -1
+	if ok && ao.kind == noneKind {
+		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
+	} else if ok {
+		if axis, err = c.intOf(ao, "axis"); err != nil {
+			return nil, err
+		}
+	}
+	sp := k.sp
+	if ao != nil {
+		sp = ao.span()
+	}
+	if axis, err = c.normAxis(axis, len(x.shape), sp); err != nil {
+		return nil, err
+	}
+	if x.typ.DType.IsComplex() && !numpyShaped(c.policy.Name()) {
+		return nil, c.errorf(k.fnSpan, "TypeError", "%s: sort of %s is not supported (tensorsh sorts complex numbers in NumPy's order only: :policy numpy)", c.policy.Name(), x.typ.DType.FullName())
+	}
+	desc := false
+	if o, ok := k.kw["descending"]; ok {
+		if desc, err = c.boolOf(o, "descending"); err != nil {
+			return nil, err
+		}
+	}
+	n := &backend.Node{Op: backend.OpSort, DType: x.node.DType, Shape: x.shape, Args: []*backend.Node{x.node}, Axes: []int{axis}}
+	out := &operand{kind: TensorValue, typ: x.typ, shape: x.shape, node: n, start: k.sp.start, end: k.sp.end}
+	if desc && x.shape[axis] > 1 {
+		sl := make([]backend.Slice, len(x.shape))
+		for i, d := range x.shape {
+			sl[i] = backend.Slice{Start: 0, Stop: d, Step: 1}
+		}
+		sl[axis] = backend.Slice{Start: x.shape[axis] - 1, Stop: -1, Step: -1}
+		out.node = &backend.Node{Op: backend.OpSlice, DType: n.DType, Shape: n.Shape, Args: []*backend.Node{n}, Slices: sl}
+	}
+	return out, nil
+}

@@ -54,6 +54,13 @@ func TestMatricesPolicies(t *testing.T) {
 		{"numpy", "diagonal(i8([[1, 2]]), 0, 1, -1)", "axis1 and axis2 cannot be the same"},
 		{"numpy", "trace(i8([[1, 2]]), offset=1, 0)", "SyntaxError"},
 		{"numpy", "diag(i8([1]), 1, k=1)", `got multiple values for argument "k"`},
+		// sort: jnp.sort(descending=True) is lax.rev of the ascending
+		// sort (NaN first); complex numbers in NumPy's order only.
+		{"jax", "sort(f32([nan, 1, -inf]), descending=true)", "[ nan   1. -inf]"},
+		{"jax", "dtype(sort(weak(f32([2, 1]))))", "f32?"},
+		{"jax", "sort(c64([1, 2]))", "sort of complex64 is not supported"},
+		{"torch", "sort(c128([1, 2]))", "sort of complex128 is not supported"},
+		{"numpy", "sort(i8([3, 1]), axis=1)", "axis 1 is out of bounds"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},

@@ -702,6 +702,27 @@ func (c *checker) scan(t *testing.T) {
 	c.check(t, "cumsum of a*a axis 1", &backend.Node{Op: backend.OpCumSum, DType: dtypes.F32, Shape: sq.Shape, Args: []*backend.Node{sq}, Axes: []int{1}}, exact)
 }
 
+// sort checks sorts along each axis, on every dtype, exactly: both
+// backends sort stably in NumPy's order and move elements unconverted, so
+// even the order of -0.0 and 0.0 and of NaNs agrees. The values repeat
+// (multiples of 1/256) and include the specials.
+func (c *checker) sort(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	for _, d := range c.dtypesFor() {
+		for _, shape := range [][]int{{3, 7, 5}, {1000}, {0, 4}, {2, 300}} {
+			x := randomTensor(rng, d, shape, true)
+			for ax := range shape {
+				n := &backend.Node{Op: backend.OpSort, DType: d, Shape: shape, Args: []*backend.Node{input(x)}, Axes: []int{ax}}
+				c.check(t, fmt.Sprintf("sort %v%v axis %d", d, shape, ax), n, exact)
+			}
+		}
+	}
+	// A fused elementwise argument, sorted along a kept middle axis.
+	a := input(randomTensor(rng, dtypes.F32, []int{4, 6, 3}, true))
+	sq := binary(backend.OpSub, a, binary(backend.OpMul, a, a))
+	c.check(t, "sort of a-a*a axis 1", &backend.Node{Op: backend.OpSort, DType: dtypes.F32, Shape: sq.Shape, Args: []*backend.Node{sq}, Axes: []int{1}}, exact)
+}
+
 func setFloat(x *backend.Tensor, i int, v float64) {
 	switch s := x.Data.(type) {
 	case []float32:

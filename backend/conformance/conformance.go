@@ -59,6 +59,7 @@ func RunOptions(t *testing.T, b backend.Backend, o Options) {
 	t.Run("reduce", c.reduce)
 	t.Run("softmax", c.softmax)
 	t.Run("scan", c.scan)
+	t.Run("sort", c.sort)
 	t.Run("matmul", c.matmul)
 	t.Run("errors", c.errors)
 	t.Run("known", c.known)

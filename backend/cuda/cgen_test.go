@@ -157,6 +157,10 @@ func TestGoldenSources(t *testing.T) {
 		{"cumsum_f16_axis0", &backend.Node{Op: backend.OpCumSum, DType: dtypes.F16, Shape: []int{6, 7}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.F16, 6, 7)}}},
 		{"cumprod_c64", &backend.Node{Op: backend.OpCumProd, DType: dtypes.C64, Shape: []int{9}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.C64, 9)}}},
 		{"cumsum_i64", &backend.Node{Op: backend.OpCumSum, DType: dtypes.I64, Shape: []int{4, 5}, Axes: []int{1}, Args: []*backend.Node{zeros(dtypes.I64, 4, 5)}}},
+		{"sort_f16_axis0", &backend.Node{Op: backend.OpSort, DType: dtypes.F16, Shape: []int{6, 7}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.F16, 6, 7)}}},
+		{"sort_c64", &backend.Node{Op: backend.OpSort, DType: dtypes.C64, Shape: []int{9}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.C64, 9)}}},
+		{"sort_bool", &backend.Node{Op: backend.OpSort, DType: dtypes.Bool, Shape: []int{4, 5}, Axes: []int{1}, Args: []*backend.Node{zeros(dtypes.Bool, 4, 5)}}},
+		{"sort_f32", &backend.Node{Op: backend.OpSort, DType: dtypes.F32, Shape: []int{3, 4}, Axes: []int{1}, Args: []*backend.Node{f32(3, 4)}}},
 	}
 	b, d := newRecordBackend(t, 1<<30)
 	for _, c := range cases {

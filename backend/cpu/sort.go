@@ -1,0 +1,515 @@
+package cpu
+
+// Sorting along one axis.
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
+
+// Sort evaluates OpSort along Axes[0]: each line of the argument along
+// the axis in ascending order, stably, in NumPy's order
+// (numpy/_core/src/npysort/npysort_common.h: a float NaN after every
+// number; complex numbers by real part, then imaginary part, those with a
+// NaN part after the others as npysort's CLT orders them; false before
+// true). Equal elements keep their order, so that the bits of -0.0 and
+// 0.0, and of NaNs, come out where a stable sort puts them. The lines are
+// independent and are sorted in parallel.
+//
+// Real numbers are sorted by LSD radix sort on keys that order as the
+// numbers do (the sign bit flipped for signed integers; a float's bits
+// with its sign bit set, or all of them inverted where it is negative;
+// ±0 one key, every NaN the largest), a byte at a time, which is stable:
+// 10^6 float32 take a few milliseconds where a comparison sort took 145.
+// The keys of ±0 and of NaNs stand for elements of several bit patterns:
+// their runs are refilled with those elements in their input order.
+// Complex numbers are sorted by a stable comparison sort.
+func (r *runner) Sort(n *backend.Node, size int) (*view, error) {
+	a, err := r.eval(n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	x, err := r.computeBuf(a)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.allocBufFull(computeOf(n.DType), size)
+	if err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		return r.finish(out, n.DType, n.DType, n.Shape)
+	}
+	ax := n.Axes[0]
+	s := scanShape{m: a.shape[ax], inner: 1, outer: 1}
+	for _, d := range a.shape[:ax] {
+		s.outer *= d
+	}
+	for _, d := range a.shape[ax+1:] {
+		s.inner *= d
+	}
+	switch x := x.(type) {
+	case []bool:
+		err = sortLines(r, s, x, out.([]bool), sortBools)
+	case []int8:
+		err = sortLines(r, s, x, out.([]int8), sortBytes[int8])
+	case []uint8:
+		err = sortLines(r, s, x, out.([]uint8), sortBytes[uint8])
+	case []int16:
+		err = sortLines(r, s, x, out.([]int16), sortInts[int16, uint16])
+	case []uint16:
+		err = sortLines(r, s, x, out.([]uint16), sortInts[uint16, uint16])
+	case []int32:
+		err = sortLines(r, s, x, out.([]int32), sortInts[int32, uint32])
+	case []uint32:
+		err = sortLines(r, s, x, out.([]uint32), sortInts[uint32, uint32])
+	case []int64:
+		err = sortLines(r, s, x, out.([]int64), sortInts[int64, uint64])
+	case []uint64:
+		err = sortLines(r, s, x, out.([]uint64), sortInts[uint64, uint64])
+	case []float32:
+		err = sortLines(r, s, x, out.([]float32), sortFloat32s)
+	case []float64:
+		err = sortLines(r, s, x, out.([]float64), sortFloat64s)
+	case []complex64:
+		err = sortLines(r, s, x, out.([]complex64), sortComplex[complex64])
+	case []complex128:
+		err = sortLines(r, s, x, out.([]complex128), sortComplex[complex128])
+	default:
+		err = fmt.Errorf("cpu: sort of %v is not supported", a.dtype)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out, n.DType, n.DType, n.Shape)
+}
+
+// sortLines copies x into out and sorts each line of s in place with
+// sort, which gets scratch space of its own for each run of lines: a
+// line is contiguous when s.inner is 1, else gathered into the scratch
+// line, sorted and scattered back.
+func sortLines[T any](r *runner, s scanShape, x, out []T, sort func(line []T, sc *sortScratch)) error {
+	copy(out, x)
+	lines := s.outer * s.inner
+	return r.parallel(lines, max(1, grainSize/max(s.m, 1)), func(_, lo, hi int) error {
+		sc := new(sortScratch)
+		if hi-lo < r.workers() && s.m > radixMSD {
+			// A few long lines: each one's buckets on two workers.
+			sc.par = func(parts int, body func(int) error) error {
+				return r.parallel(parts, 1, func(_, lo, hi int) error {
+					for p := lo; p < hi; p++ {
+						if err := body(p); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			}
+		}
+		var line []T
+		if s.inner > 1 {
+			line = make([]T, s.m)
+		}
+		for l := lo; l < hi; l++ {
+			if l&63 == 63 {
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			o, in := l/s.inner, l%s.inner
+			base := o*s.m*s.inner + in
+			if s.inner == 1 {
+				sort(out[base:base+s.m], sc)
+				continue
+			}
+			for j := range line {
+				line[j] = out[base+j*s.inner]
+			}
+			sort(line, sc)
+			for j, v := range line {
+				out[base+j*s.inner] = v
+			}
+		}
+		return nil
+	})
+}
+
+// sortScratch holds a worker's scratch keys, reused from line to line,
+// and par, which runs parts of one line's sort on several workers where
+// the lines are fewer than the workers (nil: one after another).
+type sortScratch struct {
+	par      func(parts int, body func(part int) error) error
+	k16, t16 []uint16
+	k32, t32 []uint32
+	k64, t64 []uint64
+	r32      []uint32 // sortFloats' elements of ±0 and NaN, as bits
+	r64      []uint64
+}
+
+// grow returns s with length n, reallocated when too short.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// radixSort sorts keys by radix sort, with tmp (of the same length) as
+// scratch space. Keys of a long line are first split into buckets by the
+// 11 bits below the highest bit in which they differ (an MSD pass), each
+// bucket then sorted by the bits below (radixBytes) while it stays in the
+// caches: a line's LSD passes over 10^6 float32 (4 MB, 256 places written
+// at once) took 28 ms, and an MSD pass by the top byte, which floats of
+// one sign and range share in all but a few values, spent most of its time
+// on the chain of increments of one counter.
+func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int) error) error) {
+	n := len(keys)
+	if n > math.MaxUint32 {
+		slices.Sort(keys) // equal keys are equal elements: any order will do
+		return
+	}
+	tmp = tmp[:n]
+	if n <= radixMSD {
+		radixBytes(keys, tmp, sizeOf[K]())
+		return
+	}
+	var diff K
+	for _, v := range keys {
+		diff |= v ^ keys[0]
+	}
+	h := bits.Len64(uint64(diff))
+	if h == 0 {
+		return // all equal
+	}
+	// The digit: bits [lo, h), 6 to 13 of them, lo a whole number of
+	// bytes, so that the bytes below are what each bucket sorts.
+	lo := max(h-6, 0) / 8 * 8
+	mask := 1<<(h-lo) - 1
+	count := make([]uint32, mask+2)
+	for _, v := range keys {
+		count[1+int(uint64(v)>>lo)&mask]++
+	}
+	for i := 1; i < len(count); i++ {
+		count[i] += count[i-1]
+	}
+	starts := slices.Clone(count)
+	for _, v := range keys {
+		d := int(uint64(v)>>lo) & mask
+		i := count[d]
+		tmp[i] = v
+		count[d] = i + 1
+	}
+	nb := lo / 8
+	buckets := func(d0, d1 int) {
+		for d := d0; d < d1; d++ {
+			if a, b := starts[d], starts[d+1]; b-a > 1 && nb > 0 {
+				radixBytes(tmp[a:b], keys[a:b], nb)
+			}
+		}
+	}
+	if par == nil {
+		buckets(0, mask+1)
+	} else {
+		// Two parts of about half the keys each: buckets hold very
+		// different numbers of them (floats of [0.5, 1) half of [0, 1)).
+		mid, _ := slices.BinarySearch(starts, uint32(n/2))
+		mid = min(mid, mask+1)
+		_ = par(2, func(part int) error {
+			if part == 0 {
+				buckets(0, mid)
+			} else {
+				buckets(mid, mask+1)
+			}
+			return nil
+		})
+	}
+	copy(keys, tmp)
+}
+
+// radixMSD is the length above which radixSort splits a line into
+// buckets first.
+const radixMSD = 1 << 14
+
+// radixBytes sorts keys by their low nb bytes, stably: by LSD radix sort,
+// a byte at a time, tmp the other buffer. The counts of every byte are taken
+// in one pass (a pass a byte spent most of its time on the chain of
+// increments of one counter where a byte repeats); a byte that all keys
+// share takes no pass.
+func radixBytes[K uint16 | uint32 | uint64](keys, tmp []K, nb int) {
+	n := len(keys)
+	if n < 2 {
+		return
+	}
+	var count [8][256]uint32
+	switch nb { // unrolled: a loop over the bytes took twice as long
+	case 1:
+		for _, v := range keys {
+			count[0][byte(v)]++
+		}
+	case 2:
+		for _, v := range keys {
+			count[0][byte(v)]++
+			count[1][byte(v>>8)]++
+		}
+	case 3:
+		for _, v := range keys {
+			w := uint64(v) // shifts past 16 bits are not ones vet accepts on a generic K
+			count[0][byte(w)]++
+			count[1][byte(w>>8)]++
+			count[2][byte(w>>16)]++
+		}
+	case 4:
+		for _, v := range keys {
+			w := uint64(v) // shifts past 16 bits are not ones vet accepts on a generic K
+			count[0][byte(w)]++
+			count[1][byte(w>>8)]++
+			count[2][byte(w>>16)]++
+			count[3][byte(w>>24)]++
+		}
+	case 5:
+		for _, v := range keys {
+			w := uint64(v) // shifts past 16 bits are not ones vet accepts on a generic K
+			count[0][byte(w)]++
+			count[1][byte(w>>8)]++
+			count[2][byte(w>>16)]++
+			count[3][byte(w>>24)]++
+			count[4][byte(w>>32)]++
+		}
+	case 6:
+		for _, v := range keys {
+			w := uint64(v) // shifts past 16 bits are not ones vet accepts on a generic K
+			count[0][byte(w)]++
+			count[1][byte(w>>8)]++
+			count[2][byte(w>>16)]++
+			count[3][byte(w>>24)]++
+			count[4][byte(w>>32)]++
+			count[5][byte(w>>40)]++
+		}
+	case 7:
+		for _, v := range keys {
+			w := uint64(v) // shifts past 16 bits are not ones vet accepts on a generic K
+			count[0][byte(w)]++
+			count[1][byte(w>>8)]++
+			count[2][byte(w>>16)]++
+			count[3][byte(w>>24)]++
+			count[4][byte(w>>32)]++
+			count[5][byte(w>>40)]++
+			count[6][byte(w>>48)]++
+		}
+	case 8:
+		for _, v := range keys {
+			w := uint64(v) // shifts past 16 bits are not ones vet accepts on a generic K
+			count[0][byte(w)]++
+			count[1][byte(w>>8)]++
+			count[2][byte(w>>16)]++
+			count[3][byte(w>>24)]++
+			count[4][byte(w>>32)]++
+			count[5][byte(w>>40)]++
+			count[6][byte(w>>48)]++
+			count[7][byte(w>>56)]++
+		}
+	}
+	for nb > 0 && count[nb-1][byte(uint64(keys[0])>>(8*(nb-1)))] == uint32(n) {
+		nb-- // the top byte is the same in every key
+	}
+	if nb == 0 {
+		return
+	}
+	src, dst := keys, tmp
+	for b := range nb {
+		shift := 8 * b
+		c := &count[b]
+		if c[byte(uint64(src[0])>>shift)] == uint32(n) {
+			continue
+		}
+		sum := uint32(0)
+		for i, k := range c {
+			c[i] = sum
+			sum += k
+		}
+		scatter(src, dst, c, shift)
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+}
+
+// scatter moves each key of src to dst at the place c gives its byte at
+// shift, and advances that place: one pass of a radix sort. (A function
+// of its own: inlined in radixBytes, its loop kept the key on the stack.)
+func scatter[K uint16 | uint32 | uint64](src, dst []K, c *[256]uint32, shift int) {
+	for _, v := range src {
+		d := byte(uint64(v) >> shift)
+		i := c[d]
+		dst[i] = v
+		c[d] = i + 1
+	}
+}
+
+// sortBools puts the falses first.
+func sortBools(line []bool, _ *sortScratch) {
+	f := 0
+	for _, v := range line {
+		if !v {
+			f++
+		}
+	}
+	for i := range line {
+		line[i] = i >= f
+	}
+}
+
+// sortBytes is a counting sort of 8-bit integers.
+func sortBytes[T int8 | uint8](line []T, _ *sortScratch) {
+	var count [256]int
+	for _, v := range line {
+		count[uint8(v)]++
+	}
+	i := 0
+	for b := range 256 {
+		v := T(b)
+		if _, signed := any(v).(int8); signed {
+			v = T(b ^ 0x80) // -128 first
+		}
+		for range count[uint8(v)] {
+			line[i] = v
+			i++
+		}
+	}
+}
+
+// sortInts sorts integers of 16 to 64 bits by their keys K: the bits with
+// the sign bit flipped for signed types, so that the keys order as the
+// values do.
+func sortInts[T int16 | uint16 | int32 | uint32 | int64 | uint64, K uint16 | uint32 | uint64](line []T, sc *sortScratch) {
+	var flip K
+	if T(0)-1 < 0 { // signed
+		flip = K(1) << (8*sizeOf[K]() - 1)
+	}
+	keys, tmp := scratchKeys[K](sc, len(line))
+	for i, v := range line {
+		keys[i] = K(v) ^ flip
+	}
+	radixSort(keys, tmp, sc.par)
+	for i, k := range keys {
+		line[i] = T(k ^ flip)
+	}
+}
+
+// scratchKeys returns sc's key and temporary buffers of type K, n long.
+func scratchKeys[K uint16 | uint32 | uint64](sc *sortScratch, n int) ([]K, []K) {
+	var k, t any
+	switch any(K(0)).(type) {
+	case uint16:
+		sc.k16, sc.t16 = grow(sc.k16, n), grow(sc.t16, n)
+		k, t = sc.k16, sc.t16
+	case uint32:
+		sc.k32, sc.t32 = grow(sc.k32, n), grow(sc.t32, n)
+		k, t = sc.k32, sc.t32
+	default:
+		sc.k64, sc.t64 = grow(sc.k64, n), grow(sc.t64, n)
+		k, t = sc.k64, sc.t64
+	}
+	return k.([]K), t.([]K)
+}
+
+func sortFloat32s(line []float32, sc *sortScratch) {
+	keys, tmp := scratchKeys[uint32](sc, len(line))
+	sc.r32 = sortFloats(line, keys, tmp, sc.r32, sc.par)
+}
+
+func sortFloat64s(line []float64, sc *sortScratch) {
+	keys, tmp := scratchKeys[uint64](sc, len(line))
+	sc.r64 = sortFloats(line, keys, tmp, sc.r64, sc.par)
+}
+
+// sortFloats sorts floats by keys of their bits (see Sort), then puts the
+// elements of ±0 and NaN back in their runs in input order; rest is
+// scratch space for those, returned grown.
+func sortFloats[F float32 | float64, K uint32 | uint64](line []F, keys, tmp, rest []K, par func(int, func(int) error) error) []K {
+	bits := unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(line))), len(line))
+	shift := 8*sizeOf[K]() - 1
+	top := K(1) << shift
+	inf := K(0x7f800000) // the bits of +Inf
+	if sizeOf[K]() == 8 {
+		inf = K(math.Float64bits(math.Inf(1)))
+	}
+	zeros, nans := 0, 0
+	for i, b := range bits {
+		switch a := b &^ top; {
+		case a == 0: // ±0: the key of +0
+			keys[i] = top
+			zeros++
+		case a > inf: // NaN: the largest key
+			keys[i] = ^K(0)
+			nans++
+		default:
+			// A negative number's bits inverted, a positive one's with
+			// the sign bit set.
+			neg := K(0) - b>>shift
+			keys[i] = b ^ (neg | top)
+		}
+	}
+	if zeros+nans > 0 {
+		rest = grow(rest, zeros+nans)
+		z, n := 0, zeros
+		for _, b := range bits {
+			switch a := b &^ top; {
+			case a == 0:
+				rest[z] = b
+				z++
+			case a > inf:
+				rest[n] = b
+				n++
+			}
+		}
+	}
+	radixSort(keys, tmp, par)
+	for i, k := range keys {
+		neg := K(0) - (k>>shift ^ 1)
+		bits[i] = k ^ (neg | top)
+	}
+	if zeros+nans > 0 {
+		// The zeros' run starts after the negative numbers; the NaNs'
+		// run ends the line.
+		neg, _ := slices.BinarySearch(keys, top)
+		copy(bits[neg:neg+zeros], rest[:zeros])
+		copy(bits[len(bits)-nans:], rest[zeros:zeros+nans])
+	}
+	return rest
+}
+
+// sortComplex sorts complex numbers stably in NumPy's order.
+func sortComplex[C complex64 | complex128](line []C, _ *sortScratch) {
+	slices.SortStableFunc(line, func(a, b C) int {
+		switch {
+		case complexLess(complex128(a), complex128(b)):
+			return -1
+		case complexLess(complex128(b), complex128(a)):
+			return 1
+		}
+		return 0
+	})
+}
+
+// complexLess is npysort's CLT: a before b in NumPy's order of complex
+// numbers ([R + Rj, R + nanj, nan + Rj, nan + nanj], each kind by its
+// parts that are not NaN).
+func complexLess(a, b complex128) bool {
+	ar, ai, br, bi := real(a), imag(a), real(b), imag(b)
+	switch {
+	case ar < br:
+		return ai == ai || bi != bi
+	case ar > br:
+		return bi != bi && ai == ai
+	case ar == br || ar != ar && br != br:
+		return ai < bi || bi != bi && ai == ai
+	}
+	return br != br
+}

@@ -1,0 +1,56 @@
+// tensorsh generated kernel
+typedef signed char i8;
+typedef unsigned char u8;
+typedef short i16;
+typedef unsigned short u16;
+typedef int i32;
+typedef unsigned int u32;
+typedef long long i64;
+typedef unsigned long long u64;
+template <class F> struct cx { F re, im; };
+typedef cx<float> c64;
+typedef cx<double> c128;
+#define DEV static __device__ __forceinline__
+#define DEVM __device__ __forceinline__
+#define KERNEL extern "C" __global__
+DEV double ts_inf() { return __longlong_as_double(0x7FF0000000000000LL); }
+DEV double ts_nan() { return __longlong_as_double(0x7FF8000000000000LL); }
+DEV bool ts_isinf(double x) { return (__double_as_longlong(x) & 0x7FFFFFFFFFFFFFFFLL) == 0x7FF0000000000000LL; }
+DEV bool ts_isinf(float x) { return (__float_as_uint(x) & 0x7FFFFFFFu) == 0x7F800000u; }
+typedef int IDX;
+struct P { u64 w[6]; };
+DEV c64 ev(const P& p, IDX i) {
+	const c64 v1 = ((const c64*)p.w[0])[i];
+	return v1;
+}
+__device__ __forceinline__ bool ts_sort_less(const c64 a, const c64 b) { return a.re < b.re ? (a.im == a.im || b.im != b.im) : a.re > b.re ? (b.im != b.im && a.im == a.im) : (a.re == b.re || (a.re != a.re && b.re != b.re)) ? (a.im < b.im || (b.im != b.im && a.im == a.im)) : b.re != b.re; }
+KERNEL void sort(const P p) {
+	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3];
+	c64* __restrict__ out = (c64*)p.w[4];
+	c64* __restrict__ tmp = (c64*)p.w[5];
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) {
+		const IDX base = (i / inner) * M * inner + i % inner;
+		for (IDX q = 0; q < M; q++) out[base + q * inner] = ev(p, base + q * inner);
+		c64* src = out;
+		c64* dst = tmp;
+		for (IDX w = 1; w < M; w *= 2) {
+			for (IDX lo = 0; lo < M; lo += 2 * w) {
+				const IDX mid = lo + w < M ? lo + w : M, hi = lo + 2 * w < M ? lo + 2 * w : M;
+				IDX a = lo, c = mid;
+				for (IDX q = lo; q < hi; q++) {
+					if (c < hi && (a >= mid || ts_sort_less(src[base + c * inner], src[base + a * inner]))) {
+						dst[base + q * inner] = src[base + c * inner];
+						c++;
+					} else {
+						dst[base + q * inner] = src[base + a * inner];
+						a++;
+					}
+				}
+			}
+			c64* t = src;
+			src = dst;
+			dst = t;
+		}
+		if (src != out) for (IDX q = 0; q < M; q++) out[base + q * inner] = src[base + q * inner];
+	}
+}
