@@ -133,6 +133,11 @@ CASES = [
     ("repeat(x, 2, axis=0)", "np.repeat(x, 2, axis=0)"),
     ("logical_xor(x > 1, y > 1)", "np.logical_xor(x > 1, y > 1)"),
     ("nan_to_num(x)", "np.nan_to_num(x)"),
+    ("sort(v)", "np.sort(v)"),
+    ("sort(x)", "np.sort(x)"),
+    ("sort(x, axis=0)", "np.sort(x, axis=0)"),
+    ("sort(d)", "np.sort(d)"),
+    ("sort(i, axis=None)", "np.sort(i, axis=None)"),
     ("isclose(x, y)", "np.isclose(x, y)"),
     ("allclose(d, d + 1e-9)", "np.allclose(d, d + 1e-9)"),
 ]
