@@ -24,8 +24,10 @@ import (
 // Real numbers are sorted by LSD radix sort on keys that order as the
 // numbers do (the sign bit flipped for signed integers; a float's bits
 // with its sign bit set, or all of them inverted where it is negative;
-// ±0 one key, every NaN the largest), a byte at a time, which is stable:
-// 10^6 float32 take a few milliseconds where a comparison sort took 145.
+// ±0 one key, every NaN the largest), a byte at a time, which is stable
+// (see radixSort): 10^6 float32 in one line take 17–21 ms on this
+// package's two workers, where slices.Sort took 145 (NumPy 1.24's
+// AVX-512 quicksort 11–12); rows of 1000 float32 6–8 µs each.
 // The keys of ±0 and of NaNs stand for elements of several bit patterns:
 // their runs are refilled with those elements in their input order.
 // Complex numbers are sorted by a stable comparison sort.
@@ -160,13 +162,15 @@ func grow[T any](s []T, n int) []T {
 }
 
 // radixSort sorts keys by radix sort, with tmp (of the same length) as
-// scratch space. Keys of a long line are first split into buckets by the
-// 11 bits below the highest bit in which they differ (an MSD pass), each
-// bucket then sorted by the bits below (radixBytes) while it stays in the
-// caches: a line's LSD passes over 10^6 float32 (4 MB, 256 places written
-// at once) took 28 ms, and an MSD pass by the top byte, which floats of
-// one sign and range share in all but a few values, spent most of its time
-// on the chain of increments of one counter.
+// scratch space. Keys of a line longer than radixMSD are first split into
+// buckets by the 6 to 13 bits down from the highest bit in which they
+// differ (an MSD pass), each bucket then sorted by the bytes below
+// (radixBytes) while it stays in the caches, the buckets in two parts of
+// about half the keys on two workers where par is given: LSD passes over
+// 10^6 float32 (4 MB, 256 places written at once) took 28 ms, and an MSD
+// pass by the top byte, which floats of one sign and range share in all
+// but a few values, spent most of its time on the chain of increments of
+// one counter.
 func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int) error) error) {
 	n := len(keys)
 	if n > math.MaxUint32 {
