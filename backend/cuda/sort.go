@@ -12,11 +12,14 @@ import (
 // Sort evaluates OpSort along Axes[0] as the CPU backend does (backend/cpu
 // sort.go): each line in ascending order, stably, in NumPy's order (NaN
 // after every number; complex numbers by npysort's CLT; false before
-// true), so that the results are the CPU backend's bit for bit. One
-// thread sorts a line: it copies the line into the result, then merges
-// runs of 1, 2, 4, … elements between the result and a scratch buffer
-// (a bottom-up merge sort, which takes the left run's element on ties),
-// moving storage elements without converting them.
+// true), so that the results are the CPU backend's bit for bit. It is a
+// bottom-up merge sort with a thread an element: sortload copies the
+// argument into a buffer, then each sortpass merges the runs of w
+// elements of every line into runs of 2w in the other buffer, each
+// element finding its place by a binary search of the run it is merged
+// with (after the elements less than it of a right run, after those not
+// greater of a left one: ties keep their order). Elements move as
+// storage, never converted.
 func (r *runner) Sort(n *backend.Node, size int) (*dview, error) {
 	argNode := n.Args[0]
 	f := &fusion{r: r, root: argNode}
@@ -28,25 +31,21 @@ func (r *runner) Sort(n *backend.Node, size int) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := contigView(n.DType, buf, n.Shape)
 	if size == 0 {
-		return out, nil
+		return contigView(n.DType, buf, n.Shape), nil
 	}
 	tmp, err := r.alloc(n.DType, size)
 	if err != nil {
 		return nil, err
 	}
 	ax := n.Axes[0]
-	outer, inner := 1, 1
-	for _, d := range n.Shape[:ax] {
-		outer *= d
-	}
+	inner := 1
 	for _, d := range n.Shape[ax+1:] {
 		inner *= d
 	}
 	m := n.Shape[ax]
 	shape, wide := f.layout(size)
-	s := newSource(wide)
+	s := newSource(wide || m > 1<<29) // 2w, lo + 2w: past int32 for lines of 2^30
 	if _, err := s.exprFunc("ev", e, shape); err != nil {
 		return nil, err
 	}
@@ -54,32 +53,42 @@ func (r *runner) Sort(n *backend.Node, size int) (*dview, error) {
 	if err != nil {
 		return nil, err
 	}
-	rw, iw, mw := s.word(uint64(outer*inner)), s.word(uint64(inner)), s.word(uint64(m))
-	ow, tw := s.word(uint64(buf.ptr)), s.word(uint64(tmp.ptr))
+	nw, iw, mw, ww := s.word(uint64(size)), s.word(uint64(inner)), s.word(uint64(m)), s.word(0)
+	sw, dw := s.word(uint64(buf.ptr)), s.word(uint64(tmp.ptr))
 	st, ct := storageC(n.DType), computeOf(n.DType).C()
-	load := func(ptr, idx string) string { return loadC(&s.h, n.DType, ptr, idx) }
+	load := func(x string) string { return loadC(&s.h, n.DType, "", x) }
 	b := &s.body
-	s.names = append(s.names, "sort")
+	s.names = append(s.names, "sortload", "sortpass")
 	fmt.Fprintf(b, "__device__ __forceinline__ bool ts_sort_less(const %s a, const %s b) { return %s; }\n", ct, ct, less)
-	fmt.Fprintf(b, "KERNEL void sort(const P p) {\n\tconst IDX inner = %s, M = %s;\n", s.w(iw), s.w(mw))
-	fmt.Fprintf(b, "\t%s* __restrict__ out = (%s*)p.w[%d];\n\t%s* __restrict__ tmp = (%s*)p.w[%d];\n", st, st, ow, st, st, tw)
-	fmt.Fprintf(b, "\t"+gridStride+" {\n", s.w(rw))
-	b.WriteString("\t\tconst IDX base = (i / inner) * M * inner + i % inner;\n")
-	fmt.Fprintf(b, "\t\tfor (IDX q = 0; q < M; q++) out[base + q * inner] = %s;\n", storeC(&s.h, n.DType, "ev(p, base + q * inner)"))
-	b.WriteString("\t\t" + st + "* src = out;\n\t\t" + st + "* dst = tmp;\n")
-	b.WriteString("\t\tfor (IDX w = 1; w < M; w *= 2) {\n")
-	b.WriteString("\t\t\tfor (IDX lo = 0; lo < M; lo += 2 * w) {\n")
-	b.WriteString("\t\t\t\tconst IDX mid = lo + w < M ? lo + w : M, hi = lo + 2 * w < M ? lo + 2 * w : M;\n")
-	b.WriteString("\t\t\t\tIDX a = lo, c = mid;\n")
-	b.WriteString("\t\t\t\tfor (IDX q = lo; q < hi; q++) {\n")
-	fmt.Fprintf(b, "\t\t\t\t\tif (c < hi && (a >= mid || ts_sort_less(%s, %s))) {\n", load("src", "base + c * inner"), load("src", "base + a * inner"))
-	b.WriteString("\t\t\t\t\t\tdst[base + q * inner] = src[base + c * inner];\n\t\t\t\t\t\tc++;\n")
-	b.WriteString("\t\t\t\t\t} else {\n\t\t\t\t\t\tdst[base + q * inner] = src[base + a * inner];\n\t\t\t\t\t\ta++;\n\t\t\t\t\t}\n")
-	b.WriteString("\t\t\t\t}\n\t\t\t}\n")
-	b.WriteString("\t\t\t" + st + "* t = src;\n\t\t\tsrc = dst;\n\t\t\tdst = t;\n\t\t}\n")
-	b.WriteString("\t\tif (src != out) for (IDX q = 0; q < M; q++) out[base + q * inner] = src[base + q * inner];\n")
-	b.WriteString("\t}\n}\n")
-	return out, r.launch(s, "sort", outer*inner, 1)
+	fmt.Fprintf(b, "KERNEL void sortload(const P p) {\n\t%s* __restrict__ out = (%s*)p.w[%d];\n", st, st, sw)
+	fmt.Fprintf(b, "\t"+gridStride+" out[i] = %s;\n}\n", s.w(nw), storeC(&s.h, n.DType, "ev(p, i)"))
+	fmt.Fprintf(b, "KERNEL void sortpass(const P p) {\n\tconst IDX inner = %s, M = %s, w = %s;\n", s.w(iw), s.w(mw), s.w(ww))
+	fmt.Fprintf(b, "\tconst %s* __restrict__ src = (const %s*)p.w[%d];\n\t%s* __restrict__ dst = (%s*)p.w[%d];\n", st, st, sw, st, st, dw)
+	fmt.Fprintf(b, "\t"+gridStride+" {\n", s.w(nw))
+	b.WriteString("\t\tconst IDX line = i / M, q = i % M;\n")
+	b.WriteString("\t\tconst IDX base = (line / inner) * M * inner + line % inner;\n")
+	b.WriteString("\t\tconst IDX lo = q / (2 * w) * (2 * w), mid = lo + w < M ? lo + w : M, hi = lo + 2 * w < M ? lo + 2 * w : M;\n")
+	fmt.Fprintf(b, "\t\tconst %s v = src[base + q * inner];\n\t\tconst %s x = %s;\n", st, ct, load("v"))
+	b.WriteString("\t\tIDX pos;\n")
+	b.WriteString("\t\tif (q < mid) {\n\t\t\tIDX a = mid, c = hi;\n")
+	fmt.Fprintf(b, "\t\t\twhile (a < c) { const IDX h = a + (c - a) / 2; if (ts_sort_less(%s, x)) a = h + 1; else c = h; }\n", load("src[base + h * inner]"))
+	b.WriteString("\t\t\tpos = q + (a - mid);\n")
+	b.WriteString("\t\t} else {\n\t\t\tIDX a = lo, c = mid;\n")
+	fmt.Fprintf(b, "\t\t\twhile (a < c) { const IDX h = a + (c - a) / 2; if (!ts_sort_less(x, %s)) a = h + 1; else c = h; }\n", load("src[base + h * inner]"))
+	b.WriteString("\t\t\tpos = lo + (q - mid) + (a - lo);\n\t\t}\n")
+	b.WriteString("\t\tdst[base + pos * inner] = v;\n\t}\n}\n")
+	if err := r.launch(s, "sortload", size, 1); err != nil {
+		return nil, err
+	}
+	for w := 1; w < m; w *= 2 {
+		s.words[ww] = uint64(w)
+		if err := r.launch(s, "sortpass", size, 1); err != nil {
+			return nil, err
+		}
+		s.words[sw], s.words[dw] = s.words[dw], s.words[sw]
+		buf, tmp = tmp, buf
+	}
+	return contigView(n.DType, buf, n.Shape), nil
 }
 
 // sortLessC returns the C expression of a < b in NumPy's sort order for

@@ -18,39 +18,36 @@ DEV double ts_nan() { return __longlong_as_double(0x7FF8000000000000LL); }
 DEV bool ts_isinf(double x) { return (__double_as_longlong(x) & 0x7FFFFFFFFFFFFFFFLL) == 0x7FF0000000000000LL; }
 DEV bool ts_isinf(float x) { return (__float_as_uint(x) & 0x7FFFFFFFu) == 0x7F800000u; }
 typedef int IDX;
-struct P { u64 w[6]; };
+struct P { u64 w[7]; };
 DEV c64 ev(const P& p, IDX i) {
 	const c64 v1 = ((const c64*)p.w[0])[i];
 	return v1;
 }
 __device__ __forceinline__ bool ts_sort_less(const c64 a, const c64 b) { return a.re < b.re ? (a.im == a.im || b.im != b.im) : a.re > b.re ? (b.im != b.im && a.im == a.im) : (a.re == b.re || (a.re != a.re && b.re != b.re)) ? (a.im < b.im || (b.im != b.im && a.im == a.im)) : b.re != b.re; }
-KERNEL void sort(const P p) {
-	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3];
-	c64* __restrict__ out = (c64*)p.w[4];
-	c64* __restrict__ tmp = (c64*)p.w[5];
+KERNEL void sortload(const P p) {
+	c64* __restrict__ out = (c64*)p.w[5];
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) out[i] = ev(p, i);
+}
+KERNEL void sortpass(const P p) {
+	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3], w = (IDX)p.w[4];
+	const c64* __restrict__ src = (const c64*)p.w[5];
+	c64* __restrict__ dst = (c64*)p.w[6];
 	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) {
-		const IDX base = (i / inner) * M * inner + i % inner;
-		for (IDX q = 0; q < M; q++) out[base + q * inner] = ev(p, base + q * inner);
-		c64* src = out;
-		c64* dst = tmp;
-		for (IDX w = 1; w < M; w *= 2) {
-			for (IDX lo = 0; lo < M; lo += 2 * w) {
-				const IDX mid = lo + w < M ? lo + w : M, hi = lo + 2 * w < M ? lo + 2 * w : M;
-				IDX a = lo, c = mid;
-				for (IDX q = lo; q < hi; q++) {
-					if (c < hi && (a >= mid || ts_sort_less(src[base + c * inner], src[base + a * inner]))) {
-						dst[base + q * inner] = src[base + c * inner];
-						c++;
-					} else {
-						dst[base + q * inner] = src[base + a * inner];
-						a++;
-					}
-				}
-			}
-			c64* t = src;
-			src = dst;
-			dst = t;
+		const IDX line = i / M, q = i % M;
+		const IDX base = (line / inner) * M * inner + line % inner;
+		const IDX lo = q / (2 * w) * (2 * w), mid = lo + w < M ? lo + w : M, hi = lo + 2 * w < M ? lo + 2 * w : M;
+		const c64 v = src[base + q * inner];
+		const c64 x = v;
+		IDX pos;
+		if (q < mid) {
+			IDX a = mid, c = hi;
+			while (a < c) { const IDX h = a + (c - a) / 2; if (ts_sort_less(src[base + h * inner], x)) a = h + 1; else c = h; }
+			pos = q + (a - mid);
+		} else {
+			IDX a = lo, c = mid;
+			while (a < c) { const IDX h = a + (c - a) / 2; if (!ts_sort_less(x, src[base + h * inner])) a = h + 1; else c = h; }
+			pos = lo + (q - mid) + (a - lo);
 		}
-		if (src != out) for (IDX q = 0; q < M; q++) out[base + q * inner] = src[base + q * inner];
+		dst[base + pos * inner] = v;
 	}
 }

@@ -43,39 +43,36 @@ DEV u16 ts_f16_enc(float x) {
 	if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) h++;
 	return (u16)(sign | h);
 }
-struct P { u64 w[6]; };
+struct P { u64 w[7]; };
 DEV float ev(const P& p, IDX i) {
 	const float v1 = ts_f16_dec(__ldg(&((const u16*)p.w[0])[i]));
 	return v1;
 }
 __device__ __forceinline__ bool ts_sort_less(const float a, const float b) { return a < b || (b != b && a == a); }
-KERNEL void sort(const P p) {
-	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3];
-	u16* __restrict__ out = (u16*)p.w[4];
-	u16* __restrict__ tmp = (u16*)p.w[5];
+KERNEL void sortload(const P p) {
+	u16* __restrict__ out = (u16*)p.w[5];
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) out[i] = ts_f16_enc(ev(p, i));
+}
+KERNEL void sortpass(const P p) {
+	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3], w = (IDX)p.w[4];
+	const u16* __restrict__ src = (const u16*)p.w[5];
+	u16* __restrict__ dst = (u16*)p.w[6];
 	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) {
-		const IDX base = (i / inner) * M * inner + i % inner;
-		for (IDX q = 0; q < M; q++) out[base + q * inner] = ts_f16_enc(ev(p, base + q * inner));
-		u16* src = out;
-		u16* dst = tmp;
-		for (IDX w = 1; w < M; w *= 2) {
-			for (IDX lo = 0; lo < M; lo += 2 * w) {
-				const IDX mid = lo + w < M ? lo + w : M, hi = lo + 2 * w < M ? lo + 2 * w : M;
-				IDX a = lo, c = mid;
-				for (IDX q = lo; q < hi; q++) {
-					if (c < hi && (a >= mid || ts_sort_less(ts_f16_dec(src[base + c * inner]), ts_f16_dec(src[base + a * inner])))) {
-						dst[base + q * inner] = src[base + c * inner];
-						c++;
-					} else {
-						dst[base + q * inner] = src[base + a * inner];
-						a++;
-					}
-				}
-			}
-			u16* t = src;
-			src = dst;
-			dst = t;
+		const IDX line = i / M, q = i % M;
+		const IDX base = (line / inner) * M * inner + line % inner;
+		const IDX lo = q / (2 * w) * (2 * w), mid = lo + w < M ? lo + w : M, hi = lo + 2 * w < M ? lo + 2 * w : M;
+		const u16 v = src[base + q * inner];
+		const float x = ts_f16_dec(v);
+		IDX pos;
+		if (q < mid) {
+			IDX a = mid, c = hi;
+			while (a < c) { const IDX h = a + (c - a) / 2; if (ts_sort_less(ts_f16_dec(src[base + h * inner]), x)) a = h + 1; else c = h; }
+			pos = q + (a - mid);
+		} else {
+			IDX a = lo, c = mid;
+			while (a < c) { const IDX h = a + (c - a) / 2; if (!ts_sort_less(x, ts_f16_dec(src[base + h * inner]))) a = h + 1; else c = h; }
+			pos = lo + (q - mid) + (a - lo);
 		}
-		if (src != out) for (IDX q = 0; q < M; q++) out[base + q * inner] = src[base + q * inner];
+		dst[base + pos * inner] = v;
 	}
 }
