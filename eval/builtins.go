@@ -638,6 +638,8 @@ func builtinTable() map[string]*builtin {
 			example: "vstack([i8([1, 2]), f16([3, 4])])", fn: vstack},
 		"sort": {sig: "sort(x, axis=-1, descending=false)", doc: "x sorted along axis (the flattened x for axis=None), NaN last, equal elements in their order.",
 			example: "sort(f32([3, nan, -1, 2])); sort(i8([[3, 1], [2, 5]]), axis=0)", kwargs: []string{"axis", "descending"}, fn: sortFn},
+		"median": {sig: "median(x, axis=None, keepdims=false)", doc: "The middle value along axis (of the flattened x by default): NumPy's and JAX's mean of the two middle ones for an even count, PyTorch's lower one; NaN where a NaN is met.",
+			example: "median(i8([3, 1, 4, 1, 5, 9]))", kwargs: []string{"axis", "keepdims"}, fn: median},
 		"isclose": {sig: "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "True where a and b are equal within atol + rtol * abs(b), by the formula and in the dtypes of the policy's library (NumPy, JAX or PyTorch).",
 			example: "isclose(f32([1, 1.00001, 1.1]), 1)", kwargs: []string{"rtol", "atol", "equal_nan"}, fn: isclose},
 		"allclose": {sig: "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "all(isclose(a, b, …)): a Python bool under NumPy and PyTorch, a 0-d bool under JAX.",

@@ -182,8 +182,8 @@ func looksLikeDType(name string) bool {
 var notTypos = map[string]bool{
 	"argsort": true, "sinc": true, "cbrt": true, "fmod": true,
 	"real": true, "imag": true, "conj": true, "angle": true, "roll": true,
-	"median": true, "unique": true,
-	"inner": true, "cross": true, "nonzero": true, "ptp": true, "take": true,
+	"unique": true,
+	"inner":  true, "cross": true, "nonzero": true, "ptp": true, "take": true,
 }
 
 // suggest returns the known name closest to name, or "".

@@ -777,3 +777,135 @@ func sortFn(c *compiler, k *call) (*operand, error) {
 	}
 	return out, nil
 }
+
+// median is median(x, axis=None, keepdims=false) as the policy's library
+// computes it, from x sorted along axis (the flattened x for axis=None),
+// NaN last:
+//
+//   - np.median (function_base.py _median): the mean (np.mean's dtype and
+//     arithmetic) of the middle element, or of the two middle ones, and
+//     NaN where the line holds one (_median_nancheck: its last element).
+//   - jnp.median, quantile(x, 0.5, method="midpoint"): x made inexact
+//     (promote_dtypes_inexact), NaN everywhere in a line that holds one,
+//     then (low + high) * 0.5 in that dtype.
+//   - torch.median: the lower of the two middle elements, in x's dtype,
+//     NaN where the line holds one.
+//
+// The other policies' libraries have none.
+func median(c *compiler, k *call) (*operand, error) {
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	fam := closeFamily(c.policy.Name())
+	if fam == "" {
+		return nil, c.errorf(k.fnSpan, "NameError", "%s: %s has no median (NumPy's, JAX's and PyTorch's are under :policy numpy, jax and torch)", c.policy.Name(), c.policy.Name())
+	}
+	if x.typ.DType.IsComplex() {
+		return nil, c.errorf(k.fnSpan, "TypeError", "%s: median of %s is not supported", c.policy.Name(), x.typ.DType.FullName())
+	}
+	keep, err := c.keepdims(k)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.passedTwice(c, 1, "axis"); err != nil {
+		return nil, err
+	}
+	ao, ok := k.kw["axis"]
+	if len(k.args) == 2 {
+		ao, ok = k.args[1], true
+	}
+	full := x.shape
+	ax := 0
+	if !ok || ao.kind == noneKind {
+		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
+	} else {
+		if ax, err = c.intOf(ao, "axis"); err != nil {
+			return nil, err
+		}
+		if ax, err = c.normAxis(ax, len(x.shape), ao.span()); err != nil {
+			return nil, err
+		}
+		full = nil
+	}
+	if fam == "jax" && !x.typ.DType.IsInexact() {
+		res, err := c.policy.Unary(promote.Sqrt, toPolicyOperand(x)) // promote_dtypes_inexact
+		if err != nil {
+			return nil, c.promoteError(err, k.fnSpan, x)
+		}
+		if x, err = c.convert(x, res.Type, &call{name: "cast", sp: x.span(), fnSpan: k.fnSpan}, true); err != nil {
+			return nil, err
+		}
+	}
+	n := x.shape[ax]
+	sorted := &operand{kind: TensorValue, typ: x.typ, shape: x.shape, start: x.start, end: x.end,
+		node: &backend.Node{Op: backend.OpSort, DType: x.node.DType, Shape: x.shape, Args: []*backend.Node{x.node}, Axes: []int{ax}}}
+	// The result's shape: x's without axis ax, or with it of length 1
+	// with keepdims (every axis of length 1, for axis=None).
+	outShape := slices.Delete(slices.Clone(x.shape), ax, ax+1)
+	if keep {
+		outShape = slices.Clone(x.shape)
+		outShape[ax] = 1
+		if full != nil {
+			outShape = make([]int, len(full))
+			for i := range outShape {
+				outShape[i] = 1
+			}
+		}
+	}
+	reduced := func(o *operand) *operand {
+		return c.structural(backend.OpReshape, o, outShape, nil, k)
+	}
+	var mid *operand
+	switch {
+	case fam == "torch" && n == 0:
+		return nil, c.errorf(k.sp, "IndexError", "torch: median() cannot compute the median of an empty tensor")
+	case fam == "torch":
+		mid = reduced(c.sliceAlong(sorted, ax, max(n-1, 0)/2, max(n-1, 0)/2+1, k))
+	case fam == "jax" && n > 0:
+		lo := reduced(c.sliceAlong(sorted, ax, (n-1)/2, (n-1)/2+1, k))
+		hi := reduced(c.sliceAlong(sorted, ax, n/2, n/2+1, k))
+		sum, err := c.binary(promote.Add, lo, hi, k.fnSpan)
+		if err != nil {
+			return nil, err
+		}
+		half := c.materialize(at(&operand{kind: LiteralValue, lit: promote.FloatValue(0.5), typ: x.typ}, k.sp))
+		half.typ = dtypes.Strong(x.typ.DType)
+		if mid, err = c.binary(promote.Mul, sum, half, k.fnSpan); err != nil {
+			return nil, err
+		}
+	default:
+		// np.mean of the middle one or two (of nothing: NaN, as np.mean
+		// of an empty slice, with its warning).
+		from, to := (n-1)/2, n/2+1
+		if n == 0 {
+			from, to = 0, 0
+		}
+		m := &call{name: "mean", args: []*operand{c.sliceAlong(sorted, ax, from, to, k)}, sp: k.sp, fnSpan: k.fnSpan}
+		axis, err := c.literal(promote.Int64Value(int64(ax)), k.sp, nil)
+		if err != nil {
+			return nil, err
+		}
+		m.setKw("axis", axis)
+		if mid, err = c.reduce(promote.Mean, m); err != nil {
+			return nil, err
+		}
+		mid = reduced(mid)
+	}
+	if x.typ.DType.IsFloat() && n > 0 {
+		// NaN where the line holds one: its last element once sorted.
+		last := reduced(c.sliceAlong(sorted, ax, n-1, n, k))
+		isNaN, err := c.unary(promote.IsNaN, last, k.fnSpan, 0)
+		if err != nil {
+			return nil, err
+		}
+		d := mid.typ.DType
+		node := &backend.Node{Op: backend.OpWhere, DType: d, Shape: outShape, Args: []*backend.Node{isNaN.node, castNode(last.node, d), mid.node}}
+		mid = &operand{kind: TensorValue, typ: mid.typ, shape: outShape, node: node}
+	}
+	mid.start, mid.end = k.sp.start, k.sp.end
+	return mid, nil
+}

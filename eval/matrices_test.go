@@ -61,6 +61,21 @@ func TestMatricesPolicies(t *testing.T) {
 		{"jax", "sort(c64([1, 2]))", "sort of complex64 is not supported"},
 		{"torch", "sort(c128([1, 2]))", "sort of complex128 is not supported"},
 		{"numpy", "sort(i8([3, 1]), axis=1)", "axis 1 is out of bounds"},
+		// median: np.median is the mean of the middle one or two (the
+		// mean of one element is that element); jnp.median is
+		// quantile(method="midpoint"), (low + high) * 0.5 in the inexact
+		// dtype, which overflows for one element past max/2; torch.median
+		// is the lower middle element in x's dtype.
+		{"numpy", "median(f32([3e38]))", "f32 3e+38"},
+		{"jax", "median(f32([3e38]))", "f32 inf"},
+		{"jax", "median(i8([3, 1, 4, 1, 5, 9]))", "f32 3.5"},
+		{"torch", "median(i8([3, 1, 4, 1, 5, 9]))", "i8 3"},
+		{"torch", "median(f32([1, 2, 3, 4]))", "f32 2.0"},
+		{"torch", "median(f32([1, nan, 3]))", "f32 nan"},
+		{"jax", "median(f32([1, nan, 3, 4]), keepdims=true)", "[nan]"},
+		{"torch", "median(f32([]))", "cannot compute the median of an empty tensor"},
+		{"triton", "median(f32([1]))", "triton has no median"},
+		{"numpy", "median(c64([1]))", "median of complex64 is not supported"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
