@@ -138,6 +138,8 @@ CASES = [
     ("sort(x, axis=0)", "np.sort(x, axis=0)"),
     ("sort(d)", "np.sort(d)"),
     ("sort(i, axis=None)", "np.sort(i, axis=None)"),
+    ("median(v)", "np.median(v)"),
+    ("median(x, axis=1)", "np.median(x, axis=1)"),
     ("isclose(x, y)", "np.isclose(x, y)"),
     ("allclose(d, d + 1e-9)", "np.allclose(d, d + 1e-9)"),
 ]

@@ -866,17 +866,15 @@ func median(c *compiler, k *call) (*operand, error) {
 	case fam == "torch":
 		mid = reduced(c.sliceAlong(sorted, ax, max(n-1, 0)/2, max(n-1, 0)/2+1, k))
 	case fam == "jax" && n > 0:
+		// lax.add and lax.mul in x's dtype, built as nodes: the policy's
+		// binary would compute a 0-d operand (axis=None) on its own,
+		// sorting x once more.
 		lo := reduced(c.sliceAlong(sorted, ax, (n-1)/2, (n-1)/2+1, k))
 		hi := reduced(c.sliceAlong(sorted, ax, n/2, n/2+1, k))
-		sum, err := c.binary(promote.Add, lo, hi, k.fnSpan)
-		if err != nil {
-			return nil, err
-		}
-		half := c.materialize(at(&operand{kind: LiteralValue, lit: promote.FloatValue(0.5), typ: x.typ}, k.sp))
-		half.typ = dtypes.Strong(x.typ.DType)
-		if mid, err = c.binary(promote.Mul, sum, half, k.fnSpan); err != nil {
-			return nil, err
-		}
+		d := x.node.DType
+		sum := &backend.Node{Op: backend.OpAdd, DType: d, Shape: outShape, Args: []*backend.Node{lo.node, hi.node}}
+		half := &backend.Node{Op: backend.OpMul, DType: d, Shape: outShape, Args: []*backend.Node{sum, constNode(promote.FloatValue(0.5), d)}}
+		mid = &operand{kind: TensorValue, typ: x.typ, shape: outShape, node: half}
 	default:
 		// np.mean of the middle one or two (of nothing: NaN, as np.mean
 		// of an empty slice, with its warning).
@@ -897,13 +895,11 @@ func median(c *compiler, k *call) (*operand, error) {
 	}
 	if x.typ.DType.IsFloat() && n > 0 {
 		// NaN where the line holds one: its last element once sorted.
+		// (A node, as above.)
 		last := reduced(c.sliceAlong(sorted, ax, n-1, n, k))
-		isNaN, err := c.unary(promote.IsNaN, last, k.fnSpan, 0)
-		if err != nil {
-			return nil, err
-		}
+		isNaN := &backend.Node{Op: backend.OpIsNaN, DType: dtypes.Bool, Shape: outShape, Args: []*backend.Node{last.node}}
 		d := mid.typ.DType
-		node := &backend.Node{Op: backend.OpWhere, DType: d, Shape: outShape, Args: []*backend.Node{isNaN.node, castNode(last.node, d), mid.node}}
+		node := &backend.Node{Op: backend.OpWhere, DType: d, Shape: outShape, Args: []*backend.Node{isNaN, castNode(last.node, d), mid.node}}
 		mid = &operand{kind: TensorValue, typ: mid.typ, shape: outShape, node: node}
 	}
 	mid.start, mid.end = k.sp.start, k.sp.end
