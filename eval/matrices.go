@@ -11,11 +11,13 @@ import (
 )
 
 // NumPy's helpers a user types by habit: diagonal, diag, trace, tril,
-// triu, outer, tile, repeat, logical_xor, nan_to_num and empty. Each is
-// built from operations every backend has (slices, reshapes, broadcasts,
-// concat, where, comparisons, and the policy's own multiply and sum), the
-// way NumPy's and JAX's Python code defines it, so its dtype follows the
-// active policy's rules for those operations and its values are theirs.
+// triu, outer, tile, repeat, logical_xor, nan_to_num, empty, diff (of a
+// tensor), ravel, swapaxes, moveaxis, hstack, vstack, sort and median.
+// Each is built from operations every backend has (slices, reshapes,
+// broadcasts, concat, where, comparisons, the sort, and the policy's own
+// multiply, subtract, sum and mean), the way NumPy's, JAX's or PyTorch's
+// own code defines it, so its dtype follows the active policy's rules for
+// those operations and its values are the library's.
 
 // intParam reads the integer parameter at position pos or given as
 // keyword name, def when neither is given.
