@@ -53,6 +53,7 @@ var attrs = map[string]attr{
 	"diagonal":  {fn: "diagonal", method: true, doc: "x.diagonal(offset, axis1, axis2) is diagonal(x, offset, axis1, axis2)"},
 	"trace":     {fn: "trace", method: true, doc: "x.trace(offset, axis1, axis2) is trace(x, offset, axis1, axis2)"},
 	"repeat":    {fn: "repeat", method: true, doc: "x.repeat(repeats, axis) is repeat(x, repeats, axis)"},
+	"round":     {fn: "around", method: true, doc: "x.round(decimals) is around(x, decimals), NumPy's round (halves to even)"},
 }
 
 // reductionMethods take the axis first and keepdims by keyword, as

@@ -97,6 +97,9 @@ func TestMethodsAreFunctions(t *testing.T) {
 		{"x.repeat(2)", "repeat(x, 2)"},
 		{"x.repeat(2, 1)", "repeat(x, 2, 1)"},
 		{"x.repeat(3, axis=0)", "repeat(x, 3, axis=0)"},
+		// ndarray.round(decimals=0) is np.round, halves to even.
+		{"(x / 4).round()", "around(x / 4)"},
+		{"(x / 3).round(2)", "around(x / 3, 2)"},
 		{"(x + 1.5).sum(0)", "sum(x + 1.5, axis=0)"},
 		{"x.sum(0) + 1", "sum(x, axis=0) + 1"},
 		{"-x.T", "-transpose(x)"},

@@ -907,3 +907,93 @@ func median(c *compiler, k *call) (*operand, error) {
 	mid.start, mid.end = k.sp.start, k.sp.end
 	return mid, nil
 }
+
+// around is around(x, decimals=0): NumPy's np.round (np.around), halves
+// to even at the given decimal (tensorsh's round(x) rounds halves away
+// from zero), as the policy's library computes it:
+//
+//   - np.round (multiarray/calculation.c, PyArray_Round): floats as
+//     rint(x * 10^d) / 10^d in x's dtype, or rint(x / 10^-d) * 10^-d for
+//     d < 0; integers unchanged for d >= 0, else the same in float64 and
+//     converted back.
+//   - jnp.round: the same for d >= 0 but float16 computed in float32; for
+//     d < 0, x * 10.0**d (0.01 rounded to the dtype), then the division
+//     by it; integers unchanged, refused for d < 0.
+//   - torch.round(decimals=d): in the op math type (float32 for float16
+//     and bfloat16), d < 0 as NumPy's; integers unchanged for d = 0.
+//
+// Complex numbers (np.round rounds both parts) are not computed here.
+func around(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	dec, err := c.intParam(k, 1, "decimals", 0)
+	if err != nil {
+		return nil, err
+	}
+	fam := closeFamily(c.policy.Name())
+	d := x.typ.DType
+	switch {
+	case fam == "":
+		return nil, c.errorf(k.fnSpan, "NameError", "%s: %s has no around (NumPy's, JAX's and PyTorch's round with decimals are under :policy numpy, jax and torch)", c.policy.Name(), c.policy.Name())
+	case d.IsComplex() || d == dtypes.Bool:
+		return nil, c.errorf(k.fnSpan, "TypeError", "%s: around of %s is not supported", c.policy.Name(), d.FullName())
+	case dec > 300 || dec < -300:
+		return nil, c.errorf(k.args[1].span(), "ValueError", "decimals=%d: 10**%d is not a float64", dec, abs(dec))
+	}
+	if d.IsInt() {
+		switch {
+		case fam == "torch" && dec != 0:
+			return nil, c.errorf(k.fnSpan, "RuntimeError", "torch: round with decimals of integers is not supported")
+		case dec >= 0:
+			return x, nil
+		case fam == "jax":
+			return nil, c.errorf(k.fnSpan, "NotImplementedError", "jax: integer np.round not implemented for decimals < 0")
+		}
+	}
+	// cd: the dtype the library computes in; f: the factor, converted to
+	// it; scale first: multiply (d >= 0) or divide.
+	cd := d
+	switch {
+	case d.IsInt(), fam == "jax" && d == dtypes.F16, fam == "torch" && (d == dtypes.F16 || d == dtypes.BF16):
+		cd = dtypes.F64
+		if d.IsFloat() {
+			cd = dtypes.F32
+		}
+	}
+	if dec == 0 && fam != "torch" {
+		// np.round and jnp.round with 0 decimals: rint of x itself.
+		n := &backend.Node{Op: backend.OpRoundEven, DType: cd, Shape: x.shape, Args: []*backend.Node{castNode(x.node, cd)}}
+		return &operand{kind: TensorValue, typ: x.typ, shape: x.shape, node: castNode(n, d), start: k.sp.start, end: k.sp.end}, nil
+	}
+	scale, unscale := backend.OpMul, backend.OpDiv
+	f := math.Pow(10, float64(abs(dec))) // exact up to 10^22
+	if dec < 0 {
+		if fam == "jax" {
+			f = math.Pow(10, float64(dec)) // Python's 10 ** d, a float
+		} else {
+			scale, unscale = unscale, scale
+		}
+	}
+	factor := constNode(promote.FloatValue(f), cd)
+	n := &backend.Node{Op: scale, DType: cd, Shape: x.shape, Args: []*backend.Node{castNode(x.node, cd), factor}}
+	n = &backend.Node{Op: backend.OpRoundEven, DType: cd, Shape: x.shape, Args: []*backend.Node{n}}
+	n = &backend.Node{Op: unscale, DType: cd, Shape: x.shape, Args: []*backend.Node{n, factor}}
+	return &operand{kind: TensorValue, typ: x.typ, shape: x.shape, node: castNode(n, d), start: k.sp.start, end: k.sp.end}, nil
+}
+
+// roundFn is round(x): halves away from zero. round(x, decimals), NumPy's
+// spelling of its round to a decimal, is an error that names around.
+func roundFn(c *compiler, k *call) (*operand, error) {
+	if o, ok := k.kw["decimals"]; ok || len(k.args) == 2 {
+		if !ok {
+			o = k.args[1]
+		}
+		return nil, c.errorf(o.span(), "TypeError", "round() takes no decimals: write around(x, decimals), NumPy's round (halves to even); tensorsh's round(x) rounds halves away from zero")
+	}
+	return elementwise(promote.Round)(c, k)
+}

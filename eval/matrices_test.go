@@ -76,6 +76,18 @@ func TestMatricesPolicies(t *testing.T) {
 		{"torch", "median(f32([]))", "cannot compute the median of an empty tensor"},
 		{"triton", "median(f32([1]))", "triton has no median"},
 		{"numpy", "median(c64([1]))", "median of complex64 is not supported"},
+		// around: np.round computes float16 in float16 (0.145 * 100 is
+		// 14.5 there, which rounds to 14), jnp.round and torch.round in
+		// float32 (14.500001, to 15).
+		{"numpy", "around(f16([0.145]), 2)", "[0.14]"},
+		{"jax", "around(f16([0.145]), 2)", "[0.15]"},
+		{"torch", "around(f16([0.145]), 2)", "[0.15]"},
+		{"jax", "around(i8([15]), -1)", "integer np.round not implemented for decimals < 0"},
+		{"torch", "around(i8([15]), 1)", "round with decimals of integers is not supported"},
+		{"numpy", "dtype(around(i8([15]), 1))", "i8"},
+		{"numpy", "round(f32([1.25]), 1)", "write around(x, decimals)"},
+		{"numpy", "around(c64([1.5]))", "around of complex64 is not supported"},
+		{"triton", "around(f32([1.5]))", "triton has no around"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
