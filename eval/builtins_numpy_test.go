@@ -310,6 +310,25 @@ b = rand((300,), seed=8) < 0.5`
 		{"around(cast(k, i64) * 123456789, -5)", "np.round(k.astype(np.int64) * 123456789, -5)"},
 		{"x.round(1)", "x.round(1)"},
 		{"m.round()", "m.round()"},
+		{"nansum(where(b, x, nan))", "np.nansum(np.where(b, x, np.nan))"},
+		{"nansum(where(m > 5, nan, m), axis=0)", "np.nansum(np.where(m > 5, np.nan, m), axis=0)"},
+		{"nansum(where(b, h, nan))", "np.nansum(np.where(b, h, np.nan))"},
+		{"nansum(i)", "np.nansum(i)"},
+		{"nanmean(where(b, x, nan))", "np.nanmean(np.where(b, x, np.nan))"},
+		{"nanmean(where(m > 5, nan, m), axis=1)", "np.nanmean(np.where(m > 5, np.nan, m), axis=1)"},
+		{"nanmean(where(m > -9, nan, m), axis=1, keepdims=true)", "np.nanmean(np.where(m > -9, np.nan, m), axis=1, keepdims=True)"},
+		{"nanmean(where(b, d, nan))", "np.nanmean(np.where(b, d, np.nan))"},
+		{"nanmean(where(b, h, nan))", "np.nanmean(np.where(b, h, np.nan))"},
+		{"nanmean(k)", "np.nanmean(k)"},
+		{"nanmax(where(b, x, nan))", "np.nanmax(np.where(b, x, np.nan))"},
+		{"nanmax(where(m > 5, nan, m), axis=0)", "np.nanmax(np.where(m > 5, np.nan, m), axis=0)"},
+		{"nanmin(where(m > -9, nan, m), axis=1)", "np.nanmin(np.where(m > -9, np.nan, m), axis=1)"},
+		{"nanmin(where(b, d, nan))", "np.nanmin(np.where(b, d, np.nan))"},
+		{"nanmax(u)", "np.nanmax(u)"},
+		// Not ±0 ties: np.nanmax is np.fmax.reduce, whose SIMD lanes keep
+		// another of 0.0 and -0.0 than np.maximum.reduce's (np.fmax.reduce
+		// of 20 -0.0, a 0.0 and 20 -0.0 is 0.0, np.max -0.0); tensorsh's
+		// nanmax is jnp.nanmax's max of the NaN-replaced values.
 		// np.empty's values are arbitrary; tensorsh's are zeros.
 		{"empty((2, 3))", "np.zeros((2, 3))"},
 		{"empty(4, dtype=i8)", "np.zeros(4, dtype=np.int8)"},

@@ -997,3 +997,99 @@ func roundFn(c *compiler, k *call) (*operand, error) {
 	}
 	return elementwise(promote.Round)(c, k)
 }
+
+// identity is np.identity(n, dtype=None): eye(n).
+func identity(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 1); err != nil {
+		return nil, err
+	}
+	return eye(c, k)
+}
+
+// nanReduction is nansum, nanmean, nanmax and nanmin: the reduction op of
+// x with its NaNs left out, as the policy's library computes it
+// (numpy/lib/_nanfunctions_impl.py; jnp's _nan_reduction; torch.nansum
+// and torch.nanmean):
+//
+//   - nansum: the sum of x with its NaNs replaced by 0.
+//   - nanmean: that sum divided by the count of numbers: NumPy divides in
+//     float64 (np.divide of the sum by an intp count, cast back to the
+//     sum's dtype), JAX and PyTorch in the sum's dtype; NaN where a line
+//     holds none (NumPy warns "Mean of empty slice", which tensorsh,
+//     which does not see the values at compile time, does not).
+//   - nanmax, nanmin (NumPy, JAX): the max (min) of x with its NaNs
+//     replaced by -inf (+inf), NaN where a line holds only NaNs (jnp's
+//     formula; np.nanmax's fmax.reduce can keep the other zero of a tie
+//     between 0.0 and -0.0).
+//
+// Integers and bools hold no NaN: the plain reduction.
+func nanReduction(op promote.UnaryOp) builtinFunc {
+	return func(c *compiler, k *call) (*operand, error) {
+		x, _, _, err := c.reductionArgs(k)
+		if err != nil {
+			return nil, err
+		}
+		fam := closeFamily(c.policy.Name())
+		if fam == "" || fam == "torch" && (op == promote.ReduceMax || op == promote.ReduceMin) {
+			return nil, c.errorf(k.fnSpan, "NameError", "%s: %s has no %s", c.policy.Name(), c.policy.Name(), k.name)
+		}
+		d := x.typ.DType
+		red := func(op promote.UnaryOp, arg *operand) (*operand, error) {
+			return c.reduce(op, &call{name: k.name, args: []*operand{arg}, kw: k.kw, sp: k.sp, fnSpan: k.fnSpan})
+		}
+		if !d.IsInexact() {
+			return red(op, x)
+		}
+		if d.IsComplex() && (op == promote.ReduceMax || op == promote.ReduceMin) {
+			return nil, c.errorf(k.fnSpan, "TypeError", "%s: %s of %s is not supported", c.policy.Name(), k.name, d.FullName())
+		}
+		isNaN := &backend.Node{Op: backend.OpIsNaN, DType: dtypes.Bool, Shape: x.shape, Args: []*backend.Node{x.node}}
+		fill := promote.FloatValue(0)
+		switch op {
+		case promote.ReduceMax:
+			fill = promote.FloatValue(math.Inf(-1))
+		case promote.ReduceMin:
+			fill = promote.FloatValue(math.Inf(1))
+		}
+		xr := &operand{kind: TensorValue, typ: x.typ, shape: x.shape, start: x.start, end: x.end,
+			node: &backend.Node{Op: backend.OpWhere, DType: d, Shape: x.shape, Args: []*backend.Node{isNaN, constNode(fill, d), x.node}}}
+		switch op {
+		case promote.Sum:
+			return red(promote.Sum, xr)
+		case promote.ReduceMax, promote.ReduceMin:
+			m, err := red(op, xr)
+			if err != nil {
+				return nil, err
+			}
+			nan := &operand{kind: TensorValue, typ: dtypes.Strong(dtypes.Bool), shape: x.shape, node: isNaN}
+			all, err := red(promote.All, nan)
+			if err != nil {
+				return nil, err
+			}
+			md := m.typ.DType
+			m.node = &backend.Node{Op: backend.OpWhere, DType: md, Shape: m.shape, Args: []*backend.Node{all.node, constNode(promote.FloatValue(math.NaN()), md), m.node}}
+			return m, nil
+		}
+		// nanmean: the sum over the count.
+		tot, err := red(promote.Sum, xr)
+		if err != nil {
+			return nil, err
+		}
+		td := tot.typ.DType
+		cd := td // the division's dtype: JAX's and PyTorch's
+		if fam == "numpy" {
+			cd = dtypes.F64
+			if td.IsComplex() {
+				cd = dtypes.C128
+			}
+		}
+		num := &backend.Node{Op: backend.OpNot, DType: dtypes.Bool, Shape: x.shape, Args: []*backend.Node{isNaN}}
+		cnt, err := red(promote.Sum, &operand{kind: TensorValue, typ: dtypes.Strong(dtypes.Bool), shape: x.shape, node: num})
+		if err != nil {
+			return nil, err
+		}
+		div := &backend.Node{Op: backend.OpDiv, DType: cd, Shape: tot.shape, Args: []*backend.Node{castNode(tot.node, cd), castNode(cnt.node, cd)}}
+		tot.node = castNode(div, td)
+		return tot, nil
+	}
+}

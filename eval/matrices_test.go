@@ -88,6 +88,15 @@ func TestMatricesPolicies(t *testing.T) {
 		{"numpy", "round(f32([1.25]), 1)", "write around(x, decimals)"},
 		{"numpy", "around(c64([1.5]))", "around of complex64 is not supported"},
 		{"triton", "around(f32([1.5]))", "triton has no around"},
+		// The nan-reductions: jnp.nanmean of integers is jnp.mean (float32
+		// with x64 off); PyTorch has nansum and nanmean, no nanmax.
+		{"jax", "nanmean(i8([1, 2]))", "f32 1.5"},
+		{"jax", "nanmax(f32([nan, 1, nan]))", "f32 1.0"},
+		{"jax", "nanmin(reshape(f32([nan, nan, 1, nan]), (2, 2)), axis=1)", "[nan  1.]"},
+		{"torch", "nanmean(f16([1, nan, 2]))", "f16 1.5"},
+		{"torch", "nanmax(f32([1]))", "torch has no nanmax"},
+		{"triton", "nansum(f32([1]))", "triton has no nansum"},
+		{"numpy", "nanmax(c64([1]))", "nanmax of complex64 is not supported"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
