@@ -656,6 +656,8 @@ func builtinTable() map[string]*builtin {
 			example: "nanmax(f32([1, nan, 2]))", kwargs: []string{"axis", "keepdims"}, fn: nanReduction(promote.ReduceMax)},
 		"nanmin": {sig: "nanmin(x, axis=None, keepdims=false)", doc: "The minimum over axis of the elements that are not NaN (NaN where there are none).",
 			example: "nanmin(f32([1, nan, 2]))", kwargs: []string{"axis", "keepdims"}, fn: nanReduction(promote.ReduceMin)},
+		"roll": {sig: "roll(x, shift, axis=None)", doc: "x's elements moved shift places along axis, those past the end coming round to the front (of the flattened x by default).",
+			example: "roll(i8([1, 2, 3, 4]), 1); roll(reshape(arange(6), (2, 3)), -1, axis=1)", kwargs: []string{"axis"}, fn: roll},
 		"isclose": {sig: "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "True where a and b are equal within atol + rtol * abs(b), by the formula and in the dtypes of the policy's library (NumPy, JAX or PyTorch).",
 			example: "isclose(f32([1, 1.00001, 1.1]), 1)", kwargs: []string{"rtol", "atol", "equal_nan"}, fn: isclose},
 		"allclose": {sig: "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "all(isclose(a, b, …)): a Python bool under NumPy and PyTorch, a 0-d bool under JAX.",

@@ -329,6 +329,20 @@ b = rand((300,), seed=8) < 0.5`
 		// another of 0.0 and -0.0 than np.maximum.reduce's (np.fmax.reduce
 		// of 20 -0.0, a 0.0 and 20 -0.0 is 0.0, np.max -0.0); tensorsh's
 		// nanmax is jnp.nanmax's max of the NaN-replaced values.
+		{"roll(x, 7)", "np.roll(x, 7)"},
+		{"roll(x, -1000)", "np.roll(x, -1000)"},
+		{"roll(m, 3)", "np.roll(m, 3)"},
+		{"roll(m, -4, axis=1)", "np.roll(m, -4, axis=1)"},
+		{"roll(m, (1, 2), axis=(0, 1))", "np.roll(m, (1, 2), axis=(0, 1))"},
+		{"roll(m, 2, (0, 1))", "np.roll(m, 2, (0, 1))"},
+		{"roll(m, (1, 2), 0)", "np.roll(m, (1, 2), 0)"},
+		{"roll(x, (1, 2))", "np.roll(x, (1, 2))"},
+		{"roll(transpose(m), 5, 0) + 1", "np.roll(m.T, 5, 0) + 1"},
+		{"roll(x[:0], 3)", "np.roll(x[:0], 3)"},
+		{"roll(m, (1, 2, 3), axis=(0, 1))", "np.roll(m, (1, 2, 3), axis=(0, 1))"},
+		{"concatenate([i, u], axis=0)", "np.concatenate([i, u], axis=0)"},
+		{"matmul(reshape(k[:20], (4, 5)), k[20:25])", "np.matmul(k[:20].reshape(4, 5), k[20:25])"},
+		{"identity(4, dtype=i8)", "np.identity(4, dtype=np.int8)"},
 		// np.empty's values are arbitrary; tensorsh's are zeros.
 		{"empty((2, 3))", "np.zeros((2, 3))"},
 		{"empty(4, dtype=i8)", "np.zeros(4, dtype=np.int8)"},

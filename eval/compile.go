@@ -181,7 +181,7 @@ func looksLikeDType(name string) bool {
 // such function rather than pointing at an unrelated one.
 var notTypos = map[string]bool{
 	"argsort": true, "sinc": true, "cbrt": true, "fmod": true,
-	"real": true, "imag": true, "conj": true, "angle": true, "roll": true,
+	"real": true, "imag": true, "conj": true, "angle": true,
 	"unique": true,
 	"inner":  true, "cross": true, "nonzero": true, "ptp": true, "take": true,
 }

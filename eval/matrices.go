@@ -1093,3 +1093,90 @@ func nanReduction(op promote.UnaryOp) builtinFunc {
 		return tot, nil
 	}
 }
+
+// roll is np.roll(x, shift, axis=None): x's elements moved shift places
+// along axis (to higher indices, those past the end coming round to the
+// front), of the flattened x reshaped back for axis=None; shift and axis
+// may be tuples, paired as NumPy broadcasts them (a shift for every axis,
+// or one for all). Along each axis it is the concatenation of x[n-s:]
+// and x[:n-s], s = shift mod n.
+func roll(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 3); err != nil {
+		return nil, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	ints := func(o *operand, what string) ([]int, error) {
+		if o.kind == tupleKind || o.kind == listKind {
+			out := make([]int, len(o.elems))
+			for i, e := range o.elems {
+				if out[i], err = c.intOf(e, what); err != nil {
+					return nil, err
+				}
+			}
+			return out, nil
+		}
+		v, err := c.intOf(o, what)
+		return []int{v}, err
+	}
+	shifts, err := ints(k.args[1], "shift")
+	if err != nil {
+		return nil, err
+	}
+	if err := k.passedTwice(c, 2, "axis"); err != nil {
+		return nil, err
+	}
+	ao, ok := k.kw["axis"]
+	if len(k.args) == 3 {
+		ao, ok = k.args[2], true
+	}
+	shape := x.shape
+	var axes []int
+	if !ok || ao.kind == noneKind {
+		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
+		axes = []int{0}
+	} else {
+		if axes, err = ints(ao, "axis"); err != nil {
+			return nil, err
+		}
+		for i, a := range axes {
+			if axes[i], err = c.normAxis(a, len(x.shape), ao.span()); err != nil {
+				return nil, err
+			}
+		}
+	}
+	switch {
+	case len(shifts) == 1 && len(axes) > 1:
+		shifts = slices.Repeat(shifts, len(axes))
+	case len(axes) == 1 && len(shifts) > 1:
+		axes = slices.Repeat(axes, len(shifts))
+	case len(axes) != len(shifts):
+		return nil, c.errorf(k.sp, "ValueError", "shape mismatch: %d shifts for %d axes", len(shifts), len(axes))
+	}
+	by := make([]int, len(x.shape)) // the shift of each axis, summed
+	for i, a := range axes {
+		by[a] += shifts[i]
+	}
+	for a, s := range by {
+		n := x.shape[a]
+		if n == 0 {
+			continue
+		}
+		if s %= n; s < 0 {
+			s += n
+		}
+		if s == 0 {
+			continue
+		}
+		tail, head := c.sliceAlong(x, a, n-s, n, k), c.sliceAlong(x, a, 0, n-s, k)
+		node := &backend.Node{Op: backend.OpConcat, DType: x.node.DType, Shape: x.shape, Args: []*backend.Node{tail.node, head.node}, Axes: []int{a}}
+		x = &operand{kind: TensorValue, typ: x.typ, shape: x.shape, node: node, start: x.start, end: x.end}
+	}
+	if !slices.Equal(x.shape, shape) {
+		x = c.structural(backend.OpReshape, x, shape, nil, k)
+	}
+	x.start, x.end = k.sp.start, k.sp.end
+	return x, nil
+}
