@@ -140,6 +140,13 @@ CASES = [
     ("sort(i, axis=None)", "np.sort(i, axis=None)"),
     ("median(v)", "np.median(v)"),
     ("median(x, axis=1)", "np.median(x, axis=1)"),
+    ("around(x, 2)", "np.round(x, 2)"),
+    ("nansum(x)", "np.nansum(x)"),
+    ("nanmean(x, axis=0)", "np.nanmean(x, axis=0)"),
+    ("nanmax(x, axis=1)", "np.nanmax(x, axis=1)"),
+    ("roll(x, 1, axis=1)", "np.roll(x, 1, axis=1)"),
+    ("diff(x, axis=0)", "np.diff(x, axis=0)"),
+    ("hstack([x, y])", "np.hstack([x, y])"),
     ("isclose(x, y)", "np.isclose(x, y)"),
     ("allclose(d, d + 1e-9)", "np.allclose(d, d + 1e-9)"),
 ]
