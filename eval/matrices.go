@@ -210,11 +210,15 @@ func diag(c *compiler, k *call) (*operand, error) {
 	}
 	// Zeros, then v's elements along the diagonal on the host, as eye sets
 	// its ones: a where over n² elements took 2.5 times np.diag's time.
+	// (A v on a device: the where, which every backend computes.)
 	vt := x.node.Tensor
 	if x.node.Op != backend.OpInput {
 		if vt, err = c.s.run(c.ctx, backend.InOrder(x.node)); err != nil {
 			return nil, c.errorf(x.span(), "RuntimeError", "%w", err)
 		}
+	}
+	if !hostStorage(vt.Data) {
+		return c.diagWhere(x, off, n, k), nil
 	}
 	z, err := c.filled([]int{n, n}, x.typ, promote.Int64Value(0), k.sp)
 	if err != nil {
@@ -228,6 +232,39 @@ func diag(c *compiler, k *call) (*operand, error) {
 	// column i (k < 0).
 	setDiagonal(tt.Data, vt.Data, max(0, -off)*n+max(0, off), x.shape[0], n+1)
 	return tensorOperand(tt, x.typ, k.sp), nil
+}
+
+// diagWhere is diag of vector x with n = len(x) + |off| as jnp.diag
+// computes it: where(eye(n, k=off), x padded to n, 0), column j of the
+// diagonal holding x[j - off] (x padded by off zeros in front for off > 0,
+// by -off behind for off < 0).
+func (c *compiler) diagWhere(x *operand, off, n int, k *call) *operand {
+	d := x.node.DType
+	zero := constNode(promote.Int64Value(0), d)
+	row := x.node
+	if pad := abs(off); pad > 0 {
+		zeros := &backend.Node{Op: backend.OpBroadcastTo, DType: d, Shape: []int{pad}, Args: []*backend.Node{zero}}
+		args := []*backend.Node{zeros, row}
+		if off < 0 {
+			args = []*backend.Node{row, zeros}
+		}
+		row = &backend.Node{Op: backend.OpConcat, DType: d, Shape: []int{n}, Args: args, Axes: []int{0}}
+	}
+	row = &backend.Node{Op: backend.OpReshape, DType: d, Shape: []int{1, n}, Args: []*backend.Node{row}}
+	shape := []int{n, n}
+	node := &backend.Node{Op: backend.OpWhere, DType: d, Shape: shape, Args: []*backend.Node{diagonalMask(n, n, off, backend.OpEq), row, zero}}
+	return &operand{kind: TensorValue, typ: x.typ, shape: shape, node: node, start: k.sp.start, end: k.sp.end}
+}
+
+// hostStorage reports whether data is a storage slice in this process's
+// memory (a tensor on the CPU), not a device's array.
+func hostStorage(data any) bool {
+	switch data.(type) {
+	case []bool, []int8, []int16, []int32, []int64, []uint8, []uint16, []uint32, []uint64,
+		[]float32, []float64, []complex64, []complex128:
+		return true
+	}
+	return false
 }
 
 func abs(i int) int {

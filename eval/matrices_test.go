@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -162,6 +164,38 @@ func TestIsclosePolicies(t *testing.T) {
 		}
 		if got := run(t, s, c.expr); !strings.Contains(got, c.want) {
 			t.Errorf("%s: %s = %q, want %q", c.policy, c.expr, got, c.want)
+		}
+	}
+}
+
+// TestDiagWhere checks diag's plan for a vector held on a device (jnp.diag's
+// where of eye's mask, padded v and zeros) against its host path (zeros
+// with v written along the diagonal), which TestBuiltinsNumPy checks
+// against NumPy.
+func TestDiagWhere(t *testing.T) {
+	s, err := New("numpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"f32([1.5, -2, nan])", "i8([1, -2, 3, 4])", "b1([true, false])", "f16([])"} {
+		for off := -3; off <= 3; off++ {
+			run(t, s, "v = "+src)
+			want := run(t, s, fmt.Sprintf("diag(v, %d)", off))
+			v, _ := s.Var("v")
+			c := &compiler{s: s, policy: s.policy, ctx: context.Background()}
+			x, err := c.varOperand(v, span{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := c.diagWhere(x, off, x.shape[0]+max(off, -off), &call{name: "diag"})
+			res, err := s.run(context.Background(), o.node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.vars["w"] = &Value{Kind: TensorValue, Type: o.typ, Tensor: res, Device: "cpu"}
+			if got := run(t, s, "w"); got != want {
+				t.Errorf("diag(%s, %d): where gives %q, host path %q", src, off, got, want)
+			}
 		}
 	}
 }
