@@ -19,18 +19,28 @@ import (
 // own code defines it, so its dtype follows the active policy's rules for
 // those operations and its values are the library's.
 
-// intParam reads the integer parameter at position pos or given as
-// keyword name, def when neither is given.
-func (c *compiler) intParam(k *call, pos int, name string, def int) (int, error) {
+// param returns the argument at position pos or given as keyword name;
+// nil when neither is given or it is None.
+func (c *compiler) param(k *call, pos int, name string) (*operand, error) {
 	if err := k.passedTwice(c, pos, name); err != nil {
-		return 0, err
+		return nil, err
 	}
 	o, ok := k.kw[name]
 	if pos < len(k.args) {
 		o, ok = k.args[pos], true
 	}
 	if !ok || o.kind == noneKind {
-		return def, nil
+		return nil, nil
+	}
+	return o, nil
+}
+
+// intParam reads the integer parameter at position pos or given as
+// keyword name, def when neither is given.
+func (c *compiler) intParam(k *call, pos int, name string, def int) (int, error) {
+	o, err := c.param(k, pos, name)
+	if o == nil || err != nil {
+		return def, err
 	}
 	return c.intOf(o, name)
 }
@@ -439,14 +449,11 @@ func repeat(c *compiler, k *call) (*operand, error) {
 	if r < 0 {
 		return nil, c.errorf(k.args[1].span(), "ValueError", "negative dimensions are not allowed")
 	}
-	if err := k.passedTwice(c, 2, "axis"); err != nil {
+	ao, err := c.param(k, 2, "axis")
+	if err != nil {
 		return nil, err
 	}
-	ao, ok := k.kw["axis"]
-	if len(k.args) == 3 {
-		ao, ok = k.args[2], true
-	}
-	if !ok || ao.kind == noneKind {
+	if ao == nil {
 		n := backend.Size(x.shape)
 		if err := c.checkShape([]int{n, r}, k.sp); err != nil {
 			return nil, err
@@ -773,23 +780,20 @@ func sortFn(c *compiler, k *call) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := k.passedTwice(c, 1, "axis"); err != nil {
+	_, given := k.kw["axis"]
+	given = given || len(k.args) == 2
+	ao, err := c.param(k, 1, "axis")
+	if err != nil {
 		return nil, err
 	}
-	ao, ok := k.kw["axis"]
-	if len(k.args) == 2 {
-		ao, ok = k.args[1], true
-	}
-	axis := -1
-	if ok && ao.kind == noneKind {
+	axis, sp := -1, k.sp
+	switch {
+	case given && ao == nil: // axis=None
 		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
-	} else if ok {
+	case given:
 		if axis, err = c.intOf(ao, "axis"); err != nil {
 			return nil, err
 		}
-	}
-	sp := k.sp
-	if ao != nil {
 		sp = ao.span()
 	}
 	if axis, err = c.normAxis(axis, len(x.shape), sp); err != nil {
@@ -850,16 +854,13 @@ func median(c *compiler, k *call) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := k.passedTwice(c, 1, "axis"); err != nil {
+	ao, err := c.param(k, 1, "axis")
+	if err != nil {
 		return nil, err
-	}
-	ao, ok := k.kw["axis"]
-	if len(k.args) == 2 {
-		ao, ok = k.args[1], true
 	}
 	full := x.shape
 	ax := 0
-	if !ok || ao.kind == noneKind {
+	if ao == nil {
 		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
 	} else {
 		if ax, err = c.intOf(ao, "axis"); err != nil {
@@ -1162,16 +1163,13 @@ func roll(c *compiler, k *call) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := k.passedTwice(c, 2, "axis"); err != nil {
+	ao, err := c.param(k, 2, "axis")
+	if err != nil {
 		return nil, err
-	}
-	ao, ok := k.kw["axis"]
-	if len(k.args) == 3 {
-		ao, ok = k.args[2], true
 	}
 	shape := x.shape
 	var axes []int
-	if !ok || ao.kind == noneKind {
+	if ao == nil {
 		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
 		axes = []int{0}
 	} else {

@@ -22,28 +22,9 @@ const scanTile = 512
 // products use NumPy's formula). The scans are independent and run in
 // parallel.
 func (r *runner) Scan(n *backend.Node, size int) (*view, error) {
-	a, err := r.eval(n.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	x, err := r.computeBuf(a)
-	if err != nil {
-		return nil, err
-	}
-	out, err := r.allocBufFull(computeOf(n.DType), size)
-	if err != nil {
-		return nil, err
-	}
-	if size == 0 {
-		return r.finish(out, n.DType, n.DType, n.Shape)
-	}
-	ax := n.Axes[0]
-	s := scanShape{m: a.shape[ax], inner: 1, outer: 1}
-	for _, d := range a.shape[:ax] {
-		s.outer *= d
-	}
-	for _, d := range a.shape[ax+1:] {
-		s.inner *= d
+	x, out, s, err := r.alongAxis(n, size)
+	if err != nil || size == 0 {
+		return r.finishAlong(out, n, err)
 	}
 	sum := n.Op == backend.OpCumSum
 	dt := n.DType
@@ -87,16 +68,46 @@ func (r *runner) Scan(n *backend.Node, size int) (*view, error) {
 	case []complex128:
 		err = scanComplex(r, s, x, out.([]complex128), sum, nil)
 	default:
-		err = fmt.Errorf("cpu: %v of %v is not supported", n.Op, a.dtype)
+		err = fmt.Errorf("cpu: %v of %v is not supported", n.Op, n.Args[0].DType)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return r.finish(out, dt, dt, n.Shape)
+	return r.finishAlong(out, n, err)
 }
 
 // A scanShape is the input seen as outer × m × inner, scanned along m.
 type scanShape struct{ outer, m, inner int }
+
+// alongAxis evaluates the argument of n, a scan or a sort along
+// n.Axes[0], into a compute buffer x, allocates the result's compute
+// buffer out (size elements), and gives the shape of its lines.
+func (r *runner) alongAxis(n *backend.Node, size int) (x, out any, s scanShape, err error) {
+	a, err := r.eval(n.Args[0])
+	if err != nil {
+		return nil, nil, s, err
+	}
+	if x, err = r.computeBuf(a); err != nil {
+		return nil, nil, s, err
+	}
+	if out, err = r.allocBufFull(computeOf(n.DType), size); err != nil {
+		return nil, nil, s, err
+	}
+	ax := n.Axes[0]
+	s = scanShape{m: a.shape[ax], inner: 1, outer: 1}
+	for _, d := range a.shape[:ax] {
+		s.outer *= d
+	}
+	for _, d := range a.shape[ax+1:] {
+		s.inner *= d
+	}
+	return x, out, s, nil
+}
+
+// finishAlong returns the view of out, n's result, or err.
+func (r *runner) finishAlong(out any, n *backend.Node, err error) (*view, error) {
+	if err != nil {
+		return nil, err
+	}
+	return r.finish(out, n.DType, n.DType, n.Shape)
+}
 
 // scanInt scans real numbers (integers wrap in Go's arithmetic); rnd, when
 // given, rounds each new element to a narrow format.

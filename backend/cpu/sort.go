@@ -32,28 +32,9 @@ import (
 // their runs are refilled with those elements in their input order.
 // Complex numbers are sorted by a stable comparison sort.
 func (r *runner) Sort(n *backend.Node, size int) (*view, error) {
-	a, err := r.eval(n.Args[0])
-	if err != nil {
-		return nil, err
-	}
-	x, err := r.computeBuf(a)
-	if err != nil {
-		return nil, err
-	}
-	out, err := r.allocBufFull(computeOf(n.DType), size)
-	if err != nil {
-		return nil, err
-	}
-	if size == 0 {
-		return r.finish(out, n.DType, n.DType, n.Shape)
-	}
-	ax := n.Axes[0]
-	s := scanShape{m: a.shape[ax], inner: 1, outer: 1}
-	for _, d := range a.shape[:ax] {
-		s.outer *= d
-	}
-	for _, d := range a.shape[ax+1:] {
-		s.inner *= d
+	x, out, s, err := r.alongAxis(n, size)
+	if err != nil || size == 0 {
+		return r.finishAlong(out, n, err)
 	}
 	switch x := x.(type) {
 	case []bool:
@@ -83,12 +64,9 @@ func (r *runner) Sort(n *backend.Node, size int) (*view, error) {
 	case []complex128:
 		err = sortLines(r, s, x, out.([]complex128), sortComplex[complex128])
 	default:
-		err = fmt.Errorf("cpu: sort of %v is not supported", a.dtype)
+		err = fmt.Errorf("cpu: sort of %v is not supported", n.Args[0].DType)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return r.finish(out, n.DType, n.DType, n.Shape)
+	return r.finishAlong(out, n, err)
 }
 
 // sortLines copies x into out and sorts each line of s in place with
