@@ -1073,7 +1073,8 @@ func nanReduction(op promote.UnaryOp) builtinFunc {
 		}
 		d := x.typ.DType
 		red := func(op promote.UnaryOp, arg *operand) (*operand, error) {
-			return c.reduce(op, &call{name: k.name, args: []*operand{arg}, kw: k.kw, sp: k.sp, fnSpan: k.fnSpan})
+			args := append([]*operand{arg}, k.args[1:]...) // the axis, given by position
+			return c.reduce(op, &call{name: k.name, args: args, kw: k.kw, sp: k.sp, fnSpan: k.fnSpan})
 		}
 		if !d.IsInexact() {
 			return red(op, x)
