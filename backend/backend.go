@@ -166,6 +166,10 @@ const (
 	// complex numbers by real part, then imaginary part, with NumPy's
 	// rule for NaN parts; bools false first).
 	OpSort
+	// OpArgSort gives the indices along Axes[0] that sort Args[0] as
+	// OpSort does (equal elements in index order), in Node.DType (an
+	// integer dtype).
+	OpArgSort
 
 	NumOps
 )
@@ -181,7 +185,7 @@ var opNames = [...]string{
 	"where",
 	"sum", "prod", "mean", "reduce_max", "reduce_min", "argmax", "argmin", "any", "all",
 	"softmax", "logsoftmax", "matmul", "reshape", "transpose", "broadcast_to", "concat", "slice",
-	"cumsum", "cumprod", "sort",
+	"cumsum", "cumprod", "sort", "argsort",
 }
 
 func (op Op) String() string {

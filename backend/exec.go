@@ -38,7 +38,8 @@ type Kernels[V any] interface {
 	// axis n.Axes[0].
 	Scan(n *Node, size int) (V, error)
 	// Sort computes the sort n (OpSort) of its argument, of n's dtype and
-	// shape, along the one axis n.Axes[0].
+	// shape, or the indices that sort it (OpArgSort, of n's integer
+	// dtype), along the one axis n.Axes[0].
 	Sort(n *Node, size int) (V, error)
 	// Reduce computes the reduction n of arg (n.Args[0], or a cast of it:
 	// see ReduceArg) as p plans.
@@ -249,7 +250,7 @@ func (x *Exec[V]) eval(n *Node, size int) (V, error) {
 		return x.matmul(n, size)
 	case OpSoftmax, OpLogSoftmax:
 		return x.softmax(n, size)
-	case OpCumSum, OpCumProd, OpSort:
+	case OpCumSum, OpCumProd, OpSort, OpArgSort:
 		return x.scan(n, size)
 	case OpSum, OpProd, OpMean, OpReduceMax, OpReduceMin, OpArgMax, OpArgMin, OpAny, OpAll:
 		return x.reduce(n, size)
@@ -424,7 +425,10 @@ func (x *Exec[V]) softmax(n *Node, size int) (V, error) {
 func (x *Exec[V]) scan(n *Node, size int) (V, error) {
 	var zero V
 	a := n.Args[0]
-	if a.DType != n.DType {
+	if n.Op == OpArgSort && !n.DType.IsInt() {
+		return zero, x.errorf("%v gives integers, but the plan says %v", n.Op, n.DType)
+	}
+	if a.DType != n.DType && n.Op != OpArgSort {
 		return zero, x.errorf("%v keeps the dtype of its operand (%v), but the plan says %v", n.Op, a.DType, n.DType)
 	}
 	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(a.Shape) {
@@ -433,7 +437,7 @@ func (x *Exec[V]) scan(n *Node, size int) (V, error) {
 	if !slices.Equal(a.Shape, n.Shape) {
 		return zero, x.errorf("%v keeps the shape %v, plan says %v", n.Op, a.Shape, n.Shape)
 	}
-	if n.Op == OpSort {
+	if n.Op == OpSort || n.Op == OpArgSort {
 		return x.kernels.Sort(n, size)
 	}
 	return x.kernels.Scan(n, size)

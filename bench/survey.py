@@ -138,6 +138,8 @@ CASES = [
     ("sort(x, axis=0)", "np.sort(x, axis=0)"),
     ("sort(d)", "np.sort(d)"),
     ("sort(i, axis=None)", "np.sort(i, axis=None)"),
+    ("argsort(v)", "np.argsort(v)"),
+    ("argsort(x, axis=1)", "np.argsort(x, axis=1)"),
     ("median(v)", "np.median(v)"),
     ("median(x, axis=1)", "np.median(x, axis=1)"),
     ("around(x, 2)", "np.round(x, 2)"),

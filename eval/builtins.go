@@ -658,6 +658,8 @@ func builtinTable() map[string]*builtin {
 			example: "nanmin(f32([1, nan, 2]))", kwargs: []string{"axis", "keepdims"}, fn: nanReduction(promote.ReduceMin)},
 		"roll": {sig: "roll(x, shift, axis=None)", doc: "x's elements moved shift places along axis, those past the end coming round to the front (of the flattened x by default).",
 			example: "roll(i8([1, 2, 3, 4]), 1); roll(reshape(arange(6), (2, 3)), -1, axis=1)", kwargs: []string{"axis"}, fn: roll},
+		"argsort": {sig: "argsort(x, axis=-1)", doc: "The indices along axis that sort x (the flattened x for axis=None), NaN last, equal elements in index order; in the policy's index dtype.",
+			example: "argsort(f32([3, nan, -1, 2])); argsort(i8([[3, 1], [2, 5]]), axis=0)", kwargs: []string{"axis"}, fn: argsort},
 		"isclose": {sig: "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "True where a and b are equal within atol + rtol * abs(b), by the formula and in the dtypes of the policy's library (NumPy, JAX or PyTorch).",
 			example: "isclose(f32([1, 1.00001, 1.1]), 1)", kwargs: []string{"rtol", "atol", "equal_nan"}, fn: isclose},
 		"allclose": {sig: "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "all(isclose(a, b, …)): a Python bool under NumPy and PyTorch, a 0-d bool under JAX.",

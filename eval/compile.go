@@ -180,7 +180,7 @@ func looksLikeDType(name string) bool {
 // suggest offers nothing for them, so that the error says tensorsh has no
 // such function rather than pointing at an unrelated one.
 var notTypos = map[string]bool{
-	"argsort": true, "sinc": true, "cbrt": true, "fmod": true,
+	"sinc": true, "cbrt": true, "fmod": true,
 	"real": true, "imag": true, "conj": true, "angle": true,
 	"unique": true,
 	"inner":  true, "cross": true, "nonzero": true, "ptp": true, "take": true,

@@ -300,7 +300,7 @@ func TestPythonHints(t *testing.T) {
 		{"np.float32(1)", `NameError: there are no modules: write float32(…), not np.float32`},
 		{"np.pi", `NameError: there are no modules, and tensorsh has no pi: write 3.141592653589793 (the constants are inf and nan)`},
 		{"torch.tensor([1])", `NameError: there are no modules, and tensorsh has no tensor: a dtype call makes a tensor, f32([1, 2])`},
-		{"np.argsort(x)", `NameError: there are no modules, and tensorsh has no argsort (:help lists the functions)`},
+		{"np.searchsorted(x, 1)", `NameError: there are no modules, and tensorsh has no searchsorted (:help lists the functions)`},
 		{"np.unique(x)", `NameError: there are no modules, and tensorsh has no unique (:help lists the functions)`},
 		{"sinc(x)", `NameError: unknown function "sinc" (:help lists the functions)`},
 		{"np.tile(x, 2)", `NameError: there are no modules: write tile(…), not np.tile`},

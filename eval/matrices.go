@@ -796,6 +796,9 @@ func sortFn(c *compiler, k *call) (*operand, error) {
 		}
 		sp = ao.span()
 	}
+	if len(x.shape) == 0 {
+		return nil, c.errorf(sp, "AxisError", "axis %d is out of bounds for array of dimension 0", axis)
+	}
 	if axis, err = c.normAxis(axis, len(x.shape), sp); err != nil {
 		return nil, err
 	}
@@ -1215,4 +1218,54 @@ func roll(c *compiler, k *call) (*operand, error) {
 	}
 	x.start, x.end = k.sp.start, k.sp.end
 	return x, nil
+}
+
+// argsort is argsort(x, axis=-1): the indices along axis that sort x as
+// sort does, equal elements by index (a stable sort: np.argsort's
+// kind="stable", jnp.argsort's default, torch.argsort(stable=True); NumPy's
+// default quicksort can order ties otherwise), in the policy's index
+// dtype (argmax's: int64 under NumPy and PyTorch, int32 under JAX with
+// x64 off). axis=None sorts the flattened x.
+func argsort(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, err
+	}
+	if len(x.shape) == 0 {
+		// np.argsort of a 0-d array is array([0]) (a 0-d array's
+		// argsort sees it as one element).
+		x = at(c.structural(backend.OpReshape, x, []int{1}, nil, k), x.span())
+	}
+	_, given := k.kw["axis"]
+	given = given || len(k.args) == 2
+	ao, err := c.param(k, 1, "axis")
+	if err != nil {
+		return nil, err
+	}
+	axis, sp := -1, k.sp
+	switch {
+	case given && ao == nil: // axis=None
+		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
+	case given:
+		if axis, err = c.intOf(ao, "axis"); err != nil {
+			return nil, err
+		}
+		sp = ao.span()
+	}
+	if axis, err = c.normAxis(axis, len(x.shape), sp); err != nil {
+		return nil, err
+	}
+	if x.typ.DType.IsComplex() && !numpyShaped(c.policy.Name()) {
+		return nil, c.errorf(k.fnSpan, "TypeError", "%s: argsort of %s is not supported (tensorsh orders complex numbers in NumPy's order only: :policy numpy)", c.policy.Name(), x.typ.DType.FullName())
+	}
+	res, err := c.policy.Unary(promote.ArgMax, toPolicyOperand(x))
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, x)
+	}
+	t := dtypes.Strong(res.Type.DType)
+	n := &backend.Node{Op: backend.OpArgSort, DType: t.DType, Shape: x.shape, Args: []*backend.Node{x.node}, Axes: []int{axis}}
+	return &operand{kind: TensorValue, typ: t, shape: x.shape, node: n, start: k.sp.start, end: k.sp.end}, nil
 }

@@ -99,6 +99,12 @@ func TestMatricesPolicies(t *testing.T) {
 		{"torch", "nanmax(f32([1]))", "torch has no nanmax"},
 		{"triton", "nansum(f32([1]))", "triton has no nansum"},
 		{"numpy", "nanmax(c64([1]))", "nanmax of complex64 is not supported"},
+		// argsort's indices: argmax's dtype (jnp.argsort is int32 with x64
+		// off); stable, so ties keep index order.
+		{"jax", "argsort(i8([2, 1, 2, 1]))", "[1 3 0 2]\ni32[4]"},
+		{"jax64", "dtype(argsort(i8([2, 1])))", "i64"},
+		{"torch", "argsort(f32([1, nan, -inf]))", "[2 0 1]\ni64[3]"},
+		{"jax", "argsort(c64([1]))", "argsort of complex64 is not supported"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},

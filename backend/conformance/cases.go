@@ -702,9 +702,9 @@ func (c *checker) scan(t *testing.T) {
 	c.check(t, "cumsum of a*a axis 1", &backend.Node{Op: backend.OpCumSum, DType: dtypes.F32, Shape: sq.Shape, Args: []*backend.Node{sq}, Axes: []int{1}}, exact)
 }
 
-// sort checks sorts along each axis, on every dtype, exactly: both
-// backends sort stably in NumPy's order and move elements unconverted, so
-// even the order of -0.0 and 0.0 and of NaNs agrees. The values repeat
+// sort checks sorts and argsorts along each axis, on every dtype,
+// exactly: both backends sort stably in NumPy's order and move elements
+// unconverted, so even the order of -0.0 and 0.0 and of NaNs agrees. The values repeat
 // (multiples of 1/256) and include the specials.
 func (c *checker) sort(t *testing.T) {
 	rng := rand.New(rand.NewSource(10))
@@ -714,6 +714,9 @@ func (c *checker) sort(t *testing.T) {
 			for ax := range shape {
 				n := &backend.Node{Op: backend.OpSort, DType: d, Shape: shape, Args: []*backend.Node{input(x)}, Axes: []int{ax}}
 				c.check(t, fmt.Sprintf("sort %v%v axis %d", d, shape, ax), n, exact)
+				it := []dtypes.DType{dtypes.I64, dtypes.I32}[ax%2]
+				a := &backend.Node{Op: backend.OpArgSort, DType: it, Shape: shape, Args: []*backend.Node{input(x)}, Axes: []int{ax}}
+				c.check(t, fmt.Sprintf("argsort %v%v axis %d", d, shape, ax), a, exact)
 			}
 		}
 	}

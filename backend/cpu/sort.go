@@ -36,6 +36,9 @@ func (r *runner) Sort(n *backend.Node, size int) (*view, error) {
 	if err != nil || size == 0 {
 		return r.finishAlong(out, n, err)
 	}
+	if n.Op == backend.OpArgSort {
+		return r.finishAlong(out, n, argSort(r, s, x, out))
+	}
 	switch x := x.(type) {
 	case []bool:
 		err = sortLines(r, s, x, out.([]bool), sortBools)
@@ -129,6 +132,7 @@ type sortScratch struct {
 	k64, t64 []uint64
 	r32      []uint32 // sortFloats' elements of ±0 and NaN, as bits
 	r64      []uint64
+	ix       []uint32 // radixPairs' other buffer of indices
 }
 
 // grow returns s with length n, reallocated when too short.
@@ -228,6 +232,48 @@ func radixBytes[K uint16 | uint32 | uint64](keys, tmp []K, nb int) {
 		return
 	}
 	var count [8][256]uint32
+	countBytes(keys, nb, &count)
+	for nb > 0 && count[nb-1][byte(uint64(keys[0])>>(8*(nb-1)))] == uint32(n) {
+		nb-- // the top byte is the same in every key
+	}
+	if nb == 0 {
+		return
+	}
+	src, dst := keys, tmp
+	for b := range nb {
+		shift := 8 * b
+		c := &count[b]
+		if c[byte(uint64(src[0])>>shift)] == uint32(n) {
+			continue
+		}
+		sum := uint32(0)
+		for i, k := range c {
+			c[i] = sum
+			sum += k
+		}
+		scatter(src, dst, c, shift)
+		src, dst = dst, src
+	}
+	if &src[0] != &keys[0] {
+		copy(keys, src)
+	}
+}
+
+// scatter moves each key of src to dst at the place c gives its byte at
+// shift, and advances that place: one pass of a radix sort. (A function
+// of its own: inlined in radixBytes, its loop kept the key on the stack.)
+func scatter[K uint16 | uint32 | uint64](src, dst []K, c *[256]uint32, shift int) {
+	for _, v := range src {
+		d := byte(uint64(v) >> shift)
+		i := c[d]
+		dst[i] = v
+		c[d] = i + 1
+	}
+}
+
+// countBytes adds to count[b] the number of keys of each value of byte b,
+// for the low nb bytes.
+func countBytes[K uint16 | uint32 | uint64](keys []K, nb int, count *[8][256]uint32) {
 	// The counts of one to four and of eight bytes unrolled (a loop
 	// over the bytes took twice as long); five to seven, which only
 	// buckets of 64-bit keys take, by a loop.
@@ -275,42 +321,6 @@ func radixBytes[K uint16 | uint32 | uint64](keys, tmp []K, nb int) {
 				count[b][byte(w>>(8*b))]++
 			}
 		}
-	}
-	for nb > 0 && count[nb-1][byte(uint64(keys[0])>>(8*(nb-1)))] == uint32(n) {
-		nb-- // the top byte is the same in every key
-	}
-	if nb == 0 {
-		return
-	}
-	src, dst := keys, tmp
-	for b := range nb {
-		shift := 8 * b
-		c := &count[b]
-		if c[byte(uint64(src[0])>>shift)] == uint32(n) {
-			continue
-		}
-		sum := uint32(0)
-		for i, k := range c {
-			c[i] = sum
-			sum += k
-		}
-		scatter(src, dst, c, shift)
-		src, dst = dst, src
-	}
-	if &src[0] != &keys[0] {
-		copy(keys, src)
-	}
-}
-
-// scatter moves each key of src to dst at the place c gives its byte at
-// shift, and advances that place: one pass of a radix sort. (A function
-// of its own: inlined in radixBytes, its loop kept the key on the stack.)
-func scatter[K uint16 | uint32 | uint64](src, dst []K, c *[256]uint32, shift int) {
-	for _, v := range src {
-		d := byte(uint64(v) >> shift)
-		i := c[d]
-		dst[i] = v
-		c[d] = i + 1
 	}
 }
 
@@ -474,4 +484,182 @@ func complexLess(a, b complex128) bool {
 		return ai < bi || bi != bi && ai == ai
 	}
 	return br != br
+}
+
+// argSort evaluates OpArgSort: for each line of x (a compute buffer) the
+// indices 0…m-1 ordered as Sort orders the elements, equal elements by
+// index (a stable sort), into out ([]int32 or []int64). Real numbers are
+// sorted by an LSD radix sort of their keys (Sort's, ±0 one key and every
+// NaN the largest: ties of those keep index order too) carrying the
+// indices; bools by a stable partition; complex numbers by a stable
+// comparison sort.
+func argSort(r *runner, s scanShape, x, out any) error {
+	switch x := x.(type) {
+	case []bool:
+		return argLines(r, s, x, out, func(line []bool, idx []uint32, _ *sortScratch) {
+			j := 0
+			for _, want := range []bool{false, true} {
+				for i, v := range line {
+					if v == want {
+						idx[j] = uint32(i)
+						j++
+					}
+				}
+			}
+		})
+	case []int8:
+		return argLines(r, s, x, out, argInts[int8, uint16])
+	case []uint8:
+		return argLines(r, s, x, out, argInts[uint8, uint16])
+	case []int16:
+		return argLines(r, s, x, out, argInts[int16, uint16])
+	case []uint16:
+		return argLines(r, s, x, out, argInts[uint16, uint16])
+	case []int32:
+		return argLines(r, s, x, out, argInts[int32, uint32])
+	case []uint32:
+		return argLines(r, s, x, out, argInts[uint32, uint32])
+	case []int64:
+		return argLines(r, s, x, out, argInts[int64, uint64])
+	case []uint64:
+		return argLines(r, s, x, out, argInts[uint64, uint64])
+	case []float32:
+		return argLines(r, s, x, out, argFloats[float32, uint32])
+	case []float64:
+		return argLines(r, s, x, out, argFloats[float64, uint64])
+	case []complex64:
+		return argLines(r, s, x, out, argSortComplex[complex64])
+	case []complex128:
+		return argLines(r, s, x, out, argSortComplex[complex128])
+	}
+	return fmt.Errorf("cpu: argsort of %T is not supported", x)
+}
+
+// argLines calls sortIdx for each line of s (gathered into a contiguous
+// line when strided) with idx to fill with the line's order, and writes
+// the indices into out, an []int32 or []int64 of x's shape.
+func argLines[T any](r *runner, s scanShape, x []T, out any, sortIdx func(line []T, idx []uint32, sc *sortScratch)) error {
+	if s.m > math.MaxUint32 {
+		return fmt.Errorf("cpu: argsort: lines of %d elements are too long", s.m)
+	}
+	lines := s.outer * s.inner
+	return r.parallel(lines, max(1, grainSize/max(s.m, 1)), func(_, lo, hi int) error {
+		sc := new(sortScratch)
+		line := make([]T, s.m)
+		idx := make([]uint32, s.m)
+		for l := lo; l < hi; l++ {
+			if l&63 == 63 {
+				if err := r.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			base := l/s.inner*s.m*s.inner + l%s.inner
+			for j := range line {
+				line[j] = x[base+j*s.inner]
+			}
+			sortIdx(line, idx, sc)
+			switch o := out.(type) {
+			case []int64:
+				for j, i := range idx {
+					o[base+j*s.inner] = int64(i)
+				}
+			case []int32:
+				for j, i := range idx {
+					o[base+j*s.inner] = int32(i)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// argInts orders integers by their keys (sortInts's).
+func argInts[T int8 | uint8 | int16 | uint16 | int32 | uint32 | int64 | uint64, K uint16 | uint32 | uint64](line []T, idx []uint32, sc *sortScratch) {
+	var flip K
+	if T(0)-1 < 0 { // signed: the sign bit of T, flipped in K
+		flip = K(1) << (8*sizeOf[T]() - 1)
+	}
+	keys, tmp := scratchKeys[K](sc, len(line))
+	for i, v := range line {
+		keys[i] = K(v) ^ flip // sorted by T's bytes only: an int8's sign extension does not count
+	}
+	radixPairs(keys, idx, tmp, sc, sizeOf[T]())
+}
+
+// argFloats orders floats by Sort's keys.
+func argFloats[F float32 | float64, K uint32 | uint64](line []F, idx []uint32, sc *sortScratch) {
+	keys, tmp := scratchKeys[K](sc, len(line))
+	bits := unsafe.Slice((*K)(unsafe.Pointer(unsafe.SliceData(line))), len(line))
+	shift := 8*sizeOf[K]() - 1
+	top := K(1) << shift
+	inf := K(0x7f800000)
+	if sizeOf[K]() == 8 {
+		inf = K(math.Float64bits(math.Inf(1)))
+	}
+	for i, b := range bits {
+		switch a := b &^ top; {
+		case a == 0:
+			keys[i] = top
+		case a > inf:
+			keys[i] = ^K(0)
+		default:
+			keys[i] = b ^ (K(0) - b>>shift | top)
+		}
+	}
+	radixPairs(keys, idx, tmp, sc, sizeOf[K]())
+}
+
+// argSortComplex orders complex numbers by npysort's CLT, stably.
+func argSortComplex[C complex64 | complex128](line []C, idx []uint32, _ *sortScratch) {
+	for i := range idx {
+		idx[i] = uint32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b uint32) int {
+		switch x, y := complex128(line[a]), complex128(line[b]); {
+		case complexLess(x, y):
+			return -1
+		case complexLess(y, x):
+			return 1
+		}
+		return 0
+	})
+}
+
+// radixPairs sets idx to the order of keys by their low nb bytes, stably
+// (an LSD radix sort of the keys carrying their indices), with tmp as the
+// keys' other buffer.
+func radixPairs[K uint16 | uint32 | uint64](keys []K, idx []uint32, tmp []K, sc *sortScratch, nb int) {
+	n := len(keys)
+	for i := range idx {
+		idx[i] = uint32(i)
+	}
+	if n < 2 {
+		return
+	}
+	var count [8][256]uint32
+	countBytes(keys, nb, &count)
+	sc.ix = grow(sc.ix, n)
+	src, dst, isrc, idst := keys, tmp[:n], idx, sc.ix
+	for b := range nb {
+		shift := 8 * b
+		c := &count[b]
+		if c[byte(uint64(src[0])>>shift)] == uint32(n) {
+			continue
+		}
+		sum := uint32(0)
+		for i, k := range c {
+			c[i] = sum
+			sum += k
+		}
+		for j, v := range src {
+			d := byte(uint64(v) >> shift)
+			p := c[d]
+			dst[p], idst[p] = v, isrc[j]
+			c[d] = p + 1
+		}
+		src, dst, isrc, idst = dst, src, idst, isrc
+	}
+	if &isrc[0] != &idx[0] {
+		copy(idx, isrc)
+	}
 }

@@ -173,8 +173,8 @@ func elementOf(t *backend.Tensor, i int) any {
 	return at(t, i)
 }
 
-// TestSort checks OpSort against a stable comparison sort in NumPy's
-// order, line by line, on random bits of every dtype (NaNs of every
+// TestSort checks OpSort, and OpArgSort's indices, against a stable
+// comparison sort in NumPy's order, line by line, on random bits of every dtype (NaNs of every
 // payload, ±0, infinities, the extremes of the integers; half the time
 // drawn from a few patterns, so that equal elements are many), along
 // every axis of one to three dimensions, and on lines long enough to sort
@@ -190,7 +190,14 @@ func TestSort(t *testing.T) {
 					x := &backend.Tensor{DType: d, Shape: shape, Data: randomStorage(r, d, n, pool)}
 					node := &backend.Node{Op: backend.OpSort, DType: d, Shape: shape, Axes: []int{ax}, Args: []*backend.Node{in(x)}}
 					got := run(t, node)
-					checkSorted(t, x, got, ax, fmt.Sprintf("%v%v axis %d pool %d", d, shape, ax, pool))
+					what := fmt.Sprintf("%v%v axis %d pool %d", d, shape, ax, pool)
+					checkSorted(t, x, got, ax, what)
+					it := dtypes.I64
+					if pool > 0 {
+						it = dtypes.I32
+					}
+					arg := &backend.Node{Op: backend.OpArgSort, DType: it, Shape: shape, Axes: []int{ax}, Args: []*backend.Node{in(x)}}
+					checkArgSorted(t, x, run(t, arg), ax, what)
 				}
 			}
 		}
@@ -242,3 +249,28 @@ func benchmarkSort(b *testing.B, shape []int, ax int) {
 func BenchmarkSortRows(b *testing.B) { benchmarkSort(b, []int{1000, 1000}, 1) }
 func BenchmarkSortCols(b *testing.B) { benchmarkSort(b, []int{1000, 1000}, 0) }
 func BenchmarkSortLong(b *testing.B) { benchmarkSort(b, []int{1000000}, 0) }
+
+// checkArgSorted checks that each line of idx along ax holds the indices
+// of x's line in the order of a stable sort.
+func checkArgSorted(t *testing.T, x, idx *backend.Tensor, ax int, what string) {
+	t.Helper()
+	m, inner := x.Shape[ax], 1
+	for _, d := range x.Shape[ax+1:] {
+		inner *= d
+	}
+	n := backend.Size(x.Shape)
+	for l := 0; l < n/max(m, 1); l++ {
+		base := l/inner*m*inner + l%inner
+		want := make([]int, m)
+		for j := range want {
+			want[j] = j
+		}
+		slices.SortStableFunc(want, func(i, j int) int { return sortCompare(x, base+i*inner, base+j*inner) })
+		for j, w := range want {
+			if got := int(at(idx, base+j*inner)); got != w {
+				t.Errorf("argsort %s: line %d, index %d is %d, want %d", what, l, j, got, w)
+				return
+			}
+		}
+	}
+}

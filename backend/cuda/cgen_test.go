@@ -161,6 +161,7 @@ func TestGoldenSources(t *testing.T) {
 		{"sort_c64", &backend.Node{Op: backend.OpSort, DType: dtypes.C64, Shape: []int{9}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.C64, 9)}}},
 		{"sort_bool", &backend.Node{Op: backend.OpSort, DType: dtypes.Bool, Shape: []int{4, 5}, Axes: []int{1}, Args: []*backend.Node{zeros(dtypes.Bool, 4, 5)}}},
 		{"sort_f32", &backend.Node{Op: backend.OpSort, DType: dtypes.F32, Shape: []int{3, 4}, Axes: []int{1}, Args: []*backend.Node{f32(3, 4)}}},
+		{"argsort_bf16_i32", &backend.Node{Op: backend.OpArgSort, DType: dtypes.I32, Shape: []int{5, 6}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.BF16, 5, 6)}}},
 	}
 	b, d := newRecordBackend(t, 1<<30)
 	for _, c := range cases {

@@ -26,7 +26,9 @@ DEV bool ev(const P& p, IDX i) {
 __device__ __forceinline__ bool ts_sort_less(const bool a, const bool b) { return !a && b; }
 KERNEL void sortload(const P p) {
 	u8* __restrict__ out = (u8*)p.w[5];
-	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) out[i] = (u8)(ev(p, i));
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) {
+		out[i] = (u8)(ev(p, i));
+	}
 }
 KERNEL void sortpass(const P p) {
 	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3], w = (IDX)p.w[4];

@@ -26,7 +26,9 @@ DEV c64 ev(const P& p, IDX i) {
 __device__ __forceinline__ bool ts_sort_less(const c64 a, const c64 b) { return a.re < b.re ? (a.im == a.im || b.im != b.im) : a.re > b.re ? (b.im != b.im && a.im == a.im) : (a.re == b.re || (a.re != a.re && b.re != b.re)) ? (a.im < b.im || (b.im != b.im && a.im == a.im)) : b.re != b.re; }
 KERNEL void sortload(const P p) {
 	c64* __restrict__ out = (c64*)p.w[5];
-	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) out[i] = ev(p, i);
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) {
+		out[i] = ev(p, i);
+	}
 }
 KERNEL void sortpass(const P p) {
 	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3], w = (IDX)p.w[4];

@@ -51,7 +51,9 @@ DEV float ev(const P& p, IDX i) {
 __device__ __forceinline__ bool ts_sort_less(const float a, const float b) { return a < b || (b != b && a == a); }
 KERNEL void sortload(const P p) {
 	u16* __restrict__ out = (u16*)p.w[5];
-	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) out[i] = ts_f16_enc(ev(p, i));
+	for (IDX i = (IDX)blockIdx.x * (IDX)blockDim.x + (IDX)threadIdx.x; i < (IDX)p.w[1]; i += (IDX)blockDim.x * (IDX)gridDim.x) {
+		out[i] = ts_f16_enc(ev(p, i));
+	}
 }
 KERNEL void sortpass(const P p) {
 	const IDX inner = (IDX)p.w[2], M = (IDX)p.w[3], w = (IDX)p.w[4];
