@@ -79,7 +79,7 @@ func (r *runner) Sort(n *backend.Node, size int) (*view, error) {
 func sortLines[T any](r *runner, s scanShape, x, out []T, sort func(line []T, sc *sortScratch)) error {
 	copy(out, x)
 	lines := s.outer * s.inner
-	return r.parallel(lines, max(1, grainSize/max(s.m, 1)), func(_, lo, hi int) error {
+	err := r.parallel(lines, max(1, grainSize/max(s.m, 1)), func(_, lo, hi int) error {
 		sc := new(sortScratch)
 		if hi-lo < r.workers() && s.m > radixMSD {
 			// A few long lines: each one's buckets on two workers.
@@ -120,6 +120,10 @@ func sortLines[T any](r *runner, s scanShape, x, out []T, sort func(line []T, sc
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return r.ctx.Err() // a line's parts on two workers stop early, unsaid, when it is canceled
 }
 
 // sortScratch holds a worker's scratch keys, reused from line to line,
