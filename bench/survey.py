@@ -149,6 +149,8 @@ CASES = [
     ("roll(x, 1, axis=1)", "np.roll(x, 1, axis=1)"),
     ("diff(x, axis=0)", "np.diff(x, axis=0)"),
     ("hstack([x, y])", "np.hstack([x, y])"),
+    ("ptp(x, axis=0)", "np.ptp(x, axis=0)"),
+    ("isin(i, [3, 50, 97])", "np.isin(i, [3, 50, 97])"),
     ("isclose(x, y)", "np.isclose(x, y)"),
     ("allclose(d, d + 1e-9)", "np.allclose(d, d + 1e-9)"),
 ]

@@ -105,6 +105,13 @@ func TestMatricesPolicies(t *testing.T) {
 		{"jax64", "dtype(argsort(i8([2, 1])))", "i64"},
 		{"torch", "argsort(f32([1, nan, -inf]))", "[2 0 1]\ni64[3]"},
 		{"jax", "argsort(c64([1]))", "argsort of complex64 is not supported"},
+		// ptp: um.subtract of the max and the min, which wraps without a
+		// warning (np.ptp(int8([-128, 127])) is -1); PyTorch has none.
+		{"numpy", "ptp(i8([-128, 127]))", "i8 -1"},
+		{"jax", "ptp(i8([-128, 127]))", "i8 -1"},
+		{"torch", "ptp(f32([1]))", "torch has no ptp"},
+		{"torch", "isin(i8([1, 2]), i8([2]))", "[false true]"},
+		{"triton", "isin(f32([1]), f32([1]))", "triton has no isin"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
