@@ -183,7 +183,7 @@ var notTypos = map[string]bool{
 	"sinc": true, "cbrt": true, "fmod": true,
 	"real": true, "imag": true, "conj": true, "angle": true,
 	"unique": true,
-	"inner":  true, "cross": true, "nonzero": true, "take": true,
+	"inner":  true, "nonzero": true, "take": true,
 }
 
 // suggest returns the known name closest to name, or "".

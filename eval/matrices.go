@@ -1363,3 +1363,121 @@ func isin(c *compiler, k *call) (*operand, error) {
 	any.setKw("axis", last)
 	return c.reduce(promote.Any, any)
 }
+
+// cross is np.cross(a, b, axis=-1): the cross product of the vectors of
+// length 2 or 3 along axis of a and b (broadcast), both converted to
+// their promoted type, by the policy's multiply, subtract and negative as
+// numeric.py computes it: cp0 = a1·b2 -
+// a2·b1, cp1 = a2·b0 - a0·b2, cp2 = a0·b1 - a1·b0, the terms of a
+// 2-vector's missing third part left out (cp1 = -(a0·b2), not 0·b0 -
+// a0·b2, which differs in the sign of a zero), and for two 2-vectors the
+// scalar a0·b1 - a1·b0 (deprecated in NumPy 2; jnp.cross and
+// torch.linalg.cross take 3-vectors and compute the same differences).
+func cross(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 2, 2); err != nil {
+		return nil, err
+	}
+	fam := closeFamily(c.policy.Name())
+	if fam == "" {
+		return nil, c.errorf(k.fnSpan, "NameError", "%s: %s has no cross", c.policy.Name(), c.policy.Name())
+	}
+	ax, err := c.intParam(k, 2, "axis", -1)
+	if err != nil {
+		return nil, err
+	}
+	var parts [2][]*operand // the components of a and b
+	for i := range parts {
+		o, err := c.arrayArg(k, i, "ab"[i:i+1])
+		if err != nil {
+			return nil, err
+		}
+		if len(o.shape) == 0 {
+			return nil, c.errorf(o.span(), "ValueError", "cross needs vectors, got a 0-d value")
+		}
+		a, err := c.normAxis(ax, len(o.shape), k.sp)
+		if err != nil {
+			return nil, err
+		}
+		n := o.shape[a]
+		if n != 2 && n != 3 || fam != "numpy" && n != 3 {
+			return nil, c.errorf(o.span(), "ValueError", "incompatible dimensions for cross product (dimension must be 3%s, got %d)", map[bool]string{true: " or 2", false: ""}[fam == "numpy"], n)
+		}
+		for j := range n {
+			p := c.sliceAlong(o, a, j, j+1, k)
+			parts[i] = append(parts[i], at(c.structural(backend.OpReshape, p, slices.Delete(slices.Clone(o.shape), a, a+1), nil, k), o.span()))
+		}
+	}
+	a, b := parts[0], parts[1]
+	// Every component in the result's type first: promote_types of a's
+	// and b's (numeric.py: a = a.astype(promote_types(a.dtype, b.dtype));
+	// jnp's promote_args), so that no product of a 0-d component is
+	// computed narrower by NumPy 1's value-based casting.
+	rt, err := c.policy.Binary(promote.Mul, promote.Operand{Type: a[0].typ, Rank: 1}, promote.Operand{Type: b[0].typ, Rank: 1})
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, a[0], b[0])
+	}
+	for _, v := range [][]*operand{a, b} {
+		for j, o := range v {
+			if o.typ.DType != rt.Type.DType {
+				if v[j], err = c.convert(o, rt.Type, &call{name: "cast", sp: o.span(), fnSpan: k.fnSpan}, true); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	mul := func(x, y *operand) (*operand, error) { return c.binary(promote.Mul, x, y, k.fnSpan) }
+	// diff is x·y - z·w.
+	diff := func(x, y, z, w *operand) (*operand, error) {
+		p, err := mul(x, y)
+		if err != nil {
+			return nil, err
+		}
+		q, err := mul(z, w)
+		if err != nil {
+			return nil, err
+		}
+		return c.binary(promote.Sub, p, q, k.fnSpan)
+	}
+	if len(a) == 2 && len(b) == 2 {
+		return diff(a[0], b[1], a[1], b[0])
+	}
+	neg := func(o *operand, err error) (*operand, error) {
+		if err != nil {
+			return nil, err
+		}
+		return c.unary(promote.Neg, o, k.fnSpan, 0)
+	}
+	cps := make([]*operand, 3)
+	switch {
+	case len(a) == 3 && len(b) == 3:
+		cps[0], err = diff(a[1], b[2], a[2], b[1])
+		if err == nil {
+			cps[1], err = diff(a[2], b[0], a[0], b[2])
+		}
+	case len(a) == 2: // numeric.py with a2 = 0: cp0 = a1·b2, cp1 = -(a0·b2)
+		cps[0], err = mul(a[1], b[2])
+		if err == nil {
+			cps[1], err = neg(mul(a[0], b[2]))
+		}
+	default: // b2 = 0: cp0 = -(a2·b1), cp1 = a2·b0
+		cps[0], err = neg(mul(a[2], b[1]))
+		if err == nil {
+			cps[1], err = mul(a[2], b[0])
+		}
+	}
+	if err == nil {
+		cps[2], err = diff(a[0], b[1], a[1], b[0])
+	}
+	if err != nil {
+		return nil, err
+	}
+	// The components along axis (numeric.py: moveaxis(cp, -1, axisc),
+	// axisc = axis).
+	st := &call{name: "stack", args: []*operand{{kind: listKind, elems: cps, start: k.sp.start, end: k.sp.end}}, sp: k.sp, fnSpan: k.fnSpan}
+	axc, err := c.literal(promote.Int64Value(int64(ax)), k.sp, nil)
+	if err != nil {
+		return nil, err
+	}
+	st.setKw("axis", axc)
+	return c.join(st, true)
+}

@@ -112,6 +112,11 @@ func TestMatricesPolicies(t *testing.T) {
 		{"torch", "ptp(f32([1]))", "torch has no ptp"},
 		{"torch", "isin(i8([1, 2]), i8([2]))", "[false true]"},
 		{"triton", "isin(f32([1]), f32([1]))", "triton has no isin"},
+		// cross: jnp.cross and torch.linalg.cross take 3-vectors; NumPy
+		// also 2-vectors.
+		{"jax", "cross(f32([1, 2]), f32([3, 4]))", "dimension must be 3, got 2"},
+		{"numpy", "cross(f32([1, 2]), f32([3, 4]))", "f32 -2.0"},
+		{"torch", "cross(i8([1, 2, 3]), i8([4, 5, 6]))", "[-3  6 -3]"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
