@@ -666,6 +666,8 @@ func builtinTable() map[string]*builtin {
 			example: "isin(i8([1, 2, 3, 4]), [2, 4])", fn: isin},
 		"cross": {sig: "cross(a, b, axis=-1)", doc: "The cross product of the 3-vectors (NumPy: or 2-vectors) along axis of a and b.",
 			example: "cross(f32([1, 0, 0]), f32([0, 1, 0]))", kwargs: []string{"axis"}, fn: cross},
+		"average": {sig: "average(a, axis=None, weights=None, keepdims=false)", doc: "The mean over axis, or with weights sum(a·w) / sum(w) as the policy's library computes it.",
+			example: "average(i8([1, 2, 3]), weights=f32([3, 1, 0]))", kwargs: []string{"axis", "weights", "keepdims"}, fn: average},
 		"isclose": {sig: "isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "True where a and b are equal within atol + rtol * abs(b), by the formula and in the dtypes of the policy's library (NumPy, JAX or PyTorch).",
 			example: "isclose(f32([1, 1.00001, 1.1]), 1)", kwargs: []string{"rtol", "atol", "equal_nan"}, fn: isclose},
 		"allclose": {sig: "allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=false)", doc: "all(isclose(a, b, …)): a Python bool under NumPy and PyTorch, a 0-d bool under JAX.",

@@ -1481,3 +1481,144 @@ func cross(c *compiler, k *call) (*operand, error) {
 	st.setKw("axis", axc)
 	return c.join(st, true)
 }
+
+// average is np.average(a, axis=None, weights=None, keepdims=false): the
+// mean without weights; with them sum(a·w, axis) / sum(w, axis) as the
+// library computes it:
+//
+//   - NumPy (function_base.py): a and w multiplied and summed in
+//     result_type(a, w) (and float64 for integer or bool a), divided by the
+//     weights' sum in that type; a ZeroDivisionError where the weights sum
+//     to zero (tensorsh computes that sum to see).
+//   - JAX (jnp.average): a and w promoted to their inexact type first, no
+//     check.
+//
+// Weights of another shape than a's are a vector along the one axis.
+func average(c *compiler, k *call) (*operand, error) {
+	if err := k.nargs(c, 1, 3); err != nil {
+		return nil, err
+	}
+	fam := closeFamily(c.policy.Name())
+	if fam == "" || fam == "torch" {
+		return nil, c.errorf(k.fnSpan, "NameError", "%s: %s has no average", c.policy.Name(), c.policy.Name())
+	}
+	wo, err := c.param(k, 2, "weights")
+	if err != nil {
+		return nil, err
+	}
+	// The reductions' arguments: x and axis (by keyword), keepdims.
+	redKw := map[string]*operand{}
+	if o, err := c.param(k, 1, "axis"); err != nil {
+		return nil, err
+	} else if o != nil {
+		redKw["axis"] = o
+	}
+	if o, ok := k.kw["keepdims"]; ok {
+		redKw["keepdims"] = o
+	}
+	red := func(op promote.UnaryOp, x *operand) (*operand, error) {
+		return c.reduce(op, &call{name: k.name, args: []*operand{x}, kw: redKw, sp: k.sp, fnSpan: k.fnSpan})
+	}
+	a, err := c.arrayArg(k, 0, "a")
+	if err != nil {
+		return nil, err
+	}
+	if wo == nil {
+		return red(promote.Mean, a)
+	}
+	if err := c.requireNumeric(wo, "weights"); err != nil {
+		return nil, err
+	}
+	w, err := c.asArray(wo)
+	if err != nil {
+		return nil, err
+	}
+	// The type both are computed in.
+	op := func(o *operand) promote.Operand { return promote.Operand{Type: o.typ, Rank: 1} }
+	rt, err := c.policy.Binary(promote.Mul, op(a), op(w))
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, a, w)
+	}
+	t := rt.Type
+	if fam == "numpy" && !a.typ.DType.IsInexact() || fam == "jax" && !t.DType.IsInexact() {
+		f := promote.Operand{Type: dtypes.Strong(dtypes.F64), Rank: 1}
+		if fam == "jax" {
+			f = promote.Operand{Type: t, Rank: 1}
+			r, err := c.policy.Unary(promote.Sqrt, f) // promote_dtypes_inexact
+			if err != nil {
+				return nil, c.promoteError(err, k.fnSpan, a, w)
+			}
+			t = r.Type
+		} else {
+			r, err := c.policy.Binary(promote.Add, promote.Operand{Type: t, Rank: 1}, f)
+			if err != nil {
+				return nil, c.promoteError(err, k.fnSpan, a, w)
+			}
+			t = r.Type
+		}
+	}
+	if !slices.Equal(a.shape, w.shape) {
+		ao := redKw["axis"]
+		if ao == nil {
+			return nil, c.errorf(k.sp, "TypeError", "Axis must be specified when shapes of a and weights differ.")
+		}
+		ax, err := c.intOf(ao, "axis")
+		if err != nil {
+			return nil, err
+		}
+		if ax, err = c.normAxis(ax, len(a.shape), ao.span()); err != nil {
+			return nil, err
+		}
+		if len(w.shape) != 1 || w.shape[0] != a.shape[ax] {
+			return nil, c.errorf(wo.span(), "ValueError", "Shape of weights must be consistent with shape of a along specified axis.")
+		}
+		shape := make([]int, len(a.shape))
+		for i := range shape {
+			shape[i] = 1
+		}
+		shape[ax] = w.shape[0]
+		w = at(c.structural(backend.OpReshape, w, shape, nil, k), w.span())
+	}
+	conv := func(o *operand) (*operand, error) {
+		if o.typ.DType == t.DType {
+			return o, nil
+		}
+		return c.convert(o, dtypes.Strong(t.DType), &call{name: "cast", sp: o.span(), fnSpan: k.fnSpan}, true)
+	}
+	if a, err = conv(a); err != nil {
+		return nil, err
+	}
+	if w, err = conv(w); err != nil {
+		return nil, err
+	}
+	scl, err := red(promote.Sum, w)
+	if err != nil {
+		return nil, err
+	}
+	if fam == "numpy" {
+		// if np.any(scl == 0.0): raise ZeroDivisionError
+		zero := &backend.Node{Op: backend.OpEq, DType: dtypes.Bool, Shape: scl.shape, Args: []*backend.Node{scl.node, constNode(promote.Int64Value(0), scl.node.DType)}}
+		anyZero := &backend.Node{Op: backend.OpAny, DType: dtypes.Bool, Shape: nil, Args: []*backend.Node{zero}}
+		res, err := c.s.run(c.ctx, backend.InOrder(anyZero))
+		if err != nil {
+			return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
+		}
+		if v := scalarAt(res, 0); v.Kind == promote.BoolScalar && v.Bool {
+			return nil, c.errorf(k.sp, "ZeroDivisionError", "Weights sum to zero, can't be normalized")
+		}
+	}
+	aw, err := c.binary(promote.Mul, a, w, k.fnSpan)
+	if err != nil {
+		return nil, err
+	}
+	tot, err := red(promote.Sum, aw)
+	if err != nil {
+		return nil, err
+	}
+	out, err := c.binary(promote.TrueDiv, tot, scl, k.fnSpan)
+	if err != nil {
+		return nil, err
+	}
+	out.start, out.end = k.sp.start, k.sp.end
+	return out, nil
+}

@@ -117,6 +117,13 @@ func TestMatricesPolicies(t *testing.T) {
 		{"jax", "cross(f32([1, 2]), f32([3, 4]))", "dimension must be 3, got 2"},
 		{"numpy", "cross(f32([1, 2]), f32([3, 4]))", "f32 -2.0"},
 		{"torch", "cross(i8([1, 2, 3]), i8([4, 5, 6]))", "[-3  6 -3]"},
+		// average: jnp.average makes a and the weights inexact (float32
+		// with x64 off) and does not check the weights' sum; np.average
+		// raises ZeroDivisionError.
+		{"jax", "average(i8([1, 2, 3]), weights=i8([3, 1, 0]))", "f32 1.25"},
+		{"jax", "average(f32([1, 2]), weights=f32([1, -1]))", "f32 -inf"},
+		{"numpy", "average(f32([1, 2]), weights=f32([1, -1]))", "ZeroDivisionError"},
+		{"torch", "average(f32([1]))", "torch has no average"},
 		// Sizes and offsets past int: a clear error or NumPy's answer,
 		// never a wrapped product.
 		{"numpy", "tile(i8([1, 2, 3, 4]), 2**62)", "MemoryError"},
