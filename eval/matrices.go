@@ -1600,6 +1600,9 @@ func average(c *compiler, k *call) (*operand, error) {
 		zero := &backend.Node{Op: backend.OpEq, DType: dtypes.Bool, Shape: scl.shape, Args: []*backend.Node{scl.node, constNode(promote.Int64Value(0), scl.node.DType)}}
 		anyZero := &backend.Node{Op: backend.OpAny, DType: dtypes.Bool, Shape: nil, Args: []*backend.Node{zero}}
 		res, err := c.s.run(c.ctx, backend.InOrder(anyZero))
+		if err == nil && !hostStorage(res.Data) {
+			res, err = c.s.backend.Fetch(res) // computed on a device
+		}
 		if err != nil {
 			return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
 		}
