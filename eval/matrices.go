@@ -1601,7 +1601,11 @@ func average(c *compiler, k *call) (*operand, error) {
 		anyZero := &backend.Node{Op: backend.OpAny, DType: dtypes.Bool, Shape: nil, Args: []*backend.Node{zero}}
 		res, err := c.s.run(c.ctx, backend.InOrder(anyZero))
 		if err == nil && !hostStorage(res.Data) {
-			res, err = c.s.backend.Fetch(res) // computed on a device
+			dev := res // computed on a device: fetched, then freed
+			res, err = c.s.backend.Fetch(dev)
+			if f, ok := c.s.backend.(freer); ok {
+				f.Free(dev)
+			}
 		}
 		if err != nil {
 			return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
