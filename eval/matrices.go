@@ -223,6 +223,9 @@ func diag(c *compiler, k *call) (*operand, error) {
 	// (A v on a device: the where, which every backend computes.)
 	vt := x.node.Tensor
 	if x.node.Op != backend.OpInput {
+		if c.s.backend.Name() != "cpu" {
+			return c.diagWhere(x, off, n, k), nil
+		}
 		if vt, err = c.s.run(c.ctx, backend.InOrder(x.node)); err != nil {
 			return nil, c.errorf(x.span(), "RuntimeError", "%w", err)
 		}
