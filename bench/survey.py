@@ -151,6 +151,8 @@ CASES = [
     ("hstack([x, y])", "np.hstack([x, y])"),
     ("ptp(x, axis=0)", "np.ptp(x, axis=0)"),
     ("isin(i, [3, 50, 97])", "np.isin(i, [3, 50, 97])"),
+    ("average(x, axis=0, weights=v[:1000])", "np.average(x, axis=0, weights=v[:1000])"),
+    ("cross(reshape(v[:999999], (333333, 3)), reshape(v[1:], (333333, 3)))", "np.cross(v[:999999].reshape(333333, 3), v[1:].reshape(333333, 3))"),
     ("isclose(x, y)", "np.isclose(x, y)"),
     ("allclose(d, d + 1e-9)", "np.allclose(d, d + 1e-9)"),
 ]
