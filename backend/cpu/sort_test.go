@@ -204,10 +204,10 @@ func TestSort(t *testing.T) {
 	}
 }
 
-// checkSorted checks that each line of got along ax is the line of x
-// sorted stably.
-func checkSorted(t *testing.T, x, got *backend.Tensor, ax int, what string) {
-	t.Helper()
+// stableOrders calls f with each line of x along ax (its first element's
+// index base, its elements inner apart) and the order of a stable sort of
+// it: order[j] is the position in the line of its j-th smallest element.
+func stableOrders(x *backend.Tensor, ax int, f func(l, base, inner int, order []int) bool) {
 	m, inner := x.Shape[ax], 1
 	for _, d := range x.Shape[ax+1:] {
 		inner *= d
@@ -215,18 +215,30 @@ func checkSorted(t *testing.T, x, got *backend.Tensor, ax int, what string) {
 	n := backend.Size(x.Shape)
 	for l := 0; l < n/max(m, 1); l++ {
 		base := l/inner*m*inner + l%inner
-		idx := make([]int, m)
-		for j := range idx {
-			idx[j] = base + j*inner
+		order := make([]int, m)
+		for j := range order {
+			order[j] = j
 		}
-		slices.SortStableFunc(idx, func(i, j int) int { return sortCompare(x, i, j) })
-		for j, i := range idx {
-			if !sameElement(got, base+j*inner, x, i) {
-				t.Errorf("%s: line %d, element %d is %v, want %v (input element %d)", what, l, j, elementOf(got, base+j*inner), elementOf(x, i), i)
-				return
-			}
+		slices.SortStableFunc(order, func(i, j int) int { return sortCompare(x, base+i*inner, base+j*inner) })
+		if !f(l, base, inner, order) {
+			return
 		}
 	}
+}
+
+// checkSorted checks that each line of got along ax is the line of x
+// sorted stably.
+func checkSorted(t *testing.T, x, got *backend.Tensor, ax int, what string) {
+	t.Helper()
+	stableOrders(x, ax, func(l, base, inner int, order []int) bool {
+		for j, p := range order {
+			if i := base + p*inner; !sameElement(got, base+j*inner, x, i) {
+				t.Errorf("%s: line %d, element %d is %v, want %v (input element %d)", what, l, j, elementOf(got, base+j*inner), elementOf(x, i), i)
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func benchmarkSort(b *testing.B, shape []int, ax int) {
@@ -254,23 +266,13 @@ func BenchmarkSortLong(b *testing.B) { benchmarkSort(b, []int{1000000}, 0) }
 // of x's line in the order of a stable sort.
 func checkArgSorted(t *testing.T, x, idx *backend.Tensor, ax int, what string) {
 	t.Helper()
-	m, inner := x.Shape[ax], 1
-	for _, d := range x.Shape[ax+1:] {
-		inner *= d
-	}
-	n := backend.Size(x.Shape)
-	for l := 0; l < n/max(m, 1); l++ {
-		base := l/inner*m*inner + l%inner
-		want := make([]int, m)
-		for j := range want {
-			want[j] = j
-		}
-		slices.SortStableFunc(want, func(i, j int) int { return sortCompare(x, base+i*inner, base+j*inner) })
-		for j, w := range want {
+	stableOrders(x, ax, func(l, base, inner int, order []int) bool {
+		for j, w := range order {
 			if got := int(at(idx, base+j*inner)); got != w {
 				t.Errorf("argsort %s: line %d, index %d is %d, want %d", what, l, j, got, w)
-				return
+				return false
 			}
 		}
-	}
+		return true
+	})
 }
