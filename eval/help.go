@@ -69,7 +69,45 @@ var helpMore = map[string]string{
 	"sign":        squareSignHelp,
 	"arctan2":     floatBinaryHelp,
 	"hypot":       floatBinaryHelp,
+	"median":      medianHelp,
+	"around":      aroundHelp,
+	"isclose":     iscloseHelp,
+	"allclose":    iscloseHelp,
+	"sort":        sortHelp,
+	"argsort":     sortHelp,
+	"nanmean":     nanmeanHelp,
 }
+
+const medianHelp = `np.median averages the two middle values as np.mean does (float64 for
+integers); jnp.median is quantile's midpoint, (low + high) * 0.5 in the
+inexact dtype (float32 for integers with x64 off, and inf for one float32
+above half its maximum); torch.median is the lower middle value, in the
+tensor's dtype. A NaN makes the line's median NaN in all three.`
+
+const aroundHelp = `around(x, d) is NumPy's round: rint(x * 10**d) / 10**d, halves to even.
+NumPy computes float16 in float16, jnp.round and torch.round in float32,
+which can round the other way: around(f16([0.145]), 2) is 0.14 under numpy,
+0.15 under jax and torch. For d < 0 NumPy and PyTorch divide by 10**-d, JAX
+multiplies by 10.0**d. tensorsh's round(x) rounds halves away from zero.`
+
+const iscloseHelp = `|a - b| <= atol + rtol * |b|, in each library's dtypes: np.isclose makes b
+float64 for integers and subtracts as the operands promote; jnp.isclose
+converts both to their common inexact type first (int32 16777217 and
+16777216 are close there); torch.isclose needs one dtype and converts an
+integral b to the default float. allclose is a Python bool under NumPy and
+PyTorch, a 0-d array under JAX.`
+
+const sortHelp = `sort and argsort are stable, in NumPy's order: NaN after every number,
+complex numbers by real then imaginary part (those with a NaN part after),
+false before true; equal elements keep their order, so the signs of -0.0
+and 0.0 come out as in np.sort(x, kind="stable") and jnp.sort. NumPy's
+default quicksort can order ties otherwise: np.argsort of integers with
+ties may differ from tensorsh's (and from kind="stable", which it matches).`
+
+const nanmeanHelp = `nanmean divides the sum of the numbers by their count: NumPy in float64
+(np.divide of the sum by an intp count, cast back), JAX and PyTorch in the
+sum's dtype. A line of NaNs only gives NaN (NumPy also warns, which tensorsh,
+which does not see the values when it compiles, does not).`
 
 const reciprocalHelp = `NumPy keeps integers: reciprocal(i32([2])) is 0 (1.0/x converted back), and
 1/0 gives the minimum of int32 and int64 and 0 for the narrower and unsigned
