@@ -224,3 +224,17 @@ func TestDiagWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpMoreNamesFunctions checks that every longer help is of a builtin
+// function, and shows after its one-line doc under :help.
+func TestHelpMoreNamesFunctions(t *testing.T) {
+	for name, more := range helpMore {
+		if _, ok := builtins[name]; !ok {
+			t.Errorf("helpMore[%q]: no such function", name)
+			continue
+		}
+		if h := Help(name); !strings.Contains(h, more) {
+			t.Errorf(":help %s does not show its longer help", name)
+		}
+	}
+}
