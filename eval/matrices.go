@@ -1602,14 +1602,7 @@ func average(c *compiler, k *call) (*operand, error) {
 		// if np.any(scl == 0.0): raise ZeroDivisionError
 		zero := &backend.Node{Op: backend.OpEq, DType: dtypes.Bool, Shape: scl.shape, Args: []*backend.Node{scl.node, constNode(promote.Int64Value(0), scl.node.DType)}}
 		anyZero := &backend.Node{Op: backend.OpAny, DType: dtypes.Bool, Shape: nil, Args: []*backend.Node{zero}}
-		res, err := c.s.run(c.ctx, backend.InOrder(anyZero))
-		if err == nil && !hostStorage(res.Data) {
-			dev := res // computed on a device: fetched, then freed
-			res, err = c.s.backend.Fetch(dev)
-			if f, ok := c.s.backend.(freer); ok {
-				f.Free(dev)
-			}
-		}
+		res, err := c.s.runOnHost(c.ctx, backend.InOrder(anyZero))
 		if err != nil {
 			return nil, c.errorf(k.sp, "RuntimeError", "%w", err)
 		}

@@ -228,15 +228,18 @@ func (c *compiler) known(o *operand) error {
 		return nil
 	}
 	n := o.node
-	if n.Op != backend.OpInput {
-		t, err := c.s.run(c.ctx, backend.InOrder(n))
-		if err != nil {
+	t := n.Tensor
+	if n.Op != backend.OpInput || !hostStorage(t.Data) {
+		// Computed now, or held on a device: read on the host.
+		var err error
+		if t, err = c.s.runOnHost(c.ctx, backend.InOrder(n)); err != nil {
 			return c.errorf(o.span(), "RuntimeError", "%w", err)
 		}
-		n = inputNode(t)
-		o.node = n
+		if n.Op != backend.OpInput {
+			o.node = inputNode(t)
+		}
 	}
-	v := scalarAt(n.Tensor, 0)
+	v := scalarAt(t, 0)
 	o.value = &v
 	return nil
 }

@@ -368,6 +368,25 @@ func (s *Session) run(ctx context.Context, n *backend.Node) (*backend.Tensor, er
 	return t, err
 }
 
+// runOnHost evaluates plan n on the session's backend, as run does, and
+// returns the result in the CPU form: a result left on a device (the CUDA
+// backend's) is fetched, and its device memory freed. Compiling uses it
+// where it reads a computed value (a 0-d operand a policy needs).
+func (s *Session) runOnHost(ctx context.Context, n *backend.Node) (*backend.Tensor, error) {
+	t, err := s.run(ctx, n)
+	if err != nil || hostStorage(t.Data) {
+		return t, err
+	}
+	h, err := s.backend.Fetch(t)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := s.backend.(freer); ok && n.Op != backend.OpInput {
+		f.Free(t) // the run's result (an input's tensor is a value's)
+	}
+	return h, nil
+}
+
 // fetch returns the CPU form of a value's tensor, in row-major order.
 func (s *Session) fetch(v *Value) (*Value, error) {
 	onCPU := v.Device == "cpu" || v.Device == ""
