@@ -214,8 +214,9 @@ func castNode(n *backend.Node, d dtypes.DType) *backend.Node {
 	if n.DType == d {
 		return n
 	}
-	if n.Op == backend.OpInput && len(n.Shape) == 0 {
-		// Fold casts of constants now: it keeps plans small.
+	if n.Op == backend.OpInput && len(n.Shape) == 0 && hostStorage(n.Tensor.Data) {
+		// Fold casts of constants now: it keeps plans small (not of a
+		// value held on a device, cast there).
 		return constNode(scalarAt(n.Tensor, 0), d)
 	}
 	return &backend.Node{Op: backend.OpCast, DType: d, Shape: n.Shape, Args: []*backend.Node{n}}
