@@ -83,7 +83,8 @@ func TestDeviceBackendStatements(t *testing.T) {
 		for _, src := range []string{
 			"x + sum(x)", "x * max(x)", "x - m", "(x - mean(x)) / std(x)", "full((2,), m)",
 			"m.item()", "x[0] + 1", "count_nonzero(x)", "reshape(x, (cast(m, i8) - 4,))", "x ** sum(v)",
-			"where(x > m / 3, x, 0)", "cast(m, i8)", "allclose(x, x + 1e-9)", "isclose(sum(x), 7.0)",
+			"where(x > m / 3, x, 0)", "cast(m, i8)", "x[cast(m, i8) - 6]", "explain(x + m)", "eye(2)",
+			"concat([x, m[None]])", "zeros_like(m)", "median(x) + m", "allclose(x, x + 1e-9)", "isclose(sum(x), 7.0)",
 			"average(x, weights=x)", "diag(v * 2)", "diag(v)", "median(x)", "sort(x * -1)",
 			"argsort(v * -1)", "trace(reshape(arange(9), (3, 3)))", "nanmax(x)", "ptp(v)",
 			"isin(v, [2, 3])", "cross(x, f32([0, 1, 0]))", "around(x / 3, 2)", "tile(v, 2)",
