@@ -97,3 +97,27 @@ func TestDeviceBackendStatements(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinExamplesOnDevice runs every builtin's example under three
+// policies on the device-like backend and on the CPU backend: the same
+// output, but where compare shows "(on devlike)" for values it leaves on
+// the device.
+func TestBuiltinExamplesOnDevice(t *testing.T) {
+	for _, policy := range []string{"numpy", "jax", "torch"} {
+		ref, _ := New(policy)
+		s, _ := New(policy)
+		s.RegisterBackend("devlike", func() (backend.Backend, error) { return &devBackend{cpu: cpu.New()}, nil })
+		run(t, s, ":backend devlike")
+		for _, name := range Functions() {
+			for _, src := range strings.Split(builtins[name].example, "; ") {
+				got, want := run(t, s, src), run(t, ref, src)
+				if strings.Contains(got, "(on devlike)") {
+					continue
+				}
+				if got = strings.ReplaceAll(got, " devlike", " cpu"); got != want {
+					t.Errorf("%s: %s on a device gives %q, on the CPU %q", policy, src, got, want)
+				}
+			}
+		}
+	}
+}
