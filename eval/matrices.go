@@ -776,37 +776,9 @@ func (c *compiler) stackAlong(k *call, vertical bool) (*operand, error) {
 // computes it (NaN first). Complex numbers sort in NumPy's order, under
 // NumPy's policies only (JAX orders them otherwise, PyTorch not at all).
 func sortFn(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.arrayArg(k, 0, "x")
+	x, axis, err := c.sortArgs(k, false)
 	if err != nil {
 		return nil, err
-	}
-	_, given := k.kw["axis"]
-	given = given || len(k.args) == 2
-	ao, err := c.param(k, 1, "axis")
-	if err != nil {
-		return nil, err
-	}
-	axis, sp := -1, k.sp
-	switch {
-	case given && ao == nil: // axis=None
-		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
-	case given:
-		if axis, err = c.intOf(ao, "axis"); err != nil {
-			return nil, err
-		}
-		sp = ao.span()
-	}
-	if len(x.shape) == 0 {
-		return nil, c.errorf(sp, "AxisError", "axis %d is out of bounds for array of dimension 0", axis)
-	}
-	if axis, err = c.normAxis(axis, len(x.shape), sp); err != nil {
-		return nil, err
-	}
-	if x.typ.DType.IsComplex() && !numpyShaped(c.policy.Name()) {
-		return nil, c.errorf(k.fnSpan, "TypeError", "%s: sort of %s is not supported (tensorsh sorts complex numbers in NumPy's order only: :policy numpy)", c.policy.Name(), x.typ.DType.FullName())
 	}
 	desc := false
 	if o, ok := k.kw["descending"]; ok {
@@ -825,6 +797,49 @@ func sortFn(c *compiler, k *call) (*operand, error) {
 		out.node = &backend.Node{Op: backend.OpSlice, DType: n.DType, Shape: n.Shape, Args: []*backend.Node{n}, Slices: sl}
 	}
 	return out, nil
+}
+
+// sortArgs reads sort's and argsort's x and axis (-1 by default; None
+// sorts the flattened x) and refuses complex numbers outside NumPy's
+// policies. A 0-d x is NumPy's AxisError for sort, one element for
+// argsort (np.argsort of a 0-d array is array([0])).
+func (c *compiler) sortArgs(k *call, arg bool) (*operand, int, error) {
+	if err := k.nargs(c, 1, 2); err != nil {
+		return nil, 0, err
+	}
+	x, err := c.arrayArg(k, 0, "x")
+	if err != nil {
+		return nil, 0, err
+	}
+	if arg && len(x.shape) == 0 {
+		x = at(c.structural(backend.OpReshape, x, []int{1}, nil, k), x.span())
+	}
+	_, given := k.kw["axis"]
+	given = given || len(k.args) == 2
+	ao, err := c.param(k, 1, "axis")
+	if err != nil {
+		return nil, 0, err
+	}
+	axis, sp := -1, k.sp
+	switch {
+	case given && ao == nil: // axis=None
+		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
+	case given:
+		if axis, err = c.intOf(ao, "axis"); err != nil {
+			return nil, 0, err
+		}
+		sp = ao.span()
+	}
+	if len(x.shape) == 0 {
+		return nil, 0, c.errorf(sp, "AxisError", "axis %d is out of bounds for array of dimension 0", axis)
+	}
+	if axis, err = c.normAxis(axis, len(x.shape), sp); err != nil {
+		return nil, 0, err
+	}
+	if x.typ.DType.IsComplex() && !numpyShaped(c.policy.Name()) {
+		return nil, 0, c.errorf(k.fnSpan, "TypeError", "%s: %s of %s is not supported (tensorsh orders complex numbers in NumPy's order only: :policy numpy)", c.policy.Name(), k.name, x.typ.DType.FullName())
+	}
+	return x, axis, nil
 }
 
 // median is median(x, axis=None, keepdims=false) as the policy's library
@@ -1230,39 +1245,9 @@ func roll(c *compiler, k *call) (*operand, error) {
 // dtype (argmax's: int64 under NumPy and PyTorch, int32 under JAX with
 // x64 off). axis=None sorts the flattened x.
 func argsort(c *compiler, k *call) (*operand, error) {
-	if err := k.nargs(c, 1, 2); err != nil {
-		return nil, err
-	}
-	x, err := c.arrayArg(k, 0, "x")
+	x, axis, err := c.sortArgs(k, true)
 	if err != nil {
 		return nil, err
-	}
-	if len(x.shape) == 0 {
-		// np.argsort of a 0-d array is array([0]) (a 0-d array's
-		// argsort sees it as one element).
-		x = at(c.structural(backend.OpReshape, x, []int{1}, nil, k), x.span())
-	}
-	_, given := k.kw["axis"]
-	given = given || len(k.args) == 2
-	ao, err := c.param(k, 1, "axis")
-	if err != nil {
-		return nil, err
-	}
-	axis, sp := -1, k.sp
-	switch {
-	case given && ao == nil: // axis=None
-		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
-	case given:
-		if axis, err = c.intOf(ao, "axis"); err != nil {
-			return nil, err
-		}
-		sp = ao.span()
-	}
-	if axis, err = c.normAxis(axis, len(x.shape), sp); err != nil {
-		return nil, err
-	}
-	if x.typ.DType.IsComplex() && !numpyShaped(c.policy.Name()) {
-		return nil, c.errorf(k.fnSpan, "TypeError", "%s: argsort of %s is not supported (tensorsh orders complex numbers in NumPy's order only: :policy numpy)", c.policy.Name(), x.typ.DType.FullName())
 	}
 	res, err := c.policy.Unary(promote.ArgMax, toPolicyOperand(x))
 	if err != nil {
