@@ -746,6 +746,8 @@ func (c *checker) matmul(t *testing.T) {
 	shapes := [][3][]int{
 		{{3, 4}, {4, 5}, {3, 5}}, {{4}, {4, 5}, {5}}, {{3, 4}, {4}, {3}}, {{4}, {4}, {}},
 		{{2, 1, 3, 4}, {5, 4, 2}, {2, 5, 3, 2}}, {{1, 6}, {6, 1}, {1, 1}}, {{0, 3}, {3, 2}, {0, 2}},
+		// Long dots, which sum in lanes (backend.MatMulPlan.InLanes).
+		{{2000}, {2000}, {}}, {{2, 1, 1500}, {2, 1500, 1}, {2, 1, 1}},
 	}
 	for _, d := range c.dtypesFor() {
 		for _, s := range shapes {

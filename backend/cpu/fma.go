@@ -3,6 +3,8 @@ package cpu
 import (
 	"math"
 	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
 )
 
 // fmaT returns a·b + c rounded once to T (IEEE 754 fusedMultiplyAdd): the
@@ -87,6 +89,30 @@ func fmaDot[T float32 | float64](s T, a, v []T) T {
 	}
 	r := fmaDot64(*(*float64)(unsafe.Pointer(&s)), as64(a), as64(v))
 	return *(*T)(unsafe.Pointer(&r))
+}
+
+// dotLanes returns the sum of a[p]·v[p] over the p of a in lanes, as
+// backend.MatMulPlan.InLanes defines it: lane l carries fma(a[p], v[p], ·)
+// for p ≡ l (mod backend.DotLanes) in order of p from zero, and the lanes
+// are then added pairwise.
+func dotLanes[T float32 | float64](a, v []T) T {
+	var s [backend.DotLanes]T
+	n := 0
+	if fmaLanesAsm(&s, a, v) {
+		n = len(a) &^ (backend.DotLanes - 1)
+	}
+	// The rest starts at lane 0 again: n is a multiple of DotLanes.
+	if unsafe.Sizeof(s[0]) == 4 {
+		fmaLanes32((*[backend.DotLanes]float32)(unsafe.Pointer(&s)), as32(a[n:]), as32(v[n:]))
+	} else {
+		fmaLanes64((*[backend.DotLanes]float64)(unsafe.Pointer(&s)), as64(a[n:]), as64(v[n:]))
+	}
+	for h := backend.DotLanes / 2; h > 0; h /= 2 {
+		for l := range h {
+			s[l] += s[l+h]
+		}
+	}
+	return s[0]
 }
 
 // fmaDot4 is fmaDot of four rows a[0:k], a[lda:lda+k], … against v[:k]
@@ -187,4 +213,24 @@ func fmaDot4x64(s *[4]float64, a []float64, lda, k int, v []float64) {
 		s3 = math.FMA(a3[p], x, s3)
 	}
 	*s = [4]float64{s0, s1, s2, s3}
+}
+
+func fmaLanes32(s *[backend.DotLanes]float32, a, v []float32) {
+	v = v[:len(a)]
+	for p, x := range a {
+		l := p % backend.DotLanes
+		if t := float64(x)*float64(v[p]) + float64(s[l]); fma32Fast(t) {
+			s[l] = float32(t)
+		} else {
+			s[l] = fma32Halfway(x, v[p], s[l], t)
+		}
+	}
+}
+
+func fmaLanes64(s *[backend.DotLanes]float64, a, v []float64) {
+	v = v[:len(a)]
+	for p, x := range a {
+		l := p % backend.DotLanes
+		s[l] = math.FMA(x, v[p], s[l])
+	}
 }

@@ -2,7 +2,11 @@
 
 package cpu
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/tensorsh/tensorsh/backend"
+)
 
 //go:generate go run gen_fma.go
 
@@ -21,6 +25,12 @@ func fmaDotF32(s float32, a, v *float32, n int) float32
 
 //go:noescape
 func fmaDotF64(s float64, a, v *float64, n int) float64
+
+//go:noescape
+func fmaLanesF32(s *[backend.DotLanes]float32, a, v *float32, n int)
+
+//go:noescape
+func fmaLanesF64(s *[backend.DotLanes]float64, a, v *float64, n int)
 
 //go:noescape
 func fmaRowF32(d, b *float32, n int, a float32)
@@ -66,6 +76,21 @@ func fmaRowAsm[T float32 | float64](d, b []T, a T) bool {
 		fmaRowF32(&as32(d)[0], &as32(b)[0], len(d), *(*float32)(unsafe.Pointer(&a)))
 	} else {
 		fmaRowF64(&as64(d)[0], &as64(b)[0], len(d), *(*float64)(unsafe.Pointer(&a)))
+	}
+	return true
+}
+
+// fmaLanesAsm runs fmaLanes on the whole groups of 32 of a.
+func fmaLanesAsm[T float32 | float64](s *[backend.DotLanes]T, a, v []T) bool {
+	n := len(a) &^ (backend.DotLanes - 1)
+	if !haveAVX2 || n == 0 {
+		return false
+	}
+	_ = v[n-1]
+	if unsafe.Sizeof(s[0]) == 4 {
+		fmaLanesF32((*[backend.DotLanes]float32)(unsafe.Pointer(s)), &as32(a)[0], &as32(v)[0], n)
+	} else {
+		fmaLanesF64((*[backend.DotLanes]float64)(unsafe.Pointer(s)), &as64(a)[0], &as64(v)[0], n)
 	}
 	return true
 }

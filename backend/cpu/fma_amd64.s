@@ -183,3 +183,89 @@ loop1:
 done:
 	VZEROUPPER
 	RET
+
+// func fmaLanesF32(s *[32]float32, a, v *float32, n int)
+// s[l] carried on with fma(a[p], v[p], s[l]) for p < n, p ≡ l (mod 32),
+// in order of p (see fmaLanes); n is a multiple of 32.
+TEXT ·fmaLanesF32(SB), NOSPLIT, $0-32
+	MOVQ s+0(FP), DX
+	MOVQ a+8(FP), SI
+	MOVQ v+16(FP), DI
+	MOVQ n+24(FP), CX
+	VMOVUPS 0(DX), Y0
+	VMOVUPS 32(DX), Y1
+	VMOVUPS 64(DX), Y2
+	VMOVUPS 96(DX), Y3
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE  done
+loop:
+	VMOVUPS 0(DI)(AX*4), Y8
+	VMOVUPS 32(DI)(AX*4), Y9
+	VMOVUPS 64(DI)(AX*4), Y10
+	VMOVUPS 96(DI)(AX*4), Y11
+	VFMADD231PS 0(SI)(AX*4), Y8, Y0
+	VFMADD231PS 32(SI)(AX*4), Y9, Y1
+	VFMADD231PS 64(SI)(AX*4), Y10, Y2
+	VFMADD231PS 96(SI)(AX*4), Y11, Y3
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  loop
+done:
+	VMOVUPS Y0, 0(DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, 64(DX)
+	VMOVUPS Y3, 96(DX)
+	VZEROUPPER
+	RET
+
+// func fmaLanesF64(s *[32]float64, a, v *float64, n int)
+// s[l] carried on with fma(a[p], v[p], s[l]) for p < n, p ≡ l (mod 32),
+// in order of p (see fmaLanes); n is a multiple of 32.
+TEXT ·fmaLanesF64(SB), NOSPLIT, $0-32
+	MOVQ s+0(FP), DX
+	MOVQ a+8(FP), SI
+	MOVQ v+16(FP), DI
+	MOVQ n+24(FP), CX
+	VMOVUPD 0(DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD 64(DX), Y2
+	VMOVUPD 96(DX), Y3
+	VMOVUPD 128(DX), Y4
+	VMOVUPD 160(DX), Y5
+	VMOVUPD 192(DX), Y6
+	VMOVUPD 224(DX), Y7
+	XORQ AX, AX
+	TESTQ CX, CX
+	JLE  done
+loop:
+	VMOVUPD 0(DI)(AX*8), Y8
+	VMOVUPD 32(DI)(AX*8), Y9
+	VMOVUPD 64(DI)(AX*8), Y10
+	VMOVUPD 96(DI)(AX*8), Y11
+	VMOVUPD 128(DI)(AX*8), Y12
+	VMOVUPD 160(DI)(AX*8), Y13
+	VMOVUPD 192(DI)(AX*8), Y14
+	VMOVUPD 224(DI)(AX*8), Y15
+	VFMADD231PD 0(SI)(AX*8), Y8, Y0
+	VFMADD231PD 32(SI)(AX*8), Y9, Y1
+	VFMADD231PD 64(SI)(AX*8), Y10, Y2
+	VFMADD231PD 96(SI)(AX*8), Y11, Y3
+	VFMADD231PD 128(SI)(AX*8), Y12, Y4
+	VFMADD231PD 160(SI)(AX*8), Y13, Y5
+	VFMADD231PD 192(SI)(AX*8), Y14, Y6
+	VFMADD231PD 224(SI)(AX*8), Y15, Y7
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  loop
+done:
+	VMOVUPD Y0, 0(DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	VMOVUPD Y4, 128(DX)
+	VMOVUPD Y5, 160(DX)
+	VMOVUPD Y6, 192(DX)
+	VMOVUPD Y7, 224(DX)
+	VZEROUPPER
+	RET

@@ -16,7 +16,24 @@ import (
 // element, the fused multiply-adds acc = a[i,p]·b[p,j] + acc in order of p,
 // each rounded once to T (fmaT: math.FMA, and fma32, which TestFMA32
 // checks against exact sums).
+//
+// A long dot of vectors (m = n = 1, k at least backend.DotLanesFrom) sums
+// in backend.DotLanes lanes instead, lane l the terms p ≡ l (mod 32) in
+// order of p, and then the lanes pairwise (backend.MatMulPlan.InLanes).
 func naiveMatMul[T float32 | float64](a, b []T, m, n, k int) []T {
+	if m == 1 && n == 1 && k >= backend.DotLanesFrom {
+		var lanes [backend.DotLanes]T
+		for p := range k {
+			l := p % backend.DotLanes
+			lanes[l] = fmaT(a[p], b[p], lanes[l])
+		}
+		for h := backend.DotLanes / 2; h >= 1; h /= 2 {
+			for l := range h {
+				lanes[l] += lanes[l+h]
+			}
+		}
+		return []T{lanes[0]}
+	}
 	c := make([]T, m*n)
 	for i := range m {
 		for j := range n {
@@ -146,6 +163,14 @@ func TestMatMulOrder(t *testing.T) {
 		{[]int{30, 0}, []int{0, 40}, []int{30, 40}},                  // zeros, over a result not cleared
 		{[]int{30, 0}, []int{0}, []int{30}},
 		{[]int{0, 30}, []int{30, 200}, []int{0, 200}}, // no rows: neither GEMM nor vector-matrix
+		// Dots: one chain below backend.DotLanesFrom, lanes from it on
+		// (whole groups of 32 in assembly, the rest in Go).
+		{[]int{1023}, []int{1023}, []int{}},
+		{[]int{1024}, []int{1024}, []int{}},
+		{[]int{5000}, []int{5000}, []int{}},
+		{[]int{1, 1055}, []int{1055, 1}, []int{1, 1}},
+		{[]int{3, 1, 2017}, []int{3, 2017, 1}, []int{3, 1, 1}},       // batched
+		{[]int{2, 1, 1, 1500}, []int{3, 1500, 1}, []int{2, 3, 1, 1}}, // broadcast batch
 	}
 	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
 		for _, c := range cases {

@@ -13,7 +13,8 @@ import (
 // float32 and float64 accumulate like BLAS, in their own precision, with
 // fused multiply-adds: each step acc = a[i,p]·b[p,j] + acc is rounded once
 // to the dtype, in order of p (gemm.go; the same bits for every blocking,
-// worker count, kernel and CPU). The error of an element is then at most
+// worker count, kernel and CPU), except a long dot of two vectors, which
+// sums in 32 lanes (backend.MatMulPlan.InLanes). The error of an element is then at most
 // γ_k·Σ_p |a[i,p]|·|b[p,j]|, where γ_k = k·u/(1-k·u) and u = 2^-24 for
 // float32, 2^-53 for float64 (Higham, Accuracy and Stability of Numerical
 // Algorithms, 2nd ed., §3.1, (3.5), which holds with a fused multiply-add
@@ -70,6 +71,8 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 		err = mmRun(r, g, xs, y.([]uint64), res.([]uint64), mmInt[uint64])
 	case []float32:
 		switch {
+		case p.InLanes(dt):
+			err = lanesRun(r, g, xs, y.([]float32), res.([]float32))
 		case gemmShape(g):
 			err = gemmRun(r, gemmF32, g, xs, y.([]float32), res.([]float32))
 		case g.cols == 1:
@@ -87,6 +90,8 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 		}
 	case []float64:
 		switch {
+		case p.InLanes(dt):
+			err = lanesRun(r, g, xs, y.([]float64), res.([]float64))
 		case gemmShape(g):
 			err = gemmRun(r, gemmF64, g, xs, y.([]float64), res.([]float64))
 		case g.cols == 1:
@@ -255,6 +260,21 @@ func mvRun[T float32 | float64](r *runner, kern mvKernel[T], g mmGeom, x, y, out
 			}
 			mvSeq(d, a, v, k)
 			t += n
+		}
+		return nil
+	})
+}
+
+// lanesRun computes the products of one row and one column that sum in
+// lanes (backend.MatMulPlan.InLanes), a dot product a batch.
+func lanesRun[T float32 | float64](r *runner, g mmGeom, x, y, out []T) error {
+	k := g.k
+	return r.parallel(g.nbatch, max(1, grainSize/k), func(_, lo, hi int) error {
+		for bi := lo; bi < hi; bi++ {
+			out[bi] = dotLanes(x[g.offA[bi]:g.offA[bi]+k], y[g.offB[bi]:g.offB[bi]+k])
+			if err := r.ctx.Err(); err != nil {
+				return err
+			}
 		}
 		return nil
 	})

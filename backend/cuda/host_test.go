@@ -131,6 +131,28 @@ func TestHostNarrowMatMul(t *testing.T) {
 	}
 }
 
+// TestHostDotLanes checks that long dots of float32 and float64 vectors,
+// which sum in lanes (backend.MatMulPlan.InLanes), give the CPU backend's
+// bits: for float32 the conformance suite's tolerance would not tell its
+// lanes apart from a float64 sum.
+func TestHostDotLanes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: compiles kernels with g++")
+	}
+	b, _ := newHostBackend(t)
+	rng := rand.New(rand.NewSource(3))
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
+		for _, s := range [][3][]int{{{5000}, {5000}, {}}, {{3, 1, 1055}, {3, 1055, 1}, {3, 1, 1}}} {
+			x, y := randTensor(rng, d, s[0]), randTensor(rng, d, s[1])
+			n := &backend.Node{Op: backend.OpMatMul, DType: d, Shape: s[2], Args: []*backend.Node{in(x), in(y)}}
+			got, want := hostAndCPU(t, b, n)
+			if !equalData(got.Data, want.Data) {
+				t.Errorf("%v %v@%v: got %v, want the CPU backend's %v", d, s[0], s[1], got.Data, want.Data)
+			}
+		}
+	}
+}
+
 // TestHostMinMaxTies checks the kernels of maximum and minimum on ties of
 // signed zeros against the CPU backend's, bit for bit: b for float32 and
 // float64, a for float16 (NumPy's loops).

@@ -9,7 +9,8 @@ import (
 
 // Matrix products and softmax, with simple kernels that give the CPU
 // backend's results: one thread per output element of a product (the sum
-// over p in order, floats accumulated in double and rounded once, those
+// over p in order, or in lanes for a long dot of vectors as
+// backend.MatMulPlan.InLanes defines it, floats accumulated in double and rounded once, those
 // narrower than float32 in float32 as the CPU backend sums them, complex
 // numbers in complex128, integers wrapping, bool an OR of ANDs), and one
 // thread per row of a softmax (computed in double, the maximum subtracted
@@ -47,6 +48,19 @@ func (r *runner) MatMul(n *backend.Node, av, bv *dview, p *backend.MatMulPlan, s
 	acs, brs := s.w(s.word(uint64(int64(a.ColStride)))), s.w(s.word(uint64(int64(b.RowStride))))
 	x, y := loadC(&s.h, dt, "a", "q * "+acs), loadC(&s.h, dt, "b", "q * "+brs)
 	ct := computeOf(dt)
+	if p.InLanes(dt) {
+		// A long dot of float32 or float64 vectors: the sums of
+		// backend.DotLanes lanes in order of p, one fused multiply-add
+		// of the dtype a step, then pairwise (backend.MatMulPlan.InLanes,
+		// backend/cpu/fma.go's dotLanes): the CPU backend's bits.
+		fma := map[bool]string{true: "fmaf", false: "fma"}[dt == dtypes.F32]
+		fmt.Fprintf(body, "\t\t%s s[%d];\n#pragma unroll\n\t\tfor (int l = 0; l < %d; l++) s[l] = 0;\n", ct.C(), backend.DotLanes, backend.DotLanes)
+		fmt.Fprintf(body, "\t\tfor (IDX q0 = 0; q0 < K; q0 += %d) {\n#pragma unroll\n\t\t\tfor (int l = 0; l < %d; l++) {\n", backend.DotLanes, backend.DotLanes)
+		fmt.Fprintf(body, "\t\t\t\tconst IDX q = q0 + l;\n\t\t\t\tif (q < K) s[l] = %s(%s, %s, s[l]);\n\t\t\t}\n\t\t}\n", fma, x, y)
+		fmt.Fprintf(body, "#pragma unroll\n\t\tfor (int h = %d; h > 0; h /= 2) {\n#pragma unroll\n\t\t\tfor (int l = 0; l < h; l++) s[l] += s[l + h];\n\t\t}\n", backend.DotLanes/2)
+		fmt.Fprintf(body, "\t\tout[i] = %s;\n\t}\n}\n", storeC(&s.h, n.DType, castC(&s.h, dt, n.DType, "s[0]")))
+		return out, r.launch(s, "mm", size, 1)
+	}
 	var acc, step, res string
 	switch {
 	case ct == ctBool:
