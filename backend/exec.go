@@ -64,6 +64,20 @@ type Concatenator[V any] interface {
 	ConcatInto(dst V, srcs []V, ax int) (bool, error)
 }
 
+// A Selector is Kernels that can give a few places of a sort without
+// sorting whole lines (a median, sort(v)[:10]): an Exec asks it for a
+// slice of a sort along the sort's axis (every other axis whole), before
+// it sorts.
+type Selector[V any] interface {
+	// SortedRange returns the elements at places [from, to) along
+	// n.Axes[0] of the sort n (OpSort, which the Exec has checked): the
+	// bits n would put there, in a contiguous view of the given shape
+	// (n's with that axis to - from long, or without it when it is one
+	// place dropped). It reports false, having computed nothing, when it
+	// leaves the places to Sort.
+	SortedRange(n *Node, from, to int, shape []int) (V, bool, error)
+}
+
 // An Exec evaluates a plan for a backend: it walks the plan, evaluates
 // each node once (keeping the views of nodes used more than once),
 // checks every node and what each kernel gives, and computes the
@@ -243,6 +257,9 @@ func (x *Exec[V]) eval(n *Node, size int) (V, error) {
 	case OpReshape:
 		return x.reshape(n, size)
 	case OpTranspose, OpBroadcastTo, OpSlice:
+		if v, ok, err := x.sortedRange(n); ok || err != nil {
+			return v, err
+		}
 		return x.view(n)
 	case OpConcat:
 		return x.concat(n, size)
@@ -422,20 +439,66 @@ func (x *Exec[V]) softmax(n *Node, size int) (V, error) {
 	return x.kernels.Softmax(n, size)
 }
 
-func (x *Exec[V]) scan(n *Node, size int) (V, error) {
+// sortedRange computes the slice n of a sort by the kernels' Selector,
+// where they have one and n takes a range of places along the sort's
+// axis and the whole of every other axis of a sort not evaluated yet. It
+// reports false, having computed nothing, otherwise.
+func (x *Exec[V]) sortedRange(n *Node) (V, bool, error) {
 	var zero V
+	sel, ok := x.kernels.(Selector[V])
+	if !ok || n.Op != OpSlice || len(n.Args) != 1 || n.Args[0].Op != OpSort {
+		return zero, false, nil
+	}
+	s := n.Args[0]
+	if _, done := x.memo[s]; done || n.DType != s.DType || len(n.Slices) != len(s.Shape) || len(s.Axes) != 1 {
+		return zero, false, nil
+	}
+	ax := s.Axes[0]
+	from, to := 0, 0
+	for d, sl := range n.Slices {
+		switch {
+		case d == ax && sl.Step == 1 && 0 <= sl.Start && sl.Start < sl.Stop && sl.Stop <= s.Shape[d] && (!sl.Drop || sl.Stop == sl.Start+1):
+			from, to = sl.Start, sl.Stop
+		case d != ax && sl.Step == 1 && sl.Start == 0 && sl.Stop == s.Shape[d] && !sl.Drop:
+		default:
+			return zero, false, nil
+		}
+	}
+	if err := x.ctx.Err(); err != nil {
+		return zero, true, err
+	}
+	if err := CheckArgs(s); err != nil {
+		return zero, true, x.errorf("%v", err)
+	}
+	if err := x.checkAlong(s); err != nil {
+		return zero, true, err
+	}
+	return sel.SortedRange(s, from, to, n.Shape)
+}
+
+// checkAlong checks the scan or sort n: its dtype, its one axis and its
+// shape.
+func (x *Exec[V]) checkAlong(n *Node) error {
 	a := n.Args[0]
 	if n.Op == OpArgSort && !n.DType.IsInt() {
-		return zero, x.errorf("%v gives integers, but the plan says %v", n.Op, n.DType)
+		return x.errorf("%v gives integers, but the plan says %v", n.Op, n.DType)
 	}
 	if a.DType != n.DType && n.Op != OpArgSort {
-		return zero, x.errorf("%v keeps the dtype of its operand (%v), but the plan says %v", n.Op, a.DType, n.DType)
+		return x.errorf("%v keeps the dtype of its operand (%v), but the plan says %v", n.Op, a.DType, n.DType)
 	}
 	if len(n.Axes) != 1 || n.Axes[0] < 0 || n.Axes[0] >= len(a.Shape) {
-		return zero, x.errorf("%v needs one axis within the %d dimensions", n.Op, len(a.Shape))
+		return x.errorf("%v needs one axis within the %d dimensions", n.Op, len(a.Shape))
 	}
 	if !slices.Equal(a.Shape, n.Shape) {
-		return zero, x.errorf("%v keeps the shape %v, plan says %v", n.Op, a.Shape, n.Shape)
+		return x.errorf("%v keeps the shape %v, plan says %v", n.Op, a.Shape, n.Shape)
+	}
+	return nil
+}
+
+func (x *Exec[V]) scan(n *Node, size int) (V, error) {
+	var zero V
+	if err := x.checkAlong(n); err != nil {
+		return zero, err
 	}
 	if n.Op == OpSort || n.Op == OpArgSort {
 		return x.kernels.Sort(n, size)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -717,6 +718,21 @@ func (c *checker) sort(t *testing.T) {
 				it := []dtypes.DType{dtypes.I64, dtypes.I32}[ax%2]
 				a := &backend.Node{Op: backend.OpArgSort, DType: it, Shape: shape, Args: []*backend.Node{input(x)}, Axes: []int{ax}}
 				c.check(t, fmt.Sprintf("argsort %v%v axis %d", d, shape, ax), a, exact)
+				// A few places of the sort (a median's, its last),
+				// which a backend may select rather than sort
+				// (backend.Selector).
+				if m := shape[ax]; m >= 64 {
+					for _, p := range [][2]int{{(m - 1) / 2, m/2 + 1}, {m - 1, m}} {
+						sl := make([]backend.Slice, len(shape))
+						out := slices.Clone(shape)
+						for i, k := range shape {
+							sl[i] = backend.Slice{Start: 0, Stop: k, Step: 1}
+						}
+						sl[ax], out[ax] = backend.Slice{Start: p[0], Stop: p[1], Step: 1}, p[1]-p[0]
+						s := &backend.Node{Op: backend.OpSlice, DType: d, Shape: out, Args: []*backend.Node{n}, Slices: sl}
+						c.check(t, fmt.Sprintf("sort %v%v axis %d, places %v", d, shape, ax, p), s, exact)
+					}
+				}
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -25,9 +26,12 @@ import (
 // numbers do (the sign bit flipped for signed integers; a float's bits
 // with its sign bit set, or all of them inverted where it is negative;
 // ±0 one key, every NaN the largest), a byte at a time, which is stable
-// (see radixSort): 10^6 float32 in one line take 17–21 ms on this
-// package's two workers, where slices.Sort took 145 (NumPy 1.24's
-// AVX-512 quicksort 11–12); rows of 1000 float32 6–8 µs each.
+// (see radixSort): 10^6 float32 in one line take 12–15 ms on this
+// package's two workers (17–21 while each sort faulted in fresh pages for
+// its scratch keys: see sortScratches), where slices.Sort took 145
+// (NumPy 1.24's AVX-512 quicksort 9–12); rows of 1000 float32 5–8 µs
+// each. A few places of a sort (a median) are selected instead
+// (SortedRange).
 // The keys of ±0 and of NaNs stand for elements of several bit patterns:
 // their runs are refilled with those elements in their input order.
 // Complex numbers are sorted by a stable comparison sort.
@@ -80,7 +84,8 @@ func sortLines[T any](r *runner, s scanShape, x, out []T, sort func(line []T, sc
 	copy(out, x)
 	lines := s.outer * s.inner
 	err := r.parallel(lines, max(1, grainSize/max(s.m, 1)), func(_, lo, hi int) error {
-		sc := new(sortScratch)
+		sc := newScratch()
+		defer sc.release()
 		if hi-lo < r.workers() && s.m > radixMSD {
 			// A few long lines: each one's buckets on two workers.
 			sc.par = func(parts int, body func(int) error) error {
@@ -139,10 +144,35 @@ type sortScratch struct {
 	ix       []uint32 // radixPairs' other buffer of indices
 }
 
-// grow returns s with length n, reallocated when too short.
-func grow[T any](s []T, n int) []T {
+// sortScratches keeps the scratch of finished sorts for the next ones:
+// the keys of 10^6 float32 and their other buffer are 8 MB, whose pages
+// the kernel faulted in anew for every sort (2–3 ms of 20 on this
+// package's machine), as NumPy's allocator hands a freed array's memory
+// to the next.
+var sortScratches = sync.Pool{New: func() any { return new(sortScratch) }}
+
+// scratchKeep is the most scratch memory a sortScratch keeps in
+// sortScratches, in bytes.
+const scratchKeep = 64 << 20
+
+func newScratch() *sortScratch { return sortScratches.Get().(*sortScratch) }
+
+// release gives sc back to sortScratches, unless it holds more than
+// scratchKeep bytes.
+func (sc *sortScratch) release() {
+	sc.par = nil
+	n := 2*(cap(sc.k16)+cap(sc.t16)) + 4*(cap(sc.k32)+cap(sc.t32)+cap(sc.r32)+cap(sc.ix)) + 8*(cap(sc.k64)+cap(sc.t64)+cap(sc.r64))
+	if n <= scratchKeep {
+		sortScratches.Put(sc)
+	}
+}
+
+// grow returns s with length n, reallocated when too short (not cleared:
+// the sorts write their scratch before they read it, and clearing 8 MB of
+// keys took as long as a pass of the sort).
+func grow[T uint16 | uint32 | uint64](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return unsafe.Slice((*T)(rawBytes(n*sizeOf[T]())), n)
 	}
 	return s[:n]
 }
@@ -548,7 +578,8 @@ func argLines[T any](r *runner, s scanShape, x []T, out any, sortIdx func(line [
 	}
 	lines := s.outer * s.inner
 	return r.parallel(lines, max(1, grainSize/max(s.m, 1)), func(_, lo, hi int) error {
-		sc := new(sortScratch)
+		sc := newScratch()
+		defer sc.release()
 		line := make([]T, s.m)
 		idx := make([]uint32, s.m)
 		for l := lo; l < hi; l++ {

@@ -1,0 +1,138 @@
+package cpu
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// TestSortedRange checks slices of a sort along its axis, which the
+// backend selects rather than sorts (SortedRange), against the elements
+// of the whole sort (which TestSort checks against a stable sort), bit
+// for bit: random bits of every dtype, half the time drawn from a few
+// patterns (equal elements, ±0 and NaNs of several payloads, many), along
+// every axis, on lines shorter and longer than sampleMin (bools, bytes
+// and complex numbers are left to Sort); the places of a
+// median, the first and the last place, a few at either end and inside,
+// and one place dropped, as x[5] drops its axis.
+func TestSortedRange(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	shapes := [][]int{{64}, {301}, {5, 130}, {130, 3}, {3, 70, 4}}
+	long := [][]int{{20000}, {40001}, {2, 17000}}
+	for _, d := range sortDTypes {
+		shapes := shapes
+		switch d {
+		case dtypes.I16, dtypes.U32, dtypes.I64, dtypes.F16, dtypes.F32, dtypes.F64:
+			// Lines long enough to be narrowed by a sample, for one
+			// dtype of each kind of key (the others as these).
+			shapes = append(shapes, long...)
+		}
+		for _, shape := range shapes {
+			for ax := range shape {
+				for _, pool := range []int{0, 3, 40} {
+					testSortedRange(t, r, d, shape, ax, pool)
+				}
+			}
+		}
+	}
+}
+
+func testSortedRange(t *testing.T, r *rand.Rand, d dtypes.DType, shape []int, ax, pool int) {
+	t.Helper()
+	m := shape[ax]
+	x := &backend.Tensor{DType: d, Shape: shape, Data: randomStorage(r, d, backend.Size(shape), pool)}
+	sortOf := func() *backend.Node {
+		return &backend.Node{Op: backend.OpSort, DType: d, Shape: shape, Axes: []int{ax}, Args: []*backend.Node{in(x)}}
+	}
+	sorted := run(t, sortOf())
+	ranges := [][2]int{{0, 1}, {m - 1, m}, {(m - 1) / 2, m/2 + 1}, {m / 2, m/2 + 1}, {3, 13}, {m - 10, m}, {m / 3, m/3 + m/5}, {0, m}}
+	for _, rg := range ranges {
+		if rg[0] < 0 || rg[1] > m || rg[0] >= rg[1] {
+			continue
+		}
+		for _, drop := range []bool{false, true} {
+			if drop && rg[1]-rg[0] != 1 {
+				continue
+			}
+			sl := make([]backend.Slice, len(shape))
+			var out []int
+			for i, n := range shape {
+				sl[i] = backend.Slice{Start: 0, Stop: n, Step: 1}
+				if i == ax {
+					sl[i] = backend.Slice{Start: rg[0], Stop: rg[1], Step: 1, Drop: drop}
+					if drop {
+						continue
+					}
+					n = rg[1] - rg[0]
+				}
+				out = append(out, n)
+			}
+			got := run(t, &backend.Node{Op: backend.OpSlice, DType: d, Shape: out, Args: []*backend.Node{sortOf()}, Slices: sl})
+			// Element (o, j, in) of got is element (o, from+j, in) of
+			// the sort.
+			inner := backend.Size(shape[ax+1:])
+			k := rg[1] - rg[0]
+			for i := range backend.Size(out) {
+				o, j, in := i/(k*inner), i/inner%k, i%inner
+				w := o*m*inner + (rg[0]+j)*inner + in
+				if !sameElement(got, i, sorted, w) {
+					t.Errorf("%v%v axis %d pool %d, places [%d, %d) drop %v: element %d is %v, the sort's %v",
+						d, shape, ax, pool, rg[0], rg[1], drop, i, elementOf(got, i), elementOf(sorted, w))
+					return
+				}
+			}
+		}
+	}
+}
+
+// TestSelectKeys checks selectKeys against a sorted copy of its keys:
+// random keys of 16, 32 and 64 bits, from a few values or from all of
+// them, every range of places of short windows and some of long ones,
+// from its first round and past its 64th (where it radix sorts).
+func TestSelectKeys(t *testing.T) {
+	testSelectKeys[uint16](t)
+	testSelectKeys[uint32](t)
+	testSelectKeys[uint64](t)
+}
+
+func testSelectKeys[K uint16 | uint32 | uint64](t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for _, n := range []int{1, 2, 33, 100, 5000, 70000} {
+		for _, values := range []int{1, 2, 7, 0} {
+			keys := make([]K, n)
+			for i := range keys {
+				keys[i] = K(r.Uint64())
+				if values > 0 {
+					keys[i] = K(r.Intn(values)) * (^K(0) / 6)
+				}
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			var ranges [][2]int
+			if n <= 100 {
+				for from := range n {
+					for to := from + 1; to <= n; to++ {
+						ranges = append(ranges, [2]int{from, to})
+					}
+				}
+			} else {
+				ranges = [][2]int{{0, 1}, {n - 1, n}, {n / 2, n/2 + 1}, {n/2 - 1, n/2 + 1}, {17, 40}, {n - 30, n}, {0, n}}
+			}
+			for _, rg := range ranges {
+				for _, rounds := range []int{0, 65} {
+					src, tmp := slices.Clone(keys), make([]K, n)
+					got := make([]K, rg[1]-rg[0])
+					selectKeys(src, tmp, 0, n, rg[0], rg[1], got, rg[0], rounds)
+					if !slices.Equal(got, want[rg[0]:rg[1]]) {
+						t.Fatalf("%T n=%d values=%d places %v rounds %d: got %.80v, want %.80v", keys[0], n, values, rg, rounds,
+							fmt.Sprint(got), fmt.Sprint(want[rg[0]:rg[1]]))
+					}
+				}
+			}
+		}
+	}
+}
