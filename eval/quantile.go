@@ -33,7 +33,7 @@ import (
 //     line's last element (its NaN) rather than a new NaN.
 //   - JAX (jax/_src/numpy/reductions.py, _quantile): x made inexact; in
 //     q's dtype (a Python float weak: float32, float64 under jax64), q·(n
-//     - 1) between the places floor and ceil (clamped), linear as low·(1 -
+//   - 1) between the places floor and ceil (clamped), linear as low·(1 -
 //     w) + high·w, nearest the lower place where w ≤ 0.5, midpoint (low +
 //     high)·0.5 in x's dtype; NaN where the line holds one.
 //   - PyTorch (aten Sorting.cpp, quantile_compute): float32 or float64
