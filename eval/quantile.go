@@ -32,10 +32,10 @@ import (
 //     quantile of float32 data is float32 there, and a NaN line gives the
 //     line's last element (its NaN) rather than a new NaN.
 //   - JAX (jax/_src/numpy/reductions.py, _quantile): x made inexact; in
-//     q's dtype (a Python float weak: float32, float64 under jax64), q·(n
-//   - 1) between the places floor and ceil (clamped), linear as low·(1 -
-//     w) + high·w, nearest the lower place where w ≤ 0.5, midpoint (low +
-//     high)·0.5 in x's dtype; NaN where the line holds one.
+//     q's dtype (a Python float weak: float32, float64 under jax64), the
+//     rank q·(n-1) between the places floor and ceil (clamped), linear as
+//     low·(1-w) + high·w, nearest the lower place where w ≤ 0.5, midpoint
+//     (low + high)·0.5 in x's dtype; NaN where the line holds one.
 //   - PyTorch (aten Sorting.cpp, quantile_compute): float32 or float64
 //     only, q in x's dtype, the rank q·(n-1) rounded by floor, ceil or
 //     round (halves to even) for lower, higher and nearest, linear and
