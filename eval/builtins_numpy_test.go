@@ -293,6 +293,8 @@ b = rand((300,), seed=8) < 0.5`
 		{"quantile(x, [0.25, 0.5, 0.75])", "np.quantile(x, [0.25, 0.5, 0.75])"},
 		{"quantile(x, 1)", "np.quantile(x, 1)"},
 		{"quantile(x, 0)", "np.quantile(x, 0)"},
+		{"quantile(x, 1, method=\"midpoint\")", "np.quantile(x, 1, method='midpoint')"},
+		{"quantile(i, 1, method=\"lower\")", "np.quantile(i, 1, method='lower')"},
 		{"quantile(x[:299], 0.5)", "np.quantile(x[:299], 0.5)"},
 		{"quantile(d, 0.3)", "np.quantile(d, 0.3)"},
 		{"quantile(h, 0.3)", "np.quantile(h, 0.3)"},

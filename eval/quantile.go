@@ -299,7 +299,9 @@ func (c *compiler) quantileQ(k *call, sp *quantSpec, pct bool) (quantQ, error) {
 		case pct && qd == dtypes.I64:
 			qd = dtypes.F64 // np.true_divide
 		}
-		sp.intQ = qd == dtypes.I64 && !pct
+		// An integer q makes an integer rank, the place itself, except
+		// for midpoint (0.5 * (floor + ceil) is a float).
+		sp.intQ = qd == dtypes.I64 && !pct && sp.method != "midpoint"
 	case "jax":
 		if python {
 			qd = dtypes.F64
@@ -497,8 +499,8 @@ func (c *compiler) quantileOf(sp *quantSpec, pl quantPlan, lo, hi *backend.Node,
 		// _lerp(a, b, t): b - a in x's dtype, then in the dtype of it
 		// and t (t is float64, or v's dtype under NumPy 2).
 		td := sp.qd
-		if sp.method == "midpoint" && !sp.numpy2 {
-			td = dtypes.F64 // _get_gamma_mask's np.full
+		if sp.method == "midpoint" && (!sp.numpy2 || td == dtypes.I64) {
+			td = dtypes.F64 // _get_gamma_mask's np.full; an int q's rank is a float64
 		}
 		res, err := c.policy.Binary(promote.Mul, promote.Operand{Type: dtypes.Strong(xd), Rank: 1}, promote.Operand{Type: dtypes.Strong(td), Rank: 1})
 		if err != nil {
