@@ -274,9 +274,9 @@ func selectKeys[K uint16 | uint32 | uint64](src, tmp []K, lo, hi, from, to int, 
 			if hi-lo <= 32 {
 				slices.Sort(w)
 			} else {
-				radixSort(w, tmp[lo:hi], nil)
+				w = radixSort(w, tmp[lo:hi], nil)
 			}
-			copy(got[from-base:to-base], src[from:to])
+			copy(got[from-base:to-base], w[from-lo:to-lo])
 			return
 		}
 		if hi-lo >= sampleMin {
