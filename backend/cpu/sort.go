@@ -206,9 +206,35 @@ func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int
 		radixBytes(keys, tmp, sizeOf[K]())
 		return keys
 	}
+	// The MSD pass, in parts of the keys on two workers where par is
+	// given (each part counts its keys, then places them after those of
+	// the parts before it in every bucket, so the pass stays stable):
+	// on one worker it was half the time of a sort of 10^6 float32.
+	parts := 1
+	if par != nil {
+		parts = 2
+	}
+	run := func(f func(part int, keys []K)) {
+		if parts == 1 {
+			f(0, keys)
+			return
+		}
+		_ = par(parts, func(p int) error {
+			f(p, keys[p*n/parts:(p+1)*n/parts])
+			return nil
+		})
+	}
+	diffs := make([]K, parts)
+	run(func(p int, part []K) {
+		var diff K
+		for _, v := range part {
+			diff |= v ^ keys[0]
+		}
+		diffs[p] = diff
+	})
 	var diff K
-	for _, v := range keys {
-		diff |= v ^ keys[0]
+	for _, d := range diffs {
+		diff |= d
 	}
 	h := bits.Len64(uint64(diff))
 	if h == 0 {
@@ -218,20 +244,35 @@ func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int
 	// bytes, so that the bytes below are what each bucket sorts.
 	lo := max(h-6, 0) / 8 * 8
 	mask := 1<<(h-lo) - 1
-	count := make([]uint32, mask+2)
-	for _, v := range keys {
-		count[1+int(uint64(v)>>lo)&mask]++
+	counts := make([][]uint32, parts)
+	run(func(p int, part []K) {
+		count := make([]uint32, mask+1)
+		for _, v := range part {
+			count[int(uint64(v)>>lo)&mask]++
+		}
+		counts[p] = count
+	})
+	// starts[d]: bucket d's first place; counts[p][d] becomes part p's
+	// first place in it.
+	starts := make([]uint32, mask+2)
+	for d := range mask + 1 {
+		at := starts[d]
+		for _, count := range counts {
+			c := count[d]
+			count[d] = at
+			at += c
+		}
+		starts[d+1] = at
 	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
-	starts := slices.Clone(count)
-	for _, v := range keys {
-		d := int(uint64(v)>>lo) & mask
-		i := count[d]
-		tmp[i] = v
-		count[d] = i + 1
-	}
+	run(func(p int, part []K) {
+		count := counts[p]
+		for _, v := range part {
+			d := int(uint64(v)>>lo) & mask
+			i := count[d]
+			tmp[i] = v
+			count[d] = i + 1
+		}
+	})
 	nb := lo / 8
 	buckets := func(d0, d1 int) {
 		for d := d0; d < d1; d++ {
