@@ -203,7 +203,15 @@ func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int
 	}
 	tmp = tmp[:n]
 	if n <= radixMSD {
-		radixBytes(keys, tmp, sizeOf[K]())
+		// Only the bytes up to the highest bit in which keys differ
+		// are counted: counting a byte all keys share was a chain of
+		// increments of one counter (floats of [0.5, 1.5) share their
+		// top byte), a third of a row's sort.
+		var diff K
+		for _, v := range keys {
+			diff |= v ^ keys[0]
+		}
+		radixBytes(keys, tmp, (bits.Len64(uint64(diff))+7)/8)
 		return keys
 	}
 	// The MSD pass, in parts of the keys on two workers where par is
