@@ -152,6 +152,7 @@ func TestGoldenSources(t *testing.T) {
 		{"argmax_segments", reduction(backend.OpArgMax, dtypes.I64, f32(1<<17))},
 		{"mean_f16_axis0", reduction(backend.OpMean, dtypes.F16, zeros(dtypes.F16, 6, 7), 0)},
 		{"matmul_f16", &backend.Node{Op: backend.OpMatMul, DType: dtypes.F16, Shape: []int{3, 5}, Args: []*backend.Node{zeros(dtypes.F16, 3, 4), zeros(dtypes.F16, 4, 5)}}},
+		{"dot_lanes_f32", &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{}, Args: []*backend.Node{zeros(dtypes.F32, 1100), zeros(dtypes.F32, 1100)}}},
 		{"softmax_f32", &backend.Node{Op: backend.OpSoftmax, DType: dtypes.F32, Shape: []int{3, 4}, Axes: []int{1}, Args: []*backend.Node{f32(3, 4)}}},
 		{"transpose_copy", &backend.Node{Op: backend.OpTranspose, DType: dtypes.C128, Shape: []int{5, 3}, Axes: []int{1, 0}, Args: []*backend.Node{zeros(dtypes.C128, 3, 5)}}},
 		{"cumsum_f16_axis0", &backend.Node{Op: backend.OpCumSum, DType: dtypes.F16, Shape: []int{6, 7}, Axes: []int{0}, Args: []*backend.Node{zeros(dtypes.F16, 6, 7)}}},
