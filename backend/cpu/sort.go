@@ -196,6 +196,21 @@ func grow[T uint16 | uint32 | uint64](s []T, n int) []T {
 // but a few values, spent most of its time on the chain of increments of
 // one counter.
 func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int) error) error) []K {
+	return radixSortDiff(keys, tmp, par, keyDiff(keys))
+}
+
+// keyDiff returns the bits in which some key differs from the first.
+func keyDiff[K uint16 | uint32 | uint64](keys []K) K {
+	var diff K
+	for _, v := range keys {
+		diff |= v ^ keys[0]
+	}
+	return diff
+}
+
+// radixSortDiff is radixSort of keys whose keyDiff is diff (which the
+// sorts compute as they make their keys, saving a pass over them).
+func radixSortDiff[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int) error) error, diff K) []K {
 	n := len(keys)
 	if n > math.MaxUint32 {
 		slices.Sort(keys) // equal keys are equal elements: any order will do
@@ -207,10 +222,6 @@ func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int
 		// are counted: counting a byte all keys share was a chain of
 		// increments of one counter (floats of [0.5, 1.5) share their
 		// top byte), a third of a row's sort.
-		var diff K
-		for _, v := range keys {
-			diff |= v ^ keys[0]
-		}
 		radixBytes(keys, tmp, (bits.Len64(uint64(diff))+7)/8)
 		return keys
 	}
@@ -231,18 +242,6 @@ func radixSort[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func(int
 			f(p, keys[p*n/parts:(p+1)*n/parts])
 			return nil
 		})
-	}
-	diffs := make([]K, parts)
-	run(func(p int, part []K) {
-		var diff K
-		for _, v := range part {
-			diff |= v ^ keys[0]
-		}
-		diffs[p] = diff
-	})
-	var diff K
-	for _, d := range diffs {
-		diff |= d
 	}
 	h := bits.Len64(uint64(diff))
 	if h == 0 {
@@ -456,10 +455,16 @@ func sortInts[T int16 | uint16 | int32 | uint32 | int64 | uint64, K uint16 | uin
 		flip = K(1) << (8*sizeOf[K]() - 1)
 	}
 	keys, tmp := scratchKeys[K](sc, len(src))
-	for i, v := range src {
-		keys[i] = K(v) ^ flip
+	var first, diff K
+	if len(src) > 0 {
+		first = K(src[0]) ^ flip
 	}
-	for i, k := range radixSort(keys, tmp, sc.par) {
+	for i, v := range src {
+		k := K(v) ^ flip
+		keys[i] = k
+		diff |= k ^ first
+	}
+	for i, k := range radixSortDiff(keys, tmp, sc.par, diff) {
 		dst[i] = T(k ^ flip)
 	}
 }
@@ -504,20 +509,27 @@ func sortFloats[F float32 | float64, K uint32 | uint64](dst, src []F, keys, tmp,
 		inf = K(math.Float64bits(math.Inf(1)))
 	}
 	zeros, nans := 0, 0
+	var first, diff K // the first key, and the bits in which others differ from it
+	if len(bits) > 0 {
+		first = newFloatKeys[K]().key(bits[0])
+	}
 	for i, b := range bits {
+		var k K
 		switch a := b &^ top; {
 		case a == 0: // ±0: the key of +0
-			keys[i] = top
+			k = top
 			zeros++
 		case a > inf: // NaN: the largest key
-			keys[i] = ^K(0)
+			k = ^K(0)
 			nans++
 		default:
 			// A negative number's bits inverted, a positive one's with
 			// the sign bit set.
 			neg := K(0) - b>>shift
-			keys[i] = b ^ (neg | top)
+			k = b ^ (neg | top)
 		}
+		keys[i] = k
+		diff |= k ^ first
 	}
 	if zeros+nans > 0 {
 		rest = grow(rest, zeros+nans)
@@ -533,7 +545,7 @@ func sortFloats[F float32 | float64, K uint32 | uint64](dst, src []F, keys, tmp,
 			}
 		}
 	}
-	sorted := radixSort(keys, tmp, par)
+	sorted := radixSortDiff(keys, tmp, par, diff)
 	for i, k := range sorted {
 		neg := K(0) - (k>>shift ^ 1)
 		out[i] = k ^ (neg | top)
