@@ -871,52 +871,18 @@ func median(c *compiler, k *call) (*operand, error) {
 	if x.typ.DType.IsComplex() {
 		return nil, c.errorf(k.fnSpan, "TypeError", "%s: median of %s is not supported", c.policy.Name(), x.typ.DType.FullName())
 	}
-	keep, err := c.keepdims(k)
+	x, ax, outShape, err := c.lineArgs(k, x, 1)
 	if err != nil {
 		return nil, err
 	}
-	ao, err := c.param(k, 1, "axis")
-	if err != nil {
-		return nil, err
-	}
-	full := x.shape
-	ax := 0
-	if ao == nil {
-		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
-	} else {
-		if ax, err = c.intOf(ao, "axis"); err != nil {
-			return nil, err
-		}
-		if ax, err = c.normAxis(ax, len(x.shape), ao.span()); err != nil {
-			return nil, err
-		}
-		full = nil
-	}
-	if fam == "jax" && !x.typ.DType.IsInexact() {
-		res, err := c.policy.Unary(promote.Sqrt, toPolicyOperand(x)) // promote_dtypes_inexact
-		if err != nil {
-			return nil, c.promoteError(err, k.fnSpan, x)
-		}
-		if x, err = c.convert(x, res.Type, &call{name: "cast", sp: x.span(), fnSpan: k.fnSpan}, true); err != nil {
+	if fam == "jax" {
+		if x, err = c.inexact(x, k); err != nil {
 			return nil, err
 		}
 	}
 	n := x.shape[ax]
 	sorted := &operand{kind: TensorValue, typ: x.typ, shape: x.shape, start: x.start, end: x.end,
 		node: &backend.Node{Op: backend.OpSort, DType: x.node.DType, Shape: x.shape, Args: []*backend.Node{x.node}, Axes: []int{ax}}}
-	// The result's shape: x's without axis ax, or with it of length 1
-	// with keepdims (every axis of length 1, for axis=None).
-	outShape := slices.Delete(slices.Clone(x.shape), ax, ax+1)
-	if keep {
-		outShape = slices.Clone(x.shape)
-		outShape[ax] = 1
-		if full != nil {
-			outShape = make([]int, len(full))
-			for i := range outShape {
-				outShape[i] = 1
-			}
-		}
-	}
 	reduced := func(o *operand) *operand {
 		return c.structural(backend.OpReshape, o, outShape, nil, k)
 	}
@@ -965,6 +931,59 @@ func median(c *compiler, k *call) (*operand, error) {
 	}
 	mid.start, mid.end = k.sp.start, k.sp.end
 	return mid, nil
+}
+
+// lineArgs reads the axis (argument pos, or the keyword axis) and
+// keepdims of a function of the lines of x along one axis (median,
+// quantile): it returns x (flattened where axis is None), the axis, and
+// the result's shape: x's without the axis, or with it of length 1 for
+// keepdims (every axis of x of length 1, for axis=None).
+func (c *compiler) lineArgs(k *call, x *operand, pos int) (*operand, int, []int, error) {
+	keep, err := c.keepdims(k)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	ao, err := c.param(k, pos, "axis")
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	rank := len(x.shape)
+	ax := 0
+	if ao == nil {
+		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
+	} else {
+		if ax, err = c.intOf(ao, "axis"); err != nil {
+			return nil, 0, nil, err
+		}
+		if ax, err = c.normAxis(ax, rank, ao.span()); err != nil {
+			return nil, 0, nil, err
+		}
+	}
+	shape := slices.Delete(slices.Clone(x.shape), ax, ax+1)
+	switch {
+	case keep && ao == nil:
+		shape = make([]int, rank)
+		for i := range shape {
+			shape[i] = 1
+		}
+	case keep:
+		shape = slices.Clone(x.shape)
+		shape[ax] = 1
+	}
+	return x, ax, shape, nil
+}
+
+// inexact converts x to the inexact dtype JAX's promote_dtypes_inexact
+// gives it (the policy's sqrt's), where it is not inexact already.
+func (c *compiler) inexact(x *operand, k *call) (*operand, error) {
+	if x.typ.DType.IsInexact() {
+		return x, nil
+	}
+	res, err := c.policy.Unary(promote.Sqrt, toPolicyOperand(x))
+	if err != nil {
+		return nil, c.promoteError(err, k.fnSpan, x)
+	}
+	return c.convert(x, res.Type, &call{name: "cast", sp: x.span(), fnSpan: k.fnSpan}, true)
 }
 
 // around is around(x, decimals=0): NumPy's np.round (np.around), halves

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -95,8 +94,7 @@ func (c *compiler) quantile(k *call, pct bool) (*operand, error) {
 			"jax":   "ValueError: method can only be 'linear', 'lower', 'higher', 'midpoint', or 'nearest' (%q given)",
 			"torch": "RuntimeError: quantile() interpolation must be one of linear, lower, higher, midpoint or nearest. Got %s",
 		}[sp.fam]
-		kind, text, _ := strings.Cut(msg, ": ")
-		return nil, c.errorf(k.sp, kind, "%s: "+text, pol, sp.method)
+		return nil, c.libError(k.sp, msg, pol, sp.method)
 	}
 	x, err := c.arrayArg(k, 0, "a")
 	if err != nil {
@@ -113,12 +111,8 @@ func (c *compiler) quantile(k *call, pct bool) (*operand, error) {
 	case sp.fam == "numpy" && d == dtypes.Bool && (sp.method == "linear" || sp.method == "midpoint"):
 		return nil, c.errorf(k.sp, "TypeError", "%s: numpy boolean subtract, the `-` operator, is not supported (%s interpolates with b - a)", pol, k.name)
 	}
-	if sp.fam == "jax" && !d.IsInexact() {
-		res, err := c.policy.Unary(promote.Sqrt, toPolicyOperand(x)) // promote_dtypes_inexact
-		if err != nil {
-			return nil, c.promoteError(err, k.fnSpan, x)
-		}
-		if x, err = c.convert(x, res.Type, &call{name: "cast", sp: x.span(), fnSpan: k.fnSpan}, true); err != nil {
+	if sp.fam == "jax" {
+		if x, err = c.inexact(x, k); err != nil {
 			return nil, err
 		}
 	}
@@ -127,26 +121,9 @@ func (c *compiler) quantile(k *call, pct bool) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
-	keep, err := c.keepdims(k)
+	x, ax, outShape, err := c.lineArgs(k, x, 2)
 	if err != nil {
 		return nil, err
-	}
-	ao, err := c.param(k, 2, "axis")
-	if err != nil {
-		return nil, err
-	}
-	full := x.shape
-	ax := 0
-	if ao == nil {
-		x = at(c.structural(backend.OpReshape, x, []int{backend.Size(x.shape)}, nil, k), x.span())
-	} else {
-		if ax, err = c.intOf(ao, "axis"); err != nil {
-			return nil, err
-		}
-		if ax, err = c.normAxis(ax, len(x.shape), ao.span()); err != nil {
-			return nil, err
-		}
-		full = nil
 	}
 	sp.n = x.shape[ax]
 	if sp.n == 0 {
@@ -155,19 +132,7 @@ func (c *compiler) quantile(k *call, pct bool) (*operand, error) {
 			"jax":   "ValueError: quantile of an empty axis",
 			"torch": "RuntimeError: quantile() input tensor must be non-empty",
 		}[sp.fam]
-		kind, text, _ := strings.Cut(msg, ": ")
-		return nil, c.errorf(k.sp, kind, "%s: %s", pol, text)
-	}
-	outShape := slices.Delete(slices.Clone(x.shape), ax, ax+1)
-	if keep {
-		outShape = slices.Clone(x.shape)
-		outShape[ax] = 1
-		if full != nil {
-			outShape = make([]int, len(full))
-			for i := range outShape {
-				outShape[i] = 1
-			}
-		}
+		return nil, c.libError(k.sp, msg, pol)
 	}
 	// The places each q needs, and the last (whose NaN marks a line
 	// holding one).
@@ -337,14 +302,20 @@ func (c *compiler) quantileQ(k *call, sp *quantSpec, pct bool) (quantQ, error) {
 			if pct {
 				msg = "ValueError: Percentiles must be in the range [0, 100]"
 			}
-			kind, text, _ := strings.Cut(msg, ": ")
-			return qs, c.errorf(k.args[1].span(), kind, "%s: %s", pol, text)
+			return qs, c.libError(k.args[1].span(), msg, pol)
 		}
 		if v != v {
 			return qs, c.errorf(k.args[1].span(), "ValueError", "%s: q is NaN", pol)
 		}
 	}
 	return qs, nil
+}
+
+// libError is the error msg ("Kind: text", a format whose first verb is
+// the policy's name) with args.
+func (c *compiler) libError(sp span, msg string, args ...any) error {
+	kind, text, _ := strings.Cut(msg, ": ")
+	return c.errorf(sp, kind, "%s: "+text, args...)
 }
 
 // hostFloats returns the elements of the tensor operand t as float64s.
