@@ -3,6 +3,7 @@ package cpu
 // A few places of a sort without sorting: selection.
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -27,6 +28,11 @@ func (r *runner) SortedRange(n *backend.Node, from, to int, shape []int) (*view,
 	if m < selectMin || 4*(to-from) > m {
 		return nil, false, nil
 	}
+	switch computeOf(n.DType) {
+	case ctI16, ctU16, ctI32, ctU32, ctI64, ctU64, ctF32, ctF64:
+	default:
+		return nil, false, nil // decided before the argument is evaluated, not twice
+	}
 	a, err := r.eval(n.Args[0])
 	if err != nil {
 		return nil, true, err
@@ -43,11 +49,6 @@ func (r *runner) SortedRange(n *backend.Node, from, to int, shape []int) (*view,
 		s.inner *= d
 	}
 	size := s.outer * s.inner * (to - from)
-	switch x.(type) {
-	case []int16, []uint16, []int32, []uint32, []int64, []uint64, []float32, []float64:
-	default:
-		return nil, false, nil
-	}
 	out, err := r.allocBufFull(computeOf(n.DType), size)
 	if err != nil {
 		return nil, true, err
@@ -69,6 +70,8 @@ func (r *runner) SortedRange(n *backend.Node, from, to int, shape []int) (*view,
 		err = selectLines(r, s, from, to, x, out.([]float32), selectFloats[float32, uint32])
 	case []float64:
 		err = selectLines(r, s, from, to, x, out.([]float64), selectFloats[float64, uint64])
+	default:
+		err = fmt.Errorf("cpu: selection in %T", x) // computeOf's types above cannot lead here
 	}
 	if err != nil {
 		return nil, true, err
