@@ -445,8 +445,11 @@ func (x *Exec[V]) softmax(n *Node, size int) (V, error) {
 // reports false, having computed nothing, otherwise.
 func (x *Exec[V]) sortedRange(n *Node) (V, bool, error) {
 	var zero V
+	if n.Op != OpSlice || len(n.Args) != 1 || n.Args[0].Op != OpSort {
+		return zero, false, nil
+	}
 	sel, ok := x.kernels.(Selector[V])
-	if !ok || n.Op != OpSlice || len(n.Args) != 1 || n.Args[0].Op != OpSort {
+	if !ok {
 		return zero, false, nil
 	}
 	s := n.Args[0]
