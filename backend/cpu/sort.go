@@ -508,48 +508,65 @@ func sortFloats[F float32 | float64, K uint32 | uint64](dst, src []F, keys, tmp,
 	if sizeOf[K]() == 8 {
 		inf = K(math.Float64bits(math.Inf(1)))
 	}
-	zeros, nans := 0, 0
-	var first, diff K // the first key, and the bits in which others differ from it
+	var first K // the first key
 	if len(bits) > 0 {
 		first = newFloatKeys[K]().key(bits[0])
 	}
-	for i, b := range bits {
-		var k K
-		switch a := b &^ top; {
-		case a == 0: // ±0: the key of +0
-			k = top
-			zeros++
-		case a > inf: // NaN: the largest key
-			k = ^K(0)
-			nans++
-		default:
-			// A negative number's bits inverted, a positive one's with
-			// the sign bit set.
-			neg := K(0) - b>>shift
-			k = b ^ (neg | top)
-		}
-		keys[i] = k
-		diff |= k ^ first
+	// The keys, in two parts on two workers for a long line (par): the
+	// counts of ±0 and NaN, and the bits in which keys differ from the
+	// first, of each part.
+	type counts struct {
+		zeros, nans int
+		diff        K
 	}
+	var parts [2]counts
+	makeKeys := func(p, lo, hi int) {
+		var c counts
+		for i, b := range bits[lo:hi] {
+			var k K
+			switch a := b &^ top; {
+			case a == 0: // ±0: the key of +0
+				k = top
+				c.zeros++
+			case a > inf: // NaN: the largest key
+				k = ^K(0)
+				c.nans++
+			default:
+				// A negative number's bits inverted, a positive one's
+				// with the sign bit set.
+				neg := K(0) - b>>shift
+				k = b ^ (neg | top)
+			}
+			keys[lo+i] = k
+			c.diff |= k ^ first
+		}
+		parts[p] = c
+	}
+	n := len(bits)
+	halves(par, n, makeKeys)
+	zeros, nans := parts[0].zeros+parts[1].zeros, parts[0].nans+parts[1].nans
+	diff := parts[0].diff | parts[1].diff
 	if zeros+nans > 0 {
 		rest = grow(rest, zeros+nans)
-		z, n := 0, zeros
+		z, nn := 0, zeros
 		for _, b := range bits {
 			switch a := b &^ top; {
 			case a == 0:
 				rest[z] = b
 				z++
 			case a > inf:
-				rest[n] = b
-				n++
+				rest[nn] = b
+				nn++
 			}
 		}
 	}
 	sorted := radixSortDiff(keys, tmp, par, diff)
-	for i, k := range sorted {
-		neg := K(0) - (k>>shift ^ 1)
-		out[i] = k ^ (neg | top)
-	}
+	halves(par, n, func(_, lo, hi int) {
+		for i, k := range sorted[lo:hi] {
+			neg := K(0) - (k>>shift ^ 1)
+			out[lo+i] = k ^ (neg | top)
+		}
+	})
 	if zeros+nans > 0 {
 		// The zeros' run starts after the negative numbers; the NaNs'
 		// run ends the line.
@@ -558,6 +575,19 @@ func sortFloats[F float32 | float64, K uint32 | uint64](dst, src []F, keys, tmp,
 		copy(out[len(out)-nans:], rest[zeros:zeros+nans])
 	}
 	return rest
+}
+
+// halves calls f(0, 0, n) alone, or, where par is given (a long line on
+// two workers), f(0, 0, n/2) and f(1, n/2, n) on the two.
+func halves(par func(int, func(int) error) error, n int, f func(part, lo, hi int)) {
+	if par == nil {
+		f(0, 0, n)
+		return
+	}
+	_ = par(2, func(p int) error {
+		f(p, p*n/2, (p+1)*n/2)
+		return nil
+	})
 }
 
 // sortComplex sorts complex numbers stably in NumPy's order.
