@@ -91,6 +91,9 @@ func selectLines[T any](r *runner, s scanShape, from, to int, x, out []T, sel fu
 	return r.parallel(lines, max(1, grainSize/s.m), func(_, lo, hi int) error {
 		sc := newScratch()
 		defer sc.release()
+		if hi-lo < r.workers() && s.m > sampleMin {
+			sc.par = r.parts // a few long lines: halves of each on the workers
+		}
 		var line []T
 		if s.inner > 1 {
 			line = make([]T, s.m)
@@ -154,29 +157,54 @@ func selectFloats[F float32 | float64, K uint32 | uint64](line, dst []F, from, t
 	got := make([]K, to-from)
 	switch {
 	case to-from == 1 && (from == 0 || from == n-1):
-		k := fk.key(in[0])
-		for _, b := range in[1:] {
+		// The least or the greatest key, of each half.
+		var ext [2]K
+		halves(sc.par, n, func(p, lo, hi int) {
+			k := fk.key(in[lo])
 			if from == 0 {
-				k = min(k, fk.key(b))
+				for _, b := range in[lo+1 : hi] {
+					k = min(k, fk.key(b))
+				}
 			} else {
-				k = max(k, fk.key(b))
+				for _, b := range in[lo+1 : hi] {
+					k = max(k, fk.key(b))
+				}
+			}
+			ext[p] = k
+		})
+		got[0] = ext[0]
+		if sc.par != nil {
+			got[0] = min(ext[0], ext[1])
+			if from != 0 {
+				got[0] = max(ext[0], ext[1])
 			}
 		}
-		got[0] = k
 	case n >= sampleMin:
 		var sample [sampleSize]K
 		for i := range sample {
 			sample[i] = fk.key(in[i*n/sampleSize])
 		}
 		pl, ph := samplePivots(&sample, n, from, to)
-		c, below := 0, 0
-		for _, b := range in {
-			k := fk.key(b)
-			keys[c] = k
-			_, out := bits.Sub64(uint64(ph-pl), uint64(k-pl), 0)
-			_, lt := bits.Sub64(uint64(k), uint64(pl), 0)
-			c += int(1 - out)
-			below += int(lt)
+		// The keys between the pivots, of each half, at the half's
+		// start in keys, and how many below pl; then the second
+		// half's after the first's.
+		var cs, belows [2]int
+		halves(sc.par, n, func(p, lo, hi int) {
+			mid := keys[lo:hi]
+			c, below := 0, 0
+			for _, b := range in[lo:hi] {
+				k := fk.key(b)
+				mid[c] = k
+				_, out := bits.Sub64(uint64(ph-pl), uint64(k-pl), 0)
+				_, lt := bits.Sub64(uint64(k), uint64(pl), 0)
+				c += int(1 - out)
+				below += int(lt)
+			}
+			cs[p], belows[p] = c, below
+		})
+		c, below := cs[0]+cs[1], belows[0]+belows[1]
+		if sc.par != nil {
+			copy(keys[cs[0]:c], keys[n/2:n/2+cs[1]])
 		}
 		if from >= below && to <= below+c && 2*c <= n {
 			selectKeys(keys[:c], tmp[:c], 0, c, from-below, to-below, got, from-below, 1)

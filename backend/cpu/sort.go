@@ -87,17 +87,7 @@ func sortLines[T any](r *runner, s scanShape, x, out []T, sort func(dst, src []T
 		sc := newScratch()
 		defer sc.release()
 		if hi-lo < r.workers() && s.m > radixMSD {
-			// A few long lines: each one's buckets on two workers.
-			sc.par = func(parts int, body func(int) error) error {
-				return r.parallel(parts, 1, func(_, lo, hi int) error {
-					for p := lo; p < hi; p++ {
-						if err := body(p); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
-			}
+			sc.par = r.parts // a few long lines: parts of each on the workers
 		}
 		var line []T
 		if s.inner > 1 {
@@ -575,6 +565,19 @@ func sortFloats[F float32 | float64, K uint32 | uint64](dst, src []F, keys, tmp,
 		copy(out[len(out)-nans:], rest[zeros:zeros+nans])
 	}
 	return rest
+}
+
+// parts runs body(p) for p < n on the runner's workers: a sortScratch's
+// par for a few long lines.
+func (r *runner) parts(n int, body func(part int) error) error {
+	return r.parallel(n, 1, func(_, lo, hi int) error {
+		for p := lo; p < hi; p++ {
+			if err := body(p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // halves calls f(0, 0, n) alone, or, where par is given (a long line on
