@@ -14,8 +14,9 @@ import (
 // fused multiply-adds: each step acc = a[i,p]·b[p,j] + acc is rounded once
 // to the dtype, in order of p (gemm.go; the same bits for every blocking,
 // worker count, kernel and CPU), except a long dot of two vectors, which
-// sums in 32 lanes (backend.MatMulPlan.InLanes). The error of an element is then at most
-// γ_k·Σ_p |a[i,p]|·|b[p,j]|, where γ_k = k·u/(1-k·u) and u = 2^-24 for
+// sums in 32 lanes (backend.MatMulPlan.InLanes). The error of an element
+// is then at most γ_k·Σ_p |a[i,p]|·|b[p,j]|, where γ_k = k·u/(1-k·u) and
+// u = 2^-24 for
 // float32, 2^-53 for float64 (Higham, Accuracy and Stability of Numerical
 // Algorithms, 2nd ed., §3.1, (3.5), which holds with a fused multiply-add
 // as each step still has one rounding). OpenBLAS also accumulates in the
