@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"slices"
 	"testing"
@@ -135,4 +136,44 @@ func testSelectKeys[K uint16 | uint32 | uint64](t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzSelect checks a slice of a sort, which the backend selects, against
+// the whole sort, bit for bit, on float32 lines made from the fuzzer's
+// bytes (NaNs of any payload, ±0, infinities and repeats, as the bytes
+// make them) and a range of places; the seeds run with go test.
+func FuzzSelect(f *testing.F) {
+	f.Add([]byte{0, 0, 0x80, 0x7f, 0, 0, 0xc0, 0xff, 0, 0, 0, 0x80, 1, 2, 3, 4}, uint16(3), uint8(2))
+	f.Add([]byte{0x3f}, uint16(0), uint8(0))
+	f.Add([]byte{0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, 0}, uint16(5), uint8(3))                 // -0, +0, +0: zeros in input order
+	f.Add([]byte{1, 0, 0xc0, 0x7f, 0, 0, 0xc0, 0xff, 0, 0, 0x80, 0x3f}, uint16(60), uint8(3)) // two NaNs and 1.0
+	f.Add([]byte{}, uint16(70), uint8(9))
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20}, uint16(40), uint8(200))
+	f.Fuzz(func(t *testing.T, data []byte, from uint16, width uint8) {
+		m := max(selectMin, len(data)/4)
+		vals := make([]float32, m)
+		for i := range vals {
+			var b [4]byte
+			for j := range b {
+				if len(data) > 0 {
+					b[j] = data[(4*i+j)%len(data)]
+				}
+			}
+			vals[i] = math.Float32frombits(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+		}
+		lo := int(from) % m
+		hi := min(m, lo+1+int(width)%(m/4))
+		x := &backend.Tensor{DType: dtypes.F32, Shape: []int{m}, Data: vals}
+		sortOf := func() *backend.Node {
+			return &backend.Node{Op: backend.OpSort, DType: dtypes.F32, Shape: []int{m}, Axes: []int{0}, Args: []*backend.Node{in(x)}}
+		}
+		sorted := run(t, sortOf())
+		got := run(t, &backend.Node{Op: backend.OpSlice, DType: dtypes.F32, Shape: []int{hi - lo}, Args: []*backend.Node{sortOf()},
+			Slices: []backend.Slice{{Start: lo, Stop: hi, Step: 1}}})
+		for i := range hi - lo {
+			if !sameElement(got, i, sorted, lo+i) {
+				t.Fatalf("places [%d, %d) of %d: element %d is %v, the sort's %v", lo, hi, m, i, elementOf(got, i), elementOf(sorted, lo+i))
+			}
+		}
+	})
 }
