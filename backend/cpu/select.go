@@ -86,41 +86,14 @@ const selectMin = 64
 // selectLines writes to out the places [from, to) of the sort of each
 // line of x along the axis s describes, by sel, on the runner's workers.
 func selectLines[T any](r *runner, s scanShape, from, to int, x, out []T, sel func(line, dst []T, from, to int, sc *sortScratch)) error {
-	lines := s.outer * s.inner
 	k := to - from
-	return r.parallel(lines, max(1, grainSize/s.m), func(_, lo, hi int) error {
-		sc := newScratch()
-		defer sc.release()
-		if hi-lo < r.workers() && s.m > sampleMin {
-			sc.par = r.parts // a few long lines: halves of each on the workers
-		}
-		var line []T
-		if s.inner > 1 {
-			line = make([]T, s.m)
-		}
+	return forLines(r, s, x, sampleMin, func(o, in int, line []T, sc *sortScratch) {
 		dst := make([]T, k)
-		for l := lo; l < hi; l++ {
-			if l&63 == 63 {
-				if err := r.ctx.Err(); err != nil {
-					return err
-				}
-			}
-			o, in := l/s.inner, l%s.inner
-			base := o*s.m*s.inner + in
-			if s.inner == 1 {
-				line = x[base : base+s.m] // read, not written
-			} else {
-				for j := range line {
-					line[j] = x[base+j*s.inner]
-				}
-			}
-			sel(line, dst, from, to, sc)
-			ob := o*k*s.inner + in
-			for j, v := range dst {
-				out[ob+j*s.inner] = v
-			}
+		sel(line, dst, from, to, sc)
+		ob := o*k*s.inner + in
+		for j, v := range dst {
+			out[ob+j*s.inner] = v
 		}
-		return nil
 	})
 }
 
@@ -159,7 +132,7 @@ func selectFloats[F float32 | float64, K uint32 | uint64](line, dst []F, from, t
 	case to-from == 1 && (from == 0 || from == n-1):
 		// The least or the greatest key, of each half.
 		var ext [2]K
-		halves(sc.par, n, func(p, lo, hi int) {
+		if !halves(sc.par, n, func(p, lo, hi int) {
 			k := fk.key(in[lo])
 			if from == 0 {
 				for _, b := range in[lo+1 : hi] {
@@ -171,7 +144,9 @@ func selectFloats[F float32 | float64, K uint32 | uint64](line, dst []F, from, t
 				}
 			}
 			ext[p] = k
-		})
+		}) {
+			return // canceled: dst unwritten (the caller returns the cancellation)
+		}
 		got[0] = ext[0]
 		if sc.par != nil {
 			got[0] = min(ext[0], ext[1])
@@ -189,7 +164,7 @@ func selectFloats[F float32 | float64, K uint32 | uint64](line, dst []F, from, t
 		// start in keys, and how many below pl; then the second
 		// half's after the first's.
 		var cs, belows [2]int
-		halves(sc.par, n, func(p, lo, hi int) {
+		if !halves(sc.par, n, func(p, lo, hi int) {
 			mid := keys[lo:hi]
 			c, below := 0, 0
 			for _, b := range in[lo:hi] {
@@ -201,7 +176,9 @@ func selectFloats[F float32 | float64, K uint32 | uint64](line, dst []F, from, t
 				below += int(lt)
 			}
 			cs[p], belows[p] = c, below
-		})
+		}) {
+			return
+		}
 		c, below := cs[0]+cs[1], belows[0]+belows[1]
 		if sc.par != nil {
 			copy(keys[cs[0]:c], keys[n/2:n/2+cs[1]])

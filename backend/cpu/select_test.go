@@ -1,10 +1,13 @@
 package cpu
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -176,4 +179,63 @@ func FuzzSelect(f *testing.F) {
 			}
 		}
 	})
+}
+
+// countdownCtx is a context whose Err is nil for its first n calls and
+// context.Canceled after: a cancellation at every point of a run, in turn.
+type countdownCtx struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *countdownCtx) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestSortCanceled cancels a sort and a selection of long lines (each
+// split between the workers) at every point the run asks its context, in
+// turn: each run gives context.Canceled or the right elements, never an
+// unfinished line (a part the workers skipped once the run was canceled).
+func TestSortCanceled(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	x := &backend.Tensor{DType: dtypes.F32, Shape: []int{40000}, Data: randomStorage(r, dtypes.F32, 40000, 0)}
+	sortOf := func() *backend.Node {
+		return &backend.Node{Op: backend.OpSort, DType: dtypes.F32, Shape: []int{40000}, Axes: []int{0}, Args: []*backend.Node{in(x)}}
+	}
+	want := run(t, sortOf())
+	for _, c := range []struct {
+		name string
+		node func() *backend.Node
+		from int
+	}{
+		{"sort", sortOf, 0},
+		{"median's places", func() *backend.Node {
+			return &backend.Node{Op: backend.OpSlice, DType: dtypes.F32, Shape: []int{2}, Args: []*backend.Node{sortOf()},
+				Slices: []backend.Slice{{Start: 19999, Stop: 20001, Step: 1}}}
+		}, 19999},
+		{"the last place", func() *backend.Node {
+			return &backend.Node{Op: backend.OpSlice, DType: dtypes.F32, Shape: []int{1}, Args: []*backend.Node{sortOf()},
+				Slices: []backend.Slice{{Start: 39999, Stop: 40000, Step: 1}}}
+		}, 39999},
+	} {
+		for n := range 80 {
+			ctx := &countdownCtx{Context: context.Background()}
+			ctx.n.Store(int64(n))
+			got, err := New(Workers(2)).Run(ctx, c.node())
+			if err != nil {
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("%s canceled after %d checks: %v", c.name, n, err)
+				}
+				continue
+			}
+			for i := range backend.Size(got.Shape) {
+				if !sameElement(got, i, want, c.from+i) {
+					t.Fatalf("%s canceled after %d checks gave no error, and element %d is %v, not %v", c.name, n, i, elementOf(got, i), elementOf(want, c.from+i))
+				}
+			}
+		}
+	}
 }

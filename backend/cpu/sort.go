@@ -83,16 +83,36 @@ func (r *runner) Sort(n *backend.Node, size int) (*view, error) {
 // out first: 4 MB for 10^6 float32), else gathered into the scratch line,
 // sorted there and scattered into out.
 func sortLines[T any](r *runner, s scanShape, x, out []T, sort func(dst, src []T, sc *sortScratch)) error {
+	return forLines(r, s, x, radixMSD, func(o, in int, line []T, sc *sortScratch) {
+		base := o*s.m*s.inner + in
+		if s.inner == 1 {
+			sort(out[base:base+s.m], line, sc)
+			return
+		}
+		sort(line, line, sc)
+		for j, v := range line {
+			out[base+j*s.inner] = v
+		}
+	})
+}
+
+// forLines calls body for each line of x along the axis s describes (o
+// and in its indices before and after the axis), on the runner's workers,
+// each run of lines with a sortScratch of its own, whose par splits a line
+// among the workers where the lines are fewer than they and longer than
+// long. A line is x's own elements where it is contiguous (s.inner is 1:
+// body must not write them), else gathered into a scratch line.
+func forLines[T any](r *runner, s scanShape, x []T, long int, body func(o, in int, line []T, sc *sortScratch)) error {
 	lines := s.outer * s.inner
 	err := r.parallel(lines, max(1, grainSize/max(s.m, 1)), func(_, lo, hi int) error {
 		sc := newScratch()
 		defer sc.release()
-		if hi-lo < r.workers() && s.m > radixMSD {
+		if hi-lo < r.workers() && s.m > long {
 			sc.par = r.parts // a few long lines: parts of each on the workers
 		}
-		var line []T
+		var buf []T
 		if s.inner > 1 {
-			line = make([]T, s.m)
+			buf = make([]T, s.m)
 		}
 		for l := lo; l < hi; l++ {
 			if l&63 == 63 {
@@ -102,24 +122,24 @@ func sortLines[T any](r *runner, s scanShape, x, out []T, sort func(dst, src []T
 			}
 			o, in := l/s.inner, l%s.inner
 			base := o*s.m*s.inner + in
+			line := buf
 			if s.inner == 1 {
-				sort(out[base:base+s.m], x[base:base+s.m], sc)
-				continue
+				line = x[base : base+s.m]
+			} else {
+				for j := range line {
+					line[j] = x[base+j*s.inner]
+				}
 			}
-			for j := range line {
-				line[j] = x[base+j*s.inner]
-			}
-			sort(line, line, sc)
-			for j, v := range line {
-				out[base+j*s.inner] = v
-			}
+			body(o, in, line, sc)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	return r.ctx.Err() // a line's parts on two workers stop early, unsaid, when it is canceled
+	// A line's parts on the workers stop early, unsaid, when the run is
+	// canceled: the line is then unfinished.
+	return r.ctx.Err()
 }
 
 // sortScratch holds a worker's scratch keys, reused from line to line,
@@ -224,15 +244,18 @@ func radixSortDiff[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func
 	if par != nil {
 		parts = 2
 	}
-	run := func(f func(part int, keys []K)) {
+	// run reports false where the run was canceled and a part skipped:
+	// the sort then stops, its keys unfinished (the caller returns the
+	// cancellation, not them).
+	run := func(f func(part int, keys []K)) bool {
 		if parts == 1 {
 			f(0, keys)
-			return
+			return true
 		}
-		_ = par(parts, func(p int) error {
+		return par(parts, func(p int) error {
 			f(p, keys[p*n/parts:(p+1)*n/parts])
 			return nil
-		})
+		}) == nil
 	}
 	h := bits.Len64(uint64(diff))
 	if h == 0 {
@@ -243,13 +266,15 @@ func radixSortDiff[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func
 	lo := max(h-6, 0) / 8 * 8
 	mask := 1<<(h-lo) - 1
 	counts := make([][]uint32, parts)
-	run(func(p int, part []K) {
+	if !run(func(p int, part []K) {
 		count := make([]uint32, mask+1)
 		for _, v := range part {
 			count[int(uint64(v)>>lo)&mask]++
 		}
 		counts[p] = count
-	})
+	}) {
+		return keys
+	}
 	// starts[d]: bucket d's first place; counts[p][d] becomes part p's
 	// first place in it.
 	starts := make([]uint32, mask+2)
@@ -262,7 +287,7 @@ func radixSortDiff[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func
 		}
 		starts[d+1] = at
 	}
-	run(func(p int, part []K) {
+	if !run(func(p int, part []K) {
 		count := counts[p]
 		for _, v := range part {
 			d := int(uint64(v)>>lo) & mask
@@ -270,7 +295,9 @@ func radixSortDiff[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func
 			tmp[i] = v
 			count[d] = i + 1
 		}
-	})
+	}) {
+		return keys
+	}
 	nb := lo / 8
 	buckets := func(d0, d1 int) {
 		for d := d0; d < d1; d++ {
@@ -534,7 +561,9 @@ func sortFloats[F float32 | float64, K uint32 | uint64](dst, src []F, keys, tmp,
 		parts[p] = c
 	}
 	n := len(bits)
-	halves(par, n, makeKeys)
+	if !halves(par, n, makeKeys) {
+		return rest // canceled: the keys unfinished, and so the line
+	}
 	zeros, nans := parts[0].zeros+parts[1].zeros, parts[0].nans+parts[1].nans
 	diff := parts[0].diff | parts[1].diff
 	if zeros+nans > 0 {
@@ -582,16 +611,17 @@ func (r *runner) parts(n int, body func(part int) error) error {
 }
 
 // halves calls f(0, 0, n) alone, or, where par is given (a long line on
-// two workers), f(0, 0, n/2) and f(1, n/2, n) on the two.
-func halves(par func(int, func(int) error) error, n int, f func(part, lo, hi int)) {
+// two workers), f(0, 0, n/2) and f(1, n/2, n) on the two. It reports
+// false where the run was canceled and a half skipped.
+func halves(par func(int, func(int) error) error, n int, f func(part, lo, hi int)) bool {
 	if par == nil {
 		f(0, 0, n)
-		return
+		return true
 	}
-	_ = par(2, func(p int) error {
+	return par(2, func(p int) error {
 		f(p, p*n/2, (p+1)*n/2)
 		return nil
-	})
+	}) == nil
 }
 
 // sortComplex sorts complex numbers stably in NumPy's order.
