@@ -175,3 +175,46 @@ func BenchmarkTanh(b *testing.B) {
 	})
 	runtime.KeepAlive(n)
 }
+
+// BenchmarkMatMul multiplies two n×n float32 matrices already on the
+// device (n = 1000, as issue 17's CPU target, and 4096), reporting
+// milliseconds and GFLOP/s (2n³ flops) per warm evaluation.
+func BenchmarkMatMul(b *testing.B) {
+	g := needGPU(b)
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(1))
+	for _, n := range []int{1000, 4096} {
+		up := func() *backend.Node {
+			x := make([]float32, n*n)
+			for i := range x {
+				x[i] = rng.Float32()*2 - 1
+			}
+			d, err := g.Upload(&backend.Tensor{DType: dtypes.F32, Shape: []int{n, n}, Data: x})
+			if err != nil {
+				b.Fatal(err)
+			}
+			return in(d)
+		}
+		x, y := up(), up()
+		mm := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{n, n}, Args: []*backend.Node{x, y}}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			run := func() {
+				res, err := g.Run(ctx, mm)
+				if err != nil {
+					b.Fatal(err)
+				}
+				g.Free(res)
+			}
+			run()
+			start := time.Now()
+			for b.Loop() {
+				run()
+			}
+			ms := float64(time.Since(start).Microseconds()) / 1000 / float64(b.N)
+			b.ReportMetric(ms, "ms/eval")
+			b.ReportMetric(2*float64(n)*float64(n)*float64(n)/ms/1e6, "GFLOP/s")
+		})
+		g.Free(x.Tensor)
+		g.Free(y.Tensor)
+	}
+}

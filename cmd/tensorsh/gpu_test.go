@@ -1,0 +1,129 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/backend/cuda"
+	"github.com/tensorsh/tensorsh/eval"
+	"github.com/tensorsh/tensorsh/internal/format"
+)
+
+// Tests of the whole program on a real GPU: the lessons and every
+// builtin's example computed by the CUDA backend print what the CPU
+// backend prints. On a machine without a GPU they skip, saying why (the
+// CUDA backend's own suite, backend/cuda, runs there on the host).
+
+var openGPU = sync.OnceValues(func() (*cuda.Backend, error) { return cuda.New() })
+
+func needGPU(t *testing.T) *cuda.Backend {
+	b, err := openGPU()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	return b
+}
+
+// onCPU spells a CUDA session's output as the CPU session's: the places
+// that name the backend (compare's "(on cuda)", :backend's answer).
+func onCPU(s string) string { return strings.ReplaceAll(s, "cuda", "cpu") }
+
+// lineDiff describes where got and want part, line by line, at most ten
+// lines.
+func lineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < max(len(g), len(w)) && shown < 10; i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			fmt.Fprintf(&b, "line %d:\n  gpu: %s\n  cpu: %s\n", i+1, gl, wl)
+			shown++
+		}
+	}
+	return b.String()
+}
+
+// TestExamplesOnGPU runs each lesson in examples/ with --backend cuda
+// against its golden output (made on the CPU backend).
+func TestExamplesOnGPU(t *testing.T) {
+	needGPU(t)
+	files, err := filepath.Glob(filepath.Join("..", "..", "examples", "*.tsh"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no examples: %v", err)
+	}
+	t.Chdir(filepath.Join("..", ".."))
+	for _, f := range files {
+		f = filepath.Join("examples", filepath.Base(f))
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			code, stdout, stderr := tensorsh("--no-color", "--backend", "cuda", f)
+			_, want, wantErr := tensorsh("--no-color", f)
+			if code != 0 {
+				t.Fatalf("exit %d:\n%s", code, lineDiff(stdout+stderr, want+wantErr))
+			}
+			if got := onCPU(stdout + stderr); got != want+wantErr {
+				t.Errorf("%s on the GPU:\n%s", f, lineDiff(got, want+wantErr))
+			}
+		})
+	}
+}
+
+// TestBuiltinExamplesOnGPU runs every builtin's example (:help's) under
+// three policies on the GPU and on the CPU: the same text, but where
+// compare shows a value left on the device.
+func TestBuiltinExamplesOnGPU(t *testing.T) {
+	g := needGPU(t)
+	ctx := context.Background()
+	text := func(s *eval.Session, src string) string {
+		outs, err := s.Execute(ctx, "", src)
+		if err != nil {
+			var e *eval.Error
+			if !errors.As(err, &e) {
+				return fmt.Sprintf("%T: %v", err, err)
+			}
+			return e.Name + ": " + e.Msg
+		}
+		if len(outs) == 0 {
+			return ""
+		}
+		return s.Text(outs[len(outs)-1], format.Options{})
+	}
+	for _, policy := range []string{"numpy", "jax", "torch"} {
+		ref, err := eval.New(policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, _ := eval.New(policy)
+		s.RegisterBackend("cuda", func() (backend.Backend, error) { return g, nil })
+		if err := s.SetBackend("cuda"); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range eval.Functions() {
+			_, _, example, _ := eval.Doc(name)
+			for _, src := range strings.Split(example, "; ") {
+				if src == "" {
+					continue
+				}
+				got, want := text(s, src), text(ref, src)
+				if strings.Contains(got, "(on cuda)") {
+					continue
+				}
+				if got = onCPU(got); got != want {
+					t.Errorf("%s: %s on the GPU gives %q, on the CPU %q", policy, src, got, want)
+				}
+			}
+		}
+	}
+}
