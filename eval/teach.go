@@ -152,10 +152,7 @@ func (s *Session) shortValue(v *Value) (typ, val string) {
 	switch v.Kind {
 	case TensorValue:
 		typ = v.Type.String() + formatDims(v.Dims())
-		if v.Device != "cpu" && v.Device != "" {
-			return typ, "(on " + v.Device + ")"
-		}
-		v, err := s.fetch(v)
+		v, err := s.fetch(v) // from the device it was computed on
 		if err != nil {
 			return typ, "<" + err.Error() + ">"
 		}
