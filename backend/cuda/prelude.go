@@ -210,8 +210,11 @@ DEV u64 ts_cvttu64(double x) {
 		return RULE >= 1 ? (T)~(T)0 : (T)0;
 	}
 	if ((T)-1 < (T)0 && y == (T)-1) {
-		if (ZERR == 2 && FLOOR && x != 0 && (T)(0ull - (u64)x) == x) atomicOr(flag, 16u);
-		return (T)(0ull - (u64)x);
+		if (x == (T)(1ull << (8 * sizeof(T) - 1))) { // MIN / -1 = MIN
+			if (ZERR == 2 && FLOOR) atomicOr(flag, 16u);
+			return x;
+		}
+		return (T)-x;
 	}
 	T q = (T)(x / y);
 	if (FLOOR && (T)(x % y) != 0 && ((x < 0) != (y < 0))) q--;
