@@ -239,7 +239,13 @@ type Node struct {
 	// zero encountered in floor_divide" (or "remainder") when a divisor is
 	// 0, "overflow encountered in floor_divide" for MIN // -1.
 	WarnIntDiv bool
-	Slices     []Slice // OpSlice
+	// SkipNaN makes OpReduceMax and OpReduceMin of real floats leave the
+	// NaNs out (np.nanmax, jnp.nanmax): the extreme of each line's
+	// numbers, the first of equal ones as the plain reduction keeps it,
+	// and NaN (a float64 NaN cast to the dtype) for a line of NaNs
+	// alone. LowerSkipNaN gives the same from plain operations.
+	SkipNaN bool
+	Slices  []Slice // OpSlice
 }
 
 // A Backend evaluates plans.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -566,7 +567,46 @@ func (x *Exec[V]) reduce(n *Node, size int) (V, error) {
 	if (n.Op == OpArgMax || n.Op == OpArgMin) && !n.DType.IsInt() {
 		return zero, x.errorf("%v gives an integer dtype, not %v", n.Op, n.DType)
 	}
+	if n.SkipNaN {
+		if n.Op != OpReduceMax && n.Op != OpReduceMin || !arg.DType.IsFloat() {
+			return zero, x.errorf("%v of %v cannot skip NaNs", n.Op, arg.DType)
+		}
+		if s, ok := x.kernels.(NaNSkipper[V]); !ok || !s.SkipsNaN(n) {
+			return x.Eval(LowerSkipNaN(n))
+		}
+	}
 	return x.kernels.Reduce(n, arg, p, size)
+}
+
+// A NaNSkipper is Kernels whose Reduce computes a reduction that skips
+// NaNs (Node.SkipNaN) itself; for others the Exec computes LowerSkipNaN.
+type NaNSkipper[V any] interface {
+	// SkipsNaN reports whether Reduce computes n, a float OpReduceMax or
+	// OpReduceMin with SkipNaN.
+	SkipsNaN(n *Node) bool
+}
+
+// LowerSkipNaN returns the reduction n that skips NaNs (Node.SkipNaN) as
+// plain operations, jnp.nanmax's formula: the reduction of x with its
+// NaNs replaced by -inf (+inf for a minimum), and NaN where the line is
+// all NaN.
+func LowerSkipNaN(n *Node) *Node {
+	x := n.Args[0]
+	d := x.DType
+	constant := func(v float64, d dtypes.DType) *Node {
+		f := &Node{Op: OpInput, DType: dtypes.F64, Tensor: &Tensor{DType: dtypes.F64, Data: []float64{v}}}
+		return &Node{Op: OpCast, DType: d, Args: []*Node{f}}
+	}
+	fill := math.Inf(-1)
+	if n.Op == OpReduceMin {
+		fill = math.Inf(1)
+	}
+	isNaN := &Node{Op: OpIsNaN, DType: dtypes.Bool, Shape: x.Shape, Args: []*Node{x}}
+	red := *n
+	red.SkipNaN = false
+	red.Args = []*Node{{Op: OpWhere, DType: d, Shape: x.Shape, Args: []*Node{isNaN, constant(fill, d), x}}}
+	all := &Node{Op: OpAll, DType: dtypes.Bool, Shape: n.Shape, Args: []*Node{isNaN}, Axes: n.Axes, KeepDims: n.KeepDims}
+	return &Node{Op: OpWhere, DType: n.DType, Shape: n.Shape, Args: []*Node{all, constant(math.NaN(), n.DType), &red}}
 }
 
 // FuseArgs returns the operands of the elementwise node n in a fused

@@ -185,6 +185,8 @@ func TestExecErrors(t *testing.T) {
 		{&Node{Op: OpArgMin, DType: dtypes.I64, Shape: []int{}, Args: []*Node{toyInput(0)}}, "attempt to get argmin of an empty sequence"},
 		{&Node{Op: OpSum, DType: dtypes.F64, Shape: []int{3}, Axes: []int{2}, Args: []*Node{x}}, "toy: sum: axis 2 is out of bounds for array of dimension 2"},
 		{&Node{Op: OpSum, DType: dtypes.F64, Shape: []int{2}, Axes: []int{0}, Args: []*Node{x}}, "toy: sum of shape [2 3] over axes [0] gives [3], plan says [2]"},
+		{&Node{Op: OpSum, DType: dtypes.F64, Shape: []int{3}, Axes: []int{0}, Args: []*Node{x}, SkipNaN: true}, "toy: sum of f64 cannot skip NaNs"},
+		{&Node{Op: OpReduceMax, DType: dtypes.I64, Shape: []int{}, Args: []*Node{{Op: OpCast, DType: dtypes.I64, Shape: []int{2, 3}, Args: []*Node{x}}}, SkipNaN: true}, "toy: reduce_max of i64 cannot skip NaNs"},
 	} {
 		k := &toy{}
 		x := NewExec[*toyView](context.Background(), "toy", k, refuse)

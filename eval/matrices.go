@@ -1098,7 +1098,8 @@ func identity(c *compiler, k *call) (*operand, error) {
 //   - nanmax, nanmin (NumPy, JAX): the max (min) of x with its NaNs
 //     replaced by -inf (+inf), NaN where a line holds only NaNs (jnp's
 //     formula; np.nanmax's fmax.reduce can keep the other zero of a tie
-//     between 0.0 and -0.0).
+//     between 0.0 and -0.0), as the backend's reduction that skips NaNs
+//     (backend.Node.SkipNaN) computes it in one pass.
 //
 // Integers and bools hold no NaN: the plain reduction.
 func nanReduction(op promote.UnaryOp) builtinFunc {
@@ -1122,32 +1123,24 @@ func nanReduction(op promote.UnaryOp) builtinFunc {
 		if d.IsComplex() && (op == promote.ReduceMax || op == promote.ReduceMin) {
 			return nil, c.errorf(k.fnSpan, "TypeError", "%s: %s of %s is not supported", c.policy.Name(), k.name, d.FullName())
 		}
-		isNaN := &backend.Node{Op: backend.OpIsNaN, DType: dtypes.Bool, Shape: x.shape, Args: []*backend.Node{x.node}}
-		fill := promote.FloatValue(0)
-		switch op {
-		case promote.ReduceMax:
-			fill = promote.FloatValue(math.Inf(-1))
-		case promote.ReduceMin:
-			fill = promote.FloatValue(math.Inf(1))
-		}
-		xr := &operand{kind: TensorValue, typ: x.typ, shape: x.shape, start: x.start, end: x.end,
-			node: &backend.Node{Op: backend.OpWhere, DType: d, Shape: x.shape, Args: []*backend.Node{isNaN, constNode(fill, d), x.node}}}
-		switch op {
-		case promote.Sum:
-			return red(promote.Sum, xr)
-		case promote.ReduceMax, promote.ReduceMin:
-			m, err := red(op, xr)
+		if op == promote.ReduceMax || op == promote.ReduceMin {
+			// The backend's reduction that skips NaNs (its plain form is
+			// backend.LowerSkipNaN, jnp's formula).
+			m, err := red(op, x)
 			if err != nil {
 				return nil, err
 			}
-			nan := &operand{kind: TensorValue, typ: dtypes.Strong(dtypes.Bool), shape: x.shape, node: isNaN}
-			all, err := red(promote.All, nan)
-			if err != nil {
-				return nil, err
+			if m.node.Op != reduceOps[op] {
+				return nil, c.errorf(k.fnSpan, "InternalError", "internal error: %s gave %v (this is a tensorsh bug)", k.name, m.node.Op)
 			}
-			md := m.typ.DType
-			m.node = &backend.Node{Op: backend.OpWhere, DType: md, Shape: m.shape, Args: []*backend.Node{all.node, constNode(promote.FloatValue(math.NaN()), md), m.node}}
+			m.node.SkipNaN = true
 			return m, nil
+		}
+		isNaN := &backend.Node{Op: backend.OpIsNaN, DType: dtypes.Bool, Shape: x.shape, Args: []*backend.Node{x.node}}
+		xr := &operand{kind: TensorValue, typ: x.typ, shape: x.shape, start: x.start, end: x.end,
+			node: &backend.Node{Op: backend.OpWhere, DType: d, Shape: x.shape, Args: []*backend.Node{isNaN, constNode(promote.FloatValue(0), d), x.node}}}
+		if op == promote.Sum {
+			return red(promote.Sum, xr)
 		}
 		// nanmean: the sum over the count.
 		tot, err := red(promote.Sum, xr)

@@ -637,6 +637,108 @@ func (c *checker) reduce(t *testing.T) {
 	}
 }
 
+// skipNaN checks the float maxima and minima that skip NaNs (nanmax,
+// nanmin) against backend.LowerSkipNaN's plan on the CPU backend: along
+// every walk (rows short and long, columns, outer axes, several axes,
+// the whole array), on lines that hold NaNs of several payloads and
+// signs among numbers, NaNs alone, zeros of both signs as the extreme,
+// infinities, and a fused argument.
+func (c *checker) skipNaN(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	types := []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.F16, dtypes.BF16}
+	cases := []redCase{
+		{[]int{9, 37}, []int{1}, false}, {[]int{9, 37}, []int{0}, false}, {[]int{40, 8}, []int{1}, true},
+		{[]int{40, 3}, []int{1}, false}, {[]int{3, 20000}, []int{1}, false}, {[]int{20000, 3}, []int{0}, false},
+		{[]int{300, 300}, []int{0}, false}, {[]int{300, 300}, []int{1}, false}, {[]int{2, 3, 4}, nil, false},
+		{[]int{5, 2, 3, 7}, []int{1, 3}, true}, {[]int{6, 500, 4}, []int{1}, false}, {[]int{1 << 17}, nil, false},
+	}
+	if c.opts.Short {
+		types = []dtypes.DType{dtypes.F32, dtypes.F64, dtypes.F16}
+	}
+	check := func(name string, op backend.Op, x *backend.Node, rc redCase) {
+		n := reduceNode(op, x.DType, x, rc)
+		n.SkipNaN = true
+		c.checkRef(t, name, n, backend.LowerSkipNaN(n), exact)
+	}
+	for _, d := range types {
+		for _, rc := range cases {
+			x := input(nanTensor(rng, d, rc.shape))
+			for _, op := range []backend.Op{backend.OpReduceMax, backend.OpReduceMin} {
+				check(fmt.Sprintf("%v skipping NaNs %v %v axes %v", op, d, rc.shape, rc.axes), op, x, rc)
+			}
+		}
+	}
+	// Long lines of NaNs alone, of NaNs and one number, of NaNs and
+	// zeros, of NaNs and infinities; a fused argument.
+	neg0, nan := math.Copysign(0, -1), math.NaN()
+	for _, line := range []struct {
+		name string
+		set  func(i int) float64
+	}{
+		{"NaNs", func(int) float64 { return nan }},
+		{"one number", func(i int) float64 { return map[bool]float64{true: -2.5, false: nan}[i == 7777] }},
+		{"zeros", func(i int) float64 { return []float64{nan, neg0, 0, nan, neg0}[i%5] }},
+		{"infinities", func(i int) float64 { return []float64{nan, math.Inf(-1), math.Inf(1)}[i%3] }},
+		{"-inf", func(i int) float64 { return []float64{nan, math.Inf(-1)}[i%2] }},
+	} {
+		vs := make([]float64, 10000)
+		for i := range vs {
+			vs[i] = line.set(i)
+		}
+		for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
+			x := input(floatTensor(d, vs))
+			for _, op := range []backend.Op{backend.OpReduceMax, backend.OpReduceMin} {
+				check(fmt.Sprintf("%v skipping NaNs, %s, %v", op, line.name, d), op, x, redCase{shape: x.Shape})
+			}
+		}
+	}
+	a := input(nanTensor(rng, dtypes.F32, []int{50, 70}))
+	fused := binary(backend.OpMul, a, a)
+	for _, op := range []backend.Op{backend.OpReduceMax, backend.OpReduceMin} {
+		check(fmt.Sprintf("%v skipping NaNs of a*a", op), op, fused, redCase{shape: fused.Shape, axes: []int{1}})
+		check(fmt.Sprintf("%v skipping NaNs of a*a, axis 0", op), op, fused, redCase{shape: fused.Shape, axes: []int{0}})
+	}
+}
+
+// nanTensor returns floats of dtype d for reductions that skip NaNs, laid
+// out as rows of the last axes: a third NaNs (of both signs and several
+// payloads), zeros of both signs, infinities and numbers; row 0 and
+// column 0 NaNs alone; row 1 and column 1 zeros, NaNs and numbers of one
+// sign (an extreme that is a zero, for max along rows and min along
+// columns).
+func nanTensor(rng *rand.Rand, d dtypes.DType, shape []int) *backend.Tensor {
+	n := backend.Size(shape)
+	cols := n
+	if len(shape) > 1 {
+		cols = n / shape[0]
+	}
+	nans := []float64{math.NaN(), -math.NaN(), math.Float64frombits(0x7ff4000000000123), math.Float64frombits(0xfff8000000f00000)}
+	neg0 := math.Copysign(0, -1)
+	vs := make([]float64, n)
+	for i := range vs {
+		r, col := i/cols, i%cols
+		switch p := rng.Intn(12); {
+		case r == 0 && len(shape) > 1 || col == 0 && cols > 1:
+			vs[i] = nans[rng.Intn(len(nans))]
+		case r == 1 && len(shape) > 1:
+			vs[i] = []float64{0, neg0, math.NaN(), -1 - rng.Float64()}[rng.Intn(4)]
+		case col == 1:
+			vs[i] = []float64{0, neg0, math.NaN(), 1 + rng.Float64()}[rng.Intn(4)]
+		case p < 4:
+			vs[i] = nans[rng.Intn(len(nans))]
+		case p == 4:
+			vs[i] = []float64{0, neg0}[rng.Intn(2)]
+		case p == 5:
+			vs[i] = math.Inf(1 - 2*rng.Intn(2))
+		default:
+			vs[i] = rng.NormFloat64() * 100
+		}
+	}
+	t := floatTensor(d, vs)
+	t.Shape = shape
+	return t
+}
+
 func repeat(v float64, n int) []float64 {
 	s := make([]float64, n)
 	for i := range s {

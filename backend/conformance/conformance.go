@@ -43,6 +43,15 @@ type Options struct {
 	Short bool
 }
 
+// SkipNaN checks b's float maxima and minima that skip NaNs
+// (backend.Node.SkipNaN) against backend.LowerSkipNaN's plain operations
+// on the CPU backend, bit for bit: Run's "skipnan", for the CPU backend
+// itself too.
+func SkipNaN(t *testing.T, b backend.Backend) {
+	c := &checker{b: b, ref: cpu.New()}
+	c.skipNaN(t)
+}
+
 // Run checks b against the CPU backend (see the package doc).
 func Run(t *testing.T, b backend.Backend) { RunOptions(t, b, Options{}) }
 
@@ -57,6 +66,7 @@ func RunOptions(t *testing.T, b backend.Backend, o Options) {
 	t.Run("fused", c.fused)
 	t.Run("views", c.views)
 	t.Run("reduce", c.reduce)
+	t.Run("skipnan", c.skipNaN)
 	t.Run("softmax", c.softmax)
 	t.Run("scan", c.scan)
 	t.Run("sort", c.sort)
@@ -172,7 +182,14 @@ var exact = tol{}
 // check runs n on both backends and compares the results.
 func (c *checker) check(t *testing.T, name string, n *backend.Node, tl tol) {
 	t.Helper()
-	want, werr := c.ref.Run(context.Background(), n)
+	c.checkRef(t, name, n, n, tl)
+}
+
+// checkRef is check with the reference computed from ref, a plan of the
+// same result as n.
+func (c *checker) checkRef(t *testing.T, name string, n, ref *backend.Node, tl tol) {
+	t.Helper()
+	want, werr := c.ref.Run(context.Background(), ref)
 	dn, err := c.onBackend(n, map[*backend.Node]*backend.Node{})
 	if err != nil {
 		t.Fatalf("%s: preparing inputs: %v", name, err)

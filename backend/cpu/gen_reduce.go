@@ -131,6 +131,20 @@ func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
 	}
 }
 
+// nanFloat is the step of a max (min) that skips NaNs, nanMaxFloat: acc
+// stays when acc >= x (acc <= x) or x is NaN, else x (so a NaN
+// accumulator, a line of NaNs so far, gives way to a number).
+func nanFloat(suffix string, pred string) func(acc, x, tmp string) string {
+	return func(acc, x, tmp string) string {
+		var s strings.Builder
+		fmt.Fprintf(&s, "\tVCMP%s $%s, %s, %s, %s\n", suffix, pred, x, acc, tmp) // tmp = acc >= x, ordered
+		fmt.Fprintf(&s, "\tVCMP%s $0x03, %s, %s, Y15\n", suffix, x, x)           // Y15 = x is NaN
+		fmt.Fprintf(&s, "\tVOR%s Y15, %s, %s\n", suffix, tmp, tmp)
+		fmt.Fprintf(&s, "\tVBLENDV%s %s, %s, %s, %s\n", suffix, tmp, acc, x, acc) // acc = tmp ? acc : x
+		return s.String()
+	}
+}
+
 func kernels() []kernel {
 	var ks []kernel
 	add := func(name, doc string, step func(acc, x, tmp string) string, fold bool, size int, ident uint64) {
@@ -183,6 +197,8 @@ func kernels() []kernel {
 		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false, f.size, 0)
 		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false, f.size, 0)
 		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false, f.size, 0)
+		add("NanMax"+f.s, "max of "+f.name+" skipping NaNs (nanMaxFloat)", nanFloat(f.s, "0x1d"), false, f.size, 0)
+		add("NanMin"+f.s, "min of "+f.name+" skipping NaNs (nanMinFloat)", nanFloat(f.s, "0x12"), false, f.size, 0)
 		// The folds: plain VMAX/VMIN with a NaN flag.
 		for _, op := range []string{"Max", "Min"} {
 			s, instr := f.s, "V"+strings.ToUpper(op)+f.s
@@ -324,6 +340,12 @@ func redRowsMax{{.}}(out, x []byte, l int) (done int)
 
 //go:noescape
 func redRowsMin{{.}}(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsNanMax{{.}}(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsNanMin{{.}}(out, x []byte, l int) (done int)
 {{end}}
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
 // redSum8PD.
@@ -394,6 +416,8 @@ func init() {
 	redRowsAsm["Sum{{.}}"] = redRowsSum{{.}}
 	redRowsAsmF["Max{{.}}"] = redRowsMax{{.}}
 	redRowsAsmF["Min{{.}}"] = redRowsMin{{.}}
+	redRowsAsmF["NanMax{{.}}"] = redRowsNanMax{{.}}
+	redRowsAsmF["NanMin{{.}}"] = redRowsNanMin{{.}}
 	if haveAVX512 {
 		redArgAsm512["Max{{.}}"] = redArgMax{{.}}512
 		redArgAsm512["Min{{.}}"] = redArgMin{{.}}512
@@ -799,6 +823,78 @@ done:
 	VZEROUPPER
 	RET
 `, op, f, strings.ToLower(op), shifts[size], instr, fmt.Sprintf(hor, instr), t, size)
+}
+
+// rowsNan writes redRowsNanMaxPS, ..., the rows kernels of a max or min
+// that skips NaNs: each row's lanes start at the fill (-inf for a max,
+// +inf for a min) and take VMAX/VMIN with x as the first source and the
+// accumulator as the second, which the instruction returns where x is
+// NaN, so NaNs never enter; the last 32 bytes are taken again (an
+// extreme may see an element twice). A row whose extreme is a zero (its
+// sign the order's) or the fill (no number above it, or no number at
+// all: the row's NaN or infinity the fold's) stops the kernel.
+func rowsNan(op, f string) string {
+	size, t, hor, fill := 4, "SS", `	VEXTRACTF128 $1, Y0, X1
+	%[1]s X1, X0, X0
+	VSHUFPS $0x4E, X0, X0, X1
+	%[1]s X1, X0, X0
+	VSHUFPS $0xB1, X0, X0, X1
+	%[1]s X1, X0, X0
+`, "\tMOVL $%d, AX\n\tVMOVD AX, X10\n\tVBROADCASTSS X10, Y10\n"
+	inf := map[string]int64{"Max": -0x800000, "Min": 0x7f800000} // float32 -inf, +inf
+	if f == "PD" {
+		size, t, hor, fill = 8, "SD", `	VEXTRACTF128 $1, Y0, X1
+	%[1]s X1, X0, X0
+	VSHUFPD $0x1, X0, X0, X1
+	%[1]s X1, X0, X0
+`, "\tMOVQ $%d, AX\n\tVMOVQ AX, X10\n\tVBROADCASTSD X10, Y10\n"
+		inf = map[string]int64{"Max": -0x10000000000000, "Min": 0x7ff0000000000000}
+	}
+	instr := "V" + strings.ToUpper(op) + f
+	return fmt.Sprintf(`
+// func redRowsNan%[1]s%[2]s(out, x []byte, l int) (done int): the %[3]s of
+// the numbers of each row of l bytes (l >= 32) of x into one element of
+// out, NaNs left out, up to the first row whose %[3]s is a zero or
+// infinite (done: the rows before it).
+TEXT ·redRowsNan%[1]s%[2]s(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $%[4]d, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+%[9]srow:
+	VMOVAPS Y10, Y0
+	MOVQ SI, R10
+	MOVQ R8, R9
+block:
+	VMOVUPS (R10), Y4
+	%[5]s Y0, Y4, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+	VMOVUPS -32(SI)(DX*1), Y4
+	%[5]s Y0, Y4, Y0
+%[6]s	VUCOMI%[7]s X9, X0
+	JEQ  done
+	VUCOMI%[7]s X10, X0
+	JEQ  done
+	VMOV%[7]s X0, (DI)
+	ADDQ $%[8]d, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $%[4]d, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+`, op, f, strings.ToLower(op), shifts[size], instr, fmt.Sprintf(hor, instr), t, size, fmt.Sprintf(fill, inf[op]))
 }
 
 // vecsAsm writes redVecsNAME(acc, x []byte, rows, stride int): the row
@@ -1317,6 +1413,7 @@ func main() {
 		b.WriteString(rowsSum(f))
 		for _, op := range []string{"Max", "Min"} {
 			b.WriteString(rowsExt(op, f))
+			b.WriteString(rowsNan(op, f))
 		}
 	}
 	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {

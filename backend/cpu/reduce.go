@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -485,6 +486,27 @@ func minFloat[T float](acc, x T) T {
 		return x
 	}
 	return acc
+}
+
+// nanMaxFloat and nanMinFloat are the folds of a max and min that skip
+// NaNs (Node.SkipNaN): a NaN element leaves the accumulator, a NaN
+// accumulator (the line's NaNs so far) takes the element, and otherwise
+// they are maxFloat and minFloat (ties keep the accumulator). A line
+// holding a number gives the extreme of its numbers, the first of equal
+// ones, as the plain fold of the line with its NaNs replaced by -inf
+// (+inf) does; a line of NaNs alone gives a NaN.
+func nanMaxFloat[T float](acc, x T) T {
+	if acc >= x || x != x {
+		return acc
+	}
+	return x
+}
+
+func nanMinFloat[T float](acc, x T) T {
+	if acc <= x || x != x {
+		return acc
+	}
+	return x
 }
 
 // maxComplex and minComplex are NumPy's complex maximum and minimum folds
@@ -1172,13 +1194,17 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 		res, err = argReduce(r, x, p, n.Op == backend.OpArgMax)
 		resDT = dtypes.I64
 	} else {
-		res, err = reduceAny(r, x, root, f, argSize, p, n.Op, at)
+		res, err = reduceAny(r, x, root, f, argSize, p, n, at)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return r.finish(res, resDT, n.DType, n.Shape)
 }
+
+// SkipsNaN reports that Reduce computes every float max and min that
+// skips NaNs (backend.NaNSkipper).
+func (r *runner) SkipsNaN(*backend.Node) bool { return true }
 
 // newSource returns the source of a reduction over x (a compute buffer) or
 // the fused tree root.
@@ -1191,7 +1217,8 @@ func newSource[T number | bool](r *runner, x any, root fnode, f *fusion, n int) 
 }
 
 // reduceAny dispatches a value reduction on the compute type of dt.
-func reduceAny(r *runner, x any, root fnode, f *fusion, n int, p *redPlan, o backend.Op, dt dtypes.DType) (any, error) {
+func reduceAny(r *runner, x any, root fnode, f *fusion, n int, p *redPlan, rn *backend.Node, dt dtypes.DType) (any, error) {
+	o := rn.Op
 	switch computeOf(dt) {
 	case ctBool:
 		return reduceBool(r, newSource[bool](r, x, root, f, n), p, o)
@@ -1212,9 +1239,9 @@ func reduceAny(r *runner, x any, root fnode, f *fusion, n int, p *redPlan, o bac
 	case ctU64:
 		return reduceInt(r, newSource[uint64](r, x, root, f, n), p, o)
 	case ctF32:
-		return reduceFloat(r, newSource[float32](r, x, root, f, n), p, o, dt)
+		return reduceFloat(r, newSource[float32](r, x, root, f, n), p, o, rn.SkipNaN, dt)
 	case ctF64:
-		return reduceFloat(r, newSource[float64](r, x, root, f, n), p, o, dt)
+		return reduceFloat(r, newSource[float64](r, x, root, f, n), p, o, rn.SkipNaN, dt)
 	case ctC64:
 		return reduceComplex(r, newSource[complex64](r, x, root, f, n), p, o)
 	default:
@@ -1301,7 +1328,10 @@ func splitReal(n int) int {
 	return n2 - n2%8
 }
 
-func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt dtypes.DType) (any, error) {
+func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, skipNaN bool, dt dtypes.DType) (any, error) {
+	if skipNaN {
+		return reduceSkipNaN(r, s, p, o)
+	}
 	var ops redOps[T]
 	switch o {
 	case backend.OpSum, backend.OpMean:
@@ -1321,7 +1351,7 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 	default:
 		return nil, fmt.Errorf("cpu: %v of floats is not supported", o)
 	}
-	k, c := floatKind[T](o)
+	k, c := floatKind[T](o, false)
 	if vec := vecKernel(k, ops.vec); vec != nil {
 		ops.vec = vec
 	}
@@ -1368,6 +1398,44 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, dt 
 		res[i] = v
 	}
 	return res, nil
+}
+
+// reduceSkipNaN is the max or min o of floats skipping NaNs
+// (Node.SkipNaN), by nanMaxFloat or nanMinFloat; a line of NaNs alone
+// gives NaN, a float64 NaN converted to T (as LowerSkipNaN's cast).
+func reduceSkipNaN[T float](r *runner, s *source[T], p *redPlan, o backend.Op) (any, error) {
+	k, c := floatKind[T](o, true)
+	var ops redOps[T]
+	switch k {
+	case kNanMax:
+		ops = redOps[T]{first: true, assoc: true,
+			fold: func(acc T, x []T) T { return foldWith(acc, x, nanMaxFloat[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, nanMaxFloat[T]) }}
+	case kNanMin:
+		ops = redOps[T]{first: true, assoc: true,
+			fold: func(acc T, x []T) T { return foldWith(acc, x, nanMinFloat[T]) },
+			vec:  func(acc, x []T) { vecWith(acc, x, nanMinFloat[T]) }}
+	default:
+		return nil, fmt.Errorf("cpu: %v of floats cannot skip NaNs", o)
+	}
+	if fold := nanFoldKernel(k, ops.fold, c); fold != nil {
+		ops.fold = fold
+	}
+	if vec := vecKernel(k, ops.vec); vec != nil {
+		ops.vec = vec
+	}
+	ops.vecs = vecsKernel(k, ops.vec)
+	if rows := floatRowsKernel(k, ops.rowsGo); rows != nil {
+		ops.rows = rows
+	}
+	res, err := runReduce(r, s, p, ops)
+	nan := T(math.NaN())
+	for i, v := range res {
+		if v != v {
+			res[i] = nan
+		}
+	}
+	return res, err
 }
 
 func reduceComplex[T complex64 | complex128](r *runner, s *source[T], p *redPlan, o backend.Op) (any, error) {

@@ -65,35 +65,37 @@ const (
 	kMin
 	kOr
 	kAnd
+	kNanMax // max and min of floats skipping NaNs (Node.SkipNaN)
+	kNanMin
 )
 
 // asmName returns the name of the assembly kernels of kind k on T (see
 // gen_reduce.go), or "".
 func asmName[T number | bool](k redKind) string {
-	var ops [6]string // by kind: add, mul, max, min, or, and
+	var ops [8]string // by kind: add, mul, max, min, or, and, nanmax, nanmin
 	switch any(T(*new(T))).(type) {
 	case bool:
-		ops = [6]string{4: "Or", 5: "And"}
+		ops = [8]string{4: "Or", 5: "And"}
 	case int8:
-		ops = [6]string{"AddB", "", "MaxSB", "MinSB"}
+		ops = [8]string{"AddB", "", "MaxSB", "MinSB"}
 	case uint8:
-		ops = [6]string{"AddB", "", "MaxUB", "MinUB"}
+		ops = [8]string{"AddB", "", "MaxUB", "MinUB"}
 	case int16:
-		ops = [6]string{"AddW", "MulW", "MaxSW", "MinSW"}
+		ops = [8]string{"AddW", "MulW", "MaxSW", "MinSW"}
 	case uint16:
-		ops = [6]string{"AddW", "MulW", "MaxUW", "MinUW"}
+		ops = [8]string{"AddW", "MulW", "MaxUW", "MinUW"}
 	case int32:
-		ops = [6]string{"AddD", "MulD", "MaxSD", "MinSD"}
+		ops = [8]string{"AddD", "MulD", "MaxSD", "MinSD"}
 	case uint32:
-		ops = [6]string{"AddD", "MulD", "MaxUD", "MinUD"}
+		ops = [8]string{"AddD", "MulD", "MaxUD", "MinUD"}
 	case int64:
-		ops = [6]string{"AddQ", "MulQ", "MaxSQ", "MinSQ"}
+		ops = [8]string{"AddQ", "MulQ", "MaxSQ", "MinSQ"}
 	case uint64:
-		ops = [6]string{"AddQ", "MulQ", "MaxUQ", "MinUQ"}
+		ops = [8]string{"AddQ", "MulQ", "MaxUQ", "MinUQ"}
 	case float32:
-		ops = [6]string{"AddPS", "MulPS", "MaxPS", "MinPS"}
+		ops = [8]string{"AddPS", "MulPS", "MaxPS", "MinPS", 6: "NanMaxPS", 7: "NanMinPS"}
 	case float64:
-		ops = [6]string{"AddPD", "MulPD", "MaxPD", "MinPD"}
+		ops = [8]string{"AddPD", "MulPD", "MaxPD", "MinPD", 6: "NanMaxPD", 7: "NanMinPD"}
 	}
 	return ops[k]
 }
@@ -213,6 +215,31 @@ func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T)
 			// has its bits, so the first one the scalar fold would keep
 			// is e.
 			return ref(c(acc, e), x[n:])
+		}
+		return ref(acc, x)
+	}
+}
+
+// nanFoldKernel returns a max or min fold of floats skipping NaNs equal
+// to ref, foldWith(acc, x, c) with c nanMaxFloat or nanMinFloat, or nil:
+// the rows kernel of k over x (but its last len(x)%8 elements) as one
+// row, whose extreme, a non-zero number, every element equal to it
+// shares (so the first one the scalar fold would keep is it); ref where
+// the kernel leaves the row (a zero or infinite extreme, or no number).
+func nanFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T) func(acc T, x []T) T {
+	f := redRowsAsmF[asmName[T](k)]
+	if f == nil || !fastReduce {
+		return nil
+	}
+	size := sizeOf[T]()
+	return func(acc T, x []T) T {
+		n := len(x) &^ (32/size - 1)
+		if n == 0 {
+			return ref(acc, x)
+		}
+		var e [1]T
+		if f(byteView(e[:]), byteView(x[:n]), n*size) == 1 {
+			return ref(c(acc, e[0]), x[n:])
 		}
 		return ref(acc, x)
 	}
@@ -341,8 +368,8 @@ func floatRowsKernel[T float](k redKind, ref func(out, x []T, l int)) func(out, 
 			}
 			f(byteView(out), byteView(x[:len(out)*l]), l*size)
 		}
-	case kMax, kMin:
-		f := redRowsAsmF[map[redKind]string{kMax: "Max", kMin: "Min"}[k]+suffix]
+	case kMax, kMin, kNanMax, kNanMin:
+		f := redRowsAsmF[map[redKind]string{kMax: "Max", kMin: "Min", kNanMax: "NanMax", kNanMin: "NanMin"}[k]+suffix]
 		if f == nil {
 			return nil
 		}
@@ -387,7 +414,13 @@ func intKind(o backend.Op) redKind {
 	return kAdd
 }
 
-func floatKind[T float](o backend.Op) (redKind, func(acc, x T) T) {
+func floatKind[T float](o backend.Op, skipNaN bool) (redKind, func(acc, x T) T) {
+	switch {
+	case skipNaN && o == backend.OpReduceMax:
+		return kNanMax, nanMaxFloat[T]
+	case skipNaN && o == backend.OpReduceMin:
+		return kNanMin, nanMinFloat[T]
+	}
 	switch o {
 	case backend.OpProd:
 		return kMul, mul[T]

@@ -170,6 +170,12 @@ func redVecMaxPS(acc, x []byte)
 func redVecMinPS(acc, x []byte)
 
 //go:noescape
+func redVecNanMaxPS(acc, x []byte)
+
+//go:noescape
+func redVecNanMinPS(acc, x []byte)
+
+//go:noescape
 func redFoldMaxPSF(acc *[128]byte, x []byte) (nan bool)
 
 //go:noescape
@@ -186,6 +192,12 @@ func redVecMaxPD(acc, x []byte)
 
 //go:noescape
 func redVecMinPD(acc, x []byte)
+
+//go:noescape
+func redVecNanMaxPD(acc, x []byte)
+
+//go:noescape
+func redVecNanMinPD(acc, x []byte)
 
 //go:noescape
 func redFoldMaxPDF(acc *[128]byte, x []byte) (nan bool)
@@ -407,6 +419,12 @@ func redVecsMaxPS(acc, x []byte, rows, stride int)
 func redVecsMinPS(acc, x []byte, rows, stride int)
 
 //go:noescape
+func redVecsNanMaxPS(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsNanMinPS(acc, x []byte, rows, stride int)
+
+//go:noescape
 func redVecsAddPD(acc, x []byte, rows, stride int)
 
 //go:noescape
@@ -417,6 +435,12 @@ func redVecsMaxPD(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redVecsMinPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsNanMaxPD(acc, x []byte, rows, stride int)
+
+//go:noescape
+func redVecsNanMinPD(acc, x []byte, rows, stride int)
 
 //go:noescape
 func redArgMaxD(x []byte) (idx int, nan bool)
@@ -482,6 +506,12 @@ func redRowsMaxPS(out, x []byte, l int) (done int)
 func redRowsMinPS(out, x []byte, l int) (done int)
 
 //go:noescape
+func redRowsNanMaxPS(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsNanMinPS(out, x []byte, l int) (done int)
+
+//go:noescape
 func redRowsSumPD(out, x []byte, l int)
 
 //go:noescape
@@ -501,6 +531,12 @@ func redRowsMaxPD(out, x []byte, l int) (done int)
 
 //go:noescape
 func redRowsMinPD(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsNanMaxPD(out, x []byte, l int) (done int)
+
+//go:noescape
+func redRowsNanMinPD(out, x []byte, l int) (done int)
 
 // pairLeafF64 is sum8Go for float64 (len(a) >= 8), the accumulators by
 // redSum8PD.
@@ -589,13 +625,13 @@ func redFold(i int, acc *[128]byte, x []byte) {
 // redFoldF calls the float fold numbered i in redFoldAsmF.
 func redFoldF(i int, acc *[128]byte, x []byte) bool {
 	switch i {
-	case 33:
+	case 35:
 		return redFoldMaxPSF(acc, x)
-	case 34:
+	case 36:
 		return redFoldMinPSF(acc, x)
-	case 39:
+	case 43:
 		return redFoldMaxPDF(acc, x)
-	case 40:
+	case 44:
 		return redFoldMinPDF(acc, x)
 	}
 	panic("cpu: no reduction fold kernel")
@@ -660,14 +696,18 @@ func init() {
 	redVecAsm["MulPS"] = redVecMulPS
 	redVecAsm["MaxPS"] = redVecMaxPS
 	redVecAsm["MinPS"] = redVecMinPS
-	redFoldAsmF["MaxPS"] = 33
-	redFoldAsmF["MinPS"] = 34
+	redVecAsm["NanMaxPS"] = redVecNanMaxPS
+	redVecAsm["NanMinPS"] = redVecNanMinPS
+	redFoldAsmF["MaxPS"] = 35
+	redFoldAsmF["MinPS"] = 36
 	redVecAsm["AddPD"] = redVecAddPD
 	redVecAsm["MulPD"] = redVecMulPD
 	redVecAsm["MaxPD"] = redVecMaxPD
 	redVecAsm["MinPD"] = redVecMinPD
-	redFoldAsmF["MaxPD"] = 39
-	redFoldAsmF["MinPD"] = 40
+	redVecAsm["NanMaxPD"] = redVecNanMaxPD
+	redVecAsm["NanMinPD"] = redVecNanMinPD
+	redFoldAsmF["MaxPD"] = 43
+	redFoldAsmF["MinPD"] = 44
 	redHasAsm["ZeroB"] = redHasZeroB
 	redHasAsm["ZeroW"] = redHasZeroW
 	redHasAsm["ZeroD"] = redHasZeroD
@@ -738,10 +778,14 @@ func init() {
 	redVecsAsm["MulPS"] = redVecsMulPS
 	redVecsAsm["MaxPS"] = redVecsMaxPS
 	redVecsAsm["MinPS"] = redVecsMinPS
+	redVecsAsm["NanMaxPS"] = redVecsNanMaxPS
+	redVecsAsm["NanMinPS"] = redVecsNanMinPS
 	redVecsAsm["AddPD"] = redVecsAddPD
 	redVecsAsm["MulPD"] = redVecsMulPD
 	redVecsAsm["MaxPD"] = redVecsMaxPD
 	redVecsAsm["MinPD"] = redVecsMinPD
+	redVecsAsm["NanMaxPD"] = redVecsNanMaxPD
+	redVecsAsm["NanMinPD"] = redVecsNanMinPD
 	redArgAsm["MaxD"] = redArgMaxD
 	redArgAsm["MinD"] = redArgMinD
 	redArgAsm["MaxQ"] = redArgMaxQ
@@ -761,6 +805,8 @@ func init() {
 	redRowsAsm["SumPS"] = redRowsSumPS
 	redRowsAsmF["MaxPS"] = redRowsMaxPS
 	redRowsAsmF["MinPS"] = redRowsMinPS
+	redRowsAsmF["NanMaxPS"] = redRowsNanMaxPS
+	redRowsAsmF["NanMinPS"] = redRowsNanMinPS
 	if haveAVX512 {
 		redArgAsm512["MaxPS"] = redArgMaxPS512
 		redArgAsm512["MinPS"] = redArgMinPS512
@@ -770,6 +816,8 @@ func init() {
 	redRowsAsm["SumPD"] = redRowsSumPD
 	redRowsAsmF["MaxPD"] = redRowsMaxPD
 	redRowsAsmF["MinPD"] = redRowsMinPD
+	redRowsAsmF["NanMaxPD"] = redRowsNanMaxPD
+	redRowsAsmF["NanMinPD"] = redRowsNanMinPD
 	if haveAVX512 {
 		redArgAsm512["MaxPD"] = redArgMaxPD512
 		redArgAsm512["MinPD"] = redArgMinPD512

@@ -1917,6 +1917,54 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecNanMaxPS(acc, x []byte): max of float32 skipping NaNs (nanMaxFloat), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecNanMaxPS(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redVecNanMinPS(acc, x []byte): min of float32 skipping NaNs (nanMinFloat), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecNanMinPS(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func redFoldMaxPSF(acc *[128]byte, x []byte) (nan bool): max of float32,
 // lane by lane into the partials acc, over len(x)&^31 bytes.
 TEXT ·redFoldMaxPSF(SB), NOSPLIT, $0-33
@@ -2126,6 +2174,54 @@ loop:
 	VMOVDQU (SI), Y1
 	VCMPPD $0x12, Y1, Y0, Y2
 	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redVecNanMaxPD(acc, x []byte): max of float64 skipping NaNs (nanMaxFloat), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecNanMaxPD(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ $32, DI
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func redVecNanMinPD(acc, x []byte): min of float64 skipping NaNs (nanMinFloat), element by element
+// over len(acc)&^31 bytes.
+TEXT ·redVecNanMinPD(SB), NOSPLIT, $0-48
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	SHRQ $5, CX
+	JZ   done
+loop:
+	VMOVDQU (DI), Y0
+	VMOVDQU (SI), Y1
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
 	VORPD Y15, Y2, Y2
 	VBLENDVPD Y2, Y0, Y1, Y0
 	VMOVDQU Y0, (DI)
@@ -6967,6 +7063,138 @@ done:
 	VZEROUPPER
 	RET
 
+// func redVecsNanMaxPS(acc, x []byte, rows, stride int): max of float32 skipping NaNs (nanMaxFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsNanMaxPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	CMPQ CX, $16
+	JB   row
+	LEAQ (R8)(R8*1), R13
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	PREFETCHT0 (R10)(R13*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsNanMinPS(acc, x []byte, rows, stride int): min of float32 skipping NaNs (nanMinFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsNanMinPS(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	CMPQ CX, $16
+	JB   row
+	LEAQ (R8)(R8*1), R13
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	PREFETCHT0 (R10)(R13*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
 // func redVecsAddPD(acc, x []byte, rows, stride int): sum of float64 (acc + x), element by
 // element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
 TEXT ·redVecsAddPD(SB), NOSPLIT, $0-64
@@ -7207,6 +7435,138 @@ tail:
 	VMOVDQA Y0, Y3
 	VCMPPD $0x12, Y1, Y0, Y2
 	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsNanMaxPD(acc, x []byte, rows, stride int): max of float64 skipping NaNs (nanMaxFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsNanMaxPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	CMPQ CX, $16
+	JB   row
+	LEAQ (R8)(R8*1), R13
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	PREFETCHT0 (R10)(R13*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+next:
+	ADDQ R8, SI
+	DECQ CX
+	JNZ  row
+done:
+	VZEROUPPER
+	RET
+
+// func redVecsNanMinPD(acc, x []byte, rows, stride int): min of float64 skipping NaNs (nanMinFloat), element by
+// element, for each of rows rows of x stride bytes apart (len(acc) >= 32).
+TEXT ·redVecsNanMinPD(SB), NOSPLIT, $0-64
+	MOVQ acc_base+0(FP), DI
+	MOVQ acc_len+8(FP), DX
+	MOVQ x_base+24(FP), SI
+	MOVQ rows+48(FP), CX
+	MOVQ stride+56(FP), R8
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, BX
+	ANDQ $31, BX
+	LEAQ redTailMask<>(SB), AX
+	VMOVDQU (AX)(BX*1), Y13
+	MOVQ DX, R11
+	SHRQ $5, R11
+	// Short rows (a 2-d input's columns shared among the workers) are
+	// runs the hardware prefetcher starts over on each: read each run
+	// two rows ahead where a call sweeps many rows of the input. Long
+	// runs it follows, and a few rows a call (a converted window, in
+	// the cache) gain nothing; R13 = 0 prefetches the line being read.
+	XORQ R13, R13
+	CMPQ DX, $16384
+	JA   row
+	CMPQ CX, $16
+	JB   row
+	LEAQ (R8)(R8*1), R13
+row:
+	MOVQ DI, R9
+	MOVQ SI, R10
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   tail
+loop:
+	PREFETCHT0 (R10)(R13*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ R12
+	JNZ  loop
+tail:
+	TESTQ BX, BX
+	JZ   next
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU -32(SI)(DX*1), Y1
+	VMOVDQA Y0, Y3
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
 	VORPD Y15, Y2, Y2
 	VBLENDVPD Y2, Y0, Y1, Y0
 	VPBLENDVB Y13, Y0, Y3, Y0
@@ -8224,6 +8584,58 @@ done:
 	VZEROUPPER
 	RET
 
+// func redRowsNanMaxPS(out, x []byte, l int) (done int): the max of
+// the numbers of each row of l bytes (l >= 32) of x into one element of
+// out, NaNs left out, up to the first row whose max is a zero or
+// infinite (done: the rows before it).
+TEXT ·redRowsNanMaxPS(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+	MOVL $-8388608, AX
+	VMOVD AX, X10
+	VBROADCASTSS X10, Y10
+row:
+	VMOVAPS Y10, Y0
+	MOVQ SI, R10
+	MOVQ R8, R9
+block:
+	VMOVUPS (R10), Y4
+	VMAXPS Y0, Y4, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMAXPS Y0, Y4, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPS X1, X0, X0
+	VSHUFPS $0x4E, X0, X0, X1
+	VMAXPS X1, X0, X0
+	VSHUFPS $0xB1, X0, X0, X1
+	VMAXPS X1, X0, X0
+	VUCOMISS X9, X0
+	JEQ  done
+	VUCOMISS X10, X0
+	JEQ  done
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $2, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
 // func redRowsMinPS(out, x []byte, l int) (done int): the min of each
 // row of l bytes (l >= 32) of x into one element of out, up to the first
 // row holding a NaN or whose min is a zero (done: the rows before it).
@@ -8267,6 +8679,58 @@ tail:
 	VSHUFPS $0xB1, X0, X0, X1
 	VMINPS X1, X0, X0
 	VUCOMISS X9, X0
+	JEQ  done
+	VMOVSS X0, (DI)
+	ADDQ $4, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $2, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
+// func redRowsNanMinPS(out, x []byte, l int) (done int): the min of
+// the numbers of each row of l bytes (l >= 32) of x into one element of
+// out, NaNs left out, up to the first row whose min is a zero or
+// infinite (done: the rows before it).
+TEXT ·redRowsNanMinPS(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $2, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+	MOVL $2139095040, AX
+	VMOVD AX, X10
+	VBROADCASTSS X10, Y10
+row:
+	VMOVAPS Y10, Y0
+	MOVQ SI, R10
+	MOVQ R8, R9
+block:
+	VMOVUPS (R10), Y4
+	VMINPS Y0, Y4, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMINPS Y0, Y4, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMINPS X1, X0, X0
+	VSHUFPS $0x4E, X0, X0, X1
+	VMINPS X1, X0, X0
+	VSHUFPS $0xB1, X0, X0, X1
+	VMINPS X1, X0, X0
+	VUCOMISS X9, X0
+	JEQ  done
+	VUCOMISS X10, X0
 	JEQ  done
 	VMOVSS X0, (DI)
 	ADDQ $4, DI
@@ -8838,6 +9302,56 @@ done:
 	VZEROUPPER
 	RET
 
+// func redRowsNanMaxPD(out, x []byte, l int) (done int): the max of
+// the numbers of each row of l bytes (l >= 32) of x into one element of
+// out, NaNs left out, up to the first row whose max is a zero or
+// infinite (done: the rows before it).
+TEXT ·redRowsNanMaxPD(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+	MOVQ $-4503599627370496, AX
+	VMOVQ AX, X10
+	VBROADCASTSD X10, Y10
+row:
+	VMOVAPS Y10, Y0
+	MOVQ SI, R10
+	MOVQ R8, R9
+block:
+	VMOVUPS (R10), Y4
+	VMAXPD Y0, Y4, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMAXPD Y0, Y4, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMAXPD X1, X0, X0
+	VSHUFPD $0x1, X0, X0, X1
+	VMAXPD X1, X0, X0
+	VUCOMISD X9, X0
+	JEQ  done
+	VUCOMISD X10, X0
+	JEQ  done
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $3, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
 // func redRowsMinPD(out, x []byte, l int) (done int): the min of each
 // row of l bytes (l >= 32) of x into one element of out, up to the first
 // row holding a NaN or whose min is a zero (done: the rows before it).
@@ -8879,6 +9393,56 @@ tail:
 	VSHUFPD $0x1, X0, X0, X1
 	VMINPD X1, X0, X0
 	VUCOMISD X9, X0
+	JEQ  done
+	VMOVSD X0, (DI)
+	ADDQ $8, DI
+	ADDQ DX, SI
+	DECQ CX
+	JNZ  row
+done:
+	SUBQ out_base+0(FP), DI
+	SHRQ $3, DI
+	MOVQ DI, done+56(FP)
+	VZEROUPPER
+	RET
+
+// func redRowsNanMinPD(out, x []byte, l int) (done int): the min of
+// the numbers of each row of l bytes (l >= 32) of x into one element of
+// out, NaNs left out, up to the first row whose min is a zero or
+// infinite (done: the rows before it).
+TEXT ·redRowsNanMinPD(SB), NOSPLIT, $0-64
+	MOVQ out_base+0(FP), DI
+	MOVQ out_len+8(FP), CX
+	MOVQ x_base+24(FP), SI
+	MOVQ l+48(FP), DX
+	SHRQ $3, CX
+	TESTQ CX, CX
+	JZ   done
+	MOVQ DX, R8
+	SHRQ $5, R8
+	VXORPS X9, X9, X9
+	MOVQ $9218868437227405312, AX
+	VMOVQ AX, X10
+	VBROADCASTSD X10, Y10
+row:
+	VMOVAPS Y10, Y0
+	MOVQ SI, R10
+	MOVQ R8, R9
+block:
+	VMOVUPS (R10), Y4
+	VMINPD Y0, Y4, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+	VMOVUPS -32(SI)(DX*1), Y4
+	VMINPD Y0, Y4, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VMINPD X1, X0, X0
+	VSHUFPD $0x1, X0, X0, X1
+	VMINPD X1, X0, X0
+	VUCOMISD X9, X0
+	JEQ  done
+	VUCOMISD X10, X0
 	JEQ  done
 	VMOVSD X0, (DI)
 	ADDQ $8, DI
