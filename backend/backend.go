@@ -134,6 +134,10 @@ const (
 
 	// Elementwise ternary.
 	OpWhere // Args: cond (bool), a, b (same dtype)
+	// OpFMA is a·b + c rounded once (Args a, b, c of one dtype, float32
+	// or float64): the fused multiply-add of torch.lerp's CPU kernel and
+	// of XLA's contracted products.
+	OpFMA
 
 	// Reductions over Node.Axes (all axes when empty), keeping them as
 	// size-1 dims when KeepDims. Args[0] has the accumulation dtype.
@@ -182,7 +186,7 @@ var opNames = [...]string{
 	"sign", "square", "reciprocal", "is_finite",
 	"add", "sub", "mul", "div", "floordiv", "mod", "pow", "max", "min", "eq", "ne", "lt", "le", "gt", "ge",
 	"bitand", "bitor", "bitxor", "shl", "shr", "and", "or", "atan2", "hypot",
-	"where",
+	"where", "fma",
 	"sum", "prod", "mean", "reduce_max", "reduce_min", "argmax", "argmin", "any", "all",
 	"softmax", "logsoftmax", "matmul", "reshape", "transpose", "broadcast_to", "concat", "slice",
 	"cumsum", "cumprod", "sort", "argsort",
@@ -197,7 +201,7 @@ func (op Op) String() string {
 
 // IsElementwise reports whether op works element by element (and so can be
 // fused with its neighbours).
-func (op Op) IsElementwise() bool { return op >= OpCast && op <= OpWhere }
+func (op Op) IsElementwise() bool { return op >= OpCast && op <= OpFMA }
 
 // A Slice selects along one dimension: Start, Stop, Step as in Python after
 // normalisation (0 <= Start, Stop <= dim for Step > 0; Stop may be -1 for

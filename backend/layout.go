@@ -229,7 +229,7 @@ func CheckArgs(n *Node) error {
 		want = 1
 	case n.Op >= OpAdd && n.Op <= OpHypot:
 		want = 2
-	case n.Op == OpWhere:
+	case n.Op == OpWhere || n.Op == OpFMA:
 		want = 3
 	case n.Op == OpMatMul:
 		want = 2

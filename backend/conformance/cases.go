@@ -338,6 +338,44 @@ func (c *checker) cast(t *testing.T) {
 	}
 }
 
+// fma checks the fused multiply-add a·b + c, rounded once, of float32
+// and float64: the specials against each other, random operands, a
+// scalar c broadcast, and products whose sum lies just beside a halfway
+// point of the format, where rounding a·b + c to float64 first (and then
+// to float32) would give the other neighbour; float16 is refused.
+func (c *checker) fma(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
+		a := specials(d)
+		k := backend.Size(a.Shape)
+		b, cc := randomTensor(rng, d, []int{k}, true), randomTensor(rng, d, []int{k}, true)
+		fma := func(x, y, z *backend.Node) *backend.Node {
+			return &backend.Node{Op: backend.OpFMA, DType: d, Shape: x.Shape, Args: []*backend.Node{x, y, z}}
+		}
+		c.check(t, fmt.Sprintf("fma %v specials", d), fma(input(a), input(b), input(cc)), exact)
+		c.check(t, fmt.Sprintf("fma %v specials, c", d), fma(input(b), input(cc), input(a)), exact)
+		c.check(t, fmt.Sprintf("fma %v, scalar c", d), fma(input(b), input(cc), input(reshaped(a, []int{}, 1))), exact)
+		// (1 + 2^-12)² = 1 + 2^-11 + 2^-24 is a float32 halfway point;
+		// ±2^-60 beside it vanishes in a float64 sum. Likewise for
+		// float64 with (1 + 2^-27)² and ±2^-120.
+		e, tiny := -12, -60
+		if d == dtypes.F64 {
+			e, tiny = -27, -120
+		}
+		x := 1 + math.Ldexp(1, e)
+		var xs, zs []float64
+		for _, s := range []float64{1, -1} {
+			for _, z := range []float64{math.Ldexp(1, tiny), -math.Ldexp(1, tiny), 0} {
+				xs, zs = append(xs, s*x), append(zs, s*z)
+			}
+		}
+		xv := input(floatTensor(d, xs))
+		c.check(t, fmt.Sprintf("fma %v beside a halfway point", d), fma(xv, xv, input(floatTensor(d, zs))), exact)
+	}
+	h := input(floatTensor(dtypes.F16, []float64{1, 2}))
+	c.check(t, "fma f16 refused", &backend.Node{Op: backend.OpFMA, DType: dtypes.F16, Shape: h.Shape, Args: []*backend.Node{h, h, h}}, exact)
+}
+
 func (c *checker) where(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for _, d := range c.dtypesFor() {

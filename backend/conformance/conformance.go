@@ -63,6 +63,7 @@ func RunOptions(t *testing.T, b backend.Backend, o Options) {
 	t.Run("binary", c.binary)
 	t.Run("cast", c.cast)
 	t.Run("where", c.where)
+	t.Run("fma", c.fma)
 	t.Run("fused", c.fused)
 	t.Run("views", c.views)
 	t.Run("reduce", c.reduce)

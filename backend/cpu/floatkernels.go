@@ -115,6 +115,20 @@ func floatKernel[T float](n *backend.Node) kfn {
 				d[i] = !math.IsInf(x, 0) && x == x
 			}
 		})
+	case backend.OpFMA:
+		// a·b + c rounded once: math.FMA, or fma32's rounding to odd.
+		fma := func(a, b, c T) T { return T(math.FMA(float64(a), float64(b), float64(c))) }
+		if _, f32 := any(T(0)).(float32); f32 {
+			fma = func(a, b, c T) T { return T(fma32(float32(a), float32(b), float32(c))) }
+		}
+		return func(d any, args []any) error {
+			dd, a, b, c := d.([]T), args[0].([]T), args[1].([]T), args[2].([]T)
+			a, b, c = a[:len(dd)], b[:len(dd)], c[:len(dd)]
+			for i := range dd {
+				dd[i] = fma(a[i], b[i], c[i])
+			}
+			return nil
+		}
 	case backend.OpAtan2:
 		return bin(func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]

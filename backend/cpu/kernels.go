@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"sync/atomic"
 	"unsafe"
 
@@ -22,6 +23,11 @@ func kernel(n *backend.Node, dt dtypes.DType) (kfn, dtypes.DType, error) {
 		natural = dtypes.Bool
 	case backend.OpAbs:
 		natural = dt.Real()
+	}
+	if o == backend.OpFMA && dt != dtypes.F32 && dt != dtypes.F64 {
+		// One rounding of a·b + c to float32 or float64 (a narrower
+		// format would round twice, through float32).
+		return nil, natural, fmt.Errorf("cpu: fma of %v is not supported", dt)
 	}
 	if (o == backend.OpMax || o == backend.OpMin) && computeOf(dt) == ctF32 && dt != dtypes.F32 {
 		return narrowMinMax(o), natural, nil

@@ -443,6 +443,16 @@ func (s *source) floatOpC(e *expr, ct ctype, a []string) string {
 		return "(" + a[0] + " == " + a[0] + " && !ts_isinf(" + a[0] + "))"
 	case backend.OpAtan2:
 		return "(" + t + ")atan2(" + d0 + ", (double)" + a[1] + ")"
+	case backend.OpFMA:
+		// One rounding (float16 and bfloat16, computed in float32,
+		// would round twice: refused, as on the CPU).
+		switch e.argDT {
+		case dtypes.F32:
+			return "fmaf(" + a[0] + ", " + a[1] + ", " + a[2] + ")"
+		case dtypes.F64:
+			return "fma(" + a[0] + ", " + a[1] + ", " + a[2] + ")"
+		}
+		return ""
 	case backend.OpHypot:
 		// glibc's hypotf and hypot, as the CPU backend computes them.
 		s.h.add("hypot")
