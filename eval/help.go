@@ -82,11 +82,12 @@ var helpMore = map[string]string{
 
 const quantileHelp = `The default method, linear, interpolates between the sorted places around
 the rank q * (n - 1). NumPy 1.24 computes q and the interpolation in float64
-(float64 for float32 data); NumPy 2 keeps a Python q in a float x's dtype
-(float32 for float32 data), a list q in float64; jnp.quantile makes x
-inexact, weights the two places as low * (1 - w) + high * w in q's dtype
-and converts back; torch.quantile takes float32 and float64 only, with
-torch.lerp. nearest rounds a rank of .5 to even under NumPy and PyTorch,
+(float64 for float32 data); NumPy 2 ranks a Python q in float64 and
+interpolates in a float x's dtype (float32 for float32 data), a list q in
+float64; jnp.quantile makes x inexact, weights the two places as
+low * (1 - w) + high * w in q's dtype, one multiply-add as XLA contracts
+it, and converts back; torch.quantile takes float32 and float64 only,
+with torch.lerp's multiply-add. nearest rounds a rank of .5 to even under NumPy and PyTorch,
 down under JAX; midpoint overflows under JAX as jnp.median does. PyTorch
 has no percentile. A NaN makes the line's quantiles NaN in all three.`
 

@@ -60,6 +60,10 @@ type quantSpec struct {
 	xd     dtypes.DType // x's dtype once made inexact (JAX) or as given
 	qd     dtypes.DType // the dtype of q and of the rank
 	intQ   bool         // NumPy: an integer q, whose rank is a place
+	// weakT: NumPy 2, a Python q and float x: the rank and gamma are
+	// float64, and gamma meets x's elements as a Python float does
+	// (weak): t and 1 - t (taken in float64) round to x's dtype.
+	weakT bool
 	n      int
 }
 
@@ -260,7 +264,15 @@ func (c *compiler) quantileQ(k *call, sp *quantSpec, pct bool) (quantQ, error) {
 	case "numpy":
 		switch {
 		case sp.numpy2 && python && xd.IsFloat():
-			qd = xd // np.quantile's "use dtype of array", np.percentile's divisor a.dtype.type(100)
+			// NumPy 2.5.2, run: the rank and gamma of a Python q come
+			// out of float64 arithmetic (percentile's q/100 too), and
+			// the interpolation is in x's dtype, gamma and 1 - gamma
+			// rounded to it, as a Python float's would be. (Its source
+			// at 2.0 converted q to x's dtype first, "use dtype of
+			// array if possible"; 65 cases run in NumPy 2.5.2 — every
+			// method, float16/32/64, axes, percentile — agree with
+			// float64 ranks and disagree, by an ULP, with x's.)
+			sp.weakT, qd = true, dtypes.F64
 		case pct && qd == dtypes.I64:
 			qd = dtypes.F64 // np.true_divide
 		}
@@ -446,7 +458,7 @@ func (sp *quantSpec) emptyDType() dtypes.DType {
 	}
 	switch sp.fam {
 	case "numpy":
-		if sp.numpy2 && sp.qd == sp.xd {
+		if sp.numpy2 && (sp.qd == sp.xd || sp.weakT) {
 			return sp.xd
 		}
 		return dtypes.F64
@@ -470,6 +482,9 @@ func (c *compiler) quantileOf(sp *quantSpec, pl quantPlan, lo, hi *backend.Node,
 		// _lerp(a, b, t): b - a in x's dtype, then in the dtype of it
 		// and t (t is float64, or v's dtype under NumPy 2).
 		td := sp.qd
+		if sp.weakT {
+			td = xd
+		}
 		if sp.method == "midpoint" && (!sp.numpy2 || td == dtypes.I64) {
 			td = dtypes.F64 // _get_gamma_mask's np.full; an int q's rank is a float64
 		}
@@ -500,6 +515,11 @@ func (c *compiler) quantileOf(sp *quantSpec, pl quantPlan, lo, hi *backend.Node,
 		}
 		qd := sp.qd
 		lw := dtypes.FloatFromFloat64(qd, 1-pl.t)
+		if qd == dtypes.F32 || qd == dtypes.F64 {
+			// XLA on the CPU contracts low·lw + high·hw into one
+			// multiply-add, fma(low, lw, high·hw) (JAX 0.11.2, run).
+			return castNode(fmaNode(qd, shape, castNode(lo, qd), lit(lw, qd), bin(backend.OpMul, qd, hi, lit(pl.t, qd))), xd), nil
+		}
 		r := bin(backend.OpAdd, qd, bin(backend.OpMul, qd, lo, lit(lw, qd)), bin(backend.OpMul, qd, hi, lit(pl.t, qd)))
 		return castNode(r, xd), nil
 	}
@@ -507,10 +527,17 @@ func (c *compiler) quantileOf(sp *quantSpec, pl quantPlan, lo, hi *backend.Node,
 	if sp.method != "linear" && sp.method != "midpoint" {
 		return lo, nil
 	}
+	// torch.lerp's CPU kernel (ATen's lerp_vec): one multiply-add,
+	// fmadd(w, end - start, start) where |w| < 0.5, else
+	// fmadd(w - 1, end - start, end) (PyTorch 2.11, run).
 	diff := &backend.Node{Op: backend.OpSub, DType: xd, Shape: shape, Args: []*backend.Node{hi, lo}}
 	if math.Abs(pl.t) < 0.5 {
-		return bin(backend.OpAdd, xd, lo, bin(backend.OpMul, xd, lit(pl.t, xd), diff)), nil
+		return fmaNode(xd, shape, lit(pl.t, xd), diff, lo), nil
 	}
-	w := dtypes.FloatFromFloat64(xd, 1-pl.t)
-	return bin(backend.OpSub, xd, hi, bin(backend.OpMul, xd, diff, lit(w, xd))), nil
+	return fmaNode(xd, shape, lit(dtypes.FloatFromFloat64(xd, pl.t)-1, xd), diff, hi), nil
+}
+
+// fmaNode is a·b + c rounded once, in d (float32 or float64).
+func fmaNode(d dtypes.DType, shape []int, a, b, c *backend.Node) *backend.Node {
+	return &backend.Node{Op: backend.OpFMA, DType: d, Shape: shape, Args: []*backend.Node{a, b, c}}
 }
