@@ -183,4 +183,3 @@ var knownDifferences = func() map[string]string {
 		"maximum(zz[0], zz[1])", "minimum(zz[0], zz[1])")
 	return m
 }()
-

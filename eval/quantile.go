@@ -64,7 +64,7 @@ type quantSpec struct {
 	// float64, and gamma meets x's elements as a Python float does
 	// (weak): t and 1 - t (taken in float64) round to x's dtype.
 	weakT bool
-	n      int
+	n     int
 }
 
 func (c *compiler) quantile(k *call, pct bool) (*operand, error) {
