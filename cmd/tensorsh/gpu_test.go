@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -118,6 +120,61 @@ func TestBuiltinExamplesOnGPU(t *testing.T) {
 				if got, want := onCPU(text(s, src)), text(ref, src); got != want {
 					t.Errorf("%s: %s on the GPU gives %q, on the CPU %q", policy, src, got, want)
 				}
+			}
+		}
+	}
+}
+
+// TestLibraryAnswersOnGPU runs the expressions of eval's library answers
+// (eval/testdata/libs: quantiles, medians, NaN-skipping and signed-zero
+// reductions) on the GPU and on the CPU: the same text (eval's
+// TestLibraryAnswers holds the CPU's to the libraries').
+func TestLibraryAnswersOnGPU(t *testing.T) {
+	g := needGPU(t)
+	files, err := filepath.Glob(filepath.Join("..", "..", "eval", "testdata", "libs", "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no library answers: %v", err)
+	}
+	ctx := context.Background()
+	text := func(s *eval.Session, src string) string {
+		outs, err := s.Execute(ctx, "", src)
+		if err != nil {
+			return err.Error()
+		}
+		if len(outs) == 0 {
+			return ""
+		}
+		return s.Text(outs[len(outs)-1], format.Options{})
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		var head struct{ Setup string }
+		if err := json.Unmarshal([]byte(lines[0]), &head); err != nil {
+			t.Fatal(err)
+		}
+		cpu, gpu := map[string]*eval.Session{}, map[string]*eval.Session{}
+		for _, l := range lines[1:] {
+			var a struct{ Policy, Expr string }
+			if err := json.Unmarshal([]byte(l), &a); err != nil {
+				t.Fatal(err)
+			}
+			if cpu[a.Policy] == nil {
+				c, _ := eval.New(a.Policy)
+				s, _ := eval.New(a.Policy)
+				s.RegisterBackend("cuda", func() (backend.Backend, error) { return g, nil })
+				if err := s.SetBackend("cuda"); err != nil {
+					t.Fatal(err)
+				}
+				text(c, head.Setup)
+				text(s, head.Setup)
+				cpu[a.Policy], gpu[a.Policy] = c, s
+			}
+			if got, want := onCPU(text(gpu[a.Policy], a.Expr)), text(cpu[a.Policy], a.Expr); got != want {
+				t.Errorf("%s: %s on the GPU gives %q, on the CPU %q", a.Policy, a.Expr, got, want)
 			}
 		}
 	}
