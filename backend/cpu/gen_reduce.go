@@ -119,26 +119,19 @@ func mul64(acc, x, tmp string) string {
 }
 
 // exactFloat is NumPy's max (min) fold step, maxFloat: acc stays when
-// acc >= x (acc <= x) or acc is NaN, else x.
-func exactFloat(suffix string, pred string) func(acc, x, tmp string) string {
+// acc >= x (acc <= x) or acc is NaN, else x. With skipNaN it is the step
+// of a max (min) that skips NaNs, nanMaxFloat: acc stays when acc >= x
+// (acc <= x) or x is NaN, else x (so a NaN accumulator, a line of NaNs so
+// far, gives way to a number).
+func exactFloat(suffix string, pred string, skipNaN bool) func(acc, x, tmp string) string {
 	return func(acc, x, tmp string) string {
+		nan := acc
+		if skipNaN {
+			nan = x
+		}
 		var s strings.Builder
 		fmt.Fprintf(&s, "\tVCMP%s $%s, %s, %s, %s\n", suffix, pred, x, acc, tmp) // tmp = acc >= x, ordered
-		fmt.Fprintf(&s, "\tVCMP%s $0x03, %s, %s, Y15\n", suffix, acc, acc)       // Y15 = acc is NaN
-		fmt.Fprintf(&s, "\tVOR%s Y15, %s, %s\n", suffix, tmp, tmp)
-		fmt.Fprintf(&s, "\tVBLENDV%s %s, %s, %s, %s\n", suffix, tmp, acc, x, acc) // acc = tmp ? acc : x
-		return s.String()
-	}
-}
-
-// nanFloat is the step of a max (min) that skips NaNs, nanMaxFloat: acc
-// stays when acc >= x (acc <= x) or x is NaN, else x (so a NaN
-// accumulator, a line of NaNs so far, gives way to a number).
-func nanFloat(suffix string, pred string) func(acc, x, tmp string) string {
-	return func(acc, x, tmp string) string {
-		var s strings.Builder
-		fmt.Fprintf(&s, "\tVCMP%s $%s, %s, %s, %s\n", suffix, pred, x, acc, tmp) // tmp = acc >= x, ordered
-		fmt.Fprintf(&s, "\tVCMP%s $0x03, %s, %s, Y15\n", suffix, x, x)           // Y15 = x is NaN
+		fmt.Fprintf(&s, "\tVCMP%s $0x03, %s, %s, Y15\n", suffix, nan, nan)       // Y15 = acc (x) is NaN
 		fmt.Fprintf(&s, "\tVOR%s Y15, %s, %s\n", suffix, tmp, tmp)
 		fmt.Fprintf(&s, "\tVBLENDV%s %s, %s, %s, %s\n", suffix, tmp, acc, x, acc) // acc = tmp ? acc : x
 		return s.String()
@@ -195,10 +188,10 @@ func kernels() []kernel {
 	}{{"PS", "float32", 4}, {"PD", "float64", 8}} {
 		add("Add"+f.s, "sum of "+f.name+" (acc + x)", simple("VADD"+f.s), false, f.size, 0)
 		add("Mul"+f.s, "product of "+f.name+" (acc * x)", simple("VMUL"+f.s), false, f.size, 0)
-		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d"), false, f.size, 0)
-		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12"), false, f.size, 0)
-		add("NanMax"+f.s, "max of "+f.name+" skipping NaNs (nanMaxFloat)", nanFloat(f.s, "0x1d"), false, f.size, 0)
-		add("NanMin"+f.s, "min of "+f.name+" skipping NaNs (nanMinFloat)", nanFloat(f.s, "0x12"), false, f.size, 0)
+		add("Max"+f.s, "max of "+f.name+" (maxFloat)", exactFloat(f.s, "0x1d", false), false, f.size, 0)
+		add("Min"+f.s, "min of "+f.name+" (minFloat)", exactFloat(f.s, "0x12", false), false, f.size, 0)
+		add("NanMax"+f.s, "max of "+f.name+" skipping NaNs (nanMaxFloat)", exactFloat(f.s, "0x1d", true), false, f.size, 0)
+		add("NanMin"+f.s, "min of "+f.name+" skipping NaNs (nanMinFloat)", exactFloat(f.s, "0x12", true), false, f.size, 0)
 		// The folds: plain VMAX/VMIN with a NaN flag.
 		for _, op := range []string{"Max", "Min"} {
 			s, instr := f.s, "V"+strings.ToUpper(op)+f.s
@@ -755,8 +748,20 @@ done:
 `, f, shifts[size], shifts[group], group-1, leaf, group, combine, t, size)
 }
 
-// rowsExt writes redRowsMaxPS, redRowsMinPS, redRowsMaxPD, redRowsMinPD.
-func rowsExt(op, f string) string {
+// rowsExt writes redRowsMaxPS, redRowsMinPS, redRowsMaxPD, redRowsMinPD,
+// or with skipNaN redRowsNanMaxPS, ..., the rows kernels of a max or min
+// that skips NaNs.
+//
+// The plain kernels take VMAX/VMIN over each row with a NaN flag, and
+// stop at a row holding a NaN. Those that skip NaNs start each row's
+// lanes at the fill (-inf for a max, +inf for a min) and take VMAX/VMIN
+// with x as the first source and the accumulator as the second, which the
+// instruction returns where x is NaN, so NaNs never enter; they stop at a
+// row whose extreme is the fill (no number above it, or no number at
+// all: the row's NaN or infinity the fold's). Both take the last 32 bytes
+// again (an extreme may see an element twice) and stop at a row whose
+// extreme is a zero (its sign the order's).
+func rowsExt(op, f string, skipNaN bool) string {
 	size, t, hor := 4, "SS", `	VEXTRACTF128 $1, Y0, X1
 	%[1]s X1, X0, X0
 	VSHUFPS $0x4E, X0, X0, X1
@@ -764,99 +769,67 @@ func rowsExt(op, f string) string {
 	VSHUFPS $0xB1, X0, X0, X1
 	%[1]s X1, X0, X0
 `
+	fill := "\tMOVL $%d, AX\n\tVMOVD AX, X10\n\tVBROADCASTSS X10, Y10\n"
+	inf := map[string]int64{"Max": -0x800000, "Min": 0x7f800000} // float32 -inf, +inf
 	if f == "PD" {
 		size, t, hor = 8, "SD", `	VEXTRACTF128 $1, Y0, X1
 	%[1]s X1, X0, X0
 	VSHUFPD $0x1, X0, X0, X1
 	%[1]s X1, X0, X0
 `
+		fill = "\tMOVQ $%d, AX\n\tVMOVQ AX, X10\n\tVBROADCASTSD X10, Y10\n"
+		inf = map[string]int64{"Max": -0x10000000000000, "Min": 0x7ff0000000000000}
 	}
 	instr := "V" + strings.ToUpper(op) + f
-	return fmt.Sprintf(`
-// func redRows%[1]s%[2]s(out, x []byte, l int) (done int): the %[3]s of each
+	lower := strings.ToLower(op)
+	name, setup, check := "", "", ""
+	doc := fmt.Sprintf(`// func redRows%[1]s%[2]s(out, x []byte, l int) (done int): the %[3]s of each
 // row of l bytes (l >= 32) of x into one element of out, up to the first
-// row holding a NaN or whose %[3]s is a zero (done: the rows before it).
-TEXT ·redRows%[1]s%[2]s(SB), NOSPLIT, $0-64
-	MOVQ out_base+0(FP), DI
-	MOVQ out_len+8(FP), CX
-	MOVQ x_base+24(FP), SI
-	MOVQ l+48(FP), DX
-	SHRQ $%[4]d, CX
-	TESTQ CX, CX
-	JZ   done
-	MOVQ DX, R8
-	SHRQ $5, R8
-	VXORPS X9, X9, X9
-row:
-	VMOVUPS (SI), Y0
-	VCMP%[2]s $0x03, Y0, Y0, Y12
+// row holding a NaN or whose %[3]s is a zero (done: the rows before it).`, op, f, lower)
+	loop := fmt.Sprintf(`	VMOVUPS (SI), Y0
+	VCMP%[1]s $0x03, Y0, Y0, Y12
 	LEAQ 32(SI), R10
 	LEAQ -1(R8), R9
 	TESTQ R9, R9
 	JZ   tail
 block:
 	VMOVUPS (R10), Y4
-	%[5]s Y4, Y0, Y0
-	VCMP%[2]s $0x03, Y4, Y4, Y8
-	VOR%[2]s Y8, Y12, Y12
+	%[2]s Y4, Y0, Y0
+	VCMP%[1]s $0x03, Y4, Y4, Y8
+	VOR%[1]s Y8, Y12, Y12
 	ADDQ $32, R10
 	DECQ R9
 	JNZ  block
 tail:
 	VMOVUPS -32(SI)(DX*1), Y4
-	%[5]s Y4, Y0, Y0
-	VCMP%[2]s $0x03, Y4, Y4, Y8
-	VOR%[2]s Y8, Y12, Y12
+	%[2]s Y4, Y0, Y0
+	VCMP%[1]s $0x03, Y4, Y4, Y8
+	VOR%[1]s Y8, Y12, Y12
 	VPTEST Y12, Y12
 	JNZ  done
-%[6]s	VUCOMI%[7]s X9, X0
-	JEQ  done
-	VMOV%[7]s X0, (DI)
-	ADDQ $%[8]d, DI
-	ADDQ DX, SI
-	DECQ CX
-	JNZ  row
-done:
-	SUBQ out_base+0(FP), DI
-	SHRQ $%[4]d, DI
-	MOVQ DI, done+56(FP)
-	VZEROUPPER
-	RET
-`, op, f, strings.ToLower(op), shifts[size], instr, fmt.Sprintf(hor, instr), t, size)
-}
-
-// rowsNan writes redRowsNanMaxPS, ..., the rows kernels of a max or min
-// that skips NaNs: each row's lanes start at the fill (-inf for a max,
-// +inf for a min) and take VMAX/VMIN with x as the first source and the
-// accumulator as the second, which the instruction returns where x is
-// NaN, so NaNs never enter; the last 32 bytes are taken again (an
-// extreme may see an element twice). A row whose extreme is a zero (its
-// sign the order's) or the fill (no number above it, or no number at
-// all: the row's NaN or infinity the fold's) stops the kernel.
-func rowsNan(op, f string) string {
-	size, t, hor, fill := 4, "SS", `	VEXTRACTF128 $1, Y0, X1
-	%[1]s X1, X0, X0
-	VSHUFPS $0x4E, X0, X0, X1
-	%[1]s X1, X0, X0
-	VSHUFPS $0xB1, X0, X0, X1
-	%[1]s X1, X0, X0
-`, "\tMOVL $%d, AX\n\tVMOVD AX, X10\n\tVBROADCASTSS X10, Y10\n"
-	inf := map[string]int64{"Max": -0x800000, "Min": 0x7f800000} // float32 -inf, +inf
-	if f == "PD" {
-		size, t, hor, fill = 8, "SD", `	VEXTRACTF128 $1, Y0, X1
-	%[1]s X1, X0, X0
-	VSHUFPD $0x1, X0, X0, X1
-	%[1]s X1, X0, X0
-`, "\tMOVQ $%d, AX\n\tVMOVQ AX, X10\n\tVBROADCASTSD X10, Y10\n"
-		inf = map[string]int64{"Max": -0x10000000000000, "Min": 0x7ff0000000000000}
-	}
-	instr := "V" + strings.ToUpper(op) + f
-	return fmt.Sprintf(`
-// func redRowsNan%[1]s%[2]s(out, x []byte, l int) (done int): the %[3]s of
+`, f, instr)
+	if skipNaN {
+		name = "Nan"
+		doc = fmt.Sprintf(`// func redRowsNan%[1]s%[2]s(out, x []byte, l int) (done int): the %[3]s of
 // the numbers of each row of l bytes (l >= 32) of x into one element of
 // out, NaNs left out, up to the first row whose %[3]s is a zero or
-// infinite (done: the rows before it).
-TEXT ·redRowsNan%[1]s%[2]s(SB), NOSPLIT, $0-64
+// infinite (done: the rows before it).`, op, f, lower)
+		setup, check = fmt.Sprintf(fill, inf[op]), fmt.Sprintf("\tVUCOMI%s X10, X0\n\tJEQ  done\n", t)
+		loop = fmt.Sprintf(`	VMOVAPS Y10, Y0
+	MOVQ SI, R10
+	MOVQ R8, R9
+block:
+	VMOVUPS (R10), Y4
+	%[1]s Y0, Y4, Y0
+	ADDQ $32, R10
+	DECQ R9
+	JNZ  block
+	VMOVUPS -32(SI)(DX*1), Y4
+	%[1]s Y0, Y4, Y0
+`, instr)
+	}
+	return fmt.Sprintf("\n"+doc+`
+TEXT ·redRows%[9]s%[1]s%[2]s(SB), NOSPLIT, $0-64
 	MOVQ out_base+0(FP), DI
 	MOVQ out_len+8(FP), CX
 	MOVQ x_base+24(FP), SI
@@ -867,23 +840,10 @@ TEXT ·redRowsNan%[1]s%[2]s(SB), NOSPLIT, $0-64
 	MOVQ DX, R8
 	SHRQ $5, R8
 	VXORPS X9, X9, X9
-%[9]srow:
-	VMOVAPS Y10, Y0
-	MOVQ SI, R10
-	MOVQ R8, R9
-block:
-	VMOVUPS (R10), Y4
-	%[5]s Y0, Y4, Y0
-	ADDQ $32, R10
-	DECQ R9
-	JNZ  block
-	VMOVUPS -32(SI)(DX*1), Y4
-	%[5]s Y0, Y4, Y0
-%[6]s	VUCOMI%[7]s X9, X0
+%[10]srow:
+%[11]s%[6]s	VUCOMI%[7]s X9, X0
 	JEQ  done
-	VUCOMI%[7]s X10, X0
-	JEQ  done
-	VMOV%[7]s X0, (DI)
+%[12]s	VMOV%[7]s X0, (DI)
 	ADDQ $%[8]d, DI
 	ADDQ DX, SI
 	DECQ CX
@@ -894,7 +854,7 @@ done:
 	MOVQ DI, done+56(FP)
 	VZEROUPPER
 	RET
-`, op, f, strings.ToLower(op), shifts[size], instr, fmt.Sprintf(hor, instr), t, size, fmt.Sprintf(fill, inf[op]))
+`, op, f, lower, shifts[size], instr, fmt.Sprintf(hor, instr), t, size, name, setup, loop, check)
 }
 
 // vecsAsm writes redVecsNAME(acc, x []byte, rows, stride int): the row
@@ -1412,8 +1372,8 @@ func main() {
 		b.WriteString(argAsm512("Min", f))
 		b.WriteString(rowsSum(f))
 		for _, op := range []string{"Max", "Min"} {
-			b.WriteString(rowsExt(op, f))
-			b.WriteString(rowsNan(op, f))
+			b.WriteString(rowsExt(op, f, false))
+			b.WriteString(rowsExt(op, f, true))
 		}
 	}
 	if err := os.WriteFile("simd_reduce_amd64.s", b.Bytes(), 0o644); err != nil {
