@@ -64,6 +64,8 @@ type quantSpec struct {
 	// float64, and gamma meets x's elements as a Python float does
 	// (weak): t and 1 - t (taken in float64) round to x's dtype.
 	weakT bool
+	// jaxPct: jnp.percentile, whose q stays in percent (see plan).
+	jaxPct bool
 	n     int
 }
 
@@ -298,10 +300,11 @@ func (c *compiler) quantileQ(k *call, sp *quantSpec, pct bool) (quantQ, error) {
 		qd = xd
 	}
 	sp.qd = qd
+	sp.jaxPct = pct && sp.fam == "jax"
 	for i, v := range qs.vals {
 		if qd.IsFloat() {
 			v = dtypes.FloatFromFloat64(qd, v)
-			if pct {
+			if pct && sp.fam != "jax" {
 				v = dtypes.FloatFromFloat64(qd, v/100)
 			}
 		}
@@ -426,6 +429,15 @@ func (sp *quantSpec) plan(q float64) quantPlan {
 	case "jax":
 		nq := rnd(float64(n))
 		v := rnd(q * rnd(nq-1))
+		if sp.jaxPct {
+			// jnp.percentile is quantile(a, q / 100), whose rank
+			// q / 100 · (n - 1) comes out as q · ((n - 1) / 100), the
+			// constants divided first, as XLA folds them: for q = 30
+			// and 12 elements 30 · 0.11 = 3.2999999523 in float32, not
+			// 0.3 · 11 = 3.3000001907 (JAX 0.11.2, run: every case of
+			// testdata/libs agrees; 30 · 11 / 100 would fit them too).
+			v = rnd(q * rnd(rnd(nq-1)/100))
+		}
 		low, high := math.Floor(v), math.Ceil(v)
 		hw := rnd(v - low)
 		return quantPlan{lo: clampPlace(low), hi: clampPlace(high), t: hw}
