@@ -66,7 +66,7 @@ type quantSpec struct {
 	weakT bool
 	// jaxPct: jnp.percentile, whose q stays in percent (see plan).
 	jaxPct bool
-	n     int
+	n      int
 }
 
 func (c *compiler) quantile(k *call, pct bool) (*operand, error) {
