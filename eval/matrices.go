@@ -955,6 +955,9 @@ func (c *compiler) lineArgs(k *call, x *operand, pos int) (*operand, int, []int,
 		if ax, err = c.intOf(ao, "axis"); err != nil {
 			return nil, 0, nil, err
 		}
+		if rank == 0 { // np.median(np.float32(1), axis=0)
+			return nil, 0, nil, c.errorf(ao.span(), "AxisError", "axis %d is out of bounds for array of dimension 0", ax)
+		}
 		if ax, err = c.normAxis(ax, rank, ao.span()); err != nil {
 			return nil, 0, nil, err
 		}

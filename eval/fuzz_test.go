@@ -1,0 +1,58 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode"
+)
+
+// FuzzExecute runs statements from the fuzzer's bytes (seeded with every
+// builtin's example) under four policies and requires that none meets an
+// internal error (a Go panic the session recovers, or a backend's
+// "internal error"): bad input gets its own error, with its position.
+// Statements with a number of five digits or more are skipped, so that
+// the fuzzer does not spend its time allocating gigabytes.
+func FuzzExecute(f *testing.F) {
+	for _, name := range Functions() {
+		_, _, example, _ := Doc(name)
+		for _, src := range strings.Split(example, "; ") {
+			f.Add(src)
+		}
+	}
+	for _, src := range []string{"x + 1.5", "x[::-1, 1] * y", "sum(x, axis=(0, 1))", "quantile(x, [0.5, 0.9], axis=0)",
+		"nanmax(where(x > 0.5, nan, x), axis=1)", "x @ y.T", "compare(x // 0)", "explain(i8([1]) + 300)"} {
+		f.Add(src)
+	}
+	const setup = "x = rand((3, 4), seed=1)\ny = cast(rand((3, 4), seed=2) * 10, i16)\nv = arange(5)"
+	f.Fuzz(func(t *testing.T, src string) {
+		digits := 0
+		for _, r := range src {
+			if unicode.IsDigit(r) {
+				if digits++; digits >= 5 {
+					return
+				}
+			} else {
+				digits = 0
+			}
+		}
+		for _, policy := range []string{"numpy", "jax", "torch", "numpy1"} {
+			s, err := New(policy)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Execute(context.Background(), "", setup); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, err = s.Execute(ctx, "", src)
+			cancel()
+			var e *Error
+			if errors.As(err, &e) && (e.Name == "InternalError" || strings.Contains(e.Msg, "internal error")) {
+				t.Errorf("%s: %q: %s: %s", policy, src, e.Name, e.Msg)
+			}
+		}
+	})
+}
