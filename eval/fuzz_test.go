@@ -12,7 +12,8 @@ import (
 // FuzzExecute runs statements from the fuzzer's bytes (seeded with every
 // builtin's example) under four policies and requires that none meets an
 // internal error (a Go panic the session recovers, or a backend's
-// "internal error"): bad input gets its own error, with its position.
+// "internal error") and each keeps a deadline of 5 s (a statement
+// canceled stops soon): bad input gets its own error, with its position.
 // Statements with a number of five digits or more are skipped, so that
 // the fuzzer does not spend its time allocating gigabytes.
 func FuzzExecute(f *testing.F) {
@@ -47,8 +48,12 @@ func FuzzExecute(f *testing.F) {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			start := time.Now()
 			_, err = s.Execute(ctx, "", src)
 			cancel()
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("%s: %q took %v: the 5 s deadline was not kept", policy, src, d.Round(time.Second))
+			}
 			var e *Error
 			if errors.As(err, &e) && (e.Name == "InternalError" || strings.Contains(e.Msg, "internal error")) {
 				t.Errorf("%s: %q: %s: %s", policy, src, e.Name, e.Msg)

@@ -1027,6 +1027,9 @@ func fillRandom(ctx context.Context, s *Session, t *backend.Tensor, normal bool)
 	// values depend only on the seed, never on how many workers fill
 	// them.
 	n := t.Len()
+	if n == 0 {
+		return ctx.Err() // rand(0): no values, no draws
+	}
 	seeds := make([]uint64, (n+fillChunkLen-1)/fillChunkLen)
 	for i := range seeds {
 		seeds[i] = s.rng.Uint64()
