@@ -110,6 +110,9 @@ func moment(op promote.UnaryOp) builtinFunc {
 				axes = append(axes, i)
 			}
 		}
+		if len(x.shape) == 0 && len(axes) > 0 {
+			return nil, c.noAxis0(x, axes[0], k.sp, "") // np.std(np.float64(0), axis=0)
+		}
 		reduced := map[int]bool{}
 		count := 1
 		for _, a := range axes {

@@ -61,3 +61,28 @@ func FuzzExecute(f *testing.F) {
 		}
 	})
 }
+
+// TestZeroDimAxis checks functions given an axis of a 0-d value, which
+// FuzzExecute found ending in internal errors: NumPy 1.24's answers, run
+// (np.swapaxes, np.moveaxis, np.flip, np.roll, np.std, np.median and
+// np.quantile raise AxisError; np.squeeze gives the value, np.repeat a
+// vector of its copies; np.random.rand(0) is empty).
+func TestZeroDimAxis(t *testing.T) {
+	s, _ := New("numpy")
+	for _, c := range []struct{ src, want string }{
+		{"swapaxes(zeros(()), 0, 0)", "AxisError: axis1: axis 0 is out of bounds for array of dimension 0"},
+		{"moveaxis(zeros(()), 0, 0)", "AxisError: source: axis 0 is out of bounds for array of dimension 0"},
+		{"flip(zeros(()), 0)", "AxisError: axis 0 is out of bounds for array of dimension 0"},
+		{"roll(zeros(()), 1, 0)", "AxisError: axis 0 is out of bounds for array of dimension 0"},
+		{"std(zeros(()), axis=0)", "AxisError: axis 0 is out of bounds for array of dimension 0"},
+		{"median(zeros(()), axis=0)", "AxisError: axis 0 is out of bounds for array of dimension 0"},
+		{"quantile(0, [0], 0)", "AxisError: axis 0 is out of bounds for array of dimension 0"},
+		{"squeeze(zeros(()), 0)", "f64 0.0"},
+		{"repeat(zeros(()), 2, axis=0)", "[0. 0.]\nf64[2] cpu"},
+		{"rand(0)", "[]\nf64[0] cpu"},
+	} {
+		if got := run(t, s, c.src); got != c.want {
+			t.Errorf("%s = %q, want %q", c.src, got, c.want)
+		}
+	}
+}

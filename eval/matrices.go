@@ -467,6 +467,11 @@ func repeat(c *compiler, k *call) (*operand, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(x.shape) == 0 && (axis == 0 || axis == -1) {
+		// np.repeat(np.float64(0), 2, axis=0) is [0, 0]: a 0-d x
+		// repeats as its one element would.
+		x = at(c.structural(backend.OpReshape, x, []int{1}, nil, k), x.span())
+	}
 	if axis, err = c.normAxis(axis, len(x.shape), ao.span()); err != nil {
 		return nil, err
 	}
@@ -643,6 +648,9 @@ func swapaxes(c *compiler, k *call) (*operand, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := c.noAxis0(x, a, k.args[i+1].span(), []string{"axis1: ", "axis2: "}[i]); err != nil {
+			return nil, err
+		}
 		if ab[i], err = c.normAxis(a, rank, k.args[i+1].span()); err != nil {
 			return nil, err
 		}
@@ -668,6 +676,9 @@ func moveaxis(c *compiler, k *call) (*operand, error) {
 		}
 		seen := map[int]bool{}
 		for _, a := range raw {
+			if err := c.noAxis0(x, a, k.args[i+1].span(), what+": "); err != nil {
+				return nil, err
+			}
 			n, err := c.normAxis(a, rank, k.args[i+1].span())
 			if err != nil {
 				return nil, err
@@ -938,6 +949,17 @@ func median(c *compiler, k *call) (*operand, error) {
 // quantile): it returns x (flattened where axis is None), the axis, and
 // the result's shape: x's without the axis, or with it of length 1 for
 // keepdims (every axis of x of length 1, for axis=None).
+// noAxis0 is NumPy's AxisError for an axis given for a 0-d x (normAxis
+// lets 0 and -1 through for rank 0, as np.argmax, np.any and np.repeat
+// take them; np.flip, np.roll, np.std and np.swapaxes do not). what
+// prefixes the message ("axis1: ").
+func (c *compiler) noAxis0(x *operand, axis int, sp span, what string) error {
+	if len(x.shape) != 0 {
+		return nil
+	}
+	return c.errorf(sp, "AxisError", "%saxis %d is out of bounds for array of dimension 0", what, axis)
+}
+
 func (c *compiler) lineArgs(k *call, x *operand, pos int) (*operand, int, []int, error) {
 	keep, err := c.keepdims(k)
 	if err != nil {
@@ -955,8 +977,8 @@ func (c *compiler) lineArgs(k *call, x *operand, pos int) (*operand, int, []int,
 		if ax, err = c.intOf(ao, "axis"); err != nil {
 			return nil, 0, nil, err
 		}
-		if rank == 0 { // np.median(np.float32(1), axis=0)
-			return nil, 0, nil, c.errorf(ao.span(), "AxisError", "axis %d is out of bounds for array of dimension 0", ax)
+		if err := c.noAxis0(x, ax, ao.span(), ""); err != nil { // np.median(np.float32(1), axis=0)
+			return nil, 0, nil, err
 		}
 		if ax, err = c.normAxis(ax, rank, ao.span()); err != nil {
 			return nil, 0, nil, err
@@ -1214,6 +1236,9 @@ func roll(c *compiler, k *call) (*operand, error) {
 			return nil, err
 		}
 		for i, a := range axes {
+			if err := c.noAxis0(x, a, ao.span(), ""); err != nil {
+				return nil, err
+			}
 			if axes[i], err = c.normAxis(a, len(x.shape), ao.span()); err != nil {
 				return nil, err
 			}

@@ -830,6 +830,9 @@ func squeeze(c *compiler, k *call) (*operand, error) {
 		return nil, err
 	}
 	drop := map[int]bool{}
+	if given && len(x.shape) == 0 {
+		return x, nil // np.squeeze(np.float64(0), 0) is the 0-d value
+	}
 	if given {
 		for _, a := range axes {
 			if x.shape[a] != 1 {
@@ -864,6 +867,11 @@ func flip(c *compiler, k *call) (*operand, error) {
 	axes, given, err := c.axesOf(k, len(x.shape))
 	if err != nil {
 		return nil, err
+	}
+	if given && len(axes) > 0 {
+		if err := c.noAxis0(x, axes[0], k.sp, ""); err != nil { // np.flip(np.float64(0), 0)
+			return nil, err
+		}
 	}
 	rev := make([]bool, len(x.shape))
 	for i := range rev {
