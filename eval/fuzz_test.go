@@ -7,10 +7,12 @@ import (
 	"testing"
 	"time"
 	"unicode"
+
+	"github.com/tensorsh/tensorsh/promote"
 )
 
 // FuzzExecute runs statements from the fuzzer's bytes (seeded with every
-// builtin's example) under four policies and requires that none meets an
+// builtin's example) under every policy and requires that none meets an
 // internal error (a Go panic the session recovers, or a backend's
 // "internal error") and each keeps a deadline of 5 s (a statement
 // canceled stops soon): bad input gets its own error, with its position.
@@ -39,7 +41,7 @@ func FuzzExecute(f *testing.F) {
 				digits = 0
 			}
 		}
-		for _, policy := range []string{"numpy", "jax", "torch", "numpy1"} {
+		for _, policy := range promote.Names() {
 			s, err := New(policy)
 			if err != nil {
 				t.Fatal(err)
