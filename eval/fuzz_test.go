@@ -26,10 +26,12 @@ func FuzzExecute(f *testing.F) {
 		}
 	}
 	for _, src := range []string{"x + 1.5", "x[::-1, 1] * y", "sum(x, axis=(0, 1))", "quantile(x, [0.5, 0.9], axis=0)",
-		"nanmax(where(x > 0.5, nan, x), axis=1)", "x @ y.T", "compare(x // 0)", "explain(i8([1]) + 300)"} {
+		"nanmax(where(x > 0.5, nan, x), axis=1)", "x @ y.T", "compare(x // 0)", "explain(i8([1]) + 300)",
+		"sort(c, axis=0)", "h ** u", "mean(e, axis=0)", "b[::-1] & b", "cumsum(e, axis=1)"} {
 		f.Add(src)
 	}
-	const setup = "x = rand((3, 4), seed=1)\ny = cast(rand((3, 4), seed=2) * 10, i16)\nv = arange(5)"
+	const setup = "x = rand((3, 4), seed=1)\ny = cast(rand((3, 4), seed=2) * 10, i16)\nv = arange(5)\n" +
+		"b = x > 0.5\nc = cast(x, c64)\nh = cast(x, f16)\nu = cast(y, u8)\ne = zeros((0, 3))"
 	f.Fuzz(func(t *testing.T, src string) {
 		digits := 0
 		for _, r := range src {
@@ -46,8 +48,8 @@ func FuzzExecute(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := s.Execute(context.Background(), "", setup); err != nil {
-				t.Fatal(err)
+			for _, line := range strings.Split(setup, "\n") {
+				s.Execute(context.Background(), "", line) // a dtype a policy lacks stays undefined
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			start := time.Now()
