@@ -58,7 +58,7 @@ func cexp[C complex64 | complex128]() func(d, a []C) {
 func libmF64(o backend.Op) func(d, a []float64) {
 	f := libmRef(o)
 	if v := libmAsm[float64](o); v != nil {
-		return libmLoop(v, f)
+		return libmLoop(v, f, libmDomain[float64](o))
 	}
 	return func(d, a []float64) {
 		a = a[:len(d)]

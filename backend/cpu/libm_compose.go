@@ -93,7 +93,7 @@ var composePool = sync.Pool{New: func() any { return new(composeScratch) }}
 func vecF64(o backend.Op) func(d, a []float64) {
 	f := libmRef(o)
 	if v := libmAsm[float64](o); v != nil && !libmFused(o) {
-		return libmLoop(v, f)
+		return libmLoop(v, f, libmDomain[float64](o))
 	}
 	return func(d, a []float64) {
 		for i := range d {

@@ -172,12 +172,12 @@ func constPowLoop[T float](y float64) kfn {
 	switch any(T(0)).(type) {
 	case float32:
 		if v := constPowAsm[float32](y); v != nil {
-			loop := libmLoop(v, f)
+			loop := libmLoop(v, f, nil)
 			return bin(func(d, a, _ []T) { loop(any(d).([]float32), any(a).([]float32)) })
 		}
 	case float64:
 		if v := constPowAsm[float64](y); v != nil {
-			loop := libmLoop(v, f)
+			loop := libmLoop(v, f, nil)
 			return bin(func(d, a, _ []T) { loop(any(d).([]float64), any(a).([]float64)) })
 		}
 	}

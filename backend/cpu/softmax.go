@@ -273,7 +273,7 @@ func rowMaxF64Go(x []float64) float64 {
 // where there is one.
 var expF64 = func() func(d, a []float64) {
 	if v := libmAsm[float64](backend.OpExp); v != nil {
-		return libmLoop(v, math.Exp)
+		return libmLoop(v, math.Exp, libmDomain[float64](backend.OpExp))
 	}
 	return func(d, a []float64) {
 		for i, x := range a[:len(d)] {
