@@ -158,25 +158,32 @@ func TestConstPowKernel(t *testing.T) {
 	x64 = append([]float64{0x1p1000, -0x1p1000, 0x1p-1000, -0x1p-1000, math.Nextafter(0x1p1000, 0),
 		math.Nextafter(0x1p-1000, 1), 3, -3, 0.1, 1e300, -1e-300, 1.0000000000000002, 0.9999999999999999,
 		7, 1e-5, 49}, x64...)
-	ys := make([]float64, len(x64))
-	for i := range ys {
-		ys[i] = -1
-	}
-	for _, avx2 := range []bool{false, true} {
-		if avx2 && !libmAVX512 {
-			continue
+	// x ** -0.5 is math.Pow's 1/Sqrt(x) for x > 0 (powF64), x ** -1 a
+	// quotient and its correction.
+	for _, y := range []float64{-1, -0.5} {
+		ys := make([]float64, len(x64))
+		for i := range ys {
+			ys[i] = y
 		}
-		k := constPowKernel[float64](pow(dtypes.F64, -1))
-		if avx2 {
-			k = avx2Kernel(func() kfn { return constPowKernel[float64](pow(dtypes.F64, -1)) })
-		}
-		d := make([]float64, len(x64))
-		if err := k(d, []any{x64, ys}); err != nil {
-			t.Fatal(err)
-		}
-		for i, x := range x64 {
-			if want := powF64(x, -1); math.Float64bits(d[i]) != math.Float64bits(want) {
-				t.Fatalf("float64 %v**-1 = %v, powF64 %v (avx2 %v)", x, d[i], want, avx2)
+		for _, avx2 := range []bool{false, true} {
+			if avx2 && !libmAVX512 {
+				continue
+			}
+			k := constPowKernel[float64](pow(dtypes.F64, y))
+			if avx2 {
+				k = avx2Kernel(func() kfn { return constPowKernel[float64](pow(dtypes.F64, y)) })
+			}
+			if k == nil {
+				t.Fatalf("no float64 kernel for x**%v", y)
+			}
+			d := make([]float64, len(x64))
+			if err := k(d, []any{x64, ys}); err != nil {
+				t.Fatal(err)
+			}
+			for i, x := range x64 {
+				if want := powF64(x, y); math.Float64bits(d[i]) != math.Float64bits(want) {
+					t.Fatalf("float64 %v**%v = %v, powF64 %v (avx2 %v)", x, y, d[i], want, avx2)
+				}
 			}
 		}
 	}
