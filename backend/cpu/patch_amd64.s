@@ -3,11 +3,12 @@
 #include "textflag.h"
 
 // The partition of libmPatch (simd_libm.go) with AVX-512: b points to
-// lo, hi, safe, nlo, nhi (float32 or float64 each). For each element y
-// of a (whose length is a multiple of 16 or 8): t = y inside [lo, hi],
-// else safe; outside, the bit of y's place set in below where y < nlo,
-// in above where y > nhi, else (NaN too) y and its place appended to x
-// and at. Returns how many were appended. A compressed vector is stored whole at x+n: n never passes
+// lo, hi, safe, nlo, nhi, -max, max (float32 or float64 each). For each
+// element y of a (whose length is a multiple of 16 or 8): t = y inside
+// [lo, hi], else safe; outside, the bit of y's place set in below where
+// -max <= y < nlo, in above where nhi < y <= max, else (NaN and ±Inf
+// too) y and its place appended to x and at. Returns how many were
+// appended. A compressed vector is stored whole at x+n: n never passes
 // the place of the vector's first element, so the store stays inside x.
 
 // func patchArgsF32AVX512(t, x []float32, at []int32, below, above []byte, a []float32, b *float32) int
@@ -25,6 +26,8 @@ TEXT ·patchArgsF32AVX512(SB), NOSPLIT, $0-160
 	VBROADCASTSS 8(R10), Z22 // safe
 	VBROADCASTSS 12(R10), Z23 // nlo
 	VBROADCASTSS 16(R10), Z24 // nhi
+	VBROADCASTSS 20(R10), Z27 // -max
+	VBROADCASTSS 24(R10), Z28 // max
 	VMOVDQU32 patchIota<>(SB), Z25 // the places of the vector's elements
 	MOVL $16, AX
 	VPBROADCASTD AX, Z26
@@ -41,7 +44,9 @@ loop32:
 	VMOVAPS Z22, K2, Z1
 	VMOVUPS Z1, (DI)(BX*4)
 	VCMPPS $1, Z23, Z0, K2, K3 // outside, y < nlo
+	VCMPPS $13, Z27, Z0, K3, K3 // and y >= -max
 	VCMPPS $14, Z24, Z0, K2, K4 // outside, y > nhi
+	VCMPPS $2, Z28, Z0, K4, K4 // and y <= max
 	MOVQ BX, AX
 	SHRQ $3, AX
 	KMOVW K3, (R11)(AX*1)
@@ -78,6 +83,8 @@ TEXT ·patchArgsF64AVX512(SB), NOSPLIT, $0-160
 	VBROADCASTSD 16(R10), Z22 // safe
 	VBROADCASTSD 24(R10), Z23 // nlo
 	VBROADCASTSD 32(R10), Z24 // nhi
+	VBROADCASTSD 40(R10), Z27 // -max
+	VBROADCASTSD 48(R10), Z28 // max
 	VMOVDQU32 patchIota<>(SB), Y25
 	MOVL $8, AX
 	VPBROADCASTD AX, Y26
@@ -94,7 +101,9 @@ loop64:
 	VMOVAPD Z22, K2, Z1
 	VMOVUPD Z1, (DI)(BX*8)
 	VCMPPD $1, Z23, Z0, K2, K3
+	VCMPPD $13, Z27, Z0, K3, K3
 	VCMPPD $14, Z24, Z0, K2, K4
+	VCMPPD $2, Z28, Z0, K4, K4
 	MOVQ BX, AX
 	SHRQ $3, AX
 	KMOVB K3, (R11)(AX*1)

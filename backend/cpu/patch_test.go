@@ -117,7 +117,7 @@ func TestPatchArgs(t *testing.T) {
 
 func testPatchArgs[T float](t *testing.T, m domain, a []T) {
 	t.Helper()
-	b := patchBounds[T]{rounded[T](m.lo, 1), rounded[T](m.hi, -1), T(m.safe), rounded[T](m.flatLo, -1), rounded[T](m.flatHi, 1)}
+	b := newPatchBounds[T](&m)
 	type out struct {
 		t, x         []T
 		at           []int32
@@ -150,7 +150,8 @@ func testPatchArgs[T float](t *testing.T, m domain, a []T) {
 	j := 0
 	for i, y := range a {
 		in := b.lo <= y && y <= b.hi
-		lo, hi := !in && y < b.flatLo, !in && y > b.flatHi
+		finite := !math.IsInf(float64(y), 0)
+		lo, hi := !in && finite && y < b.flatLo, !in && finite && y > b.flatHi
 		if want.below[i/8]>>(i%8)&1 != 0 != lo || want.above[i/8]>>(i%8)&1 != 0 != hi {
 			t.Fatalf("%T: %v: below %v above %v, want %v %v", y, y, !lo, !hi, lo, hi)
 		}
@@ -187,4 +188,78 @@ func TestRounded(t *testing.T) {
 	if got := rounded[float64](0.1, 1); got != 0.1 {
 		t.Errorf("float64: %v", got)
 	}
+}
+
+// TestBinPatch checks x ** y and arctan2 against their scalar kernels,
+// bit for bit, where many pairs lie outside the domain of the vector
+// loops (binPatch): negative x, zeros, integer and large y, NaN, ±Inf,
+// 1% to 99% of them at random among pairs inside it, over runs longer
+// than patchRun, and in place.
+func TestBinPatch(t *testing.T) {
+	rng := rand.New(rand.NewSource(37))
+	odd := []float64{0, negz, 1, -1, 2, -3, 0.5, -0.5, 16, -16, 100, nan, inf, -inf, 1e-300, 0x1p-256, 0x1p256, 1e300, math.MaxFloat64}
+	eachLibmLoops(t, func(t *testing.T) {
+		for _, o := range []backend.Op{backend.OpPow, backend.OpAtan2} {
+			for _, frac := range []float64{0.01, 0.5, 0.99} {
+				n := 2*patchRun + 77
+				x, y := make([]float64, n), make([]float64, n)
+				for i := range x {
+					x[i], y[i] = 0.01+rng.Float64()*100, (rng.Float64()-0.5)*20
+					if y[i] == math.Trunc(y[i]) {
+						y[i] += 0.25
+					}
+					if rng.Float64() < frac {
+						switch rng.Intn(4) {
+						case 0:
+							x[i] = -x[i]
+						case 1:
+							x[i] = odd[rng.Intn(len(odd))]
+						case 2:
+							y[i] = odd[rng.Intn(len(odd))]
+						default:
+							y[i] = math.Trunc(y[i])
+						}
+					}
+				}
+				x32, y32 := make([]float32, n), make([]float32, n)
+				for i := range x {
+					x32[i], y32[i] = float32(x[i]), float32(y[i])
+				}
+				checkBinPatch(t, o, x, y)
+				checkBinPatch(t, o, x32, y32)
+			}
+		}
+	})
+}
+
+func checkBinPatch[T float32 | float64](t *testing.T, o backend.Op, x, y []T) {
+	t.Helper()
+	k := libmKernel[T](o)
+	if k == nil {
+		return
+	}
+	ref := floatKernel[T](&backend.Node{Op: o})
+	want := make([]T, len(x))
+	_ = ref(want, []any{x, y})
+	bad := 0
+	check := func(what string, got, want, a, b []T) {
+		for i := range got {
+			if math.Float64bits(float64(got[i])) != math.Float64bits(float64(want[i])) {
+				if bad++; bad <= 5 {
+					t.Errorf("%v %T %s: (%v, %v): got %v, scalar %v", o, x[0], what, a[i], b[i], got[i], want[i])
+				}
+			}
+		}
+	}
+	for off := range 17 {
+		got := make([]T, len(x)-off)
+		_ = k(got, []any{x[off:], y[off:]})
+		check("slice", got, want[off:], x[off:], y[off:])
+	}
+	a := slices.Clone(x)
+	_ = k(a, []any{a, y})
+	check("in place of x", a, want, x, y)
+	b := slices.Clone(y)
+	_ = k(b, []any{x, b})
+	check("in place of y", b, want, x, y)
 }

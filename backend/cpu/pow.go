@@ -201,7 +201,12 @@ func constPowLoop[T float](y float64) kfn {
 	switch any(T(0)).(type) {
 	case float32:
 		if v := constPowAsm[float32](y); v != nil {
-			loop := libmLoop(v, f, nil)
+			var dom *domain
+			if y == 1.5 {
+				// The range of x·√x's loop (pow15Body); NaN below 0.
+				dom = &domain{0x1p-84, math.MaxFloat64, 1, 0, math.Inf(1)}
+			}
+			loop := libmLoop(v, f, dom)
 			return bin(func(d, a, _ []T) { loop(any(d).([]float32), any(a).([]float32)) })
 		}
 	case float64:
