@@ -209,9 +209,11 @@ func TestBinPatch(t *testing.T) {
 						y[i] += 0.25
 					}
 					if rng.Float64() < frac {
-						switch rng.Intn(4) {
+						switch rng.Intn(5) {
 						case 0:
 							x[i] = -x[i]
+						case 4: // math.Pow's Sqrt(x), not its NaN()
+							x[i], y[i] = -x[i], float64(rng.Intn(2))-0.5
 						case 1:
 							x[i] = odd[rng.Intn(len(odd))]
 						case 2:
