@@ -159,6 +159,17 @@ CASES = [
     ("cross(reshape(v[:999999], (333333, 3)), reshape(v[1:], (333333, 3)))", "np.cross(v[:999999].reshape(333333, 3), v[1:].reshape(333333, 3))"),
     ("isclose(x, y)", "np.isclose(x, y)"),
     ("allclose(d, d + 1e-9)", "np.allclose(d, d + 1e-9)"),
+    # Stop 40: functions of arguments outside their domain in part (log of
+    # numbers half of them negative, arcsin beyond 1, exp underflowing to
+    # 0, negative bases), NaN where NumPy warns; x ** -0.5; log2 either
+    # side of 1/2.
+    ("log(x - 1)", "np.log(x - 1)"),
+    ("arcsin(d * 4 - 4)", "np.arcsin(d * 4 - 4)"),
+    ("arctanh(x * 4 - 4)", "np.arctanh(x * 4 - 4)"),
+    ("exp(-x * 800)", "np.exp(-x * 800)"),
+    ("(d - 1) ** 0.3", "(d - 1) ** 0.3"),
+    ("d ** -0.5", "d ** -0.5"),
+    ("log2(d - 0.5)", "np.log2(d - 0.5)"),
 ]
 
 
@@ -183,9 +194,10 @@ TSH_DTYPES = {"bool": "bool", "int8": "i8", "int16": "i16", "int32": "i32", "int
 
 def numpy_ms(expr, ns):
     t = timeit.Timer(expr, globals=ns)
-    n, _ = t.autorange()
-    n = max(1, n // 2)
-    return sorted(t.repeat(5, n))[2] / n * 1e3
+    with np.errstate(all="ignore"):  # as bench/matrix.py: NaN of log(x - 1) unreported
+        n, _ = t.autorange()
+        n = max(1, n // 2)
+        return sorted(t.repeat(5, n))[2] / n * 1e3
 
 
 def main():
@@ -215,7 +227,8 @@ def main():
         if t is None:
             print("%-38s tensorsh failed: %s" % (te, err))
             continue
-        ndt = np.asarray(eval(ne, ns)).dtype.name
+        with np.errstate(all="ignore"):
+            ndt = np.asarray(eval(ne, ns)).dtype.name
         if TSH_DTYPES.get(ndt, ndt) != dt.rstrip("?"):  # a ratio of different work ("?": weak)
             print("%-38s dtypes differ: tensorsh %s, NumPy %s" % (te, dt, ndt))
             continue
