@@ -321,6 +321,10 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 // axis=1)): the same answer (the first extreme wins, the first NaN wins
 // and ends the search) with the comparisons in the loop instead of a
 // call per element.
+// argPiece is how many elements argRowsFloat's vector step takes at a
+// time.
+const argPiece = 4096
+
 func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
@@ -334,49 +338,56 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 			if best == best {
 			walk:
 				for _, off := range p.offs {
-					run := x[b+off : b+off+p.chunk]
-					if argk != nil && len(run) >= lanes {
-						// One pass: the first extreme of the run, unless
-						// it holds a NaN (the loops below then find it).
-						if i, nan := argk(run); !nan {
-							if e := run[i]; isMax && e > best || !isMax && e < best {
-								best, bi = e, idx+i
+					for whole := x[b+off : b+off+p.chunk]; len(whole) > 0; {
+						// Pieces of argPiece: the first NaN ends the walk,
+						// so the pieces after the one holding it are not
+						// read (argmax of 10^6 float64, one in ten NaN, took
+						// 200 µs, NumPy's 2).
+						run := whole[:min(len(whole), argPiece)]
+						whole = whole[len(run):]
+						if argk != nil && len(run) >= lanes {
+							// One pass: the first extreme of the run, unless
+							// it holds a NaN (the loops below then find it).
+							if i, nan := argk(run); !nan {
+								if e := run[i]; isMax && e > best || !isMax && e < best {
+									best, bi = e, idx+i
+								}
+								idx += len(run)
+								continue
 							}
-							idx += len(run)
-							continue
-						}
-					} else if extreme != nil {
-						// Without a NaN in the run, the first element
-						// equal to its extreme is the one the loops
-						// below would keep, if it beats best.
-						if e, nan := extreme(run); !nan {
-							if isMax && e > best || !isMax && e < best {
-								best, bi = e, idx+find(run, e)
+						} else if extreme != nil {
+							// Without a NaN in the run, the first element
+							// equal to its extreme is the one the loops
+							// below would keep, if it beats best.
+							if e, nan := extreme(run); !nan {
+								if isMax && e > best || !isMax && e < best {
+									best, bi = e, idx+find(run, e)
+								}
+								idx += len(run)
+								continue
 							}
-							idx += len(run)
-							continue
 						}
+						if isMax {
+							for i, v := range run {
+								if v > best {
+									best, bi = v, idx+i
+								} else if v != v {
+									bi = idx + i
+									break walk
+								}
+							}
+						} else {
+							for i, v := range run {
+								if v < best {
+									best, bi = v, idx+i
+								} else if v != v {
+									bi = idx + i
+									break walk
+								}
+							}
+						}
+						idx += len(run)
 					}
-					if isMax {
-						for i, v := range run {
-							if v > best {
-								best, bi = v, idx+i
-							} else if v != v {
-								bi = idx + i
-								break walk
-							}
-						}
-					} else {
-						for i, v := range run {
-							if v < best {
-								best, bi = v, idx+i
-							} else if v != v {
-								bi = idx + i
-								break walk
-							}
-						}
-					}
-					idx += len(run)
 				}
 			}
 			out[o] = int64(bi)

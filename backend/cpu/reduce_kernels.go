@@ -216,6 +216,9 @@ func floatFoldKernel[T float](k redKind, ref func(T, []T) T, c func(acc, x T) T)
 			// is e.
 			return ref(c(acc, e), x[n:])
 		}
+		if j := firstNaN(x); j >= 0 {
+			return x[j] // the fold keeps the first NaN, after any number
+		}
 		return ref(acc, x)
 	}
 }
@@ -381,13 +384,31 @@ func floatRowsKernel[T float](k redKind, ref func(out, x []T, l int)) func(out, 
 			for i := 0; i < len(out); {
 				i += f(byteView(out[i:]), byteView(x[i*l:len(out)*l]), l*size)
 				if i < len(out) {
-					ref(out[i:i+1], x[i*l:i*l+l], l)
+					row := x[i*l : i*l+l]
+					if j := firstNaN(row); j >= 0 && (k == kMax || k == kMin) {
+						// maxFloat and minFloat keep the row's first NaN:
+						// no fold (rows with a NaN among ten numbers took
+						// five times as long as rows without).
+						out[i] = row[j]
+					} else {
+						ref(out[i:i+1], row, l)
+					}
 					i++
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// firstNaN returns the place of the first NaN in x, or -1.
+func firstNaN[T float](x []T) int {
+	for i, v := range x {
+		if v != v {
+			return i
+		}
+	}
+	return -1
 }
 
 // foldOr and foldAnd are foldWith(acc, x, or) and foldWith(acc, x, and),

@@ -132,6 +132,43 @@ func TestArgmaxAxis(t *testing.T) {
 	}
 }
 
+// TestArgmaxLong checks argmax and argmin of long runs, which
+// argRowsFloat walks in pieces of argPiece: the first NaN wins wherever
+// it lies (NumPy's argmax), even after a larger number in a later piece,
+// and the first extreme wins without one.
+func TestArgmaxLong(t *testing.T) {
+	const n = 3*argPiece + 77
+	for _, c := range []struct {
+		name       string
+		nans       []int
+		big, small int // where 10 and -10 go
+		max, min   int
+	}{
+		{"no NaN", nil, 2*argPiece + 5, 7, 2*argPiece + 5, 7},
+		{"NaN in the second piece", []int{argPiece + 3, 3 * argPiece}, 2*argPiece + 5, 7, argPiece + 3, argPiece + 3},
+		{"NaN last", []int{n - 1}, 5, argPiece, n - 1, n - 1},
+		{"NaN first", []int{0, 1}, 5, 6, 0, 0},
+	} {
+		for _, dt := range []dtypes.DType{dtypes.F32, dtypes.F64} {
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = math.Sin(float64(i)) // in [-1, 1]
+			}
+			v[c.big], v[c.small] = 10, -10
+			for _, i := range c.nans {
+				v[i] = nan
+			}
+			x := in(mk(dt, []int{n}, v...))
+			if got := vals(run(t, red(backend.OpArgMax, dtypes.I64, x, false))); !sameAll(got, []float64{float64(c.max)}) {
+				t.Errorf("%v %s: argmax = %v, want %d", dt, c.name, got, c.max)
+			}
+			if got := vals(run(t, red(backend.OpArgMin, dtypes.I64, x, false))); !sameAll(got, []float64{float64(c.min)}) {
+				t.Errorf("%v %s: argmin = %v, want %d", dt, c.name, got, c.min)
+			}
+		}
+	}
+}
+
 func TestReductionErrors(t *testing.T) {
 	empty := in(mk(dtypes.F32, []int{0, 3}))
 	for _, c := range []struct {
