@@ -53,6 +53,8 @@ loop32:
 	KMOVW K4, (R12)(AX*1)
 	KORW K3, K4, K3
 	KANDNW K2, K3, K5 // outside, neither
+	KORTESTW K5, K5
+	JZ   next32 // none: the common case, off the dependency on DX
 	VCOMPRESSPS Z0, K5, Z2
 	VMOVUPS Z2, (SI)(DX*4)
 	VPCOMPRESSD Z25, K5, Z3
@@ -60,6 +62,7 @@ loop32:
 	KMOVW K5, AX
 	POPCNTL AX, AX
 	ADDQ AX, DX
+next32:
 	VPADDD Z26, Z25, Z25
 	ADDQ $16, BX
 	JMP  loop32
@@ -110,6 +113,8 @@ loop64:
 	KMOVB K4, (R12)(AX*1)
 	KORB K3, K4, K3
 	KANDNB K2, K3, K5
+	KORTESTB K5, K5
+	JZ   next64
 	VCOMPRESSPD Z0, K5, Z2
 	VMOVUPD Z2, (SI)(DX*8)
 	VPCOMPRESSD Y25, K5, Y3
@@ -117,6 +122,7 @@ loop64:
 	KMOVB K5, AX
 	POPCNTL AX, AX
 	ADDQ AX, DX
+next64:
 	VPADDD Y26, Y25, Y25
 	ADDQ $8, BX
 	JMP  loop64
