@@ -316,15 +316,15 @@ func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool
 	})
 }
 
+// argPiece is how many elements argRowsFloat's vector step takes at a
+// time.
+const argPiece = 4096
+
 // argRowsFloat is argReduceT for floats when the reduced elements of each
 // output are contiguous runs (the last axis reduced, as in argmax(m,
 // axis=1)): the same answer (the first extreme wins, the first NaN wins
 // and ends the search) with the comparisons in the loop instead of a
 // call per element.
-// argPiece is how many elements argRowsFloat's vector step takes at a
-// time.
-const argPiece = 4096
-
 func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
 	out := make([]int64, p.m)
 	grain := max(1, grainSize/p.l)
