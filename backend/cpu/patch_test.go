@@ -209,11 +209,13 @@ func TestBinPatch(t *testing.T) {
 						y[i] += 0.25
 					}
 					if rng.Float64() < frac {
-						switch rng.Intn(5) {
+						switch rng.Intn(6) {
 						case 0:
 							x[i] = -x[i]
 						case 4: // math.Pow's Sqrt(x), not its NaN()
 							x[i], y[i] = -x[i], float64(rng.Intn(2))-0.5
+						case 5: // both odd: arctan2 of two zeros
+							x[i], y[i] = odd[rng.Intn(len(odd))], odd[rng.Intn(len(odd))]
 						case 1:
 							x[i] = odd[rng.Intn(len(odd))]
 						case 2:
