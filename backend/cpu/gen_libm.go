@@ -372,13 +372,18 @@ const logHead = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
 	VSUBPD libmE8<>(SB), Y2, Y2 // f
 `
 
-const logHead512 = `	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2
+const logHead512 = logCheck512 + logReduce512
+
+// logCheck512 is logHead512's check, which log2Head512 makes itself.
+const logCheck512 = `	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2
 	VMOVDQU64 libmPINF<>(SB), Z6
 	VPCMPGTQ Z0, Z6, K2, K2 // positive, normal, finite
 	KMOVB K2, AX
 	CMPL AX, $0xFF
 	JNE  done
-	VANDPD libmMANT<>(SB), Z0, Z2
+`
+
+const logReduce512 = `	VANDPD libmMANT<>(SB), Z0, Z2
 	VORPD libmE0<>(SB), Z2, Z2 // f1
 	VPSRLQ $52, Z0, Z1
 	VPORQ libmMAGICBITS<>(SB), Z1, Z1
@@ -484,10 +489,12 @@ const log1pHead512 = `	VMOVAPD Z0, Z13
 `
 
 // to512 returns an AVX2 body with the parts that have AVX-512 forms of
-// their own (roundCheck32, logHead, log1pHead) replaced by them, for
+// their own (roundCheck32, logHead, log1pHead, log2Head, log2Tail)
+// replaced by them, for
 // interleave.
 func to512(body string) string {
-	r := strings.NewReplacer(roundCheck32, roundCheck512, logHead, logHead512, log1pHead, log1pHead512)
+	r := strings.NewReplacer(log2Head+logHead, log2Head512+logReduce512, log2Tail, log2Tail512, roundCheck32, roundCheck512, logHead, logHead512,
+		log1pHead, log1pHead512)
 	return r.Replace(body)
 }
 
@@ -1025,8 +1032,7 @@ func taylorSmall(name string) string {
 // loop), each within 2 float64 ULP of the exact value as log2F64 and
 // math.Log1p are, so roundCheck32 decides where they round to the same
 // float32 (checked on every float32 input by TestLibmF32Exhaustive).
-// log2F64's two branches and Log1p's reduction made those loops three
-// times as long as log's.
+// Log1p's reduction makes its own loop three times as long as log's.
 const log2r32Body = logBody + `	VMULPD libmINVLN2X<>(SB), Y0, Y0
 ` + roundCheck32
 
@@ -1187,15 +1193,19 @@ const atanhBody = `	VANDPD libmSIGN<>(SB), Y0, Y15
 	VXORPD Y15, Y0, Y0
 `
 
-// log2Body: Y0 = x in, Y0 = log2F64(x) out: Log1p(x-1)·(1/Ln2) on [1/2,
-// 2] (libm.go), else math.Log2 ($GOROOT/src/math/log10.go log2: Frexp(x)
-// = frac·2^exp, exp-1 where frac is 1/2, else Log(frac)·(1/Ln2) + exp);
-// exits to done unless every x is a positive normal number (and where
-// log1pBody exits: x-1 within 2^-29 of 0 but not 0, or x 1/2 or 2). The
-// other lanes give log1pBody 1/2, and x = 1 gives 0 (Log1p(0)·(1/Ln2)).
-// x is kept in Y15, which log1pBody leaves. A body no lane of the group
-// takes is skipped (SKIPNONE).
-const log2Body = `	VMOVUPD Y0, Y15
+// log2Body: Y0 = x in, Y0 = log2F64(x) out: Log(x)·(1/Ln2) on [1/2, 2]
+// (libm.go), else math.Log2 ($GOROOT/src/math/log10.go log2: Frexp(x)
+// = frac·2^exp, exp-1 where frac is 1/2, else Log(frac)·(1/Ln2) + exp):
+// one pass of logBody on x or frac, both in [1/2, 2]. It exits to done
+// unless every x is a positive normal number.
+const log2Body = log2Head + logBody + log2Tail
+
+// log2Head: Y0 = x in; out: Y0 = x or frac (logBody's argument), Y10 =
+// exp, Y11 = frac, Y12 = the lanes of [1/2, 2], Y15 = x. log2Tail: Y0 =
+// its Log in, Y0 = log2F64(x) out. log2Head512 (with logReduce512: its
+// check is logBody's) and log2Tail512 are their AVX-512 forms, which skip
+// the lanes beyond [1/2, 2] where neither group of eight has one (Z13).
+const log2Head = `	VMOVUPD Y0, Y15
 	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
 	VMOVDQU libmPINF<>(SB), Y6
 	VPCMPGTQ Y0, Y6, Y6
@@ -1203,40 +1213,56 @@ const log2Body = `	VMOVUPD Y0, Y15
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
-	VCMPPD $13, libmE0<>(SB), Y0, Y5
-	VCMPPD $2, libmE16<>(SB), Y0, Y6
-	VANDPD Y6, Y5, Y5 // 1/2 <= x <= 2
-	VCMPPD $4, libmE8<>(SB), Y0, Y6
-	VANDPD Y6, Y5, Y5 // and x != 1 (log1p(0) would exit)
-	VSUBPD libmE8<>(SB), Y0, Y0
-	VMOVUPD libmE0<>(SB), Y1
-	VBLENDVPD Y5, Y0, Y1, Y0
-	SKIPNONE Y5, nolog1p
-` + log1pBody + `nolog1p:
-	VMULPD libmINVLN2X<>(SB), Y0, Y12 // near 1
 	VANDPD libmMANT<>(SB), Y15, Y0
 	VORPD libmE0<>(SB), Y0, Y0 // frac
 	VMOVUPD Y0, Y11
 	VPSRLQ $52, Y15, Y10
 	VPOR libmMAGICBITS<>(SB), Y10, Y10
 	VSUBPD libmKMAGIC<>(SB), Y10, Y10 // exp
-	VCMPPD $1, libmE0<>(SB), Y15, Y8
-	VCMPPD $14, libmE16<>(SB), Y15, Y9
-	VORPD Y9, Y8, Y8 // x < 1/2 or x > 2
-	SKIPNONE Y8, nolog
-` + logBody + `nolog:
-	VMULPD libmINVLN2X<>(SB), Y0, Y0
-	VADDPD Y10, Y0, Y0 // Log(frac)·(1/Ln2) + exp
-	VSUBPD libmE8<>(SB), Y10, Y1
-	VCMPPD $0, libmE0<>(SB), Y11, Y2 // frac == 1/2: exp - 1
-	VBLENDVPD Y2, Y1, Y0, Y0
 	VCMPPD $13, libmE0<>(SB), Y15, Y5
 	VCMPPD $2, libmE16<>(SB), Y15, Y6
-	VANDPD Y6, Y5, Y5
-	VBLENDVPD Y5, Y12, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VCMPPD $0, libmE8<>(SB), Y15, Y5 // x == 1: 0
-	VBLENDVPD Y5, Y1, Y0, Y0
+	VANDPD Y6, Y5, Y12 // 1/2 <= x <= 2
+	VBLENDVPD Y12, Y15, Y0, Y0 // x there, frac elsewhere
+`
+
+const log2Tail = `	VMULPD libmINVLN2X<>(SB), Y0, Y0
+	VADDPD Y10, Y0, Y1 // Log(frac)·(1/Ln2) + exp
+	VSUBPD libmE8<>(SB), Y10, Y2
+	VCMPPD $0, libmE0<>(SB), Y11, Y3 // frac == 1/2: exp - 1
+	VBLENDVPD Y3, Y2, Y1, Y1
+	VBLENDVPD Y12, Y0, Y1, Y0
+`
+
+const log2Head512 = `	VMOVAPD Z0, Z15
+	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2
+	VMOVDQU64 libmPINF<>(SB), Z6
+	VPCMPGTQ Z0, Z6, K2, K2 // positive, normal, finite
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
+	VCMPPD $13, libmE0<>(SB), Z15, K3
+	VCMPPD $2, libmE16<>(SB), Z15, K3, K3 // 1/2 <= x <= 2
+	VPMOVM2Q K3, Z12
+	VPTERNLOGQ $0x55, Z12, Z12, Z13 // the other lanes
+	SKIPNONE Y13, log2near
+	VANDPD libmMANT<>(SB), Z15, Z0
+	VORPD libmE0<>(SB), Z0, Z0 // frac
+	VMOVAPD Z0, Z11
+	VPSRLQ $52, Z15, Z10
+	VPORQ libmMAGICBITS<>(SB), Z10, Z10
+	VSUBPD libmKMAGIC<>(SB), Z10, Z10 // exp
+	VMOVAPD Z15, K3, Z0 // x there, frac elsewhere
+log2near:
+`
+
+const log2Tail512 = `	VMULPD libmINVLN2X<>(SB), Z0, Z0
+	SKIPNONE Y13, log2near2
+	VADDPD Z10, Z0, Z1 // Log(frac)·(1/Ln2) + exp
+	VCMPPD $0, libmE0<>(SB), Z11, K2 // frac == 1/2: exp - 1
+	VSUBPD libmE8<>(SB), Z10, K2, Z1
+	VPMOVQ2M Z13, K3
+	VMOVAPD Z1, K3, Z0
+log2near2:
 `
 
 // logLarge ends asinhBody and acoshBody: Y0 = Log's argument where Y10
