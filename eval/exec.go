@@ -77,11 +77,28 @@ func isReserved(name string) bool {
 // evalExpr compiles and runs one expression.
 func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (*Value, error) {
 	c := &compiler{s: s, ctx: ctx, policy: s.policy, file: file, src: src}
+	if p := s.plans[e]; p != nil {
+		if p.valid(s) {
+			v, err := c.finish(p.o)
+			if err == nil && v.Kind == TensorValue && p.shares(v) {
+				delete(s.plans, e)
+			}
+			return v, err
+		}
+		delete(s.plans, e)
+	}
+	reads, keep := s.planReads(e)
+	draws, warns := s.draws, s.warns
 	o, err := c.expr(e)
 	if err != nil {
 		return nil, err
 	}
-	return c.finish(o)
+	keep = keep && s.draws == draws && s.warns == warns
+	v, err := c.finish(o)
+	if err == nil && keep {
+		s.keep(e, reads, o, v)
+	}
+	return v, err
 }
 
 // unpermute is backend.Unpermute; tests replace it to compare results
@@ -187,6 +204,7 @@ func (s *Session) directive(ctx context.Context, file, src string, d *lang.Direc
 			}
 			s.userPolicies[p.Name()] = p
 			s.policy = p
+			s.dropPlans("")
 			return text("policy %s (%s) loaded from %s", p.Name(), p.Title(), file), nil
 		}
 		if err := s.SetPolicy(arg); err != nil {

@@ -97,6 +97,13 @@ type Session struct {
 	// that a statement run again (a benchmark's, a re-run cell's) is not
 	// parsed again; see parse.
 	parsed map[string]*lang.File
+
+	// plans are the compiled plans of recent tensor-valued expressions,
+	// by syntax tree (see plan.go); draws counts the generator's uses
+	// (seeding too) and warns the warnings given, so that compiling
+	// that did either is not kept.
+	plans        map[lang.Expr]*plan
+	draws, warns int
 }
 
 // Bounds of the parse cache: sources up to maxParsedLen bytes, at most
@@ -156,6 +163,7 @@ func (s *Session) SetPolicy(name string) error {
 		return err
 	}
 	s.policy = p
+	s.dropPlans("")
 	return nil
 }
 
@@ -211,10 +219,12 @@ func (s *Session) SetBackend(name string) error {
 		v.Tensor, v.Device = t, name
 	}
 	s.backend = b
+	s.dropPlans("")
 	return nil
 }
 
 func (s *Session) reseed(seed uint64) {
+	s.draws++
 	s.seed = seed
 	s.pcg = rand.NewPCG(seed, 0x7e115f5)
 	s.rng = rand.New(s.pcg)
@@ -245,6 +255,7 @@ type (
 func (s *Session) setVar(name string, v *Value) {
 	old := s.vars[name]
 	s.vars[name] = v
+	s.dropPlans(name)
 	s.release(old)
 }
 
@@ -311,6 +322,7 @@ func (s *Session) unheld(v *Value) bool {
 // Reset forgets every variable and reseeds the random generator.
 func (s *Session) Reset() {
 	s.dropResults()
+	s.dropPlans("")
 	old := s.vars
 	s.vars = map[string]*Value{}
 	freed := map[*backend.Tensor]bool{}
@@ -340,6 +352,7 @@ func (s *Session) Vars() []string {
 }
 
 func (s *Session) warn(w string) {
+	s.warns++
 	for _, seen := range s.warnings {
 		if seen == w {
 			return

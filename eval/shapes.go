@@ -1034,6 +1034,7 @@ func fillRandom(ctx context.Context, s *Session, t *backend.Tensor, normal bool)
 	// own generator seeded by the session's generator in order: the
 	// values depend only on the seed, never on how many workers fill
 	// them.
+	s.draws++
 	n := t.Len()
 	if n == 0 {
 		return ctx.Err() // rand(0): no values, no draws
