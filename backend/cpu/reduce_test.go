@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -762,5 +763,38 @@ func TestMeanBool(t *testing.T) {
 				t.Fatalf("%d elements, %v: mean(x > 0.5) = %v, want %v", n, d, got, want)
 			}
 		}
+	}
+}
+
+// TestFusedReduceGivesBlocksBack checks that a reduction of a fused tree
+// (sum(x*x) of 1000 float64) gives its windows' block buffers back: run
+// again and again, it allocates far less than one block (blockSize
+// elements, 32 kB) a run, where each run once allocated (and cleared)
+// one a window.
+func TestFusedReduceGivesBlocksBack(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	xs := make([]float64, 1000)
+	for i := range xs {
+		xs[i] = rng.Float64()
+	}
+	x := in(mk(dtypes.F64, []int{1000}, xs...))
+	n := red(backend.OpSum, dtypes.F64, nb(backend.OpMul, x, x), false)
+	b := New(Workers(1))
+	for range 10 {
+		if _, err := b.Run(context.Background(), n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const runs = 200
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	for range runs {
+		if _, err := b.Run(context.Background(), n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&m1)
+	if per := (m1.TotalAlloc - m0.TotalAlloc) / runs; per > blockSize*8/4 {
+		t.Errorf("sum(x*x) of 1000 float64 allocates %d bytes a run, want at most %d (a quarter of a block)", per, blockSize*8/4)
 	}
 }
