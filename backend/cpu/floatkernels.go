@@ -74,7 +74,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpExp2:
 		return mapF[T](math.Exp2)
 	case backend.OpExpm1:
-		return mapF[T](math.Expm1)
+		return mapF[T](expm1F64)
 	case backend.OpSign:
 		// NumPy's float sign (loops.c.src): 1, -1, 0 for either zero, and
 		// NaN for NaN.

@@ -169,24 +169,21 @@ var consts = []struct {
 	{"ASH8", 0.011551800896139705},
 	{"ACOSHRMIN", 1 + 0x1p-15},
 	{"RMAX", 0x1p1000},
-	// expm1.go
-	{"TINY54", 1.0 / (1 << 54)},
-	{"MLN2X56", -3.88162421113569373274e+01},
-	{"EXPM1MAX", 700}, // k <= 1010: 2^k normal
-	{"FIFTYSIX", 56},
-	{"LN2HALFX3", 1.03972077083991796413e+00},
-	{"LN2HALF", 3.46573590279972654709e-01},
-	{"INVLN2", 1.44269504088896338700e+00},
-	{"EQ1", -3.33333333333331316428e-02},
-	{"EQ2", 1.58730158725481460165e-03},
-	{"EQ3", -7.93650757867487942473e-05},
-	{"EQ4", 4.00821782732936239552e-06},
-	{"EQ5", -2.01099218183624371326e-07},
-	{"THREE", 3},
-	{"SIX", 6},
-	{"TWENTY", 20},
-	{"MINUS2", -2},
-	{"MQUARTER", -0.25},
+	// expm1F64 (libm.go)
+	{"EM1LO", -36},
+	{"EM1HI", 709},
+	{"RNDMAGIC", 0x1.8p52},
+	{"EMQ1", 1.0 / 6},
+	{"EMQ2", 1.0 / 24},
+	{"EMQ3", 1.0 / 120},
+	{"EMQ4", 1.0 / 720},
+	{"EMQ5", 1.0 / 5040},
+	{"EMQ6", 1.0 / 40320},
+	{"EMQ7", 1.0 / 362880},
+	{"EMQ8", 1.0 / 3628800},
+	{"EMQ9", 1.0 / 39916800},
+	{"EMQ10", 1.0 / 479001600},
+	{"EMQ11", 1.0 / 6227020800},
 	// log10.go, sinh.go, atanh.go, libm.go
 	{"INVLN10", 1 / math.Ln10},
 	{"SINHMAX", 709}, // sinhF64 and coshF64 beyond
@@ -489,11 +486,11 @@ const log1pHead512 = `	VMOVAPD Z0, Z13
 `
 
 // to512 returns an AVX2 body with the parts that have AVX-512 forms of
-// their own (roundCheck32, logHead, log1pHead, log2Head, log2Tail)
-// replaced by them, for
+// their own (roundCheck32, logHead, log1pHead, log2Head, log2Tail,
+// expm1Check) replaced by them, for
 // interleave.
 func to512(body string) string {
-	r := strings.NewReplacer(log2Head+logHead, log2Head512+logReduce512, log2Tail, log2Tail512, roundCheck32, roundCheck512, logHead, logHead512,
+	r := strings.NewReplacer(log2Head+logHead, log2Head512+logReduce512, log2Tail, log2Tail512, expm1Check, expm1Check512, roundCheck32, roundCheck512, logHead, logHead512,
 		log1pHead, log1pHead512)
 	return r.Replace(body)
 }
@@ -1369,128 +1366,61 @@ const acoshBody = `	VMOVUPD Y0, Y15
 	VBLENDVPD Y5, libmGONAN<>(SB), Y0, Y0
 `
 
-// expm1Body: Y0 = x in, Y0 = math.Expm1(x) out ($GOROOT/src/math/expm1.go
-// expm1, Go code) for -Inf < x < 700 (else, NaN too, exits to done):
-// -1 from x <= -56·ln2, x itself where |x| < 2^-54. The reduction takes t = float64(k): 0 up to ln2/2 (where hi = x
-// - 0·Ln2Hi and lo = 0·Ln2Lo give Go's x and c = 0), ±1 up to 1.5·ln2
-// (x ∓ Ln2Hi and ±Ln2Lo, as Go writes them), else int(InvLn2·x ± 0.5).
-// Each of Go's six finishing formulas (k = 0, -1, 1, <= -2 or > 56,
-// 2..19, 20..56) is computed where some lane of the group has its case
-// (SKIPNONE) and each lane takes its own; Go adds k to y's exponent
-// bits, which is y·2^k for these y and k.
-const expm1Body = `	VMOVUPD Y0, Y13
-	VANDPD libmABS<>(SB), Y0, Y14 // absx
-	VCMPPD $1, libmEXPM1MAX<>(SB), Y0, Y5 // x < 700 (false for NaN)
-	VCMPPD $1, libmPINF<>(SB), Y14, Y6 // not -Inf
+// expm1Body: Y0 = x in, Y0 = expm1F64(x) out (libm.go: the same
+// operations in the same order, math.FMA's as VFMADD*PD); exits to done
+// unless every x is in [-36, 709] (not NaN). The result takes x's sign
+// (it has it already but for x = -0, which gives -0).
+const expm1Body = expm1Check + `	VMOVUPD Y0, Y15
+	VMULPD libmINVLN2X<>(SB), Y0, Y1
+	VADDPD libmRNDMAGIC<>(SB), Y1, Y1
+	VSUBPD libmRNDMAGIC<>(SB), Y1, Y1 // k
+	VMOVUPD libmLN2HI<>(SB), Y2
+	VFNMADD213PD Y0, Y1, Y2 // rhi = x - k·Ln2Hi, exact
+	VMULPD libmLN2LO<>(SB), Y1, Y3 // c
+	VSUBPD Y3, Y2, Y4 // r
+	VSUBPD Y4, Y2, Y2
+	VSUBPD Y3, Y2, Y2 // rlo = (rhi - r) - c
+	VMOVUPD libmEMQ11<>(SB), Y5
+	VFMADD213PD libmEMQ10<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ9<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ8<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ7<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ6<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ5<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ4<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ3<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ2<>(SB), Y4, Y5
+	VFMADD213PD libmEMQ1<>(SB), Y4, Y5
+	VFMADD213PD libmE0<>(SB), Y4, Y5 // q
+	VMULPD Y4, Y5, Y7
+	VFMADD213PD Y2, Y4, Y7 // u = r·(r·q) + rlo
+	VADDPD libmAEMAGIC<>(SB), Y1, Y9
+	VPSLLQ $52, Y9, Y9 // 2^k
+	VSUBPD libmE8<>(SB), Y9, Y10 // 2^k - 1
+	VMULPD Y4, Y9, Y11 // b = 2^k·r
+	VADDPD Y11, Y10, Y12 // hi
+	VSUBPD Y10, Y12, Y13
+	VSUBPD Y13, Y11, Y13 // lo = b - (hi - (2^k - 1))
+	VFMADD231PD Y7, Y9, Y13 // 2^k·u + lo
+	VADDPD Y13, Y12, Y0
+	VANDPD libmSIGN<>(SB), Y15, Y5
+	VORPD Y5, Y0, Y0 // x's sign: the result's but for x = -0
+`
+
+// expm1Check is expm1Body's check, and expm1Check512 its AVX-512 form.
+const expm1Check = `	VCMPPD $13, libmEM1LO<>(SB), Y0, Y5 // x >= -36 (false for NaN)
+	VCMPPD $2, libmEM1HI<>(SB), Y0, Y6 // x <= 709
 	VANDPD Y6, Y5, Y5
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
-	VCMPPD $2, libmMLN2X56<>(SB), Y0, Y15 // x <= -56·ln2: -1
-	VANDPD libmSIGN<>(SB), Y0, Y8
-	VORPD libmE0<>(SB), Y8, Y1 // 0.5 with x's sign
-	VMULPD libmINVLN2<>(SB), Y0, Y2
-	VADDPD Y1, Y2, Y2
-	VROUNDPD $3, Y2, Y2 // int(InvLn2·x ± 0.5)
-	VORPD libmE8<>(SB), Y8, Y1 // ±1
-	VCMPPD $1, libmLN2HALFX3<>(SB), Y14, Y5 // absx < 1.5·ln2
-	VBLENDVPD Y5, Y1, Y2, Y1
-	VCMPPD $14, libmLN2HALF<>(SB), Y14, Y5 // absx > ln2/2, else k = 0
-	VANDPD Y5, Y1, Y1 // t = float64(k)
-	VMULPD libmLN2HI<>(SB), Y1, Y2
-	VSUBPD Y2, Y0, Y2 // hi
-	VMULPD libmLN2LO<>(SB), Y1, Y3 // lo
-	VSUBPD Y3, Y2, Y0 // x = hi - lo
-	VSUBPD Y0, Y2, Y4
-	VSUBPD Y3, Y4, Y4 // c = (hi - x) - lo
-	VMULPD libmE0<>(SB), Y0, Y5 // hfx
-	VMULPD Y5, Y0, Y6 // hxs
-	VMULPD libmEQ5<>(SB), Y6, Y7
-	VADDPD libmEQ4<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEQ3<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEQ2<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEQ1<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmE8<>(SB), Y7, Y7 // r1
-	VMULPD Y5, Y7, Y8
-	VMOVUPD libmTHREE<>(SB), Y9
-	VSUBPD Y8, Y9, Y8 // t = 3 - r1·hfx
-	VSUBPD Y8, Y7, Y9
-	VMULPD Y8, Y0, Y10
-	VMOVUPD libmSIX<>(SB), Y11
-	VSUBPD Y10, Y11, Y10
-	VDIVPD Y10, Y9, Y9
-	VMULPD Y9, Y6, Y9 // e = hxs·((r1 - t)/(6 - x·t))
-	VMULPD Y9, Y0, Y10
-	VSUBPD Y6, Y10, Y10
-	VSUBPD Y10, Y0, Y10 // k = 0: x - (x·e - hxs)
-	VSUBPD Y4, Y9, Y9
-	VMULPD Y9, Y0, Y9
-	VSUBPD Y4, Y9, Y9
-	VSUBPD Y6, Y9, Y9 // e = x·(e-c) - c - hxs
-	VADDPD libmAEMAGIC<>(SB), Y1, Y11 // 2^k
-	VPSLLQ $52, Y11, Y11
-	VXORPD libmSIGN<>(SB), Y1, Y12
-	VADDPD libmAEMAGIC<>(SB), Y12, Y12 // 2^-k
-	VPSLLQ $52, Y12, Y12
-	VMOVUPD Y10, Y2 // k = 0
-	VSUBPD Y0, Y9, Y3 // e - x
-	VCMPPD $13, libmTWENTY<>(SB), Y1, Y5
-	VCMPPD $2, libmFIFTYSIX<>(SB), Y1, Y6
-	VANDPD Y6, Y5, Y5
-	SKIPNONE Y5, nohi
-	VADDPD Y12, Y9, Y7
-	VSUBPD Y7, Y0, Y7
-	VADDPD libmE8<>(SB), Y7, Y7
-	VMULPD Y11, Y7, Y7 // k in [20, 56]: (x - (e + 2^-k) + 1)·2^k
-	VBLENDVPD Y5, Y7, Y2, Y2
-nohi:
-	VCMPPD $13, libmE16<>(SB), Y1, Y5
-	VCMPPD $1, libmTWENTY<>(SB), Y1, Y6
-	VANDPD Y6, Y5, Y5
-	SKIPNONE Y5, nomid
-	VMOVUPD libmE8<>(SB), Y7
-	VSUBPD Y12, Y7, Y7 // 1 - 2^-k
-	VSUBPD Y3, Y7, Y7
-	VMULPD Y11, Y7, Y7 // k in [2, 20): ((1 - 2^-k) - (e - x))·2^k
-	VBLENDVPD Y5, Y7, Y2, Y2
-nomid:
-	VCMPPD $2, libmMINUS2<>(SB), Y1, Y5
-	VCMPPD $14, libmFIFTYSIX<>(SB), Y1, Y6
-	VORPD Y6, Y5, Y5
-	SKIPNONE Y5, nobig
-	VMOVUPD libmE8<>(SB), Y7
-	VSUBPD Y3, Y7, Y7
-	VMULPD Y11, Y7, Y7
-	VSUBPD libmE8<>(SB), Y7, Y7 // k <= -2 or k > 56: (1 - (e - x))·2^k - 1
-	VBLENDVPD Y5, Y7, Y2, Y2
-nobig:
-	VCMPPD $0, libmE8<>(SB), Y1, Y5
-	SKIPNONE Y5, noone
-	VADDPD libmE0<>(SB), Y0, Y7
-	VSUBPD Y7, Y9, Y7
-	VMULPD libmMINUS2<>(SB), Y7, Y7 // k = 1, x < -0.25: -2·(e - (x + 0.5))
-	VSUBPD Y9, Y0, Y6
-	VMULPD libmE16<>(SB), Y6, Y6
-	VADDPD libmE8<>(SB), Y6, Y6 // k = 1: 1 + 2·(x - e)
-	VCMPPD $1, libmMQUARTER<>(SB), Y0, Y8
-	VBLENDVPD Y8, Y7, Y6, Y7
-	VBLENDVPD Y5, Y7, Y2, Y2
-noone:
-	VCMPPD $0, libmMINUS1<>(SB), Y1, Y5
-	SKIPNONE Y5, nominus
-	VSUBPD Y9, Y0, Y7
-	VMULPD libmE0<>(SB), Y7, Y7
-	VSUBPD libmE0<>(SB), Y7, Y7 // k = -1: 0.5·(x - e) - 0.5
-	VBLENDVPD Y5, Y7, Y2, Y2
-nominus:
-	VMOVUPD Y2, Y0
-	VBLENDVPD Y15, libmMINUS1<>(SB), Y0, Y0
-	VCMPPD $1, libmTINY54<>(SB), Y14, Y5 // absx < 2^-54: x
-	VBLENDVPD Y5, Y13, Y0, Y0
+`
+
+const expm1Check512 = `	VCMPPD $13, libmEM1LO<>(SB), Z0, K2 // x >= -36 (false for NaN)
+	VCMPPD $2, libmEM1HI<>(SB), Z0, K2, K2 // x <= 709
+	KMOVB K2, AX
+	CMPL AX, $0xFF
+	JNE  done
 `
 
 // powHead, powRound four times, powTail: Y0 = x, Y12 = y in, Y0 = math.Pow(x, y) out, for x in
@@ -1668,7 +1598,7 @@ var funcs = []struct {
 	{"exp2", exp2Body, "math.Exp2(x)", ""},
 	{"atan", atanBody, "math.Atan(x)", ""},
 	{"tan", tanBody, "tanF64(x)", ""},
-	{"expm1", expm1Body, "math.Expm1(x)", ""},
+	{"expm1", expm1Body, "expm1F64(x)", ""},
 	{"asin", asinBody, "asinF64(x)", ""},
 	{"acos", acosBody, "acosF64(x)", ""},
 	{"log10", log10Body, "log10F64(x)", ""},
@@ -1681,7 +1611,7 @@ var funcs = []struct {
 	{"pow15", pow15Body, "powF64(x, 1.5)", "F32"},
 	{"log2r", log2r32Body, "log2F64(x)", "F32"},
 	{"log1pr", log1pr32Body, "math.Log1p(x)", "F32"},
-	{"expm1r", expm1r32Body, "math.Expm1(x)", "F32"},
+	{"expm1r", expm1r32Body, "expm1F64(x)", "F32"},
 	{"asinhr", asinhr32Body, "math.Asinh(x)", "F32"},
 	{"acoshr", acoshr32Body, "math.Acosh(x)", "F32"},
 	{"atanhr", atanhr32Body, "math.Atanh(x)", "F32"},
@@ -1709,7 +1639,7 @@ var funcs512 = []struct{ name, body, ref string }{
 	{"exp2t", expRange("EXP2LO", "EXP2HI") + exp2Reduce + expTable + expTail + roundCheck512, "math.Exp2(x)"},
 	{"expt", expRange("EXPLO", "EXPHI") + expReduce + expTable + expTail + roundCheck512, "math.Exp(x)"},
 	{"expm1t", expRange("EXPM1LO", "EXPHI") + notTiny + expReduce + expTable + expm1Tail + roundCheck512,
-		"math.Expm1(x)"},
+		"expm1F64(x)"},
 	{"cosht", "\tVANDPD libmABS<>(SB), Z0, Z0\n" + expRange("ZEROD", "HYPHI") + expReduce + expTable + expTail + coshTail +
 		roundCheck512, "coshF64(x)"},
 	{"sinht", sinhHead + expRange("ZEROD", "HYPHI") + expReduce + expTable + expTail + sinhTail + roundCheck512,

@@ -76,3 +76,69 @@ func tanF64(x float64) float64 {
 	}
 	return math.Tan(x)
 }
+
+// expm1F64 is e^x - 1, computed so that its vector loops (expm1Body in
+// gen_libm.go) give the same bits without a division (math.Expm1's
+// rational correction takes one, and its six finishing cases a blend
+// each; its loop took 2.4 ms for 10^6 float64 where NumPy's took 1.2):
+// k = x/ln 2 rounded to even, r + rlo = x - k·ln 2 (Ln2Hi·k exact,
+// Ln2Lo·k rounded, the rest of r kept in rlo), e^r - 1 = r + u with u =
+// r·(r·q(r)) + rlo and q the Taylor series of (e^r - 1 - r)/r² to r^11
+// (|r| <= ln2/2: the terms left out are below 2^-56 of e^r - 1), and
+// (2^k - 1) + 2^k·r + 2^k·u: the first two summed exactly into hi + lo
+// (2^k - 1 is exact for k >= -53, 2^k·r too, and |2^k - 1| >= |2^k·r|
+// where k != 0: Fast2Sum), then hi + (lo + 2^k·u), one rounding of a
+// small term and the last. Within 1 ULP of the exact value and correctly
+// rounded more often than math.Expm1 (TestExpm1Accuracy). Every step is an explicit
+// rounding (a conversion or math.FMA), so no compiler fuses it otherwise.
+func expm1F64(x float64) float64 {
+	switch {
+	case x != x, x == 0:
+		return x
+	case x > 709.8:
+		return math.Inf(1) // e^x overflows from 709.78
+	case x < expm1Lo:
+		return math.Exp(x) - 1 // below 2^-51 - 1: Exp's error is far below -1's ULP
+	}
+	k := float64(float64(x*(1/math.Ln2))+rndMagic) - rndMagic
+	rhi := math.FMA(-k, em1Ln2Hi, x) // exact
+	c := float64(k * em1Ln2Lo)
+	r := rhi - c
+	rlo := float64(rhi-r) - c
+	q := expm1Q[len(expm1Q)-1]
+	for i := len(expm1Q) - 2; i >= 0; i-- {
+		q = math.FMA(q, r, expm1Q[i])
+	}
+	u := math.FMA(float64(r*q), r, rlo) // e^r - 1 = r + u
+	if k > 1023 {
+		// x beyond 709.43 (the loops' range ends at 709): 2^(k-1)·(1 +
+		// r + u), doubled (math.Exp overflows from 709.44 on amd64).
+		pk := math.Float64frombits(math.Float64bits(k-1+aeMagic) << 52)
+		b := pk * r
+		hi := pk + b
+		lo := b - float64(hi-pk)
+		return 2 * (hi + math.FMA(pk, u, lo))
+	}
+	pk := math.Float64frombits(math.Float64bits(k+aeMagic) << 52) // 2^k
+	pm1 := pk - 1
+	b := pk * r // exact
+	hi := pm1 + b
+	lo := b - float64(hi-pm1) // hi + lo = 2^k - 1 + 2^k·r exactly
+	return hi + math.FMA(pk, u, lo)
+}
+
+// The constants of expm1F64 (gen_libm.go writes them for the loops).
+const (
+	expm1Lo  = -36 // k >= -52
+	expm1Hi  = 709 // the loops' end: k <= 1023
+	rndMagic = 0x1.8p52
+	aeMagic  = 0x1p52 + 1023
+	em1Ln2Hi = 6.93147180369123816490e-01 // 32 bits (fdlibm's): k·em1Ln2Hi is exact
+	em1Ln2Lo = 1.90821492927058770002e-10
+)
+
+// expm1Q are the Taylor coefficients of (e^r - 1 - r)/r²: 1/(j+2)!.
+var expm1Q = [...]float64{
+	1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880,
+	1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800,
+}

@@ -111,7 +111,7 @@ func libmRef(o backend.Op) func(float64) float64 {
 	case backend.OpTan:
 		return tanF64
 	case backend.OpExpm1:
-		return math.Expm1
+		return expm1F64
 	case backend.OpAsin:
 		return asinF64
 	case backend.OpAcos:
@@ -165,7 +165,7 @@ func libmDomain[T float](o backend.Op) *domain {
 	case backend.OpExp2:
 		return &domain{-1000, 1000, 0, -1080, 1025} // 0, +Inf
 	case backend.OpExpm1:
-		return &domain{-max, 699, 0.5, -50, 710} // -1 (from -56·ln2), +Inf
+		return &domain{expm1Lo, expm1Hi, 0.5, -50, 710} // -1 (from -38), +Inf
 	case backend.OpSigmoid:
 		return &domain{-708, 708, 0, -750, 750} // Exp(-x); 0, 1
 	case backend.OpSilu:

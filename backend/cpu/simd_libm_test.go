@@ -317,6 +317,9 @@ func testLibmVectorPath(t *testing.T) {
 			case backend.OpExp2, backend.OpExpm1, backend.OpAtan:
 				// every scale from 1e-13 to 700: each of their branches
 				x[i] = (rng.Float64()*2 - 1) * math.Exp(rng.Float64()*36.5-30)
+				if o == backend.OpExpm1 && x[i] < expm1Lo {
+					x[i] /= 20 // expm1F64's loops end at -36 (-1 from -38)
+				}
 			default:
 				x[i] = (rng.Float64()*2 - 1) * 700
 			}
