@@ -10,9 +10,9 @@ import (
 
 // Plans: a statement run again skips compiling.
 //
-// A NumPy user times a statement on a small array (%timeit a + 1 on a
-// 100×100 array: about 2 µs), re-runs a cell, or runs one line in a loop
-// of :timeit. Compiling a statement (promotion, broadcasting, the plan's
+// A NumPy user times a statement on a small array (%timeit a * 2 of a
+// 100×100 float32 array: 3.4 µs), re-runs a cell, or runs one line in a
+// loop of :timeit. Compiling a statement (promotion, broadcasting, the plan's
 // nodes) took about as long as computing 10^4 elements; NumPy's
 // dispatch of a ufunc takes a fraction of a microsecond. So the session
 // keeps the compiled plan of a tensor-valued expression, by its syntax

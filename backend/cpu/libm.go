@@ -88,9 +88,10 @@ func tanF64(x float64) float64 {
 // (2^k - 1) + 2^k·r + 2^k·u: the first two summed exactly into hi + lo
 // (2^k - 1 is exact for k >= -53, 2^k·r too, and |2^k - 1| >= |2^k·r|
 // where k != 0: Fast2Sum), then hi + (lo + 2^k·u), one rounding of a
-// small term and the last. Within 1 ULP of the exact value and correctly
-// rounded more often than math.Expm1 (TestExpm1Accuracy). Every step is an explicit
-// rounding (a conversion or math.FMA), so no compiler fuses it otherwise.
+// small term and the last. Within 1 ULP of the exact value, correctly
+// rounded about as often as math.Expm1 (91% and 92% of
+// TestExpm1Accuracy's inputs). Every step is an explicit rounding (a
+// conversion or math.FMA), so that no compiler fuses two of them.
 func expm1F64(x float64) float64 {
 	switch {
 	case x != x, x == 0:
@@ -98,7 +99,7 @@ func expm1F64(x float64) float64 {
 	case x > 709.8:
 		return math.Inf(1) // e^x overflows from 709.78
 	case x < expm1Lo:
-		return math.Exp(x) - 1 // below 2^-51 - 1: Exp's error is far below -1's ULP
+		return math.Exp(x) - 1 // e^x < 2^-51: Exp's error is far below the result's ULP
 	}
 	k := float64(float64(x*(1/math.Ln2))+rndMagic) - rndMagic
 	rhi := math.FMA(-k, em1Ln2Hi, x) // exact

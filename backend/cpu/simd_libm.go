@@ -25,11 +25,11 @@ import (
 // is math.Atan2. On amd64 with AVX2 and FMA, the loops of
 // simd_libm_amd64.s (written by gen_libm.go) compute four lanes at a time
 // with the same IEEE operations in the same order as the scalar code
-// (Go's math package's on that CPU, or expm1F64's), so they give the same bits; a group
-// of four with a lane that the scalar code treats apart (NaN, ±Inf,
-// results that overflow or are subnormal, subnormal or negative arguments
-// of log, |x| >= 2^29 for sin, cos and tan; for pow see powHead in
-// gen_libm.go) is left to the scalar function. Where that lane lies
+// (Go's math package's on that CPU, or expm1F64's), so they give the
+// same bits; a group of four with a lane that the scalar code treats
+// apart (NaN, ±Inf, results that overflow or are subnormal, subnormal or
+// negative arguments of log, |x| >= 2^29 for sin, cos and tan; for pow
+// see powHead in gen_libm.go) is left to the scalar function. Where that lane lies
 // outside the function's domain (libmDomain: log of a negative number,
 // arcsin beyond 1, exp of -800, NaN), the next 1024 elements are patched
 // instead (libmPatch): the vector loop computes them with each such
