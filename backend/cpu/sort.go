@@ -227,10 +227,6 @@ func radixSortDiff[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func
 		slices.Sort(keys) // equal keys are equal elements: any order will do
 		return keys
 	}
-	if unsafe.Sizeof(keys[0]) == 8 && n <= pdqMax64 {
-		slices.Sort(keys) // as above
-		return keys
-	}
 	tmp = tmp[:n]
 	if n <= radixMSD {
 		// Only the bytes up to the highest bit in which keys differ
@@ -328,13 +324,6 @@ func radixSortDiff[K uint16 | uint32 | uint64](keys, tmp []K, par func(int, func
 	}
 	return tmp // every bucket sorted in place there (not copied back: 4 MB for 10^6 float32)
 }
-
-// pdqMax64 is the length up to which radixSort sorts 64-bit keys by
-// comparison (pdqsort): the LSD passes of keys of float64 values, seven
-// of their eight bytes differing, took 35-40 µs for 1000 keys where
-// slices.Sort takes 20 (NumPy 1.24's sort of 1000 float64: 17 µs), 9
-// for 256 where it takes 3.5; at 2000 it took 100 µs and radix sort 82.
-const pdqMax64 = 1024
 
 // radixMSD is the length above which radixSort splits a line into
 // buckets first.
