@@ -371,7 +371,8 @@ const logHead = `	VPCMPGTQ libmMINNORMM1<>(SB), Y0, Y5
 
 const logHead512 = logCheck512 + logReduce512
 
-// logCheck512 is logHead512's check, which log2Head512 makes itself.
+// logCheck512 is logHead512's check, which log2Head512 makes first (its
+// lanes of [1/2, 2] then take x, the others Frexp's mantissa).
 const logCheck512 = `	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2
 	VMOVDQU64 libmPINF<>(SB), Z6
 	VPCMPGTQ Z0, Z6, K2, K2 // positive, normal, finite
@@ -490,7 +491,12 @@ const log1pHead512 = `	VMOVAPD Z0, Z13
 // expm1Check) replaced by them, for
 // interleave.
 func to512(body string) string {
-	r := strings.NewReplacer(log2Head+logHead, log2Head512+logReduce512, log2Tail, log2Tail512, expm1Check, expm1Check512, roundCheck32, roundCheck512, logHead, logHead512,
+	r := strings.NewReplacer(
+		log2Head+logHead, log2Head512+logReduce512,
+		log2Tail, log2Tail512,
+		expm1Check, expm1Check512,
+		roundCheck32, roundCheck512,
+		logHead, logHead512,
 		log1pHead, log1pHead512)
 	return r.Replace(body)
 }
@@ -1230,14 +1236,7 @@ const log2Tail = `	VMULPD libmINVLN2X<>(SB), Y0, Y0
 	VBLENDVPD Y12, Y0, Y1, Y0
 `
 
-const log2Head512 = `	VMOVAPD Z0, Z15
-	VPCMPGTQ libmMINNORMM1<>(SB), Z0, K2
-	VMOVDQU64 libmPINF<>(SB), Z6
-	VPCMPGTQ Z0, Z6, K2, K2 // positive, normal, finite
-	KMOVB K2, AX
-	CMPL AX, $0xFF
-	JNE  done
-	VCMPPD $13, libmE0<>(SB), Z15, K3
+const log2Head512 = "\tVMOVAPD Z0, Z15\n" + logCheck512 + `	VCMPPD $13, libmE0<>(SB), Z15, K3
 	VCMPPD $2, libmE16<>(SB), Z15, K3, K3 // 1/2 <= x <= 2
 	VPMOVM2Q K3, Z12
 	VPTERNLOGQ $0x55, Z12, Z12, Z13 // the other lanes
