@@ -1,0 +1,73 @@
+package cpu
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/tensorsh/tensorsh/backend"
+	"github.com/tensorsh/tensorsh/dtypes"
+)
+
+// TestSplitRanges checks how many ranges Elementwise makes of trees of a
+// few thousand to 10^5 elements (see splitMin): equal ranges over the
+// workers for the functions of libm and general powers, one range for
+// cheap and short operations, and the same bits either way.
+func TestSplitRanges(t *testing.T) {
+	vec := func(d dtypes.DType, n int) *backend.Node {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = 0.25 + float64(i%977)/311
+		}
+		return in(mk(d, []int{n}, v...))
+	}
+	scalar := func(d dtypes.DType, y float64) *backend.Node { return in(mk(d, nil, y)) }
+	cases := []struct {
+		name    string
+		n       *backend.Node
+		workers int
+		ranges  int
+	}{
+		{"exp f64 10^4", nu(backend.OpExp, vec(dtypes.F64, 10000)), 2, 2},
+		{"exp f64 10^4, one worker", nu(backend.OpExp, vec(dtypes.F64, 10000)), 1, 1},
+		{"exp f64 below splitMin", nu(backend.OpExp, vec(dtypes.F64, splitMin-1)), 2, 1},
+		{"exp f64 10^4, 16 workers", nu(backend.OpExp, vec(dtypes.F64, 10000)), 16, 3},
+		{"exp f64 10^5", nu(backend.OpExp, vec(dtypes.F64, 100000)), 2, 2},
+		{"exp f64 10^6", nu(backend.OpExp, vec(dtypes.F64, 1000000)), 2, 16},
+		{"tanh of a sum f32", nu(backend.OpTanh, nb(backend.OpAdd, vec(dtypes.F32, 20000), vec(dtypes.F32, 20000))), 2, 2},
+		{"arctan2 f32", nb(backend.OpAtan2, vec(dtypes.F32, 10000), vec(dtypes.F32, 10000)), 2, 2},
+		{"exp c64", nu(backend.OpExp, vec(dtypes.C64, 10000)), 2, 2},
+		{"x ** y f64", nb(backend.OpPow, vec(dtypes.F64, 10000), vec(dtypes.F64, 10000)), 2, 2},
+		{"x ** 1.5 f64", nb(backend.OpPow, vec(dtypes.F64, 10000), scalar(dtypes.F64, 1.5)), 2, 2},
+		{"x ** 1.5 f32 (short loop)", nb(backend.OpPow, vec(dtypes.F32, 10000), scalar(dtypes.F32, 1.5)), 2, 1},
+		{"x ** 2 f64 (short loop)", nb(backend.OpPow, vec(dtypes.F64, 10000), scalar(dtypes.F64, 2)), 2, 1},
+		{"x ** -0.5 f64 (short loop)", nb(backend.OpPow, vec(dtypes.F64, 10000), scalar(dtypes.F64, -0.5)), 2, 1},
+		{"x / y f32 (not a libm function)", nb(backend.OpDiv, vec(dtypes.F32, 10000), vec(dtypes.F32, 10000)), 2, 1},
+		{"sqrt f64", nu(backend.OpSqrt, vec(dtypes.F64, 10000)), 2, 1},
+		{"exp f16 (tables and conversions)", nu(backend.OpExp, vec(dtypes.F16, 10000)), 2, 1},
+		{"x ** y i32", nb(backend.OpPow, vec(dtypes.I32, 10000), vec(dtypes.I32, 10000)), 2, 1},
+	}
+	for _, c := range cases {
+		b := New(Workers(c.workers))
+		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
+		r.x = backend.NewExec[*view](r.ctx, "cpu", r, nil)
+		size := backend.Size(c.n.Shape)
+		f, _, err := r.fuse(c.n, size)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		g := f.grain(c.n.DType)
+		if got := r.workersFor(size, g); got != min(c.ranges, c.workers) || (size+g-1)/g != c.ranges {
+			t.Errorf("%s: ranges of %d give %d ranges on %d workers, want %d", c.name, g, (size+g-1)/g, got, c.ranges)
+		}
+		if c.ranges == 2 && c.workers == 2 && 2*g-size > 128 {
+			t.Errorf("%s: ranges of %d for %d elements, want halves", c.name, g, size)
+		}
+		one, two := vals(run(t, c.n, Workers(1))), vals(run(t, c.n, Workers(c.workers)))
+		for i := range one {
+			if math.Float64bits(one[i]) != math.Float64bits(two[i]) {
+				t.Fatalf("%s: element %d is %v on one worker, %v on %d", c.name, i, one[i], two[i], c.workers)
+			}
+		}
+	}
+}
