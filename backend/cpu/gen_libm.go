@@ -141,7 +141,13 @@ var consts = []struct {
 	{"THIRD", 1.0 / 3},
 	{"TWO15", 2.0 / 15},
 	{"P15MIN", 0x1p-84}, // pow15Body: (2^-84)^1.5 = 2^-126
-	{"RMIN", 0x1p-1000}, // recipBody
+	{"RMIN", 0x1p-1000}, // recipBody, powmhBody
+	{"P15DMIN", 0x1p-600}, // pow15dBody: x^1.5 in [2^-900, 2^900]
+	{"P15DMAX", 0x1p600},
+	{"PHXMIN", 0x1p-60}, // powhBody: x^15.5 in [2^-930, 2^930]
+	{"PHXMAX", 0x1p60},
+	{"PHYMAX", 14.5},
+	{"TWOM96", 0x1p-96}, // ddRoundCheck
 	{"RFAST", 0x1p900},
 	{"ONEM40", 1 - 0x1p-40},
 	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
@@ -906,8 +912,8 @@ const atan2Body = `	VANDPD libmABS<>(SB), Y0, Y1
 `
 
 // pow15Body: Y0 = x in (a float32 value), Y0 = x·√x out, close enough
-// to powF64(x, 1.5) (math.Pow: x·Exp(0.5·Log(x)), tens of float64 ULP
-// from the exact power) to round to the same float32. x·√x is within 1.5
+// to powF64(x, 1.5) (the correctly rounded power) to round to the same
+// float32. x·√x is within 1.5
 // ULP of x^1.5 (two roundings), so where its bits below float32's 24
 // lie more than 2^10 float64 ULP from the float32 rounding midpoint
 // (bit 28 of the 29 cut off), both round to the float32 that x·√x
@@ -924,6 +930,159 @@ const pow15Body = `	VCMPPD $0x1D, libmP15MIN<>(SB), Y0, Y5 // x >= 2^-84 (GE_OQ:
 	VSQRTPD Y0, Y1
 	VMULPD Y1, Y0, Y0
 ` + roundCheck32
+
+// pow15dBody: Y0 = x in, Y0 = powF64(x, 1.5) out, for x in [2^-600,
+// 2^600]: x·√x as a double-double, rounded once. √x = sh + sl, sh the
+// rounded root, sl = (x - sh²)/(2·sh) (x - sh² exact, an FMA); p = x·sh
+// and its exact rest pe (an FMA), lo = pe + x·sl (an FMA) within 2^-103
+// of its value relative to p, then p + lo. A lane where lo ± |p|·2^-96
+// rounds with p to two values (within 2^-96 of a rounding midpoint:
+// x near 1, or about one in 2^42) stops the loop, as do x outside the
+// range (and NaN); powF64 then decides (see ddRound). Every other lane
+// is the correctly rounded power, which powF64 gives too.
+const pow15dBody = `	VCMPPD $0x1D, libmP15DMIN<>(SB), Y0, Y5 // x >= 2^-600 (GE_OQ: false for NaN)
+	VCMPPD $2, libmP15DMAX<>(SB), Y0, Y6 // x <= 2^600
+	VANDPD Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VSQRTPD Y0, Y1 // sh
+	VMOVAPD Y1, Y2
+	VFNMADD213PD Y0, Y1, Y2 // x - sh², exact
+	VADDPD Y1, Y1, Y3
+	VDIVPD Y3, Y2, Y2 // sl
+	VMULPD Y1, Y0, Y4 // p = x·sh
+	VMOVAPD Y1, Y5
+	VFMSUB213PD Y4, Y0, Y5 // pe = x·sh - p, exact
+	VFMADD231PD Y2, Y0, Y5 // lo = pe + x·sl
+` + ddRoundCheck
+
+// powmhBody: Y0 = x in, Y0 = powF64(x, -0.5) out, for x in [2^-1000,
+// 2^1000]: 1/(sh + sl) with √x = sh + sl as in pow15dBody; q = 1/sh, r =
+// 1 - q·sh (exact, an FMA), and 1/(sh + sl) = q·(1 + r - q·sl) within
+// 2^-104 relative (the terms left out are products of two of r and
+// sl/sh, each below 2^-53), lo = q·(r - q·sl), then q + lo, checked by
+// ddRoundCheck.
+const powmhBody = `	VCMPPD $0x1D, libmRMIN<>(SB), Y0, Y5 // x >= 2^-1000 (GE_OQ: false for NaN)
+	VCMPPD $2, libmRMAX<>(SB), Y0, Y6 // x <= 2^1000
+	VANDPD Y5, Y6, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VSQRTPD Y0, Y1 // sh
+	VMOVAPD Y1, Y2
+	VFNMADD213PD Y0, Y1, Y2 // x - sh², exact
+	VADDPD Y1, Y1, Y3
+	VDIVPD Y3, Y2, Y2 // sl
+	VMOVUPD libmE8<>(SB), Y4
+	VDIVPD Y1, Y4, Y4 // q = 1/sh
+	VMOVAPD Y1, Y5
+	VFNMADD213PD libmE8<>(SB), Y4, Y5 // r = 1 - q·sh, exact
+	VFNMADD231PD Y2, Y4, Y5 // r - q·sl
+	VMULPD Y4, Y5, Y5 // lo
+` + ddRoundCheck
+
+// ddRoundCheck: Y4 = p, Y5 = lo in, Y0 = p + lo out, where p + lo is
+// within |p|·2^-96 of the exact value; exits to done unless, in every
+// lane, p + (lo + |p|·2^-96) and p + (lo - |p|·2^-96) round to p + lo
+// (ddRound's test). Y6-Y8 are scratch.
+const ddRoundCheck = `	VANDPD libmABS<>(SB), Y4, Y6
+	VMULPD libmTWOM96<>(SB), Y6, Y6 // e
+	VADDPD Y5, Y4, Y0 // p + lo
+	VADDPD Y6, Y5, Y7
+	VADDPD Y7, Y4, Y7 // p + (lo + e)
+	VSUBPD Y6, Y5, Y8
+	VADDPD Y8, Y4, Y8 // p + (lo - e)
+	VCMPPD $0, Y0, Y7, Y7
+	VCMPPD $0, Y0, Y8, Y8
+	VANDPD Y7, Y8, Y7
+	VMOVMSKPD Y7, AX
+	CMPL AX, $15
+	JNE  done
+`
+
+// powhBody: Y0 = x, Y12 = y in, Y0 = powF64(x, y) out, for x in
+// [2^-60, 2^60] and y = n + 1/2, |y| <= 14.5: x^|n| as a double-double
+// by four rounds of squarings (m = |n| <= 15, a bit a round), √x = sh +
+// sl as in pow15dBody, then their product (n >= 0) or √x/x^|n|: q =
+// sh/rh and lo = (sh - q·rh + sl - q·rl)/rh (powHalf's forms), checked
+// by ddRoundCheck. Each double-double product or square is within
+// 2^-104 of its value (the cross terms' roundings, bl·rl left out), so
+// seven squarings and products, the root and the last step stay within
+// 2^-100.
+var powhBody = `	VMOVUPD Y0, Y13
+	VCMPPD $13, libmPHXMIN<>(SB), Y0, Y5 // x >= 2^-60 (false for NaN)
+	VCMPPD $2, libmPHXMAX<>(SB), Y0, Y6 // x <= 2^60
+	VANDPD Y6, Y5, Y5
+	VANDPD libmABS<>(SB), Y12, Y14
+	VCMPPD $2, libmPHYMAX<>(SB), Y14, Y6 // |y| <= 14.5
+	VANDPD Y6, Y5, Y5
+	VROUNDPD $3, Y14, Y15 // trunc(|y|)
+	VSUBPD Y15, Y14, Y6
+	VCMPPD $0, libmE0<>(SB), Y6, Y6 // |y| - trunc(|y|) = 1/2
+	VANDPD Y6, Y5, Y5
+	VMOVMSKPD Y5, AX
+	CMPL AX, $15
+	JNE  done
+	VXORPD Y6, Y6, Y6
+	VCMPPD $1, Y6, Y12, Y6 // y < 0
+	VANDPD libmE8<>(SB), Y6, Y6
+	VADDPD Y6, Y15, Y15 // m = |n|
+	VCVTTPD2DQY Y15, X11
+	VPMOVSXDQ X11, Y11 // m as int64 lanes
+	VSQRTPD Y13, Y14 // sh
+	VMOVAPD Y14, Y15
+	VFNMADD213PD Y13, Y14, Y15 // x - sh², exact
+	VADDPD Y14, Y14, Y3
+	VDIVPD Y3, Y15, Y15 // sl
+	VMOVUPD libmE8<>(SB), Y9 // rh
+	VXORPD Y10, Y10, Y10 // rl
+	VMOVAPD Y13, Y7 // bh
+	VXORPD Y8, Y8, Y8 // bl
+` + powhRound(63) + powhSquare + powhRound(62) + powhSquare + powhRound(61) + powhSquare + powhRound(60) + `	VMULPD Y14, Y9, Y4 // p = rh·sh
+	VMOVAPD Y9, Y5
+	VFMSUB213PD Y4, Y14, Y5 // rh·sh - p, exact
+	VFMADD231PD Y15, Y9, Y5
+	VFMADD231PD Y14, Y10, Y5 // lo = that + rh·sl + rl·sh
+	SKIPNONE Y12, powhpos
+	VDIVPD Y9, Y14, Y0 // q = sh/rh
+	VMOVAPD Y0, Y1
+	VFNMADD213PD Y14, Y9, Y1 // sh - q·rh, exact
+	VADDPD Y15, Y1, Y1
+	VFNMADD231PD Y10, Y0, Y1
+	VDIVPD Y9, Y1, Y1 // (sh - q·rh + sl - q·rl)/rh
+	VBLENDVPD Y12, Y0, Y4, Y4 // y < 0
+	VBLENDVPD Y12, Y1, Y5, Y5
+powhpos:
+` + ddRoundCheck
+
+// powhRound: R = R·B where bit 63-shift of m is set (R = Y9 + Y10, B =
+// Y7 + Y8, m in Y11); Y0-Y3 and Y5 are scratch.
+func powhRound(shift int) string {
+	return fmt.Sprintf(`	VPSLLQ $%d, Y11, Y5 // the next bit of m to the sign
+	VMULPD Y7, Y9, Y0 // p = rh·bh
+	VMOVAPD Y9, Y1
+	VFMSUB213PD Y0, Y7, Y1 // rh·bh - p, exact
+	VFMADD231PD Y8, Y9, Y1
+	VFMADD231PD Y7, Y10, Y1 // e = that + rh·bl + rl·bh
+	VADDPD Y1, Y0, Y2 // p + e
+	VSUBPD Y0, Y2, Y3
+	VSUBPD Y3, Y1, Y3 // its rest
+	VBLENDVPD Y5, Y2, Y9, Y9
+	VBLENDVPD Y5, Y3, Y10, Y10
+`, shift)
+}
+
+// powhSquare: B = B², a double-double (B = Y7 + Y8); Y0-Y2 are scratch.
+const powhSquare = `	VMULPD Y7, Y7, Y0 // p = bh²
+	VMOVAPD Y7, Y1
+	VFMSUB213PD Y0, Y7, Y1 // bh² - p, exact
+	VADDPD Y7, Y7, Y2
+	VFMADD231PD Y8, Y2, Y1 // e = that + 2·bh·bl
+	VADDPD Y1, Y0, Y7
+	VSUBPD Y0, Y7, Y2
+	VSUBPD Y2, Y1, Y8
+`
 
 // roundCheck32: Y0 = a float64 result within 2^9 float64 ULP of the
 // scalar code's (both close to the exact value); exits to done unless,
@@ -1423,7 +1582,8 @@ const expm1Check512 = `	VCMPPD $13, libmEM1LO<>(SB), Z0, K2 // x >= -36 (false f
 `
 
 // powHead, powRound four times, powTail: Y0 = x, Y12 = y in, Y0 = math.Pow(x, y) out, for x in
-// [2^-256, 2^256] but 1 and y not an integer, |y| < 15.5 but ±0.5, with
+// [2^-256, 2^256] but 1 and y not an integer, |y| < 15.5 and no integer
+// plus 1/2 (powF64 computes those in double-double arithmetic), with
 // a normal result ($GOROOT/src/math/pow.go pow: yi, yf = Modf(|y|), yf
 // moved to (-0.5, 0.5], a1 = Exp(yf·Log(x)), then x^yi by squarings of
 // Frexp(x) with the exponents apart, here four rounds for the four bits
@@ -1441,10 +1601,10 @@ const powCheck = `	VMOVUPD Y0, Y13
 	VANDPD libmABS<>(SB), Y12, Y14
 	VCMPPD $1, libmYMAX<>(SB), Y14, Y6 // |y| < 15.5
 	VANDPD Y6, Y5, Y5
-	VCMPPD $4, libmE0<>(SB), Y14, Y6 // |y| != 0.5
-	VANDPD Y6, Y5, Y5
 	VROUNDPD $3, Y14, Y15 // yi = trunc(|y|)
 	VSUBPD Y15, Y14, Y14 // yf
+	VCMPPD $4, libmE0<>(SB), Y14, Y6 // yf != 0.5 (powF64's half-integer powers)
+	VANDPD Y6, Y5, Y5
 	VXORPD Y6, Y6, Y6
 	VCMPPD $4, Y6, Y14, Y6 // yf != 0
 	VANDPD Y6, Y5, Y5
@@ -1531,9 +1691,9 @@ const powCheck512 = `	VMOVUPD Z0, Z13
 	VCMPPD $4, libmE8<>(SB), Z0, K2, K2 // x != 1
 	VANDPD libmABS<>(SB), Z12, Z14
 	VCMPPD $1, libmYMAX<>(SB), Z14, K2, K2 // |y| < 15.5
-	VCMPPD $4, libmE0<>(SB), Z14, K2, K2 // |y| != 0.5
 	VRNDSCALEPD $3, Z14, Z15 // yi = trunc(|y|)
 	VSUBPD Z15, Z14, Z14 // yf
+	VCMPPD $4, libmE0<>(SB), Z14, K2, K2 // yf != 0.5 (powF64's half-integer powers)
 	VXORPD Z6, Z6, Z6
 	VCMPPD $4, Z6, Z14, K2, K2 // yf != 0
 	KMOVB K2, AX
@@ -1608,6 +1768,8 @@ var funcs = []struct {
 	{"asinh", asinhBody, "math.Asinh(x)", ""},
 	{"acosh", acoshBody, "math.Acosh(x)", ""},
 	{"pow15", pow15Body, "powF64(x, 1.5)", "F32"},
+	{"pow15d", pow15dBody, "powF64(x, 1.5)", "F64"},
+	{"powmh", powmhBody, "powF64(x, -0.5)", "F64"},
 	{"log2r", log2r32Body, "log2F64(x)", "F32"},
 	{"log1pr", log1pr32Body, "math.Log1p(x)", "F32"},
 	{"expm1r", expm1r32Body, "expm1F64(x)", "F32"},
@@ -2288,6 +2450,7 @@ func writeTable(b *bytes.Buffer, name string, v []uint64) {
 var binFuncs = []struct{ name, body, ref string }{
 	{"pow", powHead + powRounds() + powTail, "math.Pow(x, y)"},
 	{"atan2", atan2Body, "math.Atan2(x, y)"},
+	{"powh", powhBody, "powF64(x, y)"},
 }
 
 // powRounds is powRound for each of the four bits of yi, in turn.

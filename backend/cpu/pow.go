@@ -2,7 +2,7 @@ package cpu
 
 import (
 	"math"
-	"slices"
+	"math/big"
 	"sync"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -12,27 +12,123 @@ import (
 //
 // Go's math.Pow raises to integer powers by repeated squaring in float64,
 // rounding at every step, so x**3 can be an ULP away from the correctly
-// rounded value that NumPy's pow (glibc) gives. powF64 instead raises to
-// integer exponents in double-double arithmetic (about 100 bits) and
-// rounds once, which gives the correctly rounded result except for values
-// within about 2^-90 ULP of a rounding boundary. Exponent 0.5 is a square
-// root (one rounding). Other exponents, and results near the ends of the
-// float64 range, use math.Pow.
+// rounded value that NumPy's pow (glibc) gives; to a half-integer power
+// n + 1/2 it takes Exp(0.5·Log(x)) (1/Sqrt(x) for -1/2), two or three
+// ULP from it (x**1.5 of 2·10^5 inputs: 36% not correctly rounded).
+// powF64 instead raises to integer exponents in double-double arithmetic
+// (about 100 bits) and rounds once, and to half-integer ones multiplies
+// (or divides) that power by √x as a double-double, rounded once (within
+// 2^-96 of a rounding midpoint, the exact power in big.Float decides:
+// ddRound): the correctly rounded result. Exponent 0.5 is a square root
+// (one rounding). Powers beyond double-double's range are computed
+// exactly (powExact). Other exponents use math.Pow.
 
 // powF64 returns x**y.
 func powF64(x, y float64) float64 {
 	switch {
 	case y == 0.5 && x > 0 && !math.IsInf(x, 1):
 		return math.Sqrt(x)
-	case y != math.Trunc(y) || math.Abs(y) > 1<<53 || x == 0 || math.IsInf(x, 0) || math.IsNaN(x):
+	case x == 0 || math.IsInf(x, 0) || math.IsNaN(x) || math.IsInf(y, 0) || math.IsNaN(y):
+		return math.Pow(x, y)
+	case halfInteger(y) && x > 0:
+		if v, ok := powHalf(x, y); ok {
+			return v
+		}
+	case y == math.Trunc(y) && math.Abs(y) <= 1<<53:
+		if v, ok := powInt(x, y); ok {
+			return v
+		}
+	default:
 		return math.Pow(x, y)
 	}
-	n := int64(y)
-	neg := n < 0
-	if neg {
-		n = -n
+	// A power or result beyond double-double's range: exactly where the
+	// result is a float64 or near one (then |y·log2 |x|| is below 1075
+	// plus a little), and math.Pow's ±Inf or ±0 beyond.
+	if l := y * math.Log2(math.Abs(x)); math.Abs(l) < 1100 {
+		return powExact(x, y)
 	}
-	// Double-double exponentiation by squaring.
+	return math.Pow(x, y)
+}
+
+// powInt returns x**y for an integer y, |y| <= 2^53, and a finite
+// nonzero x: x**|y| in double-double arithmetic and, for y < 0, its
+// reciprocal, rounded once (ddRound); false where a power or the result
+// leaves [2^-1000, 2^1000].
+func powInt(x, y float64) (float64, bool) {
+	rh, rl, ok := ddPowInt(x, int64(math.Abs(y)))
+	if !ok {
+		return 0, false
+	}
+	if y >= 0 {
+		return ddRound(rh, rl, x, y), true
+	}
+	// 1/(rh+rl): q = 1/rh, then one correction step with the exact
+	// remainder.
+	q := 1 / rh
+	r := math.FMA(-q, rh, 1) - q*rl
+	if a := math.Abs(q); !(a <= 0x1p1000 && a >= 0x1p-1000) {
+		return 0, false
+	}
+	return ddRound(q, r/rh, x, y), true
+}
+
+// ddRound returns hi + lo rounded to float64, for a double-double within
+// 2^-96 of x**y relative to it (|lo| at most about an ULP of hi; each
+// double-double product or square adds at most 2^-104, and x**n takes
+// two for each bit of n, at most 106), or the exact power (powExact)
+// where a value that near might round otherwise: hi + lo within 2^-96 of
+// a rounding midpoint (x**1.5 for x = 1 - 2^-53 is 1 - 1.5·2^-53 +
+// 0.375·2^-106, just above one; half-integer powers of x near 1 fall
+// there often, random ones about once in 2^42).
+func ddRound(hi, lo, x, y float64) float64 {
+	e := math.Abs(hi) * 0x1p-96
+	v := hi + lo
+	if hi+(lo+e) != v || hi+(lo-e) != v {
+		return powExact(x, y)
+	}
+	return v
+}
+
+// powExact returns x**y for y an integer or half-integer, correctly
+// rounded, in big.Float arithmetic: x**|n| exact (to 4096 bits where it
+// has more: then it is no float64 nor a midpoint, as only x**n with at
+// most 54 bits in its odd part can be, so 2^-4000 decides), √x and the
+// quotient to 600 bits more (an irrational result is no midpoint either,
+// and lies farther from each than that).
+func powExact(x, y float64) float64 {
+	n := math.Floor(y)
+	half := y != n
+	an := math.Abs(n)
+	prec := uint(min(53*(an+1)+64, 4096))
+	b := new(big.Float).SetPrec(prec).SetFloat64(x)
+	p := new(big.Float).SetPrec(prec).SetFloat64(1)
+	for k := uint64(an); k > 0; k >>= 1 {
+		if k&1 == 1 {
+			p.Mul(p, b)
+		}
+		if k > 1 {
+			b.Mul(b, b)
+		}
+	}
+	v := new(big.Float).SetPrec(prec + 600)
+	switch {
+	case half && n >= 0:
+		v.Mul(p, new(big.Float).SetPrec(prec+600).Sqrt(new(big.Float).SetFloat64(x)))
+	case half:
+		v.Quo(new(big.Float).SetPrec(prec+600).Sqrt(new(big.Float).SetFloat64(x)), p)
+	case n >= 0:
+		v.Set(p)
+	default:
+		v.Quo(new(big.Float).SetFloat64(1), p)
+	}
+	f, _ := v.Float64()
+	return f
+}
+
+// ddPowInt returns x**n (n >= 0) as a double-double, exponentiated by
+// squaring, or false where a square or the result leaves [2^-1000,
+// 2^1000] (overflow, underflow or NaN near).
+func ddPowInt(x float64, n int64) (hi, lo float64, ok bool) {
 	rh, rl := 1.0, 0.0
 	bh, bl := x, 0.0
 	for {
@@ -45,20 +141,50 @@ func powF64(x, y float64) float64 {
 		}
 		bh, bl = ddMul(bh, bl, bh, bl)
 		if a := math.Abs(bh); !(a <= 0x1p1000 && a >= 0x1p-1000) {
-			return math.Pow(x, y)
+			return 0, 0, false
 		}
 	}
 	if a := math.Abs(rh); !(a <= 0x1p1000 && a >= 0x1p-1000) {
-		return math.Pow(x, y) // near overflow or underflow (or NaN)
+		return 0, 0, false
 	}
-	if !neg {
-		return rh + rl
+	return rh, rl, true
+}
+
+// halfInteger reports whether y is an integer plus one half (then |y| <
+// 2^52).
+func halfInteger(y float64) bool {
+	t := 2 * y
+	return t == math.Trunc(t) && y != math.Trunc(y)
+}
+
+// powHalf returns x**y for a finite x > 0 and y = n + 1/2: x**n (n >= 0)
+// times √x, or √x divided by x**-n (n < 0), in double-double arithmetic,
+// rounded once (ddRound); false where a power or the result leaves
+// [2^-1000, 2^1000]. √x is sh + sl with sh the rounded
+// root and sl = (x - sh²)/(2·sh) (x - sh² is exact, an FMA), within
+// 2^-105 of it.
+func powHalf(x, y float64) (float64, bool) {
+	if !(x >= 0x1p-1000 && x <= 0x1p1000) {
+		return 0, false
 	}
-	// 1/(rh+rl): q = 1/rh, then one correction step with the exact
-	// remainder.
-	q := 1 / rh
-	r := math.FMA(-q, rh, 1) - q*rl
-	return q + r/rh
+	n := math.Floor(y) // y - 1/2
+	sh := math.Sqrt(x)
+	sl := math.FMA(-sh, sh, x) / (2 * sh)
+	rh, rl, ok := ddPowInt(x, int64(math.Abs(n)))
+	if !ok {
+		return 0, false
+	}
+	h, l := ddMul(rh, rl, sh, sl)
+	if n < 0 {
+		// (sh+sl)/(rh+rl): q = sh/rh and one correction step with
+		// the exact remainder sh - q·rh.
+		h = sh / rh
+		l = (math.FMA(-h, rh, sh) + sl - h*rl) / rh
+	}
+	if a := math.Abs(h); !(a <= 0x1p1000 && a >= 0x1p-1000) {
+		return 0, false
+	}
+	return ddRound(h, l, x, y), true
 }
 
 // ddMul returns (ah+al)(bh+bl) as a normalised double-double.
@@ -100,6 +226,14 @@ func constPowKernel[T float](n *backend.Node) kfn {
 	if k := constPowLoop[T](y); k != nil && !(y == -1 && f32) {
 		return k
 	}
+	if halfInteger(y) && math.Abs(y) <= 14.5 && !(f32 && libmAVX512) {
+		// The loop of half-integer powers, on the exponent's
+		// constant block (float32 on AVX-512 has the general
+		// loop, powtBody, which rounds as powF64).
+		if k := powhLoop[T](); k != nil {
+			return k
+		}
+	}
 	var blk func(b []float64) // b[i] = x**y in place
 	switch {
 	case y == -1 && f32:
@@ -137,35 +271,6 @@ func constPowKernel[T float](n *backend.Node) kfn {
 				b[i] = q + math.FMA(-q, x, 1)/x
 			}
 		}
-	case y == -0.5 && !f32:
-		// math.Pow's own case for y = -0.5: 1/Sqrt(x), which the
-		// general loop leaves to the scalar code (10^6 float64: 7.7 ms,
-		// NumPy 3.4): the vector kernels of sqrt and reciprocal, then
-		// powF64 where x is NaN (its NaN, not x's payload), -0 (+Inf)
-		// or -Inf (+0). (float32's general loop computes it.)
-		sq, rc := &backend.Node{Op: backend.OpSqrt}, &backend.Node{Op: backend.OpReciprocal}
-		sk := firstKernel(func() kfn { return simdFloatKernel(sq, ctF64) }, func() kfn { return floatKernel[float64](sq) })
-		rk := firstKernel(func() kfn { return simdFloatKernel(rc, ctF64) }, func() kfn { return floatKernel[float64](rc) })
-		return bin(func(d, a, _ []T) {
-			var at []int
-			var xs []float64
-			special := func(x float64) bool {
-				b := math.Float64bits(x)
-				return b&^(1<<63) > 0x7FF0000000000000 || b == 1<<63 || b == 0xFFF0000000000000
-			}
-			if x := any(a[:len(d)]).([]float64); slices.ContainsFunc(x, special) {
-				for i, x := range x {
-					if special(x) {
-						at, xs = append(at, i), append(xs, x)
-					}
-				}
-			}
-			_ = sk(d, []any{a}) // d and a may share their storage: xs keeps x
-			_ = rk(d, []any{d})
-			for j, i := range at {
-				d[i] = T(powF64(xs[j], y))
-			}
-		})
 	case y == 4 && f32:
 		blk = func(b []float64) {
 			for i, x := range b {
@@ -194,9 +299,10 @@ func constPowKernel[T float](n *backend.Node) kfn {
 }
 
 // constPowLoop returns the kernel of x ** y that runs the vector loop of
-// constPowAsm (y = 4, -2 and 1.5 on float32, -1 on float64: the forms
-// below, and x·√x in float64 checked to round as powF64 does; see their
-// bodies in gen_libm.go), or nil; the lanes the loop leaves take powF64.
+// constPowAsm (y = 4, -2 and 1.5 on float32, -1, 1.5 and -0.5 on
+// float64: the forms below, x·√x in float64 checked to round as powF64
+// does, and double-double forms; see their bodies in gen_libm.go), or
+// nil; the lanes the loop leaves take powF64.
 func constPowLoop[T float](y float64) kfn {
 	f := func(x float64) float64 { return powF64(x, y) }
 	switch any(T(0)).(type) {
@@ -212,8 +318,34 @@ func constPowLoop[T float](y float64) kfn {
 		}
 	case float64:
 		if v := constPowAsm[float64](y); v != nil {
-			loop := libmLoop(v, f, nil)
+			var dom *domain
+			switch y {
+			case 1.5: // pow15dBody's range; NaN below 0
+				dom = &domain{0x1p-600, 0x1p600, 1, 0, math.Inf(1)}
+			case -0.5: // powmhBody's
+				dom = &domain{0x1p-1000, 0x1p1000, 1, 0, math.Inf(1)}
+			}
+			loop := libmLoop(v, f, dom)
 			return bin(func(d, a, _ []T) { loop(any(d).([]float64), any(a).([]float64)) })
+		}
+	}
+	return nil
+}
+
+// powhLoop returns the kernel of x ** y for a half-integer constant y
+// that runs the loop of powhAsm, or nil; the pairs the loop leaves take
+// powF64.
+func powhLoop[T float]() kfn {
+	switch any(T(0)).(type) {
+	case float32:
+		if v := powhAsm[float32](); v != nil {
+			loop := binLoop(v, powF64, backend.OpPow, powhDomain)
+			return bin(func(d, a, b []T) { loop(any(d).([]float32), any(a).([]float32), any(b).([]float32)) })
+		}
+	case float64:
+		if v := powhAsm[float64](); v != nil {
+			loop := binLoop(v, powF64, backend.OpPow, powhDomain)
+			return bin(func(d, a, b []T) { loop(any(d).([]float64), any(a).([]float64), any(b).([]float64)) })
 		}
 	}
 	return nil

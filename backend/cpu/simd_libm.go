@@ -217,7 +217,7 @@ func libmKernel[T float32 | float64](o backend.Op) kfn {
 	switch o {
 	case backend.OpPow, backend.OpAtan2:
 		if v := binAsm[T](o); v != nil && !libmFused(o) {
-			return bin(binLoop(v, libmRef2(o), o))
+			return bin(binLoop(v, libmRef2(o), o, pairDomainOf(o)))
 		}
 		return nil
 	}
@@ -439,9 +439,9 @@ func disjoint[T any](d []T, ops ...[]T) bool {
 // that runs v, the vector loop of f (o's: backend.OpPow or
 // backend.OpAtan2), and computes the groups v leaves and the last
 // elements with f. Where a group v leaves has a pair outside the domain
-// of o's loops (pairIn), the next patchRun elements are patched
+// of v (dom), the next patchRun elements are patched
 // (binPatch) rather than left to f.
-func binLoop[T float32 | float64](v func(d, a, b []T) int, f func(x, y float64) float64, o backend.Op) func(d, a, b []T) {
+func binLoop[T float32 | float64](v func(d, a, b []T) int, f func(x, y float64) float64, o backend.Op, dom *pairDomain) func(d, a, b []T) {
 	g := libmGroup()
 	var loop func(d, a, b []T, patch bool)
 	loop = func(d, a, b []T, patch bool) {
@@ -454,9 +454,9 @@ func binLoop[T float32 | float64](v func(d, a, b []T) int, f func(x, y float64) 
 				break
 			}
 			j := min(i+g, n)
-			if patch && pairsIn(o, a[i:j], b[i:j]) < j-i {
+			if patch && pairsIn(dom.in, a[i:j], b[i:j]) < j-i {
 				j = min(i+patchRun, n)
-				binPatch(d[i:j], a[i:j], b[i:j], o, f, func(d, a, b []T) { loop(d, a, b, false) })
+				binPatch(d[i:j], a[i:j], b[i:j], o, dom, f, func(d, a, b []T) { loop(d, a, b, false) })
 			} else {
 				map64x2(d[i:j], a[i:j], b[i:j], f)
 			}
@@ -471,34 +471,56 @@ func binLoop[T float32 | float64](v func(d, a, b []T) int, f func(x, y float64) 
 	return func(d, a, b []T) { loop(d, a, b, true) }
 }
 
-// pairIn reports, as 1 or 0, whether the vector loops of o take x and y
-// (but rarely, for reasons of their own): powIn and atan2In.
-func pairIn(o backend.Op, x, y float64) int {
+// A pairDomain is the set of pairs (x, y) that the vector loops of a
+// function of two operands take (but rarely, for reasons of their own):
+// in reports 1 for them and 0 for the others; (sx, sy) is one of them.
+type pairDomain struct {
+	in     func(x, y float64) int
+	sx, sy float64
+}
+
+var (
+	powDomain   = &pairDomain{powIn, 1.5, 0.25}
+	powhDomain  = &pairDomain{powhIn, 1.5, 1.5}
+	atan2Domain = &pairDomain{atan2In, 1.5, 0.25}
+)
+
+// pairDomainOf returns the pairDomain of the loops of o (backend.OpPow or
+// backend.OpAtan2).
+func pairDomainOf(o backend.Op) *pairDomain {
 	if o == backend.OpPow {
-		return powIn(x, y)
+		return powDomain
 	}
-	return atan2In(x, y)
+	return atan2Domain
 }
 
-// powIn is pairIn for x ** y (powHead in gen_libm.go): x in [2^-256,
-// 2^256], y no integer and |y| < 15.5. Without branches: lanes outside
-// at random would mispredict.
+// powIn is powDomain's test, x ** y (powHead in gen_libm.go): x in [2^-256,
+// 2^256], y neither an integer nor an integer plus 1/2, and |y| < 15.5.
+// Without branches: lanes outside at random would mispredict.
 func powIn(x, y float64) int {
-	return bit(x >= 0x1p-256) & bit(x <= 0x1p256) & bit(math.Abs(y) < 15.5) & bit(float64(int64(y)) != y)
+	yf := math.Abs(y) - math.Trunc(math.Abs(y))
+	return bit(x >= 0x1p-256) & bit(x <= 0x1p256) & bit(math.Abs(y) < 15.5) & bit(yf != 0) & bit(yf != 0.5)
 }
 
-// atan2In is pairIn for arctan2 (atan2Body): y and x normal numbers
+// powhIn is powhDomain's test, the loop of half-integer powers (powhBody in
+// gen_libm.go): x in [2^-60, 2^60], y an integer plus 1/2, |y| <= 14.5.
+func powhIn(x, y float64) int {
+	yf := math.Abs(y) - math.Trunc(math.Abs(y))
+	return bit(x >= 0x1p-60) & bit(x <= 0x1p60) & bit(math.Abs(y) <= 14.5) & bit(yf == 0.5)
+}
+
+// atan2In is atan2Domain's test, arctan2 (atan2Body): y and x normal numbers
 // (finite, not 0), by their exponents.
 func atan2In(x, y float64) int {
 	ex, ey := math.Float64bits(x)>>52&0x7FF, math.Float64bits(y)>>52&0x7FF
 	return bit(ex-1 < 0x7FE) & bit(ey-1 < 0x7FE)
 }
 
-// pairsIn returns how many pairs of a and b pairIn takes.
-func pairsIn[T float](o backend.Op, a, b []T) int {
+// pairsIn returns how many pairs of a and b in takes.
+func pairsIn[T float](in func(x, y float64) int, a, b []T) int {
 	n := 0
 	for i, x := range a {
-		n += pairIn(o, float64(x), float64(b[i]))
+		n += in(float64(x), float64(b[i]))
 	}
 	return n
 }
@@ -512,30 +534,26 @@ type binScratch[T float] struct {
 var binPools [2]sync.Pool // *binScratch[float32], *binScratch[float64]
 
 // binPatch is libmPatch for x ** y and arctan2: loop computes a copy of
-// a and b with each pair outside the domain replaced by (1.5, 0.25), and
+// a and b with each pair outside dom replaced by (dom.sx, dom.sy), and
 // f those pairs (but math.Pow's NaN of a negative x and math.Atan2 of a
 // zero). x ** 0.3 of 10^6 float64,
 // half of them negative, took 26 ms with their groups left to f whole
 // (NumPy 16).
-func binPatch[T float](d, a, b []T, o backend.Op, f func(x, y float64) float64, loop func(d, a, b []T)) {
+func binPatch[T float](d, a, b []T, o backend.Op, dom *pairDomain, f func(x, y float64) float64, loop func(d, a, b []T)) {
 	sc, pool := scratch[binScratch[T], T](&binPools)
 	a, b = a[:len(d)], b[:len(d)]
 	s, t, x, y, at := sc.s[:len(d)], sc.t[:len(d)], sc.x[:len(d)], sc.y[:len(d)], sc.at[:len(d)]
 	n, pow := 0, o == backend.OpPow
+	sx, sy := math.Float64bits(dom.sx), math.Float64bits(dom.sy)
 	for i, u := range a {
 		w := b[i]
 		x[n], y[n], at[n] = u, w, int32(i)
-		var in int
-		if pow {
-			in = powIn(float64(u), float64(w))
-		} else {
-			in = atan2In(float64(u), float64(w))
-		}
-		// (1.5, 0.25) where out, without a branch: outside lanes at
+		in := dom.in(float64(u), float64(w))
+		// (sx, sy) where out, without a branch: outside lanes at
 		// random would mispredict one in two.
 		m := uint64(in) - 1
-		s[i] = T(math.Float64frombits(math.Float64bits(float64(u))&^m | 0x3FF8000000000000&m))
-		t[i] = T(math.Float64frombits(math.Float64bits(float64(w))&^m | 0x3FD0000000000000&m))
+		s[i] = T(math.Float64frombits(math.Float64bits(float64(u))&^m | sx&m))
+		t[i] = T(math.Float64frombits(math.Float64bits(float64(w))&^m | sy&m))
 		n += 1 - in
 	}
 	// d may share its storage with a or b: x and y hold what f needs.

@@ -437,10 +437,51 @@ func recipF64AVX2(d, a []float64) int
 //go:noescape
 func recipF64AVX512(d, a []float64) int
 
+//go:noescape
+func pow15dF64AVX2(d, a []float64) int
+
+//go:noescape
+func pow15dF64AVX512(d, a []float64) int
+
+//go:noescape
+func powmhF64AVX2(d, a []float64) int
+
+//go:noescape
+func powmhF64AVX512(d, a []float64) int
+
+//go:noescape
+func powhF32AVX2(d, a, b []float32) int
+
+//go:noescape
+func powhF64AVX2(d, a, b []float64) int
+
+//go:noescape
+func powhF32AVX512(d, a, b []float32) int
+
+//go:noescape
+func powhF64AVX512(d, a, b []float64) int
+
+// powhAsm returns the loop of x ** y for half-integer y (powhBody in
+// gen_libm.go) on T, or nil without AVX2.
+func powhAsm[T float32 | float64]() func(d, a, b []T) int {
+	if !haveAVX2 {
+		return nil
+	}
+	f32, f64 := powhF32AVX2, powhF64AVX2
+	if libmAVX512 {
+		f32, f64 = powhF32AVX512, powhF64AVX512
+	}
+	if _, ok := any(T(0)).(float32); ok {
+		return any(f32).(func(d, a, b []T) int)
+	}
+	return any(f64).(func(d, a, b []T) int)
+}
+
 // constPowAsm returns the loop of x ** y on T for the constant exponents
 // constPowKernel gives loops (see their bodies in gen_libm.go): float32
 // 1.5 (x·√x in float64, checked to round as powF64 does), 4 and -2;
-// float64 -1. It returns nil for the others, and without AVX2.
+// float64 -1, 1.5 and -0.5 (double-double forms checked to round as
+// powF64 does). It returns nil for the others, and without AVX2.
 func constPowAsm[T float32 | float64](y float64) func(d, a []T) int {
 	if !haveAVX2 {
 		return nil
@@ -450,6 +491,9 @@ func constPowAsm[T float32 | float64](y float64) func(d, a []T) int {
 	switch y {
 	case 1.5:
 		f32 = [2]func(d, a []float32) int{pow15F32AVX2, pow15F32AVX512}
+		f64 = [2]func(d, a []float64) int{pow15dF64AVX2, pow15dF64AVX512}
+	case -0.5:
+		f64 = [2]func(d, a []float64) int{powmhF64AVX2, powmhF64AVX512}
 	case 4:
 		f32 = [2]func(d, a []float32) int{pow4F32AVX2, pow4F32AVX512}
 	case -2:

@@ -28,3 +28,6 @@ func constPowAsm[T float32 | float64](float64) func(d, a []T) int { return nil }
 
 // gatherLookups reports false: lookup16 sets none here.
 func gatherLookups() bool { return false }
+
+// powhAsm returns nil: without assembly half-integer powers take powF64.
+func powhAsm[T float32 | float64]() func(d, a, b []T) int { return nil }
