@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 
+	"github.com/tensorsh/tensorsh/internal/pow"
 	"github.com/tensorsh/tensorsh/promote"
 )
 
@@ -272,7 +273,7 @@ func intArith(h promote.Host, op promote.BinaryOp, a, b *big.Int) (promote.Scala
 		if h == promote.R {
 			fa, _ := new(big.Float).SetInt(a).Float64()
 			fb, _ := new(big.Float).SetInt(b).Float64()
-			return promote.FloatValue(math.Pow(fa, fb)), nil // R's ^ always gives a double
+			return promote.FloatValue(pow.Float64(fa, fb)), nil // R's ^ always gives a double
 		}
 		if b.Sign() < 0 {
 			if a.Sign() == 0 {
@@ -283,7 +284,7 @@ func intArith(h promote.Host, op promote.BinaryOp, a, b *big.Int) (promote.Scala
 				return promote.Scalar{}, err
 			}
 			fb, _ := new(big.Float).SetInt(b).Float64()
-			return promote.FloatValue(math.Pow(fa, fb)), nil
+			return promote.FloatValue(pow.Float64(fa, fb)), nil
 		}
 		if a.CmpAbs(big.NewInt(1)) > 0 && (!b.IsInt64() || int64(a.BitLen())*b.Int64() > maxLiteralBits) {
 			return promote.Scalar{}, errBigInt
@@ -351,7 +352,7 @@ func floatArith(h promote.Host, op promote.BinaryOp, a, b float64) (promote.Scal
 			// complex, computed by complex ** complex.
 			return pyComplexPow(complex(a, 0), complex(b, 0))
 		}
-		r := math.Pow(a, b)
+		r := pow.Float64(a, b)
 		if math.IsInf(r, 0) && !math.IsInf(a, 0) && !math.IsInf(b, 0) && h != promote.R {
 			return promote.Scalar{}, errors.New("numerical result out of range")
 		}
@@ -495,7 +496,7 @@ func pyComplexPow(a, b complex128) (promote.Scalar, error) {
 			r = 0
 		default:
 			vabs := math.Hypot(real(a), imag(a))
-			l := math.Pow(vabs, real(b))
+			l := pow.Float64(vabs, real(b))
 			at := math.Atan2(imag(a), real(a))
 			phase := at * real(b)
 			if imag(b) != 0 {

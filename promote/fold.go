@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/tensorsh/tensorsh/dtypes"
+	"github.com/tensorsh/tensorsh/internal/pow"
 )
 
 // A LiteralFolder is a Policy whose language computes arithmetic on
@@ -94,7 +95,7 @@ func typedFold(p Policy, op BinaryOp, x, y Scalar) (Scalar, bool, error) {
 	case Mod:
 		f = math.Mod(fa, fb) // Julia's rem, C's fmod
 	case Pow:
-		f = math.Pow(fa, fb)
+		f = pow.Float64(fa, fb)
 	default:
 		return Scalar{}, false, nil
 	}

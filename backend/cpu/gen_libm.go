@@ -140,8 +140,8 @@ var consts = []struct {
 	{"TANSMALL", 0x1p-12},
 	{"THIRD", 1.0 / 3},
 	{"TWO15", 2.0 / 15},
-	{"P15MIN", 0x1p-84}, // pow15Body: (2^-84)^1.5 = 2^-126
-	{"RMIN", 0x1p-1000}, // recipBody, powmhBody
+	{"P15MIN", 0x1p-84},   // pow15Body: (2^-84)^1.5 = 2^-126
+	{"RMIN", 0x1p-1000},   // recipBody, powmhBody
 	{"P15DMIN", 0x1p-600}, // pow15dBody: x^1.5 in [2^-900, 2^900]
 	{"P15DMAX", 0x1p600},
 	{"PHXMIN", 0x1p-60}, // powhBody: x^15.5 in [2^-930, 2^930]
