@@ -940,18 +940,9 @@ const pow15Body = `	VCMPPD $0x1D, libmP15MIN<>(SB), Y0, Y5 // x >= 2^-84 (GE_OQ:
 // x near 1, or about one in 2^42) stops the loop, as do x outside the
 // range (and NaN); powF64 then decides (see ddRound). Every other lane
 // is the correctly rounded power, which powF64 gives too.
-const pow15dBody = `	VCMPPD $0x1D, libmP15DMIN<>(SB), Y0, Y5 // x >= 2^-600 (GE_OQ: false for NaN)
+var pow15dBody = `	VCMPPD $0x1D, libmP15DMIN<>(SB), Y0, Y5 // x >= 2^-600 (GE_OQ: false for NaN)
 	VCMPPD $2, libmP15DMAX<>(SB), Y0, Y6 // x <= 2^600
-	VANDPD Y5, Y6, Y5
-	VMOVMSKPD Y5, AX
-	CMPL AX, $15
-	JNE  done
-	VSQRTPD Y0, Y1 // sh
-	VMOVAPD Y1, Y2
-	VFNMADD213PD Y0, Y1, Y2 // x - sh², exact
-	VADDPD Y1, Y1, Y3
-	VDIVPD Y3, Y2, Y2 // sl
-	VMULPD Y1, Y0, Y4 // p = x·sh
+` + sqrtDD + `	VMULPD Y1, Y0, Y4 // p = x·sh
 	VMOVAPD Y1, Y5
 	VFMSUB213PD Y4, Y0, Y5 // pe = x·sh - p, exact
 	VFMADD231PD Y2, Y0, Y5 // lo = pe + x·sl
@@ -963,9 +954,21 @@ const pow15dBody = `	VCMPPD $0x1D, libmP15DMIN<>(SB), Y0, Y5 // x >= 2^-600 (GE_
 // 2^-104 relative (the terms left out are products of two of r and
 // sl/sh, each below 2^-53), lo = q·(r - q·sl), then q + lo, checked by
 // ddRoundCheck.
-const powmhBody = `	VCMPPD $0x1D, libmRMIN<>(SB), Y0, Y5 // x >= 2^-1000 (GE_OQ: false for NaN)
+var powmhBody = `	VCMPPD $0x1D, libmRMIN<>(SB), Y0, Y5 // x >= 2^-1000 (GE_OQ: false for NaN)
 	VCMPPD $2, libmRMAX<>(SB), Y0, Y6 // x <= 2^1000
-	VANDPD Y5, Y6, Y5
+` + sqrtDD + `	VMOVUPD libmE8<>(SB), Y4
+	VDIVPD Y1, Y4, Y4 // q = 1/sh
+	VMOVAPD Y1, Y5
+	VFNMADD213PD libmE8<>(SB), Y4, Y5 // r = 1 - q·sh, exact
+	VFNMADD231PD Y2, Y4, Y5 // r - q·sl
+	VMULPD Y4, Y5, Y5 // lo
+` + ddRoundCheck
+
+// sqrtDD ends the range checks of pow15dBody and powmhBody (the lanes
+// of Y5 and Y6 all set) and takes √x as a double-double: Y1 = sh, the
+// rounded root of Y0 = x, and Y2 = sl = (x - sh²)/(2·sh), x - sh² exact
+// (an FMA); Y3 is scratch.
+const sqrtDD = `	VANDPD Y5, Y6, Y5
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
@@ -974,13 +977,7 @@ const powmhBody = `	VCMPPD $0x1D, libmRMIN<>(SB), Y0, Y5 // x >= 2^-1000 (GE_OQ:
 	VFNMADD213PD Y0, Y1, Y2 // x - sh², exact
 	VADDPD Y1, Y1, Y3
 	VDIVPD Y3, Y2, Y2 // sl
-	VMOVUPD libmE8<>(SB), Y4
-	VDIVPD Y1, Y4, Y4 // q = 1/sh
-	VMOVAPD Y1, Y5
-	VFNMADD213PD libmE8<>(SB), Y4, Y5 // r = 1 - q·sh, exact
-	VFNMADD231PD Y2, Y4, Y5 // r - q·sl
-	VMULPD Y4, Y5, Y5 // lo
-` + ddRoundCheck
+`
 
 // ddRoundCheck: Y4 = p, Y5 = lo in, Y0 = p + lo out, where p + lo is
 // within |p|·2^-96 of the exact value; exits to done unless, in every
@@ -1009,7 +1006,7 @@ const ddRoundCheck = `	VANDPD libmABS<>(SB), Y4, Y6
 // by ddRoundCheck. Each double-double product or square is within
 // 2^-104 of its value (the cross terms' roundings, bl·rl left out), so
 // seven squarings and products, the root and the last step stay within
-// 2^-100.
+// 2^-100, inside ddRoundCheck's 2^-96.
 var powhBody = `	VMOVUPD Y0, Y13
 	VCMPPD $13, libmPHXMIN<>(SB), Y0, Y5 // x >= 2^-60 (false for NaN)
 	VCMPPD $2, libmPHXMAX<>(SB), Y0, Y6 // x <= 2^60
