@@ -71,3 +71,46 @@ func TestSplitRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitSums checks that sums over a fused tree with a splitOp are
+// split into their pieces over the workers from two pieces on (splits),
+// with the bits of one worker's sum.
+func TestSplitSums(t *testing.T) {
+	vec := func(n int) *backend.Node {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i%1013)/97 - 5
+		}
+		return in(mk(dtypes.F64, []int{n}, v...))
+	}
+	cases := []struct {
+		name   string
+		n      *backend.Node
+		size   int
+		splits bool
+	}{
+		{"sum(exp(x)), 10^5", nu(backend.OpExp, vec(100000)), 100000, true},
+		{"mean(tanh(x)), two pieces", nu(backend.OpTanh, vec(2*backend.SumPiece)), 2 * backend.SumPiece, true},
+		{"sum(exp(x)), one piece and a part", nu(backend.OpExp, vec(2*backend.SumPiece-1)), 2*backend.SumPiece - 1, false},
+		{"sum(x * x), 10^5", nb(backend.OpMul, vec(100000), vec(100000)), 100000, false},
+	}
+	for _, c := range cases {
+		b := New(Workers(2))
+		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
+		r.x = backend.NewExec[*view](r.ctx, "cpu", r, nil)
+		f, _, err := r.fuse(c.n, c.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &source[float64]{r: r, f: f, n: c.size}
+		if got := s.splits(c.size); got != c.splits {
+			t.Errorf("%s: splits %v, want %v", c.name, got, c.splits)
+		}
+		for _, o := range []backend.Op{backend.OpSum, backend.OpMean} {
+			one, two := vals(run(t, red(o, dtypes.F64, c.n, false), Workers(1))), vals(run(t, red(o, dtypes.F64, c.n, false), Workers(2)))
+			if math.Float64bits(one[0]) != math.Float64bits(two[0]) {
+				t.Errorf("%s, %v: %v on one worker, %v on two", c.name, o, one[0], two[0])
+			}
+		}
+	}
+}
