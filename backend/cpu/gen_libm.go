@@ -148,6 +148,34 @@ var consts = []struct {
 	{"PHXMAX", 0x1p60},
 	{"PHYMAX", 14.5},
 	{"TWOM96", 0x1p-96}, // ddRoundCheck
+	// asinCore: π/2 and π's second parts (libm.go's pio2Lo, piLo) and
+	// asinTaylor (asin's Taylor coefficients, libm.go)
+	{"PIO2LO", 0x1.1a62633145c07p-54},
+	{"PILO", 0x1.1a62633145c07p-53},
+	{"ASD0", 0x1.5555555555555p-3},
+	{"ASD1", 0x1.3333333333333p-4},
+	{"ASD2", 0x1.6db6db6db6db7p-5},
+	{"ASD3", 0x1.f1c71c71c71c7p-6},
+	{"ASD4", 0x1.6e8ba2e8ba2e9p-6},
+	{"ASD5", 0x1.1c4ec4ec4ec4fp-6},
+	{"ASD6", 0x1.c99999999999ap-7},
+	{"ASD7", 0x1.7a87878787878p-7},
+	{"ASD8", 0x1.3fde50d79435ep-7},
+	{"ASD9", 0x1.12ef3cf3cf3cfp-7},
+	{"ASD10", 0x1.df3bd37a6f4dfp-8},
+	{"ASD11", 0x1.a6863d70a3d71p-8},
+	{"ASD12", 0x1.782dda12f684cp-8},
+	{"ASD13", 0x1.51ba308d3dcb1p-8},
+	{"ASD14", 0x1.31683bdef7bdfp-8},
+	{"ASD15", 0x1.15ee9d45d1746p-8},
+	{"ASD16", 0x1.fcaf8fb6db6dbp-9},
+	{"ASD17", 0x1.d3d2a8e0dd67dp-9},
+	{"ASD18", 0x1.b026f57b13b14p-9},
+	{"ASD19", 0x1.90cb77f60c7cep-9},
+	{"ASD20", 0x1.750de64d7d05fp-9},
+	{"ASD21", 0x1.5c5f56efaaaabp-9},
+	{"ASD22", 0x1.464c0950f7d47p-9},
+	{"ASD23", 0x1.3275586c5f2f0p-9},
 	{"RFAST", 0x1p900},
 	{"ONEM40", 1 - 0x1p-40},
 	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
@@ -844,45 +872,123 @@ const tanBody = `	VMOVUPD Y0, Y13
 	VBLENDVPD Y5, Y4, Y0, Y0
 `
 
-// asinArg: Y0 = x in; exits to done unless every |x| < 1 (not NaN); out:
-// Y13 = x, Y12 = the mask |x| <= 1/2, Y1 = st, Sqrt(1-x·x) there
-// (math.Asin, asin.go) and Sqrt((1-x)·(1+x)) beyond (asinF64 and
-// acosF64, libm.go).
-const asinArg = `	VMOVUPD Y0, Y13
-	VANDPD libmABS<>(SB), Y0, Y14
-	VCMPPD $1, libmE8<>(SB), Y14, Y5 // |x| < 1 (false for NaN)
+// asinCore: Y0 = x in; out: Y4 + Y5 = asin t (hi, lo) as asinParts
+// computes it (libm.go: the same operations in the same order), Y7 the
+// far lanes (|x| > 1/2), Y12 x's sign, Y1 = |x|. It exits to done unless
+// |x| <= 1 in every lane (NaN too). The square root and √u's rest are
+// skipped where no lane of the group is far.
+var asinCore = `	VANDPD libmABS<>(SB), Y0, Y1 // a = |x|
+	VCMPPD $2, libmE8<>(SB), Y1, Y5 // a <= 1 (false for NaN)
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
-	VCMPPD $2, libmE0<>(SB), Y14, Y12 // |x| <= 1/2
-	VMULPD Y13, Y13, Y1
-	VMOVUPD libmE8<>(SB), Y2
-	VSUBPD Y1, Y2, Y1 // 1 - x·x
-	VSUBPD Y13, Y2, Y3
-	VADDPD Y13, Y2, Y4
-	VMULPD Y4, Y3, Y3 // (1-x)·(1+x)
-	VBLENDVPD Y12, Y1, Y3, Y1
-	VSQRTPD Y1, Y1 // st
+	VANDPD libmSIGN<>(SB), Y0, Y12
+	VCMPPD $14, libmE0<>(SB), Y1, Y7 // far: a > 1/2
+	VMULPD Y1, Y1, Y2 // u = a·a
+	VMOVAPD Y1, Y3 // t = a
+	VXORPD Y6, Y6, Y6 // tl = 0
+	SKIPNONE Y7, asinnear
+	VMOVUPD libmE8<>(SB), Y8
+	VSUBPD Y1, Y8, Y8
+	VMULPD libmE0<>(SB), Y8, Y8 // (1 - a)/2, exact
+	VBLENDVPD Y7, Y8, Y2, Y2 // u
+	VSQRTPD Y2, Y8
+	VBLENDVPD Y7, Y8, Y3, Y3 // t = √u
+	VMOVAPD Y3, Y8
+	VFNMADD213PD Y2, Y3, Y8 // u - t², exact
+	VADDPD Y3, Y3, Y9
+	VMAXPD libmRMIN<>(SB), Y9, Y9 // 2t, or 2^-1000 for t = 0
+	VDIVPD Y9, Y8, Y8
+	VANDPD Y7, Y8, Y6 // tl where far
+asinnear:
+	VMOVUPD libmASD23<>(SB), Y8
+	VFMADD213PD libmASD22<>(SB), Y2, Y8
+	VFMADD213PD libmASD21<>(SB), Y2, Y8
+	VFMADD213PD libmASD20<>(SB), Y2, Y8
+	VFMADD213PD libmASD19<>(SB), Y2, Y8
+	VFMADD213PD libmASD18<>(SB), Y2, Y8
+	VFMADD213PD libmASD17<>(SB), Y2, Y8
+	VFMADD213PD libmASD16<>(SB), Y2, Y8
+	VFMADD213PD libmASD15<>(SB), Y2, Y8
+	VFMADD213PD libmASD14<>(SB), Y2, Y8
+	VFMADD213PD libmASD13<>(SB), Y2, Y8
+	VFMADD213PD libmASD12<>(SB), Y2, Y8
+	VFMADD213PD libmASD11<>(SB), Y2, Y8
+	VFMADD213PD libmASD10<>(SB), Y2, Y8
+	VFMADD213PD libmASD9<>(SB), Y2, Y8
+	VFMADD213PD libmASD8<>(SB), Y2, Y8
+	VFMADD213PD libmASD7<>(SB), Y2, Y8
+	VFMADD213PD libmASD6<>(SB), Y2, Y8
+	VFMADD213PD libmASD5<>(SB), Y2, Y8
+	VFMADD213PD libmASD4<>(SB), Y2, Y8
+	VFMADD213PD libmASD3<>(SB), Y2, Y8
+	VFMADD213PD libmASD2<>(SB), Y2, Y8
+	VFMADD213PD libmASD1<>(SB), Y2, Y8
+	VFMADD213PD libmASD0<>(SB), Y2, Y8
+	VMULPD Y2, Y3, Y9 // t·u
+	VMULPD Y8, Y9, Y9 // corr
+	VADDPD Y9, Y3, Y4 // hi = t + corr
+	VSUBPD Y3, Y4, Y10
+	VSUBPD Y10, Y9, Y5 // corr - (hi - t)
+	VADDPD Y6, Y5, Y5 // lo
 `
 
-// asinBody: Y0 = x in, Y0 = asinF64(x) out: Atan(x/st) either side of
-// 1/2 (math.Asin is satan(|x|/st) with x's sign, and x itself for ±0,
-// which atan gives back; atan2(x, st) is Atan(x/st) for st > 0), by
-// atanBody (which leaves Y9-Y15 alone).
-const asinBody = asinArg + `	VDIVPD Y1, Y13, Y0
-` + atanBody
+// asinBody: Y0 = x in, Y0 = asinF64(x) out: hi up to 1/2, π/2 - 2·(hi
+// + lo) beyond (the first difference by TwoSum, as twoSum), x's sign.
+var asinBody = asinCore + `	SKIPNONE Y7, asinsign
+	VADDPD Y4, Y4, Y8 // 2·hi
+	VMOVUPD libmPIO2<>(SB), Y9
+	VSUBPD Y8, Y9, Y10 // r = π/2 - 2·hi
+	VSUBPD Y9, Y10, Y11 // z = r - π/2
+	VSUBPD Y11, Y10, Y13
+	VSUBPD Y13, Y9, Y13 // π/2 - (r - z)
+	VADDPD Y11, Y8, Y14
+	VSUBPD Y14, Y13, Y13 // e = that + (-2·hi - z)
+	VADDPD Y5, Y5, Y14
+	VMOVUPD libmPIO2LO<>(SB), Y15
+	VSUBPD Y14, Y15, Y15 // π/2's rest - 2·lo
+	VADDPD Y15, Y13, Y13
+	VADDPD Y13, Y10, Y10
+	VBLENDVPD Y7, Y10, Y4, Y4 // far
+asinsign:
+	VORPD Y12, Y4, Y0
+`
 
-// acosBody: Y0 = x in, Y0 = acosF64(x) out: Pi/2 - Atan(x/st) up to 1/2
-// (math.Acos is Pi/2 - math.Asin), beyond atan2(st, x): Atan(st/x), plus
-// Pi where x < 0.
-const acosBody = asinArg + `	VBLENDVPD Y12, Y13, Y1, Y2 // x or st
-	VBLENDVPD Y12, Y1, Y13, Y3 // st or x
-	VDIVPD Y3, Y2, Y0
-` + atanBody + `	VMOVUPD libmPIO2<>(SB), Y1
-	VSUBPD Y0, Y1, Y1 // Pi/2 - q
-	VADDPD libmPI<>(SB), Y0, Y2 // q + Pi
-	VBLENDVPD Y13, Y2, Y0, Y2 // x < 0 (x is not 0 here)
-	VBLENDVPD Y12, Y1, Y2, Y0
+// acosBody: Y0 = x in, Y0 = acosF64(x) out: π/2 - (±hi ± lo) up to 1/2,
+// 2·(hi + lo) beyond for x > 0, π - 2·(hi + lo) for x < 0 (TwoSum as
+// in asinBody).
+var acosBody = asinCore + `	VXORPD Y12, Y4, Y8 // ±hi
+	VXORPD Y12, Y5, Y9 // ±lo
+	VMOVUPD libmPIO2<>(SB), Y10
+	VSUBPD Y8, Y10, Y11 // r = π/2 - ±hi
+	VSUBPD Y10, Y11, Y13 // z
+	VSUBPD Y13, Y11, Y14
+	VSUBPD Y14, Y10, Y14 // π/2 - (r - z)
+	VADDPD Y13, Y8, Y13
+	VSUBPD Y13, Y14, Y14 // e
+	VMOVUPD libmPIO2LO<>(SB), Y13
+	VSUBPD Y9, Y13, Y13
+	VADDPD Y13, Y14, Y14
+	VADDPD Y14, Y11, Y0
+	SKIPNONE Y7, acosnear
+	VADDPD Y5, Y4, Y8
+	VADDPD Y8, Y8, Y8 // 2·(hi + lo): x > 0
+	VADDPD Y4, Y4, Y9 // 2·hi
+	VMOVUPD libmPI<>(SB), Y10
+	VSUBPD Y9, Y10, Y11 // r = π - 2·hi
+	VSUBPD Y10, Y11, Y13 // z
+	VSUBPD Y13, Y11, Y14
+	VSUBPD Y14, Y10, Y14
+	VADDPD Y13, Y9, Y13
+	VSUBPD Y13, Y14, Y14 // e
+	VADDPD Y5, Y5, Y13
+	VMOVUPD libmPILO<>(SB), Y15
+	VSUBPD Y13, Y15, Y15
+	VADDPD Y15, Y14, Y14
+	VADDPD Y14, Y11, Y11 // x < 0
+	VBLENDVPD Y12, Y11, Y8, Y8
+	VBLENDVPD Y7, Y8, Y0, Y0
+acosnear:
 `
 
 // atan2Body: Y0 = y, Y12 = x in, Y0 = math.Atan2(y, x) out

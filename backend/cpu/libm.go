@@ -4,28 +4,106 @@ import "math"
 
 // Go's math package is far from the C library that NumPy's loops and the
 // CUDA backend use for some of the everyday functions: asin and acos near
-// ±1 (1024 and 1.7e7 ULP from glibc 2.36), sinh and cosh of 709.8…710.5
+// ±1 (1024 and 1.7e7 ULP from glibc 2.36; math.Asin and math.Acos take
+// an arctangent and two divisions anywhere), sinh and cosh of 709.8…710.5
 // (+Inf where the result is finite), log10 of subnormal numbers, log2 near
 // 1 (its result loses all precision) and tan of tiny arguments (25 ULP).
 // The functions below replace them there; measured on 200000 inputs of
 // every magnitude against glibc 2.36 on x86-64, each is within 3 ULP
 // (asin, acos, log10 and log2 within 2).
 
-// asinF64 is asin, as atan2(x, sqrt((1-x)(1+x))) where |x| > 1/2: 1-x is
-// exact there, so the result keeps its precision near ±1.
+// asinF64 is asin: a = |x| up to 1/2, or √((1 - a)/2) beyond (1 - a is
+// exact there, so the result keeps its precision near ±1) with asin a =
+// π/2 - 2·asin √((1 - a)/2), and asin t = t + t·u·P(u), u = t², by its
+// Taylor series to t^49 (asinTaylor; the rest is below 2^-58 of asin t
+// for t <= 1/2): one square root and no division but √u's rest (see
+// asinParts), within 1 ULP (TestAsinAccuracy). math.Asin took an
+// arctangent, two divisions.
 func asinF64(x float64) float64 {
-	if math.Abs(x) <= 0.5 {
-		return math.Asin(x)
+	a := math.Abs(x)
+	if !(a <= 1) {
+		return math.Asin(x) // NaN
 	}
-	return math.Atan2(x, math.Sqrt((1-x)*(1+x)))
+	hi, lo, far := asinParts(a)
+	if !far {
+		return math.Copysign(hi, x)
+	}
+	// π/2 - 2·(hi + lo): the first difference and its error (TwoSum),
+	// then the small terms.
+	r, e := twoSum(pio2Hi, -2*hi)
+	return math.Copysign(r+(e+(pio2Lo-2*lo)), x)
 }
 
-// acosF64 is acos, as atan2(sqrt((1-x)(1+x)), x) where |x| > 1/2.
+// acosF64 is acos: π/2 - asin x up to 1/2, 2·asin √((1 - x)/2) beyond
+// for x > 0 and π - 2·asin √((1 + x)/2) for x < 0 (see asinF64).
 func acosF64(x float64) float64 {
-	if math.Abs(x) <= 0.5 {
-		return math.Acos(x)
+	a := math.Abs(x)
+	if !(a <= 1) {
+		return math.Acos(x) // NaN
 	}
-	return math.Atan2(math.Sqrt((1-x)*(1+x)), x)
+	hi, lo, far := asinParts(a)
+	switch {
+	case !far:
+		if math.Signbit(x) {
+			hi, lo = -hi, -lo
+		}
+		r, e := twoSum(pio2Hi, -hi)
+		return r + (e + (pio2Lo - lo))
+	case x > 0:
+		return 2 * (hi + lo)
+	}
+	r, e := twoSum(piHi, -2*hi)
+	return r + (e + (piLo - 2*lo))
+}
+
+// π/2 and π as sums of two float64.
+const (
+	pio2Hi = 0x1.921fb54442d18p+0
+	pio2Lo = 0x1.1a62633145c07p-54
+	piHi   = 0x1.921fb54442d18p+1
+	piLo   = 0x1.1a62633145c07p-53
+)
+
+// asinTaylor holds c_n, the Taylor coefficients (2k)!/(4^k·(k!)²·(2k+1))
+// of asin for k = n + 1: asin t = t + t·u·Σ c_n·u^n, u = t².
+var asinTaylor = [24]float64{
+	0x1.5555555555555p-3, 0x1.3333333333333p-4, 0x1.6db6db6db6db7p-5, 0x1.f1c71c71c71c7p-6,
+	0x1.6e8ba2e8ba2e9p-6, 0x1.1c4ec4ec4ec4fp-6, 0x1.c99999999999ap-7, 0x1.7a87878787878p-7,
+	0x1.3fde50d79435ep-7, 0x1.12ef3cf3cf3cfp-7, 0x1.df3bd37a6f4dfp-8, 0x1.a6863d70a3d71p-8,
+	0x1.782dda12f684cp-8, 0x1.51ba308d3dcb1p-8, 0x1.31683bdef7bdfp-8, 0x1.15ee9d45d1746p-8,
+	0x1.fcaf8fb6db6dbp-9, 0x1.d3d2a8e0dd67dp-9, 0x1.b026f57b13b14p-9, 0x1.90cb77f60c7cep-9,
+	0x1.750de64d7d05fp-9, 0x1.5c5f56efaaaabp-9, 0x1.464c0950f7d47p-9, 0x1.3275586c5f2f0p-9,
+}
+
+// asinParts returns asin t as hi + lo for t = a (a <= 1/2) or, far (a >
+// 1/2), t = √u, u = (1 - a)/2 exact: hi = t + corr rounded, corr =
+// (t·u)·P(u), lo its rounding error plus, far, √u's rest tl = (u -
+// t²)/(2t) (u - t² exact, an FMA; asin of t + tl is asin t + tl to
+// 2^-105). Every product is rounded on its own (float64(...)) and every
+// multiply-add is an FMA, as in the loops (asinBody in gen_libm.go).
+func asinParts(a float64) (hi, lo float64, far bool) {
+	t, u, tl := a, float64(a*a), 0.0
+	if far = a > 0.5; far {
+		u = (1 - a) * 0.5
+		t = math.Sqrt(u)
+		tl = math.FMA(-t, t, u) / math.Max(2*t, 0x1p-1000) // 0 for t = 0
+	}
+	p := asinTaylor[len(asinTaylor)-1]
+	for i := len(asinTaylor) - 2; i >= 0; i-- {
+		p = math.FMA(p, u, asinTaylor[i])
+	}
+	corr := float64(float64(t*u) * p)
+	hi = t + corr
+	lo = corr - (hi - t) + tl
+	return hi, lo, far
+}
+
+// twoSum returns a + b rounded and its rounding error (Knuth's TwoSum:
+// exact for any a and b without overflow).
+func twoSum(a, b float64) (s, e float64) {
+	s = a + b
+	z := s - a
+	return s, (a - (s - z)) + (b - z)
 }
 
 // sinhF64 is sinh; beyond 709 it is exp(|x|/2)² / 2, which stays finite

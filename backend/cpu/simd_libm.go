@@ -16,20 +16,21 @@ import (
 // arcsin, arccos, log10, cosh, sinh, arctanh, log2, arcsinh and arccosh of
 // float32 and float64 are Go's math.Exp, logF64 (math.Log), math.Log1p,
 // math.Sin, math.Cos, sigmoid, x·sigmoid(x), math.Exp2, expm1F64 (an
-// algorithm of its own, libm.go), math.Atan, tanF64 (math.Tan), asinF64,
-// acosF64, log10F64 (math.Log10), coshF64 (math.Cosh), sinhF64
-// (math.Sinh), math.Atanh, log2F64 (Log(x)·(1/Ln2) near 1, math.Log2
-// elsewhere), math.Asinh and math.Acosh computed in float64 (and rounded
-// once to float32), tanh of float64 is math.Tanh (float32 has tanhF32),
-// x**y is powF64, which is math.Pow where y is not an integer, and arctan2
-// is math.Atan2. On amd64 with AVX2 and FMA, the loops of
-// simd_libm_amd64.s (written by gen_libm.go) compute four lanes at a time
-// with the same IEEE operations in the same order as the scalar code
-// (Go's math package's on that CPU, or expm1F64's), so they give the
-// same bits; a group of four with a lane that the scalar code treats
-// apart (NaN, ±Inf, results that overflow or are subnormal, subnormal or
-// negative arguments of log, |x| >= 2^29 for sin, cos and tan; for pow
-// see powHead in gen_libm.go) is left to the scalar function. Where that lane lies
+// algorithm of its own, libm.go), math.Atan, tanF64 (math.Tan), asinF64
+// and acosF64 (algorithms of their own), log10F64 (math.Log10), coshF64
+// (math.Cosh), sinhF64 (math.Sinh), math.Atanh, log2F64 (Log(x)·(1/Ln2)
+// near 1, math.Log2 elsewhere), math.Asinh and math.Acosh computed in
+// float64 (and rounded once to float32), tanh of float64 is math.Tanh
+// (float32 has tanhF32), x**y is powF64 (internal/pow: correctly rounded
+// for integer and half-integer y, math.Pow for the others), and arctan2 is
+// math.Atan2. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
+// (written by gen_libm.go) compute four lanes at a time with the same IEEE
+// operations in the same order as the scalar code (Go's math package's on
+// that CPU, or libm.go's own), so they give the same bits; a group of four
+// with a lane that the scalar code treats apart (NaN, ±Inf, results that
+// overflow or are subnormal, subnormal or negative arguments of log, |x|
+// >= 2^29 for sin, cos and tan; for pow see powHead in gen_libm.go) is
+// left to the scalar function. Where that lane lies
 // outside the function's domain (libmDomain: log of a negative number,
 // arcsin beyond 1, exp of -800, NaN), the next 1024 elements are patched
 // instead (libmPatch): the vector loop computes them with each such
