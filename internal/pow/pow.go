@@ -1,5 +1,6 @@
 // Package pow computes float64 powers as C's pow does in practice
-// (glibc's, which NumPy's and Python's ** call): correctly rounded, for
+// (glibc's, which CPython's ** and NumPy's loops without SVML call):
+// correctly rounded, for
 // the exponents where Go's math.Pow is not (integers and integers plus
 // one half), so that the backend's kernels and the constant folding of
 // Python and R scalars give the same bits.
@@ -16,7 +17,7 @@ import (
 // rounding at every step, so x**3 can be an ULP away from the correctly
 // rounded value that NumPy's pow (glibc) gives; to a half-integer power
 // n + 1/2 it takes Exp(0.5·Log(x)) (1/Sqrt(x) for -1/2), two or three
-// ULP from it (x**1.5 of 2·10^5 inputs: 36% not correctly rounded).
+// ULP from it (x**1.5 of 2·10^4 inputs: 36% not correctly rounded).
 // Float64 instead raises to integer exponents in double-double arithmetic
 // (about 100 bits) and rounds once, and to half-integer ones multiplies
 // (or divides) that power by √x as a double-double, rounded once (within
