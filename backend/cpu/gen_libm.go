@@ -148,34 +148,10 @@ var consts = []struct {
 	{"PHXMAX", 0x1p60},
 	{"PHYMAX", 14.5},
 	{"TWOM96", 0x1p-96}, // ddRoundCheck
-	// asinCore: π/2 and π's second parts (libm.go's pio2Lo, piLo) and
-	// asinTaylor (asin's Taylor coefficients, libm.go)
+	// asinCore: π/2 and π's second parts (libm.go's pio2Lo, piLo); its
+	// ASD0-ASD23 are added by init (asinTaylorD)
 	{"PIO2LO", 0x1.1a62633145c07p-54},
 	{"PILO", 0x1.1a62633145c07p-53},
-	{"ASD0", 0x1.5555555555555p-3},
-	{"ASD1", 0x1.3333333333333p-4},
-	{"ASD2", 0x1.6db6db6db6db7p-5},
-	{"ASD3", 0x1.f1c71c71c71c7p-6},
-	{"ASD4", 0x1.6e8ba2e8ba2e9p-6},
-	{"ASD5", 0x1.1c4ec4ec4ec4fp-6},
-	{"ASD6", 0x1.c99999999999ap-7},
-	{"ASD7", 0x1.7a87878787878p-7},
-	{"ASD8", 0x1.3fde50d79435ep-7},
-	{"ASD9", 0x1.12ef3cf3cf3cfp-7},
-	{"ASD10", 0x1.df3bd37a6f4dfp-8},
-	{"ASD11", 0x1.a6863d70a3d71p-8},
-	{"ASD12", 0x1.782dda12f684cp-8},
-	{"ASD13", 0x1.51ba308d3dcb1p-8},
-	{"ASD14", 0x1.31683bdef7bdfp-8},
-	{"ASD15", 0x1.15ee9d45d1746p-8},
-	{"ASD16", 0x1.fcaf8fb6db6dbp-9},
-	{"ASD17", 0x1.d3d2a8e0dd67dp-9},
-	{"ASD18", 0x1.b026f57b13b14p-9},
-	{"ASD19", 0x1.90cb77f60c7cep-9},
-	{"ASD20", 0x1.750de64d7d05fp-9},
-	{"ASD21", 0x1.5c5f56efaaaabp-9},
-	{"ASD22", 0x1.464c0950f7d47p-9},
-	{"ASD23", 0x1.3275586c5f2f0p-9},
 	{"RFAST", 0x1p900},
 	{"ONEM40", 1 - 0x1p-40},
 	{"EXPM1RMIN", 0x1p-7}, // expm1r32Body
@@ -872,6 +848,42 @@ const tanBody = `	VMOVUPD Y0, Y13
 	VBLENDVPD Y5, Y4, Y0, Y0
 `
 
+// asinTaylorD holds asin's Taylor coefficients (2k)!/(4^k·(k!)²·(2k+1))
+// for k = 1…24, correctly rounded (big.Rat): libm.go's asinTaylor, whose
+// bits the loops must have (TestLibmVector compares them).
+var asinTaylorD = func() []float64 {
+	c := make([]float64, 24)
+	for n := range c {
+		k := int64(n + 1)
+		num := new(big.Int).MulRange(k+1, 2*k) // (2k)!/k!
+		den := new(big.Int).MulRange(1, k)     // k!
+		den.Mul(den, new(big.Int).Lsh(big.NewInt(2*k+1), uint(2*k)))
+		c[n], _ = new(big.Rat).SetFrac(num, den).Float64()
+	}
+	return c
+}()
+
+func init() {
+	for n, v := range asinTaylorD {
+		consts = append(consts, struct {
+			name string
+			v    float64
+		}{fmt.Sprintf("ASD%d", n), v})
+	}
+}
+
+// horner returns the lines that evaluate Σ c_k·x^k, k = 0…top, by
+// Horner's rule into acc (VMOVUPD and FMAs, one rounding each), for the
+// constants libm{name}0…libm{name}{top} and x in register x.
+func horner(name string, top int, x, acc string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\tVMOVUPD libm%s%d<>(SB), %s\n", name, top, acc)
+	for k := top - 1; k >= 0; k-- {
+		fmt.Fprintf(&b, "\tVFMADD213PD libm%s%d<>(SB), %s, %s\n", name, k, x, acc)
+	}
+	return b.String()
+}
+
 // asinCore: Y0 = x in; out: Y4 + Y5 = asin t (hi, lo) as asinParts
 // computes it (libm.go: the same operations in the same order), Y7 the
 // far lanes (|x| > 1/2), Y12 x's sign, Y1 = |x|. It exits to done unless
@@ -901,31 +913,7 @@ var asinCore = `	VANDPD libmABS<>(SB), Y0, Y1 // a = |x|
 	VDIVPD Y9, Y8, Y8
 	VANDPD Y7, Y8, Y6 // tl where far
 asinnear:
-	VMOVUPD libmASD23<>(SB), Y8
-	VFMADD213PD libmASD22<>(SB), Y2, Y8
-	VFMADD213PD libmASD21<>(SB), Y2, Y8
-	VFMADD213PD libmASD20<>(SB), Y2, Y8
-	VFMADD213PD libmASD19<>(SB), Y2, Y8
-	VFMADD213PD libmASD18<>(SB), Y2, Y8
-	VFMADD213PD libmASD17<>(SB), Y2, Y8
-	VFMADD213PD libmASD16<>(SB), Y2, Y8
-	VFMADD213PD libmASD15<>(SB), Y2, Y8
-	VFMADD213PD libmASD14<>(SB), Y2, Y8
-	VFMADD213PD libmASD13<>(SB), Y2, Y8
-	VFMADD213PD libmASD12<>(SB), Y2, Y8
-	VFMADD213PD libmASD11<>(SB), Y2, Y8
-	VFMADD213PD libmASD10<>(SB), Y2, Y8
-	VFMADD213PD libmASD9<>(SB), Y2, Y8
-	VFMADD213PD libmASD8<>(SB), Y2, Y8
-	VFMADD213PD libmASD7<>(SB), Y2, Y8
-	VFMADD213PD libmASD6<>(SB), Y2, Y8
-	VFMADD213PD libmASD5<>(SB), Y2, Y8
-	VFMADD213PD libmASD4<>(SB), Y2, Y8
-	VFMADD213PD libmASD3<>(SB), Y2, Y8
-	VFMADD213PD libmASD2<>(SB), Y2, Y8
-	VFMADD213PD libmASD1<>(SB), Y2, Y8
-	VFMADD213PD libmASD0<>(SB), Y2, Y8
-	VMULPD Y2, Y3, Y9 // t·u
+` + horner("ASD", len(asinTaylorD)-1, "Y2", "Y8") + `	VMULPD Y2, Y3, Y9 // t·u
 	VMULPD Y8, Y9, Y9 // corr
 	VADDPD Y9, Y3, Y4 // hi = t + corr
 	VSUBPD Y3, Y4, Y10
