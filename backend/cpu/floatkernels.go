@@ -72,7 +72,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpLog10:
 		return mapF[T](log10F64)
 	case backend.OpExp2:
-		return mapF[T](math.Exp2)
+		return mapF[T](exp2F64)
 	case backend.OpExpm1:
 		return mapF[T](expm1F64)
 	case backend.OpSign:

@@ -150,6 +150,7 @@ var consts = []struct {
 	{"TWOM96", 0x1p-96}, // ddRoundCheck
 	// asinCore: π/2 and π's second parts (libm.go's pio2Lo, piLo); its
 	// ASD0-ASD23 are added by init (asinTaylorD)
+	{"LN2LOD", 0x1.abc9e3b39803fp-56}, // exp2Body: libm.go's ln2Lo (simd.go)
 	{"PIO2LO", 0x1.1a62633145c07p-54},
 	{"PILO", 0x1.1a62633145c07p-53},
 	{"RFAST", 0x1p900},
@@ -711,49 +712,44 @@ const log1pBody = log1pHead + `	VMULPD libmE0<>(SB), Y8, Y9
 	VBLENDVPD Y6, Y1, Y4, Y0
 `
 
-// exp2Body: Y0 = x in, Y0 = math.Exp2(x) out ($GOROOT/src/math/exp.go
-// exp2 and expmulti, Go code: k = int(x ± 0.5), t = x - k, hi = t·Ln2Hi,
-// lo = -t·Ln2Lo, the polynomial of expmulti and Ldexp(y, k)); exits to
-// done unless every |x| <= 1000 (not NaN), where Ldexp(y, k) is the
-// product y·2^k of normal numbers. A zero x takes k = -0 here (0 in
-// Go), which changes no bit of the result: 1.
-const exp2Body = `	VANDPD libmABS<>(SB), Y0, Y1
+// exp2Body: Y0 = x in, Y0 = exp2F64(x) out (libm.go: k = x rounded to
+// nearest, halves down, f = x - k, 1 + c1·f + f²·r(f) with c1·f and 1 + c1·f carried
+// exactly, times 2^k; the same operations in the same order); exits to
+// done unless every |x| <= 1000 (not NaN), where 2^k and the product are
+// normal numbers.
+var exp2Body = `	VANDPD libmABS<>(SB), Y0, Y1
 	VCMPPD $2, libmEXP2MAX<>(SB), Y1, Y5 // |x| <= 1000, false for NaN
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
-	VANDPD libmSIGN<>(SB), Y0, Y1
-	VORPD libmE0<>(SB), Y1, Y1 // 0.5 with x's sign
-	VADDPD Y1, Y0, Y1
-	VROUNDPD $3, Y1, Y1 // k = int(x ± 0.5), toward zero
-	VSUBPD Y1, Y0, Y2 // t
-	VMULPD libmLN2HI<>(SB), Y2, Y3 // hi
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VXORPD libmSIGN<>(SB), Y4, Y4 // lo = -t·Ln2Lo
-	VSUBPD Y4, Y3, Y5 // r = hi - lo
-	VMULPD Y5, Y5, Y6 // t = r·r
-	VMULPD libmEP5<>(SB), Y6, Y7
-	VADDPD libmEP4<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP3<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP2<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP1<>(SB), Y7, Y7
-	VMULPD Y7, Y6, Y7
-	VSUBPD Y7, Y5, Y7 // c
-	VMULPD Y7, Y5, Y8 // r·c
-	VMOVUPD libmE16<>(SB), Y9
-	VSUBPD Y7, Y9, Y9 // 2 - c
-	VDIVPD Y9, Y8, Y8
-	VSUBPD Y8, Y4, Y8 // lo - r·c/(2-c)
-	VSUBPD Y3, Y8, Y8 // ... - hi
-	VMOVUPD libmE8<>(SB), Y9
-	VSUBPD Y8, Y9, Y9 // y
+	VSUBPD libmE0<>(SB), Y0, Y1
+	VROUNDPD $2, Y1, Y1 // k = ceil(x - 1/2)
+	VSUBPD Y1, Y0, Y2 // f, exact
+` + hornerFrom("EXC", len(exp2TaylorD)-1, 1, "Y2", "Y3") + `	VMULPD Y2, Y2, Y4 // f²
+	VMULPD libmEXC0<>(SB), Y2, Y5 // p = c1·f
+	VMOVUPD libmEXC0<>(SB), Y6
+	VFMSUB213PD Y5, Y2, Y6 // pe = c1·f - p, exact
+	VFMADD231PD libmLN2LOD<>(SB), Y2, Y6 // + ln 2's rest·f
+	VFMADD231PD Y3, Y4, Y6 // t = f²·r + that
+	VADDPD libmE8<>(SB), Y5, Y7 // s = 1 + p
+	VMOVUPD libmE8<>(SB), Y8
+	VSUBPD Y7, Y8, Y8
+	VADDPD Y5, Y8, Y8 // (1 - s) + p, exact
+	VADDPD Y6, Y8, Y8
+	VADDPD Y8, Y7, Y3 // s + (sl + t)
 	VADDPD libmAEMAGIC<>(SB), Y1, Y1 // 2^k
 	VPSLLQ $52, Y1, Y1
-	VMULPD Y1, Y9, Y0
+	VMULPD Y1, Y3, Y0
 `
+
+// exp2TaylorD is libm.go's exp2Taylor: (ln 2)^n/n!, n = 1…13, correctly
+// rounded (TestExp2Taylor checks them against big.Float).
+var exp2TaylorD = []float64{
+	0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5, 0x1.3b2ab6fba4e77p-7,
+	0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17, 0x1.62c0223a5c824p-20,
+	0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32, 0x1.c3bd650fc2986p-36,
+	0x1.816193166d0f9p-40,
+}
 
 // atanBody: Y0 = x in, Y0 = math.Atan(x) out ($GOROOT/src/math/atan.go
 // atan, satan and xatan, Go code): a = |x| reduced to a itself up to
@@ -870,15 +866,24 @@ func init() {
 			v    float64
 		}{fmt.Sprintf("ASD%d", n), v})
 	}
+	for n, v := range exp2TaylorD {
+		consts = append(consts, struct {
+			name string
+			v    float64
+		}{fmt.Sprintf("EXC%d", n), v})
+	}
 }
 
 // horner returns the lines that evaluate Σ c_k·x^k, k = 0…top, by
 // Horner's rule into acc (VMOVUPD and FMAs, one rounding each), for the
 // constants libm{name}0…libm{name}{top} and x in register x.
-func horner(name string, top int, x, acc string) string {
+func horner(name string, top int, x, acc string) string { return hornerFrom(name, top, 0, x, acc) }
+
+// hornerFrom is horner for Σ c_k·x^(k-lo), k = lo…top.
+func hornerFrom(name string, top, lo int, x, acc string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\tVMOVUPD libm%s%d<>(SB), %s\n", name, top, acc)
-	for k := top - 1; k >= 0; k-- {
+	for k := top - 1; k >= lo; k-- {
 		fmt.Fprintf(&b, "\tVFMADD213PD libm%s%d<>(SB), %s, %s\n", name, k, x, acc)
 	}
 	return b.String()
@@ -1845,7 +1850,7 @@ var funcs = []struct {
 	{"silu", siluBody, "x * sigmoid(x)", ""},
 	{"log1p", log1pBody, "math.Log1p(x)", "F64"}, // float32: log1pr
 	{"tanh", tanhBody, "math.Tanh(x)", "F64"},
-	{"exp2", exp2Body, "math.Exp2(x)", ""},
+	{"exp2", exp2Body, "exp2F64(x)", ""},
 	{"atan", atanBody, "math.Atan(x)", ""},
 	{"tan", tanBody, "tanF64(x)", ""},
 	{"expm1", expm1Body, "expm1F64(x)", ""},
@@ -1888,7 +1893,7 @@ var funcs512 = []struct{ name, body, ref string }{
 	{"log2t", positiveNormal + log2Table + roundCheck512, "log2F64(x)"},
 	{"logt", positiveNormal + log2Table + "\tVMULPD libmLN2F<>(SB), Z0, Z0\n" + roundCheck512, "logF64(x)"},
 	{"log10t", positiveNormal + log2Table + "\tVMULPD libmLOG10TWO<>(SB), Z0, Z0\n" + roundCheck512, "log10F64(x)"},
-	{"exp2t", expRange("EXP2LO", "EXP2HI") + exp2Reduce + expTable + expTail + roundCheck512, "math.Exp2(x)"},
+	{"exp2t", expRange("EXP2LO", "EXP2HI") + exp2Reduce + expTable + expTail + roundCheck512, "exp2F64(x)"},
 	{"expt", expRange("EXPLO", "EXPHI") + expReduce + expTable + expTail + roundCheck512, "math.Exp(x)"},
 	{"expm1t", expRange("EXPM1LO", "EXPHI") + notTiny + expReduce + expTable + expm1Tail + roundCheck512,
 		"expm1F64(x)"},

@@ -106,6 +106,46 @@ func twoSum(a, b float64) (s, e float64) {
 	return s, (a - (s - z)) + (b - z)
 }
 
+// exp2F64 is 2^x, an algorithm of its own where |x| <= 1000 (math.Exp2
+// elsewhere): k = x rounded to nearest, halves down, f = x - k (exact,
+// -1/2 < f <= 1/2: every half-integer x takes f = 1/2, 2^x = √2·2^k),
+// and
+// 2^f = 1 + c1·f + f²·r(f), r the Taylor series of (2^f - 1 - c1·f)/f²
+// to f^11 (exp2Taylor; the rest is below 2^-57), with c1·f and 1 + c1·f
+// carried exactly (an FMA's rest, Fast2Sum) and ln 2's second part
+// added, so that the sum is within 2^-56 of 2^f before its one rounding;
+// times 2^k (exact: the result is normal). No division (math.Exp2 takes
+// one): within 1 ULP and correctly rounded on 98% of inputs
+// (TestExp2Accuracy; math.Exp2 87%, whose 2^0.5 is one ULP below √2's
+// correctly rounded value, which NumPy gives, as exp2F64 does).
+func exp2F64(x float64) float64 {
+	if !(math.Abs(x) <= 1000) {
+		return math.Exp2(x) // NaN, ±Inf, overflow, subnormal results
+	}
+	k := math.Ceil(x - 0.5) // halves round down: f = +1/2 there, not -1/2
+	f := x - k
+	r := exp2Taylor[len(exp2Taylor)-1]
+	for i := len(exp2Taylor) - 2; i >= 1; i-- {
+		r = math.FMA(r, f, exp2Taylor[i])
+	}
+	f2 := float64(f * f)
+	p := float64(exp2Taylor[0] * f)
+	pe := math.FMA(exp2Taylor[0], f, -p)
+	s := 1 + p
+	sl := (1 - s) + p
+	t := math.FMA(f2, r, math.FMA(ln2Lo, f, pe))
+	return (s + (sl + t)) * math.Float64frombits(uint64(int64(k)+1023)<<52)
+}
+
+// exp2Taylor holds (ln 2)^n/n!, n = 1…13, correctly rounded: 2^f - 1 =
+// Σ exp2Taylor[i]·f^(i+1).
+var exp2Taylor = [13]float64{
+	0x1.62e42fefa39efp-1, 0x1.ebfbdff82c58fp-3, 0x1.c6b08d704a0c0p-5, 0x1.3b2ab6fba4e77p-7,
+	0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13, 0x1.ffcbfc588b0c7p-17, 0x1.62c0223a5c824p-20,
+	0x1.b5253d395e7c4p-24, 0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32, 0x1.c3bd650fc2986p-36,
+	0x1.816193166d0f9p-40,
+}
+
 // sinhF64 is sinh; beyond 709 it is exp(|x|/2)² / 2, which stays finite
 // up to the true overflow threshold (glibc's __ieee754_sinh does the same).
 func sinhF64(x float64) float64 {

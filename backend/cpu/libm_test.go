@@ -289,3 +289,63 @@ func TestAsinAccuracy(t *testing.T) {
 		}
 	}
 }
+
+// TestExp2Accuracy checks exp2F64 against 2^x to 200 bits (2^k times
+// e^(f·ln 2) by its Taylor series in big.Float, ln 2 from its digits)
+// and exp2Taylor's coefficients against (ln 2)^n/n!: within 1 ULP at
+// the integers and half-integers, near them, at the ends of the range and
+// at random.
+func TestExp2Accuracy(t *testing.T) {
+	const prec = 200
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	ln2, _, err := big.ParseFloat("0.693147180559945309417232121458176568075500134360255254120680009493393621969694715605863326996418687542", 10, prec, big.ToNearestEven)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := bf(1)
+	for n := range exp2Taylor {
+		c.Mul(c, ln2)
+		c.Quo(c, bf(float64(n+1)))
+		if want, _ := c.Float64(); exp2Taylor[n] != want {
+			t.Errorf("exp2Taylor[%d] = %v, want %v", n, exp2Taylor[n], want)
+		}
+	}
+	exact := func(x float64) float64 {
+		k := math.RoundToEven(x)
+		r := new(big.Float).SetPrec(prec).Mul(bf(x-k), ln2)
+		sum, term := bf(1), bf(1)
+		for n := 1; n < 60; n++ {
+			term.Mul(term, r)
+			term.Quo(term, bf(float64(n)))
+			sum.Add(sum, term)
+		}
+		sum.SetMantExp(sum, int(k))
+		f, _ := sum.Float64()
+		return f
+	}
+	rng := rand.New(rand.NewSource(4))
+	xs := []float64{0, 1, -1, 0.5, -0.5, 1000, -1000, 999.5, -999.5, 1e-300, -1e-300, 0x1p-30, math.Nextafter(0.5, 1),
+		math.Nextafter(0.5, 0), math.Nextafter(-0.5, -1), 3.5, -2.5}
+	for range 20000 {
+		xs = append(xs, rng.Float64()*2000-1000, rng.Float64()*2-1, math.Round(rng.NormFloat64()*50)+0.5+(rng.Float64()-0.5)*1e-9)
+	}
+	worst, at := 0.0, 0.0
+	var off, offGo int
+	for _, x := range xs {
+		want := exact(x)
+		d := math.Abs(float64(int64(math.Float64bits(exp2F64(x))) - int64(math.Float64bits(want))))
+		if d > worst {
+			worst, at = d, x
+		}
+		if d > 0 {
+			off++
+		}
+		if math.Exp2(x) != want {
+			offGo++
+		}
+	}
+	t.Logf("not correctly rounded: %d of %d (math.Exp2: %d); worst %v ULP at %v", off, len(xs), offGo, worst, at)
+	if worst > 1 {
+		t.Errorf("exp2F64(%v) is %v ULP from the exact value, want at most 1", at, worst)
+	}
+}

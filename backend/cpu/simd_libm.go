@@ -107,7 +107,7 @@ func libmRef(o backend.Op) func(float64) float64 {
 	case backend.OpTanh:
 		return math.Tanh
 	case backend.OpExp2:
-		return math.Exp2
+		return exp2F64
 	case backend.OpAtan:
 		return math.Atan
 	case backend.OpTan:

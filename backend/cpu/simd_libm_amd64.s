@@ -1024,6 +1024,16 @@ DATA libmTWOM96<>+48(SB)/8, $0x39f0000000000000
 DATA libmTWOM96<>+56(SB)/8, $0x39f0000000000000
 GLOBL libmTWOM96<>(SB), RODATA|NOPTR, $64
 
+DATA libmLN2LOD<>+0(SB)/8, $0x3c7abc9e3b39803f
+DATA libmLN2LOD<>+8(SB)/8, $0x3c7abc9e3b39803f
+DATA libmLN2LOD<>+16(SB)/8, $0x3c7abc9e3b39803f
+DATA libmLN2LOD<>+24(SB)/8, $0x3c7abc9e3b39803f
+DATA libmLN2LOD<>+32(SB)/8, $0x3c7abc9e3b39803f
+DATA libmLN2LOD<>+40(SB)/8, $0x3c7abc9e3b39803f
+DATA libmLN2LOD<>+48(SB)/8, $0x3c7abc9e3b39803f
+DATA libmLN2LOD<>+56(SB)/8, $0x3c7abc9e3b39803f
+GLOBL libmLN2LOD<>(SB), RODATA|NOPTR, $64
+
 DATA libmPIO2LO<>+0(SB)/8, $0x3c91a62633145c07
 DATA libmPIO2LO<>+8(SB)/8, $0x3c91a62633145c07
 DATA libmPIO2LO<>+16(SB)/8, $0x3c91a62633145c07
@@ -2504,6 +2514,136 @@ DATA libmASD23<>+48(SB)/8, $0x3f63275586c5f2f0
 DATA libmASD23<>+56(SB)/8, $0x3f63275586c5f2f0
 GLOBL libmASD23<>(SB), RODATA|NOPTR, $64
 
+DATA libmEXC0<>+0(SB)/8, $0x3fe62e42fefa39ef
+DATA libmEXC0<>+8(SB)/8, $0x3fe62e42fefa39ef
+DATA libmEXC0<>+16(SB)/8, $0x3fe62e42fefa39ef
+DATA libmEXC0<>+24(SB)/8, $0x3fe62e42fefa39ef
+DATA libmEXC0<>+32(SB)/8, $0x3fe62e42fefa39ef
+DATA libmEXC0<>+40(SB)/8, $0x3fe62e42fefa39ef
+DATA libmEXC0<>+48(SB)/8, $0x3fe62e42fefa39ef
+DATA libmEXC0<>+56(SB)/8, $0x3fe62e42fefa39ef
+GLOBL libmEXC0<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC1<>+0(SB)/8, $0x3fcebfbdff82c58f
+DATA libmEXC1<>+8(SB)/8, $0x3fcebfbdff82c58f
+DATA libmEXC1<>+16(SB)/8, $0x3fcebfbdff82c58f
+DATA libmEXC1<>+24(SB)/8, $0x3fcebfbdff82c58f
+DATA libmEXC1<>+32(SB)/8, $0x3fcebfbdff82c58f
+DATA libmEXC1<>+40(SB)/8, $0x3fcebfbdff82c58f
+DATA libmEXC1<>+48(SB)/8, $0x3fcebfbdff82c58f
+DATA libmEXC1<>+56(SB)/8, $0x3fcebfbdff82c58f
+GLOBL libmEXC1<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC2<>+0(SB)/8, $0x3fac6b08d704a0c0
+DATA libmEXC2<>+8(SB)/8, $0x3fac6b08d704a0c0
+DATA libmEXC2<>+16(SB)/8, $0x3fac6b08d704a0c0
+DATA libmEXC2<>+24(SB)/8, $0x3fac6b08d704a0c0
+DATA libmEXC2<>+32(SB)/8, $0x3fac6b08d704a0c0
+DATA libmEXC2<>+40(SB)/8, $0x3fac6b08d704a0c0
+DATA libmEXC2<>+48(SB)/8, $0x3fac6b08d704a0c0
+DATA libmEXC2<>+56(SB)/8, $0x3fac6b08d704a0c0
+GLOBL libmEXC2<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC3<>+0(SB)/8, $0x3f83b2ab6fba4e77
+DATA libmEXC3<>+8(SB)/8, $0x3f83b2ab6fba4e77
+DATA libmEXC3<>+16(SB)/8, $0x3f83b2ab6fba4e77
+DATA libmEXC3<>+24(SB)/8, $0x3f83b2ab6fba4e77
+DATA libmEXC3<>+32(SB)/8, $0x3f83b2ab6fba4e77
+DATA libmEXC3<>+40(SB)/8, $0x3f83b2ab6fba4e77
+DATA libmEXC3<>+48(SB)/8, $0x3f83b2ab6fba4e77
+DATA libmEXC3<>+56(SB)/8, $0x3f83b2ab6fba4e77
+GLOBL libmEXC3<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC4<>+0(SB)/8, $0x3f55d87fe78a6731
+DATA libmEXC4<>+8(SB)/8, $0x3f55d87fe78a6731
+DATA libmEXC4<>+16(SB)/8, $0x3f55d87fe78a6731
+DATA libmEXC4<>+24(SB)/8, $0x3f55d87fe78a6731
+DATA libmEXC4<>+32(SB)/8, $0x3f55d87fe78a6731
+DATA libmEXC4<>+40(SB)/8, $0x3f55d87fe78a6731
+DATA libmEXC4<>+48(SB)/8, $0x3f55d87fe78a6731
+DATA libmEXC4<>+56(SB)/8, $0x3f55d87fe78a6731
+GLOBL libmEXC4<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC5<>+0(SB)/8, $0x3f2430912f86c787
+DATA libmEXC5<>+8(SB)/8, $0x3f2430912f86c787
+DATA libmEXC5<>+16(SB)/8, $0x3f2430912f86c787
+DATA libmEXC5<>+24(SB)/8, $0x3f2430912f86c787
+DATA libmEXC5<>+32(SB)/8, $0x3f2430912f86c787
+DATA libmEXC5<>+40(SB)/8, $0x3f2430912f86c787
+DATA libmEXC5<>+48(SB)/8, $0x3f2430912f86c787
+DATA libmEXC5<>+56(SB)/8, $0x3f2430912f86c787
+GLOBL libmEXC5<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC6<>+0(SB)/8, $0x3eeffcbfc588b0c7
+DATA libmEXC6<>+8(SB)/8, $0x3eeffcbfc588b0c7
+DATA libmEXC6<>+16(SB)/8, $0x3eeffcbfc588b0c7
+DATA libmEXC6<>+24(SB)/8, $0x3eeffcbfc588b0c7
+DATA libmEXC6<>+32(SB)/8, $0x3eeffcbfc588b0c7
+DATA libmEXC6<>+40(SB)/8, $0x3eeffcbfc588b0c7
+DATA libmEXC6<>+48(SB)/8, $0x3eeffcbfc588b0c7
+DATA libmEXC6<>+56(SB)/8, $0x3eeffcbfc588b0c7
+GLOBL libmEXC6<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC7<>+0(SB)/8, $0x3eb62c0223a5c824
+DATA libmEXC7<>+8(SB)/8, $0x3eb62c0223a5c824
+DATA libmEXC7<>+16(SB)/8, $0x3eb62c0223a5c824
+DATA libmEXC7<>+24(SB)/8, $0x3eb62c0223a5c824
+DATA libmEXC7<>+32(SB)/8, $0x3eb62c0223a5c824
+DATA libmEXC7<>+40(SB)/8, $0x3eb62c0223a5c824
+DATA libmEXC7<>+48(SB)/8, $0x3eb62c0223a5c824
+DATA libmEXC7<>+56(SB)/8, $0x3eb62c0223a5c824
+GLOBL libmEXC7<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC8<>+0(SB)/8, $0x3e7b5253d395e7c4
+DATA libmEXC8<>+8(SB)/8, $0x3e7b5253d395e7c4
+DATA libmEXC8<>+16(SB)/8, $0x3e7b5253d395e7c4
+DATA libmEXC8<>+24(SB)/8, $0x3e7b5253d395e7c4
+DATA libmEXC8<>+32(SB)/8, $0x3e7b5253d395e7c4
+DATA libmEXC8<>+40(SB)/8, $0x3e7b5253d395e7c4
+DATA libmEXC8<>+48(SB)/8, $0x3e7b5253d395e7c4
+DATA libmEXC8<>+56(SB)/8, $0x3e7b5253d395e7c4
+GLOBL libmEXC8<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC9<>+0(SB)/8, $0x3e3e4cf5158b8eca
+DATA libmEXC9<>+8(SB)/8, $0x3e3e4cf5158b8eca
+DATA libmEXC9<>+16(SB)/8, $0x3e3e4cf5158b8eca
+DATA libmEXC9<>+24(SB)/8, $0x3e3e4cf5158b8eca
+DATA libmEXC9<>+32(SB)/8, $0x3e3e4cf5158b8eca
+DATA libmEXC9<>+40(SB)/8, $0x3e3e4cf5158b8eca
+DATA libmEXC9<>+48(SB)/8, $0x3e3e4cf5158b8eca
+DATA libmEXC9<>+56(SB)/8, $0x3e3e4cf5158b8eca
+GLOBL libmEXC9<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC10<>+0(SB)/8, $0x3dfe8cac7351bb25
+DATA libmEXC10<>+8(SB)/8, $0x3dfe8cac7351bb25
+DATA libmEXC10<>+16(SB)/8, $0x3dfe8cac7351bb25
+DATA libmEXC10<>+24(SB)/8, $0x3dfe8cac7351bb25
+DATA libmEXC10<>+32(SB)/8, $0x3dfe8cac7351bb25
+DATA libmEXC10<>+40(SB)/8, $0x3dfe8cac7351bb25
+DATA libmEXC10<>+48(SB)/8, $0x3dfe8cac7351bb25
+DATA libmEXC10<>+56(SB)/8, $0x3dfe8cac7351bb25
+GLOBL libmEXC10<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC11<>+0(SB)/8, $0x3dbc3bd650fc2986
+DATA libmEXC11<>+8(SB)/8, $0x3dbc3bd650fc2986
+DATA libmEXC11<>+16(SB)/8, $0x3dbc3bd650fc2986
+DATA libmEXC11<>+24(SB)/8, $0x3dbc3bd650fc2986
+DATA libmEXC11<>+32(SB)/8, $0x3dbc3bd650fc2986
+DATA libmEXC11<>+40(SB)/8, $0x3dbc3bd650fc2986
+DATA libmEXC11<>+48(SB)/8, $0x3dbc3bd650fc2986
+DATA libmEXC11<>+56(SB)/8, $0x3dbc3bd650fc2986
+GLOBL libmEXC11<>(SB), RODATA|NOPTR, $64
+
+DATA libmEXC12<>+0(SB)/8, $0x3d7816193166d0f9
+DATA libmEXC12<>+8(SB)/8, $0x3d7816193166d0f9
+DATA libmEXC12<>+16(SB)/8, $0x3d7816193166d0f9
+DATA libmEXC12<>+24(SB)/8, $0x3d7816193166d0f9
+DATA libmEXC12<>+32(SB)/8, $0x3d7816193166d0f9
+DATA libmEXC12<>+40(SB)/8, $0x3d7816193166d0f9
+DATA libmEXC12<>+48(SB)/8, $0x3d7816193166d0f9
+DATA libmEXC12<>+56(SB)/8, $0x3d7816193166d0f9
+GLOBL libmEXC12<>(SB), RODATA|NOPTR, $64
+
 DATA libmSIGN<>+0(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+8(SB)/8, $0x8000000000000000
 DATA libmSIGN<>+16(SB)/8, $0x8000000000000000
@@ -3759,7 +3899,7 @@ done:
 
 // func exp2F32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Exp2(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(exp2F64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·exp2F32AVX2(SB), NOSPLIT, $0-56
@@ -3776,37 +3916,36 @@ loop:
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
-	VANDPD libmSIGN<>(SB), Y0, Y1
-	VORPD libmE0<>(SB), Y1, Y1 // 0.5 with x's sign
-	VADDPD Y1, Y0, Y1
-	VROUNDPD $3, Y1, Y1 // k = int(x ± 0.5), toward zero
-	VSUBPD Y1, Y0, Y2 // t
-	VMULPD libmLN2HI<>(SB), Y2, Y3 // hi
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VXORPD libmSIGN<>(SB), Y4, Y4 // lo = -t·Ln2Lo
-	VSUBPD Y4, Y3, Y5 // r = hi - lo
-	VMULPD Y5, Y5, Y6 // t = r·r
-	VMULPD libmEP5<>(SB), Y6, Y7
-	VADDPD libmEP4<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP3<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP2<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP1<>(SB), Y7, Y7
-	VMULPD Y7, Y6, Y7
-	VSUBPD Y7, Y5, Y7 // c
-	VMULPD Y7, Y5, Y8 // r·c
-	VMOVUPD libmE16<>(SB), Y9
-	VSUBPD Y7, Y9, Y9 // 2 - c
-	VDIVPD Y9, Y8, Y8
-	VSUBPD Y8, Y4, Y8 // lo - r·c/(2-c)
-	VSUBPD Y3, Y8, Y8 // ... - hi
-	VMOVUPD libmE8<>(SB), Y9
-	VSUBPD Y8, Y9, Y9 // y
+	VSUBPD libmE0<>(SB), Y0, Y1
+	VROUNDPD $2, Y1, Y1 // k = ceil(x - 1/2)
+	VSUBPD Y1, Y0, Y2 // f, exact
+	VMOVUPD libmEXC12<>(SB), Y3
+	VFMADD213PD libmEXC11<>(SB), Y2, Y3
+	VFMADD213PD libmEXC10<>(SB), Y2, Y3
+	VFMADD213PD libmEXC9<>(SB), Y2, Y3
+	VFMADD213PD libmEXC8<>(SB), Y2, Y3
+	VFMADD213PD libmEXC7<>(SB), Y2, Y3
+	VFMADD213PD libmEXC6<>(SB), Y2, Y3
+	VFMADD213PD libmEXC5<>(SB), Y2, Y3
+	VFMADD213PD libmEXC4<>(SB), Y2, Y3
+	VFMADD213PD libmEXC3<>(SB), Y2, Y3
+	VFMADD213PD libmEXC2<>(SB), Y2, Y3
+	VFMADD213PD libmEXC1<>(SB), Y2, Y3
+	VMULPD Y2, Y2, Y4 // f²
+	VMULPD libmEXC0<>(SB), Y2, Y5 // p = c1·f
+	VMOVUPD libmEXC0<>(SB), Y6
+	VFMSUB213PD Y5, Y2, Y6 // pe = c1·f - p, exact
+	VFMADD231PD libmLN2LOD<>(SB), Y2, Y6 // + ln 2's rest·f
+	VFMADD231PD Y3, Y4, Y6 // t = f²·r + that
+	VADDPD libmE8<>(SB), Y5, Y7 // s = 1 + p
+	VMOVUPD libmE8<>(SB), Y8
+	VSUBPD Y7, Y8, Y8
+	VADDPD Y5, Y8, Y8 // (1 - s) + p, exact
+	VADDPD Y6, Y8, Y8
+	VADDPD Y8, Y7, Y3 // s + (sl + t)
 	VADDPD libmAEMAGIC<>(SB), Y1, Y1 // 2^k
 	VPSLLQ $52, Y1, Y1
-	VMULPD Y1, Y9, Y0
+	VMULPD Y1, Y3, Y0
 	VCVTPD2PSY Y0, X0
 	VMOVUPS X0, (DI)
 	ADDQ $16, SI
@@ -3821,7 +3960,7 @@ done:
 
 // func exp2F64AVX2(d, a []float64) int
 //
-// sets d[i] = float64(math.Exp2(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float64(exp2F64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·exp2F64AVX2(SB), NOSPLIT, $0-56
@@ -3838,37 +3977,36 @@ loop:
 	VMOVMSKPD Y5, AX
 	CMPL AX, $15
 	JNE  done
-	VANDPD libmSIGN<>(SB), Y0, Y1
-	VORPD libmE0<>(SB), Y1, Y1 // 0.5 with x's sign
-	VADDPD Y1, Y0, Y1
-	VROUNDPD $3, Y1, Y1 // k = int(x ± 0.5), toward zero
-	VSUBPD Y1, Y0, Y2 // t
-	VMULPD libmLN2HI<>(SB), Y2, Y3 // hi
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VXORPD libmSIGN<>(SB), Y4, Y4 // lo = -t·Ln2Lo
-	VSUBPD Y4, Y3, Y5 // r = hi - lo
-	VMULPD Y5, Y5, Y6 // t = r·r
-	VMULPD libmEP5<>(SB), Y6, Y7
-	VADDPD libmEP4<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP3<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP2<>(SB), Y7, Y7
-	VMULPD Y6, Y7, Y7
-	VADDPD libmEP1<>(SB), Y7, Y7
-	VMULPD Y7, Y6, Y7
-	VSUBPD Y7, Y5, Y7 // c
-	VMULPD Y7, Y5, Y8 // r·c
-	VMOVUPD libmE16<>(SB), Y9
-	VSUBPD Y7, Y9, Y9 // 2 - c
-	VDIVPD Y9, Y8, Y8
-	VSUBPD Y8, Y4, Y8 // lo - r·c/(2-c)
-	VSUBPD Y3, Y8, Y8 // ... - hi
-	VMOVUPD libmE8<>(SB), Y9
-	VSUBPD Y8, Y9, Y9 // y
+	VSUBPD libmE0<>(SB), Y0, Y1
+	VROUNDPD $2, Y1, Y1 // k = ceil(x - 1/2)
+	VSUBPD Y1, Y0, Y2 // f, exact
+	VMOVUPD libmEXC12<>(SB), Y3
+	VFMADD213PD libmEXC11<>(SB), Y2, Y3
+	VFMADD213PD libmEXC10<>(SB), Y2, Y3
+	VFMADD213PD libmEXC9<>(SB), Y2, Y3
+	VFMADD213PD libmEXC8<>(SB), Y2, Y3
+	VFMADD213PD libmEXC7<>(SB), Y2, Y3
+	VFMADD213PD libmEXC6<>(SB), Y2, Y3
+	VFMADD213PD libmEXC5<>(SB), Y2, Y3
+	VFMADD213PD libmEXC4<>(SB), Y2, Y3
+	VFMADD213PD libmEXC3<>(SB), Y2, Y3
+	VFMADD213PD libmEXC2<>(SB), Y2, Y3
+	VFMADD213PD libmEXC1<>(SB), Y2, Y3
+	VMULPD Y2, Y2, Y4 // f²
+	VMULPD libmEXC0<>(SB), Y2, Y5 // p = c1·f
+	VMOVUPD libmEXC0<>(SB), Y6
+	VFMSUB213PD Y5, Y2, Y6 // pe = c1·f - p, exact
+	VFMADD231PD libmLN2LOD<>(SB), Y2, Y6 // + ln 2's rest·f
+	VFMADD231PD Y3, Y4, Y6 // t = f²·r + that
+	VADDPD libmE8<>(SB), Y5, Y7 // s = 1 + p
+	VMOVUPD libmE8<>(SB), Y8
+	VSUBPD Y7, Y8, Y8
+	VADDPD Y5, Y8, Y8 // (1 - s) + p, exact
+	VADDPD Y6, Y8, Y8
+	VADDPD Y8, Y7, Y3 // s + (sl + t)
 	VADDPD libmAEMAGIC<>(SB), Y1, Y1 // 2^k
 	VPSLLQ $52, Y1, Y1
-	VMULPD Y1, Y9, Y0
+	VMULPD Y1, Y3, Y0
 	VMOVUPD Y0, (DI)
 	ADDQ $32, SI
 	ADDQ $32, DI
@@ -9828,7 +9966,7 @@ done:
 
 // func exp2F32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Exp2(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(exp2F64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -9856,68 +9994,66 @@ loop:
 	KMOVB K1, AX
 	CMPL AX, $0xFF
 	JNE done
-	VANDPD.BCST libmSIGN<>(SB), Z0, Z1
-	VANDPD.BCST libmSIGN<>(SB), Z16, Z17
-	VORPD.BCST libmE0<>(SB), Z1, Z1
-	VORPD.BCST libmE0<>(SB), Z17, Z17
-	VADDPD Z1, Z0, Z1
-	VADDPD Z17, Z16, Z17
-	VRNDSCALEPD $3, Z1, Z1
-	VRNDSCALEPD $3, Z17, Z17
+	VSUBPD.BCST libmE0<>(SB), Z0, Z1
+	VSUBPD.BCST libmE0<>(SB), Z16, Z17
+	VRNDSCALEPD $2, Z1, Z1
+	VRNDSCALEPD $2, Z17, Z17
 	VSUBPD Z1, Z0, Z2
 	VSUBPD Z17, Z16, Z18
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z3
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z19
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VXORPD.BCST libmSIGN<>(SB), Z4, Z4
-	VXORPD.BCST libmSIGN<>(SB), Z20, Z20
-	VSUBPD Z4, Z3, Z5
-	VSUBPD Z20, Z19, Z21
-	VMULPD Z5, Z5, Z6
-	VMULPD Z21, Z21, Z22
-	VMULPD.BCST libmEP5<>(SB), Z6, Z7
-	VMULPD.BCST libmEP5<>(SB), Z22, Z23
-	VADDPD.BCST libmEP4<>(SB), Z7, Z7
-	VADDPD.BCST libmEP4<>(SB), Z23, Z23
-	VMULPD Z6, Z7, Z7
-	VMULPD Z22, Z23, Z23
-	VADDPD.BCST libmEP3<>(SB), Z7, Z7
-	VADDPD.BCST libmEP3<>(SB), Z23, Z23
-	VMULPD Z6, Z7, Z7
-	VMULPD Z22, Z23, Z23
-	VADDPD.BCST libmEP2<>(SB), Z7, Z7
-	VADDPD.BCST libmEP2<>(SB), Z23, Z23
-	VMULPD Z6, Z7, Z7
-	VMULPD Z22, Z23, Z23
-	VADDPD.BCST libmEP1<>(SB), Z7, Z7
-	VADDPD.BCST libmEP1<>(SB), Z23, Z23
-	VMULPD Z7, Z6, Z7
-	VMULPD Z23, Z22, Z23
-	VSUBPD Z7, Z5, Z7
-	VSUBPD Z23, Z21, Z23
-	VMULPD Z7, Z5, Z8
-	VMULPD Z23, Z21, Z24
-	VBROADCASTSD libmE16<>(SB), Z9
-	VBROADCASTSD libmE16<>(SB), Z25
-	VSUBPD Z7, Z9, Z9
-	VSUBPD Z23, Z25, Z25
-	VDIVPD Z9, Z8, Z8
-	VDIVPD Z25, Z24, Z24
-	VSUBPD Z8, Z4, Z8
-	VSUBPD Z24, Z20, Z24
-	VSUBPD Z3, Z8, Z8
-	VSUBPD Z19, Z24, Z24
-	VBROADCASTSD libmE8<>(SB), Z9
-	VBROADCASTSD libmE8<>(SB), Z25
-	VSUBPD Z8, Z9, Z9
-	VSUBPD Z24, Z25, Z25
+	VBROADCASTSD libmEXC12<>(SB), Z3
+	VBROADCASTSD libmEXC12<>(SB), Z19
+	VFMADD213PD.BCST libmEXC11<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC11<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC10<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC10<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC9<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC9<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC8<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC8<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC7<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC7<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC6<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC6<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC5<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC5<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC4<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC4<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC3<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC3<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC2<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC2<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC1<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC1<>(SB), Z18, Z19
+	VMULPD Z2, Z2, Z4
+	VMULPD Z18, Z18, Z20
+	VMULPD.BCST libmEXC0<>(SB), Z2, Z5
+	VMULPD.BCST libmEXC0<>(SB), Z18, Z21
+	VBROADCASTSD libmEXC0<>(SB), Z6
+	VBROADCASTSD libmEXC0<>(SB), Z22
+	VFMSUB213PD Z5, Z2, Z6
+	VFMSUB213PD Z21, Z18, Z22
+	VFMADD231PD.BCST libmLN2LOD<>(SB), Z2, Z6
+	VFMADD231PD.BCST libmLN2LOD<>(SB), Z18, Z22
+	VFMADD231PD Z3, Z4, Z6
+	VFMADD231PD Z19, Z20, Z22
+	VADDPD.BCST libmE8<>(SB), Z5, Z7
+	VADDPD.BCST libmE8<>(SB), Z21, Z23
+	VBROADCASTSD libmE8<>(SB), Z8
+	VBROADCASTSD libmE8<>(SB), Z24
+	VSUBPD Z7, Z8, Z8
+	VSUBPD Z23, Z24, Z24
+	VADDPD Z5, Z8, Z8
+	VADDPD Z21, Z24, Z24
+	VADDPD Z6, Z8, Z8
+	VADDPD Z22, Z24, Z24
+	VADDPD Z8, Z7, Z3
+	VADDPD Z24, Z23, Z19
 	VADDPD.BCST libmAEMAGIC<>(SB), Z1, Z1
 	VADDPD.BCST libmAEMAGIC<>(SB), Z17, Z17
 	VPSLLQ $52, Z1, Z1
 	VPSLLQ $52, Z17, Z17
-	VMULPD Z1, Z9, Z0
-	VMULPD Z17, Z25, Z16
+	VMULPD Z1, Z3, Z0
+	VMULPD Z17, Z19, Z16
 	VCVTPD2PS Z0, Y0
 	VMOVUPS Y0, 0(DI)
 	VCVTPD2PS Z16, Y16
@@ -9934,7 +10070,7 @@ done:
 
 // func exp2F64AVX512(d, a []float64) int
 //
-// sets d[i] = float64(math.Exp2(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float64(exp2F64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -9962,68 +10098,66 @@ loop:
 	KMOVB K1, AX
 	CMPL AX, $0xFF
 	JNE done
-	VANDPD.BCST libmSIGN<>(SB), Z0, Z1
-	VANDPD.BCST libmSIGN<>(SB), Z16, Z17
-	VORPD.BCST libmE0<>(SB), Z1, Z1
-	VORPD.BCST libmE0<>(SB), Z17, Z17
-	VADDPD Z1, Z0, Z1
-	VADDPD Z17, Z16, Z17
-	VRNDSCALEPD $3, Z1, Z1
-	VRNDSCALEPD $3, Z17, Z17
+	VSUBPD.BCST libmE0<>(SB), Z0, Z1
+	VSUBPD.BCST libmE0<>(SB), Z16, Z17
+	VRNDSCALEPD $2, Z1, Z1
+	VRNDSCALEPD $2, Z17, Z17
 	VSUBPD Z1, Z0, Z2
 	VSUBPD Z17, Z16, Z18
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z3
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z19
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VXORPD.BCST libmSIGN<>(SB), Z4, Z4
-	VXORPD.BCST libmSIGN<>(SB), Z20, Z20
-	VSUBPD Z4, Z3, Z5
-	VSUBPD Z20, Z19, Z21
-	VMULPD Z5, Z5, Z6
-	VMULPD Z21, Z21, Z22
-	VMULPD.BCST libmEP5<>(SB), Z6, Z7
-	VMULPD.BCST libmEP5<>(SB), Z22, Z23
-	VADDPD.BCST libmEP4<>(SB), Z7, Z7
-	VADDPD.BCST libmEP4<>(SB), Z23, Z23
-	VMULPD Z6, Z7, Z7
-	VMULPD Z22, Z23, Z23
-	VADDPD.BCST libmEP3<>(SB), Z7, Z7
-	VADDPD.BCST libmEP3<>(SB), Z23, Z23
-	VMULPD Z6, Z7, Z7
-	VMULPD Z22, Z23, Z23
-	VADDPD.BCST libmEP2<>(SB), Z7, Z7
-	VADDPD.BCST libmEP2<>(SB), Z23, Z23
-	VMULPD Z6, Z7, Z7
-	VMULPD Z22, Z23, Z23
-	VADDPD.BCST libmEP1<>(SB), Z7, Z7
-	VADDPD.BCST libmEP1<>(SB), Z23, Z23
-	VMULPD Z7, Z6, Z7
-	VMULPD Z23, Z22, Z23
-	VSUBPD Z7, Z5, Z7
-	VSUBPD Z23, Z21, Z23
-	VMULPD Z7, Z5, Z8
-	VMULPD Z23, Z21, Z24
-	VBROADCASTSD libmE16<>(SB), Z9
-	VBROADCASTSD libmE16<>(SB), Z25
-	VSUBPD Z7, Z9, Z9
-	VSUBPD Z23, Z25, Z25
-	VDIVPD Z9, Z8, Z8
-	VDIVPD Z25, Z24, Z24
-	VSUBPD Z8, Z4, Z8
-	VSUBPD Z24, Z20, Z24
-	VSUBPD Z3, Z8, Z8
-	VSUBPD Z19, Z24, Z24
-	VBROADCASTSD libmE8<>(SB), Z9
-	VBROADCASTSD libmE8<>(SB), Z25
-	VSUBPD Z8, Z9, Z9
-	VSUBPD Z24, Z25, Z25
+	VBROADCASTSD libmEXC12<>(SB), Z3
+	VBROADCASTSD libmEXC12<>(SB), Z19
+	VFMADD213PD.BCST libmEXC11<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC11<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC10<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC10<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC9<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC9<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC8<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC8<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC7<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC7<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC6<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC6<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC5<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC5<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC4<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC4<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC3<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC3<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC2<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC2<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmEXC1<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmEXC1<>(SB), Z18, Z19
+	VMULPD Z2, Z2, Z4
+	VMULPD Z18, Z18, Z20
+	VMULPD.BCST libmEXC0<>(SB), Z2, Z5
+	VMULPD.BCST libmEXC0<>(SB), Z18, Z21
+	VBROADCASTSD libmEXC0<>(SB), Z6
+	VBROADCASTSD libmEXC0<>(SB), Z22
+	VFMSUB213PD Z5, Z2, Z6
+	VFMSUB213PD Z21, Z18, Z22
+	VFMADD231PD.BCST libmLN2LOD<>(SB), Z2, Z6
+	VFMADD231PD.BCST libmLN2LOD<>(SB), Z18, Z22
+	VFMADD231PD Z3, Z4, Z6
+	VFMADD231PD Z19, Z20, Z22
+	VADDPD.BCST libmE8<>(SB), Z5, Z7
+	VADDPD.BCST libmE8<>(SB), Z21, Z23
+	VBROADCASTSD libmE8<>(SB), Z8
+	VBROADCASTSD libmE8<>(SB), Z24
+	VSUBPD Z7, Z8, Z8
+	VSUBPD Z23, Z24, Z24
+	VADDPD Z5, Z8, Z8
+	VADDPD Z21, Z24, Z24
+	VADDPD Z6, Z8, Z8
+	VADDPD Z22, Z24, Z24
+	VADDPD Z8, Z7, Z3
+	VADDPD Z24, Z23, Z19
 	VADDPD.BCST libmAEMAGIC<>(SB), Z1, Z1
 	VADDPD.BCST libmAEMAGIC<>(SB), Z17, Z17
 	VPSLLQ $52, Z1, Z1
 	VPSLLQ $52, Z17, Z17
-	VMULPD Z1, Z9, Z0
-	VMULPD Z17, Z25, Z16
+	VMULPD Z1, Z3, Z0
+	VMULPD Z17, Z19, Z16
 	VMOVUPD Z0, 0(DI)
 	VMOVUPD Z16, 64(DI)
 	ADDQ $128, SI
@@ -16542,7 +16676,7 @@ done:
 
 // func exp2tF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Exp2(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(exp2F64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
