@@ -183,26 +183,7 @@ func TestExpm1Accuracy(t *testing.T) {
 		e := math.Ldexp(1, -rng.Intn(60))
 		xs = append(xs, (rng.Float64()*2-1)*e, rng.Float64()*750-40, math.Ln2/2+(rng.Float64()-0.5)*1e-6)
 	}
-	worst, at := 0.0, 0.0
-	var off, offGo int
-	for _, x := range xs {
-		got, want := expm1F64(x), exact(x)
-		d := math.Abs(float64(int64(math.Float64bits(got)) - int64(math.Float64bits(want))))
-		if d > worst {
-			worst, at = d, x
-		}
-		if d > 0 {
-			off++
-		}
-		if math.Expm1(x) != want {
-			offGo++
-		}
-	}
-	t.Logf("not correctly rounded: %d of %d (math.Expm1: %d)", off, len(xs), offGo)
-	if worst > 1 {
-		t.Errorf("expm1F64(%v) is %v ULP from the exact value, want at most 1", at, worst)
-	}
-	t.Logf("worst: %v ULP at %v", worst, at)
+	checkULP(t, "expm1F64", expm1F64, math.Expm1, exact, xs)
 }
 
 // TestAsinAccuracy checks asinF64 and acosF64 against asin and acos to
@@ -248,10 +229,6 @@ func TestAsinAccuracy(t *testing.T) {
 		}
 		return r
 	}
-	ulps := func(got float64, want *big.Float) float64 {
-		w, _ := want.Float64()
-		return math.Abs(float64(int64(math.Float64bits(got)) - int64(math.Float64bits(w))))
-	}
 	rng := rand.New(rand.NewSource(3))
 	xs := []float64{0, 1, -1, 0.5, -0.5, math.Nextafter(0.5, 1), math.Nextafter(-0.5, -1), math.Nextafter(1, 0),
 		math.Nextafter(-1, 0), 5e-324, 0x1p-1022, 1e-300, 0.49999999999999994}
@@ -259,35 +236,11 @@ func TestAsinAccuracy(t *testing.T) {
 		xs = append(xs, rng.Float64()*2-1, 0.5+(rng.Float64()-0.5)*1e-6, 1-math.Ldexp(rng.Float64(), -rng.Intn(52)),
 			math.Ldexp(rng.Float64(), -rng.Intn(60)))
 	}
-	for _, f := range []struct {
-		name string
-		f    func(float64) float64
-		go_  func(float64) float64
-		ref  func(float64) *big.Float
-	}{
-		{"asin", asinF64, math.Asin, asin},
-		{"acos", acosF64, math.Acos, func(x float64) *big.Float { return new(big.Float).SetPrec(prec).Sub(pio2, asin(x)) }},
-	} {
-		worst, at := 0.0, 0.0
-		var off, offGo int
-		for _, x := range xs {
-			want := f.ref(x)
-			d := ulps(f.f(x), want)
-			if d > worst {
-				worst, at = d, x
-			}
-			if d > 0 {
-				off++
-			}
-			if ulps(f.go_(x), want) > 0 {
-				offGo++
-			}
-		}
-		t.Logf("%s: not correctly rounded on %d of %d (math: %d); worst %v ULP at %v", f.name, off, len(xs), offGo, worst, at)
-		if worst > 1 {
-			t.Errorf("%sF64(%v) is %v ULP from the exact value, want at most 1", f.name, at, worst)
-		}
-	}
+	f64 := func(v *big.Float) float64 { f, _ := v.Float64(); return f }
+	checkULP(t, "asinF64", asinF64, math.Asin, func(x float64) float64 { return f64(asin(x)) }, xs)
+	checkULP(t, "acosF64", acosF64, math.Acos, func(x float64) float64 {
+		return f64(new(big.Float).SetPrec(prec).Sub(pio2, asin(x)))
+	}, xs)
 }
 
 // TestExp2Accuracy checks exp2F64 against 2^x to 200 bits (2^k times
@@ -329,23 +282,34 @@ func TestExp2Accuracy(t *testing.T) {
 	for range 20000 {
 		xs = append(xs, rng.Float64()*2000-1000, rng.Float64()*2-1, math.Round(rng.NormFloat64()*50)+0.5+(rng.Float64()-0.5)*1e-9)
 	}
+	checkULP(t, "exp2F64", exp2F64, math.Exp2, exact, xs)
+}
+
+// checkULP checks f against exact (its correctly rounded values) on xs:
+// within 1 ULP, and logs how many are not correctly rounded, beside Go's
+// function goF.
+func checkULP(t *testing.T, name string, f, goF, exact func(float64) float64, xs []float64) {
+	t.Helper()
+	ulps := func(got, want float64) float64 {
+		return math.Abs(float64(int64(math.Float64bits(got)) - int64(math.Float64bits(want))))
+	}
 	worst, at := 0.0, 0.0
 	var off, offGo int
 	for _, x := range xs {
 		want := exact(x)
-		d := math.Abs(float64(int64(math.Float64bits(exp2F64(x))) - int64(math.Float64bits(want))))
+		d := ulps(f(x), want)
 		if d > worst {
 			worst, at = d, x
 		}
 		if d > 0 {
 			off++
 		}
-		if math.Exp2(x) != want {
+		if goF(x) != want {
 			offGo++
 		}
 	}
-	t.Logf("not correctly rounded: %d of %d (math.Exp2: %d); worst %v ULP at %v", off, len(xs), offGo, worst, at)
+	t.Logf("%s: not correctly rounded on %d of %d (Go's math: %d); worst %v ULP at %v", name, off, len(xs), offGo, worst, at)
 	if worst > 1 {
-		t.Errorf("exp2F64(%v) is %v ULP from the exact value, want at most 1", at, worst)
+		t.Errorf("%s(%v) is %v ULP from the exact value, want at most 1", name, at, worst)
 	}
 }
