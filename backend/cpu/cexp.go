@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"math/cmplx"
 	"sync"
 
@@ -14,17 +15,16 @@ const cexpBlock = 256
 var cexpBufs = sync.Pool{New: func() any { return new([5][cexpBlock]float64) }}
 
 // cexp returns the kernel of exp of complex64 or complex128 values, which
-// gives cmplx.Exp's bits (complex64: computed in complex128, each part
-// rounded once): for a finite real part, cmplx.Exp is Exp(re)·(cos im,
-// sin im) with math.Sincos, whose sine and cosine are math.Sin's and
-// math.Cos's, so the three come from their vector loops (libmF64), a
-// block of parts at a time. An element with a NaN part in its result
-// (whose payload could differ) is computed by cmplx.Exp itself; that
-// takes in its special cases too, an infinite or NaN real part: where
-// they return other than the general formula, the formula gives NaN
-// (∞·0 for exp(±∞ + 0i), ∞·NaN or 0·NaN for an infinite or NaN
-// imaginary part, NaN·x for a NaN real part). exp of 10^6 complex64 took
-// 25 ms through cmplx.Exp an element, NumPy's 21.
+// gives expC128's bits (complex64: computed in complex128, each part
+// rounded once): for a finite real part, Exp(re)·(cos im, sin im), so
+// that the three come from their vector loops (libmF64), a block of parts
+// at a time. An element with a NaN part in its result (whose payload
+// could differ) is computed by expC128 itself; that takes in its special
+// cases too, an infinite or NaN real part: where they return other than
+// the general formula, the formula gives NaN (∞·0 for exp(±∞ + 0i), ∞·NaN
+// or 0·NaN for an infinite or NaN imaginary part, NaN·x for a NaN real
+// part). exp of 10^6 complex64 took 25 ms through cmplx.Exp an element,
+// NumPy's 21.
 func cexp[C complex64 | complex128]() func(d, a []C) {
 	exp, sin, cos := libmF64(backend.OpExp), libmF64(backend.OpSin), libmF64(backend.OpCos)
 	return func(d, a []C) {
@@ -45,7 +45,7 @@ func cexp[C complex64 | complex128]() func(d, a []C) {
 			for i := range y {
 				w := C(complex(e[i]*c[i], e[i]*s[i]))
 				if hasNaN(w) {
-					w = C(cmplx.Exp(complex128(x[i])))
+					w = C(expC128(complex128(x[i])))
 				}
 				y[i] = w
 			}
@@ -66,4 +66,18 @@ func libmF64(o backend.Op) func(d, a []float64) {
 			d[i] = f(a[i])
 		}
 	}
+}
+
+// expC128 is exp of a complex128: cmplx.Exp's special cases (an infinite
+// real part with a zero, infinite or NaN imaginary part; a NaN real part
+// with a zero one), and otherwise cmplx.Exp's formula Exp(re)·(cos im,
+// sin im) with cosF64 and sinF64 (cmplx.Exp takes math.Sincos, whose bits
+// are math.Sin's and math.Cos's).
+func expC128(x complex128) complex128 {
+	re, im := real(x), imag(x)
+	if math.IsInf(re, 0) && (re > 0 && im == 0 || math.IsInf(im, 0) || math.IsNaN(im)) || math.IsNaN(re) && im == 0 {
+		return cmplx.Exp(x)
+	}
+	r := math.Exp(re)
+	return complex(r*cosF64(im), r*sinF64(im))
 }

@@ -42,9 +42,9 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpLog1p:
 		return mapF[T](math.Log1p)
 	case backend.OpSin:
-		return mapF[T](math.Sin)
+		return mapF[T](sinF64)
 	case backend.OpCos:
-		return mapF[T](math.Cos)
+		return mapF[T](cosF64)
 	case backend.OpTanh:
 		return mapF[T](math.Tanh)
 	case backend.OpErf:

@@ -9,11 +9,12 @@
 // Each loop replays, four lanes at a time, the exact sequence of IEEE
 // operations of the scalar code it stands for: math.Exp is the FMA path
 // of $GOROOT/src/math/exp_amd64.s (archExp, taken when the CPU has AVX
-// and FMA), math.Log is $GOROOT/src/math/log_amd64.s (archLog), math.Sin
-// and math.Cos are $GOROOT/src/math/sin.go (sin, cos: Cody-Waite
-// reduction with PI4A, PI4B, PI4C below 2^29, then one of two
-// polynomials by octant; Go does not fuse multiplies and adds on amd64
-// below GOAMD64=v3); the others are named at their bodies. Lanes outside the range where the scalar code takes
+// and FMA), math.Log is $GOROOT/src/math/log_amd64.s (archLog; Go does
+// not fuse multiplies and adds on amd64 below GOAMD64=v3), sinF64 and
+// cosF64 (libm.go) are the algorithm of $GOROOT/src/math/sin.go (sin,
+// cos: Cody-Waite reduction with PI4A, PI4B, PI4C below 2^29, then one of
+// two polynomials by octant) with its multiplies and adds fused; the
+// others are named at their bodies. Lanes outside the range where the scalar code takes
 // that path (NaN, infinities, overflow, subnormal results, huge
 // arguments) stop the loop before the group is stored; the Go wrapper
 // computes that group with the scalar function and goes on.
@@ -558,47 +559,33 @@ const trigArg = `	VANDPD libmSIGN<>(SB), Y0, Y8
 	VPSRLD $1, X2, X2
 	VPSLLD $1, X2, X2 // j rounded up to even
 	VCVTDQ2PD X2, Y1 // y
-	VMULPD libmPI4A<>(SB), Y1, Y3
-	VSUBPD Y3, Y0, Y0
-	VMULPD libmPI4B<>(SB), Y1, Y3
-	VSUBPD Y3, Y0, Y0
-	VMULPD libmPI4C<>(SB), Y1, Y3
-	VSUBPD Y3, Y0, Y0 // z
+	VFNMADD231PD libmPI4A<>(SB), Y1, Y0
+	VFNMADD231PD libmPI4B<>(SB), Y1, Y0
+	VFNMADD231PD libmPI4C<>(SB), Y1, Y0 // z
 `
 
 // trigReduce: Y0 = x in; exits to done unless every |x| < 2^29 (not
 // NaN); out: Y8 = sign bit of x, Y0 = z, Y9 = zz, X2 = j (octant, even,
 // int32), Y10 = sin polynomial, Y11 = cos polynomial.
 const trigReduce = trigArg + `	VMULPD Y0, Y0, Y9 // zz
-	VMULPD libmS0<>(SB), Y9, Y10
-	VADDPD libmS1<>(SB), Y10, Y10
-	VMULPD Y9, Y10, Y10
-	VADDPD libmS2<>(SB), Y10, Y10
-	VMULPD Y9, Y10, Y10
-	VADDPD libmS3<>(SB), Y10, Y10
-	VMULPD Y9, Y10, Y10
-	VADDPD libmS4<>(SB), Y10, Y10
-	VMULPD Y9, Y10, Y10
-	VADDPD libmS5<>(SB), Y10, Y10
+	VMOVUPD libmS0<>(SB), Y10
+	VFMADD213PD libmS1<>(SB), Y9, Y10
+	VFMADD213PD libmS2<>(SB), Y9, Y10
+	VFMADD213PD libmS3<>(SB), Y9, Y10
+	VFMADD213PD libmS4<>(SB), Y9, Y10
+	VFMADD213PD libmS5<>(SB), Y9, Y10
 	VMULPD Y9, Y0, Y3
-	VMULPD Y10, Y3, Y3
-	VADDPD Y3, Y0, Y10 // z + z·zz·P
-	VMULPD libmC0<>(SB), Y9, Y11
-	VADDPD libmC1<>(SB), Y11, Y11
-	VMULPD Y9, Y11, Y11
-	VADDPD libmC2<>(SB), Y11, Y11
-	VMULPD Y9, Y11, Y11
-	VADDPD libmC3<>(SB), Y11, Y11
-	VMULPD Y9, Y11, Y11
-	VADDPD libmC4<>(SB), Y11, Y11
-	VMULPD Y9, Y11, Y11
-	VADDPD libmC5<>(SB), Y11, Y11
-	VMULPD libmE0<>(SB), Y9, Y3
+	VFMADD213PD Y0, Y3, Y10 // z + z·zz·P
+	VMOVUPD libmC0<>(SB), Y11
+	VFMADD213PD libmC1<>(SB), Y9, Y11
+	VFMADD213PD libmC2<>(SB), Y9, Y11
+	VFMADD213PD libmC3<>(SB), Y9, Y11
+	VFMADD213PD libmC4<>(SB), Y9, Y11
+	VFMADD213PD libmC5<>(SB), Y9, Y11
 	VMOVUPD libmE8<>(SB), Y4
-	VSUBPD Y3, Y4, Y4 // 1 - 0.5·zz
+	VFNMADD231PD libmE0<>(SB), Y9, Y4 // 1 - 0.5·zz
 	VMULPD Y9, Y9, Y3
-	VMULPD Y11, Y3, Y3
-	VADDPD Y3, Y4, Y11 // 1 - 0.5·zz + zz·zz·Q
+	VFMADD213PD Y4, Y3, Y11 // 1 - 0.5·zz + zz·zz·Q
 	VPMOVSXDQ X2, Y2 // j as int64 lanes
 `
 
@@ -803,28 +790,24 @@ const atanBody = `	VCMPPD $0, Y0, Y0, Y5 // not NaN
 	VXORPD Y8, Y5, Y0
 `
 
-// tanBody: Y0 = x in, Y0 = tanF64(x) out: math.Tan ($GOROOT/src/math/tan.go
-// tan, Go code) with sin's reduction (trigArg) for |x| < 2^29, its
-// rational function where zz > 1e-14, -1/y in the octants with bit 1 of
+// tanBody: Y0 = x in, Y0 = tanF64(x) out: math.Tan's algorithm
+// ($GOROOT/src/math/tan.go tan) with sin's reduction (trigArg) for |x| <
+// 2^29, its rational function where zz > 1e-14 (multiplies and adds
+// fused, as tanF64's), -1/y in the octants with bit 1 of
 // j, x's sign; and tanF64's series below 2^-12 (libm.go). Exits to done
 // unless every |x| < 2^29 (not NaN).
 const tanBody = `	VMOVUPD Y0, Y13
 ` + trigArg + `	VMULPD Y0, Y0, Y9 // zz
-	VMULPD libmTANP0<>(SB), Y9, Y10
-	VADDPD libmTANP1<>(SB), Y10, Y10
-	VMULPD Y9, Y10, Y10
-	VADDPD libmTANP2<>(SB), Y10, Y10
+	VMOVUPD libmTANP0<>(SB), Y10
+	VFMADD213PD libmTANP1<>(SB), Y9, Y10
+	VFMADD213PD libmTANP2<>(SB), Y9, Y10
 	VMULPD Y10, Y9, Y10 // zz·P
 	VADDPD libmTANQ1<>(SB), Y9, Y11
-	VMULPD Y9, Y11, Y11
-	VADDPD libmTANQ2<>(SB), Y11, Y11
-	VMULPD Y9, Y11, Y11
-	VADDPD libmTANQ3<>(SB), Y11, Y11
-	VMULPD Y9, Y11, Y11
-	VADDPD libmTANQ4<>(SB), Y11, Y11
+	VFMADD213PD libmTANQ2<>(SB), Y9, Y11
+	VFMADD213PD libmTANQ3<>(SB), Y9, Y11
+	VFMADD213PD libmTANQ4<>(SB), Y9, Y11
 	VDIVPD Y11, Y10, Y10
-	VMULPD Y10, Y0, Y10
-	VADDPD Y10, Y0, Y10
+	VFMADD213PD Y0, Y0, Y10 // z + z·(zz·P/Q)
 	VCMPPD $14, libmTANEPS<>(SB), Y9, Y5 // zz > 1e-14
 	VBLENDVPD Y5, Y10, Y0, Y0 // y
 	VPMOVSXDQ X2, Y2 // j as int64 lanes
@@ -1844,8 +1827,8 @@ var funcs = []struct {
 }{
 	{"exp", expBody, "math.Exp(x)", ""},
 	{"log", logBody, "logF64(x)", ""},
-	{"sin", sinBody, "math.Sin(x)", ""},
-	{"cos", cosBody, "math.Cos(x)", ""},
+	{"sin", sinBody, "sinF64(x)", ""},
+	{"cos", cosBody, "cosF64(x)", ""},
 	{"sigmoid", sigmoidBody, "sigmoid(x)", ""},
 	{"silu", siluBody, "x * sigmoid(x)", ""},
 	{"log1p", log1pBody, "math.Log1p(x)", "F64"}, // float32: log1pr
@@ -1907,9 +1890,9 @@ var funcs512 = []struct{ name, body, ref string }{
 	{"atanht", strings.Replace(atanhr32Body, logBody, lnTable, 1), "math.Atanh(x)"},
 	{"rsqrtt", positiveNormal + rsqrtBody + roundCheck512, "1 / math.Sqrt(x)"},
 	{"sint", sincosReduce + "\tVMULPD Z8, Z3, Z0 // C·sin r\n\tVFMADD231PD Z9, Z5, Z0 // + S·cos r\n\tVXORPD Z7, Z0, Z0\n" +
-		roundCheck512, "math.Sin(x)"},
+		roundCheck512, "sinF64(x)"},
 	{"cost", sincosReduce + "\tVMULPD Z9, Z3, Z0 // C·cos r\n\tVFNMADD231PD Z8, Z5, Z0 // - S·sin r\n\tVXORPD Z10, Z0, Z0\n" +
-		roundCheck512, "math.Cos(x)"},
+		roundCheck512, "cosF64(x)"},
 	{"tant", sincosReduce + tanTail + roundCheck512, "tanF64(x)"},
 	{"atant", "\tVMOVUPD libmE8<>(SB), Z12\n" + atan2Core + roundCheck512, "math.Atan(x)"},
 	{"asinp", asinpBody + roundCheck512, "asinF64(x)"},

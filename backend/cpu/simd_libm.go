@@ -95,9 +95,9 @@ func libmRef(o backend.Op) func(float64) float64 {
 	case backend.OpLog:
 		return logF64
 	case backend.OpSin:
-		return math.Sin
+		return sinF64
 	case backend.OpCos:
-		return math.Cos
+		return cosF64
 	case backend.OpSigmoid:
 		return sigmoid
 	case backend.OpSilu:
