@@ -1499,16 +1499,15 @@ const log2Tail512 = `	VMULPD libmINVLN2X<>(SB), Z0, Z0
 log2near2:
 `
 
-// logLarge ends asinhBody and acoshBody: Y0 = Log's argument where Y10
+// logLarge ends asinhBody's and acoshBody's path above 2, which they
+// skip when no lane of the group takes it: Y0 = Log's argument where Y10
 // (a lane above 2) is set, 2 elsewhere; Y11 the lanes where that argument
 // is x itself and Ln2 is added (from 2^28); Y12 the results of the lanes
-// below. Out: Y0, each lane's. Log's body is skipped when no lane takes
-// it.
+// below. Out: Y0, each lane's. That path's square root and division ran
+// on every group before: asinh of 10^6 float64 in [0, 1) took 3.1 ms.
 const logLarge = `	VMOVUPD libmE16<>(SB), Y1
 	VBLENDVPD Y10, Y0, Y1, Y0
-	SKIPNONE Y10, nolog
-` + logBody + `nolog:
-	VADDPD libmLN2F<>(SB), Y0, Y1
+` + logBody + `	VADDPD libmLN2F<>(SB), Y0, Y1
 	VBLENDVPD Y11, Y1, Y0, Y0
 	VBLENDVPD Y10, Y0, Y12, Y0
 `
@@ -1542,6 +1541,8 @@ const asinhBody = `	VMOVUPD Y0, Y15
 ` + log1pBody + `nolog1p:
 	VMOVUPD Y0, Y12 // a <= 2
 	VANDPD libmABS<>(SB), Y15, Y13 // a
+	VCMPPD $14, libmE16<>(SB), Y13, Y10 // a > 2
+	SKIPNONE Y10, nolarge
 	VMULPD Y13, Y13, Y1
 	VADDPD libmE8<>(SB), Y1, Y1
 	VSQRTPD Y1, Y1
@@ -1552,8 +1553,10 @@ const asinhBody = `	VMOVUPD Y0, Y15
 	VADDPD Y2, Y0, Y0 // 2a + 1/(Sqrt(a·a+1)+a)
 	VCMPPD $14, libmLARGE28<>(SB), Y13, Y11 // a > 2^28
 	VBLENDVPD Y11, Y13, Y0, Y0
-	VCMPPD $14, libmE16<>(SB), Y13, Y10 // a > 2
-` + logLarge + `	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
+` + logLarge + `	VMOVUPD Y0, Y12
+nolarge:
+	VMOVUPD Y12, Y0
+	VCMPPD $1, libmTINY28<>(SB), Y13, Y5 // a < 2^-28: a
 	VBLENDVPD Y5, Y13, Y0, Y0
 	VANDPD libmSIGN<>(SB), Y15, Y1
 	VXORPD Y1, Y0, Y0
@@ -1585,6 +1588,8 @@ const acoshBody = `	VMOVUPD Y0, Y15
 	SKIPNONE Y5, nolog1p
 ` + log1pBody + `nolog1p:
 	VMOVUPD Y0, Y12 // 1 < x <= 2
+	VCMPPD $14, libmE16<>(SB), Y15, Y10 // x > 2
+	SKIPNONE Y10, nolarge
 	VMULPD Y15, Y15, Y1
 	VSUBPD libmE8<>(SB), Y1, Y1
 	VSQRTPD Y1, Y1
@@ -1595,8 +1600,10 @@ const acoshBody = `	VMOVUPD Y0, Y15
 	VSUBPD Y2, Y0, Y0 // 2x - 1/(x+Sqrt(x·x-1))
 	VCMPPD $13, libmLARGE28<>(SB), Y15, Y11 // x >= 2^28
 	VBLENDVPD Y11, Y15, Y0, Y0
-	VCMPPD $14, libmE16<>(SB), Y15, Y10 // x > 2
-` + logLarge + `	VXORPD Y1, Y1, Y1
+` + logLarge + `	VMOVUPD Y0, Y12
+nolarge:
+	VMOVUPD Y12, Y0
+	VXORPD Y1, Y1, Y1
 	VCMPPD $0, libmE8<>(SB), Y15, Y5 // x == 1: 0
 	VBLENDVPD Y5, Y1, Y0, Y0
 	VCMPPD $1, libmE8<>(SB), Y15, Y5 // x < 1: NaN()

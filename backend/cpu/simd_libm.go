@@ -15,8 +15,10 @@ import (
 // exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan, tan,
 // arcsin, arccos, log10, cosh, sinh, arctanh, log2, arcsinh and arccosh of
 // float32 and float64 are Go's math.Exp, logF64 (math.Log), math.Log1p,
-// math.Sin, math.Cos, sigmoid, x·sigmoid(x), exp2F64 and expm1F64
-// (algorithms of their own, libm.go), math.Atan, tanF64 (math.Tan), asinF64
+// sinF64 and cosF64 (math.Sin's and math.Cos's algorithm with fused
+// multiply-adds), sigmoid, x·sigmoid(x), exp2F64 and expm1F64
+// (algorithms of their own, libm.go), math.Atan, tanF64 (math.Tan's
+// algorithm with fused multiply-adds), asinF64
 // and acosF64 (algorithms of their own), log10F64 (math.Log10), coshF64
 // (math.Cosh), sinhF64 (math.Sinh), math.Atanh, log2F64 (Log(x)·(1/Ln2)
 // near 1, math.Log2 elsewhere), math.Asinh and math.Acosh computed in
