@@ -40,7 +40,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpLog:
 		return mapF[T](logF64)
 	case backend.OpLog1p:
-		return mapF[T](math.Log1p)
+		return mapF[T](log1pF64)
 	case backend.OpSin:
 		return mapF[T](sinF64)
 	case backend.OpCos:
@@ -62,11 +62,11 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpCosh:
 		return mapF[T](coshF64)
 	case backend.OpAsinh:
-		return mapF[T](math.Asinh)
+		return mapF[T](asinhF64)
 	case backend.OpAcosh:
-		return mapF[T](math.Acosh)
+		return mapF[T](acoshF64)
 	case backend.OpAtanh:
-		return mapF[T](math.Atanh)
+		return mapF[T](atanhF64)
 	case backend.OpLog2:
 		return mapF[T](log2F64)
 	case backend.OpLog10:

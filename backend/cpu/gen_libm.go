@@ -659,8 +659,9 @@ const tanhBody = `	VMOVUPD Y0, Y13
 	VBLENDVPD Y5, Y10, Y4, Y0
 `
 
-// log1pBody: Y0 = x in, Y0 = math.Log1p(x) out ($GOROOT/src/math/log1p.go
-// log1p), for -1 < x, 2^-29 <= |x| < 2^53, and not the inputs where it
+// log1pBody: Y0 = x in, Y0 = log1pF64(x) out (libm.go: math.Log1p's
+// algorithm, $GOROOT/src/math/log1p.go log1p, with its multiplies and
+// adds from P on fused), for -1 < x, 2^-29 <= |x| < 2^53, and not the inputs where it
 // takes its branch iu == 0 (1+x a power of 2, or its mantissa within 3
 // of 2^52). Both of its paths are computed: k = 0 and f = x where
 // √2/2-1 < x < √2-1 (mask Y7), else k, c and f from u = 1+x; the result
@@ -670,30 +671,24 @@ const log1pBody = log1pHead + `	VMULPD libmE0<>(SB), Y8, Y9
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -1204,7 +1199,7 @@ const expm1r32Body = `	VANDPD libmABS<>(SB), Y0, Y1
 // at most 2^6 float64 ULP. Below 1/8, asinh and atanh take |x|·p(x²),
 // their Taylor series to x^17 (the next term is below 2^-54 of the sum):
 // both forms are computed and each lane's taken. roundCheck32 then
-// decides where the result rounds as math.Asinh, Acosh and Atanh do.
+// decides where the result rounds as asinhF64, acoshF64 and atanhF64 do.
 // Other lanes (|x| < 2^-126, whose results are not normal float32
 // values; x < 1 + 2^-15 for acosh; NaN, infinities) stop the loop: the
 // function's own loop takes those groups (see chained). Checked on every
@@ -1271,7 +1266,7 @@ func taylorSmall(name string) string {
 // (math.Log, within 1 float64 ULP): Log(x)·(1/Ln2), and Log(1 + x) where
 // 1 + x is exact (|x| >= 2^-29 for a float32 x; smaller |x| stops the
 // loop), each within 2 float64 ULP of the exact value as log2F64 and
-// math.Log1p are, so roundCheck32 decides where they round to the same
+// log1pF64 are, so roundCheck32 decides where they round to the same
 // float32 (checked on every float32 input by TestLibmF32Exhaustive).
 // Log1p's reduction makes its own loop three times as long as log's.
 const log2r32Body = logBody + `	VMULPD libmINVLN2X<>(SB), Y0, Y0
@@ -1409,10 +1404,12 @@ nosinhpoly:
 	VXORPD Y12, Y0, Y0
 `
 
-// atanhBody: Y0 = x in, Y0 = math.Atanh(x) out ($GOROOT/src/math/atanh.go
-// atanh, on a = |x| with x's sign: 0.5·Log1p(2a + 2a·a/(1-a)) below 1/2,
-// 0.5·Log1p(2a/(1-a)) from 1/2) for 2^-28 <= |x| < 1 (else, NaN too,
-// exits to done), by log1pBody (which keeps Y15).
+// atanhBody: Y0 = x in, Y0 = atanhF64(x) out (libm.go: math.Atanh's,
+// $GOROOT/src/math/atanh.go atanh, with log1pF64), on a = |x| with x's
+// sign: 0.5·Log1p(2a + 2a·a/(1-a)) below 1/2, 0.5·Log1p(2a/(1-a)) from
+// 1/2) for 2^-28 <= |x| < 1 (else, NaN too, exits to done), by log1pBody
+// (which keeps Y15); the division of a path that no lane of the group
+// takes is skipped.
 const atanhBody = `	VANDPD libmSIGN<>(SB), Y0, Y15
 	VANDPD libmABS<>(SB), Y0, Y0
 	VCMPPD $1, libmE8<>(SB), Y0, Y5 // a < 1 (false for NaN)
@@ -1424,11 +1421,16 @@ const atanhBody = `	VANDPD libmSIGN<>(SB), Y0, Y15
 	VADDPD Y0, Y0, Y1 // 2a
 	VMOVUPD libmE8<>(SB), Y2
 	VSUBPD Y0, Y2, Y2 // 1 - a
+	VCMPPD $1, libmE0<>(SB), Y0, Y5 // a < 1/2
+	SKIPNONE Y5, atanhbig
 	VMULPD Y0, Y1, Y3
 	VDIVPD Y2, Y3, Y3
 	VADDPD Y3, Y1, Y3 // 2a + 2a·a/(1-a)
+atanhbig:
+	VCMPPD $13, libmE0<>(SB), Y0, Y6 // a >= 1/2
+	SKIPNONE Y6, atanhsmall
 	VDIVPD Y2, Y1, Y1 // 2a/(1-a)
-	VCMPPD $1, libmE0<>(SB), Y0, Y5 // a < 1/2
+atanhsmall:
 	VBLENDVPD Y5, Y3, Y1, Y0
 ` + log1pBody + `	VMULPD libmE0<>(SB), Y0, Y0
 	VXORPD Y15, Y0, Y0
@@ -1512,12 +1514,13 @@ const logLarge = `	VMOVUPD libmE16<>(SB), Y1
 	VBLENDVPD Y10, Y0, Y12, Y0
 `
 
-// asinhBody: Y0 = x in, Y0 = math.Asinh(x) out ($GOROOT/src/math/asinh.go
-// asinh, on a = |x| with x's sign: Log(a) + Ln2 above 2^28, Log(2a +
-// 1/(Sqrt(a·a+1)+a)) above 2, a below 2^-28, else Log1p(a + a·a/(1 +
-// Sqrt(1+a·a)))); exits to done for NaN and ±Inf (and where log1pBody
-// exits). Each lane gives the body it does not take a filler (1/2, 2),
-// and a body no lane of the group takes is skipped (SKIPNONE).
+// asinhBody: Y0 = x in, Y0 = asinhF64(x) out (libm.go: math.Asinh's,
+// $GOROOT/src/math/asinh.go asinh, with log1pF64), on a = |x| with x's
+// sign: Log(a) + Ln2 above 2^28, Log(2a + 1/(Sqrt(a·a+1)+a)) above 2, a
+// below 2^-28, else Log1p(a + a·a/(1 + Sqrt(1+a·a)))); exits to done for
+// NaN and ±Inf (and where log1pBody exits). Each lane gives the body it
+// does not take a filler (1/2, 2), and a body no lane of the group takes
+// is skipped (SKIPNONE).
 const asinhBody = `	VMOVUPD Y0, Y15
 	VANDPD libmABS<>(SB), Y0, Y0
 	VCMPPD $1, libmPINF<>(SB), Y0, Y5 // |x| < Inf (false for NaN)
@@ -1562,11 +1565,12 @@ nolarge:
 	VXORPD Y1, Y0, Y0
 `
 
-// acoshBody: Y0 = x in, Y0 = math.Acosh(x) out ($GOROOT/src/math/acosh.go
-// acosh: NaN() below 1, 0 at 1, Log(x) + Ln2 from 2^28, Log(2x -
-// 1/(x+Sqrt(x·x-1))) above 2, else Log1p(t + Sqrt(2t+t·t)) with t =
-// x-1); exits to done for NaN and +Inf (and where log1pBody exits). A
-// body no lane of the group takes is skipped (SKIPNONE).
+// acoshBody: Y0 = x in, Y0 = acoshF64(x) out (libm.go: math.Acosh's,
+// $GOROOT/src/math/acosh.go acosh, with log1pF64): NaN() below 1, 0 at 1,
+// Log(x) + Ln2 from 2^28, Log(2x - 1/(x+Sqrt(x·x-1))) above 2, else
+// Log1p(t + Sqrt(2t+t·t)) with t = x-1); exits to done for NaN and +Inf
+// (and where log1pBody exits). A body no lane of the group takes is
+// skipped (SKIPNONE).
 const acoshBody = `	VMOVUPD Y0, Y15
 	VCMPPD $0, Y0, Y0, Y5 // not NaN
 	VCMPPD $1, libmPINF<>(SB), Y0, Y6 // x < Inf
@@ -1838,7 +1842,7 @@ var funcs = []struct {
 	{"cos", cosBody, "cosF64(x)", ""},
 	{"sigmoid", sigmoidBody, "sigmoid(x)", ""},
 	{"silu", siluBody, "x * sigmoid(x)", ""},
-	{"log1p", log1pBody, "math.Log1p(x)", "F64"}, // float32: log1pr
+	{"log1p", log1pBody, "log1pF64(x)", "F64"}, // float32: log1pr
 	{"tanh", tanhBody, "math.Tanh(x)", "F64"},
 	{"exp2", exp2Body, "exp2F64(x)", ""},
 	{"atan", atanBody, "math.Atan(x)", ""},
@@ -1849,19 +1853,19 @@ var funcs = []struct {
 	{"log10", log10Body, "log10F64(x)", ""},
 	{"cosh", coshBody, "coshF64(x)", ""},
 	{"sinh", sinhBody, "sinhF64(x)", ""},
-	{"atanh", atanhBody, "math.Atanh(x)", ""},
+	{"atanh", atanhBody, "atanhF64(x)", ""},
 	{"log2", log2Body, "log2F64(x)", "F64"}, // float32: log2r
-	{"asinh", asinhBody, "math.Asinh(x)", ""},
-	{"acosh", acoshBody, "math.Acosh(x)", ""},
+	{"asinh", asinhBody, "asinhF64(x)", ""},
+	{"acosh", acoshBody, "acoshF64(x)", ""},
 	{"pow15", pow15Body, "powF64(x, 1.5)", "F32"},
 	{"pow15d", pow15dBody, "powF64(x, 1.5)", "F64"},
 	{"powmh", powmhBody, "powF64(x, -0.5)", "F64"},
 	{"log2r", log2r32Body, "log2F64(x)", "F32"},
-	{"log1pr", log1pr32Body, "math.Log1p(x)", "F32"},
+	{"log1pr", log1pr32Body, "log1pF64(x)", "F32"},
 	{"expm1r", expm1r32Body, "expm1F64(x)", "F32"},
-	{"asinhr", asinhr32Body, "math.Asinh(x)", "F32"},
-	{"acoshr", acoshr32Body, "math.Acosh(x)", "F32"},
-	{"atanhr", atanhr32Body, "math.Atanh(x)", "F32"},
+	{"asinhr", asinhr32Body, "asinhF64(x)", "F32"},
+	{"acoshr", acoshr32Body, "acoshF64(x)", "F32"},
+	{"atanhr", atanhr32Body, "atanhF64(x)", "F32"},
 	{"pow4", pow4Body, "powF64(x, 4)", "F32"},
 	{"powm2", powm2Body, "powF64(x, -2)", "F32"},
 	{"recip", recipBody, "powF64(x, -1)", "F64"},
@@ -1892,9 +1896,9 @@ var funcs512 = []struct{ name, body, ref string }{
 	{"sinht", sinhHead + expRange("ZEROD", "HYPHI") + expReduce + expTable + expTail + sinhTail + roundCheck512,
 		"sinhF64(x)"},
 	{"tanht", tanhtBody, "tanh64(x)"},
-	{"asinht", strings.Replace(asinhr32Body, logBody, lnTable, 1), "math.Asinh(x)"},
-	{"acosht", strings.Replace(acoshr32Body, logBody, lnTable, 1), "math.Acosh(x)"},
-	{"atanht", strings.Replace(atanhr32Body, logBody, lnTable, 1), "math.Atanh(x)"},
+	{"asinht", strings.Replace(asinhr32Body, logBody, lnTable, 1), "asinhF64(x)"},
+	{"acosht", strings.Replace(acoshr32Body, logBody, lnTable, 1), "acoshF64(x)"},
+	{"atanht", strings.Replace(atanhr32Body, logBody, lnTable, 1), "atanhF64(x)"},
 	{"rsqrtt", positiveNormal + rsqrtBody + roundCheck512, "1 / math.Sqrt(x)"},
 	{"sint", sincosReduce + "\tVMULPD Z8, Z3, Z0 // C·sin r\n\tVFMADD231PD Z9, Z5, Z0 // + S·cos r\n\tVXORPD Z7, Z0, Z0\n" +
 		roundCheck512, "sinF64(x)"},
@@ -1905,7 +1909,7 @@ var funcs512 = []struct{ name, body, ref string }{
 	{"asinp", asinpBody + roundCheck512, "asinF64(x)"},
 	{"acosp", acospBody + roundCheck512, "acosF64(x)"},
 	{"log1pt", log1pArg + positiveNormal + log2Table + "\tVMULPD libmLN2F<>(SB), Z0, Z0\n" + roundCheck512,
-		"math.Log1p(x)"},
+		"log1pF64(x)"},
 }
 
 // log2Series are the coefficients of log2Table's polynomial p, p(r) =

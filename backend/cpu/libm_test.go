@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -420,4 +421,88 @@ func TestTrigAccuracy(t *testing.T) {
 	checkTrig(t, "sinF64", 1, sinF64, math.Sin, func(x float64) float64 { return at(x).s }, ordinary, near)
 	checkTrig(t, "cosF64", 1, cosF64, math.Cos, func(x float64) float64 { return at(x).c }, ordinary, near)
 	checkTrig(t, "tanF64", 2, tanF64, math.Tan, func(x float64) float64 { return at(x).t }, ordinary, near)
+}
+
+// bigLn1p returns ln(1 + y) to about 200 bits: 2·atanh(z), z = y/(2 + y),
+// by its series where |y| < 1/2; elsewhere 1 + y = m·2^e with m in
+// [1/2, 1) and ln m + e·ln 2.
+func bigLn1p(y *big.Float) *big.Float {
+	const prec = 240
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	series := func(z *big.Float) *big.Float { // 2·atanh z
+		z2 := new(big.Float).SetPrec(prec).Mul(z, z)
+		sum, term := new(big.Float).SetPrec(prec), new(big.Float).SetPrec(prec).Set(z)
+		for k := 0; k < 400 && term.Sign() != 0; k++ {
+			q := new(big.Float).SetPrec(prec).Quo(term, bf(float64(2*k+1)))
+			sum.Add(sum, q)
+			if q.MantExp(nil)-sum.MantExp(nil) < -prec {
+				break
+			}
+			term.Mul(term, z2)
+		}
+		return sum.Mul(sum, bf(2))
+	}
+	if new(big.Float).Abs(y).Cmp(bf(0.5)) < 0 {
+		return series(new(big.Float).SetPrec(prec).Quo(y, new(big.Float).SetPrec(prec).Add(y, bf(2))))
+	}
+	v := new(big.Float).SetPrec(prec).Add(y, bf(1))
+	m := new(big.Float).SetPrec(prec)
+	e := v.MantExp(m) // v = m·2^e, m in [1/2, 1)
+	l := series(new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(prec).Sub(m, bf(1)), new(big.Float).SetPrec(prec).Add(m, bf(1))))
+	ln2 := series(new(big.Float).SetPrec(prec).SetFloat64(1.0 / 3)) // ln 2 = 2·atanh(1/3)
+	return l.Add(l, ln2.Mul(ln2, bf(float64(e))))
+}
+
+// TestLog1pAccuracy checks log1pF64 (math.Log1p's algorithm with fused
+// multiply-adds) within 1 ULP of the exact values, and asinhF64,
+// acoshF64 and atanhF64 on the ranges where they take it within 2 (their
+// square roots and quotients round before log1p; Go's functions are not
+// correctly rounded on as many of these inputs).
+func TestLog1pAccuracy(t *testing.T) {
+	const prec = 240
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	round := func(v *big.Float) float64 { f, _ := v.Float64(); return f }
+	rng := rand.New(rand.NewSource(6))
+	xs := []float64{-0.5, 0.5, 1, 2, 3, math.Sqrt2 - 1, math.Sqrt2/2 - 1, math.Nextafter(math.Sqrt2-1, 0), 0x1p-29,
+		-0x1p-29, 0x1p-54, 1e-300, -1e-300, 5e-324, 1 << 53, 1<<53 - 1, 1e300, math.MaxFloat64, math.Nextafter(-1, 0), -0.75}
+	for range 8000 {
+		xs = append(xs, rng.Float64()*2-1, math.Ldexp(rng.Float64(), -rng.Intn(60)), -math.Ldexp(rng.Float64(), -rng.Intn(60)),
+			math.Ldexp(1+rng.Float64(), rng.Intn(80)), -1+math.Ldexp(rng.Float64(), -rng.Intn(50)))
+	}
+	xs = slices.DeleteFunc(xs, func(x float64) bool { return x <= -1 })
+	checkULP(t, "log1pF64", log1pF64, math.Log1p, func(x float64) float64 { return round(bigLn1p(bf(x))) }, xs)
+
+	var as, ac, at []float64
+	for range 4000 {
+		as = append(as, rng.Float64()*2, math.Ldexp(1+rng.Float64(), -rng.Intn(28)))
+		ac = append(ac, 1+rng.Float64(), 1+math.Ldexp(rng.Float64(), -rng.Intn(52)))
+		at = append(at, rng.Float64(), math.Ldexp(1+rng.Float64(), -rng.Intn(28)-1), 1-math.Ldexp(rng.Float64(), -rng.Intn(52)))
+	}
+	for i := range as {
+		if i%2 == 1 {
+			as[i], at[i] = -as[i], -at[i]
+		}
+	}
+	ac = slices.DeleteFunc(ac, func(x float64) bool { return x == 1 })
+	at = slices.DeleteFunc(at, func(x float64) bool { return math.Abs(x) == 1 })
+	checkULPWithin(t, "asinhF64", 2, asinhF64, math.Asinh, func(x float64) float64 {
+		a := bf(math.Abs(x))
+		a2 := new(big.Float).SetPrec(prec).Mul(a, a)
+		s := new(big.Float).SetPrec(prec).Add(a2, bf(1))
+		s.Sqrt(s).Add(s, bf(1))
+		a2.Quo(a2, s).Add(a2, a) // a + a²/(1 + √(1 + a²))
+		return math.Copysign(round(bigLn1p(a2)), x)
+	}, as)
+	checkULPWithin(t, "acoshF64", 2, acoshF64, math.Acosh, func(x float64) float64 {
+		tt := new(big.Float).SetPrec(prec).Sub(bf(x), bf(1))
+		s := new(big.Float).SetPrec(prec).Mul(tt, tt)
+		s.Add(s, tt).Add(s, tt).Sqrt(s).Add(s, tt) // t + √(2t + t²)
+		return round(bigLn1p(s))
+	}, ac)
+	checkULPWithin(t, "atanhF64", 2, atanhF64, math.Atanh, func(x float64) float64 {
+		a := bf(math.Abs(x))
+		q := new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(prec).Add(a, a), new(big.Float).SetPrec(prec).Sub(bf(1), a))
+		l := bigLn1p(q)
+		return math.Copysign(round(l.Quo(l, bf(2))), x)
+	}, at)
 }

@@ -14,15 +14,16 @@ import (
 //
 // exp, log, log1p, sin, cos, sigmoid, silu, exp2, expm1, arctan, tan,
 // arcsin, arccos, log10, cosh, sinh, arctanh, log2, arcsinh and arccosh of
-// float32 and float64 are Go's math.Exp, logF64 (math.Log), math.Log1p,
-// sinF64 and cosF64 (math.Sin's and math.Cos's algorithm with fused
-// multiply-adds), sigmoid, x·sigmoid(x), exp2F64 and expm1F64
+// float32 and float64 are Go's math.Exp, logF64 (math.Log), log1pF64,
+// sinF64 and cosF64 (math.Log1p's, math.Sin's and math.Cos's algorithms
+// with fused multiply-adds), sigmoid, x·sigmoid(x), exp2F64 and expm1F64
 // (algorithms of their own, libm.go), math.Atan, tanF64 (math.Tan's
-// algorithm with fused multiply-adds), asinF64
-// and acosF64 (algorithms of their own), log10F64 (math.Log10), coshF64
-// (math.Cosh), sinhF64 (math.Sinh), math.Atanh, log2F64 (Log(x)·(1/Ln2)
-// near 1, math.Log2 elsewhere), math.Asinh and math.Acosh computed in
-// float64 (and rounded once to float32), tanh of float64 is math.Tanh
+// algorithm with fused multiply-adds), asinF64 and acosF64 (algorithms
+// of their own), log10F64 (math.Log10), coshF64 (math.Cosh), sinhF64
+// (math.Sinh), atanhF64 (math.Atanh's with log1pF64), log2F64
+// (Log(x)·(1/Ln2) near 1, math.Log2 elsewhere), asinhF64 and acoshF64
+// (math.Asinh's and math.Acosh's with log1pF64) computed in float64 (and
+// rounded once to float32), tanh of float64 is math.Tanh
 // (float32 has tanhF32), x**y is powF64 (internal/pow: correctly rounded
 // for integer and half-integer y, math.Pow for the others), and arctan2 is
 // math.Atan2. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
@@ -105,7 +106,7 @@ func libmRef(o backend.Op) func(float64) float64 {
 	case backend.OpSilu:
 		return silu
 	case backend.OpLog1p:
-		return math.Log1p
+		return log1pF64
 	case backend.OpTanh:
 		return math.Tanh
 	case backend.OpExp2:
@@ -127,13 +128,13 @@ func libmRef(o backend.Op) func(float64) float64 {
 	case backend.OpSinh:
 		return sinhF64
 	case backend.OpAtanh:
-		return math.Atanh
+		return atanhF64
 	case backend.OpLog2:
 		return log2F64
 	case backend.OpAsinh:
-		return math.Asinh
+		return asinhF64
 	case backend.OpAcosh:
-		return math.Acosh
+		return acoshF64
 	}
 	return nil
 }
@@ -200,13 +201,13 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
-// vector loops do not replay: sin, cos, log1p, tanh, exp2, expm1, atan,
-// tan, asin, acos, atan2, sinh, log2, asinh, acosh and atanh (which
-// calls Log1p; math.Exp and math.Log are assembly, and sigmoid, silu,
-// pow, log10 and cosh add nothing to a product in Go).
+// vector loops do not replay: tanh, exp2, expm1, atan, tan, asin, acos,
+// atan2, sinh, log2, asinh, acosh and atanh (math.Exp and math.Log are
+// assembly; sigmoid, silu, pow, log10 and cosh add nothing to a product
+// in Go; sinF64, cosF64 and log1pF64 round each step explicitly).
 func libmFused(o backend.Op) bool {
 	switch o {
-	case backend.OpSin, backend.OpCos, backend.OpLog1p, backend.OpTanh, backend.OpExp2, backend.OpAtan,
+	case backend.OpTanh, backend.OpExp2, backend.OpAtan,
 		backend.OpTan, backend.OpExpm1, backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh,
 		backend.OpLog2, backend.OpAsinh, backend.OpAcosh, backend.OpAtanh:
 		return goFusesMulAdd

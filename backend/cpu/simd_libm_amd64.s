@@ -3650,7 +3650,7 @@ done:
 
 // func log1pF64AVX2(d, a []float64) int
 //
-// sets d[i] = float64(math.Log1p(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float64(log1pF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·log1pF64AVX2(SB), NOSPLIT, $0-56
@@ -3712,30 +3712,24 @@ loop:
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -5280,7 +5274,7 @@ done:
 
 // func atanhF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Atanh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(atanhF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·atanhF32AVX2(SB), NOSPLIT, $0-56
@@ -5303,11 +5297,20 @@ loop:
 	VADDPD Y0, Y0, Y1 // 2a
 	VMOVUPD libmE8<>(SB), Y2
 	VSUBPD Y0, Y2, Y2 // 1 - a
+	VCMPPD $1, libmE0<>(SB), Y0, Y5 // a < 1/2
+	VMOVMSKPD Y5, AX
+	TESTL AX, AX
+	JZ   atanhbig
 	VMULPD Y0, Y1, Y3
 	VDIVPD Y2, Y3, Y3
 	VADDPD Y3, Y1, Y3 // 2a + 2a·a/(1-a)
+atanhbig:
+	VCMPPD $13, libmE0<>(SB), Y0, Y6 // a >= 1/2
+	VMOVMSKPD Y6, AX
+	TESTL AX, AX
+	JZ   atanhsmall
 	VDIVPD Y2, Y1, Y1 // 2a/(1-a)
-	VCMPPD $1, libmE0<>(SB), Y0, Y5 // a < 1/2
+atanhsmall:
 	VBLENDVPD Y5, Y3, Y1, Y0
 	VMOVUPD Y0, Y13
 	VANDPD libmABS<>(SB), Y0, Y14 // absx
@@ -5359,30 +5362,24 @@ loop:
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -5402,7 +5399,7 @@ done:
 
 // func atanhF64AVX2(d, a []float64) int
 //
-// sets d[i] = float64(math.Atanh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float64(atanhF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·atanhF64AVX2(SB), NOSPLIT, $0-56
@@ -5425,11 +5422,20 @@ loop:
 	VADDPD Y0, Y0, Y1 // 2a
 	VMOVUPD libmE8<>(SB), Y2
 	VSUBPD Y0, Y2, Y2 // 1 - a
+	VCMPPD $1, libmE0<>(SB), Y0, Y5 // a < 1/2
+	VMOVMSKPD Y5, AX
+	TESTL AX, AX
+	JZ   atanhbig
 	VMULPD Y0, Y1, Y3
 	VDIVPD Y2, Y3, Y3
 	VADDPD Y3, Y1, Y3 // 2a + 2a·a/(1-a)
+atanhbig:
+	VCMPPD $13, libmE0<>(SB), Y0, Y6 // a >= 1/2
+	VMOVMSKPD Y6, AX
+	TESTL AX, AX
+	JZ   atanhsmall
 	VDIVPD Y2, Y1, Y1 // 2a/(1-a)
-	VCMPPD $1, libmE0<>(SB), Y0, Y5 // a < 1/2
+atanhsmall:
 	VBLENDVPD Y5, Y3, Y1, Y0
 	VMOVUPD Y0, Y13
 	VANDPD libmABS<>(SB), Y0, Y14 // absx
@@ -5481,30 +5487,24 @@ loop:
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -5617,7 +5617,7 @@ done:
 
 // func asinhF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(asinhF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·asinhF32AVX2(SB), NOSPLIT, $0-56
@@ -5701,30 +5701,24 @@ loop:
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -5816,7 +5810,7 @@ done:
 
 // func asinhF64AVX2(d, a []float64) int
 //
-// sets d[i] = float64(math.Asinh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float64(asinhF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·asinhF64AVX2(SB), NOSPLIT, $0-56
@@ -5900,30 +5894,24 @@ loop:
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -6014,7 +6002,7 @@ done:
 
 // func acoshF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(acoshF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·acoshF32AVX2(SB), NOSPLIT, $0-56
@@ -6097,30 +6085,24 @@ loop:
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -6212,7 +6194,7 @@ done:
 
 // func acoshF64AVX2(d, a []float64) int
 //
-// sets d[i] = float64(math.Acosh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float64(acoshF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·acoshF64AVX2(SB), NOSPLIT, $0-56
@@ -6295,30 +6277,24 @@ loop:
 	VADDPD libmE16<>(SB), Y8, Y10
 	VDIVPD Y10, Y8, Y10 // s
 	VMULPD Y10, Y10, Y11 // z
-	VMULPD libmL7<>(SB), Y11, Y12
-	VADDPD libmL6<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL5<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL4<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL3<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL2<>(SB), Y12, Y12
-	VMULPD Y11, Y12, Y12
-	VADDPD libmL1<>(SB), Y12, Y12
+	VMOVUPD libmL7<>(SB), Y12
+	VFMADD213PD libmL6<>(SB), Y11, Y12
+	VFMADD213PD libmL5<>(SB), Y11, Y12
+	VFMADD213PD libmL4<>(SB), Y11, Y12
+	VFMADD213PD libmL3<>(SB), Y11, Y12
+	VFMADD213PD libmL2<>(SB), Y11, Y12
+	VFMADD213PD libmL1<>(SB), Y11, Y12
 	VMULPD Y12, Y11, Y12 // R
-	VADDPD Y12, Y9, Y12
-	VMULPD Y12, Y10, Y12 // s·(hfsq+R)
-	VSUBPD Y12, Y9, Y1
-	VSUBPD Y1, Y8, Y1 // k = 0: f - (hfsq - s·(hfsq+R))
-	VMULPD libmLN2LO<>(SB), Y2, Y4
-	VADDPD Y3, Y4, Y4
-	VADDPD Y4, Y12, Y4
+	VADDPD Y12, Y9, Y12 // w = hfsq + R
+	VMOVUPD Y9, Y1
+	VFNMADD231PD Y12, Y10, Y1 // hfsq - s·w
+	VSUBPD Y1, Y8, Y1 // k = 0: f - that
+	VMOVUPD Y3, Y4
+	VFMADD231PD libmLN2LO<>(SB), Y2, Y4 // k·Ln2Lo + c
+	VFMADD231PD Y12, Y10, Y4 // s·w + that
 	VSUBPD Y4, Y9, Y4
 	VSUBPD Y8, Y4, Y4
-	VMULPD libmLN2HI<>(SB), Y2, Y6
-	VSUBPD Y4, Y6, Y4
+	VFMSUB231PD libmLN2HI<>(SB), Y2, Y4 // k·Ln2Hi - ((hfsq - that) - f)
 	VXORPD Y6, Y6, Y6
 	VCMPPD $0, Y6, Y2, Y6 // k == 0
 	VBLENDVPD Y6, Y1, Y4, Y0
@@ -6641,7 +6617,7 @@ done:
 
 // func log1prF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Log1p(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(log1pF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·log1prF32AVX2(SB), NOSPLIT, $0-56
@@ -6801,7 +6777,7 @@ done:
 
 // func asinhrF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(asinhF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·asinhrF32AVX2(SB), NOSPLIT, $0-56
@@ -6909,7 +6885,7 @@ done:
 
 // func acoshrF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(acoshF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·acoshrF32AVX2(SB), NOSPLIT, $0-56
@@ -6997,7 +6973,7 @@ done:
 
 // func atanhrF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Atanh(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(atanhF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·atanhrF32AVX2(SB), NOSPLIT, $0-56
@@ -9430,7 +9406,7 @@ done:
 
 // func log1pF64AVX512(d, a []float64) int
 //
-// sets d[i] = float64(math.Log1p(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float64(log1pF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -9550,54 +9526,42 @@ loop:
 	VDIVPD Z26, Z24, Z26
 	VMULPD Z10, Z10, Z11
 	VMULPD Z26, Z26, Z27
-	VMULPD.BCST libmL7<>(SB), Z11, Z12
-	VMULPD.BCST libmL7<>(SB), Z27, Z28
-	VADDPD.BCST libmL6<>(SB), Z12, Z12
-	VADDPD.BCST libmL6<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL5<>(SB), Z12, Z12
-	VADDPD.BCST libmL5<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL4<>(SB), Z12, Z12
-	VADDPD.BCST libmL4<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL3<>(SB), Z12, Z12
-	VADDPD.BCST libmL3<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL2<>(SB), Z12, Z12
-	VADDPD.BCST libmL2<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL1<>(SB), Z12, Z12
-	VADDPD.BCST libmL1<>(SB), Z28, Z28
+	VBROADCASTSD libmL7<>(SB), Z12
+	VBROADCASTSD libmL7<>(SB), Z28
+	VFMADD213PD.BCST libmL6<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL6<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL5<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL5<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL4<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL4<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL3<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL3<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL2<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL2<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL1<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL1<>(SB), Z27, Z28
 	VMULPD Z12, Z11, Z12
 	VMULPD Z28, Z27, Z28
 	VADDPD Z12, Z9, Z12
 	VADDPD Z28, Z25, Z28
-	VMULPD Z12, Z10, Z12
-	VMULPD Z28, Z26, Z28
-	VSUBPD Z12, Z9, Z1
-	VSUBPD Z28, Z25, Z17
+	VMOVUPD Z9, Z1
+	VMOVUPD Z25, Z17
+	VFNMADD231PD Z12, Z10, Z1
+	VFNMADD231PD Z28, Z26, Z17
 	VSUBPD Z1, Z8, Z1
 	VSUBPD Z17, Z24, Z17
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VADDPD Z3, Z4, Z4
-	VADDPD Z19, Z20, Z20
-	VADDPD Z4, Z12, Z4
-	VADDPD Z20, Z28, Z20
+	VMOVUPD Z3, Z4
+	VMOVUPD Z19, Z20
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z2, Z4
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z18, Z20
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z28, Z26, Z20
 	VSUBPD Z4, Z9, Z4
 	VSUBPD Z20, Z25, Z20
 	VSUBPD Z8, Z4, Z4
 	VSUBPD Z24, Z20, Z20
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z6
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z22
-	VSUBPD Z4, Z6, Z4
-	VSUBPD Z20, Z22, Z20
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z2, Z4
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z18, Z20
 	VXORPD Z6, Z6, Z6
 	VXORPD Z22, Z22, Z22
 	VCMPPD $0, Z6, Z2, K1
@@ -12378,7 +12342,7 @@ done:
 
 // func atanhF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Atanh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(atanhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -12420,18 +12384,32 @@ loop:
 	VBROADCASTSD libmE8<>(SB), Z18
 	VSUBPD Z0, Z2, Z2
 	VSUBPD Z16, Z18, Z18
+	VCMPPD.BCST $1, libmE0<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD.BCST $1, libmE0<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VPMOVQ2M Z21, K2
+	KORTESTB K1, K2
+	JZ   atanhbig
 	VMULPD Z0, Z1, Z3
 	VMULPD Z16, Z17, Z19
 	VDIVPD Z2, Z3, Z3
 	VDIVPD Z18, Z19, Z19
 	VADDPD Z3, Z1, Z3
 	VADDPD Z19, Z17, Z19
+atanhbig:
+	VCMPPD.BCST $13, libmE0<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD.BCST $13, libmE0<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VPMOVQ2M Z22, K2
+	KORTESTB K1, K2
+	JZ   atanhsmall
 	VDIVPD Z2, Z1, Z1
 	VDIVPD Z18, Z17, Z17
-	VCMPPD.BCST $1, libmE0<>(SB), Z0, K1
-	VPMOVM2Q K1, Z5
-	VCMPPD.BCST $1, libmE0<>(SB), Z16, K1
-	VPMOVM2Q K1, Z21
+atanhsmall:
 	VPMOVQ2M Z5, K1
 	VBLENDMPD Z3, Z1, K1, Z0
 	VPMOVQ2M Z21, K1
@@ -12542,54 +12520,42 @@ loop:
 	VDIVPD Z26, Z24, Z26
 	VMULPD Z10, Z10, Z11
 	VMULPD Z26, Z26, Z27
-	VMULPD.BCST libmL7<>(SB), Z11, Z12
-	VMULPD.BCST libmL7<>(SB), Z27, Z28
-	VADDPD.BCST libmL6<>(SB), Z12, Z12
-	VADDPD.BCST libmL6<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL5<>(SB), Z12, Z12
-	VADDPD.BCST libmL5<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL4<>(SB), Z12, Z12
-	VADDPD.BCST libmL4<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL3<>(SB), Z12, Z12
-	VADDPD.BCST libmL3<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL2<>(SB), Z12, Z12
-	VADDPD.BCST libmL2<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL1<>(SB), Z12, Z12
-	VADDPD.BCST libmL1<>(SB), Z28, Z28
+	VBROADCASTSD libmL7<>(SB), Z12
+	VBROADCASTSD libmL7<>(SB), Z28
+	VFMADD213PD.BCST libmL6<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL6<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL5<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL5<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL4<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL4<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL3<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL3<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL2<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL2<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL1<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL1<>(SB), Z27, Z28
 	VMULPD Z12, Z11, Z12
 	VMULPD Z28, Z27, Z28
 	VADDPD Z12, Z9, Z12
 	VADDPD Z28, Z25, Z28
-	VMULPD Z12, Z10, Z12
-	VMULPD Z28, Z26, Z28
-	VSUBPD Z12, Z9, Z1
-	VSUBPD Z28, Z25, Z17
+	VMOVUPD Z9, Z1
+	VMOVUPD Z25, Z17
+	VFNMADD231PD Z12, Z10, Z1
+	VFNMADD231PD Z28, Z26, Z17
 	VSUBPD Z1, Z8, Z1
 	VSUBPD Z17, Z24, Z17
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VADDPD Z3, Z4, Z4
-	VADDPD Z19, Z20, Z20
-	VADDPD Z4, Z12, Z4
-	VADDPD Z20, Z28, Z20
+	VMOVUPD Z3, Z4
+	VMOVUPD Z19, Z20
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z2, Z4
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z18, Z20
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z28, Z26, Z20
 	VSUBPD Z4, Z9, Z4
 	VSUBPD Z20, Z25, Z20
 	VSUBPD Z8, Z4, Z4
 	VSUBPD Z24, Z20, Z20
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z6
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z22
-	VSUBPD Z4, Z6, Z4
-	VSUBPD Z20, Z22, Z20
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z2, Z4
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z18, Z20
 	VXORPD Z6, Z6, Z6
 	VXORPD Z22, Z22, Z22
 	VCMPPD $0, Z6, Z2, K1
@@ -12620,7 +12586,7 @@ done:
 
 // func atanhF64AVX512(d, a []float64) int
 //
-// sets d[i] = float64(math.Atanh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float64(atanhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -12662,18 +12628,32 @@ loop:
 	VBROADCASTSD libmE8<>(SB), Z18
 	VSUBPD Z0, Z2, Z2
 	VSUBPD Z16, Z18, Z18
+	VCMPPD.BCST $1, libmE0<>(SB), Z0, K1
+	VPMOVM2Q K1, Z5
+	VCMPPD.BCST $1, libmE0<>(SB), Z16, K1
+	VPMOVM2Q K1, Z21
+	VPMOVQ2M Z5, K1
+	VPMOVQ2M Z21, K2
+	KORTESTB K1, K2
+	JZ   atanhbig
 	VMULPD Z0, Z1, Z3
 	VMULPD Z16, Z17, Z19
 	VDIVPD Z2, Z3, Z3
 	VDIVPD Z18, Z19, Z19
 	VADDPD Z3, Z1, Z3
 	VADDPD Z19, Z17, Z19
+atanhbig:
+	VCMPPD.BCST $13, libmE0<>(SB), Z0, K1
+	VPMOVM2Q K1, Z6
+	VCMPPD.BCST $13, libmE0<>(SB), Z16, K1
+	VPMOVM2Q K1, Z22
+	VPMOVQ2M Z6, K1
+	VPMOVQ2M Z22, K2
+	KORTESTB K1, K2
+	JZ   atanhsmall
 	VDIVPD Z2, Z1, Z1
 	VDIVPD Z18, Z17, Z17
-	VCMPPD.BCST $1, libmE0<>(SB), Z0, K1
-	VPMOVM2Q K1, Z5
-	VCMPPD.BCST $1, libmE0<>(SB), Z16, K1
-	VPMOVM2Q K1, Z21
+atanhsmall:
 	VPMOVQ2M Z5, K1
 	VBLENDMPD Z3, Z1, K1, Z0
 	VPMOVQ2M Z21, K1
@@ -12784,54 +12764,42 @@ loop:
 	VDIVPD Z26, Z24, Z26
 	VMULPD Z10, Z10, Z11
 	VMULPD Z26, Z26, Z27
-	VMULPD.BCST libmL7<>(SB), Z11, Z12
-	VMULPD.BCST libmL7<>(SB), Z27, Z28
-	VADDPD.BCST libmL6<>(SB), Z12, Z12
-	VADDPD.BCST libmL6<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL5<>(SB), Z12, Z12
-	VADDPD.BCST libmL5<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL4<>(SB), Z12, Z12
-	VADDPD.BCST libmL4<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL3<>(SB), Z12, Z12
-	VADDPD.BCST libmL3<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL2<>(SB), Z12, Z12
-	VADDPD.BCST libmL2<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL1<>(SB), Z12, Z12
-	VADDPD.BCST libmL1<>(SB), Z28, Z28
+	VBROADCASTSD libmL7<>(SB), Z12
+	VBROADCASTSD libmL7<>(SB), Z28
+	VFMADD213PD.BCST libmL6<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL6<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL5<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL5<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL4<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL4<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL3<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL3<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL2<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL2<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL1<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL1<>(SB), Z27, Z28
 	VMULPD Z12, Z11, Z12
 	VMULPD Z28, Z27, Z28
 	VADDPD Z12, Z9, Z12
 	VADDPD Z28, Z25, Z28
-	VMULPD Z12, Z10, Z12
-	VMULPD Z28, Z26, Z28
-	VSUBPD Z12, Z9, Z1
-	VSUBPD Z28, Z25, Z17
+	VMOVUPD Z9, Z1
+	VMOVUPD Z25, Z17
+	VFNMADD231PD Z12, Z10, Z1
+	VFNMADD231PD Z28, Z26, Z17
 	VSUBPD Z1, Z8, Z1
 	VSUBPD Z17, Z24, Z17
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VADDPD Z3, Z4, Z4
-	VADDPD Z19, Z20, Z20
-	VADDPD Z4, Z12, Z4
-	VADDPD Z20, Z28, Z20
+	VMOVUPD Z3, Z4
+	VMOVUPD Z19, Z20
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z2, Z4
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z18, Z20
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z28, Z26, Z20
 	VSUBPD Z4, Z9, Z4
 	VSUBPD Z20, Z25, Z20
 	VSUBPD Z8, Z4, Z4
 	VSUBPD Z24, Z20, Z20
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z6
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z22
-	VSUBPD Z4, Z6, Z4
-	VSUBPD Z20, Z22, Z20
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z2, Z4
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z18, Z20
 	VXORPD Z6, Z6, Z6
 	VXORPD Z22, Z22, Z22
 	VCMPPD $0, Z6, Z2, K1
@@ -13018,7 +12986,7 @@ done:
 
 // func asinhF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(asinhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -13190,54 +13158,42 @@ loop:
 	VDIVPD Z26, Z24, Z26
 	VMULPD Z10, Z10, Z11
 	VMULPD Z26, Z26, Z27
-	VMULPD.BCST libmL7<>(SB), Z11, Z12
-	VMULPD.BCST libmL7<>(SB), Z27, Z28
-	VADDPD.BCST libmL6<>(SB), Z12, Z12
-	VADDPD.BCST libmL6<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL5<>(SB), Z12, Z12
-	VADDPD.BCST libmL5<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL4<>(SB), Z12, Z12
-	VADDPD.BCST libmL4<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL3<>(SB), Z12, Z12
-	VADDPD.BCST libmL3<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL2<>(SB), Z12, Z12
-	VADDPD.BCST libmL2<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL1<>(SB), Z12, Z12
-	VADDPD.BCST libmL1<>(SB), Z28, Z28
+	VBROADCASTSD libmL7<>(SB), Z12
+	VBROADCASTSD libmL7<>(SB), Z28
+	VFMADD213PD.BCST libmL6<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL6<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL5<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL5<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL4<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL4<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL3<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL3<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL2<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL2<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL1<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL1<>(SB), Z27, Z28
 	VMULPD Z12, Z11, Z12
 	VMULPD Z28, Z27, Z28
 	VADDPD Z12, Z9, Z12
 	VADDPD Z28, Z25, Z28
-	VMULPD Z12, Z10, Z12
-	VMULPD Z28, Z26, Z28
-	VSUBPD Z12, Z9, Z1
-	VSUBPD Z28, Z25, Z17
+	VMOVUPD Z9, Z1
+	VMOVUPD Z25, Z17
+	VFNMADD231PD Z12, Z10, Z1
+	VFNMADD231PD Z28, Z26, Z17
 	VSUBPD Z1, Z8, Z1
 	VSUBPD Z17, Z24, Z17
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VADDPD Z3, Z4, Z4
-	VADDPD Z19, Z20, Z20
-	VADDPD Z4, Z12, Z4
-	VADDPD Z20, Z28, Z20
+	VMOVUPD Z3, Z4
+	VMOVUPD Z19, Z20
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z2, Z4
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z18, Z20
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z28, Z26, Z20
 	VSUBPD Z4, Z9, Z4
 	VSUBPD Z20, Z25, Z20
 	VSUBPD Z8, Z4, Z4
 	VSUBPD Z24, Z20, Z20
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z6
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z22
-	VSUBPD Z4, Z6, Z4
-	VSUBPD Z20, Z22, Z20
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z2, Z4
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z18, Z20
 	VXORPD Z6, Z6, Z6
 	VXORPD Z22, Z22, Z22
 	VCMPPD $0, Z6, Z2, K1
@@ -13418,7 +13374,7 @@ done:
 
 // func asinhF64AVX512(d, a []float64) int
 //
-// sets d[i] = float64(math.Asinh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float64(asinhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -13590,54 +13546,42 @@ loop:
 	VDIVPD Z26, Z24, Z26
 	VMULPD Z10, Z10, Z11
 	VMULPD Z26, Z26, Z27
-	VMULPD.BCST libmL7<>(SB), Z11, Z12
-	VMULPD.BCST libmL7<>(SB), Z27, Z28
-	VADDPD.BCST libmL6<>(SB), Z12, Z12
-	VADDPD.BCST libmL6<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL5<>(SB), Z12, Z12
-	VADDPD.BCST libmL5<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL4<>(SB), Z12, Z12
-	VADDPD.BCST libmL4<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL3<>(SB), Z12, Z12
-	VADDPD.BCST libmL3<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL2<>(SB), Z12, Z12
-	VADDPD.BCST libmL2<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL1<>(SB), Z12, Z12
-	VADDPD.BCST libmL1<>(SB), Z28, Z28
+	VBROADCASTSD libmL7<>(SB), Z12
+	VBROADCASTSD libmL7<>(SB), Z28
+	VFMADD213PD.BCST libmL6<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL6<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL5<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL5<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL4<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL4<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL3<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL3<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL2<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL2<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL1<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL1<>(SB), Z27, Z28
 	VMULPD Z12, Z11, Z12
 	VMULPD Z28, Z27, Z28
 	VADDPD Z12, Z9, Z12
 	VADDPD Z28, Z25, Z28
-	VMULPD Z12, Z10, Z12
-	VMULPD Z28, Z26, Z28
-	VSUBPD Z12, Z9, Z1
-	VSUBPD Z28, Z25, Z17
+	VMOVUPD Z9, Z1
+	VMOVUPD Z25, Z17
+	VFNMADD231PD Z12, Z10, Z1
+	VFNMADD231PD Z28, Z26, Z17
 	VSUBPD Z1, Z8, Z1
 	VSUBPD Z17, Z24, Z17
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VADDPD Z3, Z4, Z4
-	VADDPD Z19, Z20, Z20
-	VADDPD Z4, Z12, Z4
-	VADDPD Z20, Z28, Z20
+	VMOVUPD Z3, Z4
+	VMOVUPD Z19, Z20
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z2, Z4
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z18, Z20
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z28, Z26, Z20
 	VSUBPD Z4, Z9, Z4
 	VSUBPD Z20, Z25, Z20
 	VSUBPD Z8, Z4, Z4
 	VSUBPD Z24, Z20, Z20
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z6
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z22
-	VSUBPD Z4, Z6, Z4
-	VSUBPD Z20, Z22, Z20
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z2, Z4
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z18, Z20
 	VXORPD Z6, Z6, Z6
 	VXORPD Z22, Z22, Z22
 	VCMPPD $0, Z6, Z2, K1
@@ -13816,7 +13760,7 @@ done:
 
 // func acoshF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(acoshF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -13988,54 +13932,42 @@ loop:
 	VDIVPD Z26, Z24, Z26
 	VMULPD Z10, Z10, Z11
 	VMULPD Z26, Z26, Z27
-	VMULPD.BCST libmL7<>(SB), Z11, Z12
-	VMULPD.BCST libmL7<>(SB), Z27, Z28
-	VADDPD.BCST libmL6<>(SB), Z12, Z12
-	VADDPD.BCST libmL6<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL5<>(SB), Z12, Z12
-	VADDPD.BCST libmL5<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL4<>(SB), Z12, Z12
-	VADDPD.BCST libmL4<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL3<>(SB), Z12, Z12
-	VADDPD.BCST libmL3<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL2<>(SB), Z12, Z12
-	VADDPD.BCST libmL2<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL1<>(SB), Z12, Z12
-	VADDPD.BCST libmL1<>(SB), Z28, Z28
+	VBROADCASTSD libmL7<>(SB), Z12
+	VBROADCASTSD libmL7<>(SB), Z28
+	VFMADD213PD.BCST libmL6<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL6<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL5<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL5<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL4<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL4<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL3<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL3<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL2<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL2<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL1<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL1<>(SB), Z27, Z28
 	VMULPD Z12, Z11, Z12
 	VMULPD Z28, Z27, Z28
 	VADDPD Z12, Z9, Z12
 	VADDPD Z28, Z25, Z28
-	VMULPD Z12, Z10, Z12
-	VMULPD Z28, Z26, Z28
-	VSUBPD Z12, Z9, Z1
-	VSUBPD Z28, Z25, Z17
+	VMOVUPD Z9, Z1
+	VMOVUPD Z25, Z17
+	VFNMADD231PD Z12, Z10, Z1
+	VFNMADD231PD Z28, Z26, Z17
 	VSUBPD Z1, Z8, Z1
 	VSUBPD Z17, Z24, Z17
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VADDPD Z3, Z4, Z4
-	VADDPD Z19, Z20, Z20
-	VADDPD Z4, Z12, Z4
-	VADDPD Z20, Z28, Z20
+	VMOVUPD Z3, Z4
+	VMOVUPD Z19, Z20
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z2, Z4
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z18, Z20
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z28, Z26, Z20
 	VSUBPD Z4, Z9, Z4
 	VSUBPD Z20, Z25, Z20
 	VSUBPD Z8, Z4, Z4
 	VSUBPD Z24, Z20, Z20
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z6
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z22
-	VSUBPD Z4, Z6, Z4
-	VSUBPD Z20, Z22, Z20
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z2, Z4
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z18, Z20
 	VXORPD Z6, Z6, Z6
 	VXORPD Z22, Z22, Z22
 	VCMPPD $0, Z6, Z2, K1
@@ -14220,7 +14152,7 @@ done:
 
 // func acoshF64AVX512(d, a []float64) int
 //
-// sets d[i] = float64(math.Acosh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float64(acoshF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -14392,54 +14324,42 @@ loop:
 	VDIVPD Z26, Z24, Z26
 	VMULPD Z10, Z10, Z11
 	VMULPD Z26, Z26, Z27
-	VMULPD.BCST libmL7<>(SB), Z11, Z12
-	VMULPD.BCST libmL7<>(SB), Z27, Z28
-	VADDPD.BCST libmL6<>(SB), Z12, Z12
-	VADDPD.BCST libmL6<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL5<>(SB), Z12, Z12
-	VADDPD.BCST libmL5<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL4<>(SB), Z12, Z12
-	VADDPD.BCST libmL4<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL3<>(SB), Z12, Z12
-	VADDPD.BCST libmL3<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL2<>(SB), Z12, Z12
-	VADDPD.BCST libmL2<>(SB), Z28, Z28
-	VMULPD Z11, Z12, Z12
-	VMULPD Z27, Z28, Z28
-	VADDPD.BCST libmL1<>(SB), Z12, Z12
-	VADDPD.BCST libmL1<>(SB), Z28, Z28
+	VBROADCASTSD libmL7<>(SB), Z12
+	VBROADCASTSD libmL7<>(SB), Z28
+	VFMADD213PD.BCST libmL6<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL6<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL5<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL5<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL4<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL4<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL3<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL3<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL2<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL2<>(SB), Z27, Z28
+	VFMADD213PD.BCST libmL1<>(SB), Z11, Z12
+	VFMADD213PD.BCST libmL1<>(SB), Z27, Z28
 	VMULPD Z12, Z11, Z12
 	VMULPD Z28, Z27, Z28
 	VADDPD Z12, Z9, Z12
 	VADDPD Z28, Z25, Z28
-	VMULPD Z12, Z10, Z12
-	VMULPD Z28, Z26, Z28
-	VSUBPD Z12, Z9, Z1
-	VSUBPD Z28, Z25, Z17
+	VMOVUPD Z9, Z1
+	VMOVUPD Z25, Z17
+	VFNMADD231PD Z12, Z10, Z1
+	VFNMADD231PD Z28, Z26, Z17
 	VSUBPD Z1, Z8, Z1
 	VSUBPD Z17, Z24, Z17
-	VMULPD.BCST libmLN2LO<>(SB), Z2, Z4
-	VMULPD.BCST libmLN2LO<>(SB), Z18, Z20
-	VADDPD Z3, Z4, Z4
-	VADDPD Z19, Z20, Z20
-	VADDPD Z4, Z12, Z4
-	VADDPD Z20, Z28, Z20
+	VMOVUPD Z3, Z4
+	VMOVUPD Z19, Z20
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z2, Z4
+	VFMADD231PD.BCST libmLN2LO<>(SB), Z18, Z20
+	VFMADD231PD Z12, Z10, Z4
+	VFMADD231PD Z28, Z26, Z20
 	VSUBPD Z4, Z9, Z4
 	VSUBPD Z20, Z25, Z20
 	VSUBPD Z8, Z4, Z4
 	VSUBPD Z24, Z20, Z20
-	VMULPD.BCST libmLN2HI<>(SB), Z2, Z6
-	VMULPD.BCST libmLN2HI<>(SB), Z18, Z22
-	VSUBPD Z4, Z6, Z4
-	VSUBPD Z20, Z22, Z20
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z2, Z4
+	VFMSUB231PD.BCST libmLN2HI<>(SB), Z18, Z20
 	VXORPD Z6, Z6, Z6
 	VXORPD Z22, Z22, Z22
 	VCMPPD $0, Z6, Z2, K1
@@ -15010,7 +14930,7 @@ done:
 
 // func log1prF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Log1p(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(log1pF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -15274,7 +15194,7 @@ done:
 
 // func asinhrF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(asinhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -15461,7 +15381,7 @@ done:
 
 // func acoshrF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(acoshF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -15607,7 +15527,7 @@ done:
 
 // func atanhrF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Atanh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(atanhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -17081,7 +17001,7 @@ done:
 
 // func asinhtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Asinh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(asinhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -17247,7 +17167,7 @@ done:
 
 // func acoshtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Acosh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(acoshF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -17372,7 +17292,7 @@ done:
 
 // func atanhtF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Atanh(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(atanhF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -18340,7 +18260,7 @@ done:
 
 // func log1ptF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Log1p(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(log1pF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
