@@ -137,7 +137,6 @@ var consts = []struct {
 	{"TANQ2", -1.32089234440210967447e6},
 	{"TANQ3", 2.50083801823357915839e7},
 	{"TANQ4", -5.38695755929454629881e7},
-	{"TANEPS", 1e-14},
 	{"TANSMALL", 0x1p-12},
 	{"THIRD", 1.0 / 3},
 	{"TWO15", 2.0 / 15},
@@ -787,8 +786,8 @@ const atanBody = `	VCMPPD $0, Y0, Y0, Y5 // not NaN
 
 // tanBody: Y0 = x in, Y0 = tanF64(x) out: math.Tan's algorithm
 // ($GOROOT/src/math/tan.go tan) with sin's reduction (trigArg) for |x| <
-// 2^29, its rational function where zz > 1e-14 (multiplies and adds
-// fused, as tanF64's), -1/y in the octants with bit 1 of
+// 2^29, its rational function (multiplies and adds fused, and for tiny
+// z too, as tanF64's), -1/y in the octants with bit 1 of
 // j, x's sign; and tanF64's series below 2^-12 (libm.go). Exits to done
 // unless every |x| < 2^29 (not NaN).
 const tanBody = `	VMOVUPD Y0, Y13
@@ -802,9 +801,7 @@ const tanBody = `	VMOVUPD Y0, Y13
 	VFMADD213PD libmTANQ3<>(SB), Y9, Y11
 	VFMADD213PD libmTANQ4<>(SB), Y9, Y11
 	VDIVPD Y11, Y10, Y10
-	VFMADD213PD Y0, Y0, Y10 // z + z·(zz·P/Q)
-	VCMPPD $14, libmTANEPS<>(SB), Y9, Y5 // zz > 1e-14
-	VBLENDVPD Y5, Y10, Y0, Y0 // y
+	VFMADD231PD Y10, Y0, Y0 // y = z + z·(zz·P/Q)
 	VPMOVSXDQ X2, Y2 // j as int64 lanes
 	VPSLLQ $62, Y2, Y3 // bit 1 of j to the sign position
 	VMOVUPD libmMINUS1<>(SB), Y4
