@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"slices"
 	"testing"
 	"time"
 	"unsafe"
@@ -94,3 +95,64 @@ func TestRecycleCapFresh(t *testing.T) {
 		t.Fatalf("recycleCap() = 0 with no limit read yet")
 	}
 }
+
+// TestRecycleTemps checks that a Run gives back the blocks of its
+// intermediate results, and only those: a sum over a transposed matrix
+// (whose copy is a compute buffer) and a product with a transposed
+// operand leave that copy in the recycler, the next Run of the same
+// shapes takes it, and neither result changes when later Runs reuse the
+// memory. A Run whose result is its one block gives nothing back.
+func TestRecycleTemps(t *testing.T) {
+	const r, c = 48, 40 // 7680 bytes of float32
+	vals := make([]float64, r*c)
+	for i := range vals {
+		vals[i] = float64(i%97) - 40
+	}
+	m := in(mk(dtypes.F32, []int{r, c}, vals...))
+	tr := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{c, r}, Axes: []int{1, 0}, Args: []*backend.Node{m}}
+	sum := red(backend.OpSum, dtypes.F32, tr, false, 0)
+	prod := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{c, c}, Args: []*backend.Node{tr, m}}
+	free := func() int {
+		recycled.mu.Lock()
+		defer recycled.mu.Unlock()
+		return len(recycled.free[r*c*4])
+	}
+	drain := func() { // blocks of this size other Runs gave back
+		for free() > 0 {
+			newStorageFull(dtypes.F32, r*c)
+		}
+	}
+	for _, n := range []*backend.Node{sum, prod} {
+		drain()
+		first := run(t, n)
+		if got := free(); got != 1 {
+			t.Errorf("%v: %d blocks of the transposed copy's size free after a Run, want 1", n.Op, got)
+		}
+		want := slices.Clone(vals32(first))
+		second := run(t, n) // takes that block and gives it back
+		if got := free(); got != 1 {
+			t.Errorf("%v: %d blocks free after the next Run, want 1", n.Op, got)
+		}
+		for range 3 {
+			run(t, sum)
+			run(t, prod)
+		}
+		if !slices.Equal(vals32(first), want) || !slices.Equal(vals32(second), want) {
+			t.Errorf("%v: a result changed when later Runs reused memory", n.Op)
+		}
+	}
+	// An elementwise result is the Run's one block: it stays the result's.
+	drain()
+	res := run(t, nb(backend.OpAdd, m, m))
+	if got := free(); got != 0 {
+		t.Errorf("an elementwise Run gave back %d blocks, want none", got)
+	}
+	for i, v := range vals32(res) {
+		if v != float32(2*vals[i]) {
+			t.Fatalf("x + x [%d] = %v, want %v", i, v, 2*vals[i])
+		}
+	}
+}
+
+// vals32 returns the float32 storage of a tensor.
+func vals32(t *backend.Tensor) []float32 { return t.Data.([]float32) }
