@@ -408,17 +408,6 @@ func pyDivmod[T float](a, b T) (T, T) {
 	return q, mod
 }
 
-// logF64 is math.Log, right for subnormal inputs too: Go's amd64 assembly
-// gives about -709.09 for all of them (the true logs reach -744.44), so
-// they are scaled into the normal range first (exactly) and the scale's
-// log subtracted.
-func logF64(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return math.Log(x*0x1p54) - 54*math.Ln2
-	}
-	return math.Log(x)
-}
-
 // narrowMinMax returns maximum or minimum of floats narrower than float32
 // (held as float32): NaN propagates (the first NaN wins) and ties keep a,
 // as NumPy's float16 loops compare (HALF_maximum: npy_half_ge(a, b) or a

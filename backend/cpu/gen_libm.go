@@ -512,9 +512,37 @@ func to512(body string) string {
 	return r.Replace(body)
 }
 
-// logBody: Y0 = x in, Y0 = math.Log(x) out; exits to done unless every
-// lane is a positive normal finite number.
+// logBody: Y0 = x in, Y0 = logF64(x) out (libm.go: math.Log's algorithm,
+// $GOROOT/src/math/log_amd64.s archLog, with its polynomials' steps and
+// the sum after s·(hfsq + R) fused); exits to done unless every lane is
+// a positive normal finite number. Y1-Y6 are scratch.
 const logBody = logHead + `	VADDPD libmE16<>(SB), Y2, Y0
+	VDIVPD Y0, Y2, Y3 // s
+	VMULPD Y3, Y3, Y4 // s2
+	VMULPD Y4, Y4, Y5 // s4
+	VMOVUPD libmL7<>(SB), Y6
+	VFMADD213PD libmL5<>(SB), Y5, Y6
+	VFMADD213PD libmL3<>(SB), Y5, Y6
+	VFMADD213PD libmL1<>(SB), Y5, Y6
+	VMULPD Y6, Y4, Y4 // t1
+	VMOVUPD libmL6<>(SB), Y6
+	VFMADD213PD libmL4<>(SB), Y5, Y6
+	VFMADD213PD libmL2<>(SB), Y5, Y6
+	VMULPD Y6, Y5, Y5 // t2
+	VADDPD Y5, Y4, Y4 // R
+	VMULPD libmE0<>(SB), Y2, Y0
+	VMULPD Y2, Y0, Y0 // hfsq
+	VADDPD Y0, Y4, Y4 // hfsq + R
+	VMULPD libmLN2LO<>(SB), Y1, Y6 // k·Ln2Lo
+	VFMADD213PD Y6, Y4, Y3 // s·(hfsq + R) + k·Ln2Lo
+	VSUBPD Y3, Y0, Y0
+	VSUBPD Y2, Y0, Y0
+	VFMSUB231PD libmLN2HI<>(SB), Y1, Y0 // k·Ln2Hi - ((hfsq - that) - f)
+`
+
+// logBodyGo is math.Log itself ($GOROOT/src/math/log_amd64.s, archLog:
+// each product and sum rounded), for pow's loops, which replay math.Pow.
+const logBodyGo = logHead + `	VADDPD libmE16<>(SB), Y2, Y0
 	VDIVPD Y0, Y2, Y3 // s
 	VMULPD Y3, Y3, Y4 // s2
 	VMULPD Y4, Y4, Y5 // s4
@@ -1676,7 +1704,7 @@ const expm1Check512 = `	VCMPPD $13, libmEM1LO<>(SB), Z0, K2 // x >= -36 (false f
 // Frexp(x) with the exponents apart, here four rounds for the four bits
 // of yi, and Ldexp). The float exponents xe and ae are kept as
 // (integral) float64 values, exact.
-const powHead = powCheck + logBody + powMul + expBody + powFrexp
+const powHead = powCheck + logBodyGo + powMul + expBody + powFrexp
 
 // powCheck is powHead up to log(x): the checks, yi and yf.
 const powCheck = `	VMOVUPD Y0, Y13
@@ -3216,7 +3244,7 @@ done:
 	// when no lane needs them (every bit of yi left is 0; y >= 0), which
 	// changes no lane's result.
 	var pow strings.Builder
-	pow.WriteString(interleave(to512(powCheck512 + logBody + powMul + expBody + powFrexp)))
+	pow.WriteString(interleave(to512(powCheck512 + logBodyGo + powMul + expBody + powFrexp)))
 	for i, sh := range []int{63, 62, 61, 60} {
 		if i > 0 {
 			fmt.Fprintf(&pow, "\tVPORQ Z11, Z27, Z5 // yi >> %d == 0 in every lane: no round left\n", i)

@@ -165,25 +165,76 @@ func coshF64(x float64) float64 {
 	return math.Cosh(x)
 }
 
-// log10F64 is log10, with subnormal arguments scaled into the normal
-// range first (as logF64).
-func log10F64(x float64) float64 {
-	if x > 0 && x < 0x1p-1022 {
-		return math.Log10(x*0x1p54) - 54*math.Log10(2)
+// logF64 is log by math.Log's algorithm on amd64 ($GOROOT/src/math/
+// log_amd64.s, archLog, after fdlibm's e_log.c: x = 2^k·f1 with f1 in
+// (√2/2, √2], f = f1 - 1, s = f/(2 + f), R = t1 + t2 from s² and s⁴ in two
+// polynomials, and k·Ln2Hi - ((hfsq - (s·(hfsq + R) + k·Ln2Lo)) - f)),
+// with each polynomial step and the sum after s·(hfsq + R) fused, as
+// log1pF64: within 1 ULP (TestLogAccuracy); its loop waits on fewer
+// roundings. Subnormal x, where Go's assembly gives about -709.09 for
+// every input (the true logs reach -744.44), is scaled into the normal
+// range first (exactly) and the scale's log subtracted; NaN, ±Inf, zero
+// and negative x take math.Log.
+func logF64(x float64) float64 {
+	const (
+		hSqrt2 = 7.07106781186547524401e-01 // √2/2
+		ln2Hi  = 6.93147180369123816490e-01 // ln 2 in two parts
+		ln2Lo  = 1.90821492927058770002e-10
+	)
+	switch {
+	case x > 0 && x < 0x1p-1022:
+		return logF64(x*0x1p54) - 54*math.Ln2
+	case !(x > 0 && x < math.Inf(1)):
+		return math.Log(x)
 	}
-	return math.Log10(x)
+	f1, e := math.Frexp(x)
+	k := float64(e)
+	if f1 <= hSqrt2 {
+		f1 *= 2
+		k--
+	}
+	f := f1 - 1
+	s := float64(f / (2 + f))
+	s2 := float64(s * s)
+	s4 := float64(s2 * s2)
+	t1 := float64(s2 * math.FMA(s4, math.FMA(s4, math.FMA(s4, logCoef[6], logCoef[4]), logCoef[2]), logCoef[0]))
+	t2 := float64(s4 * math.FMA(s4, math.FMA(s4, logCoef[5], logCoef[3]), logCoef[1]))
+	hfsq := float64(float64(0.5*f) * f)
+	t := math.FMA(s, float64(hfsq+float64(t1+t2)), float64(k*ln2Lo))
+	return math.FMA(k, ln2Hi, -float64(float64(hfsq-t)-f))
 }
 
-// log2F64 is log2, as Log(x)·(1/Ln2) on [1/2, 2]: math.Log2 takes
+// logCoef are math.Log's L1…L7 ($GOROOT/src/math/log.go), log1pF64's
+// polynomial in the other order.
+var logCoef = [7]float64{6.666666666666735130e-01, 3.999999999940941908e-01, 2.857142874366239149e-01,
+	2.222219843214978396e-01, 1.818357216161805012e-01, 1.531383769920937332e-01, 1.479819860511658591e-01}
+
+// log10F64 is log10, logF64(x)·(1/Ln10) as math.Log10 is math.Log's,
+// with subnormal arguments scaled into the normal range first.
+func log10F64(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return float64(logF64(x*0x1p54)*(1/math.Ln10)) - float64(54*math.Log10(2))
+	}
+	return logF64(x) * (1 / math.Ln10)
+}
+
+// log2F64 is log2, as logF64(x)·(1/Ln2) on [1/2, 2]: math.Log2 takes
 // Log(x/2)·(1/Ln2) + 1 above 1, which cancels near 1, and Log keeps its
 // precision there (its reduction is exact: x - 1). Within 2 ULP of the
 // exact value (TestLog2Accuracy), as Log1p(x-1)·(1/Ln2) was before stop
-// 41, at half its cost: the vector loops are log's.
+// 41, at half its cost: the vector loops are log's. Elsewhere math.Log2's
+// algorithm with logF64: Frexp(x) = frac·2^exp, exp - 1 where frac is
+// 1/2, else logF64(frac)·(1/Ln2) + exp, the product rounded before the
+// sum.
 func log2F64(x float64) float64 {
 	if x >= 0.5 && x <= 2 {
-		return math.Log(x) * (1 / math.Ln2)
+		return logF64(x) * (1 / math.Ln2)
 	}
-	return math.Log2(x)
+	frac, exp := math.Frexp(x)
+	if frac == 0.5 {
+		return float64(exp - 1)
+	}
+	return float64(logF64(frac)*(1/math.Ln2)) + float64(exp)
 }
 
 // log1pF64 is log(1 + x) by math.Log1p's algorithm ($GOROOT/src/math/log1p.go,
@@ -273,23 +324,42 @@ var log1pCoef = [7]float64{1.479819860511658591e-01, 1.531383769920937332e-01, 1
 
 // asinhF64, acoshF64 and atanhF64 are math.Asinh, math.Acosh and
 // math.Atanh ($GOROOT/src/math/asinh.go, acosh.go, atanh.go) with
-// log1pF64 in place of math.Log1p: on |x| in [2^-28, 2], x in (1, 2] and
-// |x| in [2^-28, 1) they are log1pF64(a + a²/(1 + √(1 + a²))),
-// log1pF64(t + √(2t + t²)) with t = x - 1, and log1pF64(2a + 2a·a/(1 - a))/2
-// below 1/2, log1pF64(2a/(1 - a))/2 above (a = |x|, x's sign); elsewhere
-// Go's own.
+// log1pF64 and logF64 in place of math.Log1p and math.Log, each product
+// rounded before a sum: asinh of a = |x| (x's sign) is a below 2^-28,
+// log1pF64(a + a²/(1 + √(1 + a²))) up to 2, logF64(2a + 1/(√(a² + 1) +
+// a)) up to 2^28 and logF64(a) + Ln2 above; acosh of x is
+// log1pF64(t + √(2t + t²)) with t = x - 1 on (1, 2], logF64(2x - 1/(x +
+// √(x² - 1))) up to 2^28 and logF64(x) + Ln2 from there; atanh of a in
+// [2^-28, 1) is log1pF64(2a + 2a·a/(1 - a))/2 below 1/2 and
+// log1pF64(2a/(1 - a))/2 above. Elsewhere (NaN, ±Inf, 1, below 1 for
+// acosh, outside (-1, 1) and below 2^-28 for atanh) Go's own, which
+// compute nothing there.
 func asinhF64(x float64) float64 {
 	a := math.Abs(x)
-	if !(a >= 0x1p-28 && a <= 2) {
-		return math.Asinh(x)
+	var r float64
+	switch {
+	case !(a >= 0x1p-28 && a <= 1<<28):
+		if a > 1<<28 && a < math.Inf(1) {
+			return math.Copysign(logF64(a)+math.Ln2, x)
+		}
+		return math.Asinh(x) // NaN, ±Inf, a itself below 2^-28
+	case a > 2:
+		r = logF64(2*a + 1/(math.Sqrt(float64(a*a)+1)+a))
+	default:
+		a2 := float64(a * a)
+		r = log1pF64(a + a2/(1+math.Sqrt(1+a2)))
 	}
-	a2 := float64(a * a)
-	return math.Copysign(log1pF64(a+a2/(1+math.Sqrt(1+a2))), x)
+	return math.Copysign(r, x)
 }
 
 func acoshF64(x float64) float64 {
-	if !(x > 1 && x <= 2) {
-		return math.Acosh(x)
+	switch {
+	case !(x > 1 && x < math.Inf(1)):
+		return math.Acosh(x) // NaN below 1, 0 at 1, NaN, +Inf
+	case x >= 1<<28:
+		return logF64(x) + math.Ln2
+	case x > 2:
+		return logF64(2*x - 1/(x+math.Sqrt(float64(x*x)-1)))
 	}
 	t := x - 1
 	return log1pF64(t + math.Sqrt(2*t+float64(t*t)))

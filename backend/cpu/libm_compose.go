@@ -10,15 +10,15 @@ import (
 // Functions of Go's math package built on Exp, Log and Log1p, computed
 // with their vector loops.
 //
-// math.Log10, math.Log2, math.Cosh, math.Sinh, and atanhF64, asinhF64
-// and acoshF64 (libm.go: Go's with log1pF64 for math.Log1p) are Go code
-// (no assembly on amd64) that call math.Exp, math.Log or log1pF64 and add
-// a few operations around them. The vector loops of those three give
-// their bits (simd_libm.go), so each function here computes its argument
-// and finishing operations in Go, with the same expressions as
-// $GOROOT/src/math (log10.go, sinh.go, atanh.go, asinh.go, acosh.go) or
-// libm.go, and runs the vector
-// loop over a block of arguments between: the results are the scalar
+// log10F64, log2F64, coshF64, sinhF64, atanhF64, asinhF64 and acoshF64
+// (libm.go: Go's math.Log10, Log2, Cosh, Sinh, Atanh, Asinh and Acosh,
+// with logF64 and log1pF64 for math.Log and math.Log1p) are Go code that
+// call math.Exp, logF64 or log1pF64 and add a few operations around them.
+// The vector loops of those three give their bits (simd_libm.go), so each
+// function here computes its argument and finishing operations in Go,
+// with the same expressions as libm.go (after $GOROOT/src/math log10.go,
+// sinh.go, atanh.go, asinh.go, acosh.go), and runs the vector loop over
+// a block of arguments between: the results are the scalar
 // code's, bit for bit, in half the time or less (log10 of 10^6 float64
 // 6.3 -> 3.4 ms, cosh 7.4 -> 3.5 ms; NumPy's take 0.9 and 1.4 ms).
 // Branches that call no such function (sinh below 1/2, the ends of the
@@ -49,12 +49,6 @@ func composedKernel[T float](o backend.Op) kfn {
 	case backend.OpAcosh:
 		f = acoshBlock()
 	case backend.OpLog2:
-		if goFusesMulAdd {
-			// With GOAMD64=v3 this Log(frac)·(1/Ln2) + exp and
-			// math.Log2's were not fused alike (one bit apart on
-			// TestComposedKernels' inputs).
-			return nil
-		}
 		f = log2Block()
 	default:
 		return nil
@@ -103,7 +97,7 @@ func vecF64(o backend.Op) func(d, a []float64) {
 	}
 }
 
-// log10Block is log10F64: math.Log10 is Log(x) * (1/Ln10); subnormal x
+// log10Block is log10F64: Log(x) * (1/Ln10) (Log is logF64); subnormal x
 // take log10F64's scaling.
 func log10Block() func(r, x []float64, s *composeScratch) {
 	logv := vecF64(backend.OpLog)
@@ -202,7 +196,7 @@ func atanhBlock() func(r, x []float64, s *composeScratch) {
 		log1pv(r, t)
 		for i, v := range x {
 			if a := math.Abs(v); !(a < 1) || a < 1.0/(1<<28) {
-				r[i] = math.Atanh(v)
+				r[i] = atanhF64(v)
 				continue
 			}
 			u := 0.5 * r[i]
@@ -217,7 +211,7 @@ func atanhBlock() func(r, x []float64, s *composeScratch) {
 // asinhBlock is asinhF64: Log(2a + 1/(Sqrt(a*a+1)+a)) above 2,
 // log1pF64(a + a*a/(1+Sqrt(1+a*a))) from 2^-28 to 2 (a*a rounded, as
 // asinhF64's), for a = |x|, with x's sign; a itself below 2^-28, Log(a)
-// + Ln2 above 2^28 (math.Asinh).
+// + Ln2 above 2^28 (asinhF64).
 func asinhBlock() func(r, x []float64, s *composeScratch) {
 	logv, log1pv := vecF64(backend.OpLog), vecF64(backend.OpLog1p)
 	return func(r, x []float64, s *composeScratch) {
@@ -229,7 +223,7 @@ func asinhBlock() func(r, x []float64, s *composeScratch) {
 			lg[i], t[i] = 2, 0.5 // fillers the vector loops take
 			switch {
 			case a > 2 && a <= 1<<28:
-				lg[i] = 2*a + 1/(math.Sqrt(a*a+1)+a)
+				lg[i] = 2*a + 1/(math.Sqrt(float64(a*a)+1)+a)
 				far = true
 			case a >= 1.0/(1<<28) && a <= 2:
 				a2 := float64(a * a)
@@ -253,7 +247,7 @@ func asinhBlock() func(r, x []float64, s *composeScratch) {
 			case a >= 1.0/(1<<28) && a <= 2:
 				u = l1[i]
 			default:
-				r[i] = math.Asinh(v) // NaN, infinities, the ends
+				r[i] = asinhF64(v) // NaN, infinities, the ends
 				continue
 			}
 			if v < 0 {
@@ -294,8 +288,9 @@ const minNormal = 0x0010000000000000
 func normal(v float64) bool { return math.Float64bits(v)-minNormal < 0x7FF0000000000000-minNormal }
 
 // log2Block is log2F64: Log(x)·(1/Ln2) on [1/2, 2]; elsewhere
-// math.Log2, Log(frac)·(1/Ln2) + exp for Frexp(x) = frac·2^exp, exactly
-// exp-1 where frac is 1/2. Zero, negative, subnormal, infinite and NaN x
+// math.Log2's Log(frac)·(1/Ln2) + exp for Frexp(x) = frac·2^exp (the
+// product rounded first), exactly exp-1 where frac is 1/2 (Log is
+// logF64). Zero, negative, subnormal, infinite and NaN x
 // take log2F64 itself.
 func log2Block() func(r, x []float64, s *composeScratch) {
 	logv := vecF64(backend.OpLog)
@@ -320,7 +315,7 @@ func log2Block() func(r, x []float64, s *composeScratch) {
 		for k, i := range at {
 			v := x[i]
 			exp := float64(int(math.Float64bits(v)>>52) - 1022)
-			far := pick(mask(a[k] == 0.5), exp-1, d[k]*(1/math.Ln2)+exp)
+			far := pick(mask(a[k] == 0.5), exp-1, float64(d[k]*(1/math.Ln2))+exp)
 			r[i] = pick(mask(v >= 0.5 && v <= 2), d[k]*(1/math.Ln2), far)
 		}
 		if m < n {
@@ -335,7 +330,7 @@ func log2Block() func(r, x []float64, s *composeScratch) {
 
 // acoshBlock is acoshF64: Log(2x - 1/(x+Sqrt(x·x-1))) for x in (2,
 // 2^28), log1pF64(t + Sqrt(2t+t·t)) with t = x-1 for x in (1, 2]; the
-// rest (below 1 and NaN, 1, from 2^28) math.Acosh itself.
+// rest (below 1 and NaN, 1, from 2^28) acoshF64 itself.
 func acoshBlock() func(r, x []float64, s *composeScratch) {
 	logv, log1pv := vecF64(backend.OpLog), vecF64(backend.OpLog1p)
 	return func(r, x []float64, s *composeScratch) {
@@ -351,7 +346,7 @@ func acoshBlock() func(r, x []float64, s *composeScratch) {
 			nr += 1 - isNear - isFar
 		}
 		for _, i := range rest[:nr] {
-			r[i] = math.Acosh(x[i]) // NaN below 1, 0 at 1, Log(x) + Ln2 from 2^28
+			r[i] = acoshF64(x[i]) // NaN below 1, 0 at 1, Log(x) + Ln2 from 2^28
 		}
 		near, far = near[:nn], far[:nf]
 		a, d := s.a[:nn], s.b[:nn]
@@ -366,7 +361,7 @@ func acoshBlock() func(r, x []float64, s *composeScratch) {
 		a, d = s.a[:nf], s.b[:nf]
 		for k, i := range far {
 			v := x[i]
-			a[k] = 2*v - 1/(v+math.Sqrt(v*v-1))
+			a[k] = 2*v - 1/(v+math.Sqrt(float64(v*v)-1))
 		}
 		logv(d, a)
 		for k, i := range far {

@@ -449,7 +449,7 @@ func bigLn1p(y *big.Float) *big.Float {
 	m := new(big.Float).SetPrec(prec)
 	e := v.MantExp(m) // v = m·2^e, m in [1/2, 1)
 	l := series(new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(prec).Sub(m, bf(1)), new(big.Float).SetPrec(prec).Add(m, bf(1))))
-	ln2 := series(new(big.Float).SetPrec(prec).SetFloat64(1.0 / 3)) // ln 2 = 2·atanh(1/3)
+	ln2 := series(new(big.Float).SetPrec(prec).Quo(bf(1), bf(3))) // ln 2 = 2·atanh(1/3)
 	return l.Add(l, ln2.Mul(ln2, bf(float64(e))))
 }
 
@@ -505,4 +505,32 @@ func TestLog1pAccuracy(t *testing.T) {
 		l := bigLn1p(q)
 		return math.Copysign(round(l.Quo(l, bf(2))), x)
 	}, at)
+}
+
+// TestLogAccuracy checks logF64 (math.Log's algorithm with fused
+// multiply-adds) within 1 ULP of the exact values, subnormal inputs too,
+// and log2F64 and log10F64 beyond [1/2, 2] within 2.
+func TestLogAccuracy(t *testing.T) {
+	const prec = 240
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	ln2, ln10 := bigLn1p(bf(1)), bigLn1p(bf(9))
+	ln := func(x float64) *big.Float { // ln m + e·ln 2, x = m·2^e with m in [1/2, 1)
+		m := new(big.Float).SetPrec(prec)
+		e := bf(x).MantExp(m)
+		l := bigLn1p(m.Sub(m, bf(1)))
+		return l.Add(l, new(big.Float).SetPrec(prec).Mul(ln2, bf(float64(e))))
+	}
+	round := func(v *big.Float) float64 { f, _ := v.Float64(); return f }
+	rng := rand.New(rand.NewSource(7))
+	xs := []float64{1, 2, 0.5, math.Sqrt2 / 2, math.Nextafter(math.Sqrt2/2, 1), math.Nextafter(1, 0), math.Nextafter(1, 2),
+		math.MaxFloat64, 0x1p-1022, 5e-324, 1e-310, 10, 1e300}
+	for range 3000 {
+		xs = append(xs, rng.Float64()*2, math.Ldexp(1+rng.Float64(), rng.Intn(2000)-1000),
+			1+math.Ldexp(rng.Float64()-0.5, -rng.Intn(50)), math.Ldexp(rng.Float64(), -1022-rng.Intn(50)))
+	}
+	xs = slices.DeleteFunc(xs, func(x float64) bool { return x == 0 })
+	checkULP(t, "logF64", logF64, math.Log, func(x float64) float64 { return round(ln(x)) }, xs)
+	far := slices.DeleteFunc(slices.Clone(xs), func(x float64) bool { return x >= 0.5 && x <= 2 })
+	checkULPWithin(t, "log2F64", 2, log2F64, math.Log2, func(x float64) float64 { l := ln(x); return round(l.Quo(l, ln2)) }, far)
+	checkULPWithin(t, "log10F64", 2, log10F64, math.Log10, func(x float64) float64 { l := ln(x); return round(l.Quo(l, ln10)) }, far)
 }

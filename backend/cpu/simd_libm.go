@@ -202,14 +202,14 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
 // vector loops do not replay: tanh, exp2, expm1, atan, tan, asin, acos,
-// atan2, sinh, log2, asinh, acosh and atanh (math.Exp and math.Log are
-// assembly; sigmoid, silu, pow, log10 and cosh add nothing to a product
-// in Go; sinF64, cosF64 and log1pF64 round each step explicitly).
+// atan2 and sinh (math.Exp is assembly; sigmoid, silu, pow, log10 and
+// cosh add nothing to a product in Go; logF64, log1pF64, log2F64,
+// sinF64, cosF64, asinhF64, acoshF64 and atanhF64 round each step
+// explicitly).
 func libmFused(o backend.Op) bool {
 	switch o {
 	case backend.OpTanh, backend.OpExp2, backend.OpAtan,
-		backend.OpTan, backend.OpExpm1, backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh,
-		backend.OpLog2, backend.OpAsinh, backend.OpAcosh, backend.OpAtanh:
+		backend.OpTan, backend.OpExpm1, backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh:
 		return goFusesMulAdd
 	}
 	return false
