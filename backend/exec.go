@@ -142,7 +142,16 @@ func (r *refCounts) get(n *Node) int {
 // not nil, is called for every node of the plan before anything is
 // evaluated: a backend refuses there what it does not compute.
 func NewExec[V View[V]](ctx context.Context, name string, k Kernels[V], check func(*Node) error) *Exec[V] {
-	return &Exec[V]{name: name, ctx: ctx, kernels: k, check: check}
+	x := new(Exec[V])
+	x.Init(ctx, name, k, check)
+	return x
+}
+
+// Init makes x an executor as NewExec does, in place: a backend that
+// holds its Exec in its own state for a Run allocates one object fewer a
+// statement.
+func (x *Exec[V]) Init(ctx context.Context, name string, k Kernels[V], check func(*Node) error) {
+	*x = Exec[V]{name: name, ctx: ctx, kernels: k, check: check}
 }
 
 func (x *Exec[V]) errorf(format string, args ...any) error {

@@ -88,7 +88,7 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 	}()
 	r := &runner{ctx: ctx, b: b, nw: b.nworkers()}
 	r.temps = r.tempBuf[:0]
-	r.x = backend.NewExec[*view](ctx, "cpu", r, nil)
+	r.x.Init(ctx, "cpu", r, nil)
 	v, err := r.x.Run(n)
 	if err != nil {
 		return nil, err
@@ -107,9 +107,17 @@ func (b *Backend) Run(ctx context.Context, n *backend.Node) (res *backend.Tensor
 type runner struct {
 	ctx  context.Context
 	b    *Backend
-	x    *backend.Exec[*view]
+	x    backend.Exec[*view]
 	warn atomic.Uint32 // backend.Warn… bits (Node.WarnIntDiv)
 	nw   int           // workers, read once (see workers)
+
+	// The Run's first views and its first fusion are allocated with it
+	// (newView, fuse): a small statement spent a tenth of its time in
+	// the allocator for them.
+	views      [4]viewMem
+	nviews     int
+	fusionMem  fusion
+	fusionUsed bool
 
 	// temps are the blocks of recycleMin bytes or more that the Run
 	// allocated (see recycleTemps), in tempBuf up to its length.
@@ -155,7 +163,7 @@ func (r *runner) Input(n *backend.Node, size int) (*view, error) {
 	if err := backend.CheckStorage(t.DType, t.Data, size); err != nil {
 		return nil, fmt.Errorf("cpu: input: %v", err)
 	}
-	return tensorView(t), nil
+	return r.newView(t.DType, t.Data, t.Shape), nil
 }
 
 // A viewMem is a view with room for the shape and strides of up to
@@ -177,6 +185,14 @@ func newContigView(d dtypes.DType, data any, shape []int) *view {
 		return contigView(d, data, shape)
 	}
 	m := new(viewMem)
+	m.init(d, data, shape)
+	return &m.v
+}
+
+// init makes m a contiguous view of data with the given shape (at most
+// maxInline axes).
+func (m *viewMem) init(d dtypes.DType, data any, shape []int) {
+	n := len(shape)
 	sh, st := m.dims[:n:n], m.dims[maxInline:maxInline+n:maxInline+n]
 	copy(sh, shape)
 	for i, k := n-1, 1; i >= 0; i-- {
@@ -184,6 +200,17 @@ func newContigView(d dtypes.DType, data any, shape []int) *view {
 		k *= shape[i]
 	}
 	m.v = view{dtype: d, data: data, shape: sh, strides: st}
+}
+
+// newView is newContigView in r's own room while it lasts.
+func (r *runner) newView(d dtypes.DType, data any, shape []int) *view {
+	n := len(shape)
+	if n > maxInline || r.nviews == len(r.views) {
+		return newContigView(d, data, shape)
+	}
+	m := &r.views[r.nviews]
+	r.nviews++
+	m.init(d, data, shape)
 	return &m.v
 }
 
@@ -236,7 +263,7 @@ func (r *runner) Alloc(d dtypes.DType, shape []int, size int) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newContigView(d, data, shape), nil
+	return r.newView(d, data, shape), nil
 }
 
 // allocBufFull is alloc for a compute buffer the caller writes in full.

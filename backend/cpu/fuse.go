@@ -519,7 +519,12 @@ func (f *fusion) alloc(n int) []int {
 // coalesces its axes.
 func (r *runner) fuse(n *backend.Node, size int) (*fusion, fnode, error) {
 	initTables()
-	f := &fusion{r: r, root: n, shape: n.Shape, size: size}
+	f := &r.fusionMem
+	if r.fusionUsed {
+		f = new(fusion)
+	}
+	r.fusionUsed = true
+	*f = fusion{r: r, root: n, shape: n.Shape, size: size}
 	f.leaves = f.leafPtrs[:0]
 	root, err := f.build(n)
 	if err != nil {

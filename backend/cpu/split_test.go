@@ -50,7 +50,7 @@ func TestSplitRanges(t *testing.T) {
 	for _, c := range cases {
 		b := New(Workers(c.workers))
 		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
-		r.x = backend.NewExec[*view](r.ctx, "cpu", r, nil)
+		r.x.Init(r.ctx, "cpu", r, nil)
 		size := backend.Size(c.n.Shape)
 		f, _, err := r.fuse(c.n, size)
 		if err != nil {
@@ -97,7 +97,7 @@ func TestSplitSums(t *testing.T) {
 	for _, c := range cases {
 		b := New(Workers(2))
 		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
-		r.x = backend.NewExec[*view](r.ctx, "cpu", r, nil)
+		r.x.Init(r.ctx, "cpu", r, nil)
 		f, _, err := r.fuse(c.n, c.size)
 		if err != nil {
 			t.Fatal(err)
