@@ -127,10 +127,11 @@ type runner struct {
 
 // recycleTemps gives the recycler back the blocks r allocated that res
 // does not hold: the intermediate results of the Run (a transposed
-// operand copied for a reduction or a product, the elementwise result a
-// reduction reads), dead once it ends. sum(transpose(x)) on 10^6 float64
-// wrote each time into a fresh 8 MB block, which the system faults in
-// page by page.
+// operand copied for a reduction, a product, a scan or softmax, the
+// elementwise result a reduction reads), dead once it ends.
+// softmax(transpose(x), axis=1) on 10^6 float64 wrote each time into a
+// fresh 8 MB block, which the system faults in page by page: 2.9–3.4 ms,
+// 2.2–2.5 with the block recycled.
 func (r *runner) recycleTemps(res *backend.Tensor) {
 	if _, _, ok := backend.StorageSpan(res.Data); !ok {
 		return
