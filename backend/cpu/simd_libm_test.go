@@ -215,6 +215,28 @@ func TestLibmF32Exhaustive(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no vector kernels on this CPU")
 	}
+	libmF32Exhaustive(t)
+}
+
+// TestLibmF32ExhaustiveAVX2 is TestLibmF32Exhaustive on the AVX2 loops of
+// a CPU with AVX-512 (on one without, TestLibmF32Exhaustive runs them):
+// the float32 loops most CPUs take, which compute the float64 function's
+// own operations where the AVX-512 ones have loops of their own.
+func TestLibmF32ExhaustiveAVX2(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check all 2^32 inputs")
+	}
+	if !libmAVX512 {
+		t.Skip("no AVX-512: TestLibmF32Exhaustive runs the AVX2 loops")
+	}
+	libmAVX512 = false
+	defer func() { libmAVX512 = true }()
+	libmF32Exhaustive(t)
+}
+
+// libmF32Exhaustive compares every float32 input's vector result with
+// the scalar one, for each function with a loop.
+func libmF32Exhaustive(t *testing.T) {
 	for _, o := range libmOps {
 		if libmNone[float32](o) {
 			continue
