@@ -56,7 +56,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpAcos:
 		return mapF[T](acosF64)
 	case backend.OpAtan:
-		return mapF[T](math.Atan)
+		return mapF[T](atanF64)
 	case backend.OpSinh:
 		return mapF[T](sinhF64)
 	case backend.OpCosh:
@@ -132,7 +132,7 @@ func floatKernel[T float](n *backend.Node) kfn {
 	case backend.OpAtan2:
 		return bin(func(d, a, b []T) {
 			a, b = a[:len(d)], b[:len(d)]
-			map64x2(d, a, b, math.Atan2)
+			map64x2(d, a, b, atan2F64)
 		})
 	case backend.OpHypot:
 		// glibc's hypot and hypotf, which NumPy's loops call (hypot.go).

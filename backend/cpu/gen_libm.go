@@ -760,8 +760,9 @@ var exp2TaylorD = []float64{
 	0x1.816193166d0f9p-40,
 }
 
-// atanBody: Y0 = x in, Y0 = math.Atan(x) out ($GOROOT/src/math/atan.go
-// atan, satan and xatan, Go code): a = |x| reduced to a itself up to
+// atanBody: Y0 = x in, Y0 = atanF64(x) out (libm.go: math.Atan's
+// algorithm, $GOROOT/src/math/atan.go atan, satan and xatan, with its
+// multiplies and adds fused): a = |x| reduced to a itself up to
 // 0.66, 1/a above tan(3π/8), (a-1)/(a+1) between (one division for the
 // two), xatan of that, the constant of its range added, and x's sign.
 // Every lane is computed so (±0 and ±Inf take the same operations as in
@@ -781,27 +782,19 @@ const atanBody = `	VCMPPD $0, Y0, Y0, Y5 // not NaN
 	VDIVPD Y2, Y1, Y1
 	VBLENDVPD Y7, Y0, Y1, Y1 // u
 	VMULPD Y1, Y1, Y2 // z = u·u
-	VMULPD libmAP0<>(SB), Y2, Y3
-	VADDPD libmAP1<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP2<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP3<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP4<>(SB), Y3, Y3
+	VMOVUPD libmAP0<>(SB), Y3
+	VFMADD213PD libmAP1<>(SB), Y2, Y3
+	VFMADD213PD libmAP2<>(SB), Y2, Y3
+	VFMADD213PD libmAP3<>(SB), Y2, Y3
+	VFMADD213PD libmAP4<>(SB), Y2, Y3 // P
 	VADDPD libmAQ0<>(SB), Y2, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ1<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ2<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ3<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ4<>(SB), Y4, Y4
+	VFMADD213PD libmAQ1<>(SB), Y2, Y4
+	VFMADD213PD libmAQ2<>(SB), Y2, Y4
+	VFMADD213PD libmAQ3<>(SB), Y2, Y4
+	VFMADD213PD libmAQ4<>(SB), Y2, Y4 // Q
 	VMULPD Y3, Y2, Y3
 	VDIVPD Y4, Y3, Y3
-	VMULPD Y3, Y1, Y3
-	VADDPD Y1, Y3, Y3 // xatan(u)
+	VFMADD213PD Y1, Y1, Y3 // xatan(u) = u + u·(z·P/Q)
 	VMOVUPD libmPIO2<>(SB), Y4
 	VSUBPD Y3, Y4, Y4
 	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
@@ -987,8 +980,8 @@ var acosBody = asinCore + `	VXORPD Y12, Y4, Y8 // ±hi
 acosnear:
 `
 
-// atan2Body: Y0 = y, Y12 = x in, Y0 = math.Atan2(y, x) out
-// ($GOROOT/src/math/atan2.go atan2: q = Atan(y/x), and where x < 0, q +
+// atan2Body: Y0 = y, Y12 = x in, Y0 = atan2F64(y, x) out (libm.go:
+// math.Atan2's algorithm, $GOROOT/src/math/atan2.go atan2, on atanF64: q = Atan(y/x), and where x < 0, q +
 // Pi for q <= 0 and q - Pi above); exits to done unless every y and x is
 // finite and not zero (its special cases).
 const atan2Body = `	VANDPD libmABS<>(SB), Y0, Y1
@@ -1870,7 +1863,7 @@ var funcs = []struct {
 	{"log1p", log1pBody, "log1pF64(x)", "F64"}, // float32: log1pr
 	{"tanh", tanhBody, "math.Tanh(x)", "F64"},
 	{"exp2", exp2Body, "exp2F64(x)", ""},
-	{"atan", atanBody, "math.Atan(x)", ""},
+	{"atan", atanBody, "atanF64(x)", ""},
 	{"tan", tanBody, "tanF64(x)", ""},
 	{"expm1", expm1Body, "expm1F64(x)", ""},
 	{"asin", asinBody, "asinF64(x)", ""},
@@ -1900,7 +1893,7 @@ var funcs = []struct {
 // (as funcs512), chained before pow's loop.
 var binFuncs512 = []struct{ name, body, ref string }{
 	{"powt", powtBody, "powF64(x, y)"},
-	{"atan2t", atan2Core + roundCheck512, "math.Atan2(x, y)"},
+	{"atan2t", atan2Core + roundCheck512, "atan2F64(x, y)"},
 }
 
 // funcs512 are float32 loops that only AVX-512 has: their bodies use
@@ -1930,7 +1923,7 @@ var funcs512 = []struct{ name, body, ref string }{
 	{"cost", sincosReduce + "\tVMULPD Z9, Z3, Z0 // C·cos r\n\tVFNMADD231PD Z8, Z5, Z0 // - S·sin r\n\tVXORPD Z10, Z0, Z0\n" +
 		roundCheck512, "cosF64(x)"},
 	{"tant", sincosReduce + tanTail + roundCheck512, "tanF64(x)"},
-	{"atant", "\tVMOVUPD libmE8<>(SB), Z12\n" + atan2Core + roundCheck512, "math.Atan(x)"},
+	{"atant", "\tVMOVUPD libmE8<>(SB), Z12\n" + atan2Core + roundCheck512, "atanF64(x)"},
 	{"asinp", asinpBody + roundCheck512, "asinF64(x)"},
 	{"acosp", acospBody + roundCheck512, "acosF64(x)"},
 	{"log1pt", log1pArg + positiveNormal + log2Table + "\tVMULPD libmLN2F<>(SB), Z0, Z0\n" + roundCheck512,
@@ -2564,7 +2557,7 @@ func writeTable(b *bytes.Buffer, name string, v []uint64) {
 // body of pow is written apart (see writeAVX512).
 var binFuncs = []struct{ name, body, ref string }{
 	{"pow", powHead + powRounds() + powTail, "math.Pow(x, y)"},
-	{"atan2", atan2Body, "math.Atan2(x, y)"},
+	{"atan2", atan2Body, "atan2F64(x, y)"},
 	{"powh", powhBody, "powF64(x, y)"},
 }
 

@@ -509,6 +509,75 @@ var (
 	tanQ = [4]float64{0x1.ab8a5eeb36572p+13, -0x1.427bc582abc96p+20, 0x1.7d98fc2ead8efp+24, -0x1.9afe03cbe5a31p+25}
 )
 
+// atanF64 is arctan by math.Atan's algorithm ($GOROOT/src/math/atan.go:
+// a = |x| taken to a itself up to 0.66, to 1/a above tan(3π/8) and to
+// (a-1)/(a+1) between, Cephes' rational function there, then π/2 - r +
+// Morebits or π/4 + r + Morebits/2, and x's sign) with the steps of its
+// two polynomials and the last of the rational function fused, as
+// sinF64: within 1 ULP (TestAtanAccuracy). ±0 and NaN are math.Atan's.
+func atanF64(x float64) float64 {
+	const (
+		morebits = 6.123233995736765886130e-17 // π/2 = Pi/2 + morebits
+		tan3pio8 = 2.41421356237309504880      // tan(3π/8)
+	)
+	if x == 0 || x != x {
+		return math.Atan(x)
+	}
+	a := math.Abs(x)
+	var r float64
+	switch {
+	case a <= 0.66:
+		r = xatanF64(a)
+	case a > tan3pio8:
+		r = float64(math.Pi/2-xatanF64(1/a)) + morebits
+	default:
+		r = float64(math.Pi/4+xatanF64((a-1)/(a+1))) + 0.5*morebits
+	}
+	return math.Copysign(r, x)
+}
+
+// xatanF64 is math.Atan's xatan, u + u·(z·P(z)/Q(z)) with z = u², each
+// multiply-add fused.
+func xatanF64(u float64) float64 {
+	z := float64(u * u)
+	p := atanP[0]
+	for _, c := range atanP[1:] {
+		p = math.FMA(p, z, c)
+	}
+	q := float64(z + atanQ[0])
+	for _, c := range atanQ[1:] {
+		q = math.FMA(q, z, c)
+	}
+	return math.FMA(u, float64(float64(z*p)/q), u)
+}
+
+// atanP and atanQ are math.Atan's P0…P4 and Q0…Q4 ($GOROOT/src/math/atan.go,
+// xatan): Q's leading coefficient is 1.
+var (
+	atanP = [5]float64{-8.750608600031904122785e-01, -1.615753718733365076637e+01, -7.500855792314704667340e+01,
+		-1.228866684490136173410e+02, -6.485021904942025371773e+01}
+	atanQ = [5]float64{+2.485846490142306297962e+01, +1.650270098316988542046e+02, +4.328810604912902668951e+02,
+		+4.853903996359136964868e+02, +1.945506571482613964425e+02}
+)
+
+// atan2F64 is arctan2 by math.Atan2's algorithm ($GOROOT/src/math/
+// atan2.go) on atanF64: atanF64(y/x), plus π where x < 0 and the result
+// is <= 0, minus π where it is above. Its special cases (NaN, a zero or
+// an infinity among y and x) are math.Atan2's.
+func atan2F64(y, x float64) float64 {
+	if y != y || x != x || y == 0 || x == 0 || math.IsInf(y, 0) || math.IsInf(x, 0) {
+		return math.Atan2(y, x)
+	}
+	q := atanF64(y / x)
+	if x < 0 {
+		if q <= 0 {
+			return q + math.Pi
+		}
+		return q - math.Pi
+	}
+	return q
+}
+
 // expm1F64 is e^x - 1, computed so that its vector loops (expm1Body in
 // gen_libm.go) give the same bits without a division (math.Expm1's
 // rational correction takes one, and its six finishing cases a blend

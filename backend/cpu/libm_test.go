@@ -534,3 +534,43 @@ func TestLogAccuracy(t *testing.T) {
 	checkULPWithin(t, "log2F64", 2, log2F64, math.Log2, func(x float64) float64 { l := ln(x); return round(l.Quo(l, ln2)) }, far)
 	checkULPWithin(t, "log10F64", 2, log10F64, math.Log10, func(x float64) float64 { l := ln(x); return round(l.Quo(l, ln10)) }, far)
 }
+
+// TestAtanAccuracy checks atanF64 (math.Atan's algorithm with fused
+// multiply-adds) against 300-bit values: atan a = 2^4·atan(a_4), a_4 by
+// four halvings a/(1 + √(1 + a²)), then the Taylor series; π/2 - atan(1/a)
+// above 1.
+func TestAtanAccuracy(t *testing.T) {
+	const prec = 300
+	bf := func(v float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(v) }
+	exact := func(x float64) float64 {
+		a := bf(math.Abs(x))
+		far := a.Cmp(bf(1)) > 0
+		if far {
+			a.Quo(bf(1), a)
+		}
+		for range 4 {
+			s := new(big.Float).SetPrec(prec).Mul(a, a)
+			s.Add(s, bf(1)).Sqrt(s).Add(s, bf(1))
+			a.Quo(a, s)
+		}
+		a2 := new(big.Float).SetPrec(prec).Mul(a, a)
+		sum, term := new(big.Float).SetPrec(prec).Set(a), new(big.Float).SetPrec(prec).Set(a)
+		for k := 1; k < 80; k++ {
+			term.Mul(term, a2).Neg(term)
+			sum.Add(sum, new(big.Float).SetPrec(prec).Quo(term, bf(float64(2*k+1))))
+		}
+		sum.Mul(sum, bf(16))
+		if far {
+			sum.Sub(new(big.Float).SetPrec(prec).Quo(bigPi, bf(2)), sum)
+		}
+		r, _ := sum.Float64()
+		return math.Copysign(r, x)
+	}
+	rng := rand.New(rand.NewSource(8))
+	xs := []float64{1, -1, 0.66, math.Nextafter(0.66, 1), 2.41421356237309504880, math.Nextafter(2.41421356237309504880, 3),
+		1e-300, 5e-324, 1e300, math.MaxFloat64, 0.5, 3}
+	for range 6000 {
+		xs = append(xs, rng.Float64()*20-10, math.Ldexp(rng.Float64(), rng.Intn(80)-40), -math.Ldexp(1+rng.Float64(), -rng.Intn(60)))
+	}
+	checkULP(t, "atanF64", atanF64, math.Atan, exact, xs)
+}

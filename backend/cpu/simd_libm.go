@@ -17,7 +17,8 @@ import (
 // float32 and float64 are Go's math.Exp, logF64 (math.Log), log1pF64,
 // sinF64 and cosF64 (math.Log1p's, math.Sin's and math.Cos's algorithms
 // with fused multiply-adds), sigmoid, x·sigmoid(x), exp2F64 and expm1F64
-// (algorithms of their own, libm.go), math.Atan, tanF64 (math.Tan's
+// (algorithms of their own, libm.go), atanF64 (math.Atan's algorithm
+// with fused multiply-adds), tanF64 (math.Tan's
 // algorithm with fused multiply-adds), asinF64 and acosF64 (algorithms
 // of their own), log10F64 (math.Log10), coshF64 (math.Cosh), sinhF64
 // (math.Sinh), atanhF64 (math.Atanh's with log1pF64), log2F64
@@ -26,7 +27,7 @@ import (
 // rounded once to float32), tanh of float64 is math.Tanh
 // (float32 has tanhF32), x**y is powF64 (internal/pow: correctly rounded
 // for integer and half-integer y, math.Pow for the others), and arctan2 is
-// math.Atan2. On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
+// atan2F64 (math.Atan2's on atanF64). On amd64 with AVX2 and FMA, the loops of simd_libm_amd64.s
 // (written by gen_libm.go) compute four lanes at a time with the same IEEE
 // operations in the same order as the scalar code (Go's math package's on
 // that CPU, or libm.go's own), so they give the same bits; a group of four
@@ -112,7 +113,7 @@ func libmRef(o backend.Op) func(float64) float64 {
 	case backend.OpExp2:
 		return exp2F64
 	case backend.OpAtan:
-		return math.Atan
+		return atanF64
 	case backend.OpTan:
 		return tanF64
 	case backend.OpExpm1:
@@ -201,15 +202,15 @@ func silu(x float64) float64 { return x * sigmoid(x) }
 
 // libmFused reports whether the scalar code of o is Go code with
 // multiplies and adds that the compiler fuses (goFusesMulAdd), which the
-// vector loops do not replay: tanh, exp2, expm1, atan, tan, asin, acos,
-// atan2 and sinh (math.Exp is assembly; sigmoid, silu, pow, log10 and
-// cosh add nothing to a product in Go; logF64, log1pF64, log2F64,
-// sinF64, cosF64, asinhF64, acoshF64 and atanhF64 round each step
+// vector loops do not replay: tanh, exp2, expm1, tan, asin, acos and
+// sinh (math.Exp is assembly; sigmoid, silu, pow, log10 and cosh add
+// nothing to a product in Go; logF64, log1pF64, log2F64, sinF64, cosF64,
+// atanF64, atan2F64, asinhF64, acoshF64 and atanhF64 round each step
 // explicitly).
 func libmFused(o backend.Op) bool {
 	switch o {
-	case backend.OpTanh, backend.OpExp2, backend.OpAtan,
-		backend.OpTan, backend.OpExpm1, backend.OpAsin, backend.OpAcos, backend.OpAtan2, backend.OpSinh:
+	case backend.OpTanh, backend.OpExp2,
+		backend.OpTan, backend.OpExpm1, backend.OpAsin, backend.OpAcos, backend.OpSinh:
 		return goFusesMulAdd
 	}
 	return false
@@ -235,10 +236,10 @@ func libmKernel[T float32 | float64](o backend.Op) kfn {
 
 // libmRef2 returns the scalar function of two operands that defines the
 // vector loop of o: powF64 (math.Pow where y is not an integer) or
-// math.Atan2.
+// atan2F64.
 func libmRef2(o backend.Op) func(x, y float64) float64 {
 	if o == backend.OpAtan2 {
-		return math.Atan2
+		return atan2F64
 	}
 	return powF64
 }

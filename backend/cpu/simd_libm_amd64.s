@@ -3938,7 +3938,7 @@ done:
 
 // func atanF32AVX2(d, a []float32) int
 //
-// sets d[i] = float32(math.Atan(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float32(atanF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·atanF32AVX2(SB), NOSPLIT, $0-56
@@ -3965,27 +3965,19 @@ loop:
 	VDIVPD Y2, Y1, Y1
 	VBLENDVPD Y7, Y0, Y1, Y1 // u
 	VMULPD Y1, Y1, Y2 // z = u·u
-	VMULPD libmAP0<>(SB), Y2, Y3
-	VADDPD libmAP1<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP2<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP3<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP4<>(SB), Y3, Y3
+	VMOVUPD libmAP0<>(SB), Y3
+	VFMADD213PD libmAP1<>(SB), Y2, Y3
+	VFMADD213PD libmAP2<>(SB), Y2, Y3
+	VFMADD213PD libmAP3<>(SB), Y2, Y3
+	VFMADD213PD libmAP4<>(SB), Y2, Y3 // P
 	VADDPD libmAQ0<>(SB), Y2, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ1<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ2<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ3<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ4<>(SB), Y4, Y4
+	VFMADD213PD libmAQ1<>(SB), Y2, Y4
+	VFMADD213PD libmAQ2<>(SB), Y2, Y4
+	VFMADD213PD libmAQ3<>(SB), Y2, Y4
+	VFMADD213PD libmAQ4<>(SB), Y2, Y4 // Q
 	VMULPD Y3, Y2, Y3
 	VDIVPD Y4, Y3, Y3
-	VMULPD Y3, Y1, Y3
-	VADDPD Y1, Y3, Y3 // xatan(u)
+	VFMADD213PD Y1, Y1, Y3 // xatan(u) = u + u·(z·P/Q)
 	VMOVUPD libmPIO2<>(SB), Y4
 	VSUBPD Y3, Y4, Y4
 	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
@@ -4008,7 +4000,7 @@ done:
 
 // func atanF64AVX2(d, a []float64) int
 //
-// sets d[i] = float64(math.Atan(x)), x = float64(a[i]), for the first groups of four elements, up to
+// sets d[i] = float64(atanF64(x)), x = float64(a[i]), for the first groups of four elements, up to
 // len(d) rounded down to a multiple of 4, and returns how many it set: it
 // stops before a group with a lane the scalar code takes another path for.
 TEXT ·atanF64AVX2(SB), NOSPLIT, $0-56
@@ -4035,27 +4027,19 @@ loop:
 	VDIVPD Y2, Y1, Y1
 	VBLENDVPD Y7, Y0, Y1, Y1 // u
 	VMULPD Y1, Y1, Y2 // z = u·u
-	VMULPD libmAP0<>(SB), Y2, Y3
-	VADDPD libmAP1<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP2<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP3<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP4<>(SB), Y3, Y3
+	VMOVUPD libmAP0<>(SB), Y3
+	VFMADD213PD libmAP1<>(SB), Y2, Y3
+	VFMADD213PD libmAP2<>(SB), Y2, Y3
+	VFMADD213PD libmAP3<>(SB), Y2, Y3
+	VFMADD213PD libmAP4<>(SB), Y2, Y3 // P
 	VADDPD libmAQ0<>(SB), Y2, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ1<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ2<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ3<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ4<>(SB), Y4, Y4
+	VFMADD213PD libmAQ1<>(SB), Y2, Y4
+	VFMADD213PD libmAQ2<>(SB), Y2, Y4
+	VFMADD213PD libmAQ3<>(SB), Y2, Y4
+	VFMADD213PD libmAQ4<>(SB), Y2, Y4 // Q
 	VMULPD Y3, Y2, Y3
 	VDIVPD Y4, Y3, Y3
-	VMULPD Y3, Y1, Y3
-	VADDPD Y1, Y3, Y3 // xatan(u)
+	VFMADD213PD Y1, Y1, Y3 // xatan(u) = u + u·(z·P/Q)
 	VMOVUPD libmPIO2<>(SB), Y4
 	VSUBPD Y3, Y4, Y4
 	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
@@ -7530,7 +7514,7 @@ done:
 
 // func atan2F32AVX2(d, a, b []float32) int
 //
-// sets d[i] = float32(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for the
+// sets d[i] = float32(atan2F64(x, y)), x = float64(a[i]), y = float64(b[i]), for the
 // first groups of four elements, as the loops above, on the inputs its
 // body takes in gen_libm.go (the others stop it).
 TEXT ·atan2F32AVX2(SB), NOSPLIT, $0-80
@@ -7573,27 +7557,19 @@ loop:
 	VDIVPD Y2, Y1, Y1
 	VBLENDVPD Y7, Y0, Y1, Y1 // u
 	VMULPD Y1, Y1, Y2 // z = u·u
-	VMULPD libmAP0<>(SB), Y2, Y3
-	VADDPD libmAP1<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP2<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP3<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP4<>(SB), Y3, Y3
+	VMOVUPD libmAP0<>(SB), Y3
+	VFMADD213PD libmAP1<>(SB), Y2, Y3
+	VFMADD213PD libmAP2<>(SB), Y2, Y3
+	VFMADD213PD libmAP3<>(SB), Y2, Y3
+	VFMADD213PD libmAP4<>(SB), Y2, Y3 // P
 	VADDPD libmAQ0<>(SB), Y2, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ1<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ2<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ3<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ4<>(SB), Y4, Y4
+	VFMADD213PD libmAQ1<>(SB), Y2, Y4
+	VFMADD213PD libmAQ2<>(SB), Y2, Y4
+	VFMADD213PD libmAQ3<>(SB), Y2, Y4
+	VFMADD213PD libmAQ4<>(SB), Y2, Y4 // Q
 	VMULPD Y3, Y2, Y3
 	VDIVPD Y4, Y3, Y3
-	VMULPD Y3, Y1, Y3
-	VADDPD Y1, Y3, Y3 // xatan(u)
+	VFMADD213PD Y1, Y1, Y3 // xatan(u) = u + u·(z·P/Q)
 	VMOVUPD libmPIO2<>(SB), Y4
 	VSUBPD Y3, Y4, Y4
 	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
@@ -7623,7 +7599,7 @@ done:
 
 // func atan2F64AVX2(d, a, b []float64) int
 //
-// sets d[i] = float64(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for the
+// sets d[i] = float64(atan2F64(x, y)), x = float64(a[i]), y = float64(b[i]), for the
 // first groups of four elements, as the loops above, on the inputs its
 // body takes in gen_libm.go (the others stop it).
 TEXT ·atan2F64AVX2(SB), NOSPLIT, $0-80
@@ -7666,27 +7642,19 @@ loop:
 	VDIVPD Y2, Y1, Y1
 	VBLENDVPD Y7, Y0, Y1, Y1 // u
 	VMULPD Y1, Y1, Y2 // z = u·u
-	VMULPD libmAP0<>(SB), Y2, Y3
-	VADDPD libmAP1<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP2<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP3<>(SB), Y3, Y3
-	VMULPD Y2, Y3, Y3
-	VADDPD libmAP4<>(SB), Y3, Y3
+	VMOVUPD libmAP0<>(SB), Y3
+	VFMADD213PD libmAP1<>(SB), Y2, Y3
+	VFMADD213PD libmAP2<>(SB), Y2, Y3
+	VFMADD213PD libmAP3<>(SB), Y2, Y3
+	VFMADD213PD libmAP4<>(SB), Y2, Y3 // P
 	VADDPD libmAQ0<>(SB), Y2, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ1<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ2<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ3<>(SB), Y4, Y4
-	VMULPD Y2, Y4, Y4
-	VADDPD libmAQ4<>(SB), Y4, Y4
+	VFMADD213PD libmAQ1<>(SB), Y2, Y4
+	VFMADD213PD libmAQ2<>(SB), Y2, Y4
+	VFMADD213PD libmAQ3<>(SB), Y2, Y4
+	VFMADD213PD libmAQ4<>(SB), Y2, Y4 // Q
 	VMULPD Y3, Y2, Y3
 	VDIVPD Y4, Y3, Y3
-	VMULPD Y3, Y1, Y3
-	VADDPD Y1, Y3, Y3 // xatan(u)
+	VFMADD213PD Y1, Y1, Y3 // xatan(u) = u + u·(z·P/Q)
 	VMOVUPD libmPIO2<>(SB), Y4
 	VSUBPD Y3, Y4, Y4
 	VADDPD libmMOREBITS<>(SB), Y4, Y4 // a > tan(3π/8)
@@ -9856,7 +9824,7 @@ done:
 
 // func atanF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Atan(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(atanF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -9914,48 +9882,32 @@ loop:
 	VBLENDMPD Z16, Z17, K1, Z17
 	VMULPD Z1, Z1, Z2
 	VMULPD Z17, Z17, Z18
-	VMULPD.BCST libmAP0<>(SB), Z2, Z3
-	VMULPD.BCST libmAP0<>(SB), Z18, Z19
-	VADDPD.BCST libmAP1<>(SB), Z3, Z3
-	VADDPD.BCST libmAP1<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP2<>(SB), Z3, Z3
-	VADDPD.BCST libmAP2<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP3<>(SB), Z3, Z3
-	VADDPD.BCST libmAP3<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP4<>(SB), Z3, Z3
-	VADDPD.BCST libmAP4<>(SB), Z19, Z19
+	VBROADCASTSD libmAP0<>(SB), Z3
+	VBROADCASTSD libmAP0<>(SB), Z19
+	VFMADD213PD.BCST libmAP1<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP1<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP2<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP2<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP3<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP3<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP4<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP4<>(SB), Z18, Z19
 	VADDPD.BCST libmAQ0<>(SB), Z2, Z4
 	VADDPD.BCST libmAQ0<>(SB), Z18, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ1<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ1<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ2<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ2<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ3<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ3<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ4<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ4<>(SB), Z20, Z20
+	VFMADD213PD.BCST libmAQ1<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ1<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ2<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ2<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ3<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ3<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ4<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ4<>(SB), Z18, Z20
 	VMULPD Z3, Z2, Z3
 	VMULPD Z19, Z18, Z19
 	VDIVPD Z4, Z3, Z3
 	VDIVPD Z20, Z19, Z19
-	VMULPD Z3, Z1, Z3
-	VMULPD Z19, Z17, Z19
-	VADDPD Z1, Z3, Z3
-	VADDPD Z17, Z19, Z19
+	VFMADD213PD Z1, Z1, Z3
+	VFMADD213PD Z17, Z17, Z19
 	VBROADCASTSD libmPIO2<>(SB), Z4
 	VBROADCASTSD libmPIO2<>(SB), Z20
 	VSUBPD Z3, Z4, Z4
@@ -9992,7 +9944,7 @@ done:
 
 // func atanF64AVX512(d, a []float64) int
 //
-// sets d[i] = float64(math.Atan(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float64(atanF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -10050,48 +10002,32 @@ loop:
 	VBLENDMPD Z16, Z17, K1, Z17
 	VMULPD Z1, Z1, Z2
 	VMULPD Z17, Z17, Z18
-	VMULPD.BCST libmAP0<>(SB), Z2, Z3
-	VMULPD.BCST libmAP0<>(SB), Z18, Z19
-	VADDPD.BCST libmAP1<>(SB), Z3, Z3
-	VADDPD.BCST libmAP1<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP2<>(SB), Z3, Z3
-	VADDPD.BCST libmAP2<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP3<>(SB), Z3, Z3
-	VADDPD.BCST libmAP3<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP4<>(SB), Z3, Z3
-	VADDPD.BCST libmAP4<>(SB), Z19, Z19
+	VBROADCASTSD libmAP0<>(SB), Z3
+	VBROADCASTSD libmAP0<>(SB), Z19
+	VFMADD213PD.BCST libmAP1<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP1<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP2<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP2<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP3<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP3<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP4<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP4<>(SB), Z18, Z19
 	VADDPD.BCST libmAQ0<>(SB), Z2, Z4
 	VADDPD.BCST libmAQ0<>(SB), Z18, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ1<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ1<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ2<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ2<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ3<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ3<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ4<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ4<>(SB), Z20, Z20
+	VFMADD213PD.BCST libmAQ1<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ1<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ2<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ2<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ3<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ3<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ4<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ4<>(SB), Z18, Z20
 	VMULPD Z3, Z2, Z3
 	VMULPD Z19, Z18, Z19
 	VDIVPD Z4, Z3, Z3
 	VDIVPD Z20, Z19, Z19
-	VMULPD Z3, Z1, Z3
-	VMULPD Z19, Z17, Z19
-	VADDPD Z1, Z3, Z3
-	VADDPD Z17, Z19, Z19
+	VFMADD213PD Z1, Z1, Z3
+	VFMADD213PD Z17, Z17, Z19
 	VBROADCASTSD libmPIO2<>(SB), Z4
 	VBROADCASTSD libmPIO2<>(SB), Z20
 	VSUBPD Z3, Z4, Z4
@@ -17641,7 +17577,7 @@ done:
 
 // func atantF32AVX512(d, a []float32) int
 //
-// sets d[i] = float32(math.Atan(x)), x = float64(a[i]), for the first groups of
+// sets d[i] = float32(atanF64(x)), x = float64(a[i]), for the first groups of
 // sixteen elements, up to len(d) rounded down to a multiple of 16, and
 // returns how many it set: it stops before a group with a lane the
 // scalar code takes another path for.
@@ -19028,7 +18964,7 @@ done:
 
 // func atan2F32AVX512(d, a, b []float32) int
 //
-// sets d[i] = float32(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for
+// sets d[i] = float32(atan2F64(x, y)), x = float64(a[i]), y = float64(b[i]), for
 // the first groups of sixteen elements, as the loops above, on the inputs
 // its body takes in gen_libm.go (the others stop it).
 TEXT ·atan2F32AVX512(SB), NOSPLIT, $0-80
@@ -19126,48 +19062,32 @@ loop:
 	VBLENDMPD Z16, Z17, K1, Z17
 	VMULPD Z1, Z1, Z2
 	VMULPD Z17, Z17, Z18
-	VMULPD.BCST libmAP0<>(SB), Z2, Z3
-	VMULPD.BCST libmAP0<>(SB), Z18, Z19
-	VADDPD.BCST libmAP1<>(SB), Z3, Z3
-	VADDPD.BCST libmAP1<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP2<>(SB), Z3, Z3
-	VADDPD.BCST libmAP2<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP3<>(SB), Z3, Z3
-	VADDPD.BCST libmAP3<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP4<>(SB), Z3, Z3
-	VADDPD.BCST libmAP4<>(SB), Z19, Z19
+	VBROADCASTSD libmAP0<>(SB), Z3
+	VBROADCASTSD libmAP0<>(SB), Z19
+	VFMADD213PD.BCST libmAP1<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP1<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP2<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP2<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP3<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP3<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP4<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP4<>(SB), Z18, Z19
 	VADDPD.BCST libmAQ0<>(SB), Z2, Z4
 	VADDPD.BCST libmAQ0<>(SB), Z18, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ1<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ1<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ2<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ2<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ3<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ3<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ4<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ4<>(SB), Z20, Z20
+	VFMADD213PD.BCST libmAQ1<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ1<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ2<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ2<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ3<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ3<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ4<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ4<>(SB), Z18, Z20
 	VMULPD Z3, Z2, Z3
 	VMULPD Z19, Z18, Z19
 	VDIVPD Z4, Z3, Z3
 	VDIVPD Z20, Z19, Z19
-	VMULPD Z3, Z1, Z3
-	VMULPD Z19, Z17, Z19
-	VADDPD Z1, Z3, Z3
-	VADDPD Z17, Z19, Z19
+	VFMADD213PD Z1, Z1, Z3
+	VFMADD213PD Z17, Z17, Z19
 	VBROADCASTSD libmPIO2<>(SB), Z4
 	VBROADCASTSD libmPIO2<>(SB), Z20
 	VSUBPD Z3, Z4, Z4
@@ -19223,7 +19143,7 @@ done:
 
 // func atan2F64AVX512(d, a, b []float64) int
 //
-// sets d[i] = float64(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for
+// sets d[i] = float64(atan2F64(x, y)), x = float64(a[i]), y = float64(b[i]), for
 // the first groups of sixteen elements, as the loops above, on the inputs
 // its body takes in gen_libm.go (the others stop it).
 TEXT ·atan2F64AVX512(SB), NOSPLIT, $0-80
@@ -19321,48 +19241,32 @@ loop:
 	VBLENDMPD Z16, Z17, K1, Z17
 	VMULPD Z1, Z1, Z2
 	VMULPD Z17, Z17, Z18
-	VMULPD.BCST libmAP0<>(SB), Z2, Z3
-	VMULPD.BCST libmAP0<>(SB), Z18, Z19
-	VADDPD.BCST libmAP1<>(SB), Z3, Z3
-	VADDPD.BCST libmAP1<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP2<>(SB), Z3, Z3
-	VADDPD.BCST libmAP2<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP3<>(SB), Z3, Z3
-	VADDPD.BCST libmAP3<>(SB), Z19, Z19
-	VMULPD Z2, Z3, Z3
-	VMULPD Z18, Z19, Z19
-	VADDPD.BCST libmAP4<>(SB), Z3, Z3
-	VADDPD.BCST libmAP4<>(SB), Z19, Z19
+	VBROADCASTSD libmAP0<>(SB), Z3
+	VBROADCASTSD libmAP0<>(SB), Z19
+	VFMADD213PD.BCST libmAP1<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP1<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP2<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP2<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP3<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP3<>(SB), Z18, Z19
+	VFMADD213PD.BCST libmAP4<>(SB), Z2, Z3
+	VFMADD213PD.BCST libmAP4<>(SB), Z18, Z19
 	VADDPD.BCST libmAQ0<>(SB), Z2, Z4
 	VADDPD.BCST libmAQ0<>(SB), Z18, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ1<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ1<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ2<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ2<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ3<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ3<>(SB), Z20, Z20
-	VMULPD Z2, Z4, Z4
-	VMULPD Z18, Z20, Z20
-	VADDPD.BCST libmAQ4<>(SB), Z4, Z4
-	VADDPD.BCST libmAQ4<>(SB), Z20, Z20
+	VFMADD213PD.BCST libmAQ1<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ1<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ2<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ2<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ3<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ3<>(SB), Z18, Z20
+	VFMADD213PD.BCST libmAQ4<>(SB), Z2, Z4
+	VFMADD213PD.BCST libmAQ4<>(SB), Z18, Z20
 	VMULPD Z3, Z2, Z3
 	VMULPD Z19, Z18, Z19
 	VDIVPD Z4, Z3, Z3
 	VDIVPD Z20, Z19, Z19
-	VMULPD Z3, Z1, Z3
-	VMULPD Z19, Z17, Z19
-	VADDPD Z1, Z3, Z3
-	VADDPD Z17, Z19, Z19
+	VFMADD213PD Z1, Z1, Z3
+	VFMADD213PD Z17, Z17, Z19
 	VBROADCASTSD libmPIO2<>(SB), Z4
 	VBROADCASTSD libmPIO2<>(SB), Z20
 	VSUBPD Z3, Z4, Z4
@@ -20232,7 +20136,7 @@ done:
 
 // func atan2tF32AVX512(d, a, b []float32) int
 //
-// sets d[i] = float32(math.Atan2(x, y)), x = float64(a[i]), y = float64(b[i]), for
+// sets d[i] = float32(atan2F64(x, y)), x = float64(a[i]), y = float64(b[i]), for
 // the first groups of sixteen elements, as the loops above, on the inputs
 // its body takes in gen_libm.go (the others stop it).
 TEXT ·atan2tF32AVX512(SB), NOSPLIT, $0-80
