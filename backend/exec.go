@@ -623,7 +623,17 @@ func LowerSkipNaN(n *Node) *Node {
 // (after checking its shape), and leaf reads each other one, evaluated
 // outside the tree.
 func FuseArgs[E any](n *Node, fusible func(*Node) bool, build, leaf func(*Node) (E, error)) ([]E, error) {
-	args := make([]E, len(n.Args))
+	return FuseArgsBuf(nil, n, fusible, build, leaf)
+}
+
+// FuseArgsBuf is FuseArgs that returns the operands in buf's array when
+// its capacity holds them.
+func FuseArgsBuf[E any](buf []E, n *Node, fusible func(*Node) bool, build, leaf func(*Node) (E, error)) ([]E, error) {
+	args := buf[:0]
+	if cap(buf) < len(n.Args) {
+		args = make([]E, 0, len(n.Args))
+	}
+	args = args[:len(n.Args)]
 	for i, a := range n.Args {
 		var err error
 		if fusible(a) {

@@ -68,11 +68,30 @@ type worker struct {
 	// boxes hold the blocks read or written in place: box i+1 for the
 	// leaf of node id i, box 0 for the result (see sliceBox).
 	boxes []*sliceBox
+	// anyMem holds the lists of bufs (see anys), kept with the pooled
+	// worker.
+	anyMem []any
+}
+
+// anys returns a list of n nil buffers from w.anyMem, or a new one when
+// it is used up: a node's buffer and argument lists, which were two or
+// three allocations of each small statement.
+func (w *worker) anys(n int) []any {
+	if len(w.anyMem)+n > cap(w.anyMem) {
+		if cap(w.anyMem) > 0 {
+			return make([]any, n)
+		}
+		w.anyMem = make([]any, 0, 16)
+	}
+	m := len(w.anyMem)
+	w.anyMem = w.anyMem[:m+n]
+	return w.anyMem[m : m+n : m+n]
 }
 
 func (w *worker) buf(id int, ct ctype, cnt int) any {
 	if w.bufs[id] == nil {
-		w.bufs[id] = []any{w.scratch(id, ct)}
+		w.bufs[id] = w.anys(1)
+		w.bufs[id][0] = w.scratch(id, ct)
 	}
 	if cnt == w.block {
 		return w.bufs[id][0] // no new interface value
@@ -210,7 +229,8 @@ func (l *leaf) read(w *worker, off, cnt int) (any, error) {
 		if w.bufs[l.id] == nil {
 			b := w.scratch(l.id, l.ct)
 			loadSeg(l.v.dtype, b, l.v.data, l.v.off, 0, w.block)
-			w.bufs[l.id] = []any{b}
+			w.bufs[l.id] = w.anys(1)
+			w.bufs[l.id][0] = b
 		}
 		return sliceBuf(w.bufs[l.id][0], 0, cnt), nil
 	}
@@ -457,7 +477,7 @@ func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
 // arguments' list.
 func (o *op) bufs(w *worker) []any {
 	if w.bufs[o.id] == nil {
-		w.bufs[o.id] = make([]any, 1+len(o.args))
+		w.bufs[o.id] = w.anys(1 + len(o.args))
 	}
 	return w.bufs[o.id]
 }
@@ -497,8 +517,34 @@ type fusion struct {
 	leafPtrs [4]*leaf
 	// workerPtrs holds the workers of Elementwise, when they are few.
 	workerPtrs [2]*worker
-	ints       [32]int
-	used       int // of ints
+	// The first ops and their operand lists (see newOp, argSpace).
+	opMem  [2]op
+	nops   int
+	argMem [4]fnode
+	nargs  int
+	// job is Elementwise's loop over the tree.
+	job  ewJob
+	ints [32]int
+	used int // of ints
+}
+
+// newOp returns a zero op of f's first ones, or a new one.
+func (f *fusion) newOp() *op {
+	if f.nops == len(f.opMem) {
+		return new(op)
+	}
+	f.nops++
+	return &f.opMem[f.nops-1]
+}
+
+// argSpace returns room for n operands from f.argMem (length 0), or nil
+// when it is used up (FuseArgsBuf then allocates).
+func (f *fusion) argSpace(n int) []fnode {
+	if f.nargs+n > len(f.argMem) {
+		return nil
+	}
+	f.nargs += n
+	return f.argMem[f.nargs-n : f.nargs-n : f.nargs]
 }
 
 // leafScan is the number of leaves up to which leafOf finds an operand's
@@ -577,56 +623,33 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	for i := range workers {
 		workers[i] = f.newWorker()
 	}
-	rowLen := f.shape[len(f.shape)-1]
 	rootOp, direct := root.(*op)
 	direct = direct && identityStorage(n.DType)
-	var rootK kfn
+	j := &f.job
+	*j = ewJob{f: f, workers: workers, rowLen: f.shape[len(f.shape)-1], root: root, dt: n.DType, out: out.data}
 	if direct {
-		rootK = rootOp.k
+		j.rootOp, j.rootK = rootOp, rootOp.k
 		// A large result is written around the cache when the root's
 		// kernel has a streaming form (see streamMin).
 		if rootOp.kNT != nil && rootOp.round == dtypes.Invalid && size*backend.ElemSize(n.DType) >= streamMin {
-			rootK = rootOp.kNT
+			j.rootK = rootOp.kNT
 		}
 	}
 	// A tree with a compute-bound kernel reads the next block of its
 	// contiguous operands from memory while that kernel computes.
-	pfOn := f.heavy && size*backend.ElemSize(n.DType) >= prefetchMin
-	err = r.parallel(size, grain, func(wi, lo, hi int) error {
-		w := workers[wi]
-		for off, cnt := lo, 0; off < hi; off += cnt {
-			cnt = min(w.block, hi-off)
-			if rowLen >= minRow {
-				// Blocks within rows: row operands are read in place,
-				// broadcast columns filled once per row.
-				cnt = min(cnt, rowLen-off%rowLen)
-			}
-			if pfOn {
-				w.pf = w.pf[:0]
-				if next := off + cnt; next < hi {
-					e := min(next+cnt, hi)
-					for _, l := range f.leaves {
-						if l.direct {
-							w.pf = append(w.pf, bufBytes(sliceBuf(l.v.data, l.v.off+next, l.v.off+e)))
-						}
-					}
-				}
-			}
-			if direct {
-				// Compute straight into the result.
-				if _, err := rootOp.evalInto(w, off, cnt, w.boxed(0, out.data, off, off+cnt), rootK); err != nil {
-					return err
-				}
-				continue
-			}
-			b, err := root.eval(w, off, cnt)
-			if err != nil {
-				return err
-			}
-			storeSeg(n.DType, out.data, off, b)
+	j.pfOn = f.heavy && size*backend.ElemSize(n.DType) >= prefetchMin
+	var run func(w, lo, hi int) error
+	if f == &r.fusionMem {
+		// The runner's own fusion: its method value, made once for the
+		// pooled runner (a closure here was an allocation a statement).
+		if r.jobRun == nil {
+			r.jobRun = j.run
 		}
-		return nil
-	})
+		run = r.jobRun
+	} else {
+		run = j.run
+	}
+	err = r.parallel(size, grain, run)
 	for _, w := range workers {
 		w.done()
 	}
@@ -634,6 +657,56 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// An ewJob is Elementwise's loop over the blocks of a fused tree.
+type ewJob struct {
+	f       *fusion
+	workers []*worker
+	rowLen  int  // the last axis's length
+	pfOn    bool // prefetch the next block's operands (see op.kpf)
+	root    fnode
+	rootOp  *op // the root, when it computes straight into out
+	rootK   kfn // rootOp's kernel (or its streaming form)
+	dt      dtypes.DType
+	out     any // the result's storage
+}
+
+// run evaluates the tree at [lo, hi) on worker wi (see runner.parallel).
+func (j *ewJob) run(wi, lo, hi int) error {
+	f, w := j.f, j.workers[wi]
+	for off, cnt := lo, 0; off < hi; off += cnt {
+		cnt = min(w.block, hi-off)
+		if j.rowLen >= minRow {
+			// Blocks within rows: row operands are read in place,
+			// broadcast columns filled once per row.
+			cnt = min(cnt, j.rowLen-off%j.rowLen)
+		}
+		if j.pfOn {
+			w.pf = w.pf[:0]
+			if next := off + cnt; next < hi {
+				e := min(next+cnt, hi)
+				for _, l := range f.leaves {
+					if l.direct {
+						w.pf = append(w.pf, bufBytes(sliceBuf(l.v.data, l.v.off+next, l.v.off+e)))
+					}
+				}
+			}
+		}
+		if j.rootOp != nil {
+			// Compute straight into the result.
+			if _, err := j.rootOp.evalInto(w, off, cnt, w.boxed(0, j.out, off, off+cnt), j.rootK); err != nil {
+				return err
+			}
+			continue
+		}
+		b, err := j.root.eval(w, off, cnt)
+		if err != nil {
+			return err
+		}
+		storeSeg(j.dt, j.out, off, b)
+	}
+	return nil
 }
 
 // fusable reports whether the elementwise node n can be computed inside
@@ -646,7 +719,7 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	if err := backend.CheckArgs(n); err != nil {
 		return nil, fmt.Errorf("cpu: %v", err)
 	}
-	args, err := backend.FuseArgs(n, f.fusable, f.build, f.leafOf)
+	args, err := backend.FuseArgsBuf(f.argSpace(len(n.Args)), n, f.fusable, f.build, f.leafOf)
 	if err != nil {
 		return nil, err
 	}
@@ -686,7 +759,8 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k,
+	o := f.newOp()
+	*o = op{id: f.id(), name: n.Op, ct: computeOf(natural), args: args, k: k,
 		kNT: streamKernel(n.Op, computeOf(natural)), kpf: prefetchKernel(n.Op, computeOf(natural)),
 		round: backend.RoundingFor(n.Op, natural)}
 	if n.Op == backend.OpAbs && argDT(0) == dtypes.C32 {
@@ -897,7 +971,8 @@ func (f *fusion) newWorker() *worker {
 	for _, l := range f.leaves {
 		if l.constant {
 			if b := constBuf(l, w.block); b != nil {
-				w.bufs[l.id], w.cts[l.id] = []any{b}, ctShared
+				w.bufs[l.id], w.cts[l.id] = w.anys(1), ctShared
+				w.bufs[l.id][0] = b
 			}
 		}
 	}
@@ -911,6 +986,8 @@ const keptBoxMax = 64 << 10
 // release puts w, emptied, in workerPool.
 func (w *worker) release() {
 	clear(w.bufs)
+	clear(w.anyMem)
+	w.anyMem = w.anyMem[:0]
 	clear(w.memo)
 	clear(w.pf[:cap(w.pf)])
 	for _, b := range w.boxes {

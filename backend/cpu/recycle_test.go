@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -156,3 +157,46 @@ func TestRecycleTemps(t *testing.T) {
 
 // vals32 returns the float32 storage of a tensor.
 func vals32(t *backend.Tensor) []float32 { return t.Data.([]float32) }
+
+// TestRunnerReuse: a Run takes its runner (its inline views, fusion and
+// loop) from runners, where the Run before left it. A result keeps its
+// shape and values while later Runs reuse the runner, and a Run's integer
+// division warning is not carried into the next Run.
+func TestRunnerReuse(t *testing.T) {
+	b, ctx := New(), context.Background()
+	x := in(mk(dtypes.I32, []int{2, 3}, 1, 2, 3, 4, 5, 6))
+	first, err := b.Run(ctx, nb(backend.OpMul, x, in(mk(dtypes.I32, []int{}, 2))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		// Other shapes and dtypes, through the same pooled runner.
+		y := in(mk(dtypes.F64, []int{5, 1, 4}, seq(20, float64(i), 1)...))
+		z := in(mk(dtypes.F64, []int{1, 3, 1}, 1, 2, 3))
+		res, err := b.Run(ctx, nb(backend.OpAdd, y, z))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(res.Shape, []int{5, 3, 4}) || vals(res)[13] != float64(i)+1+3+2 {
+			t.Fatalf("run %d: %v %v", i, res.Shape, vals(res))
+		}
+	}
+	if !slices.Equal(first.Shape, []int{2, 3}) || !sameAll(vals(first), []float64{2, 4, 6, 8, 10, 12}) {
+		t.Errorf("the first result became %v %v", first.Shape, vals(first))
+	}
+
+	div := func(divisor float64) error {
+		n := nb(backend.OpFloorDiv, in(mk(dtypes.I32, []int{2}, 7, 8)), in(mk(dtypes.I32, []int{2}, divisor, 2)))
+		n.WarnIntDiv = true
+		_, err := b.Run(ctx, n)
+		return err
+	}
+	if err := div(0); err == nil {
+		t.Fatal("7 // 0 gave no warning")
+	}
+	for range 3 {
+		if err := div(3); err != nil {
+			t.Errorf("7 // 3 after 7 // 0: %v", err)
+		}
+	}
+}
