@@ -76,10 +76,14 @@ func isReserved(name string) bool {
 
 // evalExpr compiles and runs one expression.
 func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (*Value, error) {
-	c := &compiler{s: s, ctx: ctx, policy: s.policy, file: file, src: src}
 	if p := s.plans[e]; p != nil {
 		if p.valid(s) {
+			// Only finish runs: the session's compiler, not a new one
+			// (an allocation of each small statement).
+			c := &s.finisher
+			*c = compiler{s: s, ctx: ctx, policy: s.policy, file: file, src: src}
 			v, err := c.finish(p.o)
+			*c = compiler{}
 			if err == nil && v.Kind == TensorValue && p.shares(v) {
 				delete(s.plans, e)
 			}
@@ -87,6 +91,7 @@ func (s *Session) evalExpr(ctx context.Context, file, src string, e lang.Expr) (
 		}
 		delete(s.plans, e)
 	}
+	c := &compiler{s: s, ctx: ctx, policy: s.policy, file: file, src: src}
 	reads, keep := s.planReads(e)
 	draws, warns := s.draws, s.warns
 	o, err := c.expr(e)

@@ -47,6 +47,10 @@ type BackendFactory func() (backend.Backend, error)
 
 // A Session is one user's tensorsh state.
 type Session struct {
+	// finisher is the compiler of a statement whose plan was kept (see
+	// evalExpr).
+	finisher compiler
+
 	policy   promote.Policy
 	backend  backend.Backend
 	backends map[string]backend.Backend
@@ -489,8 +493,7 @@ func (s *Session) Execute(ctx context.Context, name, src string) (outs []Output,
 		}
 		for i := range o {
 			if o[i].Value != nil {
-				last := o[i]
-				s.last = &last
+				s.last = &o[i] // read only: the Output returned
 			}
 		}
 		if outs == nil {
