@@ -3042,14 +3042,55 @@ func interleave(body string) string {
 				reg(r, 0, false), reg(r, 16, false), label)
 			continue
 		}
-		for _, off := range []int{0, 16} {
-			for _, l := range zmm(u, off) {
-				b.WriteString("\t" + l + "\n")
-			}
+		first, second := zmm(u, 0), zmm(u, 16)
+		if m := mergeChecks(first, second); m != nil {
+			first, second = m, nil
+		}
+		for _, l := range append(first, second...) {
+			b.WriteString("\t" + l + "\n")
 		}
 	}
 	return b.String()
 }
+
+// mergeChecks returns the two copies' checks of a unit as one, or nil
+// when the unit is not a check. A check ends in KMOVB m, AX and either
+// CMPL AX, $0xFF (every lane of m set) or TESTL AX, AX (none set), then
+// JNE: each copy's took three instructions and a branch of its own; the
+// merged check tests both masks at once (KANDB and KORTESTB, or KORTESTB
+// alone) with one branch. The second copy's K1 (each unit's own) becomes
+// K6, K7 holds the conjunction: no other unit uses them.
+func mergeChecks(a, b []string) []string {
+	n := len(a)
+	if n < 3 || len(b) != n || !strings.HasPrefix(a[n-3], "KMOVB ") || !strings.HasPrefix(b[n-3], "KMOVB ") ||
+		a[n-2] != b[n-2] || a[n-1] != b[n-1] || !strings.HasPrefix(a[n-1], "JNE ") {
+		return nil
+	}
+	mask := func(l string) string { return strings.TrimSuffix(strings.Fields(l)[1], ",") }
+	ka, kb := mask(a[n-3]), mask(b[n-3])
+	var pre []string
+	pre = append(pre, a[:n-3]...)
+	for _, l := range b[:n-3] {
+		pre = append(pre, k1To6.ReplaceAllString(l, "${1}K6"))
+	}
+	if kb == "K1" {
+		kb = "K6"
+	}
+	if ka == kb {
+		return nil // one mask for both copies
+	}
+	label := strings.TrimSpace(strings.TrimPrefix(a[n-1], "JNE "))
+	switch a[n-2] {
+	case "CMPL AX, $0xFF":
+		return append(pre, "KANDB "+kb+", "+ka+", K7", "KORTESTB K7, K7", "JCC  "+label)
+	case "TESTL AX, AX":
+		return append(pre, "KORTESTB "+ka+", "+kb, "JNE  "+label)
+	}
+	return nil
+}
+
+// k1To6 matches the opmask K1 as an operand.
+var k1To6 = regexp.MustCompile(`(^|[ ,])K1\b`)
 
 // f16Lookup is the loop of a function's table on the float32 values
 // that are float16 values (see libmF16 in simd_libm_amd64.go): a value

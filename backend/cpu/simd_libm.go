@@ -42,7 +42,9 @@ import (
 // function is constant there (NaN, 0, ±1, ±Inf) take that constant, and
 // the scalar function computes the rest. With AVX-512 (F, DQ, VL)
 // the same bodies, translated by gen_libm.go, compute sixteen lanes at a
-// time (two interleaved groups of eight), and a float32 kernel looks the
+// time (two interleaved groups of eight, whose checks of their lanes
+// test both groups' masks with one branch: mergeChecks in gen_libm.go),
+// and a float32 kernel looks the
 // float16 values up in a table of its own results (libmF16), as float16
 // tensors are computed in float32. Tests check the bits against the scalar
 // functions on every float32 input (TestLibmF32Exhaustive, opt-in:
