@@ -144,6 +144,9 @@ func newVectorIntKernel[T integer](o backend.Op) kfn {
 	}
 	if o == backend.OpSquare {
 		if v, ok := intAsms[intAsmKey{backend.OpMul, unsafe.Sizeof(T(0)), signed}]; ok {
+			if unsafe.Sizeof(T(0)) == 8 {
+				v = mul64Asm(v)
+			}
 			mul := vbin(v, mulL[T])
 			return un(func(d, a []T) { mul(d, a, a) })
 		}
@@ -152,6 +155,9 @@ func newVectorIntKernel[T integer](o backend.Op) kfn {
 	v, ok := intAsms[intAsmKey{o, unsafe.Sizeof(T(0)), signed}]
 	if !ok {
 		return nil
+	}
+	if o == backend.OpMul && unsafe.Sizeof(T(0)) == 8 {
+		v = mul64Asm(v)
 	}
 	switch o {
 	case backend.OpAdd:

@@ -13,3 +13,6 @@ var (
 	constShiftAsms map[intAsmKey]intAsm
 	notBoolAsm     intAsm
 )
+
+// mul64Asm is the 64-bit multiply of the table (none here).
+func mul64Asm(v intAsm) intAsm { return v }

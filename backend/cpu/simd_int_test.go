@@ -539,3 +539,36 @@ func checkConstShifts[T integer](t *testing.T) {
 		}
 	}
 }
+
+// TestMul64Loops checks both 64-bit multiply loops against Go's wrapping
+// product, whichever of them vectorIntKernel takes on this CPU:
+// mul64AVX2 (three 32-bit products) and mul64AVX512 (VPMULLQ).
+func TestMul64Loops(t *testing.T) {
+	if !haveIntSIMD {
+		t.Skip("no AVX2")
+	}
+	loops := map[string]intAsm{"mul64AVX2": intAsms[intAsmKey{backend.OpMul, 8, true}]}
+	if haveAVX512DQVL {
+		loops["mul64AVX512"] = mul64Asm(intAsm{})
+	}
+	rng := rand.New(rand.NewSource(64))
+	edges := intEdges[int64]()
+	for name, v := range loops {
+		for _, n := range []int{0, 8, 16, 24, 32, 40, 64, 96, 128, 136, 1000, 4096} {
+			a, b, d := make([]int64, n), make([]int64, n), make([]int64, n)
+			fillInts(rng, a, edges)
+			fillInts(rng, b, edges)
+			if n > 0 {
+				v.bin(unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n-n%v.unit)
+			}
+			for i := range n - n%v.unit {
+				if d[i] != a[i]*b[i] {
+					t.Fatalf("%s n=%d [%d]: %d * %d = %d, want %d", name, n, i, a[i], b[i], d[i], a[i]*b[i])
+				}
+			}
+		}
+	}
+	if haveAVX512DQVL && len(loops) != 2 {
+		t.Error("no VPMULLQ loop on a CPU with AVX-512 DQ")
+	}
+}
