@@ -48,3 +48,30 @@ TEXT ·cpuHasAVX512DQVL(SB), NOSPLIT, $0-1
 no:
 	MOVB $0, ret+0(FP)
 	RET
+
+// func cpuHasAVX512BW() bool: CPUID.7:EBX has AVX512F (16), AVX512BW
+// (30) and AVX512VL (31), and the OS saves the opmask, ZMM and YMM state
+// (XCR0 bits 1, 2, 5, 6, 7).
+TEXT ·cpuHasAVX512BW(SB), NOSPLIT, $0-1
+	MOVL $1, AX
+	XORL CX, CX
+	CPUID
+	ANDL $0x08000000, CX // OSXSAVE
+	JZ   no
+	XORL CX, CX
+	XGETBV
+	ANDL $0xE6, AX
+	CMPL AX, $0xE6
+	JNE  no
+	MOVL $7, AX
+	XORL CX, CX
+	CPUID
+	MOVL $0xC0010000, DX
+	ANDL DX, BX
+	CMPL BX, DX
+	JNE  no
+	MOVB $1, ret+0(FP)
+	RET
+no:
+	MOVB $0, ret+0(FP)
+	RET

@@ -144,9 +144,7 @@ func newVectorIntKernel[T integer](o backend.Op) kfn {
 	}
 	if o == backend.OpSquare {
 		if v, ok := intAsms[intAsmKey{backend.OpMul, unsafe.Sizeof(T(0)), signed}]; ok {
-			if unsafe.Sizeof(T(0)) == 8 {
-				v = mul64Asm(v)
-			}
+			v = mulAsm(v, unsafe.Sizeof(T(0)))
 			mul := vbin(v, mulL[T])
 			return un(func(d, a []T) { mul(d, a, a) })
 		}
@@ -156,8 +154,8 @@ func newVectorIntKernel[T integer](o backend.Op) kfn {
 	if !ok {
 		return nil
 	}
-	if o == backend.OpMul && unsafe.Sizeof(T(0)) == 8 {
-		v = mul64Asm(v)
+	if o == backend.OpMul {
+		v = mulAsm(v, unsafe.Sizeof(T(0)))
 	}
 	switch o {
 	case backend.OpAdd:
@@ -223,6 +221,18 @@ func vectorBoolKernel(o backend.Op) kfn {
 		return bin(vbin(v, boolWords(w)))
 	}
 	return nil
+}
+
+// mulAsm returns the multiply loop of this CPU for integers of size
+// bytes, v (the table's AVX2 loop) unless AVX-512 has a faster one.
+func mulAsm(v intAsm, size uintptr) intAsm {
+	switch size {
+	case 1:
+		return mul8Asm(v)
+	case 8:
+		return mul64Asm(v)
+	}
+	return v
 }
 
 // vbin returns the binary loop v, finished by ref.

@@ -16,3 +16,6 @@ var (
 
 // mul64Asm is the 64-bit multiply of the table (none here).
 func mul64Asm(v intAsm) intAsm { return v }
+
+// mul8Asm is the 8-bit multiply of the table (none here).
+func mul8Asm(v intAsm) intAsm { return v }

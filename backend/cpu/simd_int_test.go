@@ -540,35 +540,48 @@ func checkConstShifts[T integer](t *testing.T) {
 	}
 }
 
-// TestMul64Loops checks both 64-bit multiply loops against Go's wrapping
-// product, whichever of them vectorIntKernel takes on this CPU:
+// TestMulLoops checks the 8- and 64-bit multiply loops against Go's
+// wrapping product, whichever of them vectorIntKernel takes on this CPU:
+// mul8AVX2 and mul8AVX512 (16-bit products of the even and odd bytes),
 // mul64AVX2 (three 32-bit products) and mul64AVX512 (VPMULLQ).
-func TestMul64Loops(t *testing.T) {
+func TestMulLoops(t *testing.T) {
 	if !haveIntSIMD {
 		t.Skip("no AVX2")
 	}
-	loops := map[string]intAsm{"mul64AVX2": intAsms[intAsmKey{backend.OpMul, 8, true}]}
-	if haveAVX512DQVL {
-		loops["mul64AVX512"] = mul64Asm(intAsm{})
+	loops8 := map[string]intAsm{"mul8AVX2": intAsms[intAsmKey{backend.OpMul, 1, true}]}
+	if haveAVX512BW {
+		loops8["mul8AVX512"] = mul8Asm(intAsm{})
 	}
-	rng := rand.New(rand.NewSource(64))
-	edges := intEdges[int64]()
+	loops64 := map[string]intAsm{"mul64AVX2": intAsms[intAsmKey{backend.OpMul, 8, true}]}
+	if haveAVX512DQVL {
+		loops64["mul64AVX512"] = mul64Asm(intAsm{})
+	}
+	checkMulLoops[int8](t, loops8)
+	checkMulLoops[int64](t, loops64)
+	if haveAVX512BW && len(loops8) != 2 || haveAVX512DQVL && len(loops64) != 2 {
+		t.Error("an AVX-512 CPU without its multiply loops")
+	}
+}
+
+func checkMulLoops[T integer](t *testing.T, loops map[string]intAsm) {
+	rng := rand.New(rand.NewSource(int64(unsafe.Sizeof(T(0)))))
+	edges := intEdges[T]()
 	for name, v := range loops {
-		for _, n := range []int{0, 8, 16, 24, 32, 40, 64, 96, 128, 136, 1000, 4096} {
-			a, b, d := make([]int64, n), make([]int64, n), make([]int64, n)
+		for _, n := range []int{0, 8, 16, 32, 40, 64, 96, 128, 136, 192, 200, 256, 1000, 4096} {
+			a, b, d := make([]T, n+1), make([]T, n+1), make([]T, n+1)
 			fillInts(rng, a, edges)
 			fillInts(rng, b, edges)
-			if n > 0 {
-				v.bin(unsafe.Pointer(&d[0]), unsafe.Pointer(&a[0]), unsafe.Pointer(&b[0]), n-n%v.unit)
-			}
-			for i := range n - n%v.unit {
-				if d[i] != a[i]*b[i] {
-					t.Fatalf("%s n=%d [%d]: %d * %d = %d, want %d", name, n, i, a[i], b[i], d[i], a[i]*b[i])
+			m := n - n%v.unit
+			for off := range 2 { // aligned, and one element on
+				if m > 0 {
+					v.bin(unsafe.Pointer(&d[off]), unsafe.Pointer(&a[off]), unsafe.Pointer(&b[off]), m)
+				}
+				for i := off; i < off+m; i++ {
+					if d[i] != a[i]*b[i] {
+						t.Fatalf("%s n=%d [%d]: %d * %d = %d, want %d", name, n, i, a[i], b[i], d[i], a[i]*b[i])
+					}
 				}
 			}
 		}
-	}
-	if haveAVX512DQVL && len(loops) != 2 {
-		t.Error("no VPMULLQ loop on a CPU with AVX-512 DQ")
 	}
 }
