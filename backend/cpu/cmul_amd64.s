@@ -73,3 +73,76 @@ done:
 	SETNE nan+72(FP)
 	VZEROUPPER
 	RET
+
+// func cmulC64AVX512(d, a, b []complex64) (nan bool): cmulC64AVX2 with
+// AVX-512, eight a time, the first len(d) - len(d)%8 elements. AVX-512
+// has no VADDSUBPS: VFMADDSUB213PS with a multiplier of 1 subtracts in
+// the even (real) lanes and adds in the odd ones, rounding once as it
+// does (p·1 is p exactly, signed zeros included).
+TEXT ·cmulC64AVX512(SB), NOSPLIT, $0-73
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	KXORW K1, K1, K1            // NaN lanes so far
+	MOVL $0x3f800000, AX
+	VPBROADCASTD AX, Z6         // 1
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS (SI), Z0            // ar ai ...
+	VMOVUPS (DX), Z1            // br bi ...
+	VMOVSLDUP Z1, Z2            // br br
+	VMOVSHDUP Z1, Z3            // bi bi
+	VPERMILPS $0xb1, Z0, Z4     // ai ar
+	VMULPS Z2, Z0, Z2           // ar·br ai·br
+	VMULPS Z3, Z4, Z3           // ai·bi ar·bi
+	VFMADDSUB213PS Z3, Z6, Z2   // ar·br - ai·bi, ai·br + ar·bi
+	VMOVUPS Z2, (DI)
+	VCMPPS $3, Z2, Z2, K2
+	KORW K2, K1, K1
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	KORTESTW K1, K1
+	SETNE nan+72(FP)
+	VZEROUPPER
+	RET
+
+// func cmulC128AVX512(d, a, b []complex128) (nan bool): cmulC64AVX512
+// for complex128, four a time, the first len(d) - len(d)%4 elements.
+TEXT ·cmulC128AVX512(SB), NOSPLIT, $0-73
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	KXORB K1, K1, K1
+	MOVQ $0x3ff0000000000000, AX
+	VPBROADCASTQ AX, Z6         // 1
+	SHRQ $2, CX
+	JZ   done
+loop:
+	VMOVUPD (SI), Z0
+	VMOVUPD (DX), Z1
+	VMOVDDUP Z1, Z2             // br br
+	VPERMILPD $0xff, Z1, Z3     // bi bi
+	VPERMILPD $0x55, Z0, Z4     // ai ar
+	VMULPD Z2, Z0, Z2
+	VMULPD Z3, Z4, Z3
+	VFMADDSUB213PD Z3, Z6, Z2
+	VMOVUPD Z2, (DI)
+	VCMPPD $3, Z2, Z2, K2
+	KORB K2, K1, K1
+	ADDQ $64, SI
+	ADDQ $64, DX
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop
+done:
+	KORTESTB K1, K1
+	SETNE nan+72(FP)
+	VZEROUPPER
+	RET

@@ -2,6 +2,11 @@
 
 package cpu
 
+// Without the assembly loops there are no AVX-512 products to choose.
+var cmulAVX512 = false
+
+const cmulHasAVX512 = false
+
 func cmulC64(d, a, b []complex64) { cmulGo(d, a, b) }
 
 func cmulC128(d, a, b []complex128) { cmulGo128(d, a, b) }

@@ -12,7 +12,22 @@ import (
 // against cmulParts bit for bit, NaN payloads included, on parts of
 // every sign and magnitude, ±0, ±Inf and NaN in every pairing, products
 // that overflow or underflow, and lengths that leave every tail.
-func TestCmul(t *testing.T) {
+func TestCmul(t *testing.T) { eachCmulLoop(t, testCmul) }
+
+// eachCmulLoop runs test with the complex products' AVX2 loops, then
+// with their AVX-512 loops where the CPU has them.
+func eachCmulLoop(t *testing.T, test func(*testing.T)) {
+	defer func(old bool) { cmulAVX512 = old }(cmulAVX512)
+	for _, on := range []bool{false, true} {
+		if on && !cmulHasAVX512 {
+			continue
+		}
+		cmulAVX512 = on
+		t.Run(map[bool]string{false: "avx2", true: "avx512"}[on], test)
+	}
+}
+
+func testCmul(t *testing.T) {
 	special := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 3, math.Inf(1), math.Inf(-1), math.NaN(),
 		1e30, -1e30, 1e-30, 1e200, 1e-200, 1e-310, math.MaxFloat32, math.MaxFloat64}
 	var pa, pb [][2]float64
@@ -65,7 +80,9 @@ func TestCmul(t *testing.T) {
 // parts are NaN with different payloads, the payload is the product's:
 // Go may fold re·im and im·re of an inlined cmulParts(x, x) into one
 // product, as a C compiler may NumPy's in1r*in1i + in1i*in1r.)
-func TestComplexSquareKernel(t *testing.T) {
+func TestComplexSquareKernel(t *testing.T) { eachCmulLoop(t, testComplexSquareKernel) }
+
+func testComplexSquareKernel(t *testing.T) {
 	special := []float64{0, math.Copysign(0, -1), 1, -1, 3, math.Inf(1), math.Inf(-1), math.NaN(),
 		math.Float64frombits(0x7ff0000000000123), 1e30, 1e-30, 1e200, 1e-310}
 	var xs []complex128
