@@ -314,7 +314,7 @@ var iconsts = []struct {
 	{"HALF29", 1 << 28},
 	{"ZIVT", 1 << 10},
 	{"ZIVC", 1<<64 - 1<<28 + 1<<10}, // roundCheck512: 2^10 - 2^28
-	{"ZIVM", 1<<29 - 1<<11}, // bits 11 to 28
+	{"ZIVM", 1<<29 - 1<<11},         // bits 11 to 28
 }
 
 // expBody: Y0 = x in, Y0 = math.Exp(x) out; exits to done unless every
