@@ -8,9 +8,12 @@ import "unsafe"
 
 // haveAVX512DQVL reports whether the CPU (and the OS) support AVX-512 F
 // and DQ with 256-bit (VL) forms, for the 64-bit and unsigned kernels.
-var haveAVX512DQVL = cpuHasAVX512DQVL()
+var haveAVX512DQVL = cpuHasAVX512Features(1<<16 | 1<<17 | 1<<31)
 
-func cpuHasAVX512DQVL() bool
+// cpuHasAVX512Features reports whether CPUID.7:EBX has every bit of ebx
+// (AVX512F is bit 16, DQ 17, BW 30, VL 31) and the OS saves the AVX-512
+// state (cpufeat_amd64.s).
+func cpuHasAVX512Features(ebx uint32) bool
 
 // vecConvKernel returns an AVX2 conversion kernel from compute type cf to
 // ct (conv_amd64.s, written by gen_conv.go), or nil where there is none.

@@ -22,10 +22,10 @@ no:
 	MOVB $0, ret+0(FP)
 	RET
 
-// func cpuHasAVX512DQVL() bool: CPUID.7:EBX has AVX512F (16), AVX512DQ
-// (17) and AVX512VL (31), and the OS saves the opmask, ZMM and YMM state
-// (XCR0 bits 1, 2, 5, 6, 7).
-TEXT ·cpuHasAVX512DQVL(SB), NOSPLIT, $0-1
+// func cpuHasAVX512Features(ebx uint32) bool: CPUID.7:EBX has every bit
+// of ebx (AVX512F is bit 16, DQ 17, BW 30, VL 31), and the OS saves the
+// opmask, ZMM and YMM state (XCR0 bits 1, 2, 5, 6, 7).
+TEXT ·cpuHasAVX512Features(SB), NOSPLIT, $0-9
 	MOVL $1, AX
 	XORL CX, CX
 	CPUID
@@ -39,39 +39,12 @@ TEXT ·cpuHasAVX512DQVL(SB), NOSPLIT, $0-1
 	MOVL $7, AX
 	XORL CX, CX
 	CPUID
-	MOVL $0x80030000, DX
+	MOVL ebx+0(FP), DX
 	ANDL DX, BX
 	CMPL BX, DX
 	JNE  no
-	MOVB $1, ret+0(FP)
+	MOVB $1, ret+8(FP)
 	RET
 no:
-	MOVB $0, ret+0(FP)
-	RET
-
-// func cpuHasAVX512BW() bool: CPUID.7:EBX has AVX512F (16), AVX512BW
-// (30) and AVX512VL (31), and the OS saves the opmask, ZMM and YMM state
-// (XCR0 bits 1, 2, 5, 6, 7).
-TEXT ·cpuHasAVX512BW(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x08000000, CX // OSXSAVE
-	JZ   no
-	XORL CX, CX
-	XGETBV
-	ANDL $0xE6, AX
-	CMPL AX, $0xE6
-	JNE  no
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	MOVL $0xC0010000, DX
-	ANDL DX, BX
-	CMPL BX, DX
-	JNE  no
-	MOVB $1, ret+0(FP)
-	RET
-no:
-	MOVB $0, ret+0(FP)
+	MOVB $0, ret+8(FP)
 	RET

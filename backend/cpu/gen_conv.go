@@ -75,7 +75,7 @@ var kernels = []kernel{
 	{Name: "cvttF64I32", Dst: "int32", Src: "float64", DSize: 4, SSize: 8, Lanes: 4,
 		Ops: []string{"VCVTTPD2DQY %[1]d(SI), X%[2]d", "VMOVDQU X%[2]d, %[3]d(DI)"}, Go: "cvtt32(a[i])"},
 	// int64 → float: AVX-512DQ with VL (256-bit forms, no ZMM), used
-	// only where cpuHasAVX512DQVL; VCVTQQ2PD and VCVTQQ2PS round to
+	// only where haveAVX512DQVL; VCVTQQ2PD and VCVTQQ2PS round to
 	// nearest even like Go's CVTSQ2SD and CVTSQ2SS.
 	{Name: "cvtI64F64", Dst: "float64", Src: "int64", DSize: 8, SSize: 8, Lanes: 4,
 		Ops: []string{"VCVTQQ2PD %[1]d(SI), Y%[2]d", "VMOVUPD Y%[2]d, %[3]d(DI)"}},
@@ -96,7 +96,7 @@ var kernels = []kernel{
 	{Name: "cvttF32I64", Dst: "int64", Src: "float32", DSize: 8, SSize: 4, Lanes: 4,
 		Ops: []string{"VCVTTPS2QQ %[1]d(SI), Y%[2]d", "VMOVDQU Y%[2]d, %[3]d(DI)"}, Go: "cvtt64(float64(a[i]))"},
 
-	// AVX-512 (F, DQ, VL; used only where cpuHasAVX512DQVL), 512-bit
+	// AVX-512 (F, DQ, VL; used only where haveAVX512DQVL), 512-bit
 	// forms. Widening to float: the AVX2 kernels' instructions on twice
 	// the lanes.
 	{Name: "cvtI8F32Z", Dst: "float32", Src: "int8", DSize: 4, SSize: 1, Lanes: 16,

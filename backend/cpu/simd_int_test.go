@@ -585,3 +585,18 @@ func checkMulLoops[T integer](t *testing.T, loops map[string]intAsm) {
 		}
 	}
 }
+
+// TestAVX512Features checks cpuHasAVX512Features against the detector of
+// the matrix products (cpuHasAVX512: AVX512F and the OS's state): the
+// same answer for F alone, no more for F with DQ and VL or BW and VL.
+func TestAVX512Features(t *testing.T) {
+	if got := cpuHasAVX512Features(1 << 16); got != haveAVX512 {
+		t.Errorf("AVX512F: %v, the products' detector %v", got, haveAVX512)
+	}
+	if haveAVX512DQVL && !haveAVX512 || haveAVX512BW && !haveAVX512 {
+		t.Errorf("DQ/VL %v or BW/VL %v without AVX512F", haveAVX512DQVL, haveAVX512BW)
+	}
+	if cpuHasAVX512Features(1<<16|1<<30|1<<31) != haveAVX512BW || cpuHasAVX512Features(1<<16|1<<17|1<<31) != haveAVX512DQVL {
+		t.Error("the detector's answers change between calls")
+	}
+}
