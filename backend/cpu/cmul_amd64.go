@@ -29,8 +29,8 @@ func crecipC64AVX2(d, a []complex64) (nan bool)
 func crecipC128AVX2(d, a []complex128) (nan bool)
 
 // cmulC64 sets d[i] = a[i]·b[i] as cmulParts computes it, four a time
-// with AVX2, eight with AVX-512 (cmul_amd64.s: complex64 p ** 2 of 10^4
-// elements 3.2 → 1.9 µs of loop).
+// with AVX2, eight with AVX-512 (cmul_amd64.s; the loop on 10^4
+// complex64: 2.6 → 2.0 µs).
 func cmulC64(d, a, b []complex64) {
 	if cmulAVX512 {
 		cmulVec(d, a, b, 8, cmulC64AVX512, cmulGo)

@@ -3054,12 +3054,13 @@ func interleave(body string) string {
 }
 
 // mergeChecks returns the two copies' checks of a unit as one, or nil
-// when the unit is not a check. A check ends in KMOVB m, AX and either
-// CMPL AX, $0xFF (every lane of m set) or TESTL AX, AX (none set), then
-// JNE: each copy's took three instructions and a branch of its own; the
-// merged check tests both masks at once (KANDB and KORTESTB, or KORTESTB
-// alone) with one branch. The second copy's K1 (each unit's own) becomes
-// K6, K7 holds the conjunction: no other unit uses them.
+// when the unit is not a check. A check ends in KMOVB m, AX, then CMPL
+// AX, $0xFF or TESTL AX, AX, then JNE: it leaves the loop unless every
+// lane of m is set, or unless none is. Each copy's took three
+// instructions and a branch of its own; the merged check tests both
+// masks at once (KANDB and KORTESTB, or KORTESTB alone) with one branch.
+// The second copy's K1 (each unit's own) becomes K6, and K7 holds the
+// conjunction: no other unit uses them.
 func mergeChecks(a, b []string) []string {
 	n := len(a)
 	if n < 3 || len(b) != n || !strings.HasPrefix(a[n-3], "KMOVB ") || !strings.HasPrefix(b[n-3], "KMOVB ") ||
