@@ -76,10 +76,11 @@ import (
 // 2^floor(n) (VSCALEFPD); sin, cos and tan reduce by π/16 (three parts)
 // and look up the sine and cosine of jπ/16; arctan2 looks up atan(c) for
 // c near min(|x|, |y|)/max and takes atan((a - c·b)/(b + c·a)) (one
-// division), arctan is arctan2 of x and 1; arcsin and arccos evaluate
-// asin's series in x² (degree 13) for |x| <= 1/2 and asin's half-angle
-// form beyond; rsqrt refines VRSQRT14PD's estimate. Each then needs a
-// polynomial of degree 5 to 13 and no division (but cosh, sinh, tanh,
+// division), arctan is arctan2 of x and 1 (without its tests of x:
+// atanCore); arcsin and arccos evaluate asin's series in x² (degree 13)
+// for |x| <= 1/2 and asin's half-angle form beyond; rsqrt refines
+// VRSQRT14PD's estimate. Each then needs a polynomial of degree 5 to 13
+// and no division (but cosh, sinh, tanh,
 // tan, arctanh and the arctangents: one; arcsinh and arccosh take a
 // square root, and arcsin and arccos beyond 1/2); x**y is 2^(y·log2 x)
 // with log2 x in two parts. Their float64 results lie within 2^-45 of the exact value, and go
