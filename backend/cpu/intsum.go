@@ -20,6 +20,18 @@ import (
 // (2^53 for float64, 2^24 for float32), as NumPy's pairwise and
 // row-by-row float sums of them are.
 
+// byteWords returns the whole 8-byte words of x (its first len(x)/8·8
+// bytes) as uint64s, nil when there is none: the address of fewer than
+// 8 bytes must not become a *uint64 (go test -race's checkptr stopped
+// sum of a 4-element int8 tensor there).
+func byteWords(x []byte) []uint64 {
+	n := len(x) / 8
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), n)
+}
+
 // sumBytesGo returns the sum of the bytes of x read as uint8, or as int8
 // where signed: the reference of sumBytes. Eight bytes a word, their
 // halves added in 16-bit lanes.
@@ -30,7 +42,7 @@ func sumBytesGo(x []byte, signed bool) int64 {
 		flip = 0x8080808080808080 // an int8 XOR 0x80 is the int8 plus 128
 	}
 	var c int64
-	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/8)
+	words := byteWords(x)
 	for len(words) > 0 {
 		// Up to 128 words: a 16-bit lane takes two bytes a word, and
 		// holds 257 bytes of 255.

@@ -1558,7 +1558,7 @@ func countTrue(t *backend.Tensor, d dtypes.DType) (any, bool) {
 // reference of countOnes.
 func countOnesGo(x []byte) uint64 {
 	var c uint64
-	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(x))), len(x)/8)
+	words := byteWords(x)
 	for len(words) > 0 {
 		// Up to 255 words added lane by lane (a byte lane holds 255
 		// ones), then the lanes summed.
