@@ -90,8 +90,8 @@ type Exec[V View[V]] struct {
 	ctx     context.Context
 	kernels Kernels[V]
 	check   func(*Node) error
-	refs    refCounts   // how many parents use each node
-	memo    map[*Node]V // evaluated nodes used more than once (nil for none)
+	refs    refCounts // how many parents use each node
+	memo    memo[V]   // evaluated nodes used more than once
 }
 
 // refCounts counts the parents of each node of a plan: the first
@@ -135,6 +135,41 @@ func (r *refCounts) get(n *Node) int {
 		}
 	}
 	return r.more[n]
+}
+
+// A memo holds the views of the evaluated nodes that have more than one
+// parent: the first smallRefs in arrays searched in order, the others in
+// a map. `p ** 2` (p * p) uses p twice, and the map and its group were a
+// third of the small statement's allocations.
+type memo[V any] struct {
+	nodes [smallRefs]*Node
+	views [smallRefs]V
+	len   int
+	more  map[*Node]V
+}
+
+// get returns n's view and whether n has one.
+func (m *memo[V]) get(n *Node) (V, bool) {
+	for i, k := range m.nodes[:m.len] {
+		if k == n {
+			return m.views[i], true
+		}
+	}
+	v, ok := m.more[n]
+	return v, ok
+}
+
+// put keeps v as n's view.
+func (m *memo[V]) put(n *Node, v V) {
+	if m.len < smallRefs {
+		m.nodes[m.len], m.views[m.len] = n, v
+		m.len++
+		return
+	}
+	if m.more == nil {
+		m.more = map[*Node]V{}
+	}
+	m.more[n] = v
 }
 
 // NewExec returns an Exec for one evaluation under ctx by the backend of
@@ -198,7 +233,7 @@ func (x *Exec[V]) Fusible(n, root *Node) bool {
 	if !n.Op.IsElementwise() || x.refs.get(n) > 1 {
 		return false
 	}
-	if _, done := x.memo[n]; done {
+	if _, done := x.memo.get(n); done {
 		return false
 	}
 	return slices.Equal(trimOnes(n.Shape), trimOnes(root.Shape))
@@ -216,7 +251,7 @@ func trimOnes(s []int) []int {
 // nothing).
 func (x *Exec[V]) Eval(n *Node) (V, error) {
 	var zero V
-	if v, ok := x.memo[n]; ok {
+	if v, ok := x.memo.get(n); ok {
 		return v, nil
 	}
 	if err := x.ctx.Err(); err != nil {
@@ -243,10 +278,7 @@ func (x *Exec[V]) Eval(n *Node) (V, error) {
 		return zero, x.errorf("internal error: %v gave %v%v, want %v%v", n.Op, v.DType(), v.Layout().Shape, n.DType, n.Shape)
 	}
 	if x.refs.get(n) > 1 {
-		if x.memo == nil {
-			x.memo = map[*Node]V{}
-		}
-		x.memo[n] = v
+		x.memo.put(n, v)
 	}
 	return v, nil
 }
@@ -463,7 +495,7 @@ func (x *Exec[V]) sortedRange(n *Node) (V, bool, error) {
 		return zero, false, nil
 	}
 	s := n.Args[0]
-	if _, done := x.memo[s]; done || n.DType != s.DType || len(n.Slices) != len(s.Shape) || len(s.Axes) != 1 {
+	if _, done := x.memo.get(s); done || n.DType != s.DType || len(n.Slices) != len(s.Shape) || len(s.Axes) != 1 {
 		return zero, false, nil
 	}
 	ax := s.Axes[0]

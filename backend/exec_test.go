@@ -264,3 +264,25 @@ func TestRefCounts(t *testing.T) {
 		t.Errorf("get of a node never added = %d, want 0", got)
 	}
 }
+
+// TestMemo checks an Exec's memo past the nodes it keeps in arrays: each
+// node put gives back its own view, and a node never put has none.
+func TestMemo(t *testing.T) {
+	var m memo[int]
+	nodes := make([]*Node, 3*smallRefs)
+	for i := range nodes {
+		nodes[i] = &Node{Op: OpInput}
+		if _, ok := m.get(nodes[i]); ok {
+			t.Fatalf("get(node %d) before its put found a view", i)
+		}
+		m.put(nodes[i], 100+i)
+	}
+	for i, n := range nodes {
+		if v, ok := m.get(n); !ok || v != 100+i {
+			t.Errorf("get(node %d) = %d, %v; want %d, true", i, v, ok, 100+i)
+		}
+	}
+	if v, ok := m.get(&Node{}); ok {
+		t.Errorf("get of a node never put = %d, true; want none", v)
+	}
+}
