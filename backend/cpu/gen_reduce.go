@@ -887,12 +887,56 @@ TEXT ·redVecs%[1]s(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $%[4]d
-	JA   row
+	JA   quad
 	CMPQ CX, $%[5]d
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+%[6]s	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+%[6]s	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -922,7 +966,7 @@ next:
 done:
 	VZEROUPPER
 	RET
-`, k.Name, k.Doc, k.VecBody, vecsPrefetchMax, vecsPrefetchRows)
+`, k.Name, k.Doc, k.VecBody, vecsPrefetchMax, vecsPrefetchRows, k.QuadBody)
 }
 
 // vecsPrefetchMax is the longest row step (bytes of acc) that vecsAsm's
@@ -1302,7 +1346,7 @@ type hasOut struct {
 
 type out struct {
 	kernel
-	VecBody, FoldBody, RestBody, Combine string
+	VecBody, QuadBody, FoldBody, RestBody, Combine string
 }
 
 func main() {
@@ -1311,6 +1355,7 @@ func main() {
 		o := out{kernel: k}
 		if k.Vec {
 			o.VecBody = k.step("Y0", "Y1", "Y2")
+			o.QuadBody = o.VecBody + k.step("Y0", "Y4", "Y2") + k.step("Y0", "Y5", "Y2") + k.step("Y0", "Y6", "Y2")
 		}
 		if k.Fold {
 			var b strings.Builder

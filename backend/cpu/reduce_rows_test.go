@@ -235,7 +235,8 @@ func TestReduceWorkersError(t *testing.T) {
 }
 
 // checkVecs compares vecsKernel (many rows a call) with vecWith row by
-// row, bit for bit, on rows of every length up to 70 and longer ones,
+// row, bit for bit, on rows of every length up to 70 and longer ones
+// (fewer rows than the four a pass of the loop takes, and more),
 // spaced exactly or further apart, at unaligned starts.
 func checkVecs[T number | bool](t *testing.T, name string, k redKind, c func(acc, x T) T, gen func(*rand.Rand) T, edges []T) {
 	t.Helper()
@@ -248,7 +249,7 @@ func checkVecs[T number | bool](t *testing.T, name string, k redKind, c func(acc
 	}
 	rng := rand.New(rand.NewSource(int64(len(name)) * 7))
 	for _, l := range rowLengths {
-		for _, rows := range []int{0, 1, 2, 5, 17} {
+		for _, rows := range []int{0, 1, 2, 3, 4, 5, 8, 17, 18} {
 			for _, gap := range []int{0, 3} {
 				stride := l + gap
 				off := rng.Intn(3)

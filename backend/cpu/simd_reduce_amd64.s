@@ -3646,12 +3646,64 @@ TEXT ·redVecsMaxSB(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMAXSB Y1, Y0, Y0
+	VPMAXSB Y4, Y0, Y0
+	VPMAXSB Y5, Y0, Y0
+	VPMAXSB Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMAXSB Y1, Y0, Y0
+	VPMAXSB Y4, Y0, Y0
+	VPMAXSB Y5, Y0, Y0
+	VPMAXSB Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -3770,12 +3822,64 @@ TEXT ·redVecsMinSB(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMINSB Y1, Y0, Y0
+	VPMINSB Y4, Y0, Y0
+	VPMINSB Y5, Y0, Y0
+	VPMINSB Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMINSB Y1, Y0, Y0
+	VPMINSB Y4, Y0, Y0
+	VPMINSB Y5, Y0, Y0
+	VPMINSB Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -3894,12 +3998,64 @@ TEXT ·redVecsMaxUB(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMAXUB Y1, Y0, Y0
+	VPMAXUB Y4, Y0, Y0
+	VPMAXUB Y5, Y0, Y0
+	VPMAXUB Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMAXUB Y1, Y0, Y0
+	VPMAXUB Y4, Y0, Y0
+	VPMAXUB Y5, Y0, Y0
+	VPMAXUB Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4018,12 +4174,64 @@ TEXT ·redVecsMinUB(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMINUB Y1, Y0, Y0
+	VPMINUB Y4, Y0, Y0
+	VPMINUB Y5, Y0, Y0
+	VPMINUB Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMINUB Y1, Y0, Y0
+	VPMINUB Y4, Y0, Y0
+	VPMINUB Y5, Y0, Y0
+	VPMINUB Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4140,12 +4348,64 @@ TEXT ·redVecsMaxSW(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMAXSW Y1, Y0, Y0
+	VPMAXSW Y4, Y0, Y0
+	VPMAXSW Y5, Y0, Y0
+	VPMAXSW Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMAXSW Y1, Y0, Y0
+	VPMAXSW Y4, Y0, Y0
+	VPMAXSW Y5, Y0, Y0
+	VPMAXSW Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4262,12 +4522,64 @@ TEXT ·redVecsMinSW(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMINSW Y1, Y0, Y0
+	VPMINSW Y4, Y0, Y0
+	VPMINSW Y5, Y0, Y0
+	VPMINSW Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMINSW Y1, Y0, Y0
+	VPMINSW Y4, Y0, Y0
+	VPMINSW Y5, Y0, Y0
+	VPMINSW Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4384,12 +4696,64 @@ TEXT ·redVecsMaxUW(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMAXUW Y1, Y0, Y0
+	VPMAXUW Y4, Y0, Y0
+	VPMAXUW Y5, Y0, Y0
+	VPMAXUW Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMAXUW Y1, Y0, Y0
+	VPMAXUW Y4, Y0, Y0
+	VPMAXUW Y5, Y0, Y0
+	VPMAXUW Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4506,12 +4870,64 @@ TEXT ·redVecsMinUW(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMINUW Y1, Y0, Y0
+	VPMINUW Y4, Y0, Y0
+	VPMINUW Y5, Y0, Y0
+	VPMINUW Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMINUW Y1, Y0, Y0
+	VPMINUW Y4, Y0, Y0
+	VPMINUW Y5, Y0, Y0
+	VPMINUW Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4625,12 +5041,64 @@ TEXT ·redVecsMaxSD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMAXSD Y1, Y0, Y0
+	VPMAXSD Y4, Y0, Y0
+	VPMAXSD Y5, Y0, Y0
+	VPMAXSD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMAXSD Y1, Y0, Y0
+	VPMAXSD Y4, Y0, Y0
+	VPMAXSD Y5, Y0, Y0
+	VPMAXSD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4744,12 +5212,64 @@ TEXT ·redVecsMinSD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMINSD Y1, Y0, Y0
+	VPMINSD Y4, Y0, Y0
+	VPMINSD Y5, Y0, Y0
+	VPMINSD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMINSD Y1, Y0, Y0
+	VPMINSD Y4, Y0, Y0
+	VPMINSD Y5, Y0, Y0
+	VPMINSD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4863,12 +5383,64 @@ TEXT ·redVecsMaxUD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMAXUD Y1, Y0, Y0
+	VPMAXUD Y4, Y0, Y0
+	VPMAXUD Y5, Y0, Y0
+	VPMAXUD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMAXUD Y1, Y0, Y0
+	VPMAXUD Y4, Y0, Y0
+	VPMAXUD Y5, Y0, Y0
+	VPMAXUD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -4982,12 +5554,64 @@ TEXT ·redVecsMinUD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y4, Y0, Y0
+	VPMINUD Y5, Y0, Y0
+	VPMINUD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMINUD Y1, Y0, Y0
+	VPMINUD Y4, Y0, Y0
+	VPMINUD Y5, Y0, Y0
+	VPMINUD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -5106,12 +5730,72 @@ TEXT ·redVecsMaxSQ(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPGTQ Y4, Y0, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPGTQ Y5, Y0, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPGTQ Y6, Y0, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPCMPGTQ Y1, Y0, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPGTQ Y4, Y0, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPGTQ Y5, Y0, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPGTQ Y6, Y0, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -5232,12 +5916,72 @@ TEXT ·redVecsMinSQ(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPGTQ Y0, Y4, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPGTQ Y0, Y5, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPGTQ Y0, Y6, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPCMPGTQ Y0, Y1, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPGTQ Y0, Y4, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPGTQ Y0, Y5, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPGTQ Y0, Y6, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -5386,12 +6130,104 @@ TEXT ·redVecsMaxUQ(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y4, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y5, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y6, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y4, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y5, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y6, Y2
+	VPCMPGTQ Y2, Y15, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -5548,12 +6384,104 @@ TEXT ·redVecsMinUQ(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y4, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y5, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y6, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y1, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y1, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y4, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y4, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y5, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y5, Y0
+	VPCMPEQQ Y2, Y2, Y2
+	VPSLLQ $63, Y2, Y2
+	VPXOR Y2, Y0, Y15
+	VPXOR Y2, Y6, Y2
+	VPCMPGTQ Y15, Y2, Y2
+	VPBLENDVB Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -5682,12 +6610,64 @@ TEXT ·redVecsAddB(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPADDB Y1, Y0, Y0
+	VPADDB Y4, Y0, Y0
+	VPADDB Y5, Y0, Y0
+	VPADDB Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPADDB Y1, Y0, Y0
+	VPADDB Y4, Y0, Y0
+	VPADDB Y5, Y0, Y0
+	VPADDB Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -5804,12 +6784,64 @@ TEXT ·redVecsAddW(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPADDW Y1, Y0, Y0
+	VPADDW Y4, Y0, Y0
+	VPADDW Y5, Y0, Y0
+	VPADDW Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPADDW Y1, Y0, Y0
+	VPADDW Y4, Y0, Y0
+	VPADDW Y5, Y0, Y0
+	VPADDW Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -5923,12 +6955,64 @@ TEXT ·redVecsAddD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPADDD Y1, Y0, Y0
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y0, Y0
+	VPADDD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPADDD Y1, Y0, Y0
+	VPADDD Y4, Y0, Y0
+	VPADDD Y5, Y0, Y0
+	VPADDD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6040,12 +7124,64 @@ TEXT ·redVecsAddQ(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPADDQ Y1, Y0, Y0
+	VPADDQ Y4, Y0, Y0
+	VPADDQ Y5, Y0, Y0
+	VPADDQ Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPADDQ Y1, Y0, Y0
+	VPADDQ Y4, Y0, Y0
+	VPADDQ Y5, Y0, Y0
+	VPADDQ Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6162,12 +7298,64 @@ TEXT ·redVecsMulW(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMULLW Y1, Y0, Y0
+	VPMULLW Y4, Y0, Y0
+	VPMULLW Y5, Y0, Y0
+	VPMULLW Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMULLW Y1, Y0, Y0
+	VPMULLW Y4, Y0, Y0
+	VPMULLW Y5, Y0, Y0
+	VPMULLW Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6281,12 +7469,64 @@ TEXT ·redVecsMulD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPMULLD Y1, Y0, Y0
+	VPMULLD Y4, Y0, Y0
+	VPMULLD Y5, Y0, Y0
+	VPMULLD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPMULLD Y1, Y0, Y0
+	VPMULLD Y4, Y0, Y0
+	VPMULLD Y5, Y0, Y0
+	VPMULLD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6447,12 +7687,120 @@ TEXT ·redVecsMulQ(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y4, Y2, Y2
+	VPSRLQ $32, Y4, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y5, Y2, Y2
+	VPSRLQ $32, Y5, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y5, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y6, Y2, Y2
+	VPSRLQ $32, Y6, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y6, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y1, Y2, Y2
+	VPSRLQ $32, Y1, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y1, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y4, Y2, Y2
+	VPSRLQ $32, Y4, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y5, Y2, Y2
+	VPSRLQ $32, Y5, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y5, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPSRLQ $32, Y0, Y2
+	VPMULUDQ Y6, Y2, Y2
+	VPSRLQ $32, Y6, Y15
+	VPMULUDQ Y0, Y15, Y15
+	VPADDQ Y15, Y2, Y2
+	VPSLLQ $32, Y2, Y2
+	VPMULUDQ Y6, Y0, Y0
+	VPADDQ Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6521,12 +7869,80 @@ TEXT ·redVecsZeroOrQ(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y4, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y5, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y6, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y1, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y4, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y5, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VPCMPEQQ Y6, Y2, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6585,12 +8001,80 @@ TEXT ·redVecsZeroOrPS(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y4, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y5, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y6, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y4, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y5, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPS $0x00, Y2, Y6, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6649,12 +8133,80 @@ TEXT ·redVecsZeroOrPD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y4, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y5, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y6, Y2
+	VPOR Y2, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y1, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y4, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y5, Y2
+	VPOR Y2, Y0, Y0
+	VPXOR Y2, Y2, Y2
+	VCMPPD $0x00, Y2, Y6, Y2
+	VPOR Y2, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6713,12 +8265,64 @@ TEXT ·redVecsOr(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPOR Y1, Y0, Y0
+	VPOR Y4, Y0, Y0
+	VPOR Y5, Y0, Y0
+	VPOR Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPOR Y1, Y0, Y0
+	VPOR Y4, Y0, Y0
+	VPOR Y5, Y0, Y0
+	VPOR Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6773,12 +8377,64 @@ TEXT ·redVecsAnd(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VPAND Y1, Y0, Y0
+	VPAND Y4, Y0, Y0
+	VPAND Y5, Y0, Y0
+	VPAND Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VPAND Y1, Y0, Y0
+	VPAND Y4, Y0, Y0
+	VPAND Y5, Y0, Y0
+	VPAND Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6833,12 +8489,64 @@ TEXT ·redVecsAddPS(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VADDPS Y1, Y0, Y0
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y0, Y0
+	VADDPS Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VADDPS Y1, Y0, Y0
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y0, Y0
+	VADDPS Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6893,12 +8601,64 @@ TEXT ·redVecsMulPS(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMULPS Y1, Y0, Y0
+	VMULPS Y4, Y0, Y0
+	VMULPS Y5, Y0, Y0
+	VMULPS Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VMULPS Y1, Y0, Y0
+	VMULPS Y4, Y0, Y0
+	VMULPS Y5, Y0, Y0
+	VMULPS Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -6953,12 +8713,88 @@ TEXT ·redVecsMaxPS(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x1d, Y4, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x1d, Y5, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x1d, Y6, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x1d, Y4, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x1d, Y5, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x1d, Y6, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7019,12 +8855,88 @@ TEXT ·redVecsMinPS(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x12, Y4, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x12, Y5, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x12, Y6, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x12, Y4, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x12, Y5, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x12, Y6, Y0, Y2
+	VCMPPS $0x03, Y0, Y0, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7085,12 +8997,88 @@ TEXT ·redVecsNanMaxPS(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x1d, Y4, Y0, Y2
+	VCMPPS $0x03, Y4, Y4, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x1d, Y5, Y0, Y2
+	VCMPPS $0x03, Y5, Y5, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x1d, Y6, Y0, Y2
+	VCMPPS $0x03, Y6, Y6, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPS $0x1d, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x1d, Y4, Y0, Y2
+	VCMPPS $0x03, Y4, Y4, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x1d, Y5, Y0, Y2
+	VCMPPS $0x03, Y5, Y5, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x1d, Y6, Y0, Y2
+	VCMPPS $0x03, Y6, Y6, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7151,12 +9139,88 @@ TEXT ·redVecsNanMinPS(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x12, Y4, Y0, Y2
+	VCMPPS $0x03, Y4, Y4, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x12, Y5, Y0, Y2
+	VCMPPS $0x03, Y5, Y5, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x12, Y6, Y0, Y2
+	VCMPPS $0x03, Y6, Y6, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPS $0x12, Y1, Y0, Y2
+	VCMPPS $0x03, Y1, Y1, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VCMPPS $0x12, Y4, Y0, Y2
+	VCMPPS $0x03, Y4, Y4, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y4, Y0
+	VCMPPS $0x12, Y5, Y0, Y2
+	VCMPPS $0x03, Y5, Y5, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y5, Y0
+	VCMPPS $0x12, Y6, Y0, Y2
+	VCMPPS $0x03, Y6, Y6, Y15
+	VORPS Y15, Y2, Y2
+	VBLENDVPS Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7217,12 +9281,64 @@ TEXT ·redVecsAddPD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VADDPD Y1, Y0, Y0
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y0, Y0
+	VADDPD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VADDPD Y1, Y0, Y0
+	VADDPD Y4, Y0, Y0
+	VADDPD Y5, Y0, Y0
+	VADDPD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7277,12 +9393,64 @@ TEXT ·redVecsMulPD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMULPD Y1, Y0, Y0
+	VMULPD Y4, Y0, Y0
+	VMULPD Y5, Y0, Y0
+	VMULPD Y6, Y0, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VMULPD Y1, Y0, Y0
+	VMULPD Y4, Y0, Y0
+	VMULPD Y5, Y0, Y0
+	VMULPD Y6, Y0, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7337,12 +9505,88 @@ TEXT ·redVecsMaxPD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x1d, Y4, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x1d, Y5, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x1d, Y6, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x1d, Y4, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x1d, Y5, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x1d, Y6, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7403,12 +9647,88 @@ TEXT ·redVecsMinPD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x12, Y4, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x12, Y5, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x12, Y6, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x12, Y4, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x12, Y5, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x12, Y6, Y0, Y2
+	VCMPPD $0x03, Y0, Y0, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7469,12 +9789,88 @@ TEXT ·redVecsNanMaxPD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x1d, Y4, Y0, Y2
+	VCMPPD $0x03, Y4, Y4, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x1d, Y5, Y0, Y2
+	VCMPPD $0x03, Y5, Y5, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x1d, Y6, Y0, Y2
+	VCMPPD $0x03, Y6, Y6, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPD $0x1d, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x1d, Y4, Y0, Y2
+	VCMPPD $0x03, Y4, Y4, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x1d, Y5, Y0, Y2
+	VCMPPD $0x03, Y5, Y5, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x1d, Y6, Y0, Y2
+	VCMPPD $0x03, Y6, Y6, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
@@ -7535,12 +9931,88 @@ TEXT ·redVecsNanMinPD(SB), NOSPLIT, $0-64
 	// runs it follows, and a few rows a call (a converted window, in
 	// the cache) gain nothing; R13 = 0 prefetches the line being read.
 	XORQ R13, R13
+	LEAQ (R8)(R8*2), R14
 	CMPQ DX, $16384
-	JA   row
+	JA   quad
 	CMPQ CX, $16
-	JB   row
+	JB   quad
 	LEAQ (R8)(R8*1), R13
+quad:
+	CMPQ CX, $4
+	JB   row
+	MOVQ DI, R9
+	MOVQ SI, R10
+	LEAQ (SI)(R13*2), AX // the next four rows (or these)
+	MOVQ R11, R12
+	TESTQ R12, R12
+	JZ   qtail
+qloop:
+	PREFETCHT0 (AX)
+	PREFETCHT0 (AX)(R8*1)
+	PREFETCHT0 (AX)(R8*2)
+	PREFETCHT0 (AX)(R14*1)
+	VMOVDQU (R9), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x12, Y4, Y0, Y2
+	VCMPPD $0x03, Y4, Y4, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x12, Y5, Y0, Y2
+	VCMPPD $0x03, Y5, Y5, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x12, Y6, Y0, Y2
+	VCMPPD $0x03, Y6, Y6, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VMOVDQU Y0, (R9)
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, AX
+	DECQ R12
+	JNZ  qloop
+qtail:
+	TESTQ BX, BX
+	JZ   qnext
+	LEAQ -32(SI)(DX*1), R10
+	VMOVDQU -32(DI)(DX*1), Y0
+	VMOVDQU (R10), Y1
+	VMOVDQU (R10)(R8*1), Y4
+	VMOVDQU (R10)(R8*2), Y5
+	VMOVDQU (R10)(R14*1), Y6
+	VMOVDQA Y0, Y3
+	VCMPPD $0x12, Y1, Y0, Y2
+	VCMPPD $0x03, Y1, Y1, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VCMPPD $0x12, Y4, Y0, Y2
+	VCMPPD $0x03, Y4, Y4, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y4, Y0
+	VCMPPD $0x12, Y5, Y0, Y2
+	VCMPPD $0x03, Y5, Y5, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y5, Y0
+	VCMPPD $0x12, Y6, Y0, Y2
+	VCMPPD $0x03, Y6, Y6, Y15
+	VORPD Y15, Y2, Y2
+	VBLENDVPD Y2, Y0, Y6, Y0
+	VPBLENDVB Y13, Y0, Y3, Y0
+	VMOVDQU Y0, -32(DI)(DX*1)
+qnext:
+	LEAQ (SI)(R8*4), SI
+	SUBQ $4, CX
+	JMP  quad
 row:
+	TESTQ CX, CX
+	JZ   done
 	MOVQ DI, R9
 	MOVQ SI, R10
 	MOVQ R11, R12
