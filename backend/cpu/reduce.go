@@ -1176,6 +1176,21 @@ func (r *runner) Reduce(n, argNode *backend.Node, bp *backend.ReducePlan, size i
 		res, _ := countResult(c, at)
 		return r.finish(res, at, n.DType, n.Shape)
 	}
+	if (n.Op == backend.OpSum || n.Op == backend.OpMean) && p.m > 1 && p.rowMajor() && p.l >= countRowsMin &&
+		fastReduce && argNode.Op == backend.OpCast && argNode.Args[0].DType == dtypes.Bool &&
+		argNode.Args[0].Op != backend.OpInput && r.x.Fusible(argNode.Args[0], argNode.Args[0]) {
+		// Counts of a fused comparison along the last axis (sum(x > t,
+		// axis=1), mean(x > t, axis=-1)): the bools of each row counted
+		// as bytes, as the whole count is.
+		if _, ok := rowCountResult(nil, p.l, at, n.Op == backend.OpMean); ok {
+			c, err := r.countRowsFused(argNode.Args[0], p.m, p.l)
+			if err != nil {
+				return nil, err
+			}
+			res, _ := rowCountResult(c, p.l, at, n.Op == backend.OpMean)
+			return r.finish(res, at, n.DType, n.Shape)
+		}
+	}
 	if (n.Op == backend.OpSum || n.Op == backend.OpMean) && fastReduce && argSize > 0 &&
 		argNode.Op == backend.OpCast && argNode.Args[0].Op == backend.OpInput {
 		// Sums and means of bools, bytes and 32-bit integers: integer
@@ -1615,6 +1630,104 @@ func (r *runner) countFused(n *backend.Node, size int) (uint64, error) {
 		c += k
 	}
 	return c, err
+}
+
+// countRowsMin is the shortest row whose count countRowsFused takes: a
+// call of countOnes a row (at least one a row) costs more than the
+// general walk's conversion of a few elements.
+const countRowsMin = 32
+
+// countRowsFused returns how many values of each of the rows rows of l
+// elements of the fused bool tree n are true: blocks of the tree, each
+// cut at the rows' ends, counted by countOnes on the workers (each takes
+// whole rows).
+func (r *runner) countRowsFused(n *backend.Node, rows, l int) ([]uint64, error) {
+	size := rows * l
+	f, root, err := r.fuse(n, size)
+	if err != nil {
+		return nil, err
+	}
+	grain := max(1, grainSize/l)
+	if b := f.serialBytes(n.DType); !f.costly && b >= 0 && b < serialMin {
+		grain = rows
+	}
+	nw := r.workersFor(rows, grain)
+	workers := make([]*worker, nw)
+	for i := range workers {
+		workers[i] = f.newWorker()
+	}
+	counts := make([]uint64, rows)
+	err = r.parallel(rows, grain, func(wi, lo, hi int) error {
+		w := workers[wi]
+		row, at := lo, 0 // the row of the next element, and its index in the row
+		for off, end, cnt := lo*l, hi*l, 0; off < end; off += cnt {
+			cnt = min(w.block, end-off)
+			b, err := root.eval(w, off, cnt)
+			if err != nil {
+				return err
+			}
+			x := boolBytes(b.([]bool))[:cnt]
+			for len(x) > 0 {
+				k := min(len(x), l-at)
+				counts[row] += countOnes(x[:k])
+				x, at = x[k:], at+k
+				if at == l {
+					row, at = row+1, 0
+				}
+			}
+		}
+		return r.ctx.Err()
+	})
+	for _, w := range workers {
+		w.done()
+	}
+	return counts, err
+}
+
+// rowCountResult returns the counts c of rows of l elements as the buffer
+// of sums (or, where mean, means) of dtype d's compute type, and false
+// where d takes no such result: integer sums as countResult wraps them,
+// float means as the count divided by l (a sum of ones is exact in
+// float64, and in float32 up to 2^24 elements a row, in any order).
+// With c nil it only reports whether d takes one.
+func rowCountResult(c []uint64, l int, d dtypes.DType, mean bool) (any, bool) {
+	switch {
+	case mean && d == dtypes.F64:
+		res := make([]float64, len(c))
+		for i, v := range c {
+			res[i] = float64(v) / float64(l)
+		}
+		return res, true
+	case mean && d == dtypes.F32 && l <= 1<<24:
+		res := make([]float32, len(c))
+		for i, v := range c {
+			res[i] = float32(v) / float32(l)
+		}
+		return res, true
+	case mean:
+		return nil, false // float16 and bfloat16 sum as NumPy's do
+	case d == dtypes.I64:
+		res := make([]int64, len(c))
+		for i, v := range c {
+			res[i] = int64(v)
+		}
+		return res, true
+	case d == dtypes.I32:
+		res := make([]int32, len(c))
+		for i, v := range c {
+			res[i] = int32(v)
+		}
+		return res, true
+	case d == dtypes.U64:
+		return append([]uint64(nil), c...), true
+	case d == dtypes.U32:
+		res := make([]uint32, len(c))
+		for i, v := range c {
+			res[i] = uint32(v)
+		}
+		return res, true
+	}
+	return nil, false
 }
 
 // countResult returns the count c as a one-element buffer of the compute

@@ -687,6 +687,62 @@ func TestCountFused(t *testing.T) {
 	}
 }
 
+// TestCountRowsFused checks sums and means of cast(x > y, d) along the
+// last axis (countRowsFused: each row's bools counted as bytes) against
+// the same reductions of the numbers: rows shorter and longer than a
+// block, blocks cut inside rows, 3-d inputs, keepdims, one worker and
+// four, every dtype it takes, and int8 and float16, which it leaves to the
+// general walk.
+func TestCountRowsFused(t *testing.T) {
+	rng := rand.New(rand.NewSource(8))
+	for _, shape := range [][]int{{1, 40}, {3, 32}, {5, 33}, {1000, 1003}, {2, 70001}, {7, 4, 40}} {
+		n := backend.Size(shape)
+		xv, yv, gv := make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range xv {
+			xv[i], yv[i] = float64(rng.Intn(7)), float64(rng.Intn(7))
+			if xv[i] > yv[i] {
+				gv[i] = 1
+			}
+		}
+		x, y := in(mk(dtypes.F32, shape, xv...)), in(mk(dtypes.F32, shape, yv...))
+		gt := &backend.Node{Op: backend.OpGt, DType: dtypes.Bool, Shape: shape, Args: []*backend.Node{x, y}}
+		last := len(shape) - 1
+		for _, c := range []struct {
+			op backend.Op
+			d  dtypes.DType
+		}{
+			{backend.OpSum, dtypes.I64}, {backend.OpSum, dtypes.I32}, {backend.OpSum, dtypes.U64},
+			{backend.OpSum, dtypes.U32}, {backend.OpSum, dtypes.I8}, {backend.OpMean, dtypes.F64},
+			{backend.OpMean, dtypes.F32}, {backend.OpMean, dtypes.F16},
+		} {
+			for _, keep := range []bool{false, true} {
+				want := vals(run(t, red(c.op, c.d, in(mk(c.d, shape, gv...)), keep, last)))
+				for _, w := range []int{1, 4} {
+					got := vals(run(t, red(c.op, c.d, cast(gt, c.d), keep, last), Workers(w)))
+					if !sameAll(got, want) {
+						t.Fatalf("%v of %v along %d of x > y, %v, keepdims %v, %d workers: %v, want %v",
+							c.op, shape, last, c.d, keep, w, got[:min(len(got), 4)], want[:min(len(want), 4)])
+					}
+				}
+			}
+		}
+	}
+	// A division by zero in a row's comparison comes back.
+	const rows, l = 64, 1000
+	v, z := make([]float64, rows*l), make([]float64, rows*l)
+	for i := range v {
+		v[i], z[i] = float64(i), 1
+	}
+	z[rows*l-5] = 0
+	q := nb(backend.OpFloorDiv, in(mk(dtypes.I32, []int{rows, l}, v...)), in(mk(dtypes.I32, []int{rows, l}, z...)))
+	q.ZeroDivError = true
+	zero := in(mk(dtypes.I32, nil, 0))
+	gt := &backend.Node{Op: backend.OpGt, DType: dtypes.Bool, Shape: []int{rows, l}, Args: []*backend.Node{q, zero}}
+	if err := runErr(red(backend.OpSum, dtypes.I64, cast(gt, dtypes.I64), false, 1), Workers(4)); !errors.Is(err, backend.ErrDivideByZero) {
+		t.Errorf("sum along rows of (x // z) > 0 with a zero divisor: %v", err)
+	}
+}
+
 // TestAnyAllFused checks any and all of fused comparisons (counted by
 // countFused) where every element, none, or one decides.
 func TestAnyAllFused(t *testing.T) {
