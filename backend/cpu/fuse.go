@@ -883,15 +883,19 @@ func (f *fusion) grain(dt dtypes.DType) int {
 // exp, neutral): float64 p ** 1.5 42.6 → 33.4 µs, tanh 25.6 → 14.2,
 // log 14.4 → 9.9; float32 arctan 17.4 → 11.2, x ** y 16.3 → 12.0; and
 // float64 exp of 10^5 elements (ranges of 65536 and 34464 before) 61 →
-// 51 µs. Division, square roots and complex products, which are not
-// splitOps, lost (float32 x / y on 10^4 elements 3.9 → 5.7 µs).
+// 51 µs. Division, float32 square roots and complex products, which are
+// not splitOps, lost (float32 x / y on 10^4 elements 3.9 → 5.7 µs);
+// float64 square roots, about 1.3 ns an element (the one square-root unit
+// each core has), gain: sqrt of 10^4 elements 13.0 → 10.0 µs, x ** -0.5
+// 29 → 19.6, rsqrt 20 → 14.
 const splitMin = 8192
 
 // splitOp reports whether the operation of n on compute type ct costs
 // tens of vector instructions an element or more (see splitMin): the
 // functions of libm and their compositions on floats and complex
-// numbers wider than 16 bits, and powers but for the constant exponents
-// that have short loops (small integers, ±1/2, float32 1.5).
+// numbers wider than 16 bits, powers but for the constant exponents
+// that have short loops (small integers, float32 ±1/2 and 1.5), and
+// float64 square roots.
 func splitOp(n *backend.Node, ct ctype) bool {
 	if ct != ctF32 && ct != ctF64 && ct != ctC64 && ct != ctC128 || backend.ElemSize(n.Args[0].DType) < 4 {
 		return false // and 16- and 8-bit floats (tables and conversions: float16 exp of 10^4 7.3 → 10.1 µs)
@@ -905,8 +909,10 @@ func splitOp(n *backend.Node, ct ctype) bool {
 		return true
 	case backend.OpPow:
 		y, ok := constExponent(n)
-		short := ok && (y == math.Trunc(y) && math.Abs(y) <= 4 || math.Abs(y) == 0.5 || y == 1.5 && ct == ctF32)
+		short := ok && (y == math.Trunc(y) && math.Abs(y) <= 4 || math.Abs(y) == 0.5 && ct != ctF64 || y == 1.5 && ct == ctF32)
 		return !short
+	case backend.OpSqrt, backend.OpRsqrt:
+		return ct == ctF64
 	}
 	return false
 }
