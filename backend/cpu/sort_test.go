@@ -276,3 +276,52 @@ func checkArgSorted(t *testing.T, x, idx *backend.Tensor, ax int, what string) {
 		return true
 	})
 }
+
+// TestSortNarrowFloats sorts lines whose floats differ in a few low bits
+// only, or not at all (the radix passes skip the bytes every key shares),
+// and the same with both signs, zeros of both signs, infinities and NaNs
+// among them: rows short and long, float32 and float64.
+func TestSortNarrowFloats(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	for _, d := range []dtypes.DType{dtypes.F32, dtypes.F64} {
+		for _, spread := range []int{0, 1, 200, 5000, 70000} { // values 1 + k·ulp, k < spread
+			for _, mixed := range []bool{false, true} { // both signs (the keys' top bits differ)
+				for _, shape := range [][]int{{3, 1}, {4, 7}, {2, 1000}, {1, radixMSD}} {
+					n := backend.Size(shape)
+					data := backend.NewStorage(d, n)
+					for i := range n {
+						k := 0
+						if spread > 0 {
+							k = r.Intn(spread)
+						}
+						v := math.Nextafter(1, 2)
+						if d == dtypes.F32 {
+							f := math.Float32frombits(math.Float32bits(1) + uint32(k))
+							if mixed && r.Intn(2) == 0 {
+								f = -f
+							}
+							data.([]float32)[i] = f
+						} else {
+							f := math.Float64frombits(math.Float64bits(v) + uint64(k))
+							if mixed && r.Intn(2) == 0 {
+								f = -f
+							}
+							data.([]float64)[i] = f
+						}
+						if mixed && r.Intn(6) == 0 {
+							sp := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1)}[r.Intn(5)]
+							if d == dtypes.F32 {
+								data.([]float32)[i] = float32(sp)
+							} else {
+								data.([]float64)[i] = sp
+							}
+						}
+					}
+					x := &backend.Tensor{DType: d, Shape: shape, Data: data}
+					node := &backend.Node{Op: backend.OpSort, DType: d, Shape: shape, Axes: []int{1}, Args: []*backend.Node{in(x)}}
+					checkSorted(t, x, run(t, node), 1, fmt.Sprintf("%v%v spread %d mixed %v", d, shape, spread, mixed))
+				}
+			}
+		}
+	}
+}
