@@ -692,7 +692,8 @@ func TestCountFused(t *testing.T) {
 // the same reductions of the numbers: rows shorter and longer than a
 // block, blocks cut inside rows, 3-d inputs, keepdims, one worker and
 // four, every dtype it takes, and int8 and float16, which it leaves to the
-// general walk.
+// general walk; operands transposed and broadcast along either axis; a
+// division by zero inside the comparison.
 func TestCountRowsFused(t *testing.T) {
 	rng := rand.New(rand.NewSource(8))
 	for _, shape := range [][]int{{1, 40}, {3, 32}, {5, 33}, {1000, 1003}, {2, 70001}, {7, 4, 40}} {
@@ -724,6 +725,50 @@ func TestCountRowsFused(t *testing.T) {
 							c.op, shape, last, c.d, keep, w, got[:min(len(got), 4)], want[:min(len(want), 4)])
 					}
 				}
+			}
+		}
+	}
+	// Operands read other than in place: transposed (in tiles), a row
+	// broadcast down the rows, a column broadcast along them.
+	const m, k = 300, 301
+	xv, rv, cv := make([]float64, m*k), make([]float64, k), make([]float64, m)
+	for i := range xv {
+		xv[i] = float64(rng.Intn(7))
+	}
+	for i := range rv {
+		rv[i] = float64(rng.Intn(7))
+	}
+	for i := range cv {
+		cv[i] = float64(rng.Intn(7))
+	}
+	x := in(mk(dtypes.F32, []int{k, m}, xv...))
+	xt := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{m, k}, Axes: []int{1, 0}, Args: []*backend.Node{x}}
+	row := &backend.Node{Op: backend.OpBroadcastTo, DType: dtypes.F32, Shape: []int{m, k}, Args: []*backend.Node{in(mk(dtypes.F32, []int{k}, rv...))}}
+	col := &backend.Node{Op: backend.OpBroadcastTo, DType: dtypes.F32, Shape: []int{m, k}, Args: []*backend.Node{in(mk(dtypes.F32, []int{m, 1}, cv...))}}
+	for _, c := range []struct {
+		name string
+		a, b *backend.Node
+	}{{"transpose(x) > row", xt, row}, {"transpose(x) > column", xt, col}, {"row > column", row, col}} {
+		gt := &backend.Node{Op: backend.OpGt, DType: dtypes.Bool, Shape: []int{m, k}, Args: []*backend.Node{c.a, c.b}}
+		want := make([]float64, m)
+		for i := range m {
+			for j := range k {
+				a, b := rv[j], cv[i]
+				switch c.name {
+				case "transpose(x) > row":
+					a, b = xv[j*m+i], rv[j]
+				case "transpose(x) > column":
+					a = xv[j*m+i]
+				}
+				if a > b {
+					want[i]++
+				}
+			}
+		}
+		for _, w := range []int{1, 4} {
+			got := vals(run(t, red(backend.OpSum, dtypes.I64, cast(gt, dtypes.I64), false, 1), Workers(w)))
+			if !sameAll(got, want) {
+				t.Fatalf("sum(%s, axis=1), %d workers: %v, want %v", c.name, w, got[:4], want[:4])
 			}
 		}
 	}
