@@ -3066,7 +3066,7 @@ func zmm(u unit, off int) []string {
 // 16-31) and interleaves their units.
 func interleave(body string) string {
 	var b strings.Builder
-	for _, u := range units(body) {
+	for _, u := range cmpChecks(units(body)) {
 		if strings.HasSuffix(u[0], ":") {
 			b.WriteString(u[0] + "\n") // a label
 			continue
@@ -3087,6 +3087,90 @@ func interleave(body string) string {
 		}
 	}
 	return b.String()
+}
+
+// cmpChecks rewrites, in an AVX2 body's units, a compare into Ym whose
+// only use is the next unit's check (VMOVMSKPD Ym, AX; CMPL AX, $15; JNE)
+// as one AVX-512 unit: the compare into K1, then KMOVB, CMPL and JNE,
+// which mergeChecks merges with the other copy's. Translated one by one,
+// the pair took the mask to a vector register and back (VPMOVM2Q,
+// VPMOVQ2M): two instructions a group. Ym must be dead after the check:
+// the next unit that names it (as Ym or Zm) writes it whole (mov, load,
+// arithmetic into it, not a fused multiply-add or a masked op, which read
+// it), or none does.
+func cmpChecks(us []unit) []unit {
+	var out []unit
+	for i := 0; i < len(us); i++ {
+		u := us[i]
+		l := u[0]
+		if j := strings.Index(l, "//"); j >= 0 {
+			l = strings.TrimSpace(l[:j])
+		}
+		f := strings.Fields(l)
+		if len(u) == 1 && f[0] == "VCMPPD" && i+1 < len(us) && !zmmReg.MatchString(l) {
+			args := strings.Split(strings.Join(f[1:], " "), ",")
+			dst := strings.TrimSpace(args[len(args)-1])
+			next := us[i+1]
+			if len(next) == 3 && next[0] == "VMOVMSKPD "+dst+", AX" && next[1] == "CMPL AX, $15" &&
+				strings.HasPrefix(next[2], "JNE") && deadAfter(us[i+2:], dst) {
+				src := strings.Join(args[:len(args)-1], ",")
+				src = yToZ.ReplaceAllString(src, "${1}Z$2")
+				out = append(out, unit{"VCMPPD " + strings.TrimSpace(src) + ", K1", "KMOVB K1, AX", "CMPL AX, $0xFF", next[2]})
+				i++
+				continue
+			}
+		}
+		out = append(out, u)
+	}
+	return out
+}
+
+// yToZ matches an AVX2 operand Yn (four float64 lanes), which the AVX-512
+// loops hold in Zn.
+var yToZ = regexp.MustCompile(`(^|[ ,])Y([0-9]+)`)
+
+// deadAfter reports whether the register y (Yn of an AVX2 body) is not
+// read by the units us before it is written whole (see cmpChecks).
+// Between a SKIPNONE and its label, which it may jump to, a write does
+// not count: any mention there is taken as a read.
+func deadAfter(us []unit, y string) bool {
+	n := strings.TrimPrefix(y, "Y")
+	name := regexp.MustCompile(`(^|[ ,])[YZX]` + n + `($|[ ,])`)
+	skipped := map[string]bool{} // the labels of the SKIPNONEs passed
+	for _, u := range us {
+		if f := strings.Fields(u[0]); f[0] == "SKIPNONE" {
+			if name.MatchString(u[0]) {
+				return false
+			}
+			skipped[f[2]+":"] = true
+			continue
+		}
+		if skipped[u[0]] {
+			delete(skipped, u[0])
+			continue
+		}
+		branched := len(skipped) > 0
+		for _, l := range u {
+			if i := strings.Index(l, "//"); i >= 0 {
+				l = l[:i]
+			}
+			l = strings.TrimSpace(l)
+			if !name.MatchString(l) {
+				continue
+			}
+			f := strings.Fields(l)
+			args := strings.Split(strings.Join(f[1:], " "), ",")
+			last := strings.TrimSpace(args[len(args)-1])
+			srcs := strings.Join(args[:len(args)-1], ",")
+			whole := !strings.Contains(f[0], "FMADD") && !strings.Contains(f[0], "FMSUB") &&
+				!strings.Contains(f[0], "FNM") && !strings.Contains(f[0], "PERMI2") && !strings.Contains(srcs, "K")
+			if whole && !branched && strings.TrimLeft(last, "YZX") == n && !name.MatchString(srcs) {
+				return true
+			}
+			return false
+		}
+	}
+	return true
 }
 
 // mergeChecks returns the two copies' checks of a unit as one, or nil
