@@ -1693,41 +1693,30 @@ func (r *runner) countRowsFused(n *backend.Node, rows, l int) ([]uint64, error) 
 func rowCountResult(c []uint64, l int, d dtypes.DType, mean bool) (any, bool) {
 	switch {
 	case mean && d == dtypes.F64:
-		res := make([]float64, len(c))
-		for i, v := range c {
-			res[i] = float64(v) / float64(l)
-		}
-		return res, true
+		return convertCounts(c, func(v uint64) float64 { return float64(v) / float64(l) }), true
 	case mean && d == dtypes.F32 && l <= 1<<24:
-		res := make([]float32, len(c))
-		for i, v := range c {
-			res[i] = float32(v) / float32(l)
-		}
-		return res, true
+		return convertCounts(c, func(v uint64) float32 { return float32(v) / float32(l) }), true
 	case mean:
 		return nil, false // float16 and bfloat16 sum as NumPy's do
 	case d == dtypes.I64:
-		res := make([]int64, len(c))
-		for i, v := range c {
-			res[i] = int64(v)
-		}
-		return res, true
+		return convertCounts(c, func(v uint64) int64 { return int64(v) }), true
 	case d == dtypes.I32:
-		res := make([]int32, len(c))
-		for i, v := range c {
-			res[i] = int32(v)
-		}
-		return res, true
+		return convertCounts(c, func(v uint64) int32 { return int32(v) }), true
 	case d == dtypes.U64:
-		return append([]uint64(nil), c...), true
+		return convertCounts(c, func(v uint64) uint64 { return v }), true
 	case d == dtypes.U32:
-		res := make([]uint32, len(c))
-		for i, v := range c {
-			res[i] = uint32(v)
-		}
-		return res, true
+		return convertCounts(c, func(v uint64) uint32 { return uint32(v) }), true
 	}
 	return nil, false
+}
+
+// convertCounts returns f of each count of c.
+func convertCounts[T any](c []uint64, f func(uint64) T) []T {
+	res := make([]T, len(c))
+	for i, v := range c {
+		res[i] = f(v)
+	}
+	return res
 }
 
 // countResult returns the count c as a one-element buffer of the compute
