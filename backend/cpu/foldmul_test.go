@@ -12,7 +12,8 @@ import (
 // benchmark matrix's prod), random walks through the subnormal range and
 // back (factors of both signs and every scale), the rounding ties of the
 // subnormal grid, and steps by zeros, infinities, NaN (payloads kept)
-// and factors large enough to overflow a scaled product.
+// and factors large enough to overflow a scaled product. foldMul, which
+// takes the scaled steps or not as this CPU measured, is checked too.
 func TestFoldMul(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	nan64 := math.Float64frombits(0x7ff8000000000abc)
@@ -20,6 +21,9 @@ func TestFoldMul(t *testing.T) {
 	check64 := func(what string, acc float64, x []float64) {
 		t.Helper()
 		got, want := foldMul64(acc, x), foldWith(acc, x, mul[float64])
+		if g := foldMul(acc, x); math.Float64bits(g) != math.Float64bits(want) {
+			t.Fatalf("%s: foldMul (scaled %v) of %d from %g = %g, plain %g", what, scaleSubnormals(), len(x), acc, g, want)
+		}
 		if math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("%s: float64 fold of %d from %g = %g (%#x), plain %g (%#x)", what, len(x), acc, got, math.Float64bits(got), want, math.Float64bits(want))
 		}
@@ -27,6 +31,9 @@ func TestFoldMul(t *testing.T) {
 	check32 := func(what string, acc float32, x []float32) {
 		t.Helper()
 		got, want := foldMul32(acc, x), foldWith(acc, x, mul[float32])
+		if g := foldMul(acc, x); math.Float32bits(g) != math.Float32bits(want) {
+			t.Fatalf("%s: foldMul (scaled %v) of %d from %g = %g, plain %g", what, scaleSubnormals(), len(x), acc, g, want)
+		}
 		if math.Float32bits(got) != math.Float32bits(want) {
 			t.Fatalf("%s: float32 fold of %d from %g = %g (%#x), plain %g (%#x)", what, len(x), acc, got, math.Float32bits(got), want, math.Float32bits(want))
 		}
