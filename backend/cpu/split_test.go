@@ -118,3 +118,68 @@ func TestSplitSums(t *testing.T) {
 		}
 	}
 }
+
+// TestFlatBlocks checks the block length of flat trees (see flatBlock,
+// flatConstBytes): flatBlock for operands read in place, blocks of at
+// most flatConstBytes where a constant is read as a block, and the same
+// bits as one element at a time.
+func TestFlatBlocks(t *testing.T) {
+	vec := func(d dtypes.DType, n int) *backend.Node {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(i%977)/31 - 7
+		}
+		return in(mk(d, []int{n}, v...))
+	}
+	scalar := func(d dtypes.DType, y float64) *backend.Node { return in(mk(d, nil, y)) }
+	const n = 100000
+	cases := []struct {
+		name  string
+		n     *backend.Node
+		block int
+	}{
+		{"x + y f32", nb(backend.OpAdd, vec(dtypes.F32, n), vec(dtypes.F32, n)), flatBlock},
+		{"x * 2 f32", nb(backend.OpMul, vec(dtypes.F32, n), scalar(dtypes.F32, 2)), flatConstBytes / 4},
+		{"2 - x f64", nb(backend.OpSub, scalar(dtypes.F64, 2), vec(dtypes.F64, n)), flatConstBytes / 8},
+		{"x << 3 i32", nb(backend.OpShl, vec(dtypes.I32, n), scalar(dtypes.I32, 3)), flatConstBytes / 4},
+		{"x + 1 u8", nb(backend.OpAdd, vec(dtypes.U8, n), scalar(dtypes.U8, 1)), min(flatBlock, flatConstBytes)},
+		{"x * 2 c64", nb(backend.OpMul, vec(dtypes.C64, n), scalar(dtypes.C64, 2)), flatConstBytes / 8},
+	}
+	for _, c := range cases {
+		b := New(Workers(2))
+		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
+		r.x.Init(r.ctx, "cpu", r, nil)
+		f, _, err := r.fuse(c.n, n)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if f.grain(c.n.DType); f.block != c.block {
+			t.Errorf("%s: blocks of %d, want %d", c.name, f.block, c.block)
+		}
+		got := vals(run(t, c.n, Workers(2)))
+		x := vals(run(t, c.n.Args[0], Workers(1)))
+		y := vals(run(t, c.n.Args[1], Workers(1)))
+		for i := range got {
+			xi, yi := x[min(i, len(x)-1)], y[min(i, len(y)-1)]
+			var want float64
+			switch c.n.Op {
+			case backend.OpAdd:
+				want = xi + yi
+			case backend.OpMul:
+				want = xi * yi
+			case backend.OpSub:
+				want = xi - yi
+			case backend.OpShl:
+				want = float64(int32(xi) << int32(yi))
+			}
+			if c.n.DType == dtypes.U8 {
+				want = float64(uint8(int(xi) + int(yi)))
+			} else if c.n.DType == dtypes.F32 {
+				want = float64(float32(want))
+			}
+			if got[i] != want {
+				t.Fatalf("%s: element %d is %v, want %v", c.name, i, got[i], want)
+			}
+		}
+	}
+}
