@@ -425,15 +425,24 @@ func (r *runner) parallel(n, grain int, body func(w, lo, hi int) error) error {
 			}
 		}
 	}
+	runWorkers(nw, work)
+	return first
+}
+
+// runWorkers calls work(w) for workers w = 0…nw-1 and returns when they
+// have returned: the helpers (pool.go) as workers 1…nw-1 and the calling
+// goroutine as 0, or goroutines where another loop holds the helpers. A
+// helper that comes late may not run its work at all, so work must take
+// its share from what is left (ranges from a shared counter).
+func runWorkers(nw int, work func(w int)) {
 	if helpers.mu.TryLock() {
-		// The helpers (pool.go) as workers 1…nw-1, this goroutine as 0.
 		l := &loop{run: work}
 		give(l, nw)
 		work(0)
 		l.close()
 		takeBack(l, nw)
 		helpers.mu.Unlock()
-		return first
+		return
 	}
 	var wg sync.WaitGroup
 	for w := range nw {
@@ -444,7 +453,6 @@ func (r *runner) parallel(n, grain int, body func(w, lo, hi int) error) error {
 		}()
 	}
 	wg.Wait()
-	return first
 }
 
 // serial calls body(0, lo, hi) for the ranges of at most grain elements
