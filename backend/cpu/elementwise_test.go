@@ -683,3 +683,44 @@ func TestIntegerDivisionWarnings(t *testing.T) {
 		}
 	}
 }
+
+// TestPow8 checks x ** e on int8 and uint8 (pow8Table) for every pair of
+// operands against repeated multiplication, wrapping as NumPy's integer
+// power does (np.int8(3) ** np.int8(5) is -13), and the error of a
+// negative int8 exponent.
+func TestPow8(t *testing.T) {
+	var xs, es []int8
+	var us, vs []uint8
+	for x := range 256 {
+		for e := range 256 {
+			us, vs = append(us, uint8(x)), append(vs, uint8(e))
+			if e < 128 {
+				xs, es = append(xs, int8(x)), append(es, int8(e))
+			}
+		}
+	}
+	got8 := run(t, nb(backend.OpPow, in(raw(dtypes.I8, []int{len(xs)}, xs)), in(raw(dtypes.I8, []int{len(es)}, es)))).Data.([]int8)
+	for i := range xs {
+		want := int8(1)
+		for range int(es[i]) {
+			want *= xs[i]
+		}
+		if got8[i] != want {
+			t.Fatalf("int8 %d ** %d = %d, want %d", xs[i], es[i], got8[i], want)
+		}
+	}
+	gotU := run(t, nb(backend.OpPow, in(raw(dtypes.U8, []int{len(us)}, us)), in(raw(dtypes.U8, []int{len(vs)}, vs)))).Data.([]uint8)
+	for i := range us {
+		want := uint8(1)
+		for range int(vs[i]) {
+			want *= us[i]
+		}
+		if gotU[i] != want {
+			t.Fatalf("uint8 %d ** %d = %d, want %d", us[i], vs[i], gotU[i], want)
+		}
+	}
+	neg := in(raw(dtypes.I8, []int{3}, []int8{2, -1, 3}))
+	if err := runErr(nb(backend.OpPow, in(raw(dtypes.I8, []int{3}, []int8{2, 2, 2})), neg)); err == nil || err.Error() != "integers to negative integer powers are not allowed" {
+		t.Errorf("int8 negative power: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package cpu
 import (
 	"encoding/binary"
 	"errors"
+	"sync"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -81,6 +82,19 @@ func intKernel[T integer](n *backend.Node) kfn {
 	case backend.OpMod:
 		return binErr(vectorIntDiv(intModL[T](floor, zeroErr, n.IntDiv), floor, true, n.IntDiv))
 	case backend.OpPow:
+		if unsafe.Sizeof(T(0)) == 1 {
+			return binErr(func(d, a, b []T) error {
+				t := pow8Table()
+				a, b = a[:len(d)], b[:len(d)]
+				for i := range d {
+					if b[i] < 0 {
+						return errNegativePower
+					}
+					d[i] = T(t[int(uint8(a[i]))<<8|int(uint8(b[i]))])
+				}
+				return nil
+			})
+		}
 		return binErr(func(d, a, b []T) error {
 			a, b = a[:len(d)], b[:len(d)]
 			for i := range d {
@@ -392,3 +406,20 @@ func sign8(d, a []uint8, signed bool) {
 		}
 	}
 }
+
+// pow8Table holds x ** e wrapped to 8 bits at [x<<8 | e], for the bits
+// x and e of int8 and uint8 operands (their products wrap alike). The
+// squarings loop of the wider integers takes a branch on each of the
+// exponent's bits, which random exponents mispredict: p ** q on 10^6
+// uint8 took 8.3 ms on two workers, NumPy's 6.8 ms on one.
+var pow8Table = sync.OnceValue(func() *[1 << 16]uint8 {
+	t := new([1 << 16]uint8)
+	for x := range 256 {
+		r := uint8(1)
+		for e := range 256 {
+			t[x<<8|e] = r
+			r *= uint8(x)
+		}
+	}
+	return t
+})
