@@ -170,8 +170,27 @@ func TestLookupF16(t *testing.T) {
 		libmAVX512 = saved
 	}
 	if libmAVX512 {
-		if n := lookup16(make([]uint16, 35), idx[:35], tab); n != 32 {
+		d := make([]uint16, 35)
+		if n := lookup16(d, idx[:35], tab); n != 32 {
 			t.Errorf("lookup16 set %d of 35, want 32", n)
 		}
+		check("lookup16", d[:32], idx[:32], want32(tab, idx[:32]))
 	}
+	// lookupF16 takes lookup16 or not as this CPU measured
+	// (gatherFaster); the scalar loop on its own:
+	for n := range 71 {
+		d := make([]uint16, n)
+		lookupScalar(d, idx[:n], tab)
+		check("lookupScalar", d, idx[:n], want32(tab, idx[:n]))
+	}
+	t.Logf("gatherFaster: %v", gatherFaster())
+}
+
+// want32 returns tab[a[i]] for each i.
+func want32(tab *[1 << 16]uint16, a []uint16) []uint16 {
+	w := make([]uint16, len(a))
+	for i, v := range a {
+		w[i] = tab[v]
+	}
+	return w
 }
