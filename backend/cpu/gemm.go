@@ -104,6 +104,9 @@ type gemmJob[S, T float32 | float64] struct {
 	// directB is B as []T where the kernel reads its whole panels of nr
 	// columns in place (setDirect); nil where every panel is packed.
 	directB []T
+	// sym: C is symmetric (mmGeom.sym); the tiles wholly below the
+	// diagonal are skipped, then mirrored (mirrorLower).
+	sym bool
 }
 
 // setDirect lets the kernel read A's whole panels of mr rows in place,
@@ -186,7 +189,16 @@ func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
 			i0 := ip * mr
 			dst := g.packA[p0*g.mp+i0*kcb : p0*g.mp+(i0+mr)*kcb]
 			nr := min(mr, g.m-i0)
-			if g.aCol != 1 {
+			if g.aRow == 1 && g.aCol != 1 {
+				// A stored transposed (mmGeom.aT): the panel's mr
+				// elements of each p lie side by side.
+				for p := range kcb {
+					src := (p0+p)*g.aCol + i0
+					for i, v := range g.a[src : src+nr] {
+						dst[p*mr+i] = T(v)
+					}
+				}
+			} else if g.aCol != 1 {
 				for i := range nr {
 					src := (i0+i)*g.aRow + p0*g.aCol
 					for p := range kcb {
@@ -278,6 +290,9 @@ func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 				bp, pb = g.directB[j:], g.bRow
 			}
 			for i := i0; i < i1; i += mr {
+				if g.sym && i >= j+nr {
+					continue // below the diagonal: mirrored
+				}
 				ap, ra, pa := g.packA[p0*g.mp+i*kcb:p0*g.mp+(i+mr)*kcb], 1, mr
 				rows := min(mr, g.m-i)
 				if g.direct != nil && rows == mr {
@@ -361,8 +376,15 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 	set := func(j *gemmJob[S, T], bi int, buf []T) {
 		j.a, j.aRow, j.aCol = x[g.offA[bi]:g.offA[bi]+m*k], k, 1
 		j.b, j.bRow, j.bCol = y[g.offB[bi]:g.offB[bi]+k*n], n, 1
+		if g.aT {
+			j.aRow, j.aCol = 1, m
+		}
+		if g.bT {
+			j.bRow, j.bCol = 1, k
+		}
 		j.c, j.ldc = out[bi*m*n:(bi+1)*m*n], n
 		j.packA, j.packB = buf[:j.mp*k], buf[j.mp*k:j.mp*k+k*j.np]
+		j.sym = g.sym
 		if !packed {
 			j.setDirect()
 		}
@@ -381,6 +403,9 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 				if err := j.block(r.ctx, t, tmp); err != nil {
 					return err
 				}
+			}
+			if j.sym {
+				mirrorLower(j.c, m, kern.mr, kern.nr, 0, m)
 			}
 		}
 		return nil
@@ -426,8 +451,44 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 		if err != nil {
 			return err
 		}
+		if j.sym {
+			err = r.parallel(m, mirrorRows, func(_, lo, hi int) error {
+				mirrorLower(j.c, m, kern.mr, kern.nr, lo, hi)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// mirrorRows is the number of rows of C a range of mirrorLower takes.
+const mirrorRows = 64
+
+// mirrorLower sets the elements of the m×m symmetric C (row major) that
+// gemmJob.block skipped, in rows lo to hi: element (i, c) of a tile
+// (tiles of mr rows and nr columns from the corner) whose first row is
+// at or below its last column plus one, from (c, i), which lies in a tile
+// block computed. In squares of 32 so that the column of C read stays in
+// the cache.
+func mirrorLower[T float32 | float64](c []T, m, mr, nr, lo, hi int) {
+	const sq = 32
+	for i0 := lo; i0 < hi; i0 += sq {
+		i1 := min(i0+sq, hi)
+		for c0 := 0; c0 < i1; c0 += sq {
+			for i := i0; i < i1; i++ {
+				// The columns of row i's skipped tiles: those of the
+				// tiles from column 0 up to (i's tile row) - nr.
+				lim := min((i/mr*mr)/nr*nr, c0+sq)
+				row := c[i*m : i*m+lim]
+				for col := c0; col < lim; col++ {
+					row[col] = c[col*m+i]
+				}
+			}
+		}
+	}
 }
 
 // A vmKernel computes w columns of a vector-matrix product x·B (B with

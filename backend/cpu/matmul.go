@@ -38,11 +38,25 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 	nbatch := backend.Size(p.Batch)
 	strA := batchOffsets(p.Batch, p.Operand(contigLayout(av.shape), true).Batch)
 	strB := batchOffsets(p.Batch, p.Operand(contigLayout(bv.shape), false).Batch)
-	x, err := r.computeBuf(av)
-	if err != nil {
-		return nil, err
+	// A symmetric product of floats goes through gemmRun (rows > 1).
+	ct := computeOf(dt)
+	sym := nbatch == 1 && rows > 1 && (ct == ctF32 || ct == ctF64) && !p.InLanes(dt) && transposePair(av, bv)
+	var x, y any
+	var err error
+	switch {
+	case sym && bv.contiguous():
+		// xᵀ·x: A is read from x's buffer, transposed (mmGeom.aT).
+		y, err = r.computeBuf(bv)
+		x = y
+	case sym && av.contiguous():
+		// x·xᵀ: B is read from x's buffer, transposed (mmGeom.bT).
+		x, err = r.computeBuf(av)
+		y = x
+	default:
+		if x, err = r.computeBuf(av); err == nil {
+			y, err = r.computeBuf(bv)
+		}
 	}
-	y, err := r.computeBuf(bv)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +64,11 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 	if err != nil {
 		return nil, err
 	}
-	g := mmGeom{rows: rows, k: k, cols: cols, nbatch: nbatch, offA: strA, offB: strB}
+	g := mmGeom{rows: rows, k: k, cols: cols, nbatch: nbatch, offA: strA, offB: strB,
+		sym: sym, aT: sym && bv.contiguous(), bT: sym && !bv.contiguous() && av.contiguous()}
+	if g.aT || g.bT {
+		g.offA, g.offB = []int{0}, []int{0}
+	}
 	switch xs := x.(type) {
 	case []bool:
 		err = mmRun(r, g, xs, y.([]bool), res.([]bool), mmBool)
@@ -116,6 +134,29 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 type mmGeom struct {
 	rows, k, cols, nbatch int
 	offA, offB            []int
+	// sym: the product is x·xᵀ or xᵀ·x, whose element (i, j) is the same
+	// sum of the same products in the same order as (j, i) (gemm.go
+	// computes the tiles on and above the diagonal and mirrors them).
+	sym bool
+	// aT: the first operand's buffer holds its transpose (x of xᵀ·x:
+	// element (i, p) at p·rows + i); bT: the second's (x of x·xᵀ: (p, j)
+	// at j·k + p). Only the gemm path reads them (sym products).
+	aT, bT bool
+}
+
+// transposePair reports whether the 2-d views a and b are transposes of
+// each other over the same storage: a = xᵀ and b = x, or a = x and b =
+// xᵀ, so that a·b is symmetric (NumPy's matmul computes such a product
+// with BLAS's syrk, half the multiply-adds: transpose(x) @ x of 1000×1000
+// float32 took 2.6 ms, x @ y 4.4 ms).
+func transposePair(a, b *view) bool {
+	if len(a.shape) != 2 || len(b.shape) != 2 || a.off != b.off || a.dtype != b.dtype ||
+		a.shape[0] != b.shape[1] || a.shape[1] != b.shape[0] ||
+		a.strides[0] != b.strides[1] || a.strides[1] != b.strides[0] {
+		return false
+	}
+	x, y := bufBytes(a.data), bufBytes(b.data)
+	return len(x) > 0 && len(x) == len(y) && &x[0] == &y[0]
 }
 
 // contigLayout returns the layout of a contiguous buffer of the given shape.

@@ -110,9 +110,12 @@ func TestRecycleTemps(t *testing.T) {
 		vals[i] = float64(i%97) - 40
 	}
 	m := in(mk(dtypes.F32, []int{r, c}, vals...))
+	m2 := in(mk(dtypes.F32, []int{r, c}, vals...))
 	tr := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F32, Shape: []int{c, r}, Axes: []int{1, 0}, Args: []*backend.Node{m}}
 	sum := red(backend.OpSum, dtypes.F32, tr, false, 0)
-	prod := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{c, c}, Args: []*backend.Node{tr, m}}
+	// transpose(m) @ m2, not @ m: a symmetric product reads m in place
+	// (mmGeom.aT) and makes no copy.
+	prod := &backend.Node{Op: backend.OpMatMul, DType: dtypes.F32, Shape: []int{c, c}, Args: []*backend.Node{tr, m2}}
 	free := func() int {
 		recycled.mu.Lock()
 		defer recycled.mu.Unlock()
