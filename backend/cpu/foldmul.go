@@ -154,10 +154,8 @@ var scaleSubnormals = sync.OnceValue(func() bool {
 		return d
 	}
 	const acc = 0x1p-1060
-	plain := best(func() { foldSink = foldMulT(acc, x, false) })
-	scaled := best(func() { foldSink, _ = subnormalSteps64(acc, x) })
-	return scaled < plain
+	var p, s float64
+	plain := best(func() { p = foldMulT(acc, x, false) })
+	scaled := best(func() { s, _ = subnormalSteps64(acc, x) })
+	return scaled < plain && p == s // the same product either way
 })
-
-// foldSink keeps scaleSubnormals' folds from being optimised away.
-var foldSink float64
