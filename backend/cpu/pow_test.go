@@ -115,7 +115,10 @@ func TestConstPowKernel(t *testing.T) {
 				k = avx2Kernel(func() kfn { return constPowKernel[float64](pow(dtypes.F64, y)) })
 			}
 			if k == nil {
-				t.Fatalf("no float64 kernel for x**%v", y)
+				if haveAVX2 {
+					t.Fatalf("no float64 kernel for x**%v", y)
+				}
+				continue // purego: no loop of half-integer powers
 			}
 			d := make([]float64, len(x64))
 			if err := k(d, []any{x64, ys}); err != nil {
