@@ -15,7 +15,8 @@ import (
 // rule (numpy/_core/src/multiarray/argfunc.dispatch.c.src: the index of
 // the first maximum, or minimum; for bools, of the first True, or False),
 // on rows with ties and the type's extremes (where the walk stops early),
-// split over workers.
+// bool rows whose first True lies past their first eight bytes, split
+// over workers.
 func TestArgRowsInt(t *testing.T) {
 	rng := rand.New(rand.NewSource(35))
 	const rows, cols = 131, 517
@@ -49,7 +50,15 @@ func TestArgRowsInt(t *testing.T) {
 				case tc.d == dtypes.Bool:
 					*v = float64(rng.Intn(2))
 					if kind == 2 {
+						// Zeros, or zeros up to a first True past the
+						// first eight bytes, then random bits.
 						*v = 0
+						if first := 8 + r%40; r%8 == 6 && c >= first {
+							*v = float64(rng.Intn(2))
+							if c == first {
+								*v = 1
+							}
+						}
 					}
 				default:
 					*v = math.Round(tc.lo/2 + rng.Float64()*(tc.hi-tc.lo)/2)
