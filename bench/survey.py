@@ -17,6 +17,7 @@ import argparse
 import re
 import subprocess
 import sys
+import time
 import timeit
 
 import numpy as np
@@ -233,6 +234,12 @@ def main():
             print("%-38s dtypes differ: tensorsh %s, NumPy %s" % (te, dt, ndt))
             continue
         n = numpy_ms(ne, ns)
+        if "@" in ne or "dot(" in ne or "matmul(" in ne:
+            # OpenBLAS's threads poll for work for a while after a
+            # product, taking a core from the next tensorsh run (as
+            # bench/matrix.py's BLAS_SPIN): x.T + 1 right after x @ v
+            # took 82 µs, 46-54 otherwise.
+            time.sleep(0.3)
         ratios.append(n / t)
         print("%-38s %9.3f %9.3f %7.2fx%s" % (te, n, t, n / t, "  slower" if n < t else ""))
     if ratios:
