@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,11 +40,17 @@ var twoState struct {
 }
 
 // twoFaster reports, for a backend of nworkers workers, whether a copy of
-// 2 MB split over two goroutines measured at least 1.6 times as fast as
-// on one (the best of 7 each, after a warm-up). On the Xeon
-// the ratio was 3 (170 against 56 µs); on the EPYC guests, where one core
+// 2 MB split over two workers measured at least 1.6 times as fast as on
+// one (the best of 7 each, after a warm-up). On the Xeon
+// the ratio was 3 (170 against 56 µs); on the first EPYC guests, where one core
 // copied 3 MB in the cache in about 38 µs, it would be near 1.2 (two
-// workers' wake-up against half the copy), under the bar. A win is final;
+// workers' wake-up against half the copy), under the bar. The two
+// workers were two goroutines started for the copy until stop 46, which
+// made them the calling goroutine and the pool's helper, awake, as a
+// statement run after another finds them: on the AMD EPYC guest of that
+// stop (Zen 5) fresh goroutines gave 1.0-1.2 (49-57 against 41-60 µs) and
+// so one worker for statements up to 10 MB, where two were twice as fast
+// (x < y on 10^6 float32 95 → 51 µs); the pool's helper gives 1.8-2.3. A win is final;
 // a loss may come from other work on the second core at that moment (a
 // collection's mark worker, another process), so it is measured again
 // when asked a second or more later (ten seconds after the third loss),
@@ -143,15 +150,8 @@ func measureCopy() (one, two time.Duration) {
 		src[i] = byte(i)
 	}
 	best := func(f func()) time.Duration {
-		b := time.Duration(1 << 62)
-		for i := range 8 {
-			t0 := time.Now()
-			f()
-			if d := time.Since(t0); i > 0 { // the first warms up
-				b = min(b, d)
-			}
-		}
-		return b
+		f() // warms up
+		return bestTime(7, f)
 	}
 	one = best(func() { copy(dst, src) })
 	// Two workers as a parallel loop runs them: ranges from a counter,
@@ -177,4 +177,16 @@ func measureCopy() (one, two time.Duration) {
 	}
 	two = best(func() { split() })
 	return one, two
+}
+
+// bestTime returns the least time of n calls of f: the measure of this
+// file's choices, which want a CPU's speed without the host's noise.
+func bestTime(n int, f func()) time.Duration {
+	b := time.Duration(math.MaxInt64)
+	for range n {
+		t0 := time.Now()
+		f()
+		b = min(b, time.Since(t0))
+	}
+	return b
 }

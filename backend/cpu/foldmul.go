@@ -3,7 +3,6 @@ package cpu
 import (
 	"math"
 	"sync"
-	"time"
 	"unsafe"
 )
 
@@ -144,18 +143,9 @@ var scaleSubnormals = sync.OnceValue(func() bool {
 	for i := range x {
 		x[i] = 1 + float64(i%3-1)*0x1p-20
 	}
-	best := func(f func()) time.Duration {
-		d := time.Duration(math.MaxInt64)
-		for range 5 {
-			t0 := time.Now()
-			f()
-			d = min(d, time.Since(t0))
-		}
-		return d
-	}
 	const acc = 0x1p-1060
 	var p, s float64
-	plain := best(func() { p = foldMulT(acc, x, false) })
-	scaled := best(func() { s, _ = subnormalSteps64(acc, x) })
+	plain := bestTime(5, func() { p = foldMulT(acc, x, false) })
+	scaled := bestTime(5, func() { s, _ = subnormalSteps64(acc, x) })
 	return scaled < plain && p == s // the same product either way
 })
