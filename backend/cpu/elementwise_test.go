@@ -699,28 +699,26 @@ func TestPow8(t *testing.T) {
 			}
 		}
 	}
-	got8 := run(t, nb(backend.OpPow, in(raw(dtypes.I8, []int{len(xs)}, xs)), in(raw(dtypes.I8, []int{len(es)}, es)))).Data.([]int8)
-	for i := range xs {
-		want := int8(1)
-		for range int(es[i]) {
-			want *= xs[i]
-		}
-		if got8[i] != want {
-			t.Fatalf("int8 %d ** %d = %d, want %d", xs[i], es[i], got8[i], want)
-		}
-	}
-	gotU := run(t, nb(backend.OpPow, in(raw(dtypes.U8, []int{len(us)}, us)), in(raw(dtypes.U8, []int{len(vs)}, vs)))).Data.([]uint8)
-	for i := range us {
-		want := uint8(1)
-		for range int(vs[i]) {
-			want *= us[i]
-		}
-		if gotU[i] != want {
-			t.Fatalf("uint8 %d ** %d = %d, want %d", us[i], vs[i], gotU[i], want)
-		}
-	}
+	checkPow8(t, dtypes.I8, xs, es)
+	checkPow8(t, dtypes.U8, us, vs)
 	neg := in(raw(dtypes.I8, []int{3}, []int8{2, -1, 3}))
 	if err := runErr(nb(backend.OpPow, in(raw(dtypes.I8, []int{3}, []int8{2, 2, 2})), neg)); err == nil || err.Error() != "integers to negative integer powers are not allowed" {
 		t.Errorf("int8 negative power: %v", err)
+	}
+}
+
+// checkPow8 checks x ** e of d (int8 or uint8) against repeated
+// multiplication.
+func checkPow8[T int8 | uint8](t *testing.T, d dtypes.DType, xs, es []T) {
+	t.Helper()
+	got := run(t, nb(backend.OpPow, in(raw(d, []int{len(xs)}, xs)), in(raw(d, []int{len(es)}, es)))).Data.([]T)
+	for i := range xs {
+		want := T(1)
+		for range int(es[i]) {
+			want *= xs[i]
+		}
+		if got[i] != want {
+			t.Fatalf("%v %d ** %d = %d, want %d", d, xs[i], es[i], got[i], want)
+		}
 	}
 }
