@@ -203,3 +203,50 @@ func TestRunnerReuse(t *testing.T) {
 		}
 	}
 }
+
+// TestIntReduceRecycles checks that the integer sums of intReduce (sum
+// and mean of int32 along a leading axis) come from the recycler: the
+// int64 sums of a mean are given back after the Run (its float64 result
+// kept), and results held stay unchanged while later Runs reuse memory.
+func TestIntReduceRecycles(t *testing.T) {
+	const a, b, c = 30, 20, 50 // sums of 20·50 int64: 8000 bytes
+	vals := make([]float64, a*b*c)
+	for i := range vals {
+		vals[i] = float64(i%101) - 50
+	}
+	m := in(mk(dtypes.I32, []int{a, b, c}, vals...))
+	sum := red(backend.OpSum, dtypes.I64, m, false, 0)
+	mean := red(backend.OpMean, dtypes.F64, m, false, 0)
+	free := func() int {
+		recycled.mu.Lock()
+		defer recycled.mu.Unlock()
+		return len(recycled.free[b*c*8])
+	}
+	for free() > 0 { // blocks of this size other Runs gave back
+		newStorageFull(dtypes.I64, b*c)
+	}
+	s1 := run(t, sum)
+	m1 := run(t, mean)
+	if got := free(); got != 1 {
+		t.Errorf("%d blocks of the sums' size free after a mean, want 1 (the sums)", got)
+	}
+	want := make([]int64, b*c)
+	for i := range a {
+		for j := range b * c {
+			want[j] += int64(vals[i*b*c+j])
+		}
+	}
+	wantS, wantM := slices.Clone(s1.Data.([]int64)), slices.Clone(m1.Data.([]float64))
+	for range 3 {
+		run(t, mean)
+		run(t, sum)
+	}
+	for j := range want {
+		if s1.Data.([]int64)[j] != want[j] || wantS[j] != want[j] {
+			t.Fatalf("sum column %d: %d (first %d), want %d", j, s1.Data.([]int64)[j], wantS[j], want[j])
+		}
+		if m1.Data.([]float64)[j] != wantM[j] || wantM[j] != float64(want[j])/a {
+			t.Fatalf("mean column %d: %v (first %v), want %v", j, m1.Data.([]float64)[j], wantM[j], float64(want[j])/a)
+		}
+	}
+}
