@@ -70,8 +70,9 @@ func isReserved(name string) bool {
 	if _, ok := specialForms[name]; ok {
 		return true
 	}
-	_, err := dtypes.ParseType(name)
-	return err == nil
+	// A name is an identifier, never "f32?", so the names alone decide
+	// (ParseType would build an error for every ordinary name).
+	return dtypes.IsName(name)
 }
 
 // evalExpr compiles and runs one expression.
