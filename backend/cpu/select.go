@@ -94,7 +94,7 @@ func selectLines[T any](r *runner, s scanShape, from, to int, x, out []T, sel fu
 		for j, v := range dst {
 			out[ob+j*s.inner] = v
 		}
-	})
+	}, nil)
 }
 
 // selectInts writes to dst the integers at places [from, to) of line

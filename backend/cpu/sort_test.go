@@ -181,7 +181,7 @@ func elementOf(t *backend.Tensor, i int) any {
 // on several workers.
 func TestSort(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	shapes := [][]int{{1}, {2}, {37}, {300}, {5, 23}, {3, 4, 17}, {0}, {4, 0}, {2, 600}, {700, 3}, {40000}, {3, 20000}}
+	shapes := [][]int{{1}, {2}, {37}, {300}, {5, 23}, {3, 4, 17}, {0}, {4, 0}, {2, 600}, {700, 3}, {40000}, {3, 20000}, {1500, 41}, {3, 300, 70}}
 	for _, d := range sortDTypes {
 		for _, shape := range shapes {
 			for ax := range shape {
