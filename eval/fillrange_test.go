@@ -91,3 +91,23 @@ func TestFillNumPyRangeChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestAffineF32Past2p24 checks affineF32 across 2^24, where its float32
+// count of indices stops being exact and it converts each index: every
+// element is b + float32(float32(i)·s), i rounded to float32 first (as
+// NumPy's fill converts it).
+func TestAffineF32Past2p24(t *testing.T) {
+	const lo, hi = 1<<24 - 9, 1<<24 + 11
+	d := make([]float32, hi)
+	b, s := float32(0.5), float32(0.1)
+	affineF32(d, lo, b, s)
+	for i := lo; i < hi; i++ {
+		if w := b + float32(float32(i)*s); d[i] != w {
+			t.Errorf("[%d] = %v, want %v", i, d[i], w)
+		}
+	}
+	// Past 2^24 float32(i) rounds to even: i and i+1 share a value.
+	if d[1<<24+1] != d[1<<24] {
+		t.Errorf("[2^24+1] = %v, want [2^24]'s %v", d[1<<24+1], d[1<<24])
+	}
+}

