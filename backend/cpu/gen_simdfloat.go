@@ -134,6 +134,22 @@ var ops = []op{
 	VBLENDV%[1]s Y3, Y0, Y1, Y2
 `, t.p, ltOQ, unordQ)
 	}},
+	// The float16 and bfloat16 maximum and minimum (narrowMinMax, on
+	// their float32 values): ties keep a.
+	{"maximumNarrow", "d[i] = a[i] if a[i] >= b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
+		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
+	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
+	VOR%[1]s Y4, Y3, Y3
+	VBLENDV%[1]s Y3, Y0, Y1, Y2
+`, t.p, geOQ, unordQ)
+	}},
+	{"minimumNarrow", "d[i] = a[i] if a[i] <= b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
+		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
+	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
+	VOR%[1]s Y4, Y3, Y3
+	VBLENDV%[1]s Y3, Y0, Y1, Y2
+`, t.p, leOQ, unordQ)
+	}},
 	{"neg", "d[i] = -a[i] (the sign flipped)", 1, false, func(t typ) string {
 		return fmt.Sprintf("\tVXOR%s Y15, Y0, Y2\n", t.p)
 	}},
@@ -298,6 +314,9 @@ GLOBL f64half<>(SB), RODATA|NOPTR, $8
 		for _, o := range ops {
 			if o.name == "pow3" && t == f64 {
 				continue // float64 x·x is not exact
+			}
+			if strings.HasSuffix(o.name, "Narrow") && t == f64 {
+				continue // narrow floats compute in float32
 			}
 			emit(&b, t, o)
 		}

@@ -40,6 +40,24 @@ func maximumF32AVX2(d, a, b []float32)
 func minimumF32AVX2(d, a, b []float32)
 
 //go:noescape
+func maximumNarrowF32AVX2(d, a, b []float32)
+
+//go:noescape
+func minimumNarrowF32AVX2(d, a, b []float32)
+
+// narrowMinMaxLoop returns narrowMinMax's loop for len(d) a multiple of 8
+// (nil without AVX2).
+func narrowMinMaxLoop(isMax bool) func(d, a, b []float32) {
+	switch {
+	case !haveAVX2:
+		return nil
+	case isMax:
+		return maximumNarrowF32AVX2
+	}
+	return minimumNarrowF32AVX2
+}
+
+//go:noescape
 func negF32AVX2(d, a []float32)
 
 //go:noescape

@@ -845,6 +845,72 @@ done:
 	VZEROUPPER
 	RET
 
+// func maximumNarrowF32AVX2(d []float32, a, b []float32): d[i] = a[i] if a[i] >= b[i] or a[i] is NaN, else b[i].
+TEXT ·maximumNarrowF32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $1, Y15, Y14
+	VPSLLD $31, Y15, Y15
+	VBROADCASTSS f32quiet<>(SB), Y13
+	VBROADCASTSS f32nan<>(SB), Y8
+	VBROADCASTSS f32inf<>(SB), Y9
+	VBROADCASTSS f32ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI)(AX*1), Y0
+	VMOVUPS 0(DX)(AX*1), Y1
+	VCMPPS $0x1d, Y1, Y0, Y3
+	VCMPPS $0x03, Y0, Y0, Y4
+	VORPS Y4, Y3, Y3
+	VBLENDVPS Y3, Y0, Y1, Y2
+	VMOVUPS Y2, 0(DI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
+// func minimumNarrowF32AVX2(d []float32, a, b []float32): d[i] = a[i] if a[i] <= b[i] or a[i] is NaN, else b[i].
+TEXT ·minimumNarrowF32AVX2(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	MOVQ b_base+48(FP), DX
+	VXORPS Y11, Y11, Y11
+	VPCMPEQD Y15, Y15, Y15
+	VPSRLD $1, Y15, Y14
+	VPSLLD $31, Y15, Y15
+	VBROADCASTSS f32quiet<>(SB), Y13
+	VBROADCASTSS f32nan<>(SB), Y8
+	VBROADCASTSS f32inf<>(SB), Y9
+	VBROADCASTSS f32ninf<>(SB), Y10
+	VBROADCASTSD f64one<>(SB), Y12
+	XORQ AX, AX
+	SHRQ $3, CX
+	JZ   done
+loop:
+	VMOVUPS 0(SI)(AX*1), Y0
+	VMOVUPS 0(DX)(AX*1), Y1
+	VCMPPS $0x12, Y1, Y0, Y3
+	VCMPPS $0x03, Y0, Y0, Y4
+	VORPS Y4, Y3, Y3
+	VBLENDVPS Y3, Y0, Y1, Y2
+	VMOVUPS Y2, 0(DI)(AX*1)
+	ADDQ $32, AX
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func negF32AVX2(d []float32, a []float32): d[i] = -a[i] (the sign flipped).
 TEXT ·negF32AVX2(SB), NOSPLIT, $0-48
 	MOVQ d_base+0(FP), DI

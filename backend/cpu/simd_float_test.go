@@ -350,3 +350,45 @@ func TestConstExponent(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowMinMax checks narrowMinMax (float16 and bfloat16 maximum and
+// minimum on their float32 values, with its vector loop where there is
+// one) against NumPy's rule for half floats element by element: a where a
+// >= b (a <= b for the minimum) or a is NaN, else b, so that ties such as
+// maximum(0, -0) keep a (numpy/_core/src/umath/loops.c.src,
+// HALF_maximum and npy_half_ge), and the first NaN wins.
+func TestNarrowMinMax(t *testing.T) {
+	t.Logf("AVX2: %v", haveAVX2)
+	rng := rand.New(rand.NewSource(5))
+	for _, o := range []backend.Op{backend.OpMax, backend.OpMin} {
+		k := narrowMinMax(o)
+		for trial := 0; trial < 40; trial++ {
+			for n := 0; n <= 70; n++ {
+				a, b := floatCase[float32](rng, n), floatCase[float32](rng, n)
+				for i := range b {
+					switch rng.Intn(4) {
+					case 0:
+						b[i] = a[i]
+					case 1:
+						b[i] = -a[i]
+					}
+				}
+				got := make([]float32, n)
+				if err := k(got, []any{a, b}); err != nil {
+					t.Fatal(err)
+				}
+				for i := range got {
+					x, y := a[i], b[i]
+					want := y
+					if o == backend.OpMax && x >= y || o == backend.OpMin && x <= y || x != x {
+						want = x
+					}
+					if math.Float32bits(got[i]) != math.Float32bits(want) {
+						t.Fatalf("%v n=%d [%d]: (%#x, %#x) gives %#x, want %#x", o, n, i,
+							math.Float32bits(x), math.Float32bits(y), math.Float32bits(got[i]), math.Float32bits(want))
+					}
+				}
+			}
+		}
+	}
+}
