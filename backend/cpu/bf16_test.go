@@ -113,3 +113,35 @@ func BenchmarkBF16Vec(b *testing.B) {
 	run("round/go", func() { copy(y, x); roundBF16Go(y) })
 	run("round/avx2", func() { copy(y, x); roundBF16(y) })
 }
+
+// TestBF16ToF32Vec checks bf16sToF32 (bf16_amd64.s's widening loop) on
+// all 65536 bfloat16 patterns (NaNs keep their payloads and signs), and on
+// lengths 0..40 at offsets 0..15 leaving the elements after alone.
+func TestBF16ToF32Vec(t *testing.T) {
+	all := make([]uint16, 1<<16)
+	for i := range all {
+		all[i] = uint16(i)
+	}
+	got := make([]float32, len(all))
+	bf16sToF32(got, all)
+	for i, b := range all {
+		if g := math.Float32bits(got[i]); g != uint32(b)<<16 {
+			t.Fatalf("bf16sToF32(%#04x) = %#08x, want %#08x", b, g, uint32(b)<<16)
+		}
+	}
+	for off := range 16 {
+		for n := 0; n <= 40; n++ {
+			d := make([]float32, off+n+1)
+			d[off+n] = 7
+			bf16sToF32(d[off:off+n], all[0x3f80+off:])
+			for i := range n {
+				if g := math.Float32bits(d[off+i]); g != uint32(0x3f80+off+i)<<16 {
+					t.Fatalf("off %d n %d [%d] = %#08x", off, n, i, g)
+				}
+			}
+			if d[off+n] != 7 {
+				t.Fatalf("off %d n %d: wrote past the end", off, n)
+			}
+		}
+	}
+}

@@ -188,6 +188,14 @@ func initTables() {
 // bf16Value returns the float32 value of the bfloat16 bits b.
 func bf16Value(b uint16) float32 { return math.Float32frombits(uint32(b) << 16) }
 
+// bf16sToF32Go sets d[i] = bf16Value(a[i]).
+func bf16sToF32Go(d []float32, a []uint16) {
+	a = a[:len(d)]
+	for i, b := range a {
+		d[i] = bf16Value(b)
+	}
+}
+
 // f16Bits rounds x to binary16 once (x is exact in float64).
 func f16Bits(x float32) uint16 { return f32ToF16(x) }
 
@@ -274,10 +282,7 @@ func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
 	case dtypes.BF16:
 		out, src := dst.([]float32)[:n], data.([]uint16)
 		if st == 1 {
-			src = src[pos : pos+n]
-			for i, b := range src {
-				out[i] = bf16Value(b)
-			}
+			bf16sToF32(out, src[pos:pos+n])
 			return
 		}
 		for i := range out {
