@@ -9,10 +9,16 @@ import (
 
 // TestF16TreeTable checks the table path of one-operand float16 trees
 // (f16Leaf, f16TreeTable) on every float16 bit pattern (NaN payloads,
-// ±Inf, ±0, subnormals): a tree of f16TableMin elements or more, which
-// is looked up, gives the bits of the same tree on fewer elements, which
-// the kernels compute block by block.
+// ±Inf, ±0, subnormals), and the same in bfloat16: a tree of f16TableMin
+// elements or more, which is looked up, gives the bits of the same tree on
+// fewer elements, which the kernels compute block by block.
 func TestF16TreeTable(t *testing.T) {
+	for _, d := range []dtypes.DType{dtypes.F16, dtypes.BF16} {
+		testTreeTable(t, d)
+	}
+}
+
+func testTreeTable(t *testing.T, dt dtypes.DType) {
 	const m = 1 << 16
 	small := make([]uint16, m)
 	for i := range small {
@@ -32,7 +38,7 @@ func TestF16TreeTable(t *testing.T) {
 	for _, o := range ops {
 		for _, chain := range []bool{false, true} {
 			tree := func(d []uint16) *backend.Node {
-				x := in(raw(dtypes.F16, []int{len(d)}, d))
+				x := in(raw(dt, []int{len(d)}, d))
 				if chain {
 					x = nu(backend.OpNeg, x)
 				}
@@ -42,7 +48,7 @@ func TestF16TreeTable(t *testing.T) {
 			got := run(t, tree(large)).Data.([]uint16)
 			for i, b := range large {
 				if got[i] != want[b] {
-					t.Fatalf("%v (after - : %v) of float16 bits %#04x: got %#04x, want %#04x", o, chain, b, got[i], want[b])
+					t.Fatalf("%v (after - : %v) of %v bits %#04x: got %#04x, want %#04x", o, chain, dt, b, got[i], want[b])
 				}
 			}
 		}
@@ -53,8 +59,15 @@ func TestF16TreeTable(t *testing.T) {
 // (lookupTiled: bits transposed a chunk at a time, then looked up)
 // against the same operation on a small contiguous input holding every
 // pattern, which the kernels compute: exp(transpose(x)) on a 400×333 x,
-// large enough for the table, with every float16 pattern in it.
+// large enough for the table, with every float16 pattern in it; the same
+// in bfloat16.
 func TestF16TiledTable(t *testing.T) {
+	for _, d := range []dtypes.DType{dtypes.F16, dtypes.BF16} {
+		testTiledTable(t, d)
+	}
+}
+
+func testTiledTable(t *testing.T, dt dtypes.DType) {
 	const m = 1 << 16
 	small := make([]uint16, m)
 	for i := range small {
@@ -69,15 +82,15 @@ func TestF16TiledTable(t *testing.T) {
 		x[i] = uint16(i*40503 + 11)
 	}
 	for _, o := range []backend.Op{backend.OpExp, backend.OpTanh, backend.OpTan} {
-		want := run(t, nu(o, in(raw(dtypes.F16, []int{m}, small)))).Data.([]uint16)
-		tr := &backend.Node{Op: backend.OpTranspose, DType: dtypes.F16, Shape: []int{cols, rows},
-			Args: []*backend.Node{in(raw(dtypes.F16, []int{rows, cols}, x))}, Axes: []int{1, 0}}
+		want := run(t, nu(o, in(raw(dt, []int{m}, small)))).Data.([]uint16)
+		tr := &backend.Node{Op: backend.OpTranspose, DType: dt, Shape: []int{cols, rows},
+			Args: []*backend.Node{in(raw(dt, []int{rows, cols}, x))}, Axes: []int{1, 0}}
 		got := run(t, nu(o, tr), Workers(2)).Data.([]uint16)
 		for i := range cols {
 			for j := range rows {
 				b := x[j*cols+i]
 				if g := got[i*rows+j]; g != want[b] {
-					t.Fatalf("%v of transposed float16 bits %#04x at (%d, %d): got %#04x, want %#04x", o, b, i, j, g, want[b])
+					t.Fatalf("%v of transposed %v bits %#04x at (%d, %d): got %#04x, want %#04x", o, dt, b, i, j, g, want[b])
 				}
 			}
 		}
@@ -88,8 +101,14 @@ func TestF16TiledTable(t *testing.T) {
 // constant operand (exp(x - 1), arcsin(0.5 * x), 2 ** x: chainArg, and
 // f16TreeTable filling the constant's lanes) on every float16 pattern,
 // against the same trees on fewer elements than f16TableMin, which the
-// kernels compute.
+// kernels compute; the same in bfloat16.
 func TestF16TableConstants(t *testing.T) {
+	for _, d := range []dtypes.DType{dtypes.F16, dtypes.BF16} {
+		testTableConstants(t, d)
+	}
+}
+
+func testTableConstants(t *testing.T, dt dtypes.DType) {
 	const m = 1 << 16
 	small := make([]uint16, m)
 	for i := range small {
@@ -100,7 +119,7 @@ func TestF16TableConstants(t *testing.T) {
 	for i := range large {
 		large[i] = uint16(i*40503 + 3)
 	}
-	c := func(v float64) *backend.Node { return in(mk(dtypes.F16, []int{}, v)) }
+	c := func(v float64) *backend.Node { return in(mk(dt, []int{}, v)) }
 	trees := []struct {
 		name string
 		tree func(x *backend.Node) *backend.Node
@@ -109,13 +128,22 @@ func TestF16TableConstants(t *testing.T) {
 		{"arcsin(0.5 * x)", func(x *backend.Node) *backend.Node { return nu(backend.OpAsin, nb(backend.OpMul, c(0.5), x)) }},
 		{"2 ** x", func(x *backend.Node) *backend.Node { return nb(backend.OpPow, c(2), x) }},
 		{"tanh(x) * 3", func(x *backend.Node) *backend.Node { return nb(backend.OpMul, nu(backend.OpTanh, x), c(3)) }},
+		// Kept tables are told apart by constant and side.
+		{"x - 1", func(x *backend.Node) *backend.Node { return nb(backend.OpSub, x, c(1)) }},
+		{"1 - x", func(x *backend.Node) *backend.Node { return nb(backend.OpSub, c(1), x) }},
+		{"x - 2", func(x *backend.Node) *backend.Node { return nb(backend.OpSub, x, c(2)) }},
+		{"x ** 2", func(x *backend.Node) *backend.Node { return nb(backend.OpPow, x, c(2)) }},
+		{"exp(x - 2)", func(x *backend.Node) *backend.Node { return nu(backend.OpExp, nb(backend.OpSub, x, c(2))) }},
 	}
 	for _, tr := range trees {
-		want := run(t, tr.tree(in(raw(dtypes.F16, []int{m}, small)))).Data.([]uint16)
-		got := run(t, tr.tree(in(raw(dtypes.F16, []int{n}, large)))).Data.([]uint16)
-		for i, b := range large {
-			if got[i] != want[b] {
-				t.Fatalf("%s of float16 bits %#04x: got %#04x, want %#04x", tr.name, b, got[i], want[b])
+		want := run(t, tr.tree(in(raw(dt, []int{m}, small)))).Data.([]uint16)
+		// Twice: the table made, then the one kept.
+		for range 2 {
+			got := run(t, tr.tree(in(raw(dt, []int{n}, large)))).Data.([]uint16)
+			for i, b := range large {
+				if got[i] != want[b] {
+					t.Fatalf("%s of %v bits %#04x: got %#04x, want %#04x", tr.name, dt, b, got[i], want[b])
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -447,14 +448,14 @@ type op struct {
 }
 
 func (o *op) eval(w *worker, off, cnt int) (any, error) {
-	return o.evalInto(w, off, cnt, o.f(w, cnt), o.k)
+	return o.evalInto(w, off, cnt, o.f(w, cnt), o.k, o.round)
 }
 
 // evalInto computes the node's values at [off, off+cnt) into d, a buffer
 // of its compute type and length cnt (the output storage itself for a
 // root stored in its compute type), with the kernel k (o.k, or its
 // streaming form o.kNT).
-func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
+func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn, round dtypes.DType) (any, error) {
 	argv := o.bufs(w)[1:]
 	for i, a := range o.args {
 		v, err := a.eval(w, off, cnt)
@@ -469,8 +470,8 @@ func (o *op) evalInto(w *worker, off, cnt int, d any, k kfn) (any, error) {
 	} else if err := k(d, argv); err != nil {
 		return nil, err
 	}
-	if o.round != dtypes.Invalid {
-		roundBuf(o.round, d)
+	if round != dtypes.Invalid {
+		roundBuf(round, d)
 	}
 	return d, nil
 }
@@ -632,6 +633,13 @@ func (r *runner) Elementwise(n *backend.Node, size int) (*view, error) {
 	direct = direct && identityStorage(n.DType)
 	j := &f.job
 	*j = ewJob{f: f, workers: workers, rowLen: f.shape[len(f.shape)-1], root: root, dt: n.DType, out: out.data}
+	if rootOp != nil && !direct && rootOp.round == n.DType && (n.DType == dtypes.F16 || n.DType == dtypes.BF16) {
+		// A float16 or bfloat16 root rounded and then converted to its
+		// dtype by storeSeg: the conversion rounds to nearest even
+		// alone (bfloat16 x * 2 spent a fifth of its time in the
+		// rounding).
+		j.storeRounds = rootOp
+	}
 	if direct {
 		j.rootOp, j.rootK = rootOp, rootOp.k
 		// A large result is written around the cache when the root's
@@ -673,8 +681,11 @@ type ewJob struct {
 	root    fnode
 	rootOp  *op // the root, when it computes straight into out
 	rootK   kfn // rootOp's kernel (or its streaming form)
-	dt      dtypes.DType
-	out     any // the result's storage
+	// storeRounds is the root where storeSeg's conversion to dt does
+	// the root's rounding (which is then left out).
+	storeRounds *op
+	dt          dtypes.DType
+	out         any // the result's storage
 }
 
 // run evaluates the tree at [lo, hi) on worker wi (see runner.parallel).
@@ -700,12 +711,19 @@ func (j *ewJob) run(wi, lo, hi int) error {
 		}
 		if j.rootOp != nil {
 			// Compute straight into the result.
-			if _, err := j.rootOp.evalInto(w, off, cnt, w.boxed(0, j.out, off, off+cnt), j.rootK); err != nil {
+			if _, err := j.rootOp.evalInto(w, off, cnt, w.boxed(0, j.out, off, off+cnt), j.rootK, j.rootOp.round); err != nil {
 				return err
 			}
 			continue
 		}
-		b, err := j.root.eval(w, off, cnt)
+		var b any
+		var err error
+		if o := j.storeRounds; o != nil {
+			// The store rounds as the root would: once is enough.
+			b, err = o.evalInto(w, off, cnt, o.f(w, cnt), o.k, dtypes.Invalid)
+		} else {
+			b, err = j.root.eval(w, off, cnt)
+		}
 		if err != nil {
 			return err
 		}
@@ -1179,17 +1197,19 @@ func groupBlock(group, rowLen int) int {
 }
 
 // f16TableMin is the number of elements from which a chain of float32
-// operations on one contiguous float16 operand with a float16 result is
-// computed through a table of its 65536 results (f16ChainTable): making
-// the table costs about as much as computing 50k–100k elements.
+// operations on one contiguous float16 operand with a float16 result (or
+// bfloat16 with bfloat16) is computed through a table of its 65536
+// results (f16ChainTable): making the table costs about as much as
+// computing 50k–100k elements.
 const f16TableMin = 100_000
 
 // f16Leaf returns the leaf of a tree (after coalesce) that is a chain of
 // one-operand float32 operations on one contiguous float16 leaf, with a
-// float16 result (exp(x), tanh(x) of a float16 x), or nil; nil too when
-// every operation of the chain is cheap.
+// float16 result (exp(x), tanh(x) of a float16 x), or the same in
+// bfloat16, or nil; nil too when every operation of the chain is cheap.
+// (A bfloat16 chain computed took 4–7 times the float16 one looked up.)
 func (f *fusion) f16Leaf(root fnode) *leaf {
-	if f.root.DType != dtypes.F16 {
+	if d := f.root.DType; d != dtypes.F16 && d != dtypes.BF16 {
 		return nil
 	}
 	// One leaf that is not a constant (x of exp(x - 1)).
@@ -1202,7 +1222,7 @@ func (f *fusion) f16Leaf(root fnode) *leaf {
 			l = c
 		}
 	}
-	if l == nil || l.v.dtype != dtypes.F16 || l.uses != 1 {
+	if l == nil || l.v.dtype != f.root.DType || l.uses != 1 {
 		return nil
 	}
 	// Contiguous, or transposed (read tile by tile: see lookupTiled).
@@ -1253,19 +1273,20 @@ func chainArg(o *op) fnode {
 	return nil
 }
 
-// f16TreeTable returns the float16 bits of the chain root (see f16Leaf)
-// for each float16 input bits of its leaf l, or nil when a kernel fails:
+// f16TreeTable returns the bits of the chain root (see f16Leaf) for each
+// bits of its leaf l, both of dtype d (float16 or bfloat16), or nil when
+// a kernel fails:
 // each entry is computed as a block of the tree is (the leaf's bits
-// converted with f16sToF32, each node's kernel, its rounding, and the
+// converted with loadSeg, each node's kernel, its rounding, and the
 // result converted with storeSeg), so the bits are the tree's. A
 // constant operand (see chainArg) fills its lanes with its value.
-func f16TreeTable(root fnode, l *leaf) *[1 << 16]uint16 {
+func f16TreeTable(d dtypes.DType, root fnode, l *leaf) *[1 << 16]uint16 {
 	h := make([]uint16, 1<<16)
 	for i := range h {
 		h[i] = uint16(i)
 	}
 	x := make([]float32, 1<<16)
-	loadSeg(dtypes.F16, x, h, 0, 1, len(x))
+	loadSeg(d, x, h, 0, 1, len(x))
 	var eval func(n fnode) []float32
 	eval = func(n fnode) []float32 {
 		if n == fnode(l) {
@@ -1296,12 +1317,12 @@ func f16TreeTable(root fnode, l *leaf) *[1 << 16]uint16 {
 		}
 		return d
 	}
-	d := eval(root)
-	if d == nil {
+	r := eval(root)
+	if r == nil {
 		return nil
 	}
 	t := new([1 << 16]uint16)
-	storeSeg(dtypes.F16, t[:], 0, d)
+	storeSeg(d, t[:], 0, r)
 	return t
 }
 
@@ -1309,12 +1330,30 @@ func f16TreeTable(root fnode, l *leaf) *[1 << 16]uint16 {
 const f16ChainMax = 4
 
 // An f16Chain names a chain of operations (see f16Leaf) from the root
-// down: its operations and their roundings.
+// down: its dtype, operations, their roundings and constant operands.
 type f16Chain struct {
-	n     int
-	ops   [f16ChainMax]backend.Op
-	round [f16ChainMax]dtypes.DType
+	dt     dtypes.DType
+	n      int
+	ops    [f16ChainMax]backend.Op
+	round  [f16ChainMax]dtypes.DType
+	consts [f16ChainMax]f16Const
 }
+
+// An f16Const is the constant operand of a binary operation of an
+// f16Chain: its dtype, its value's float32 bits (as the kernels read it),
+// and its side (1 the first operand, 2 the second).
+type f16Const struct {
+	dt   dtypes.DType
+	bits uint32
+	side int8
+}
+
+// f16ConstMax is how many tables of chains with a constant operand
+// f16Tables keeps (128 kB each; a statement with a new constant makes
+// its table again past them), f16ConstTables how many were made.
+const f16ConstMax = 64
+
+var f16ConstTables atomic.Int32
 
 // f16Tables holds the table (*[1 << 16]uint16) of each f16Chain, made
 // the first time such a tree is looked up: the kernels of a chain of
@@ -1326,21 +1365,31 @@ var f16Tables sync.Map
 // f16ChainTable returns the table of the chain root (see f16TreeTable),
 // from f16Tables where the chain is short enough to be kept there.
 func f16ChainTable(root fnode, l *leaf) *[1 << 16]uint16 {
-	var c f16Chain
+	c := f16Chain{dt: l.v.dtype}
 	for n := root; n != fnode(l); n = chainArg(n.(*op)) {
 		if c.n == f16ChainMax {
-			return f16TreeTable(root, l)
+			return f16TreeTable(c.dt, root, l)
 		}
 		o := n.(*op)
-		if len(o.args) != 1 || o.name == backend.OpCast {
-			// A cast, or an operation with a constant operand,
-			// whose kernel and results depend on more than its
-			// name and dtypes: not kept. (Every one-operand
-			// operation's kernel is chosen by its name and dtype
-			// alone; tan, arcsin, expm1 … are kept too, where
-			// each statement made its table before: tan of 10^6
+		if o.name == backend.OpCast {
+			// A cast, whose kernel depends on more than its name
+			// and dtypes: not kept. (Every other operation's
+			// kernel is chosen by its name, dtypes and constant
+			// operand; tan, arcsin, expm1 … are kept, where each
+			// statement made its table before: tan of 10^6
 			// float16 1.9 ms, most of it the table.)
-			return f16TreeTable(root, l)
+			return f16TreeTable(c.dt, root, l)
+		}
+		if len(o.args) == 2 {
+			// x - 1, 2 ** x: the constant, its dtype and its side.
+			side := 1
+			if o.args[1] == chainArg(o) {
+				side = 0
+			}
+			k := o.args[side].(*leaf).v
+			v := make([]float32, 1)
+			loadSeg(k.dtype, v, k.data, k.off, 0, 1)
+			c.consts[c.n] = f16Const{dt: k.dtype, bits: math.Float32bits(v[0]), side: int8(side + 1)}
 		}
 		c.ops[c.n], c.round[c.n] = o.name, o.round
 		c.n++
@@ -1348,8 +1397,11 @@ func f16ChainTable(root fnode, l *leaf) *[1 << 16]uint16 {
 	if t, ok := f16Tables.Load(c); ok {
 		return t.(*[1 << 16]uint16)
 	}
-	t := f16TreeTable(root, l)
-	if t != nil {
+	t := f16TreeTable(c.dt, root, l)
+	if t == nil {
+		return nil
+	}
+	if c.consts == ([f16ChainMax]f16Const{}) || f16ConstTables.Add(1) <= f16ConstMax {
 		f16Tables.Store(c, t)
 	}
 	return t
