@@ -106,6 +106,18 @@ type op struct {
 	body  func(t typ) string
 }
 
+// keepA is the body of maximum and minimum: d[i] = a[i] where a[i]
+// compares to b[i] by pred or is NaN, else b[i].
+func keepA(pred int) func(t typ) string {
+	return func(t typ) string {
+		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
+	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
+	VOR%[1]s Y4, Y3, Y3
+	VBLENDV%[1]s Y3, Y0, Y1, Y2
+`, t.p, pred, unordQ)
+	}
+}
+
 func cmp(pred int) func(t typ) string {
 	return func(t typ) string { return fmt.Sprintf("\tVCMP%s $0x%02x, Y1, Y0, Y3\n", t.p, pred) }
 }
@@ -120,36 +132,12 @@ var ops = []op{
 	{"isnan", "d[i] = a[i] != a[i]", 1, true, func(t typ) string {
 		return fmt.Sprintf("\tVCMP%s $0x%02x, Y0, Y0, Y3\n", t.p, unordQ)
 	}},
-	{"maximum", "d[i] = a[i] if a[i] > b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
-		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
-	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
-	VOR%[1]s Y4, Y3, Y3
-	VBLENDV%[1]s Y3, Y0, Y1, Y2
-`, t.p, gtOQ, unordQ)
-	}},
-	{"minimum", "d[i] = a[i] if a[i] < b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
-		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
-	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
-	VOR%[1]s Y4, Y3, Y3
-	VBLENDV%[1]s Y3, Y0, Y1, Y2
-`, t.p, ltOQ, unordQ)
-	}},
+	{"maximum", "d[i] = a[i] if a[i] > b[i] or a[i] is NaN, else b[i]", 2, false, keepA(gtOQ)},
+	{"minimum", "d[i] = a[i] if a[i] < b[i] or a[i] is NaN, else b[i]", 2, false, keepA(ltOQ)},
 	// The float16 and bfloat16 maximum and minimum (narrowMinMax, on
 	// their float32 values): ties keep a.
-	{"maximumNarrow", "d[i] = a[i] if a[i] >= b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
-		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
-	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
-	VOR%[1]s Y4, Y3, Y3
-	VBLENDV%[1]s Y3, Y0, Y1, Y2
-`, t.p, geOQ, unordQ)
-	}},
-	{"minimumNarrow", "d[i] = a[i] if a[i] <= b[i] or a[i] is NaN, else b[i]", 2, false, func(t typ) string {
-		return fmt.Sprintf(`	VCMP%[1]s $0x%02[2]x, Y1, Y0, Y3
-	VCMP%[1]s $0x%02[3]x, Y0, Y0, Y4
-	VOR%[1]s Y4, Y3, Y3
-	VBLENDV%[1]s Y3, Y0, Y1, Y2
-`, t.p, leOQ, unordQ)
-	}},
+	{"maximumNarrow", "d[i] = a[i] if a[i] >= b[i] or a[i] is NaN, else b[i]", 2, false, keepA(geOQ)},
+	{"minimumNarrow", "d[i] = a[i] if a[i] <= b[i] or a[i] is NaN, else b[i]", 2, false, keepA(leOQ)},
 	{"neg", "d[i] = -a[i] (the sign flipped)", 1, false, func(t typ) string {
 		return fmt.Sprintf("\tVXOR%s Y15, Y0, Y2\n", t.p)
 	}},
