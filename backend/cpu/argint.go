@@ -14,7 +14,7 @@ import (
 // the best is top, the largest value (smallest, for argmin) the type or
 // the data can hold: nothing after it can win.
 func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]int64, error) {
-	out := make([]int64, p.m)
+	out := tempOf[int64](r, p.m) // every output is written
 	grain := max(1, grainSize/p.l)
 	// The extreme of a run: runMax or runMin, or the vector fold.
 	extreme := runMin[T]

@@ -72,7 +72,8 @@ func argReduce(r *runner, x any, p *redPlan, isMax bool) (any, error) {
 // without a pass for the row's extreme first. NumPy's bool argmax stops
 // at the first True too (BOOL_argmax in arraytypes.c.src, memchr).
 func argRowsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
-	out := make([]int64, p.m)
+	out := tempOf[int64](r, p.m)
+	clear(out) // 0 where a row has no top
 	grain := max(1, grainSize/p.l)
 	return out, r.redParallel(len(x), p.m, grain, func(_, lo, hi int) error {
 		if len(p.keptSize) == 1 && len(p.offs) == 1 && p.chunk >= 8 {
@@ -140,7 +141,8 @@ func top8(b []byte, top uint8) int {
 // bytes equal to top in columns not found yet, without a branch per
 // column (a branch on random bools mispredicts every other column).
 func argColsBool(r *runner, x []uint8, p *redPlan, top uint8) ([]int64, error) {
-	out := make([]int64, p.m) // 0 where a column has no top
+	out := tempOf[int64](r, p.m)
+	clear(out) // 0 where a column has no top
 	if p.m == 0 || p.l == 0 {
 		return out, nil
 	}
@@ -284,7 +286,7 @@ func argComplex[T complex64 | complex128](r *runner, x []T, p *redPlan, isMax bo
 // the reduced axes; better(v, best) says v replaces the current best, and
 // stop(best) ends the search (a NaN).
 func argReduceT[T any](r *runner, x []T, p *redPlan, better func(v, best T) bool, stop func(T) bool) ([]int64, error) {
-	out := make([]int64, p.m)
+	out := tempOf[int64](r, p.m) // every path writes every element
 	if p.m == 0 || p.l == 0 {
 		return out, nil
 	}
@@ -351,7 +353,7 @@ const argPiece = 4096
 // and ends the search) with the comparisons in the loop instead of a
 // call per element.
 func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
-	out := make([]int64, p.m)
+	out := tempOf[int64](r, p.m) // every path writes every element
 	grain := max(1, grainSize/p.l)
 	extreme, find := runExtreme[T](isMax), findKernel[T]()
 	argk, lanes := argKernel[T](isMax), 128/sizeOf[T]()
@@ -429,7 +431,7 @@ func argRowsFloat[T float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, e
 // (the first extreme wins); for floats a NaN replaces a number and
 // nothing replaces a NaN (the first NaN wins).
 func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int64, error) {
-	out := make([]int64, p.m)
+	out := tempOf[int64](r, p.m) // every path writes every element
 	if p.m == 0 || p.l == 0 {
 		return out, nil
 	}
@@ -448,11 +450,14 @@ func argCols[T integer | float](r *runner, x []T, p *redPlan, isMax bool) ([]int
 			}
 		}
 	}
-	return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
-		// The indices too are folded into a buffer of the worker's own
-		// and copied out (see runReduce: neighbouring units' rows in out
-		// share cache lines).
-		best, idx := make([]T, min(k, blockSize)), make([]int64, min(k, blockSize))
+	// The indices too are folded into a buffer of the worker's own and
+	// copied out (see runReduce: neighbouring units' rows in out share
+	// cache lines).
+	per := min(k, blockSize)
+	bests, bs := workerTemps[T](r, per)
+	idxs, is := workerTemps[int64](r, per)
+	return out, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(w, lo, hi int) error {
+		best, idx := bests[w*bs:][:per], idxs[w*is:][:per]
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes
 			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)

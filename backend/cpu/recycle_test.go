@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"context"
+	"math/rand"
 	"slices"
 	"testing"
 	"time"
@@ -250,3 +251,101 @@ func TestIntReduceRecycles(t *testing.T) {
 		}
 	}
 }
+
+// fillFree fills every block the recycler holds with the byte b.
+func fillFree(b byte) {
+	recycled.mu.Lock()
+	defer recycled.mu.Unlock()
+	for size, bs := range recycled.free {
+		for _, blk := range bs {
+			s := unsafe.Slice((*byte)(blk.p), size)
+			for i := range s {
+				s[i] = b
+			}
+		}
+	}
+}
+
+// TestReduceOnRecycledBlocks checks that the reductions write every
+// element of the blocks they take from the recycler (tempOf, workerTemps:
+// their results, the parts of rows folded by several workers, the
+// workers' accumulators): each reduction runs three times, its result and
+// every block the recycler holds filled with 0x00, 0x01 and 0x7F in turn
+// before each run, and the three results must agree bit for bit. A
+// result that came from one of the filled blocks (the first run's
+// result, given back) shows the test reaches them.
+func TestReduceOnRecycledBlocks(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	shapes := [][]int{{40, 30, 50}, {6, 3000}, {3000, 6}}
+	ops := []backend.Op{backend.OpSum, backend.OpProd, backend.OpMean, backend.OpReduceMax, backend.OpReduceMin,
+		backend.OpArgMax, backend.OpArgMin, backend.OpAny, backend.OpAll}
+	reused := 0
+	for _, d := range []dtypes.DType{dtypes.Bool, dtypes.I8, dtypes.I32, dtypes.I64, dtypes.F32, dtypes.F64} {
+		for _, shape := range shapes {
+			v := make([]float64, backend.Size(shape))
+			for i := range v {
+				v[i] = float64(rng.Intn(4)) // zeros for any and all
+				if d == dtypes.Bool {
+					v[i] = float64(rng.Intn(2))
+				}
+			}
+			x := in(mk(d, shape, v...))
+			axesOf := [][]int{nil, {0, len(shape) - 1}}
+			for a := range shape {
+				axesOf = append(axesOf, []int{a})
+			}
+			for _, axes := range axesOf {
+				for _, o := range ops {
+					rd := d
+					switch {
+					case o == backend.OpArgMax || o == backend.OpArgMin:
+						if len(axes) != 1 {
+							continue
+						}
+						rd = dtypes.I64
+					case o == backend.OpAny || o == backend.OpAll:
+						rd = dtypes.Bool
+					case o == backend.OpMean:
+						rd = dtypes.F64
+					case d == dtypes.Bool:
+						if o != backend.OpReduceMax && o != backend.OpReduceMin {
+							rd = dtypes.I64
+						}
+					}
+					node := red(o, rd, x, false, axes...)
+					for _, w := range []int{1, 2} {
+						var got [][]float64
+						var last *backend.Tensor
+						for _, b := range []byte{0x00, 0x01, 0x7F} {
+							// The last result goes back to the recycler,
+							// to be filled and taken again.
+							var prev unsafe.Pointer
+							if last != nil {
+								if p, _, _ := backend.StorageSpan(last.Data); recycled.put(last.Data) {
+									prev = p
+								}
+							}
+							fillFree(b)
+							last = run(t, node, Workers(w))
+							if p, _, _ := backend.StorageSpan(last.Data); prev != nil && p == prev {
+								reused++
+							}
+							got = append(got, vals(last))
+						}
+						if !sameAll(got[0], got[1]) || !sameAll(got[0], got[2]) {
+							t.Fatalf("%v of %v%v along %v, %d workers: on blocks of 0x00 %v, 0x01 %v, 0x7F %v",
+								o, d, shape, axes, w, head4(got[0]), head4(got[1]), head4(got[2]))
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d results on a filled block", reused)
+	if reused == 0 {
+		t.Errorf("no result reused a filled block")
+	}
+}
+
+// head4 returns the first four elements of v at most.
+func head4(v []float64) []float64 { return v[:min(4, len(v))] }

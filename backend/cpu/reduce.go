@@ -404,8 +404,9 @@ func runRowsApart[T number | bool](r *runner, s *source[T], p *redPlan, ops *red
 		rows = ops.rowsGo
 	}
 	per := max(1, blockSize/l)
-	return r.redParallel(p.m*l*sizeOf[T](), p.m, max(1, grainSize/l), func(_, lo, hi int) error {
-		buf := make([]T, min(per, hi-lo)*l)
+	bufs, bs := workerTemps[T](r, per*l)
+	return r.redParallel(p.m*l*sizeOf[T](), p.m, max(1, grainSize/l), func(w, lo, hi int) error {
+		buf := bufs[w*bs:][:min(per, hi-lo)*l]
 		for a := lo; a < hi; a += per {
 			b := min(a+per, hi)
 			for o := a; o < b; o++ {
@@ -445,9 +446,10 @@ func runChunks[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps
 		rows = ops.rowsGo
 	}
 	per := max(1, blockSize/c) // outputs a span
+	parts, ps := workerTemps[T](r, per)
 	return r.redParallel(s.bytes(p.m*p.l), p.m, max(1, grainSize/p.l), func(wi, lo, hi int) error {
 		win := wins[wi]
-		part := make([]T, min(per, hi-lo))
+		part := parts[wi*ps:][:min(per, hi-lo)]
 		for a := lo; a < hi; a += per {
 			b := min(a+per, hi)
 			acc, tmp, base := out[a:b], part[:b-a], p.base(a)
@@ -679,7 +681,7 @@ func sizeOf[T any]() int { return int(unsafe.Sizeof(*new(T))) }
 
 // runReduce computes the reduction for every output element.
 func runReduce[T number | bool](r *runner, s *source[T], p *redPlan, ops redOps[T]) ([]T, error) {
-	out := make([]T, p.m)
+	out := tempOf[T](r, p.m) // every path writes every element
 	if p.m == 0 {
 		return out, nil
 	}
@@ -940,16 +942,19 @@ func equalStride(offs []int) int {
 // runRowParts is runReduce's fold along kept axes for a fold that may be
 // regrouped (ops.assoc) with few units: each unit's rows (stride elements
 // apart in s.x, or contiguous rows of a fused source's blocks) are cut
-// into parts consecutive ranges, folded on the workers into accumulators
-// of their own, and the ranges' results are then folded into the unit's
-// output in order by ops.vec. A 1000×1000
+// into parts consecutive ranges, folded on the workers (the first range
+// into the unit's output, the others into rows of their own), and the
+// other ranges' results are then folded into the output in order by
+// ops.vec. A 1000×1000
 // maximum along axis 0 is one unit; its two workers each read half the
 // rows whole, in order, where column stripes had each read half of every
 // row.
 func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redOps[T], out []T, k, sw, stripes, stride, parts int) error {
 	units := p.m / k * stripes
 	rows := len(p.offs)
-	accs := make([][]T, units*parts)
+	// The first part of each unit folds into its output, the others into
+	// rows of their own, the units' spans of more, a p.m at a time.
+	more := tempOf[T](r, (parts-1)*p.m)
 	span := func(u int) (oo, k0, k1 int) {
 		oo, st := u/stripes, u%stripes
 		k0, k1 = st*sw, min(st*sw+sw, k)
@@ -967,7 +972,10 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 			u, part := t/parts, t%parts
 			oo, k0, k1 := span(u)
 			j0, j1 := part*rows/parts, (part+1)*rows/parts
-			acc := make([]T, k1-k0)
+			acc := out[oo*k+k0 : oo*k+k1]
+			if part > 0 {
+				acc = more[(part-1)*p.m+oo*k+k0 : (part-1)*p.m+oo*k+k1]
+			}
 			b := p.base(oo*k) + k0
 			if s.x == nil {
 				// Whole contiguous rows (stride == k), a block's worth
@@ -992,7 +1000,6 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 				if err := s.failed(); err != nil {
 					return err
 				}
-				accs[t] = acc
 				continue
 			}
 			if ops.first {
@@ -1006,7 +1013,6 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 			if j1 > j0 {
 				ops.vecs(acc, s.x[b+j0*stride:], j1-j0, stride)
 			}
-			accs[t] = acc
 			if err := r.ctx.Err(); err != nil {
 				return err
 			}
@@ -1019,9 +1025,8 @@ func runRowParts[T number | bool](r *runner, s *source[T], p *redPlan, ops *redO
 	for u := range units {
 		oo, k0, k1 := span(u)
 		dst := out[oo*k+k0 : oo*k+k1]
-		copy(dst, accs[u*parts])
 		for part := 1; part < parts; part++ {
-			ops.vec(dst, accs[u*parts+part])
+			ops.vec(dst, more[(part-1)*p.m+oo*k+k0:(part-1)*p.m+oo*k+k1])
 		}
 	}
 	return nil

@@ -502,7 +502,12 @@ func (r *runner) nonzeroReduce(in *backend.Node, p *redPlan, isAny bool) (res []
 }
 
 func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]bool, error) {
-	out := make([]bool, p.m)
+	if p.m > 0 && p.l > 0 && p.inner > 0 {
+		if out, ok, err := nonzeroCols(r, x, p, isAny); ok {
+			return out, err
+		}
+	}
+	out := tempOf[bool](r, p.m) // every path writes every element
 	if p.m == 0 {
 		return out, nil
 	}
@@ -513,9 +518,6 @@ func nonzeroRed[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([]
 		return out, nil
 	}
 	if p.inner > 0 {
-		if out, ok, err := nonzeroCols(r, x, p, isAny); ok {
-			return out, err
-		}
 		// The last axis is kept: or (and) the rows into a stripe of
 		// outputs.
 		k := p.inner
@@ -705,11 +707,13 @@ func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([
 	if zeroOr {
 		return nonzeroColsAll(r, x, p, f)
 	}
-	out := make([]bool, p.m)
+	out := tempOf[bool](r, p.m) // the units cover it
 	k := p.inner
 	stripes := (k + blockSize - 1) / blockSize
-	return out, true, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(_, lo, hi int) error {
-		acc := make([]T, min(k, blockSize))
+	per := min(k, blockSize)
+	accs, as := workerTemps[T](r, per)
+	return out, true, r.redParallel(len(x)*sizeOf[T](), p.m/k*stripes, 1, func(w, lo, hi int) error {
+		acc := accs[w*as:][:per]
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes
 			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
@@ -749,11 +753,13 @@ func nonzeroCols[T integer | float](r *runner, x []T, p *redPlan, isAny bool) ([
 // zero is redVecZeroOr*, acc |= (x == 0) as all-ones masks.
 func nonzeroColsAll[T integer | float](r *runner, x []T, p *redPlan, zero func(acc, x []byte)) ([]bool, bool, error) {
 	size := sizeOf[T]()
-	out := make([]bool, p.m)
+	out := tempOf[bool](r, p.m) // the units cover it
 	k := p.inner
 	stripes := (k + blockSize - 1) / blockSize
-	return out, true, r.redParallel(len(x)*size, p.m/k*stripes, 1, func(_, lo, hi int) error {
-		mask := make([]uint64, min(k, blockSize)) // the masks, the first len(acc)*size bytes
+	per := min(k, blockSize)
+	masks, ms := workerTemps[uint64](r, per)
+	return out, true, r.redParallel(len(x)*size, p.m/k*stripes, 1, func(w, lo, hi int) error {
+		mask := masks[w*ms:][:per] // the masks, the first len(acc)*size bytes
 		for u := lo; u < hi; u++ {
 			oo, st := u/stripes, u%stripes
 			k0, k1 := st*blockSize, min(st*blockSize+blockSize, k)
