@@ -12,7 +12,8 @@ import (
 
 // TestConcatInto checks concatenations with short runs per operand
 // (ConcatInto: stack along the last axis, concat of narrow operands along
-// it), long runs (left to CopyInto) and non-contiguous operands against
+// it), long runs in many rows (ConcatInto, whole rows a worker), long
+// runs in few rows (left to CopyInto) and non-contiguous operands against
 // element-by-element concatenation, on shapes small and large enough to
 // be split among workers.
 func TestConcatInto(t *testing.T) {
@@ -29,7 +30,10 @@ func TestConcatInto(t *testing.T) {
 		{[][]int{{4, 2}, {3, 2}}, 0},                  // one row: runs are whole operands
 		{[][]int{{1000, 300, 1}, {1000, 300, 1}}, 2},  // split among workers
 		{[][]int{{20000, 3}, {20000, 5}}, 1},          // runs of 3 and 5, split
-		{[][]int{{100, 100, 20}, {100, 100, 20}}, 2},  // runs too long for ConcatInto (most types)
+		{[][]int{{100, 100, 20}, {100, 100, 20}}, 2},  // long runs (most types), many rows
+		{[][]int{{300, 700}, {300, 50}, {300, 9}}, 1}, // long and short runs, many rows
+		{[][]int{{2, 3000}, {2, 500}}, 1},             // long runs, too few rows: CopyInto
+		{[][]int{{3, 40, 50}, {3, 60, 50}}, 1},        // runs of 2000 and 3000 in 3 rows
 	}
 	for _, d := range []dtypes.DType{dtypes.Bool, dtypes.I8, dtypes.U16, dtypes.F16, dtypes.I32, dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128} {
 		for _, c := range cases {
