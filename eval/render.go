@@ -8,6 +8,7 @@ import (
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
 	"github.com/tensorsh/tensorsh/internal/format"
+	"github.com/tensorsh/tensorsh/internal/sysmem"
 	"github.com/tensorsh/tensorsh/promote"
 )
 
@@ -136,7 +137,7 @@ func (s *Session) JSON(o Output) ([]byte, error) {
 		// JSON holds every element, unlike the elided text: count what it
 		// will need before building it (WriteJSON streams instead).
 		need := float64(backend.Size(v.Tensor.Shape)) * jsonBytesPerElem(v.Type.DType)
-		if limit := memoryLimit(); need > limit {
+		if limit := sysmem.LimitFor(need); need > limit {
 			return nil, fmt.Errorf("out of memory: the JSON of %s elements needs about %s GB (available %.1f GB); write it to a stream instead", countString(float64(backend.Size(v.Tensor.Shape))), gbString(need), limit/1e9)
 		}
 		return format.JSON(v.Tensor, v.Type)

@@ -1158,11 +1158,8 @@ func (s *Session) checkAlloc(d dtypes.DType, n int) error {
 // checkAllocCount is checkAlloc for a count that may not fit in an int.
 func (s *Session) checkAllocCount(d dtypes.DType, n float64) error {
 	bytes := n * float64(d.Bits()) / 8
-	if limit := memoryLimit(); bytes > limit {
+	if limit := sysmem.LimitFor(bytes); bytes > limit {
 		return fmt.Errorf("out of memory: %s elements of %s need %s GB (available %.1f GB)", countString(n), d.FullName(), gbString(bytes), limit/1e9)
 	}
 	return nil
 }
-
-// memoryLimit is the most bytes one tensor may take.
-func memoryLimit() float64 { return sysmem.Limit() }

@@ -29,9 +29,12 @@ import (
 // (p * 2 on 10^4 float64, with a 64 kB limit) gain nothing.
 const serialMin = 512 << 10
 
+// calEpoch is the time twoState's times count from.
+var calEpoch = time.Now()
+
 // twoState holds what twoFaster has measured: whether two workers won,
 // whether that is final, how many measurements lost, and when the last
-// was taken (nanoseconds since limitEpoch).
+// was taken (nanoseconds since calEpoch).
 var twoState struct {
 	mu          sync.Mutex
 	wins, final atomic.Bool
@@ -71,7 +74,7 @@ func twoFaster(nworkers int) bool {
 		return false // being measured by another statement
 	}
 	defer st.mu.Unlock()
-	now := time.Since(limitEpoch)
+	now := time.Since(calEpoch)
 	wait := time.Second
 	if st.losses >= 3 {
 		wait = retryAfter
@@ -80,7 +83,7 @@ func twoFaster(nworkers int) bool {
 		return st.wins.Load()
 	}
 	one, two := measureTwo()
-	st.last = time.Since(limitEpoch)
+	st.last = time.Since(calEpoch)
 	if float64(one) >= 1.6*float64(two) {
 		st.wins.Store(true)
 		st.final.Store(true)

@@ -45,7 +45,7 @@ func TestTwoFasterRetries(t *testing.T) {
 		}
 		return 300, 100
 	}
-	back := func(d time.Duration) { twoState.last = time.Since(limitEpoch) - d }
+	back := func(d time.Duration) { twoState.last = time.Since(calEpoch) - d }
 	for i, c := range []struct {
 		ago   time.Duration // when the last measurement was
 		want  bool

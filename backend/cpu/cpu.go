@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -361,47 +359,13 @@ func (r *runner) reserve(n, size int) error {
 	return nil
 }
 
-// limitCache is the memory limit as last read, and when (time since
-// limitEpoch, in nanoseconds).
-var limitCache struct {
-	sync.Mutex
-	limit atomic.Int64
-	at    atomic.Int64
-}
+// systemLimit is sysmem.LimitFor: the limit read in the last second for
+// a need of at most a 16th of it.
+func systemLimit(need int64) int64 { return int64(sysmem.LimitFor(float64(need))) }
 
-var limitEpoch = time.Now()
-
-// systemLimit returns sysmem.Limit, or for a need of at most a 16th of the
-// limit read in the last second, that reading: reading /proc/meminfo and
-// the cgroup files takes about 25 µs, as long as an elementwise statement
-// on 10^6 elements. TENSORSH_MEMORY_LIMIT (tests) is read each time.
-func systemLimit(need int64) int64 {
-	c := &limitCache
-	if os.Getenv("TENSORSH_MEMORY_LIMIT") != "" {
-		l := int64(sysmem.Limit())
-		c.limit.Store(l)
-		c.at.Store(int64(time.Since(limitEpoch)))
-		return l
-	}
-	c.Lock()
-	defer c.Unlock()
-	if l := c.limit.Load(); l <= 0 || need > l/16 || time.Since(limitEpoch)-time.Duration(c.at.Load()) > time.Second {
-		c.limit.Store(int64(sysmem.Limit()))
-		c.at.Store(int64(time.Since(limitEpoch)))
-	}
-	return c.limit.Load()
-}
-
-// recentLimit is systemLimit(0) without reading the environment, for
-// every statement's recycling (see recycleCap): the limit read in the last
-// second, TENSORSH_MEMORY_LIMIT included, when there is one.
-func recentLimit() int64 {
-	c := &limitCache
-	if l := c.limit.Load(); l > 0 && time.Since(limitEpoch)-time.Duration(c.at.Load()) <= time.Second {
-		return l
-	}
-	return systemLimit(0)
-}
+// recentLimit is sysmem.Recent, for every statement's recycling (see
+// recycleCap).
+func recentLimit() int64 { return int64(sysmem.Recent()) }
 
 // Parallel loops.
 

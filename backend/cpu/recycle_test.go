@@ -5,7 +5,6 @@ import (
 	"math/rand"
 	"slices"
 	"testing"
-	"time"
 	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
@@ -80,21 +79,6 @@ func TestRecycle(t *testing.T) {
 	}
 	if got := newStorageFull(dtypes.F32, n); addr(got) != addr(blocks[len(blocks)-1]) {
 		t.Errorf("the block given back last was not the first reused")
-	}
-}
-
-// TestRecycleCapFresh checks that the recycler keeps blocks before the
-// memory limit was ever read: a limit cached as 0 (a process younger than
-// the cache's second, none of whose results needed 1 MB) used to make
-// the cap 0, so that nothing was recycled in a script's first second.
-func TestRecycleCapFresh(t *testing.T) {
-	c := &limitCache
-	l, at := c.limit.Load(), c.at.Load()
-	defer func() { c.limit.Store(l); c.at.Store(at) }()
-	c.limit.Store(0)
-	c.at.Store(int64(time.Since(limitEpoch)))
-	if got := recycleCap(); got == 0 {
-		t.Fatalf("recycleCap() = 0 with no limit read yet")
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestCgroupRoom checks the cgroup limits a container sets: the room left
@@ -58,5 +59,49 @@ func TestAvailableOverride(t *testing.T) {
 	t.Setenv("TENSORSH_MEMORY_LIMIT", "")
 	if got := Available(); got <= 0 {
 		t.Errorf("Available = %v on this machine", got)
+	}
+}
+
+// TestLimitFor checks LimitFor's cache: a reading younger than a second
+// answers a need of at most a 16th of it, a larger need or an older
+// reading reads the limit again, TENSORSH_MEMORY_LIMIT is read each time,
+// and a reading of 0 (none yet) never answers Recent (the recycler's cap
+// was 0 in a script's first second once).
+func TestLimitFor(t *testing.T) {
+	c := &cache
+	l, at := c.limit.Load(), c.at.Load()
+	defer func() { c.limit.Store(l); c.at.Store(at) }()
+	t.Setenv("TENSORSH_MEMORY_LIMIT", "")
+	real := Limit()
+	set := func(limit int64, age time.Duration) {
+		c.limit.Store(limit)
+		c.at.Store(int64(time.Since(epoch) - age))
+	}
+	set(1600, 0) // a reading no machine gives
+	if got := LimitFor(100); got != 1600 {
+		t.Errorf("LimitFor(100) = %v, want the cached 1600", got)
+	}
+	if got := Recent(); got != 1600 {
+		t.Errorf("Recent() = %v, want the cached 1600", got)
+	}
+	if got := LimitFor(101); got == 1600 || got <= 0 {
+		t.Errorf("LimitFor(101) = %v, want a new reading (%v)", got, real)
+	}
+	set(1600, 2*fresh)
+	if got := LimitFor(0); got == 1600 {
+		t.Errorf("LimitFor(0) = the reading of two seconds ago")
+	}
+	set(1600, 2*fresh)
+	if got := Recent(); got == 1600 {
+		t.Errorf("Recent() = the reading of two seconds ago")
+	}
+	set(0, 0)
+	if got := Recent(); got <= 0 {
+		t.Errorf("Recent() = %v with no reading yet", got)
+	}
+	set(1600, 0)
+	t.Setenv("TENSORSH_MEMORY_LIMIT", "1000")
+	if got := LimitFor(0); got != 900 {
+		t.Errorf("LimitFor(0) = %v under TENSORSH_MEMORY_LIMIT=1000, want 900", got)
 	}
 }
