@@ -508,6 +508,7 @@ type fusion struct {
 	heavy  bool // some node has a prefetching kernel (op.kpf)
 	costly bool // some node is not cheapOp (see serialMax)
 	split  bool // some node is a splitOp (see splitMin)
+	wide   int  // the largest compute type of its nodes and leaves, in bytes
 	// leafFor is the leaf of each operand node, once there are more than
 	// leafScan (before, leaves are searched); shared is set when a leaf
 	// serves several operands.
@@ -794,6 +795,7 @@ func (f *fusion) build(n *backend.Node) (fnode, error) {
 	f.heavy = f.heavy || o.kpf != nil
 	f.costly = f.costly || !cheapOp(n.Op, o.ct)
 	f.split = f.split || splitOp(n, o.ct)
+	f.wide = max(f.wide, o.ct.Size())
 	var node fnode = o
 	if natural != n.DType {
 		// The plan asks for another result dtype than the operation
@@ -865,6 +867,8 @@ func (f *fusion) grain(dt dtypes.DType) int {
 		}
 	} else if b := f.tiledBlock(); b > 0 {
 		f.block = b
+	} else if !f.split && f.wide > 0 && f.hasConstant() {
+		f.block = min(blockSize, max(blockSize/4, chainBlockBytes/f.wide))
 	}
 	size, r := f.size, f.r
 	grain := grainSize
@@ -971,6 +975,30 @@ const flatBlock = 4 * blockSize
 // (8 kB) or 4096; x << 3 on int32 107-108 → 83-88; float64 x * 2 108-112
 // → 91-102 (three alternating runs each).
 const flatConstBytes = 8 << 10
+
+// chainBlockBytes bounds the blocks of a tree of several operations
+// with a constant leaf and without a function of libm (a splitOp), by
+// its widest compute type: at blockSize elements a constant's block of
+// float32 is 16 kB, and with the intermediate results held in L1 while
+// the operands' blocks stream through it, it overflowed the L1 cache of
+// the AMD EPYC guest (48 kB), as for flat trees (flatConstBytes). On 2^20
+// elements, medians of five alternating runs, one worker and two: x * 2
+// + 1 of float32 221 → 178 µs and 183 → 200 (two workers spread 110–237),
+// (x - 1) / (x + 1) 300 → 235 and 229 → 202, float64 x * 2 + 1 (1024
+// elements) 674 → 541 and 335 → 306. Trees without a constant (a*b + c:
+// 182 → 221 µs on two workers at 2048) and with a splitOp (tanh(a*2 +
+// b)*c, bound by its instructions) keep blockSize.
+const chainBlockBytes = 8 << 10
+
+// hasConstant reports whether some leaf of the tree is a constant.
+func (f *fusion) hasConstant() bool {
+	for _, l := range f.leaves {
+		if l.constant {
+			return true
+		}
+	}
+	return false
+}
 
 // flat reports whether the tree is one operation on operands read in
 // place or broadcast from one value: it needs no scratch buffer but a
@@ -1090,6 +1118,7 @@ func (f *fusion) leafOf(n *backend.Node) (fnode, error) {
 		l = new(leaf)
 	}
 	*l = leaf{id: f.id(), node: n, v: v, ct: computeOf(v.dtype), f: f, strides: s, uses: 1}
+	f.wide = max(f.wide, l.ct.Size())
 	f.leaves = append(f.leaves, l)
 	switch {
 	case f.leafFor != nil:

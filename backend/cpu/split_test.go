@@ -183,3 +183,66 @@ func TestFlatBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestChainBlocks checks the block length of trees of several operations
+// (see chainBlockBytes): with a constant leaf, chainBlockBytes of their
+// widest compute type within [blockSize/4, blockSize]; none set for a
+// tree without a constant or with a splitOp;
+// and the same values as the operations element by element on one and
+// two workers, over many blocks and a partial last one.
+func TestChainBlocks(t *testing.T) {
+	const n = 100003
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(i%977)/31 - 7
+	}
+	x := func(d dtypes.DType) *backend.Node { return in(mk(d, []int{n}, xs...)) }
+	c := func(d dtypes.DType, v float64) *backend.Node { return in(mk(d, nil, v)) }
+	un := func(o backend.Op, a *backend.Node) *backend.Node {
+		return &backend.Node{Op: o, DType: a.DType, Shape: a.Shape, Args: []*backend.Node{a}}
+	}
+	f32 := func(v float64) float64 { return float64(float32(v)) }
+	cases := []struct {
+		name  string
+		n     *backend.Node
+		block int
+		want  func(x float64) float64
+	}{
+		{"x * 2 + 1 f32", nb(backend.OpAdd, nb(backend.OpMul, x(dtypes.F32), c(dtypes.F32, 2)), c(dtypes.F32, 1)), chainBlockBytes / 4,
+			func(x float64) float64 { return f32(f32(x*2) + 1) }},
+		{"(x - 1) / (x + 1) f32", nb(backend.OpDiv, nb(backend.OpSub, x(dtypes.F32), c(dtypes.F32, 1)), nb(backend.OpAdd, x(dtypes.F32), c(dtypes.F32, 1))), chainBlockBytes / 4,
+			func(x float64) float64 { return f32(f32(x-1) / f32(x+1)) }},
+		{"x * 3 - 1 f64", nb(backend.OpSub, nb(backend.OpMul, x(dtypes.F64), c(dtypes.F64, 3)), c(dtypes.F64, 1)), chainBlockBytes / 8,
+			func(x float64) float64 { return x*3 - 1 }},
+		{"x * 2 + 1 i8", nb(backend.OpAdd, nb(backend.OpMul, x(dtypes.I8), c(dtypes.I8, 2)), c(dtypes.I8, 1)), blockSize,
+			func(x float64) float64 { return float64(int8(int8(x)*2 + 1)) }},
+		{"x * 2 + 1 c128", nb(backend.OpAdd, nb(backend.OpMul, x(dtypes.C128), c(dtypes.C128, 2)), c(dtypes.C128, 1)), blockSize / 4,
+			func(x float64) float64 { return x*2 + 1 }},
+		{"x * x + x f32", nb(backend.OpAdd, nb(backend.OpMul, x(dtypes.F32), x(dtypes.F32)), x(dtypes.F32)), 0,
+			func(x float64) float64 { return f32(f32(x*x) + x) }},
+		{"tanh(x * 2) f64", un(backend.OpTanh, nb(backend.OpMul, x(dtypes.F64), c(dtypes.F64, 2))), 0,
+			func(x float64) float64 { return math.Tanh(x * 2) }},
+	}
+	for _, tc := range cases {
+		b := New(Workers(2))
+		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
+		r.x.Init(r.ctx, "cpu", r, nil)
+		f, _, err := r.fuse(tc.n, n)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if f.grain(tc.n.DType); f.block != tc.block {
+			t.Errorf("%s: blocks of %d, want %d", tc.name, f.block, tc.block)
+		}
+		// The operand as stored (rounded to its dtype).
+		in := vals(mk(tc.n.DType, []int{n}, xs...))
+		for _, w := range []int{1, 2} {
+			got := vals(run(t, tc.n, Workers(w)))
+			for i, g := range got {
+				if want := tc.want(in[i]); g != want {
+					t.Fatalf("%s, %d workers: element %d is %v, want %v", tc.name, w, i, g, want)
+				}
+			}
+		}
+	}
+}
