@@ -75,19 +75,30 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 			grain = max(softmaxTile, grainSize/max(m, 1)/softmaxTile*softmaxTile)
 		}
 	}
-	rows := make([][]float64, r.workersFor(outer*inner, grain))
-	scratch := make([]colScratch, len(rows))
+	scratch := make([]*colScratch, r.workersFor(outer*inner, grain))
+	defer func() {
+		for _, sc := range scratch {
+			if sc != nil {
+				colScratchPool.Put(sc)
+			}
+		}
+	}()
 	err = r.parallel(outer*inner, grain, func(w, lo, hi int) error {
+		sc := scratch[w]
+		if sc == nil {
+			sc, _ = colScratchPool.Get().(*colScratch)
+			if sc == nil {
+				sc = new(colScratch)
+			}
+			scratch[w] = sc
+		}
 		if cols64 {
-			softmaxColsF64(out64, x64, m, inner, lo, hi, log, &scratch[w])
+			softmaxColsF64(out64, x64, m, inner, lo, hi, log, sc)
 			return nil
 		}
-		if rows[w] == nil {
-			rows[w] = make([]float64, 3*m)
-		}
-		y, e, c := rows[w][:m], rows[w][m:2*m], rows[w][2*m:]
+		y, e, c := sc.rows(m)
 		if cols {
-			softmaxColsF32(out32, x32, m, inner, lo, hi, log, &scratch[w], y, e, c, n.DType)
+			softmaxColsF32(out32, x32, m, inner, lo, hi, log, sc, y, e, c, n.DType)
 			return nil
 		}
 		for row := lo; row < hi; row++ {

@@ -224,9 +224,9 @@ func (sc *sortScratch) release() {
 }
 
 // grow returns s with length n, reallocated when too short (not cleared:
-// the sorts write their scratch before they read it, and clearing 8 MB of
-// keys took as long as a pass of the sort).
-func grow[T uint16 | uint32 | uint64](s []T, n int) []T {
+// the sorts and softmax write their scratch before they read it, and
+// clearing 8 MB of keys took as long as a pass of the sort).
+func grow[T uint16 | uint32 | uint64 | float32 | float64](s []T, n int) []T {
 	if cap(s) < n {
 		return unsafe.Slice((*T)(rawBytes(n*sizeOf[T]())), n)
 	}
