@@ -294,9 +294,18 @@ func (l *leaf) read(w *worker, off, cnt int) (any, error) {
 		l.gatherRows(buf, row, col, pos, cnt)
 		return buf, nil
 	}
+	// Stored otherwise (narrow floats, complex32): row by row, the
+	// narrow floats into the typed buffer (an interface value of each
+	// run cost an allocation: a thousand a statement for transpose(x) +
+	// y of 10^6 float16).
+	out, narrow := buf.([]float32)
 	for done := 0; done < cnt; {
 		run := min(rowLen-col, cnt-done)
-		loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos, st, run)
+		if narrow {
+			loadNarrow(l.v.dtype, out[done:done+run], l.v.data, pos, st)
+		} else {
+			loadSeg(l.v.dtype, sliceBuf(buf, done, done+run), l.v.data, pos, st, run)
+		}
 		done += run
 		row, col = row+1, 0
 		if done < cnt {

@@ -272,29 +272,8 @@ func roundTo64(d dtypes.DType, x float64) float32 {
 // pos+st, pos+2st, … into the compute buffer dst (of d's compute type).
 func loadSeg(d dtypes.DType, dst, data any, pos, st, n int) {
 	switch d {
-	case dtypes.F16:
-		if st == 1 {
-			f16sToF32(dst.([]float32)[:n], data.([]uint16)[pos:pos+n])
-			return
-		}
-		loadTable(dst.([]float32)[:n], data.([]uint16), pos, st, f16Table)
-		return
-	case dtypes.BF16:
-		out, src := dst.([]float32)[:n], data.([]uint16)
-		if st == 1 {
-			bf16sToF32(out, src[pos:pos+n])
-			return
-		}
-		for i := range out {
-			out[i] = bf16Value(src[pos])
-			pos += st
-		}
-		return
-	case dtypes.F8E4M3:
-		loadTable8(dst.([]float32)[:n], data.([]uint8), pos, st, &e4m3Table)
-		return
-	case dtypes.F8E5M2:
-		loadTable8(dst.([]float32)[:n], data.([]uint8), pos, st, &e5m2Table)
+	case dtypes.F16, dtypes.BF16, dtypes.F8E4M3, dtypes.F8E5M2:
+		loadNarrow(d, dst.([]float32)[:n], data, pos, st)
 		return
 	case dtypes.C32:
 		out, src := dst.([]complex64)[:n], data.([]uint32)
@@ -363,6 +342,37 @@ func copySeg[T any](dst, src []T, pos, st int) {
 			dst[i] = src[pos]
 			pos += st
 		}
+	}
+}
+
+// loadNarrow is loadSeg for the float formats computed in float32
+// (float16, bfloat16 and the 8-bit floats) into out, typed: a caller
+// filling a buffer run by run passes no interface value of each run.
+func loadNarrow(d dtypes.DType, out []float32, data any, pos, st int) {
+	n := len(out)
+	switch d {
+	case dtypes.F16:
+		if st == 1 {
+			f16sToF32(out, data.([]uint16)[pos:pos+n])
+			return
+		}
+		loadTable(out, data.([]uint16), pos, st, f16Table)
+	case dtypes.BF16:
+		src := data.([]uint16)
+		if st == 1 {
+			bf16sToF32(out, src[pos:pos+n])
+			return
+		}
+		for i := range out {
+			out[i] = bf16Value(src[pos])
+			pos += st
+		}
+	case dtypes.F8E4M3:
+		loadTable8(out, data.([]uint8), pos, st, &e4m3Table)
+	case dtypes.F8E5M2:
+		loadTable8(out, data.([]uint8), pos, st, &e5m2Table)
+	default:
+		panic(fmt.Sprintf("cpu: loadNarrow of %v", d))
 	}
 }
 
