@@ -84,7 +84,9 @@ func (r *runner) finish(buf any, from, to dtypes.DType, shape []int) (*view, err
 			src := sliceBuf(buf, off, end)
 			if k != nil {
 				if tmp == nil {
-					tmp = newBuf(computeOf(to), blockSize)
+					// At most the range: a result of 1000
+					// elements took 32 kB a Run.
+					tmp = newBuf(computeOf(to), min(blockSize, hi-lo))
 				}
 				dst := sliceBuf(tmp, 0, end-off)
 				if err := k(dst, []any{src}); err != nil {
