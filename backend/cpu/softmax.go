@@ -78,7 +78,7 @@ func (r *runner) Softmax(n *backend.Node, size int) (*view, error) {
 	scratch := make([]*colScratch, r.workersFor(outer*inner, grain))
 	defer func() {
 		for _, sc := range scratch {
-			if sc != nil {
+			if sc != nil && sc.bytes() <= colScratchKeep {
 				colScratchPool.Put(sc)
 			}
 		}

@@ -68,6 +68,17 @@ type colScratch struct {
 // variable: tests give Softmax scratch filled with values of their own).
 var colScratchPool = new(sync.Pool) // *colScratch
 
+// colScratchKeep is the most bytes a colScratch may hold to be kept in
+// colScratchPool: the scratch of a softmax along an axis of 10^7 would
+// otherwise stay alive, hundreds of megabytes, until the collector
+// empties the pool.
+const colScratchKeep = 16 << 20
+
+// bytes returns the memory sc holds.
+func (sc *colScratch) bytes() int {
+	return 8*(cap(sc.r)+cap(sc.e)+cap(sc.c64)+cap(sc.t64)) + 4*cap(sc.tb)
+}
+
 func (sc *colScratch) rows(m int) (y, e, c []float64) {
 	sc.r = grow(sc.r, 3*m)
 	return sc.r[:m], sc.r[m : 2*m], sc.r[2*m:]

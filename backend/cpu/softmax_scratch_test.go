@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -49,6 +50,30 @@ func TestSoftmaxOnPooledScratch(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSoftmaxScratchKept checks which scratch Softmax gives back to
+// colScratchPool: its own after a statement, not scratch of more than
+// colScratchKeep bytes.
+func TestSoftmaxScratchKept(t *testing.T) {
+	defer func(p *sync.Pool) { colScratchPool = p }(colScratchPool)
+	// One P: a pool's Put and Get meet only on the same P.
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	big := &colScratch{t64: make([]float64, colScratchKeep/8+1)}
+	x := in(mk(dtypes.F64, []int{50, 40}, make([]float64, 2000)...))
+	n := &backend.Node{Op: backend.OpSoftmax, DType: dtypes.F64, Shape: x.Shape, Args: []*backend.Node{x}, Axes: []int{0}}
+	for _, c := range []struct {
+		sc   *colScratch
+		kept bool
+	}{{new(colScratch), true}, {big, false}} {
+		colScratchPool = new(sync.Pool)
+		colScratchPool.Put(c.sc)
+		run(t, n, Workers(1))
+		got, _ := colScratchPool.Get().(*colScratch)
+		if kept := got == c.sc; kept != c.kept {
+			t.Errorf("scratch of %d bytes kept: %v, want %v", c.sc.bytes(), kept, c.kept)
 		}
 	}
 }
