@@ -146,15 +146,8 @@ func TestFlatBlocks(t *testing.T) {
 		{"x * 2 c64", nb(backend.OpMul, vec(dtypes.C64, n), scalar(dtypes.C64, 2)), flatConstBytes / 8},
 	}
 	for _, c := range cases {
-		b := New(Workers(2))
-		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
-		r.x.Init(r.ctx, "cpu", r, nil)
-		f, _, err := r.fuse(c.n, n)
-		if err != nil {
-			t.Fatalf("%s: %v", c.name, err)
-		}
-		if f.grain(c.n.DType); f.block != c.block {
-			t.Errorf("%s: blocks of %d, want %d", c.name, f.block, c.block)
+		if block := fusedBlock(t, c.n, n); block != c.block {
+			t.Errorf("%s: blocks of %d, want %d", c.name, block, c.block)
 		}
 		got := vals(run(t, c.n, Workers(2)))
 		x := vals(run(t, c.n.Args[0], Workers(1)))
@@ -224,15 +217,8 @@ func TestChainBlocks(t *testing.T) {
 			func(x float64) float64 { return math.Tanh(x * 2) }},
 	}
 	for _, tc := range cases {
-		b := New(Workers(2))
-		r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
-		r.x.Init(r.ctx, "cpu", r, nil)
-		f, _, err := r.fuse(tc.n, n)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if f.grain(tc.n.DType); f.block != tc.block {
-			t.Errorf("%s: blocks of %d, want %d", tc.name, f.block, tc.block)
+		if block := fusedBlock(t, tc.n, n); block != tc.block {
+			t.Errorf("%s: blocks of %d, want %d", tc.name, block, tc.block)
 		}
 		// The operand as stored (rounded to its dtype).
 		in := vals(mk(tc.n.DType, []int{n}, xs...))
@@ -245,4 +231,19 @@ func TestChainBlocks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// fusedBlock returns the block length that grain sets for the fused tree
+// of n (size elements) on two workers (0: blockSize, the default).
+func fusedBlock(t *testing.T, n *backend.Node, size int) int {
+	t.Helper()
+	b := New(Workers(2))
+	r := &runner{b: b, ctx: context.Background(), nw: b.nworkers()}
+	r.x.Init(r.ctx, "cpu", r, nil)
+	f, _, err := r.fuse(n, size)
+	if err != nil {
+		t.Fatalf("fuse %v: %v", n.Op, err)
+	}
+	f.grain(n.DType)
+	return f.block
 }
