@@ -899,3 +899,75 @@ func TestFusedReduceGivesBlocksBack(t *testing.T) {
 		t.Errorf("sum(x*x) of 1000 float64 allocates %d bytes a run, want at most %d (a quarter of a block)", per, blockSize*8/4)
 	}
 }
+
+// TestChunkOffsets checks chunkOffsets against the offsets listed group by
+// group (the first group's index slowest), for walks made and found again
+// in its cache, after other walks have moved them down or out of it, and
+// for a walk too long to keep.
+func TestChunkOffsets(t *testing.T) {
+	want := func(size, str []int) []int {
+		offs := []int{0}
+		for i, s := range size {
+			var next []int
+			for _, o := range offs {
+				for j := range s {
+					next = append(next, o+j*str[i])
+				}
+			}
+			offs = next
+		}
+		return offs
+	}
+	walks := [][2][]int{
+		{{1000}, {1000}},
+		{{3, 4}, {100, 7}},
+		{{2, 3, 5}, {60, 20, 1}},
+		{{5, 3, 2}, {1, 5, 15}},
+		{{7}, {1}},
+		{{1}, {9}},
+		{{2, 2}, {1000, 10}},
+	}
+	rng := rand.New(rand.NewSource(1))
+	for range 12 {
+		n := 1 + rng.Intn(3)
+		size, str := make([]int, n), make([]int, n)
+		for i := range size {
+			size[i], str[i] = 1+rng.Intn(6), 1+rng.Intn(50)
+		}
+		walks = append(walks, [2][]int{size, str})
+	}
+	// Each walk three times, in two orders: the later calls find most
+	// of them in the cache, some after redOffsKeep others pushed them out.
+	for round := range 3 {
+		for i := range walks {
+			w := walks[i]
+			if round == 1 {
+				w = walks[len(walks)-1-i]
+			}
+			if got := chunkOffsets(w[0], w[1]); !slices.Equal(got, want(w[0], w[1])) {
+				t.Fatalf("round %d: chunkOffsets(%v, %v) = %v, want %v", round, w[0], w[1], got, want(w[0], w[1]))
+			}
+		}
+	}
+	// A cached list is the same list the next time, and the sizes and
+	// strides it is kept under are copies: changing the caller's slices
+	// after the call does not change what the cache finds.
+	size, str := []int{4, 6}, []int{50, 3}
+	a := chunkOffsets(size, str)
+	size[0], str[1] = 9, 8
+	if b := chunkOffsets([]int{4, 6}, []int{50, 3}); &a[0] != &b[0] {
+		t.Error("a walk made just before was not found in the cache")
+	}
+	if got := chunkOffsets(size, str); !slices.Equal(got, want(size, str)) {
+		t.Errorf("after the caller's slices changed: %v, want %v", got, want(size, str))
+	}
+	if len(redOffs.list) > redOffsKeep {
+		t.Errorf("the cache holds %d walks, more than %d", len(redOffs.list), redOffsKeep)
+	}
+	// Past redOffsMax offsets a list is made each time, not kept.
+	big := []int{redOffsMax + 1}
+	x := chunkOffsets(big, []int{2})
+	if y := chunkOffsets(big, []int{2}); &x[0] == &y[0] || !slices.Equal(x, y) || x[redOffsMax] != 2*redOffsMax {
+		t.Error("a walk longer than redOffsMax was kept, or listed wrong")
+	}
+}
