@@ -23,9 +23,9 @@ func TestSerialLimits(t *testing.T) {
 }
 
 // TestTwoFasterRetries checks twoFaster's schedule with a measurement
-// that loses four times, then wins: asked again within a second of a
-// loss it does not measure; after the third loss it waits ten seconds
-// (losses are never final); a win is final.
+// that loses four times (each of twoTries copies), then wins: asked
+// again within retrySoon of a loss it does not measure; after the third
+// loss it waits ten seconds (losses are never final); a win is final.
 func TestTwoFasterRetries(t *testing.T) {
 	saved, savedMeasure := twoState.last, measureTwo
 	defer func() {
@@ -40,7 +40,7 @@ func TestTwoFasterRetries(t *testing.T) {
 	calls := 0
 	measureTwo = func() (time.Duration, time.Duration) {
 		calls++
-		if calls <= 4 {
+		if calls <= 4*twoTries {
 			return 100, 100 // two goroutines no faster: a loss
 		}
 		return 300, 100
@@ -51,20 +51,61 @@ func TestTwoFasterRetries(t *testing.T) {
 		want  bool
 		calls int
 	}{
-		{0, false, 1},                      // first: measured, lost
-		{100 * time.Millisecond, false, 1}, // too soon
-		{2 * time.Second, false, 2},
-		{2 * time.Second, false, 3},  // third loss
+		{0, false, 1},             // first: measured, lost
+		{retrySoon / 2, false, 1}, // too soon
+		{2 * retrySoon, false, 2},
+		{2 * retrySoon, false, 3},    // third loss
 		{2 * time.Second, false, 3},  // now ten seconds apart
 		{11 * time.Second, false, 4}, // fourth loss: not final
 		{11 * time.Second, true, 5},  // a win
 		{0, true, 5},                 // final: not measured again
 	} {
+		// Copies: each loss takes twoTries, the win one.
+		c.calls = min(c.calls, 4)*twoTries + max(c.calls-4, 0)
 		if i > 0 {
 			back(c.ago)
 		}
 		if got := twoFaster(2); got != c.want || calls != c.calls {
 			t.Fatalf("step %d: twoFaster = %v after %d measurements, want %v after %d", i, got, calls, c.want, c.calls)
+		}
+	}
+}
+
+// TestTwoFasterTries checks that one measurement takes up to twoTries
+// copies and keeps the best time of each side: a first copy that loses
+// (the helper's core busy) and a second that wins give a win, after two
+// copies; best times that never reach the bar across the tries, a loss.
+func TestTwoFasterTries(t *testing.T) {
+	saved, savedMeasure := twoState.last, measureTwo
+	defer func() {
+		twoState.wins.Store(false)
+		twoState.final.Store(false)
+		twoState.losses, twoState.last = 0, saved
+		measureTwo = savedMeasure
+	}()
+	for _, c := range []struct {
+		name  string
+		times [][2]time.Duration // one, two of each copy
+		want  bool
+		calls int
+	}{
+		{"lost then won", [][2]time.Duration{{300, 300}, {300, 100}, {300, 100}}, true, 2},
+		{"best of each side", [][2]time.Duration{{300, 250}, {350, 150}, {300, 150}}, true, 2},
+		{"won on the third", [][2]time.Duration{{300, 250}, {400, 200}, {500, 180}}, true, 3},
+		{"never", [][2]time.Duration{{100, 100}, {140, 100}, {150, 95}}, false, 3},
+		{"first", [][2]time.Duration{{200, 100}}, true, 1},
+	} {
+		twoState.wins.Store(false)
+		twoState.final.Store(false)
+		twoState.losses = 0
+		calls := 0
+		measureTwo = func() (time.Duration, time.Duration) {
+			tm := c.times[calls]
+			calls++
+			return tm[0], tm[1]
+		}
+		if got := twoFaster(2); got != c.want || calls != c.calls {
+			t.Errorf("%s: twoFaster = %v after %d copies, want %v after %d", c.name, got, calls, c.want, c.calls)
 		}
 	}
 }
