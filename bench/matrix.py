@@ -305,10 +305,13 @@ def main():
         nms = [x[n][0] for x in nps if x[n][0] is not None]
         note = errs[0] if errs else nps[0][n][3]
         gm = statistics.median(gms) if gms else None
+        faults = [g[n].get("faults", 0) for g in gos if not g[n].get("error")]
         nm = statistics.median(nms) if nms else None
         ratio = nm / gm if gm and nm else None
         rows.append({"name": n, "group": c["group"], "expr": c["expr"], "numpy_ms": nm, "tensorsh_ms": gm,
-                     "ratio": ratio, "note": note})
+                     "ratio": ratio, "note": note,
+                     # page faults per tensorsh run (median over the rounds): memory taken fresh
+                     "tensorsh_faults": statistics.median(faults) if faults else 0})
 
     for r in rows:
         print("%-42s %10s %10s %9s  %s" % (
