@@ -20,13 +20,12 @@ import (
 // result of a narrower dtype d (float16, bfloat16, float8: out holds its
 // values as float32s) takes softmaxRowNarrow on the transposed tiles.
 func softmaxColsF32(out, x []float32, m, inner, lo, hi int, log bool, sc *colScratch, y, e, c []float64, d dtypes.DType) {
-	var mx [softmaxWide]float32
 	wide := max(softmaxTile, min(softmaxWide, softmaxWideBytes/(4*max(m, 1)))/softmaxTile*softmaxTile)
 	for row := lo; row < hi; {
 		o, k := row/inner, row%inner
 		b := o*m*inner + k
 		if w := min(wide, hi-row, inner-k) / softmaxTile * softmaxTile; w > 0 && libmAVX512 && d == dtypes.F32 &&
-			softmaxColsAVX512(out, x, m, inner, b, w, log, sc.exps(m), mx[:]) {
+			softmaxColsAVX512(out, x, m, inner, b, w, log, sc.exps(m), sc.mx[:]) {
 			row += w
 			continue
 		}
@@ -62,6 +61,10 @@ type colScratch struct {
 	e   []float64
 	c64 []float64
 	t64 []float64
+	// mx holds softmaxColsAVX512's column maxima. A local array of
+	// softmaxColsF32 escaped to the heap (softmaxColsAVX512 hands it
+	// to a kernel through a function value): a kilobyte made each call.
+	mx [softmaxWide]float32
 }
 
 // colScratchPool keeps the colScratch of finished statements (a
