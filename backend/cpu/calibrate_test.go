@@ -27,16 +27,7 @@ func TestSerialLimits(t *testing.T) {
 // again within retrySoon of a loss it does not measure; after the third
 // loss it waits ten seconds (losses are never final); a win is final.
 func TestTwoFasterRetries(t *testing.T) {
-	saved, savedMeasure := twoState.last, measureTwo
-	defer func() {
-		twoState.wins.Store(false)
-		twoState.final.Store(false)
-		twoState.losses, twoState.last = 0, saved
-		measureTwo = savedMeasure
-	}()
-	twoState.wins.Store(false)
-	twoState.final.Store(false)
-	twoState.losses = 0
+	resetTwoState(t)
 	calls := 0
 	measureTwo = func() (time.Duration, time.Duration) {
 		calls++
@@ -76,13 +67,6 @@ func TestTwoFasterRetries(t *testing.T) {
 // (the helper's core busy) and a second that wins give a win, after two
 // copies; best times that never reach the bar across the tries, a loss.
 func TestTwoFasterTries(t *testing.T) {
-	saved, savedMeasure := twoState.last, measureTwo
-	defer func() {
-		twoState.wins.Store(false)
-		twoState.final.Store(false)
-		twoState.losses, twoState.last = 0, saved
-		measureTwo = savedMeasure
-	}()
 	for _, c := range []struct {
 		name  string
 		times [][2]time.Duration // one, two of each copy
@@ -95,9 +79,7 @@ func TestTwoFasterTries(t *testing.T) {
 		{"never", [][2]time.Duration{{100, 100}, {140, 100}, {150, 95}}, false, 3},
 		{"first", [][2]time.Duration{{200, 100}}, true, 1},
 	} {
-		twoState.wins.Store(false)
-		twoState.final.Store(false)
-		twoState.losses = 0
+		resetTwoState(t)
 		calls := 0
 		measureTwo = func() (time.Duration, time.Duration) {
 			tm := c.times[calls]
@@ -108,4 +90,20 @@ func TestTwoFasterTries(t *testing.T) {
 			t.Errorf("%s: twoFaster = %v after %d copies, want %v after %d", c.name, got, calls, c.want, c.calls)
 		}
 	}
+}
+
+// resetTwoState clears what twoFaster has measured, for a test that
+// replaces measureTwo; the process's own state and measureTwo come back
+// when the test ends.
+func resetTwoState(t *testing.T) {
+	st := &twoState
+	wins, final, losses, last, measure := st.wins.Load(), st.final.Load(), st.losses, st.last, measureTwo
+	t.Cleanup(func() {
+		st.wins.Store(wins)
+		st.final.Store(final)
+		st.losses, st.last, measureTwo = losses, last, measure
+	})
+	st.wins.Store(false)
+	st.final.Store(false)
+	st.losses = 0
 }
