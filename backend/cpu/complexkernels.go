@@ -231,9 +231,9 @@ func complex128Kernel(o backend.Op) kfn {
 			}
 		})
 	case backend.OpAdd:
-		return bin(addL[C])
+		return bin(partsC128('+'))
 	case backend.OpSub:
-		return bin(subL[C])
+		return bin(partsC128('-'))
 	case backend.OpMul:
 		return bin(cmulC128)
 	case backend.OpDiv:
@@ -245,9 +245,13 @@ func complex128Kernel(o backend.Op) kfn {
 				d[i] = complex(cpowParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
 			}
 		})
-	case backend.OpEq:
-		return bin(eqL[C])
-	case backend.OpNe:
+	case backend.OpEq, backend.OpNe:
+		if k := cmpPartsC128(o); k != nil {
+			return k
+		}
+		if o == backend.OpEq {
+			return bin(eqL[C])
+		}
 		return bin(neL[C])
 	case backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
 		return complexOrdered[C](o)
@@ -413,9 +417,9 @@ func complex64Kernel(o backend.Op) kfn {
 			}
 		})
 	case backend.OpAdd:
-		return bin(addL[C])
+		return bin(partsC64('+'))
 	case backend.OpSub:
-		return bin(subL[C])
+		return bin(partsC64('-'))
 	case backend.OpMul:
 		return bin(cmulC64)
 	case backend.OpDiv:
@@ -427,9 +431,13 @@ func complex64Kernel(o backend.Op) kfn {
 				d[i] = complex(cpowParts(real(a[i]), imag(a[i]), real(b[i]), imag(b[i])))
 			}
 		})
-	case backend.OpEq:
-		return bin(eqL[C])
-	case backend.OpNe:
+	case backend.OpEq, backend.OpNe:
+		if k := cmpPartsC64(o); k != nil {
+			return k
+		}
+		if o == backend.OpEq {
+			return bin(eqL[C])
+		}
 		return bin(neL[C])
 	case backend.OpLt, backend.OpLe, backend.OpGt, backend.OpGe:
 		return complexOrdered[C](o)

@@ -363,3 +363,20 @@ func vecWhere[T any](f func(d []T, c []bool, a, b []T), ref kfn) kfn {
 		return ref(dd[n:], []any{c[n:len(dd)], a[n:len(dd)], b[n:len(dd)]})
 	}
 }
+
+// floatPred32 returns the vector comparison o of float32 values (a
+// length that is a multiple of 8), or nil without AVX2.
+func floatPred32(o backend.Op) func(d []bool, a, b []float32) {
+	if !haveAVX2 {
+		return nil
+	}
+	return f32Loops.pred[o]
+}
+
+// floatPred64 is floatPred32 for float64.
+func floatPred64(o backend.Op) func(d []bool, a, b []float64) {
+	if !haveAVX2 {
+		return nil
+	}
+	return f64Loops.pred[o]
+}

@@ -9,3 +9,7 @@ func simdFloatKernel(n *backend.Node, ct ctype) kfn { return nil }
 func simdWhereKernel(ct ctype) kfn { return nil }
 
 func narrowMinMaxLoop(isMax bool) func(d, a, b []float32) { return nil }
+
+func floatPred32(o backend.Op) func(d []bool, a, b []float32) { return nil }
+
+func floatPred64(o backend.Op) func(d []bool, a, b []float64) { return nil }
