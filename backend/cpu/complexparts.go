@@ -13,10 +13,9 @@ import (
 // (numpy/_core/src/umath/loops.c.src, @TYPE@_add and @TYPE@_subtract on
 // the complex types: in1r + in2r and in1i + in2i). So the float loops
 // (simd.go) compute them on the parts, a slice of twice the length, with
-// the same bits as addL and subL: the results of a complex product of the
-// bcast and strided layouts were the Go loop's, several times slower than
-// the vector loop of the float type with twice the elements (stop 52,
-// BenchmarkComplexParts).
+// the same bits as addL and subL, where the Go loops took several times
+// as long (BenchmarkComplexParts, stop 52: 4096 complex64 added in 0.85
+// µs rather than 5.0, compared (!=) in 2.7 µs rather than 6.4).
 //
 // Equality is that of both parts and inequality that of either, both
 // float comparisons (NaN unequal): the vector comparisons of the parts,

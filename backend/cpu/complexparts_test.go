@@ -112,3 +112,36 @@ func sameBitsC64(x, y complex64) bool {
 func sameBitsC128(x, y complex128) bool {
 	return math.Float64bits(real(x)) == math.Float64bits(real(y)) && math.Float64bits(imag(x)) == math.Float64bits(imag(y))
 }
+
+// BenchmarkComplexParts times complex64 + and != on 4096 values with the
+// Go loops ("go": addL, neL) and on the parts ("parts"), in the same run.
+func BenchmarkComplexParts(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	const n = 4096
+	x, y, d, m := make([]complex64, n), make([]complex64, n), make([]complex64, n), make([]bool, n)
+	for i := range x {
+		x[i] = complex(rng.Float32(), rng.Float32())
+		y[i] = complex(rng.Float32(), rng.Float32())
+	}
+	add, ne := complex64Kernel(backend.OpAdd), complex64Kernel(backend.OpNe)
+	b.Run("add/go", func(b *testing.B) {
+		for range b.N {
+			addL(d, x, y)
+		}
+	})
+	b.Run("add/parts", func(b *testing.B) {
+		for range b.N {
+			_ = add(d, []any{x, y})
+		}
+	})
+	b.Run("ne/go", func(b *testing.B) {
+		for range b.N {
+			neL(m, x, y)
+		}
+	})
+	b.Run("ne/parts", func(b *testing.B) {
+		for range b.N {
+			_ = ne(m, []any{x, y})
+		}
+	})
+}
