@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -132,4 +133,96 @@ func BenchmarkFoldMul(b *testing.B) {
 			foldMul64(1, x)
 		}
 	})
+}
+
+// TestFoldMulStuck checks the folds' runs of a stuck accumulator
+// (skipStuck) against the plain loop bit for bit: zeros, infinities and
+// the least subnormal of both signs, through runs of factors of both
+// signs that end on each kind of factor that ends them (an infinity or
+// NaN after zero; a zero or NaN after infinity; a magnitude at or past
+// 1/2 or 3/2, the ties included, after the least subnormal), at every
+// position of the scan's groups of four, and random products that sink,
+// stick and come back.
+func TestFoldMulStuck(t *testing.T) {
+	r := rand.New(rand.NewPCG(52, 7))
+	nan := math.Float64frombits(0x7ff8000000000def)
+	least := math.Float64frombits(1)
+	inf := math.Inf(1)
+	check := func(what string, acc float64, x []float64) {
+		t.Helper()
+		for _, scaled := range []bool{false, true} {
+			got, want := foldMulT(acc, x, scaled), foldWith(acc, x, mul[float64])
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%s (scaled %v): float64 fold of %v from %g = %g (%#x), plain %g (%#x)", what, scaled, x, acc, got,
+					math.Float64bits(got), want, math.Float64bits(want))
+			}
+			x32 := make([]float32, len(x))
+			for i, v := range x {
+				x32[i] = float32(v)
+			}
+			acc32 := float32(acc)
+			if acc == least {
+				acc32 = math.Float32frombits(1)
+			}
+			got32, want32 := foldMulT(acc32, x32, scaled), foldWith(acc32, x32, mul[float32])
+			if math.Float32bits(got32) != math.Float32bits(want32) {
+				t.Fatalf("%s (scaled %v): float32 fold of %v from %g = %g (%#x), plain %g (%#x)", what, scaled, x32, acc32, got32,
+					math.Float32bits(got32), want32, math.Float32bits(want32))
+			}
+		}
+	}
+	type stuck struct {
+		acc        float64
+		keep, ends []float64 // factors that keep it; factors that end the run
+	}
+	cases := []stuck{
+		{0, []float64{1, -2, 0.5, -1e300, 1e-310, 0, math.Copysign(0, -1), 3.5e38, -1e-45},
+			[]float64{inf, -inf, nan}},
+		{inf, []float64{1, -2, 1e-310, -1e-320, inf, -inf, 1e300},
+			[]float64{0, math.Copysign(0, -1), nan}},
+		{least, []float64{0.75, -0.75, 1, -1.25, math.Nextafter(0.5, 1), -math.Nextafter(1.5, 1), math.Nextafter(1.5, 0)},
+			[]float64{0.5, -0.5, 1.5, -1.5, math.Nextafter(0.5, 0), math.Nextafter(1.5, 2), 0.25, 2, 3, 1e10, 0, inf, nan, 1e-310}},
+	}
+	for _, c := range cases {
+		for _, acc := range []float64{c.acc, -c.acc} {
+			for n := 0; n <= 13; n++ {
+				for _, end := range append(c.ends, 1) {
+					x := make([]float64, n, n+3)
+					for i := range x {
+						x[i] = c.keep[r.IntN(len(c.keep))]
+					}
+					x = append(x, end, c.keep[r.IntN(len(c.keep))], 0.75)
+					check(fmt.Sprintf("acc %g, %d kept then %g", acc, n, end), acc, x)
+				}
+			}
+		}
+	}
+	// Random products: factors that mostly keep a product sinking to the
+	// least subnormal (or to zero, for float32 where 0.5 ties), now and
+	// then one that lifts it, a zero, an infinity or a NaN.
+	for range 300 {
+		x := make([]float64, r.IntN(4000))
+		for i := range x {
+			switch k := r.IntN(1000); {
+			case k == 0:
+				x[i] = 0
+			case k == 1:
+				x[i] = inf
+			case k == 2:
+				x[i] = nan
+			case k < 5:
+				x[i] = math.Ldexp(1, r.IntN(80))
+			case k < 15:
+				x[i] = 0.5
+			default:
+				x[i] = r.Float64() + 0.5
+			}
+			if r.IntN(3) == 0 {
+				x[i] = -x[i]
+			}
+		}
+		for _, acc := range []float64{1, 1e-300, least, 1e300} {
+			check("random", acc, x)
+		}
+	}
 }
