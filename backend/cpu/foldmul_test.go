@@ -185,7 +185,7 @@ func TestFoldMulStuck(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, acc := range []float64{c.acc, -c.acc} {
-			for n := 0; n <= 13; n++ {
+			for n := 0; n <= 40; n++ {
 				for _, end := range append(c.ends, 1) {
 					x := make([]float64, n, n+3)
 					for i := range x {
