@@ -50,7 +50,8 @@ func partsC128(op byte) func(d, a, b []complex128) {
 }
 
 // pairsBlock is how many complex values cmpParts compares a step: its
-// parts' results (twice as many bools) fit in a small array on the stack.
+// parts' results (twice as many bools) fit in a small pooled array
+// (pairsScratch; one on the stack would escape through pred).
 const pairsBlock = 256
 
 // combinePairs sets d[i] to t[2i] && t[2i+1] (both, for ==) or t[2i] ||
