@@ -171,6 +171,9 @@ func complex128Kernel(o backend.Op) kfn {
 	}
 	switch o {
 	case backend.OpNeg:
+		if k := negPartsC128(); k != nil {
+			return k
+		}
 		return un(negL[C])
 	case backend.OpAbs:
 		return un(func(d []float64, a []C) {
@@ -362,6 +365,9 @@ func complex64Kernel(o backend.Op) kfn {
 	}
 	switch o {
 	case backend.OpNeg:
+		if k := negPartsC64(); k != nil {
+			return k
+		}
 		return un(negL[C])
 	case backend.OpAbs:
 		return un(absC64)

@@ -25,14 +25,14 @@ func randComplexParts(rng *rand.Rand) (float64, float64) {
 	return part(), part()
 }
 
-// TestComplexPartsKernels checks complex64 and complex128 +, -, == and !=
-// (complexparts.go: the float loops on the parts) against Go's complex
-// arithmetic and comparison, bit for bit, at every length to 600 (past
-// pairsBlock, with every tail of the vector loops) and offsets that leave
-// the slices unaligned.
+// TestComplexPartsKernels checks complex64 and complex128 +, -, unary -, ==
+// and != (complexparts.go: the float loops on the parts) against Go's
+// complex arithmetic and comparison, bit for bit, at every length to 600
+// (past pairsBlock, with every tail of the vector loops) and offsets that
+// leave the slices unaligned.
 func TestComplexPartsKernels(t *testing.T) {
 	rng := rand.New(rand.NewSource(52))
-	for _, o := range []backend.Op{backend.OpAdd, backend.OpSub, backend.OpEq, backend.OpNe} {
+	for _, o := range []backend.Op{backend.OpAdd, backend.OpSub, backend.OpNeg, backend.OpEq, backend.OpNe} {
 		k64, k128 := complex64Kernel(o), complex128Kernel(o)
 		for n := 0; n <= 600; n += 1 + n/40 {
 			off := rng.Intn(3)
@@ -54,6 +54,23 @@ func TestComplexPartsKernels(t *testing.T) {
 			}
 			a64, b64, a128, b128 = a64[off:], b64[off:], a128[off:], b128[off:]
 			switch o {
+			case backend.OpNeg:
+				want64, got64 := make([]complex64, n), make([]complex64, n)
+				want128, got128 := make([]complex128, n), make([]complex128, n)
+				negL(want64, a64)
+				negL(want128, a128)
+				if err := k64(got64, []any{a64}); err != nil {
+					t.Fatal(err)
+				}
+				if err := k128(got128, []any{a128}); err != nil {
+					t.Fatal(err)
+				}
+				for i := range n {
+					if !sameBitsC64(want64[i], got64[i]) || !sameBitsC128(want128[i], got128[i]) {
+						t.Fatalf("neg n=%d [%d]: %v %v: got %v %v, want %v %v", n, i, a64[i], a128[i],
+							got64[i], got128[i], want64[i], want128[i])
+					}
+				}
 			case backend.OpAdd, backend.OpSub:
 				want64, got64 := make([]complex64, n), make([]complex64, n)
 				want128, got128 := make([]complex128, n), make([]complex128, n)

@@ -380,3 +380,20 @@ func floatPred64(o backend.Op) func(d []bool, a, b []float64) {
 	}
 	return f64Loops.pred[o]
 }
+
+// floatUnary32 returns the vector loop of the float32 operation o (a
+// length that is a multiple of 8), or nil without AVX2.
+func floatUnary32(o backend.Op) func(d, a []float32) {
+	if !haveAVX2 {
+		return nil
+	}
+	return f32Loops.unary[o]
+}
+
+// floatUnary64 is floatUnary32 for float64.
+func floatUnary64(o backend.Op) func(d, a []float64) {
+	if !haveAVX2 {
+		return nil
+	}
+	return f64Loops.unary[o]
+}
