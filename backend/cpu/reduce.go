@@ -1414,6 +1414,26 @@ func reduceBool(r *runner, s *source[bool], p *redPlan, o backend.Op) (any, erro
 }
 
 func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (any, error) {
+	ops, err := memoOps(o, dtypes.Invalid, newIntOps[T])
+	if err != nil {
+		return nil, err
+	}
+	res, err := runReduce(r, s, p, ops)
+	if err != nil || o != backend.OpMean {
+		return res, err
+	}
+	for i := range res {
+		if p.l == 0 {
+			res[i] = 0
+		} else {
+			res[i] /= T(p.l)
+		}
+	}
+	return res, nil
+}
+
+// newIntOps builds the steps of the integer reduction o of T.
+func newIntOps[T integer](o backend.Op, _ dtypes.DType) (redOps[T], error) {
 	var ops redOps[T]
 	switch o {
 	case backend.OpSum, backend.OpMean:
@@ -1433,7 +1453,7 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 			fold: func(acc T, x []T) T { return foldWith(acc, x, minInt[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, minInt[T]) }}
 	default:
-		return nil, fmt.Errorf("cpu: %v of integers is not supported", o)
+		return ops, fmt.Errorf("cpu: %v of integers is not supported", o)
 	}
 	k := intKind(o)
 	if vec := vecKernel(k, ops.vec); vec != nil {
@@ -1444,18 +1464,7 @@ func reduceInt[T integer](r *runner, s *source[T], p *redPlan, o backend.Op) (an
 	}
 	ops.rows = intRowsKernel(k, ops.rowsGo)
 	ops.vecs = vecsKernel(k, ops.vec)
-	res, err := runReduce(r, s, p, ops)
-	if err != nil || o != backend.OpMean {
-		return res, err
-	}
-	for i := range res {
-		if p.l == 0 {
-			res[i] = 0
-		} else {
-			res[i] /= T(p.l)
-		}
-	}
-	return res, nil
+	return ops, nil
 }
 
 func splitReal(n int) int {
@@ -1467,6 +1476,58 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, ski
 	if skipNaN {
 		return reduceSkipNaN(r, s, p, o)
 	}
+	ops, err := memoOps(o, dt, newFloatOps[T])
+	if err != nil {
+		return nil, err
+	}
+	res, err := runReduce(r, s, p, ops)
+	if err != nil || o != backend.OpMean {
+		return res, err
+	}
+	n := T(p.l)
+	for i := range res {
+		v := res[i] / n
+		if ops.round1 != nil {
+			v = ops.round1(v)
+		}
+		res[i] = v
+	}
+	return res, nil
+}
+
+// redOpsMemo holds the steps of reduceFloat and reduceInt by element type,
+// operation, dtype and fastReduce (redOpsKey): building them made about
+// ten closures and method values a statement, a tenth of a small
+// reduction's time (stop 52: sum(x[:, 0]) of 1000 float32 made 31
+// allocations a statement, 23 after; trace(d) of 1000×1000 float64 took
+// 2.27 µs at best, 2.08 after). The steps hold no state of a statement, so
+// every statement may share them.
+var redOpsMemo sync.Map // redOpsKey → redOps[T]
+
+type redOpsKey struct {
+	t    any // the element type's zero value
+	o    backend.Op
+	dt   dtypes.DType
+	fast bool
+}
+
+// memoOps returns the steps build makes for o and dt on T, from
+// redOpsMemo where they were made before.
+func memoOps[T number | bool](o backend.Op, dt dtypes.DType, build func(backend.Op, dtypes.DType) (redOps[T], error)) (redOps[T], error) {
+	key := redOpsKey{*new(T), o, dt, fastReduce}
+	if v, ok := redOpsMemo.Load(key); ok {
+		return v.(redOps[T]), nil
+	}
+	ops, err := build(o, dt)
+	if err == nil {
+		redOpsMemo.Store(key, ops)
+	}
+	return ops, err
+}
+
+// newFloatOps builds the steps of the float reduction o of T (not
+// skipping NaNs) for a result of dtype dt.
+func newFloatOps[T float](o backend.Op, dt dtypes.DType) (redOps[T], error) {
 	var ops redOps[T]
 	switch o {
 	case backend.OpSum, backend.OpMean:
@@ -1484,7 +1545,7 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, ski
 			fold: func(acc T, x []T) T { return foldWith(acc, x, minFloat[T]) },
 			vec:  func(acc, x []T) { vecWith(acc, x, minFloat[T]) }}
 	default:
-		return nil, fmt.Errorf("cpu: %v of floats is not supported", o)
+		return ops, fmt.Errorf("cpu: %v of floats is not supported", o)
 	}
 	k, c := floatKind[T](o, false)
 	if vec := vecKernel(k, ops.vec); vec != nil {
@@ -1520,19 +1581,7 @@ func reduceFloat[T float](r *runner, s *source[T], p *redPlan, o backend.Op, ski
 			}
 		}
 	}
-	res, err := runReduce(r, s, p, ops)
-	if err != nil || o != backend.OpMean {
-		return res, err
-	}
-	n := T(p.l)
-	for i := range res {
-		v := res[i] / n
-		if ops.round1 != nil {
-			v = ops.round1(v)
-		}
-		res[i] = v
-	}
-	return res, nil
+	return ops, nil
 }
 
 // reduceSkipNaN is the max or min o of floats skipping NaNs

@@ -971,3 +971,55 @@ func TestChunkOffsets(t *testing.T) {
 		t.Error("a walk longer than redOffsMax was kept, or listed wrong")
 	}
 }
+
+// TestRedOpsMemo checks that the memo of reduction steps (memoOps) keeps
+// apart what makes them differ: the element type (int32 and uint32 of
+// one size compare differently), the operation, the dtype of the result
+// (a float16 sum rounds each step) and fastReduce (tests turn the kernels
+// off to get the reference loops).
+func TestRedOpsMemo(t *testing.T) {
+	i32, err := memoOps(backend.OpReduceMax, dtypes.Invalid, newIntOps[int32])
+	if err != nil {
+		t.Fatal(err)
+	}
+	u32, err := memoOps(backend.OpReduceMax, dtypes.Invalid, newIntOps[uint32])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := i32.fold(-5, []int32{-1, 1}); got != 1 {
+		t.Errorf("int32 max of -5, -1, 1 = %d, want 1", got)
+	}
+	if got := u32.fold(5, []uint32{0xffffffff, 1}); got != 0xffffffff {
+		t.Errorf("uint32 max of 5, 0xffffffff, 1 = %#x, want 0xffffffff", got)
+	}
+	sum, err := memoOps(backend.OpSum, dtypes.F32, newFloatOps[float32])
+	if err != nil {
+		t.Fatal(err)
+	}
+	prod, err := memoOps(backend.OpProd, dtypes.F32, newFloatOps[float32])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.init != 0 || prod.init != 1 || sum.round1 != nil {
+		t.Errorf("float32 sum and prod: init %v and %v, round1 set %v", sum.init, prod.init, sum.round1 != nil)
+	}
+	initTables()
+	half, err := memoOps(backend.OpSum, dtypes.F16, newFloatOps[float32])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if half.round1 == nil || half.round1(1+0x1p-12) != 1 {
+		t.Errorf("float16 sum: its steps do not round to float16")
+	}
+	defer func(f bool) { fastReduce = f }(fastReduce)
+	fastReduce = true
+	fast, _ := memoOps(backend.OpSum, dtypes.F64, newFloatOps[float64])
+	fastReduce = false
+	slow, _ := memoOps(backend.OpSum, dtypes.F64, newFloatOps[float64])
+	if fast.vecs != nil && slow.vecs != nil && haveAVX2 {
+		t.Errorf("fastReduce off: the memo gave the steps made with the kernels")
+	}
+	if _, err := memoOps(backend.OpAdd, dtypes.F64, newFloatOps[float64]); err == nil {
+		t.Errorf("memoOps of + (no reduction): no error")
+	}
+}
