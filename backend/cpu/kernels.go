@@ -123,8 +123,28 @@ func newVectorF32Kernel(o backend.Op) kfn {
 }
 
 // streamKernel returns the kernel of o on compute type ct with
-// non-temporal stores (for a large result, see streamMin), or nil.
+// non-temporal stores (for a large result, see streamMin), or nil. It is
+// made once per operation and type (streamMemo): every fused operation
+// asks for it, and making it took two of the seven allocations of a
+// statement such as t + t (stop 52).
 func streamKernel(o backend.Op, ct ctype) kfn {
+	i := 0
+	switch ct {
+	case ctF32:
+	case ctF64:
+		i = 1
+	default:
+		return nil
+	}
+	return streamMemo[o][i].get(func() kfn { return newStreamKernel(o, ct) })
+}
+
+// streamMemo holds streamKernel's kernels by operation, float32 then
+// float64.
+var streamMemo [backend.NumOps][2]kmemo
+
+// newStreamKernel makes the kernel streamKernel returns.
+func newStreamKernel(o backend.Op, ct ctype) kfn {
 	var c byte
 	switch o {
 	case backend.OpAdd:
