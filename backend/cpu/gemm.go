@@ -51,6 +51,21 @@ type gemmKernel[T float32 | float64] struct {
 	kc     int // the depth of a block of p
 	mc, nc int // the rows and columns of a block of C (0: 240 and 256)
 	tile   gemmTile[T]
+	// edge holds tiles of fewer rows, edge[q] of 4·(q+1), for the last
+	// panel of A where m is not a multiple of mr (nil: that panel takes
+	// tile, through a scratch tile). A 64×64 product's last panel has 4
+	// rows of 12: with edge, the kernel does not compute 8 rows of zeros,
+	// and A's rows are read in place rather than packed (setDirect).
+	edge []gemmTile[T]
+}
+
+// edgeTile returns the tile for a panel of rows rows (less than mr) and
+// its rows: 4·(q+1) rows for the least q with enough, or tile and mr.
+func (k *gemmKernel[T]) edgeTile(rows int) (gemmTile[T], int) {
+	if q := (rows+3)/4 - 1; rows > 0 && q < len(k.edge) {
+		return k.edge[q], 4 * (q + 1)
+	}
+	return k.tile, k.mr
 }
 
 // gemmF32 and gemmF64 are the kernels of this CPU (gemm_amd64.go,
@@ -140,10 +155,14 @@ func (g *gemmJob[S, T]) firstPackedB() int {
 	return 0
 }
 
-// firstPackedA returns the first panel of A to pack: the last, partial
-// one only where A is read in place.
+// firstPackedA returns the first panel of A to pack: where A is read in
+// place, the last, partial one only, and none where an edge tile takes
+// exactly its rows (block reads them in place too).
 func (g *gemmJob[S, T]) firstPackedA() int {
 	if g.direct != nil {
+		if _, er := g.kern.edgeTile(g.m % g.kern.mr); er == g.m%g.kern.mr {
+			return g.mp / g.kern.mr
+		}
 		return g.m / g.kern.mr
 	}
 	return 0
@@ -302,13 +321,25 @@ func (g *gemmJob[S, T]) block(ctx context.Context, t int, tmp []T) error {
 					g.kern.tile(kcb, ap, ra, pa, bp, pb, g.c[i*g.ldc+j:], g.ldc, load)
 					continue
 				}
+				tile := g.kern.tile
+				if rows < mr {
+					var er int
+					tile, er = g.kern.edgeTile(rows)
+					if er == rows && g.direct != nil {
+						ap, ra, pa = g.direct[i*g.aRow:], g.aRow, 1
+					}
+					if er == rows && cols == nr {
+						tile(kcb, ap, ra, pa, bp, pb, g.c[i*g.ldc+j:], g.ldc, load)
+						continue
+					}
+				}
 				// An edge tile: through tmp, of mr×nr.
 				if load {
 					for r := range rows {
 						copy(tmp[r*nr:r*nr+cols], g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols])
 					}
 				}
-				g.kern.tile(kcb, ap, ra, pa, bp, pb, tmp, nr, load)
+				tile(kcb, ap, ra, pa, bp, pb, tmp, nr, load)
 				for r := range rows {
 					copy(g.c[(i+r)*g.ldc+j:(i+r)*g.ldc+j+cols], tmp[r*nr:r*nr+cols])
 				}

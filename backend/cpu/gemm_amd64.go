@@ -23,6 +23,20 @@ func gemmF32AVX512(k int, a *float32, ra, pa int, b *float32, pb int, c *float32
 //go:noescape
 func gemmF64AVX512(k int, a *float64, ra, pa int, b *float64, pb int, c *float64, ldc int, load int)
 
+// The AVX-512 kernels' tiles of 4 and 8 rows (gemmKernel.edge).
+
+//go:noescape
+func gemmF32AVX512R4(k int, a *float32, ra, pa int, b *float32, pb int, c *float32, ldc int, load int)
+
+//go:noescape
+func gemmF32AVX512R8(k int, a *float32, ra, pa int, b *float32, pb int, c *float32, ldc int, load int)
+
+//go:noescape
+func gemmF64AVX512R4(k int, a *float64, ra, pa int, b *float64, pb int, c *float64, ldc int, load int)
+
+//go:noescape
+func gemmF64AVX512R8(k int, a *float64, ra, pa int, b *float64, pb int, c *float64, ldc int, load int)
+
 // gemmAsm wraps an assembly kernel of mr×nr: it checks the extent of the
 // slices, which the assembly does not.
 func gemmAsm[T float32 | float64](mr, nr int, f func(k int, a *T, ra, pa int, b *T, pb int, c *T, ldc int, load int)) gemmTile[T] {
@@ -46,7 +60,8 @@ func gemmKernelF32() gemmKernel[float32] {
 		// kc = 512 rather than 256 (half as many passes over C): 6–10%
 		// more multiply-adds per CPU second at 1000×1000 and 2000×2000
 		// (BenchmarkGemmBlocking), float32 and float64 alike.
-		return gemmKernel[float32]{mr: 12, nr: 32, kc: 512, tile: gemmAsm(12, 32, gemmF32AVX512)}
+		return gemmKernel[float32]{mr: 12, nr: 32, kc: 512, tile: gemmAsm(12, 32, gemmF32AVX512),
+			edge: []gemmTile[float32]{gemmAsm(4, 32, gemmF32AVX512R4), gemmAsm(8, 32, gemmF32AVX512R8)}}
 	case haveAVX2:
 		return gemmKernel[float32]{mr: 6, nr: 16, kc: 256, tile: gemmAsm(6, 16, gemmF32AVX2)}
 	}
@@ -56,7 +71,8 @@ func gemmKernelF32() gemmKernel[float32] {
 func gemmKernelF64() gemmKernel[float64] {
 	switch {
 	case haveAVX512:
-		return gemmKernel[float64]{mr: 12, nr: 16, kc: 512, tile: gemmAsm(12, 16, gemmF64AVX512)}
+		return gemmKernel[float64]{mr: 12, nr: 16, kc: 512, tile: gemmAsm(12, 16, gemmF64AVX512),
+			edge: []gemmTile[float64]{gemmAsm(4, 16, gemmF64AVX512R4), gemmAsm(8, 16, gemmF64AVX512R8)}}
 	case haveAVX2:
 		return gemmKernel[float64]{mr: 6, nr: 8, kc: 256, tile: gemmAsm(6, 8, gemmF64AVX2)}
 	}

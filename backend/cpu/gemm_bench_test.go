@@ -53,8 +53,10 @@ func BenchmarkMatVecKernel(b *testing.B) {
 
 // BenchmarkGemmDirect times products through gemmRunPacked with whole
 // panels read in place where setDirect allows (A always here, B for rows
-// of at most 512 bytes: "direct") and every panel packed ("packed", as
-// before), in the same run: 64×64, 256×256 and a batch of 256 products of 64×64, on one
+// of at most 512 bytes: "direct"), every panel packed ("packed", as
+// before), and read in place without the kernel's edge tiles ("noedge":
+// the last partial panel of A packed and computed by the whole tile), in
+// the same run: 64×64, 256×256 and a batch of 256 products of 64×64, on one
 // worker and on two, also in multiply-adds per nanosecond of the
 // process's CPU time.
 func BenchmarkGemmDirect(b *testing.B) {
@@ -70,12 +72,16 @@ func BenchmarkGemmDirect(b *testing.B) {
 		a64, b64, c64 := randFloats[float64](rng, nb*n*n), randFloats[float64](rng, nb*n*n), make([]float64, nb*n*n)
 		for _, w := range []int{1, 2} {
 			r := &runner{b: New(Workers(w)), ctx: context.Background()}
-			for _, mode := range []string{"direct", "packed"} {
+			for _, mode := range []string{"direct", "packed", "noedge"} {
 				packed := mode == "packed"
+				k32, k64 := gemmF32, gemmF64
+				if mode == "noedge" {
+					k32.edge, k64.edge = nil, nil
+				}
 				b.Run(fmt.Sprintf("f32/%dx%d/w%d/%s", nb, n, w, mode), func(b *testing.B) {
 					t0 := cpuTime()
 					for range b.N {
-						if err := gemmRunPacked(r, gemmF32, g, a32, b32, c32, packed); err != nil {
+						if err := gemmRunPacked(r, k32, g, a32, b32, c32, packed); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -84,7 +90,7 @@ func BenchmarkGemmDirect(b *testing.B) {
 				b.Run(fmt.Sprintf("f64/%dx%d/w%d/%s", nb, n, w, mode), func(b *testing.B) {
 					t0 := cpuTime()
 					for range b.N {
-						if err := gemmRunPacked(r, gemmF64, g, a64, b64, c64, packed); err != nil {
+						if err := gemmRunPacked(r, k64, g, a64, b64, c64, packed); err != nil {
 							b.Fatal(err)
 						}
 					}

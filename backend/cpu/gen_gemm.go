@@ -63,6 +63,14 @@ func main() {
 	for _, k := range ks {
 		write(&b, k)
 	}
+	// The AVX-512 kernels' edge tiles of 4 and 8 rows (gemmKernel.edge).
+	for _, k := range ks[2:] {
+		for _, mr := range []int{4, 8} {
+			e := k
+			e.name, e.mr = fmt.Sprintf("%sR%d", k.name, mr), mr
+			write(&b, e)
+		}
+	}
 	for _, k := range ks {
 		writeVM(&b, k)
 	}
@@ -77,7 +85,7 @@ func write(b *bytes.Buffer, k kernel) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format+"\n", args...) }
 	vb := k.lanes * k.size
 	shift := map[int]int{4: 2, 8: 3}[k.size]
-	p("\n// func %s(k int, a *%s, ra, pa int, b *%s, pb int, c *%s, ldc int, load int): an %d×%d tile.", k.name, k.elem, k.elem, k.elem, k.mr, k.nr())
+	p("\n// func %s(k int, a *%s, ra, pa int, b *%s, pb int, c *%s, ldc int, load int): a tile of %d×%d.", k.name, k.elem, k.elem, k.elem, k.mr, k.nr())
 	p("TEXT ·%s(SB), NOSPLIT, $0-72", k.name)
 	p("\tMOVQ k+0(FP), CX")
 	p("\tMOVQ a+8(FP), R10")
