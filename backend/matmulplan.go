@@ -30,7 +30,13 @@ func PlanMatMul(a, b []int) (*MatMulPlan, error) {
 	if len(b) == 1 {
 		b2 = []int{b[0], 1}
 	}
-	p := &MatMulPlan{Rows: a2[len(a2)-2], K: a2[len(a2)-1], Cols: b2[len(b2)-1]}
+	// The plan and a result of up to four axes in one allocation.
+	mem := new(struct {
+		p    MatMulPlan
+		dims [4]int
+	})
+	p := &mem.p
+	*p = MatMulPlan{Rows: a2[len(a2)-2], K: a2[len(a2)-1], Cols: b2[len(b2)-1]}
 	if k2 := b2[len(b2)-2]; p.K != k2 {
 		return nil, fmt.Errorf("matmul: mismatch in its core dimension: %v and %v (size %d is different from %d)", a, b, p.K, k2)
 	}
@@ -39,7 +45,7 @@ func PlanMatMul(a, b []int) (*MatMulPlan, error) {
 		return nil, fmt.Errorf("matmul: batch dimensions of %v and %v cannot be broadcast", a, b)
 	}
 	p.Batch = batch
-	p.Shape = append(append([]int{}, p.Batch...), p.Rows, p.Cols)
+	p.Shape = append(append(mem.dims[:0], p.Batch...), p.Rows, p.Cols)
 	if len(a) == 1 {
 		p.Shape = append(p.Shape[:len(batch)], p.Cols)
 	}

@@ -169,7 +169,15 @@ func (g *gemmJob[S, T]) firstPackedA() int {
 }
 
 func newGemmJob[S, T float32 | float64](kern gemmKernel[T], m, n, k int) *gemmJob[S, T] {
-	g := &gemmJob[S, T]{m: m, n: n, k: k, kern: kern}
+	g := new(gemmJob[S, T])
+	g.init(kern, m, n, k)
+	return g
+}
+
+// init makes g the job of an m×k by k×n product with kern (newGemmJob):
+// a serial product keeps its job on the stack.
+func (g *gemmJob[S, T]) init(kern gemmKernel[T], m, n, k int) {
+	*g = gemmJob[S, T]{m: m, n: n, k: k, kern: kern}
 	g.mp = (m + kern.mr - 1) / kern.mr * kern.mr
 	g.np = (n + kern.nr - 1) / kern.nr * kern.nr
 	g.kc = kern.kc
@@ -179,7 +187,6 @@ func newGemmJob[S, T float32 | float64](kern gemmKernel[T], m, n, k int) *gemmJo
 	}
 	g.mc = kern.mr * max(1, mc/kern.mr)
 	g.nc = kern.nr * max(1, nc/kern.nr)
-	return g
 }
 
 // split chooses the blocks of C so that workers have at least four blocks
@@ -403,50 +410,14 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 		clear(out)
 		return nil
 	}
-	// set points j at product bi, with its packing buffers and tile in buf.
-	set := func(j *gemmJob[S, T], bi int, buf []T) {
-		j.a, j.aRow, j.aCol = x[g.offA[bi]:g.offA[bi]+m*k], k, 1
-		j.b, j.bRow, j.bCol = y[g.offB[bi]:g.offB[bi]+k*n], n, 1
-		if g.aT {
-			j.aRow, j.aCol = 1, m
-		}
-		if g.bT {
-			j.bRow, j.bCol = 1, k
-		}
-		j.c, j.ldc = out[bi*m*n:(bi+1)*m*n], n
-		j.packA, j.packB = buf[:j.mp*k], buf[j.mp*k:j.mp*k+k*j.np]
-		j.sym = g.sym
-		if !packed {
-			j.setDirect()
-		}
-	}
-	serial := func(lo, hi int) error {
-		j := newGemmJob[S, T](kern, m, n, k)
-		j.split(1)
-		buf := gemmBuf[T](j.mp*k + k*j.np + kern.mr*kern.nr)
-		defer gemmPut(buf)
-		tmp := (*buf)[j.mp*k+k*j.np:]
-		for bi := lo; bi < hi; bi++ {
-			set(j, bi, *buf)
-			j.packAPanels(j.firstPackedA(), j.mp/kern.mr)
-			j.packBPanels(j.firstPackedB(), j.np/kern.nr)
-			for t := range j.tasks {
-				if err := j.block(r.ctx, t, tmp); err != nil {
-					return err
-				}
-			}
-			if j.sym {
-				mirrorLower(j.c, m, kern.mr, kern.nr, 0, m)
-			}
-		}
-		return nil
-	}
 	work := m * n * k
 	switch {
 	case work*g.nbatch < gemmSerial || r.workers() == 1:
-		return serial(0, g.nbatch)
+		return gemmSerialRun(r.ctx, kern, g, x, y, out, packed, 0, g.nbatch)
 	case work < gemmSmall && g.nbatch > 1:
-		return r.parallel(g.nbatch, max(1, gemmSmall/work), func(_, lo, hi int) error { return serial(lo, hi) })
+		return r.parallel(g.nbatch, max(1, gemmSmall/work), func(_, lo, hi int) error {
+			return gemmSerialRun(r.ctx, kern, g, x, y, out, packed, lo, hi)
+		})
 	}
 	workers := r.workersFor(work, gemmSerial/2)
 	j := newGemmJob[S, T](kern, m, n, k)
@@ -457,7 +428,7 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 	tmps := (*buf)[j.mp*k+k*j.np:]
 	na, nb := j.mp/kern.mr, j.np/kern.nr
 	for bi := range g.nbatch {
-		set(j, bi, *buf)
+		j.set(g, x, y, out, bi, *buf, packed)
 		// Packing: the A panels then the B panels, spread over the workers.
 		err := r.parallel(na+nb, max(1, (na+nb)/(4*workers)), func(_, lo, hi int) error {
 			if lo < na {
@@ -490,6 +461,51 @@ func gemmRunPacked[S, T float32 | float64](r *runner, kern gemmKernel[T], g mmGe
 			if err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// set points j at product bi of g, with its packing buffers in buf.
+func (j *gemmJob[S, T]) set(g mmGeom, x, y []S, out []T, bi int, buf []T, packed bool) {
+	m, n, k := g.rows, g.cols, g.k
+	j.a, j.aRow, j.aCol = x[g.offA[bi]:g.offA[bi]+m*k], k, 1
+	j.b, j.bRow, j.bCol = y[g.offB[bi]:g.offB[bi]+k*n], n, 1
+	if g.aT {
+		j.aRow, j.aCol = 1, m
+	}
+	if g.bT {
+		j.bRow, j.bCol = 1, k
+	}
+	j.c, j.ldc = out[bi*m*n:(bi+1)*m*n], n
+	j.packA, j.packB = buf[:j.mp*k], buf[j.mp*k:j.mp*k+k*j.np]
+	j.sym = g.sym
+	if !packed {
+		j.setDirect()
+	}
+}
+
+// gemmSerialRun computes the products [lo, hi) of g on the calling
+// goroutine, one after the other.
+func gemmSerialRun[S, T float32 | float64](ctx context.Context, kern gemmKernel[T], g mmGeom, x, y []S, out []T, packed bool, lo, hi int) error {
+	var j gemmJob[S, T]
+	j.init(kern, g.rows, g.cols, g.k)
+	j.split(1)
+	k := g.k
+	buf := gemmBuf[T](j.mp*k + k*j.np + kern.mr*kern.nr)
+	defer gemmPut(buf)
+	tmp := (*buf)[j.mp*k+k*j.np:]
+	for bi := lo; bi < hi; bi++ {
+		j.set(g, x, y, out, bi, *buf, packed)
+		j.packAPanels(j.firstPackedA(), j.mp/kern.mr)
+		j.packBPanels(j.firstPackedB(), j.np/kern.nr)
+		for t := range j.tasks {
+			if err := j.block(ctx, t, tmp); err != nil {
+				return err
+			}
+		}
+		if j.sym {
+			mirrorLower(j.c, g.rows, kern.mr, kern.nr, 0, g.rows)
 		}
 	}
 	return nil

@@ -36,8 +36,11 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 	rows, k, cols := p.Rows, p.K, p.Cols
 	// Batch offsets of each operand (in elements of its contiguous buffer).
 	nbatch := backend.Size(p.Batch)
-	strA := batchOffsets(p.Batch, p.Operand(contigLayout(av.shape), true).Batch)
-	strB := batchOffsets(p.Batch, p.Operand(contigLayout(bv.shape), false).Batch)
+	strA, strB := noBatch, noBatch
+	if len(p.Batch) > 0 {
+		strA = batchOffsets(p.Batch, p.Operand(contigLayout(av.shape), true).Batch)
+		strB = batchOffsets(p.Batch, p.Operand(contigLayout(bv.shape), false).Batch)
+	}
 	// A symmetric product of floats goes through gemmRun (rows > 1).
 	ct := computeOf(dt)
 	sym := nbatch == 1 && rows > 1 && (ct == ctF32 || ct == ctF64) && !p.InLanes(dt) && transposePair(av, bv)
@@ -67,7 +70,7 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 	g := mmGeom{rows: rows, k: k, cols: cols, nbatch: nbatch, offA: strA, offB: strB,
 		sym: sym, aT: sym && bv.contiguous(), bT: sym && !bv.contiguous() && av.contiguous()}
 	if g.aT || g.bT {
-		g.offA, g.offB = []int{0}, []int{0}
+		g.offA, g.offB = noBatch, noBatch
 	}
 	switch xs := x.(type) {
 	case []bool:
@@ -163,6 +166,10 @@ func transposePair(a, b *view) bool {
 func contigLayout(shape []int) backend.Layout {
 	return backend.Layout{Shape: shape, Strides: backend.RowMajor(shape)}
 }
+
+// noBatch is the offsets of the one matrix of an operand with no batch
+// axes (read only).
+var noBatch = []int{0}
 
 // batchOffsets returns, for every index of the batch shape, the offset
 // of the matching matrix of an operand with the given batch strides.

@@ -39,6 +39,9 @@ import (
 func (r *runner) computeBuf(v *view) (any, error) {
 	n := v.size()
 	if identityStorage(v.dtype) && v.contiguous() {
+		if v.off == 0 && bufLen(v.data) == n {
+			return v.data, nil // no new slice to box
+		}
 		return sliceBuf(v.data, v.off, v.off+n), nil
 	}
 	initTables()
@@ -66,7 +69,7 @@ func (r *runner) computeBuf(v *view) (any, error) {
 func (r *runner) finish(buf any, from, to dtypes.DType, shape []int) (*view, error) {
 	n := bufLen(buf)
 	if from == to && identityStorage(to) {
-		return contigView(to, buf, shape), nil
+		return r.newView(to, buf, shape), nil
 	}
 	data, err := r.allocFull(to, n)
 	if err != nil {
