@@ -82,6 +82,55 @@ func TestRecycle(t *testing.T) {
 	}
 }
 
+// TestRecycleEvicts checks the recycler's limit: over it, the blocks
+// given back longest ago go, whatever their size, so that a size still in
+// use is kept after others filled the limit (products of 2000×2000
+// filled it with blocks no later statement asked for, and every 8 MB
+// result of a batch of products then landed on fresh pages).
+func TestRecycleEvicts(t *testing.T) {
+	const kb = 1 << 10
+	r := &recycler{free: map[uintptr][]block{}, issued: map[uintptr]issuance{}, limit: 80 * kb}
+	get := func(size int) []byte { return unsafe.Slice((*byte)(r.bytes(size)), size) }
+	held := func() (sizes []int) {
+		for n, bs := range r.free {
+			for range bs {
+				sizes = append(sizes, int(n/kb))
+			}
+		}
+		slices.Sort(sizes)
+		return sizes
+	}
+	// Every block is handed out before any is given back (bytes would
+	// hand a block given back out again).
+	big := []([]byte){get(24 * kb), get(24 * kb), get(16 * kb)}
+	small, mid, huge := get(8*kb), get(16*kb), get(128*kb)
+	for _, b := range big {
+		if !r.put(b) {
+			t.Fatalf("a block of %d bytes was refused under the limit", len(b))
+		}
+	}
+	if got := held(); !slices.Equal(got, []int{16, 24, 24}) {
+		t.Fatalf("kept %v kB, want [16 24 24]", got)
+	}
+	// 8 kB more fit; 16 kB more push out the first 24.
+	if !r.put(small) || !slices.Equal(held(), []int{8, 16, 24, 24}) {
+		t.Fatalf("kept %v kB after 8 more, want [8 16 24 24]", held())
+	}
+	if !r.put(mid) {
+		t.Fatal("a block of 16 kB was refused: the older blocks were not given up")
+	}
+	if got := held(); !slices.Equal(got, []int{8, 16, 16, 24}) || r.held != 64*kb {
+		t.Errorf("kept %v kB (%d bytes), want [8 16 16 24] (65536)", got, r.held)
+	}
+	if p := r.bytes(24 * kb); p != unsafe.Pointer(&big[1][0]) {
+		t.Errorf("the 24 kB block reused is not the one given back second")
+	}
+	// A block over the limit is refused and drops nothing.
+	if r.put(huge) || !slices.Equal(held(), []int{8, 16, 16}) {
+		t.Errorf("a block over the limit: kept %v kB, want [8 16 16]", held())
+	}
+}
+
 // TestRecycleTemps checks that a Run gives back the blocks of its
 // intermediate results, and only those: a sum over a transposed matrix
 // (whose copy is a compute buffer) and a product with a transposed
