@@ -217,7 +217,7 @@ func TestDiagWhere(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s.vars["w"] = &Value{Kind: TensorValue, Type: o.typ, Tensor: res, Device: "cpu"}
+			s.setVar("w", &Value{Kind: TensorValue, Type: o.typ, Tensor: res, Device: "cpu"})
 			if got := run(t, s, "w"); got != want {
 				t.Errorf("diag(%s, %d): where gives %q, host path %q", src, off, got, want)
 			}

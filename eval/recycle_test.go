@@ -46,7 +46,7 @@ func TestRecycleReusesDroppedResults(t *testing.T) {
 	if p3, _, _ := backend.StorageSpan(v3.Tensor.Data); p3 != p1 {
 		t.Errorf("the third result is at %p, want the first's memory %p", p3, p1)
 	}
-	s.vars["r3"] = v3
+	s.setVar("r3", v3)
 	if got := run(t, s, "bool(all(r3 == x + 3))"); got != "bool true" {
 		t.Errorf("recycled memory holds the wrong values: %s", got)
 	}
@@ -100,10 +100,41 @@ func TestRecycleKeepsResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, o := range outs {
-		s.vars["o"] = o.Value
+		s.setVar("o", o.Value)
 		check := fmt.Sprintf("bool(all(o == x + %d))", i+1)
 		if got := run(t, s, check); got != "bool true" {
 			t.Errorf("statement %d of one cell: %s: %s", i+1, check, got)
 		}
+	}
+}
+
+// TestUnheldSeesVariables checks that unheld, which reads the spans of
+// the variables' storage from a list it keeps between statements, sees
+// every change to the variables: a new one holds its value's memory at
+// once, a rebound one's old value is held no more, and Reset lets every
+// value go.
+func TestUnheldSeesVariables(t *testing.T) {
+	s := recycleSession(t)
+	ctx := context.Background()
+	x := s.vars["x"]
+	if s.unheld(x) {
+		t.Fatal("x's own value is unheld")
+	}
+	if _, err := s.Execute(ctx, "", "c = x * 2"); err != nil {
+		t.Fatal(err)
+	}
+	c := s.vars["c"]
+	if s.unheld(c) {
+		t.Error("a variable assigned after the list was made is not seen holding its value")
+	}
+	if _, err := s.Execute(ctx, "", "c = 0"); err != nil {
+		t.Fatal(err)
+	}
+	if !s.unheld(c) {
+		t.Error("the old value of a rebound variable is still held")
+	}
+	s.Reset()
+	if !s.unheld(x) {
+		t.Error("after Reset, x's old value is still held")
 	}
 }
