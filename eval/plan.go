@@ -42,6 +42,9 @@ type plan struct {
 	o      *operand          // its compiled form: o.node is the plan to run
 	reads  []read            // the names the expression mentions, with their values
 	leaves []*backend.Tensor // the tensors o.node holds
+	// gen is the count of changes to the variables (Session.varsGen)
+	// at which reads were last found unchanged (0: never).
+	gen uint64
 }
 
 // A read is a name and the value it had when the plan was compiled (nil:
@@ -71,13 +74,18 @@ func (s *Session) planReads(e lang.Expr) ([]read, bool) {
 	return reads, ok
 }
 
-// valid reports whether every name p read has the value it had.
+// valid reports whether every name p read has the value it had: at
+// once where no variable changed since it last found so.
 func (p *plan) valid(s *Session) bool {
+	if p.gen == s.varsGen {
+		return true
+	}
 	for _, r := range p.reads {
 		if s.vars[r.name] != r.v {
 			return false
 		}
 	}
+	p.gen = s.varsGen
 	return true
 }
 

@@ -65,17 +65,20 @@ type Session struct {
 	Width int
 
 	vars map[string]*Value
-	// varSpans holds the storage of the variables' tensors while
-	// varSpansOK: unheld reads it rather than walk the map of variables
+	// varsGen counts the changes to the variables (setVar, Reset, a move
+	// to another backend): what was read from them at an equal count
+	// still holds.
+	varsGen uint64
+	// varSpans holds the storage of the variables' tensors as of
+	// varSpansGen: unheld reads it rather than walk the map of variables
 	// at each statement (0.19 µs of a 1.1 µs statement with the seven
-	// variables of a benchmark's setup). setVar, Reset and a move to
-	// another backend, which change the variables, clear varSpansOK.
-	varSpans   []heldSpan
-	varSpansOK bool
-	rng        *rand.Rand
-	pcg        *rand.PCG // rng's source, whose state compare saves
-	seed       uint64
-	count      int // statements run, for <stdin:N> names
+	// variables of a benchmark's setup).
+	varSpans    []heldSpan
+	varSpansGen uint64
+	rng         *rand.Rand
+	pcg         *rand.PCG // rng's source, whose state compare saves
+	seed        uint64
+	count       int // statements run, for <stdin:N> names
 
 	warnings []string
 	// Warn receives warnings (JAX x32 truncation …) as they happen; when nil
@@ -156,6 +159,7 @@ func New(policy string) (*Session, error) {
 		backends:  map[string]backend.Backend{"cpu": cb},
 		factories: map[string]BackendFactory{},
 		vars:      map[string]*Value{},
+		varsGen:   1, // the caches start at 0: unread
 	}
 	s.reseed(0)
 	return s, nil
@@ -229,7 +233,7 @@ func (s *Session) SetBackend(name string) error {
 		}
 		v.Tensor, v.Device = t, name
 	}
-	s.varSpansOK = false
+	s.varsGen++
 	s.backend = b
 	s.dropPlans("")
 	return nil
@@ -267,7 +271,7 @@ type (
 func (s *Session) setVar(name string, v *Value) {
 	old := s.vars[name]
 	s.vars[name] = v
-	s.varSpansOK = false
+	s.varsGen++
 	s.dropPlans(name)
 	s.release(old)
 }
@@ -359,7 +363,7 @@ func (h *heldSpan) shares(o heldSpan) bool {
 
 // heldByVars returns the spans of the variables' tensors (varSpans).
 func (s *Session) heldByVars() []heldSpan {
-	if s.varSpansOK {
+	if s.varSpansGen == s.varsGen {
 		return s.varSpans
 	}
 	s.varSpans = s.varSpans[:0]
@@ -368,7 +372,7 @@ func (s *Session) heldByVars() []heldSpan {
 			s.varSpans = append(s.varSpans, newHeldSpan(w.Tensor))
 		}
 	}
-	s.varSpansOK = true
+	s.varSpansGen = s.varsGen
 	return s.varSpans
 }
 
@@ -378,7 +382,7 @@ func (s *Session) Reset() {
 	s.dropPlans("")
 	old := s.vars
 	s.vars = map[string]*Value{}
-	s.varSpansOK = false
+	s.varsGen++
 	freed := map[*backend.Tensor]bool{}
 	for _, v := range old {
 		if v.Kind == TensorValue && !freed[v.Tensor] {
