@@ -79,7 +79,13 @@ var (
 // multiply-add (fmaT).
 func gemmTileGo[T float32 | float64](mr, nr int) gemmTile[T] {
 	return func(k int, a []T, ra, pa int, b []T, pb int, c []T, ldc int, load bool) {
-		acc := make([]T, mr*nr)
+		var room [64]T // the accumulators of tiles up to 64 (4×8 here), not on the heap
+		acc := room[:0]
+		if mr*nr <= len(room) {
+			acc = room[:mr*nr]
+		} else {
+			acc = make([]T, mr*nr)
+		}
 		if load {
 			for i := range mr {
 				copy(acc[i*nr:(i+1)*nr], c[i*ldc:i*ldc+nr])
@@ -218,8 +224,13 @@ func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
 			if g.aRow == 1 && g.aCol != 1 {
 				// A stored transposed (mmGeom.aT): the panel's mr
 				// elements of each p lie side by side.
+				same, _ := any(g.a).([]T)
 				for p := range kcb {
 					src := (p0+p)*g.aCol + i0
+					if same != nil {
+						copy(dst[p*mr:p*mr+nr], same[src:src+nr])
+						continue
+					}
 					for i, v := range g.a[src : src+nr] {
 						dst[p*mr+i] = T(v)
 					}
@@ -231,6 +242,11 @@ func (g *gemmJob[S, T]) packAPanels(lo, hi int) {
 						dst[p*mr+i] = T(g.a[src+p*g.aCol])
 					}
 				}
+			} else if same, ok := any(g.a).([]T); ok {
+				// Rows in place, no conversion: the panel is the
+				// transpose of an nr×kcb block (transposeT's register
+				// tiles; the loop below moved one element at a time).
+				transposeT(dst, 0, mr, same, i0*g.aRow+p0, g.aRow, kcb, nr)
 			} else {
 				rs := rows[:nr]
 				for i := range rs {
@@ -273,6 +289,17 @@ func (g *gemmJob[S, T]) packBPanels(lo, hi int) {
 			j0 := jp * nr
 			dst := g.packB[p0*g.np+j0*kcb : p0*g.np+(j0+nr)*kcb]
 			cols := min(nr, g.n-j0)
+			if same != nil && g.bRow == 1 && g.bCol != 1 {
+				// B stored transposed (mmGeom.bT): the panel is the
+				// transpose of a cols×kcb block.
+				transposeT(dst, 0, nr, same, j0*g.bCol+p0, g.bCol, kcb, cols)
+				if cols < nr {
+					for p := range kcb {
+						clear(dst[p*nr+cols : (p+1)*nr])
+					}
+				}
+				continue
+			}
 			for p := range kcb {
 				d := dst[p*nr : (p+1)*nr]
 				src := (p0+p)*g.bRow + j0*g.bCol
@@ -518,22 +545,17 @@ const mirrorRows = 64
 // gemmJob.block skipped, in rows lo to hi: element (i, c) of a tile
 // (tiles of mr rows and nr columns from the corner) whose first row is
 // at or below its last column plus one, from (c, i), which lies in a tile
-// block computed. In squares of 32 so that the column of C read stays in
-// the cache.
+// block computed. For each band of mr rows those are the columns before
+// the band's first row rounded down to nr, a rectangle that transposeT
+// copies in register tiles: a 1000×1000 float32 xᵀ·x spent 14% of its
+// CPU time here in a loop of single elements.
 func mirrorLower[T float32 | float64](c []T, m, mr, nr, lo, hi int) {
-	const sq = 32
-	for i0 := lo; i0 < hi; i0 += sq {
-		i1 := min(i0+sq, hi)
-		for c0 := 0; c0 < i1; c0 += sq {
-			for i := i0; i < i1; i++ {
-				// The columns of row i's skipped tiles: those of the
-				// tiles from column 0 up to (i's tile row) - nr.
-				lim := min((i/mr*mr)/nr*nr, c0+sq)
-				row := c[i*m : i*m+lim]
-				for col := c0; col < lim; col++ {
-					row[col] = c[col*m+i]
-				}
-			}
+	for i0 := lo / mr * mr; i0 < hi; i0 += mr {
+		lim := i0 / nr * nr
+		r0, r1 := max(i0, lo), min(i0+mr, hi)
+		if lim > 0 && r1 > r0 {
+			// c[(r0+r)·m + col] = c[r0 + r + col·m]: element (col, r0+r).
+			transposeT(c, r0*m, m, c, r0, m, r1-r0, lim)
 		}
 	}
 }
