@@ -80,7 +80,7 @@ var (
 func gemmTileGo[T float32 | float64](mr, nr int) gemmTile[T] {
 	return func(k int, a []T, ra, pa int, b []T, pb int, c []T, ldc int, load bool) {
 		var room [64]T // the accumulators of tiles up to 64 (4×8 here), not on the heap
-		acc := room[:0]
+		var acc []T
 		if mr*nr <= len(room) {
 			acc = room[:mr*nr]
 		} else {
