@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"testing"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -147,6 +148,25 @@ func TestManyLeaves(t *testing.T) {
 		}
 		if want := sum * int64(3+j); got[j] != want {
 			t.Errorf("element %d is %d, want %d", j, got[j], want)
+		}
+	}
+}
+
+// TestOffsetBuf checks where a constant's block starts: constPageOffset
+// into a page (see there), for every compute type, with the length asked
+// for, so that its loads never share their low 12 bits with the page-
+// aligned operand and result blocks at the same step.
+func TestOffsetBuf(t *testing.T) {
+	for _, ct := range []ctype{ctBool, ctI8, ctI16, ctI32, ctI64, ctU8, ctF32, ctF64, ctC64, ctC128} {
+		for _, n := range []int{1, 1000, 1024, 4096} {
+			buf := offsetBuf(ct, n)
+			if got := bufLen(buf); got != n {
+				t.Errorf("%v: %d elements, want %d", ct, got, n)
+			}
+			addr := uintptr(unsafe.Pointer(unsafe.SliceData(bufBytes(buf))))
+			if addr%4096 != constPageOffset {
+				t.Errorf("%v, %d elements: the block starts %d bytes into its page, want %d", ct, n, addr%4096, constPageOffset)
+			}
 		}
 	}
 }
