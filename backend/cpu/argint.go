@@ -42,7 +42,10 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 	if unsafe.Sizeof(top) > 1 && fastReduce {
 		first = findKernel[T]()
 	}
-	argk, size := argIntKernel[T](isMax), sizeOf[T]()
+	argk, size, least := argIntKernel[T](isMax), sizeOf[T](), 128
+	if argk == nil {
+		argk, least = argBytes[T](isMax), 32
+	}
 	return out, r.redParallel(len(x)*sizeOf[T](), p.m, grain, func(_, lo, hi int) error {
 		for o := lo; o < hi; o++ {
 			b := p.base(o)
@@ -53,7 +56,7 @@ func argRowsInt[T integer](r *runner, x []T, p *redPlan, isMax bool, top T) ([]i
 					break
 				}
 				run := x[b+off : b+off+p.chunk]
-				if argk != nil && len(run)*size >= 128 && len(run)*size <= 16<<10 {
+				if argk != nil && len(run)*size >= least && len(run)*size <= 16<<10 {
 					// One pass: the first extreme of the run. (Longer
 					// runs take the vector fold and search: the fold's
 					// one operation per block is quicker than the

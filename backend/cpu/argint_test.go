@@ -188,3 +188,70 @@ func TestIndexTop(t *testing.T) {
 		}
 	}
 }
+
+// TestArgBytes checks argBytes's kernel (argMaxBytesAVX2) against a plain
+// walk for the index of the first max and min of int8 and uint8 runs of
+// every length from 32 to 300: runs where the extreme sits first, last,
+// only in the last 32 bytes (read twice by each pass), tied with itself
+// across the overlap, or where every byte ties; the types' own extremes
+// and values around the sign bit, where a wrong flip orders int8 as
+// uint8.
+func TestArgBytes(t *testing.T) {
+	if argBytes[int8](true) == nil {
+		t.Skip("no byte kernel on this CPU or build")
+	}
+	rng := rand.New(rand.NewSource(36))
+	check := func(name string, run []byte) {
+		t.Helper()
+		i8 := make([]int8, len(run))
+		for i, b := range run {
+			i8[i] = int8(b)
+		}
+		first := func(n int, better func(i, j int) bool) int {
+			w := 0
+			for i := 1; i < n; i++ {
+				if better(i, w) {
+					w = i
+				}
+			}
+			return w
+		}
+		for _, isMax := range []bool{true, false} {
+			wu := first(len(run), func(i, j int) bool { return isMax && run[i] > run[j] || !isMax && run[i] < run[j] })
+			if got := argBytes[uint8](isMax)(run); got != wu {
+				t.Fatalf("%s, uint8, max %v, len %d: %d, want %d (% x)", name, isMax, len(run), got, wu, run)
+			}
+			wi := first(len(run), func(i, j int) bool { return isMax && i8[i] > i8[j] || !isMax && i8[i] < i8[j] })
+			if got := argBytes[int8](isMax)(i8); got != wi {
+				t.Fatalf("%s, int8, max %v, len %d: %d, want %d (% x)", name, isMax, len(run), got, wi, run)
+			}
+		}
+	}
+	for n := 32; n <= 300; n++ {
+		run := make([]byte, n)
+		fill := func(lo, hi int) {
+			for i := range run {
+				run[i] = byte(lo + rng.Intn(hi-lo+1))
+			}
+		}
+		fill(0, 255)
+		check("random", run)
+		fill(0x7E, 0x81) // around the sign bit
+		check("sign bit", run)
+		for _, at := range []int{0, n - 1, n - 32, n - 17, max(0, n-33), rng.Intn(n)} {
+			fill(10, 100)
+			run[at], run[(at+n/2)%n] = 200, 3
+			check("one extreme", run)
+			run[n-1] = 200 // a tie after it
+			check("tied", run)
+			run[at], run[(at+n/2)%n] = 0xFF, 0x00
+			check("type extremes", run)
+			run[at] = 0x7F
+			check("int8 max", run)
+		}
+		for i := range run {
+			run[i] = 0x80
+		}
+		check("constant", run)
+	}
+}
