@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 	"unsafe"
@@ -364,47 +365,91 @@ func TestIntSign(t *testing.T) {
 	check("uint32", []float64{0, 1, math.MaxUint32, 1 << 31}, []float64{0, 1, 1, 1}, dtypes.U32)
 }
 
-// TestFloorDivConst checks int32 floor division by a constant divisor
-// (the kernel intKernel builds when the divisor is a one-element input:
-// floorDivConstI32's multiply by 1/|c| and correction) against the Go
-// loop, bit for bit: divisors ±1, ±2, ±3, ±7, powers of two, the
-// extremes and random ones; dividends the extremes, 0, ±1, multiples of
-// the divisor and their neighbours (where a quotient is exact or one
-// below) and random ones, at lengths 0..40 (the vector steps of 8 and
-// the Go tail).
+// TestFloorDivConst checks the floor division by a constant divisor (the
+// kernel intKernel builds when the divisor is a one-element input:
+// floorDivConst's multiply by 1/|c| and correction) against the Go loop,
+// bit for bit, for each type with a loop. int8 and uint8: every dividend
+// by every divisor. int16 and uint16: every dividend by divisors ±1, ±2,
+// ±3, ±7, powers of two, the extremes and their neighbours, and random
+// ones. int32 and uint32: those divisors and random ones, dividends the
+// extremes, 0, ±1, multiples of the divisor and their neighbours (where a
+// quotient is exact or one below) and random ones. Each at lengths
+// around the vector steps (8 or 16 elements) and the Go tail.
 func TestFloorDivConst(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	divs := []int32{1, -1, 2, -2, 3, -3, 7, -7, 10, 1 << 30, -1 << 30, math.MaxInt32, math.MinInt32, math.MaxInt32 - 1, math.MinInt32 + 1, 46341, -46341}
-	for range 40 {
-		divs = append(divs, int32(rng.Uint32()), int32(rng.IntN(1000))+1, -int32(rng.IntN(1000))-1)
+	t.Run("int8", func(t *testing.T) { floorDivConstAll[int8](t, -128, 127) })
+	t.Run("uint8", func(t *testing.T) { floorDivConstAll[uint8](t, 0, 255) })
+	d16 := []int64{1, -1, 2, -2, 3, -3, 7, -7, 10, 255, 256, -256, 1 << 14, -1 << 14, math.MaxInt16, math.MinInt16, math.MaxInt16 - 1, math.MinInt16 + 1, 181, -181, math.MaxUint16, math.MaxUint16 - 1}
+	for range 60 {
+		d16 = append(d16, int64(rng.IntN(65536))-32768, int64(rng.IntN(1000))+1)
 	}
-	for _, c := range divs {
-		if c == 0 {
+	t.Run("int16", func(t *testing.T) { floorDivConstBy[int16](t, d16, allInts(-32768, 32767)) })
+	t.Run("uint16", func(t *testing.T) { floorDivConstBy[uint16](t, d16, allInts(0, 65535)) })
+	d32 := []int64{1, -1, 2, -2, 3, -3, 7, -7, 10, 1 << 30, -1 << 30, math.MaxInt32, math.MinInt32, math.MaxInt32 - 1, math.MinInt32 + 1, 46341, -46341, math.MaxUint32, math.MaxUint32 - 1, 1 << 31, 65537}
+	for range 40 {
+		d32 = append(d32, int64(int32(rng.Uint32())), int64(rng.Uint32()), int64(rng.IntN(1000))+1, -int64(rng.IntN(1000))-1)
+	}
+	t.Run("int32", func(t *testing.T) { floorDivConstBy[int32](t, d32, nil) })
+	t.Run("uint32", func(t *testing.T) { floorDivConstBy[uint32](t, d32, nil) })
+}
+
+// allInts returns lo..hi.
+func allInts(lo, hi int64) []int64 {
+	var x []int64
+	for v := lo; v <= hi; v++ {
+		x = append(x, v)
+	}
+	return x
+}
+
+// floorDivConstAll checks T's division by every divisor in [lo, hi].
+func floorDivConstAll[T integer](t *testing.T, lo, hi int64) {
+	floorDivConstBy[T](t, allInts(lo, hi), allInts(lo, hi))
+}
+
+// floorDivConstBy checks T's division of xs (nil: dividends made for each
+// divisor, see TestFloorDivConst) by each divisor of divs that T holds
+// (divisors it cannot hold, and 0, are skipped).
+func floorDivConstBy[T integer](t *testing.T, divs, xs []int64) {
+	rng := rand.New(rand.NewPCG(8, 12))
+	ref := intDivL[T](true, false, backend.IntDivZero)
+	dt := map[any]dtypes.DType{int8(0): dtypes.I8, uint8(0): dtypes.U8, int16(0): dtypes.I16, uint16(0): dtypes.U16,
+		int32(0): dtypes.I32, uint32(0): dtypes.U32}[any(T(0))]
+	for _, cv := range divs {
+		c := T(cv)
+		if cv == 0 || int64(c) != cv {
 			continue
 		}
-		n := &backend.Node{Op: backend.OpFloorDiv, DType: dtypes.I32, Args: []*backend.Node{
-			{Op: backend.OpInput, DType: dtypes.I32},
-			{Op: backend.OpInput, DType: dtypes.I32, Tensor: &backend.Tensor{DType: dtypes.I32, Data: []int32{c}}},
+		n := &backend.Node{Op: backend.OpFloorDiv, DType: dt, Args: []*backend.Node{
+			{Op: backend.OpInput, DType: dt},
+			{Op: backend.OpInput, DType: dt, Tensor: &backend.Tensor{DType: dt, Data: []T{c}}},
 		}}
-		k := intKernel[int32](n)
-		x := []int32{math.MinInt32, math.MaxInt32, 0, 1, -1, math.MinInt32 + 1, math.MaxInt32 - 1}
-		for _, m := range []int64{0, 1, -1, 2, -2, 5, -5, int64(math.MaxInt32) / int64(max(c, -c, 1)), int64(math.MinInt32) / int64(max(c, -c, 1))} {
-			for _, e := range []int64{-1, 0, 1} {
-				if v := m*int64(c) + e; v >= math.MinInt32 && v <= math.MaxInt32 {
-					x = append(x, int32(v))
+		k := intKernel[T](n)
+		x := make([]T, 0, len(xs))
+		for _, v := range xs {
+			x = append(x, T(v))
+		}
+		if xs == nil {
+			lo, hi := int64(intTop[T](false)), int64(intTop[T](true))
+			x = append(x, T(lo), T(hi), 0, 1, T(hi-1), T(lo+1), T(max(lo, -1)))
+			for _, m := range []int64{0, 1, -1, 2, -2, 5, -5, hi / max(cv, -cv, 1), lo / max(cv, -cv, 1)} {
+				for _, e := range []int64{-1, 0, 1} {
+					if v := m*cv + e; v >= lo && v <= hi {
+						x = append(x, T(v))
+					}
 				}
 			}
+			for range 200 {
+				x = append(x, T(rng.Uint64()))
+			}
 		}
-		for range 200 {
-			x = append(x, int32(rng.Uint32()))
-		}
-		y := make([]int32, len(x))
+		y := make([]T, len(x))
 		for i := range y {
 			y[i] = c
 		}
-		ref := intDivL[int32](true, false, backend.IntDivZero)
 		for _, l := range []int{len(x), 0, 1, 7, 8, 9, 15, 16, 17, 40} {
-			want, got := make([]int32, l), make([]int32, l)
+			l = min(l, len(x))
+			want, got := make([]T, l), make([]T, l)
 			if err := ref(want, x[:l], y[:l]); err != nil {
 				t.Fatal(err)
 			}
@@ -418,4 +463,14 @@ func TestFloorDivConst(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFloorDivConst16Exhaustive is TestFloorDivConst's int16 and uint16
+// cases for every divisor (about 40 s): TENSORSH_EXHAUSTIVE=1.
+func TestFloorDivConst16Exhaustive(t *testing.T) {
+	if os.Getenv("TENSORSH_EXHAUSTIVE") == "" {
+		t.Skip("set TENSORSH_EXHAUSTIVE=1 to check every 16-bit divisor")
+	}
+	t.Run("int16", func(t *testing.T) { floorDivConstAll[int16](t, -32768, 32767) })
+	t.Run("uint16", func(t *testing.T) { floorDivConstAll[uint16](t, 0, 65535) })
 }

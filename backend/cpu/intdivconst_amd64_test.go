@@ -14,7 +14,7 @@ func TestFloorDivConstUsed(t *testing.T) {
 	if !haveAVX512DQVL {
 		t.Skip("no AVX-512")
 	}
-	if floorDivConstI32(7, intDivL[int32](true, false, backend.IntDivZero)) == nil {
+	if floorDivConst[int32](7, intDivL[int32](true, false, backend.IntDivZero)) == nil {
 		t.Fatal("no constant-divisor loop with AVX-512")
 	}
 }

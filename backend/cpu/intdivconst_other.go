@@ -2,7 +2,7 @@
 
 package cpu
 
-// floorDivConstI32 returns nil: the general loops divide.
-func floorDivConstI32(c int32, ref func(d, a, b []int32) error) func(d, a, b []int32) error {
+// floorDivConst returns nil: the general loops divide.
+func floorDivConst[T integer](c T, ref func(d, a, b []T) error) func(d, a, b []T) error {
 	return nil
 }

@@ -152,25 +152,23 @@ func intKernel[T integer](n *backend.Node) kfn {
 	return nil
 }
 
-// constIntDiv returns the loop of the floor division n of int32 by a
-// constant divisor (its second operand a one-element input holding a
-// value other than 0) where there is one (floorDivConstI32), else nil.
+// constIntDiv returns the loop of the floor division n of integers of 8,
+// 16 or 32 bits by a constant divisor (its second operand a one-element
+// input holding a value other than 0) where there is one
+// (floorDivConst), else nil.
 func constIntDiv[T integer](n *backend.Node, floor bool, ref func(d, a, b []T) error) func(d, a, b []T) error {
-	if _, i32 := any(T(0)).(int32); !i32 || !floor || len(n.Args) != 2 {
-		return nil // int8 and int16 divide sixteen float32 lanes at a time; int64 is ahead of NumPy's
+	if !floor || len(n.Args) != 2 {
+		return nil
 	}
 	y := n.Args[1]
 	if y.Op != backend.OpInput || y.Tensor == nil {
 		return nil
 	}
-	c, ok := y.Tensor.Data.([]int32)
+	c, ok := y.Tensor.Data.([]T)
 	if !ok || len(c) != 1 {
 		return nil
 	}
-	if k := floorDivConstI32(c[0], any(ref).(func(d, a, b []int32) error)); k != nil {
-		return any(k).(func(d, a, b []T) error)
-	}
-	return nil
+	return floorDivConst(c[0], ref)
 }
 
 // intDivL is the integer division loop: floor division unless floor is
