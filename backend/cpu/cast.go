@@ -329,9 +329,29 @@ func fromInt[S integer](to dtypes.DType) kfn {
 		// An 8-bit integer has at most 8 significant bits: float16 (11)
 		// and bfloat16 (8) hold every one exactly, so the conversion
 		// needs no rounding.
+		if k, err := castKernel(intDType[S](), dtypes.F32); err == nil {
+			return k // vectorised where it can be
+		}
 		return un(convL[S, float32])
 	}
 	if narrow(to) {
+		toF32, err := castKernel(intDType[S](), dtypes.F32)
+		if err == nil && (unsafe.Sizeof(S(0)) <= 2 || to == dtypes.F16 || to == dtypes.F8E4M3 || to == dtypes.F8E5M2) {
+			// float32 holds every integer of 16 bits or fewer, and any
+			// other below 2^24 in magnitude; those it rounds are far past
+			// the largest float16 or float8 and round to float32 values
+			// past it too, which overflow alike: one rounding from
+			// float32 (roundFloat32, vectorised) is the rounding from the
+			// integer. int16 → float16 took 5.9 ms on 10^6, one element
+			// at a time through float64.
+			return func(d any, a []any) error {
+				if err := toF32(d, a); err != nil {
+					return err
+				}
+				roundFloat32(to, d.([]float32))
+				return nil
+			}
+		}
 		return un(func(d []float32, a []S) {
 			a = a[:len(d)]
 			for i := range d {
@@ -341,21 +361,21 @@ func fromInt[S integer](to dtypes.DType) kfn {
 	}
 	switch computeOf(to) {
 	case ctI8:
-		return un(convL[S, int8])
+		return intConv[S, int8]()
 	case ctI16:
-		return un(convL[S, int16])
+		return intConv[S, int16]()
 	case ctI32:
-		return un(convL[S, int32])
+		return intConv[S, int32]()
 	case ctI64:
-		return un(convL[S, int64])
+		return intConv[S, int64]()
 	case ctU8:
-		return un(convL[S, uint8])
+		return intConv[S, uint8]()
 	case ctU16:
-		return un(convL[S, uint16])
+		return intConv[S, uint16]()
 	case ctU32:
-		return un(convL[S, uint32])
+		return intConv[S, uint32]()
 	case ctU64:
-		return un(convL[S, uint64])
+		return intConv[S, uint64]()
 	case ctF32:
 		var zero S
 		if unsafe.Sizeof(zero) == 8 && math.MaxInt == math.MaxInt32 {
@@ -373,6 +393,39 @@ func fromInt[S integer](to dtypes.DType) kfn {
 	default:
 		return un(convL[S, float64])
 	}
+}
+
+// intDType returns the dtype of the integers S.
+func intDType[S integer]() dtypes.DType {
+	switch any(S(0)).(type) {
+	case int8:
+		return dtypes.I8
+	case int16:
+		return dtypes.I16
+	case int32:
+		return dtypes.I32
+	case int64:
+		return dtypes.I64
+	case uint8:
+		return dtypes.U8
+	case uint16:
+		return dtypes.U16
+	case uint32:
+		return dtypes.U32
+	}
+	return dtypes.U64
+}
+
+// intConv returns the conversion of integers S to integers T: convL, or
+// where they have the same size, a copy of the bits, read as T's
+// signedness (int8 → uint8 took 0.37 ms on 10^6 in the Go loop).
+func intConv[S, T integer]() kfn {
+	if unsafe.Sizeof(S(0)) == unsafe.Sizeof(T(0)) {
+		return un(func(d []T, a []S) {
+			copy(d, unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(a))), len(a)))
+		})
+	}
+	return un(convL[S, T])
 }
 
 // fromFloat returns the conversion from floats computed in S to dtype to

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"bytes"
 	"math"
 	"math/big"
 	"math/rand"
@@ -211,5 +212,170 @@ func TestCastComplex(t *testing.T) {
 	h := castRun(t, mk(dtypes.F64, []int{1}, 1+math.Ldexp(1, -30)), dtypes.C64).Data.([]complex64)
 	if h[0] != 1 {
 		t.Errorf("f64 → c64: %v", h)
+	}
+}
+
+// TestCastIntPaths checks the conversions of integers that take a short
+// path against the element-by-element references they replace, bit for
+// bit: to float16, bfloat16 and the float8 formats through float32 and
+// one rounding (roundTo64 of the integer, read exactly or rounded to odd
+// in float64, is the reference: for float16 and float8 one rounding of
+// the integer; bfloat16 rounds through float32 as ml_dtypes does), and
+// the copy between the signednesses of one size (Go's conversion).
+// 8- and 16-bit sources take every value; wider ones the values around
+// 2^24 (where float32 starts to round), the float16 and float8 overflow
+// thresholds, values float32 rounds onto a tensorfloat32 or bfloat16
+// midpoint (2^30 + 2^19 + 1, 2^62 + 2^54 + 1: rounding through float32 is
+// not one rounding there) and random ones.
+func TestCastIntPaths(t *testing.T) {
+	initTables()
+	rng := rand.New(rand.NewSource(37))
+	ints := func(bits int, signed bool) []int64 {
+		var x []int64
+		if bits <= 16 {
+			lo, hi := int64(0), int64(1)<<bits-1
+			if signed {
+				lo, hi = -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1
+			}
+			for v := lo; v <= hi; v++ {
+				x = append(x, v)
+			}
+			return x
+		}
+		for _, c := range []int64{1 << 24, 1<<24 + 1, 1<<24 + 3, 1<<25 + 5, 65504, 65519, 65520, 65535, 65536, 57344, 61439, 61440, 448, 464, 1<<31 - 1, 1 << 40, 1<<30 + 1<<19, 1<<62 + 1<<54} {
+			for _, e := range []int64{-1, 0, 1} {
+				x = append(x, c+e)
+				if signed {
+					x = append(x, -(c + e))
+				}
+			}
+		}
+		for range 3000 {
+			v := int64(rng.Uint64() >> rng.Intn(64))
+			if bits == 32 {
+				v = int64(uint32(v))
+			}
+			if signed && rng.Intn(2) == 0 {
+				v = -v
+			}
+			x = append(x, v)
+		}
+		return x
+	}
+	type src struct {
+		dt   dtypes.DType
+		bits int
+		sign bool
+	}
+	for _, s := range []src{{dtypes.I8, 8, true}, {dtypes.U8, 8, false}, {dtypes.I16, 16, true}, {dtypes.U16, 16, false},
+		{dtypes.I32, 32, true}, {dtypes.U32, 32, false}, {dtypes.I64, 64, true}, {dtypes.U64, 64, false}} {
+		xs := ints(s.bits, s.sign)
+		buf := newBuf(computeOf(s.dt), len(xs))
+		exact := make([]float64, len(xs)) // for the reference: x, or x rounded to odd
+		for i, v := range xs {
+			switch b := buf.(type) {
+			case []int8:
+				b[i] = int8(v)
+				exact[i] = float64(b[i])
+			case []uint8:
+				b[i] = uint8(v)
+				exact[i] = float64(b[i])
+			case []int16:
+				b[i] = int16(v)
+				exact[i] = float64(b[i])
+			case []uint16:
+				b[i] = uint16(v)
+				exact[i] = float64(b[i])
+			case []int32:
+				b[i] = int32(v)
+				exact[i] = float64(b[i])
+			case []uint32:
+				b[i] = uint32(v)
+				exact[i] = float64(b[i])
+			case []int64:
+				b[i] = v
+				exact[i] = intToFloat64Odd(v)
+			case []uint64:
+				b[i] = uint64(v)
+				exact[i] = intToFloat64Odd(uint64(v))
+			}
+		}
+		for _, to := range []dtypes.DType{dtypes.F16, dtypes.BF16, dtypes.F8E4M3, dtypes.F8E5M2, dtypes.TF32} {
+			k, err := castKernel(s.dt, to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float32, len(xs))
+			if err := k(got, []any{buf}); err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				want := roundTo64(to, exact[i])
+				if math.Float32bits(got[i]) != math.Float32bits(want) && !(got[i] != got[i] && want != want) {
+					t.Fatalf("%v %d → %v: %v, want %v", s.dt, xs[i], to, got[i], want)
+				}
+			}
+		}
+		for _, to := range []dtypes.DType{dtypes.I8, dtypes.U8, dtypes.I16, dtypes.U16, dtypes.I32, dtypes.U32, dtypes.I64, dtypes.U64} {
+			k, err := castKernel(s.dt, to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := newBuf(computeOf(to), len(xs)), newBuf(computeOf(to), len(xs))
+			if err := k(got, []any{buf}); err != nil {
+				t.Fatal(err)
+			}
+			for i := range xs {
+				// Go's conversion: the low bits, of the source's value.
+				setInt(want, i, bufInt(buf, i))
+			}
+			if !bytes.Equal(bufBytes(got), bufBytes(want)) {
+				t.Fatalf("%v → %v: the bits differ from Go's conversion", s.dt, to)
+			}
+		}
+	}
+}
+
+// bufInt returns element i of an integer buffer as an int64 (uint64's
+// bits).
+func bufInt(b any, i int) int64 {
+	switch b := b.(type) {
+	case []int8:
+		return int64(b[i])
+	case []uint8:
+		return int64(b[i])
+	case []int16:
+		return int64(b[i])
+	case []uint16:
+		return int64(b[i])
+	case []int32:
+		return int64(b[i])
+	case []uint32:
+		return int64(b[i])
+	case []int64:
+		return b[i]
+	}
+	return int64(b.([]uint64)[i])
+}
+
+// setInt sets element i of an integer buffer to v's low bits.
+func setInt(b any, i int, v int64) {
+	switch b := b.(type) {
+	case []int8:
+		b[i] = int8(v)
+	case []uint8:
+		b[i] = uint8(v)
+	case []int16:
+		b[i] = int16(v)
+	case []uint16:
+		b[i] = uint16(v)
+	case []int32:
+		b[i] = int32(v)
+	case []uint32:
+		b[i] = uint32(v)
+	case []int64:
+		b[i] = v
+	case []uint64:
+		b[i] = uint64(v)
 	}
 }

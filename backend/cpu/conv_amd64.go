@@ -222,12 +222,22 @@ func vecConvKernelZ(cf, ct ctype) kfn {
 			return vconv(cvtU8F64Z, cvtU8F64ZPer, convL[uint8, float64])
 		}
 	case ctI16:
-		if ct == ctF32 {
+		switch {
+		case ct == ctF32:
 			return vconv(cvtI16F32Z, cvtI16F32ZPer, convL[int16, float32])
+		case ct == ctI8 && haveAVX512BW:
+			return vconv(cvtI16I8Z, cvtI16I8ZPer, convL[int16, int8])
+		case ct == ctU8 && haveAVX512BW:
+			return vconv(cvtI16I8Z, cvtI16I8ZPer, convL[int16, uint8])
 		}
 	case ctU16:
-		if ct == ctF32 {
+		switch {
+		case ct == ctF32:
 			return vconv(cvtU16F32Z, cvtU16F32ZPer, convL[uint16, float32])
+		case ct == ctI8 && haveAVX512BW:
+			return vconv(cvtI16I8Z, cvtI16I8ZPer, convL[uint16, int8])
+		case ct == ctU8 && haveAVX512BW:
+			return vconv(cvtI16I8Z, cvtI16I8ZPer, convL[uint16, uint8])
 		}
 	case ctI32:
 		switch ct {

@@ -1208,6 +1208,34 @@ done:
 	VZEROUPPER
 	RET
 
+// func cvtI16I8Z(d []int8, a []int16), len(d) a multiple of 128:
+//
+//	for i := range d {
+//		d[i] = int8(a[i])
+//	}
+TEXT ·cvtI16I8Z(SB), NOSPLIT, $0-48
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	MOVQ a_base+24(FP), SI
+	SHRQ $7, CX
+	JZ   done
+loop:
+	VMOVDQU64 0(SI), Z0
+	VPMOVWB Z0, 0(DI)
+	VMOVDQU64 64(SI), Z1
+	VPMOVWB Z1, 32(DI)
+	VMOVDQU64 128(SI), Z2
+	VPMOVWB Z2, 64(DI)
+	VMOVDQU64 192(SI), Z3
+	VPMOVWB Z3, 96(DI)
+	ADDQ $256, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  loop
+done:
+	VZEROUPPER
+	RET
+
 // func cvtI32I8Z(d []int8, a []int32), len(d) a multiple of 64:
 //
 //	for i := range d {

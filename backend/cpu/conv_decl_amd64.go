@@ -128,6 +128,9 @@ func cvtI64F64Z(d []float64, a []int64)
 func cvtF32F64Z(d []float64, a []float32)
 
 //go:noescape
+func cvtI16I8Z(d []int8, a []int16)
+
+//go:noescape
 func cvtI32I8Z(d []int8, a []int32)
 
 //go:noescape
@@ -210,6 +213,7 @@ const (
 	cvtI32F64ZPer  = 32
 	cvtI64F64ZPer  = 32
 	cvtF32F64ZPer  = 32
+	cvtI16I8ZPer   = 128
 	cvtI32I8ZPer   = 64
 	cvtI32I16ZPer  = 64
 	cvtI64I8ZPer   = 32

@@ -117,9 +117,10 @@ var kernels = []kernel{
 		Ops: []string{"VCVTQQ2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
 	{Name: "cvtF32F64Z", Dst: "float64", Src: "float32", DSize: 8, SSize: 4, Lanes: 8,
 		Ops: []string{"VCVTPS2PD %[1]d(SI), Z%[2]d", "VMOVUPD Z%[2]d, %[3]d(DI)"}},
-	// Narrowing integers: VPMOVDB, VPMOVDW, VPMOVQB, VPMOVQW and VPMOVQD
-	// truncate, keeping the low bits as Go's conversion does (the same
+	// Narrowing integers: VPMOVWB, VPMOVDB, VPMOVDW, VPMOVQB, VPMOVQW and
+	// VPMOVQD truncate, keeping the low bits as Go's conversion does (the same
 	// bits for either signedness).
+	narrowZ("cvtI16I8Z", "int8", "int16", 1, 2, "VPMOVWB"), // AVX-512BW
 	narrowZ("cvtI32I8Z", "int8", "int32", 1, 4, "VPMOVDB"),
 	narrowZ("cvtI32I16Z", "int16", "int32", 2, 4, "VPMOVDW"),
 	narrowZ("cvtI64I8Z", "int8", "int64", 1, 8, "VPMOVQB"),
