@@ -282,6 +282,8 @@ var goTmpl = template.Must(template.New("go").Funcs(template.FuncMap{"inc": func
 //go:build amd64 && !purego
 
 package cpu
+
+import "unsafe"
 {{range .Kernels}}{{if .Vec}}
 //go:noescape
 func redVec{{.Name}}(acc, x []byte)
@@ -297,6 +299,9 @@ func redFind{{.Name}}(x []byte, v uint64) (off int)
 {{end}}
 //go:noescape
 func redSum8PD(r *[8]float64, a []float64)
+
+//go:noescape
+func redSum8PS(r *[8]float32, a []float32)
 {{range .Kernels}}{{if .Rows}}
 //go:noescape
 func redRows{{.Name}}(out, x []byte, l int)
@@ -352,6 +357,28 @@ func pairLeafF64(a []float64) float64 {
 	var r [8]float64
 	redSum8PD(&r, a[:len(a)&^7])
 	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+}
+
+// cpairLeaf64 is cpairLeaf128 for complex64, by redSum8PS.
+func cpairLeaf64(r *[4]complex64, a []complex64) bool {
+	if !haveAVX2 {
+		return false
+	}
+	redSum8PS((*[8]float32)(unsafe.Pointer(r)), unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(a))), 2*len(a)))
+	return true
+}
+
+// cpairLeaf128 sets r to cpairwise's four complex accumulators over a
+// (len(a) a multiple of 4, at least 4) by redSum8PD, and reports whether
+// it did: the real and imaginary parts of r[j] are the float64
+// accumulators 2j and 2j+1 of a read as float64s, each the same sums in
+// the same order.
+func cpairLeaf128(r *[4]complex128, a []complex128) bool {
+	if !haveAVX2 {
+		return false
+	}
+	redSum8PD((*[8]float64)(unsafe.Pointer(r)), unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(a))), 2*len(a)))
+	return true
 }
 
 // The kernels by name, for the CPU in use (none without AVX2). The folds
@@ -451,7 +478,8 @@ func hasKernels() []has {
 	return hs
 }
 
-// sumAsm is the float64 pairwise-sum leaf.
+// sumAsm is the float64 pairwise-sum leaf, and the float32 one complex64
+// sums take.
 const sumAsm = `
 // func redSum8PD(r *[8]float64, a []float64): the accumulators of
 // NumPy's pairwise-sum leaf (sum8Go): r[j] = a[j], then r[j] += a[i+j]
@@ -475,6 +503,28 @@ loop:
 store:
 	VMOVUPD Y0, (DI)
 	VMOVUPD Y1, 32(DI)
+	VZEROUPPER
+	RET
+
+// func redSum8PS(r *[8]float32, a []float32): redSum8PD on float32 (for
+// complex64's pairwise leaf, cpairLeaf64: four complex accumulators, the
+// eight lanes of one register), over len(a)&^7 elements (at least 8).
+TEXT ·redSum8PS(SB), NOSPLIT, $0-32
+	MOVQ r+0(FP), DI
+	MOVQ a_base+8(FP), SI
+	MOVQ a_len+16(FP), CX
+	VMOVUPS (SI), Y0
+	ADDQ $32, SI
+	SHRQ $3, CX
+	DECQ CX
+	JZ   store32
+loop32:
+	VADDPS (SI), Y0, Y0
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop32
+store32:
+	VMOVUPS Y0, (DI)
 	VZEROUPPER
 	RET
 

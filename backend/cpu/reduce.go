@@ -1633,6 +1633,7 @@ func reduceComplex[T complex64 | complex128](r *runner, s *source[T], p *redPlan
 		ops = redOps[T]{init: 0, pairwise: cpairwise[T], leafMax: 64,
 			split: func(n int) int { return (n - n%8) / 2 },
 			vec:   func(acc, x []T) { vecWith(acc, x, add[T]) }}
+		ops.vec, ops.vecs = complexAddKernels(ops.vec)
 	case backend.OpProd:
 		ops = redOps[T]{init: 1,
 			fold: func(acc T, x []T) T { return foldWith(acc, x, cmul[T]) },
@@ -1658,6 +1659,46 @@ func reduceComplex[T complex64 | complex128](r *runner, s *source[T], p *redPlan
 		res[i] = cdiv(res[i], T(complex(float64(p.l), 0)))
 	}
 	return res, nil
+}
+
+// complexAddKernels returns the steps acc[i] += x[i] of complex T (vec,
+// and vecs for many rows a call) by the float kernels over the parts (a
+// complex sum adds the real parts and the imaginary parts apart, in the
+// same order): vec where there are none. sum(z, axis=0) of 1000×1000
+// complex128 took 0.64–0.70 ms a number at a time.
+func complexAddKernels[T complex64 | complex128](vec func(acc, x []T)) (func(acc, x []T), func(acc, x []T, rows, stride int)) {
+	if _, c64 := any(T(0)).(complex64); c64 {
+		v, vs := partsAdd[T, float32]()
+		if v == nil {
+			return vec, nil
+		}
+		return v, vs
+	}
+	v, vs := partsAdd[T, float64]()
+	if v == nil {
+		return vec, nil
+	}
+	return v, vs
+}
+
+// partsAdd is complexAddKernels on the parts, of type F, of T.
+func partsAdd[T complex64 | complex128, F float32 | float64]() (func(acc, x []T), func(acc, x []T, rows, stride int)) {
+	ref := func(acc, x []F) { vecWith(acc, x, add[F]) }
+	fv, fvs := vecKernel(kAdd, ref), vecsKernel(kAdd, ref)
+	if fv == nil {
+		return nil, nil
+	}
+	parts := func(c []T) []F { return unsafe.Slice((*F)(unsafe.Pointer(unsafe.SliceData(c))), 2*len(c)) }
+	vec := func(acc, x []T) { fv(parts(acc), parts(x[:len(acc)])) }
+	var vecs func(acc, x []T, rows, stride int)
+	if fvs != nil {
+		vecs = func(acc, x []T, rows, stride int) {
+			if rows > 0 {
+				fvs(parts(acc), parts(x), rows, 2*stride)
+			}
+		}
+	}
+	return vec, vecs
 }
 
 // cmul and cdiv are NumPy's complex product and quotient on complex64 or

@@ -4,6 +4,8 @@
 
 package cpu
 
+import "unsafe"
+
 //go:noescape
 func redVecMaxSB(acc, x []byte)
 
@@ -252,6 +254,9 @@ func redFindPD(x []byte, v uint64) (off int)
 
 //go:noescape
 func redSum8PD(r *[8]float64, a []float64)
+
+//go:noescape
+func redSum8PS(r *[8]float32, a []float32)
 
 //go:noescape
 func redRowsMaxSB(out, x []byte, l int)
@@ -547,6 +552,28 @@ func pairLeafF64(a []float64) float64 {
 	var r [8]float64
 	redSum8PD(&r, a[:len(a)&^7])
 	return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+}
+
+// cpairLeaf64 is cpairLeaf128 for complex64, by redSum8PS.
+func cpairLeaf64(r *[4]complex64, a []complex64) bool {
+	if !haveAVX2 {
+		return false
+	}
+	redSum8PS((*[8]float32)(unsafe.Pointer(r)), unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(a))), 2*len(a)))
+	return true
+}
+
+// cpairLeaf128 sets r to cpairwise's four complex accumulators over a
+// (len(a) a multiple of 4, at least 4) by redSum8PD, and reports whether
+// it did: the real and imaginary parts of r[j] are the float64
+// accumulators 2j and 2j+1 of a read as float64s, each the same sums in
+// the same order.
+func cpairLeaf128(r *[4]complex128, a []complex128) bool {
+	if !haveAVX2 {
+		return false
+	}
+	redSum8PD((*[8]float64)(unsafe.Pointer(r)), unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(a))), 2*len(a)))
+	return true
 }
 
 // The kernels by name, for the CPU in use (none without AVX2). The folds

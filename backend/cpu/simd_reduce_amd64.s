@@ -2887,6 +2887,28 @@ store:
 	VZEROUPPER
 	RET
 
+// func redSum8PS(r *[8]float32, a []float32): redSum8PD on float32 (for
+// complex64's pairwise leaf, cpairLeaf64: four complex accumulators, the
+// eight lanes of one register), over len(a)&^7 elements (at least 8).
+TEXT ·redSum8PS(SB), NOSPLIT, $0-32
+	MOVQ r+0(FP), DI
+	MOVQ a_base+8(FP), SI
+	MOVQ a_len+16(FP), CX
+	VMOVUPS (SI), Y0
+	ADDQ $32, SI
+	SHRQ $3, CX
+	DECQ CX
+	JZ   store32
+loop32:
+	VADDPS (SI), Y0, Y0
+	ADDQ $32, SI
+	DECQ CX
+	JNZ  loop32
+store32:
+	VMOVUPS Y0, (DI)
+	VZEROUPPER
+	RET
+
 
 DATA redTailMask<>+0(SB)/8, $0
 DATA redTailMask<>+8(SB)/8, $0

@@ -19,6 +19,10 @@ var (
 
 func pairLeafF64(a []float64) float64 { return sum8Go(a) }
 
+func cpairLeaf128(r *[4]complex128, a []complex128) bool { return false }
+
+func cpairLeaf64(r *[4]complex64, a []complex64) bool { return false }
+
 func redFold(int, *[128]byte, []byte) { panic("cpu: no reduction fold kernel") }
 
 func redFoldF(int, *[128]byte, []byte) bool { panic("cpu: no reduction fold kernel") }
