@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"math/rand"
 	"testing"
+	"unsafe"
 
 	"github.com/tensorsh/tensorsh/backend"
 	"github.com/tensorsh/tensorsh/dtypes"
@@ -377,5 +378,78 @@ func setInt(b any, i int, v int64) {
 		b[i] = v
 	case []uint64:
 		b[i] = uint64(v)
+	}
+}
+
+// TestCastRealToComplex checks casts of real dtypes to complex64 and
+// complex128 (the parts converted into the second half of the result's
+// memory, then spread from the front) against the cast to the part's
+// dtype with a zero imaginary part, at lengths 0..40 and 1000.
+func TestCastRealToComplex(t *testing.T) {
+	initTables()
+	rng := rand.New(rand.NewSource(40))
+	for _, from := range []dtypes.DType{dtypes.I8, dtypes.U8, dtypes.I16, dtypes.I32, dtypes.U32, dtypes.I64, dtypes.U64,
+		dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64} {
+		for _, to := range []dtypes.DType{dtypes.C64, dtypes.C128} {
+			k, err := castKernel(from, to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			part, err := castKernel(from, to.Real())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range append(rangeInts(41), 1000) {
+				src := newBuf(computeOf(from), n)
+				b := bufBytes(src)
+				rng.Read(b)
+				if from == dtypes.F16 || from == dtypes.BF16 {
+					for i, v := range src.([]float32) { // compute values: a float16 or bfloat16 each
+						src.([]float32)[i] = roundTo64(from, float64(v)*1e-30)
+					}
+				}
+				got, parts := newBuf(computeOf(to), n), newBuf(computeOf(to.Real()), n)
+				if err := k(got, []any{src}); err != nil {
+					t.Fatal(err)
+				}
+				if err := part(parts, []any{src}); err != nil {
+					t.Fatal(err)
+				}
+				want := newBuf(computeOf(to), n)
+				toComplex(want, parts)
+				if !bytes.Equal(bufBytes(got), bufBytes(want)) {
+					t.Fatalf("%v → %v, n %d: %v, want %v", from, to, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCastRealToComplexInPlace checks the cast to complex where the source
+// lies in the result's own memory (its front, or its second half, where
+// the parts are converted): it goes through a buffer.
+func TestCastRealToComplexInPlace(t *testing.T) {
+	for _, at := range []int{0, 5, 10} {
+		d := make([]complex128, 10)
+		f := unsafe.Slice((*float64)(unsafe.Pointer(&d[0])), 20)
+		src := make([]int32, 10)
+		for i := range src {
+			src[i] = int32(i + 1)
+		}
+		// The int32s written over the floats from word at on.
+		s32 := unsafe.Slice((*int32)(unsafe.Pointer(&f[at])), 10)
+		copy(s32, src)
+		k, err := castKernel(dtypes.I32, dtypes.C128)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := k(d, []any{s32}); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range d {
+			if v != complex(float64(i+1), 0) {
+				t.Fatalf("source at word %d: %v", at, d)
+			}
+		}
 	}
 }
