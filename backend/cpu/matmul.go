@@ -241,6 +241,10 @@ func mmBool(d, a, b []bool, k, cols int) {
 
 func mmComplex[T complex64 | complex128](d, a, b []T, k, cols int) {
 	acc := make([]complex128, cols)
+	if a128, ok := any(a).([]complex128); ok && cmatRow(acc, a128, any(b).([]complex128), k, cols) {
+		copy(d, any(acc).([]T))
+		return
+	}
 	for p := range k {
 		av := complex128(a[p])
 		brow := b[p*cols : (p+1)*cols]

@@ -1,0 +1,6 @@
+//go:build !amd64 || purego
+
+package cpu
+
+// cmatRow has no kernel here: mmComplex's Go loop sums.
+func cmatRow(acc, a, b []complex128, k, cols int) bool { return false }
