@@ -29,6 +29,8 @@ i = cast(floor(rand((1000, 1000), dtype=f64) * 100) + 1, i32)
 b = rand((1000, 1000), dtype=f64) < 0.5
 v = cast(rand((1000000,), dtype=f64) + 0.5, f32)
 m3 = cast(rand((100, 100, 100), dtype=f64), f32)
+h = cast(i - 50, i16)
+z = cast(d, c128) + cast(rand((1000, 1000), dtype=f64), c128) * 1j
 """
 
 # (tensorsh, NumPy): each pair gives one dtype (the constructors make
@@ -171,6 +173,17 @@ CASES = [
     ("(d - 1) ** 0.3", "(d - 1) ** 0.3"),
     ("d ** -0.5", "d ** -0.5"),
     ("log2(d - 0.5)", "np.log2(d - 0.5)"),
+    # Dtypes outside the matrix (stop 54): int16, uint32, complex128.
+    ("cast(h, i8)", "h.astype(np.int8)"),
+    ("cast(i, u32)", "i.astype(np.uint32)"),
+    ("cast(h, f16)", "h.astype(np.float16)"),
+    ("h // 7", "h // 7"),
+    ("h + h", "h + h"),
+    ("sum(z)", "np.sum(z)"),
+    ("sum(z, axis=0)", "np.sum(z, axis=0)"),
+    ("cast(d, c128)", "d.astype(np.complex128)"),
+    ("z * z", "z * z"),
+    ("z @ z[:, :10]", "z @ z[:, :10]"),
 ]
 
 
@@ -190,6 +203,7 @@ def tensorsh_ms(binary, expr):
 
 # TSH_DTYPES names NumPy's dtypes as tensorsh does.
 TSH_DTYPES = {"bool": "bool", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64", "uint8": "u8",
+              "uint16": "u16", "uint32": "u32", "uint64": "u64",
               "float16": "f16", "float32": "f32", "float64": "f64", "complex64": "c64", "complex128": "c128"}
 
 
@@ -217,6 +231,8 @@ def main():
         "v": (rng.random(10**6) + 0.5).astype(np.float32),
         "m3": rng.random((100, 100, 100)).astype(np.float32),
     }
+    ns["h"] = (ns["i"] - 50).astype(np.int16)
+    ns["z"] = ns["d"] + 1j * rng.random((1000, 1000))
     with open("/proc/loadavg") as f:
         load = f.read().split()[0]
     print("NumPy %s, load %s; NumPy ms / tensorsh ms (medians)" % (np.__version__, load))
