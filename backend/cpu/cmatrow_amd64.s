@@ -58,3 +58,38 @@ next:
 done:
 	VZEROUPPER
 	RET
+
+// func cmvPairC128AVX2(acc *[2]complex128, a0, a1, x *complex128, k int):
+// two rows of a complex128 matrix-vector product, acc[i] = the sum over p
+// in order of ai[p]·x[p], each product and sum as mmComplex's (cmulParts,
+// then acc first), starting from zero: the rows in the two halves of one
+// register, so that each step's two sums run side by side.
+TEXT ·cmvPairC128AVX2(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ a0+8(FP), SI
+	MOVQ a1+16(FP), DX
+	MOVQ x+24(FP), BX
+	MOVQ k+32(FP), CX
+	VXORPD Y0, Y0, Y0
+	TESTQ CX, CX
+	JZ   mvdone
+mvloop:
+	VMOVUPD (SI), X1
+	VINSERTF128 $1, (DX), Y1, Y1 // ar0 ai0 ar1 ai1
+	VBROADCASTF128 (BX), Y2 // br bi br bi
+	VMOVDDUP Y1, Y3 // ar0 ar0 ar1 ar1
+	VPERMILPD $15, Y1, Y4 // ai0 ai0 ai1 ai1
+	VPERMILPD $5, Y2, Y5 // bi br bi br
+	VMULPD Y2, Y3, Y3 // ar·br, ar·bi
+	VMULPD Y5, Y4, Y4 // ai·bi, ai·br
+	VADDSUBPD Y4, Y3, Y3
+	VADDPD Y3, Y0, Y0
+	ADDQ $16, SI
+	ADDQ $16, DX
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  mvloop
+mvdone:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET

@@ -4,3 +4,6 @@ package cpu
 
 // cmatRow has no kernel here: mmComplex's Go loop sums.
 func cmatRow(acc, a, b []complex128, k, cols int) bool { return false }
+
+// cmvPair has no kernel here either.
+func cmvPair(d, a0, a1, x []complex128, k int) bool { return false }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand"
 	"testing"
+
+	"github.com/tensorsh/tensorsh/dtypes"
 )
 
 // mmComplexRef is mmComplex's Go loop alone: NumPy's complex matmul
@@ -63,6 +65,45 @@ func TestComplexMatMulRow(t *testing.T) {
 			for j := range got {
 				if !same(real(got[j]), real(want[j])) || !same(imag(got[j]), imag(want[j])) {
 					t.Fatalf("k %d cols %d special %v: [%d] = %v, want %v", s.k, s.cols, special, j, got[j], want[j])
+				}
+			}
+		}
+	}
+}
+
+// TestComplexMatVec checks complex128 matrix-vector products (cmvRun's
+// rows in pairs, cmvPair) through the backend against mmComplexRef row
+// by row: odd and even row counts, a batch of matrices with one vector
+// (rows of the batch's matrices pair only within a matrix), k from 1,
+// and infinities and NaNs (a NaN part need only be NaN).
+func TestComplexMatVec(t *testing.T) {
+	rng := rand.New(rand.NewSource(42))
+	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) || x != x && y != y }
+	for _, c := range []struct{ batch, rows, k int }{{1, 1, 1}, {1, 2, 3}, {1, 3, 7}, {1, 7, 64}, {1, 300, 301}, {3, 5, 9}, {2, 1000, 10}} {
+		for _, special := range []bool{false, true} {
+			a, v := make([]complex128, c.batch*c.rows*c.k), make([]complex128, c.k)
+			f := func() float64 {
+				if special && rng.Intn(30) == 0 {
+					return []float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.Intn(3)]
+				}
+				return math.Ldexp(rng.NormFloat64(), rng.Intn(40)-20)
+			}
+			for i := range a {
+				a[i] = complex(f(), f())
+			}
+			for i := range v {
+				v[i] = complex(f(), f())
+			}
+			shape, out := []int{c.rows, c.k}, []int{c.rows}
+			if c.batch > 1 {
+				shape, out = []int{c.batch, c.rows, c.k}, []int{c.batch, c.rows}
+			}
+			got := run(t, mm(in(raw(dtypes.C128, shape, a)), in(raw(dtypes.C128, []int{c.k}, v)), out)).Data.([]complex128)
+			for r := range c.batch * c.rows {
+				var want [1]complex128
+				mmComplexRef(want[:], a[r*c.k:(r+1)*c.k], v, c.k, 1)
+				if !same(real(got[r]), real(want[0])) || !same(imag(got[r]), imag(want[0])) {
+					t.Fatalf("%+v special %v: row %d = %v, want %v", c, special, r, got[r], want[0])
 				}
 			}
 		}

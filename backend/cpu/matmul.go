@@ -126,7 +126,11 @@ func (r *runner) MatMul(n *backend.Node, av, bv *view, p *backend.MatMulPlan, si
 	case []complex64:
 		err = mmRun(r, g, xs, y.([]complex64), res.([]complex64), mmComplex[complex64])
 	case []complex128:
-		err = mmRun(r, g, xs, y.([]complex128), res.([]complex128), mmComplex[complex128])
+		if g.cols == 1 {
+			err = cmvRun(r, g, xs, y.([]complex128), res.([]complex128))
+		} else {
+			err = mmRun(r, g, xs, y.([]complex128), res.([]complex128), mmComplex[complex128])
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -212,6 +216,29 @@ func mmRun[T any](r *runner, g mmGeom, x, y, out []T, row func(d, a, b []T, k, c
 			}
 		}
 		return nil
+	})
+}
+
+// cmvRun computes complex128 products with one column (matrix-vector):
+// mmRun's rows two at a time through cmvPair, as mmComplex sums each.
+func cmvRun(r *runner, g mmGeom, x, y, out []complex128) error {
+	total := g.nbatch * g.rows
+	return r.parallel(total, max(2, grainSize/max(1, g.k))&^1, func(_, lo, hi int) error {
+		for t := lo; t < hi; {
+			bi, i := t/g.rows, t%g.rows
+			a := x[g.offA[bi]+i*g.k : g.offA[bi]+(i+1)*g.k]
+			b := y[g.offB[bi] : g.offB[bi]+g.k]
+			if t+1 < hi && i+1 < g.rows {
+				a1 := x[g.offA[bi]+(i+1)*g.k : g.offA[bi]+(i+2)*g.k]
+				if cmvPair(out[t:t+2], a, a1, b, g.k) {
+					t += 2
+					continue
+				}
+			}
+			mmComplex(out[t:t+1], a, b, g.k, 1)
+			t++
+		}
+		return r.ctx.Err()
 	})
 }
 
