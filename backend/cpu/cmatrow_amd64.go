@@ -38,3 +38,19 @@ func cmvPair(d, a0, a1, x []complex128, k int) bool {
 	d[0], d[1] = acc[0], acc[1]
 	return true
 }
+
+//go:noescape
+func cmvPairC64AVX2(acc *[2]complex128, a0, a1 *complex64, x *complex128, k int)
+
+// cmvPair64 is cmvPair for rows of complex64 (widened as they are read)
+// and x widened to complex128, the sums left in complex128.
+func cmvPair64(d []complex128, a0, a1 []complex64, x []complex128, k int) bool {
+	if !haveAVX2 || k == 0 {
+		return false
+	}
+	_, _, _, _ = d[1], a0[k-1], a1[k-1], x[k-1]
+	var acc [2]complex128
+	cmvPairC64AVX2(&acc, &a0[0], &a1[0], &x[0], k)
+	d[0], d[1] = acc[0], acc[1]
+	return true
+}

@@ -93,3 +93,37 @@ mvdone:
 	VMOVUPD Y0, (DI)
 	VZEROUPPER
 	RET
+
+// func cmvPairC64AVX2(acc *[2]complex128, a0, a1 *complex64, x *complex128, k int):
+// cmvPairC128AVX2 for rows of complex64, each number widened as it is
+// loaded (VCVTPS2PD: exact), x already widened.
+TEXT ·cmvPairC64AVX2(SB), NOSPLIT, $0-40
+	MOVQ acc+0(FP), DI
+	MOVQ a0+8(FP), SI
+	MOVQ a1+16(FP), DX
+	MOVQ x+24(FP), BX
+	MOVQ k+32(FP), CX
+	VXORPD Y0, Y0, Y0
+	TESTQ CX, CX
+	JZ   mv64done
+mv64loop:
+	VCVTPS2PD (SI), X1
+	VCVTPS2PD (DX), X6
+	VINSERTF128 $1, X6, Y1, Y1 // ar0 ai0 ar1 ai1
+	VBROADCASTF128 (BX), Y2 // br bi br bi
+	VMOVDDUP Y1, Y3
+	VPERMILPD $15, Y1, Y4
+	VPERMILPD $5, Y2, Y5
+	VMULPD Y2, Y3, Y3
+	VMULPD Y5, Y4, Y4
+	VADDSUBPD Y4, Y3, Y3
+	VADDPD Y3, Y0, Y0
+	ADDQ $8, SI
+	ADDQ $8, DX
+	ADDQ $16, BX
+	DECQ CX
+	JNZ  mv64loop
+mv64done:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET

@@ -109,3 +109,41 @@ func TestComplexMatVec(t *testing.T) {
 		}
 	}
 }
+
+// TestComplex64MatMul checks complex64 products (widened to complex128
+// once, complex128's kernels, each sum rounded to complex64) against
+// mmComplex's Go loop on complex64, which widens each operand as it goes:
+// matrix-vector and matrix-matrix, with a batch.
+func TestComplex64MatMul(t *testing.T) {
+	rng := rand.New(rand.NewSource(43))
+	for _, c := range []struct{ batch, rows, k, cols int }{{1, 3, 7, 1}, {1, 30, 41, 1}, {3, 5, 9, 1}, {1, 9, 13, 5}, {2, 17, 33, 8}} {
+		a, b := make([]complex64, c.batch*c.rows*c.k), make([]complex64, c.batch*c.k*c.cols)
+		for i := range a {
+			a[i] = complex(float32(rng.NormFloat64()), float32(rng.NormFloat64()))
+		}
+		for i := range b {
+			b[i] = complex(float32(rng.NormFloat64()), float32(rng.NormFloat64()))
+		}
+		as, bs, out := []int{c.batch, c.rows, c.k}, []int{c.batch, c.k, c.cols}, []int{c.batch, c.rows, c.cols}
+		if c.cols == 1 {
+			bs, out = []int{c.k}, []int{c.batch, c.rows}
+			b = b[:c.k]
+		}
+		got := run(t, mm(in(raw(dtypes.C64, as, a)), in(raw(dtypes.C64, bs, b)), out)).Data.([]complex64)
+		for bi := range c.batch {
+			bb := b
+			if c.cols > 1 {
+				bb = b[bi*c.k*c.cols : (bi+1)*c.k*c.cols]
+			}
+			for i := range c.rows {
+				want := make([]complex64, c.cols)
+				mmComplex(want, a[(bi*c.rows+i)*c.k:(bi*c.rows+i+1)*c.k], bb, c.k, c.cols)
+				for j, w := range want {
+					if g := got[(bi*c.rows+i)*c.cols+j]; g != w {
+						t.Fatalf("%+v: [%d, %d, %d] = %v, want %v", c, bi, i, j, g, w)
+					}
+				}
+			}
+		}
+	}
+}
