@@ -226,10 +226,11 @@ func complex128Product(r *runner, g mmGeom, x, y, out []complex128) error {
 
 // c64Run computes complex64 products: mmComplex sums complex64 in
 // complex128, each operand widened as it goes; here y comes widened
-// (yw) and each row of x is widened once, two rows at a time for a
-// matrix-vector product, so that the rows take complex128's kernels
-// (cmvPair, cmatRow), and each sum rounds to complex64 as mmComplex's.
-// z @ z[:, :10] of 1000×1000 complex64: 5.8 → 1.6 ms.
+// (yw) and each row of x is widened once (as it is read, two rows at a
+// time, for a matrix-vector product: cmvPair64), so that the rows take
+// complex128's kernels (cmatRow), and each sum rounds to complex64 as
+// mmComplex's. 1000×1000 complex64: z @ z[:, :10] 5.9 → 2.9 ms, z @ z[0]
+// 1.85 → 0.4–0.5 ms (NumPy's BLAS 1.3 and 0.07).
 func c64Run(r *runner, g mmGeom, x []complex64, yw []complex128, out []complex64) error {
 	total := g.nbatch * g.rows
 	grain := max(2, grainSize/max(1, g.k*g.cols)) &^ 1
